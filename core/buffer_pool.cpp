@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "buffer_pool.h"
+
+#include "input_error.h"
+
+#include <bit>
+#include <string>
+
+namespace la {
+
+namespace {
+constexpr std::uint8_t kMaxUsage = 5; // PostgreSQL's BM_MAX_USAGE_COUNT
+
+std::uint64_t slotOf(std::uint32_t block, std::uint64_t mask) {
+    return (static_cast<std::uint64_t>(block) * 0x9E3779B97F4A7C15ULL >> 17) & mask;
+}
+} // namespace
+
+BufferPool::BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks)
+    : m_capacity(capacity), m_direct(capacity >= relationBlocks) {
+    if (capacity == 0)
+        throw InputError("shared buffers must hold at least one block");
+    if (m_direct) {
+        m_capacity = relationBlocks;
+        m_frames.resize(relationBlocks);
+        return;
+    }
+    m_frames.resize(capacity);
+    const std::uint64_t slots = std::bit_ceil(capacity * 2);
+    m_table.assign(slots, 0);
+    m_tableMask = slots - 1;
+}
+
+std::int64_t BufferPool::find(std::uint32_t block) const {
+    if (m_direct)
+        return m_frames[block].state == Empty ? -1 : static_cast<std::int64_t>(block);
+    for (std::uint64_t slot = slotOf(block, m_tableMask);; slot = (slot + 1) & m_tableMask) {
+        const std::uint64_t entry = m_table[slot];
+        if (entry == 0)
+            return -1;
+        if (static_cast<std::uint32_t>(entry >> 32) == block)
+            return static_cast<std::int64_t>((entry & 0xFFFFFFFFu) - 1);
+    }
+}
+
+void BufferPool::tableInsert(std::uint32_t block, std::uint32_t frame) {
+    std::uint64_t slot = slotOf(block, m_tableMask);
+    while (m_table[slot] != 0)
+        slot = (slot + 1) & m_tableMask;
+    m_table[slot] = (static_cast<std::uint64_t>(block) << 32) | (std::uint64_t{frame} + 1);
+}
+
+void BufferPool::tableErase(std::uint32_t block) {
+    std::uint64_t slot = slotOf(block, m_tableMask);
+    while (static_cast<std::uint32_t>(m_table[slot] >> 32) != block || m_table[slot] == 0)
+        slot = (slot + 1) & m_tableMask;
+    // Backward-shift deletion keeps probe chains intact without tombstones.
+    std::uint64_t hole = slot;
+    for (std::uint64_t next = (hole + 1) & m_tableMask; m_table[next] != 0; next = (next + 1) & m_tableMask) {
+        const std::uint64_t home = slotOf(static_cast<std::uint32_t>(m_table[next] >> 32), m_tableMask);
+        const bool movable = hole <= next ? (home <= hole || home > next) : (home <= hole && home > next);
+        if (movable) {
+            m_table[hole] = m_table[next];
+            hole = next;
+        }
+    }
+    m_table[hole] = 0;
+}
+
+std::uint32_t BufferPool::allocateFrame(std::uint32_t block) {
+    if (m_direct) {
+        ++m_resident;
+        return block;
+    }
+    std::uint32_t frame;
+    if (m_nextUnused < m_frames.size()) {
+        frame = m_nextUnused++;
+        ++m_resident;
+    } else {
+        // Clock sweep: every pass over a buffer costs it one usage count; a full circle that finds
+        // only pinned buffers means the pool is too small for the stream.
+        std::uint64_t steps = 0;
+        const std::uint64_t limit = m_frames.size() * (kMaxUsage + 2ULL);
+        for (;; ++steps) {
+            if (steps > limit)
+                throw InputError(
+                    "shared buffers (" + std::to_string(m_capacity) +
+                    " blocks) are all pinned: give the pool more blocks than max_pinned_buffers");
+            Frame& candidate = m_frames[m_clockHand];
+            const std::uint32_t here = m_clockHand;
+            m_clockHand = static_cast<std::uint32_t>((m_clockHand + 1) % m_frames.size());
+            if (candidate.pins > 0)
+                continue;
+            if (candidate.usage > 0) {
+                --candidate.usage;
+                continue;
+            }
+            frame = here;
+            break;
+        }
+        tableErase(m_frames[frame].block);
+    }
+    tableInsert(block, frame);
+    return frame;
+}
+
+bool BufferPool::prewarm(std::uint32_t block) {
+    if (find(block) >= 0)
+        return false;
+    const std::uint32_t frame = allocateFrame(block);
+    m_frames[frame] = Frame{block, 0, 0, Valid, 1};
+    return true;
+}
+
+PinResult BufferPool::pin(std::uint32_t block, std::uint32_t& owner) {
+    const std::int64_t found = find(block);
+    if (found >= 0) {
+        Frame& frame = m_frames[static_cast<std::size_t>(found)];
+        ++frame.pins;
+        if (frame.usage < kMaxUsage)
+            ++frame.usage;
+        if (frame.state == Valid)
+            return PinResult::Hit;
+        owner = frame.owner;
+        return PinResult::InProgress;
+    }
+    const std::uint32_t index = allocateFrame(block);
+    m_frames[index] = Frame{block, owner, 1, Reading, 1};
+    return PinResult::Allocated;
+}
+
+void BufferPool::unpin(std::uint32_t block) {
+    const std::int64_t found = find(block);
+    if (found >= 0 && m_frames[static_cast<std::size_t>(found)].pins > 0)
+        --m_frames[static_cast<std::size_t>(found)].pins;
+}
+
+void BufferPool::markValid(std::uint32_t block) {
+    const std::int64_t found = find(block);
+    if (found >= 0)
+        m_frames[static_cast<std::size_t>(found)].state = Valid;
+}
+
+bool BufferPool::isValid(std::uint32_t block) const {
+    const std::int64_t found = find(block);
+    return found >= 0 && m_frames[static_cast<std::size_t>(found)].state == Valid;
+}
+
+} // namespace la

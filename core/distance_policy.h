@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "stream_config.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace la {
+
+struct Distances {
+    int readahead = 1; // 0 = end of stream (or paused)
+    int combine = 1;   // PG19: how large a pending read may grow before it is issued
+    int holdoff = 0;   // PG19: hit-calls left before the distance may decay
+};
+
+struct CompletedRead {
+    bool neededWait = false; // the consumer blocked, or the read was synchronous
+    bool advice = false;     // the read carried fadvise advice (PG17 behaviour C)
+    int nblocks = 0;
+    std::int64_t latencyNs = 0;
+};
+
+// How far to look ahead. The stream calls the hooks at the points where PostgreSQL adjusts its
+// distance: a call that needed no I/O (at look-ahead time) and a completed read (at consumption).
+class DistancePolicy {
+public:
+    virtual ~DistancePolicy() = default;
+    virtual Rules rules() const = 0;
+    virtual std::string name() const = 0;
+    // Initial distances, and the distances after a reset.
+    virtual void start(Distances& d, const StreamLimits& limits, bool full) = 0;
+    virtual void onNoIo(Distances& d, const StreamLimits& limits, int iosInProgress) = 0;
+    virtual void onCompleted(Distances& d, const StreamLimits& limits, const CompletedRead& read) = 0;
+    // Observations for policies that measure the workload; PostgreSQL's ignore them.
+    virtual void onReadStarted(int /*missBlocks*/) {}
+    virtual void onConsumed(std::int64_t /*now*/, std::int64_t /*waitNs*/) {}
+};
+
+// "pg17", "pg18", "pg19", "fixed:N", "adaptive"; throws InputError otherwise.
+std::unique_ptr<DistancePolicy> makePolicy(const std::string& name);
+
+} // namespace la

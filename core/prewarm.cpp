@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "prewarm.h"
+
+#include "buffer_pool.h"
+#include "input_error.h"
+#include "text_parse.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace la {
+
+namespace {
+std::uint64_t mix(std::uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDULL;
+    x ^= x >> 33;
+    x *= 0xC4CEB9FE1A85EC53ULL;
+    return x ^ (x >> 33);
+}
+
+std::vector<std::uint32_t> readList(const std::string& path) {
+    std::ifstream in(path);
+    if (!in)
+        throw InputError("cannot read prewarm list '" + path + "': " + std::strerror(errno));
+    std::vector<std::uint32_t> blocks;
+    std::string line;
+    for (std::uint64_t number = 1; std::getline(in, line); ++number) {
+        const std::string text = trimComment(line);
+        if (text.empty())
+            continue;
+        std::uint64_t block = 0;
+        if (!parseUnsigned(text, block) || block > 0xFFFFFFFEULL)
+            throw InputError("prewarm list '" + path + "', line " + std::to_string(number) + ": '" + text +
+                             "' is not a block number");
+        blocks.push_back(static_cast<std::uint32_t>(block));
+    }
+    std::sort(blocks.begin(), blocks.end());
+    blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+    return blocks;
+}
+} // namespace
+
+PrewarmSpec PrewarmSpec::parse(const std::string& spec) {
+    PrewarmSpec result;
+    result.m_text = spec;
+    const auto bad = [&](const std::string& why) {
+        return InputError("prewarm '" + spec + "': " + why +
+                          " (use none, all, every:K, except-every:K, fraction:P:SEED or list:FILE)");
+    };
+    if (spec == "none" || spec.empty()) {
+        result.m_text = "none";
+        return result;
+    }
+    if (spec == "all") {
+        result.m_kind = Kind::All;
+        return result;
+    }
+    if (spec.starts_with("every:") || spec.starts_with("except-every:")) {
+        const bool except = spec.starts_with("except-");
+        const std::string k = spec.substr(spec.find(':') + 1);
+        if (!parseUnsigned(k, result.m_k) || result.m_k == 0)
+            throw bad("K must be a whole number >= 1");
+        result.m_kind = except ? Kind::ExceptEvery : Kind::Every;
+        return result;
+    }
+    if (spec.starts_with("fraction:")) {
+        const std::string rest = spec.substr(9);
+        const auto colon = rest.find(':');
+        const std::string p = rest.substr(0, colon);
+        if (!parseDouble(p, result.m_fraction) || result.m_fraction < 0.0 || result.m_fraction > 1.0)
+            throw bad("P must be a number between 0 and 1");
+        if (colon != std::string::npos && !parseUnsigned(rest.substr(colon + 1), result.m_seed))
+            throw bad("SEED must be a whole number");
+        result.m_kind = Kind::Fraction;
+        return result;
+    }
+    if (spec.starts_with("list:")) {
+        result.m_list = readList(spec.substr(5));
+        result.m_kind = Kind::List;
+        return result;
+    }
+    throw bad("unknown form");
+}
+
+bool PrewarmSpec::contains(std::uint32_t block) const {
+    switch (m_kind) {
+    case Kind::None:
+        return false;
+    case Kind::All:
+        return true;
+    case Kind::Every:
+        return block % m_k == 0;
+    case Kind::ExceptEvery:
+        return block % m_k != 0;
+    case Kind::Fraction:
+        return static_cast<double>(mix(block ^ mix(m_seed)) >> 11) * 0x1.0p-53 < m_fraction;
+    case Kind::List:
+        return std::binary_search(m_list.begin(), m_list.end(), block);
+    }
+    return false;
+}
+
+std::uint64_t PrewarmSpec::count(std::uint64_t relationBlocks) const {
+    switch (m_kind) {
+    case Kind::None:
+        return 0;
+    case Kind::All:
+        return relationBlocks;
+    case Kind::Every:
+        return (relationBlocks + m_k - 1) / m_k;
+    case Kind::ExceptEvery:
+        return relationBlocks - (relationBlocks + m_k - 1) / m_k;
+    case Kind::List:
+        return static_cast<std::uint64_t>(std::lower_bound(m_list.begin(), m_list.end(), relationBlocks) -
+                                          m_list.begin());
+    case Kind::Fraction:
+        break;
+    }
+    std::uint64_t n = 0;
+    for (std::uint64_t b = 0; b < relationBlocks; ++b)
+        n += contains(static_cast<std::uint32_t>(b)) ? 1 : 0;
+    return n;
+}
+
+std::uint64_t PrewarmSpec::apply(BufferPool& pool, std::uint64_t relationBlocks) const {
+    std::uint64_t loaded = 0;
+    if (m_kind == Kind::None)
+        return 0;
+    for (std::uint64_t b = 0; b < relationBlocks && pool.resident() < pool.capacity(); ++b) {
+        if (contains(static_cast<std::uint32_t>(b)) && pool.prewarm(static_cast<std::uint32_t>(b)))
+            ++loaded;
+    }
+    return loaded;
+}
+
+} // namespace la

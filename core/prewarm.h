@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace la {
+
+class BufferPool;
+
+// Which blocks are in shared buffers before the run: "none", "all", "every:K" (b % K == 0),
+// "except-every:K" (all but b % K == 0), "fraction:P:SEED" (a seeded P of the blocks),
+// "list:FILE" (one block per line).
+class PrewarmSpec {
+public:
+    // Throws InputError naming the spec (or the file and line) on anything malformed.
+    static PrewarmSpec parse(const std::string& spec);
+
+    bool contains(std::uint32_t block) const;
+    // How many blocks of a relation of `relationBlocks` the spec makes resident.
+    std::uint64_t count(std::uint64_t relationBlocks) const;
+    // Loads the spec's blocks, lowest first, until the pool is full; returns how many were loaded.
+    std::uint64_t apply(BufferPool& pool, std::uint64_t relationBlocks) const;
+    const std::string& text() const { return m_text; }
+
+private:
+    enum class Kind { None, All, Every, ExceptEvery, Fraction, List };
+    Kind m_kind = Kind::None;
+    std::uint64_t m_k = 1;
+    double m_fraction = 0.0;
+    std::uint64_t m_seed = 0;
+    std::vector<std::uint32_t> m_list; // sorted, unique
+    std::string m_text = "none";
+};
+
+} // namespace la

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "read_stream.h"
+
+#include "input_error.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace la {
+
+ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, BufferPool& pool, IoBackend& io,
+                       BlockSource& source, Tracer& tracer)
+    : m_config(config), m_policy(policy), m_pool(pool), m_io(io), m_source(source), m_tracer(tracer),
+      m_rules(policy.rules()), m_limits(computeLimits(config, m_rules)) {
+    // Room for every pinned buffer plus a pending read that PG19 may grow past a small distance.
+    const auto slots =
+        std::bit_ceil(static_cast<std::uint64_t>(m_limits.maxPinned) + 2 * m_limits.ioCombineLimit + 4);
+    m_queue.resize(slots);
+    m_queueMask = slots - 1;
+    m_ios.reserve(static_cast<std::size_t>(m_limits.maxIos));
+    m_policy.start(m_d, m_limits, config.fullFlag);
+    emit(EventKind::DistanceChanged);
+}
+
+void ReadStream::emit(EventKind kind, std::uint32_t block, std::uint32_t ioId, std::uint32_t nblocks,
+                      std::uint8_t flags, std::int64_t at) {
+    Event event;
+    event.time_ns = at >= 0 ? at : m_io.now();
+    event.position = m_position;
+    event.block = block;
+    event.io_id = ioId;
+    event.kind = kind;
+    event.nblocks = static_cast<std::uint8_t>(std::min<std::uint32_t>(nblocks, 255));
+    event.flags = flags;
+    event.in_flight = static_cast<std::uint16_t>(m_ios.size());
+    event.distance = static_cast<std::uint16_t>(m_d.readahead);
+    event.combine_distance = static_cast<std::uint16_t>(m_d.combine);
+    event.pinned = static_cast<std::uint16_t>(m_pinned);
+    m_tracer.record(event);
+}
+
+void ReadStream::noteDistance(const Distances& before) {
+    if (before.readahead != m_d.readahead || before.combine != m_d.combine)
+        emit(EventKind::DistanceChanged);
+}
+
+bool ReadStream::getBlock(std::uint32_t& block) {
+    if (m_hasUngot) {
+        m_hasUngot = false;
+        block = m_ungot;
+        return true;
+    }
+    const SourceItem item = m_source.next();
+    if (item.step == SourceStep::Block) {
+        if (item.block >= m_source.relationBlocks())
+            throw InputError("block " + std::to_string(item.block) + " is past the end of the relation (" +
+                             std::to_string(m_source.relationBlocks()) + " blocks)");
+        block = item.block;
+        emit(EventKind::Requested, block);
+        return true;
+    }
+    if (item.step == SourceStep::Reset)
+        m_resetRequested = true;
+    return false;
+}
+
+void ReadStream::endOfStream() {
+    // Remember how far we were looking (the 2024/2025 restore-after-reset proposals save it here).
+    m_saved.readahead = std::max(m_saved.readahead, m_d.readahead);
+    m_saved.combine = std::max(m_saved.combine, m_d.combine);
+    m_d.readahead = 0;
+    if (m_rules == Rules::Pg19)
+        m_d.combine = 0;
+    emit(EventKind::EndOfStream);
+}
+
+std::uint32_t ReadStream::pendingBlockAt(int i) const {
+    return m_pendingDescending ? m_pendingStart + static_cast<std::uint32_t>(m_pendingLen - 1 - i)
+                               : m_pendingStart + static_cast<std::uint32_t>(i);
+}
+
+bool ReadStream::tryMerge(std::uint32_t block) {
+    if (m_pendingLen == 0)
+        return false;
+    if (!m_pendingDescending && block == m_pendingStart + static_cast<std::uint32_t>(m_pendingLen)) {
+        ++m_pendingLen;
+        return true;
+    }
+    // CF7035: a descending run becomes one ascending read, handed out in reverse.
+    const bool canDescend = m_pendingLen == 1 || m_pendingDescending;
+    if (m_config.backwardCombining && canDescend && m_pendingStart > 0 && block == m_pendingStart - 1) {
+        m_pendingDescending = true;
+        m_pendingStart = block;
+        ++m_pendingLen;
+        return true;
+    }
+    return false;
+}
+
+void ReadStream::pushEntry(std::uint32_t block, std::uint8_t flags) {
+    m_queue[m_tail & m_queueMask] = Entry{block, flags};
+    ++m_tail;
+    ++m_pinned;
+}
+
+void ReadStream::startOp(Op& op) {
+    m_ios.push_back(op);
+    if (op.device) {
+        ReadRequest request;
+        request.ioId = op.ioId;
+        request.firstBlock = op.firstMiss;
+        request.nblocks = op.lastMiss - op.firstMiss + 1;
+        request.advice = op.advice;
+        request.synchronous = op.synchronous;
+        m_io.start(request);
+    }
+    emit(EventKind::ReadStarted, op.lowBlock, op.ioId, op.missBlocks);
+    m_policy.onReadStarted(static_cast<int>(op.missBlocks));
+}
+
+void ReadStream::startPending(bool suppressAdvice) {
+    const std::uint32_t first = pendingBlockAt(0);
+    const std::uint32_t low = m_pendingDescending ? m_pendingStart : first;
+
+    bool advice = false;
+    if (m_limits.adviceEnabled) {
+        if (m_rules == Rules::Pg17) {
+            advice = !suppressAdvice && static_cast<std::int64_t>(low) != m_seqBlock;
+        } else if (static_cast<std::int64_t>(low) == m_seqBlock) {
+            advice = m_seqUntilProcessed >= 0; // keep advising until the preadvs catch up (7ea8cd1566)
+        } else {
+            m_seqUntilProcessed = low;
+            advice = m_pinned > 0; // with nothing pinned the preadv follows at once
+        }
+    }
+
+    std::uint32_t owner = m_nextIoId;
+    const PinResult head = m_forwarded > 0 ? PinResult::Hit : m_pool.pin(first, owner);
+    m_forwarded = 0;
+    if (head == PinResult::Hit) {
+        // A hit is always a 1-block call with no I/O, whatever follows it.
+        pushEntry(first, 0);
+        emit(EventKind::Hit, first);
+        if (m_pendingDescending)
+            --m_pendingLen;
+        else {
+            ++m_pendingStart;
+            --m_pendingLen;
+        }
+        if (m_pendingLen <= 1)
+            m_pendingDescending = false;
+        const Distances before = m_d;
+        m_policy.onNoIo(m_d, m_limits, iosInProgress());
+        noteDistance(before);
+        return;
+    }
+
+    Op op;
+    op.ioId = m_nextIoId++;
+    op.headSeq = m_tail;
+    op.missSeqBegin = m_tail;
+    op.advice = advice;
+    op.synchronous = m_limits.synchronous;
+    auto addMiss = [&](std::uint32_t block, PinResult result) {
+        pushEntry(block, event_flag::miss);
+        ++op.missBlocks;
+        ++op.nentries;
+        if (result == PinResult::Allocated) {
+            op.firstMiss = op.device ? std::min(op.firstMiss, block) : block;
+            op.lastMiss = op.device ? std::max(op.lastMiss, block) : block;
+            op.device = true;
+        }
+        emit(EventKind::Miss, block, op.ioId);
+    };
+    addMiss(first, head);
+    for (int i = 1; i < m_pendingLen; ++i) {
+        const std::uint32_t block = pendingBlockAt(i);
+        std::uint32_t blockOwner = op.ioId;
+        const PinResult result = m_pool.pin(block, blockOwner);
+        if (result == PinResult::Hit) {
+            if (m_rules == Rules::Pg17) {
+                // PG17 ends the operation at the first hit and keeps the hit in it (no decrement).
+                pushEntry(block, 0);
+                ++op.nentries;
+                emit(EventKind::Hit, block);
+            } else {
+                // PG18+ splits before the hit and forwards its pin to the next call.
+                m_forwarded = 1;
+            }
+            break;
+        }
+        addMiss(block, result);
+    }
+
+    const auto taken = static_cast<int>(op.nentries);
+    op.lowBlock =
+        m_pendingDescending ? m_pendingStart + static_cast<std::uint32_t>(m_pendingLen - taken) : first;
+    if (m_pendingDescending)
+        m_pendingLen -= taken;
+    else {
+        m_pendingStart += static_cast<std::uint32_t>(taken);
+        m_pendingLen -= taken;
+    }
+    if (m_pendingLen <= 1)
+        m_pendingDescending = false;
+    m_seqBlock = static_cast<std::int64_t>(op.lowBlock) + taken;
+    startOp(op);
+}
+
+bool ReadStream::shouldLookAhead() const {
+    if (m_d.readahead == 0 || iosInProgress() >= m_limits.maxIos)
+        return false;
+    // A lone pending read may grow to the combine distance even past the read-ahead distance.
+    if (m_pendingLen > 0 && m_pinned == 0 && m_pendingLen < m_d.combine)
+        return true;
+    return m_pinned + m_pendingLen < m_d.readahead;
+}
+
+bool ReadStream::shouldIssueNow() const {
+    if (m_pendingLen == 0 || iosInProgress() >= m_limits.maxIos)
+        return false;
+    if (m_d.readahead == 0 || m_pendingLen >= m_d.combine)
+        return true;
+    return m_pinned == 0 && !shouldLookAhead();
+}
+
+void ReadStream::lookAhead(bool suppressAdvice) {
+    const bool pg19 = m_rules == Rules::Pg19;
+    const int icl = m_limits.ioCombineLimit;
+    auto keepLooking = [&] {
+        return pg19 ? shouldLookAhead()
+                    : iosInProgress() < m_limits.maxIos && m_pinned + m_pendingLen < m_d.readahead;
+    };
+    while (keepLooking()) {
+        if (pg19 ? shouldIssueNow() : m_pendingLen == icl) {
+            startPending(suppressAdvice);
+            suppressAdvice = false;
+            continue;
+        }
+        std::uint32_t block = 0;
+        if (!getBlock(block)) {
+            endOfStream();
+            break;
+        }
+        if (tryMerge(block))
+            continue;
+        while (m_pendingLen > 0) {
+            startPending(suppressAdvice);
+            suppressAdvice = false;
+            if (iosInProgress() == m_limits.maxIos) {
+                m_hasUngot = true;
+                m_ungot = block;
+                emit(EventKind::Unget, block);
+                return;
+            }
+        }
+        m_pendingStart = block;
+        m_pendingLen = 1;
+        m_pendingDescending = false;
+    }
+
+    // The pending read is held back so it can still grow, unless it is full, the stream has ended,
+    // or it has reached the distance with nothing else pinned.
+    bool issue;
+    if (pg19) {
+        issue = shouldIssueNow();
+    } else {
+        const bool reachedDistance =
+            m_rules == Rules::Pg17 ? m_pendingLen == m_d.readahead : m_pendingLen >= m_d.readahead;
+        issue = m_pendingLen > 0 && iosInProgress() < m_limits.maxIos &&
+                (m_pendingLen == icl || (reachedDistance && m_pinned == 0) || m_d.readahead == 0);
+    }
+    if (issue)
+        startPending(suppressAdvice);
+}
+
+std::int64_t ReadStream::completeOldestIo() {
+    Op op = m_ios.front();
+    m_ios.erase(m_ios.begin());
+    ReadOutcome outcome = op.outcome;
+    if (!op.alreadyWaited && op.device) {
+        outcome = m_io.wait(op.ioId);
+        if (outcome.blocked)
+            emit(EventKind::Waited, op.lowBlock, op.ioId, op.missBlocks, 0, m_io.now() - outcome.waitNs);
+    }
+    for (std::uint64_t seq = op.missSeqBegin; seq < op.missSeqBegin + op.nentries; ++seq) {
+        const Entry& entry = m_queue[seq & m_queueMask];
+        if (entry.flags & event_flag::miss)
+            m_pool.markValid(entry.block);
+    }
+    if (outcome.blocked)
+        m_queue[m_head & m_queueMask].flags |= event_flag::waited;
+    emit(EventKind::ReadCompleted, op.lowBlock, op.ioId, op.missBlocks);
+
+    const Distances before = m_d;
+    CompletedRead read;
+    read.neededWait = outcome.blocked || op.synchronous;
+    read.advice = op.advice;
+    read.nblocks = static_cast<int>(op.missBlocks);
+    read.latencyNs = outcome.latencyNs;
+    m_policy.onCompleted(m_d, m_limits, read);
+    noteDistance(before);
+    if (static_cast<std::int64_t>(op.lowBlock) == m_seqUntilProcessed)
+        m_seqUntilProcessed = -1;
+    return op.alreadyWaited ? 0 : outcome.waitNs;
+}
+
+void ReadStream::releaseConsumed() {
+    if (m_holdingConsumed) {
+        m_pool.unpin(m_consumedBlock);
+        m_holdingConsumed = false;
+    }
+}
+
+void ReadStream::handOut(std::uint32_t& block, std::int64_t waitNs) {
+    const Entry entry = m_queue[m_head & m_queueMask];
+    block = entry.block;
+    if (m_draining) {
+        ++m_head;
+        --m_pinned;
+        m_pool.unpin(block);
+        return;
+    }
+    // Sampled as PostgreSQL's EXPLAIN IO samples it: with the buffer being handed out still pinned.
+    emit(EventKind::Consumed, block, 0, 0, entry.flags);
+    ++m_head;
+    --m_pinned;
+    ++m_position;
+    m_holdingConsumed = true;
+    m_consumedBlock = block;
+    m_policy.onConsumed(m_io.now(), waitNs);
+}
+
+bool ReadStream::fastPathNext(std::uint32_t& block) {
+    // All-cached fast path: one pinned buffer, swapped for the next block on every call.
+    std::uint32_t next = 0;
+    std::uint32_t owner = m_nextIoId;
+    bool stay = false;
+    if (getBlock(next)) {
+        const PinResult result = m_pool.pin(next, owner);
+        if (result == PinResult::Hit) {
+            emit(EventKind::Hit, next);
+            pushEntry(next, 0);
+            stay = true;
+        } else {
+            Op op;
+            op.ioId = m_nextIoId++;
+            op.headSeq = m_tail;
+            op.missSeqBegin = m_tail;
+            op.lowBlock = next;
+            op.firstMiss = op.lastMiss = next;
+            op.missBlocks = op.nentries = 1;
+            op.device = result == PinResult::Allocated;
+            op.advice = m_limits.adviceEnabled;
+            // PG19 performs a fast-path miss synchronously: at distance 1 a worker could not beat it.
+            op.synchronous = m_limits.synchronous || m_rules == Rules::Pg19;
+            pushEntry(next, event_flag::miss);
+            emit(EventKind::Miss, next, op.ioId);
+            m_seqBlock = static_cast<std::int64_t>(next) + 1;
+            startOp(op);
+            if (m_rules == Rules::Pg19 && op.device) {
+                Op& started = m_ios.back();
+                started.outcome = m_io.wait(started.ioId);
+                started.alreadyWaited = true;
+                if (started.outcome.blocked) {
+                    emit(EventKind::Waited, next, started.ioId, 1, 0, m_io.now() - started.outcome.waitNs);
+                    m_queue[(m_tail - 1) & m_queueMask].flags |= event_flag::waited;
+                }
+            }
+        }
+    } else {
+        endOfStream();
+    }
+    m_fastPath = stay;
+    handOut(block, 0);
+    return true;
+}
+
+void ReadStream::maybeEnterFastPath() {
+    if (m_config.perBufferData || !m_ios.empty() || m_forwarded > 0 || m_pinned != 1 || m_d.readahead != 1 ||
+        m_pendingLen != 0)
+        return;
+    if (m_rules == Rules::Pg19 && m_d.combine != 1)
+        return;
+    m_fastPath = true;
+}
+
+bool ReadStream::nextBuffer(std::uint32_t& block) {
+    releaseConsumed();
+    if (m_fastPath)
+        return fastPathNext(block);
+    if (m_pinned == 0) {
+        if (m_d.readahead == 0)
+            return false;
+        lookAhead(true);
+        if (m_pinned == 0)
+            return false;
+    }
+    std::int64_t waitNs = 0;
+    if (!m_ios.empty() && m_ios.front().headSeq == m_head)
+        waitNs = completeOldestIo();
+    handOut(block, waitNs);
+    lookAhead(false);
+    maybeEnterFastPath();
+    return true;
+}
+
+void ReadStream::reset() {
+    Distances keep = m_saved;
+    keep.readahead = std::max(keep.readahead, m_d.readahead);
+    keep.combine = std::max(keep.combine, m_d.combine);
+    m_d.readahead = 0;
+    m_hasUngot = false;
+    m_fastPath = false;
+    // Drain: everything still pinned or in flight is waited for and released, as PostgreSQL does.
+    m_draining = true;
+    std::uint32_t discarded = 0;
+    while (nextBuffer(discarded)) {
+    }
+    m_draining = false;
+    if (m_forwarded > 0)
+        m_pool.unpin(pendingBlockAt(0));
+    m_forwarded = 0;
+    m_pendingLen = 0;
+    m_pendingDescending = false;
+    m_resetRequested = false;
+
+    m_policy.start(m_d, m_limits, false);
+    if (m_config.restoreAfterReset && keep.readahead > 0) {
+        m_d.readahead = keep.readahead;
+        m_d.combine = std::max(m_d.combine, std::min(keep.combine, m_limits.ioCombineLimit));
+    }
+    m_saved = Distances{0, 0, 0};
+    emit(EventKind::Reset);
+}
+
+void ReadStream::pause() {
+    m_paused = m_d;
+    m_d.readahead = 0;
+    m_d.combine = 0;
+    m_fastPath = false;
+    emit(EventKind::DistanceChanged);
+}
+
+void ReadStream::resume() {
+    m_d.readahead = m_paused.readahead;
+    m_d.combine = m_paused.combine;
+    emit(EventKind::DistanceChanged);
+}
+
+} // namespace la

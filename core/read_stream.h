@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "block_source.h"
+#include "buffer_pool.h"
+#include "distance_policy.h"
+#include "event.h"
+#include "io_backend.h"
+#include "stream_config.h"
+#include "tracer.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace la {
+
+// Lookahead's re-implementation of PostgreSQL's read stream (model doc sections 2-8): a queue of
+// pinned buffers fed by look-ahead, one pending read grown by combining adjacent blocks, at most
+// max_ios reads in flight, a one-block "unget" slot, the all-cached fast path, and the distance
+// rules of a pluggable policy. Single-threaded: the consumer drives it by calling nextBuffer().
+class ReadStream {
+public:
+    ReadStream(const StreamConfig& config, DistancePolicy& policy, BufferPool& pool, IoBackend& io,
+               BlockSource& source, Tracer& tracer);
+
+    // Hands out the next block in callback order; false at end of stream (or at a reset marker,
+    // after which resetRequested() is true and the caller resets to continue).
+    bool nextBuffer(std::uint32_t& block);
+    void reset();
+    bool resetRequested() const { return m_resetRequested; }
+
+    // PostgreSQL 19's pause/resume: look-ahead stops as if the stream ended, without draining,
+    // and resumes at the saved distances with no ramp-up.
+    void pause();
+    void resume();
+
+    const StreamLimits& limits() const { return m_limits; }
+    const Distances& distances() const { return m_d; }
+    int pinned() const { return m_pinned; }
+    int iosInProgress() const { return static_cast<int>(m_ios.size()); }
+    bool inFastPath() const { return m_fastPath; }
+
+private:
+    struct Entry {
+        std::uint32_t block = 0;
+        std::uint8_t flags = 0; // event_flag bits for the Consumed event
+    };
+    struct Op {
+        std::uint32_t ioId = 0;
+        std::uint64_t headSeq = 0;  // queue position of the first buffer handed out
+        std::uint32_t lowBlock = 0; // lowest block the op covers (reads are ascending)
+        std::uint32_t firstMiss = 0, lastMiss = 0;
+        std::uint32_t missBlocks = 0;
+        std::uint64_t missSeqBegin = 0; // queue positions of the op's buffers
+        std::uint32_t nentries = 0;
+        bool device = false; // some block needed a read from the device
+        bool advice = false;
+        bool synchronous = false;
+        bool alreadyWaited = false; // PG19 fast path performed it at once
+        ReadOutcome outcome;
+    };
+
+    // Look-ahead (version-specific loop conditions).
+    void lookAhead(bool suppressAdvice);
+    bool shouldLookAhead() const;
+    bool shouldIssueNow() const;
+    void startPending(bool suppressAdvice);
+    bool tryMerge(std::uint32_t block);
+    std::uint32_t pendingBlockAt(int i) const;
+
+    bool getBlock(std::uint32_t& block);
+    void endOfStream();
+    std::int64_t completeOldestIo(); // returns how long the consumer waited
+    void handOut(std::uint32_t& block, std::int64_t waitNs);
+    bool fastPathNext(std::uint32_t& block);
+    void maybeEnterFastPath();
+    void releaseConsumed();
+    void pushEntry(std::uint32_t block, std::uint8_t flags);
+    void startOp(Op& op);
+
+    // `at` < 0 stamps the event with the backend's current time.
+    void emit(EventKind kind, std::uint32_t block = 0, std::uint32_t ioId = 0, std::uint32_t nblocks = 0,
+              std::uint8_t flags = 0, std::int64_t at = -1);
+    void noteDistance(const Distances& before);
+
+    StreamConfig m_config;
+    DistancePolicy& m_policy;
+    BufferPool& m_pool;
+    IoBackend& m_io;
+    BlockSource& m_source;
+    Tracer& m_tracer;
+    Rules m_rules;
+    StreamLimits m_limits;
+    Distances m_d;
+    Distances m_saved{0, 0, 0}; // restore-after-reset: distance when the stream last ended
+    Distances m_paused;         // pause/resume
+
+    std::vector<Entry> m_queue;
+    std::uint64_t m_queueMask = 0;
+    std::uint64_t m_head = 0, m_tail = 0; // buffers [m_head, m_tail) are pinned, in callback order
+    int m_pinned = 0;
+    std::vector<Op> m_ios; // in flight, oldest first
+    std::uint32_t m_nextIoId = 1;
+
+    std::uint32_t m_pendingStart = 0; // lowest block for a descending run
+    int m_pendingLen = 0;
+    bool m_pendingDescending = false;
+    int m_forwarded = 0; // PG18+: leading pending blocks already pinned by a split call
+
+    bool m_hasUngot = false;
+    std::uint32_t m_ungot = 0;
+    bool m_fastPath = false;
+    bool m_resetRequested = false;
+    bool m_draining = false;      // reset() releases what is left without handing it out
+    std::int64_t m_seqBlock = -1; // block that would continue the last read (advice)
+    std::int64_t m_seqUntilProcessed = -1;
+    bool m_holdingConsumed = false;
+    std::uint32_t m_consumedBlock = 0;
+    std::uint32_t m_position = 0;
+};
+
+} // namespace la

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "dataset.h"
+#include "event.h"
+#include "sim_device.h"
+#include "stream_config.h"
+#include "summary.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace la {
+
+// Everything that defines one experiment; the CLI and the GUI both fill one of these.
+struct RunConfig {
+    DatasetRequest dataset;
+    std::string blockList; // a user's block list instead of a dataset
+    std::string policy = "pg18";
+    std::string comparePolicy; // optional second run (A/B)
+    StreamConfig stream;
+    std::string prewarm;          // empty = the dataset's own cache state
+    std::uint64_t poolBlocks = 0; // simulated shared buffers; 0 = 16384, grown to hold the prewarm set
+    std::uint64_t resetEvery = 0;
+    std::string io = "sim";
+    SimDeviceConfig device;
+    std::int64_t consumerNs = 10'000; // consumer CPU per block
+    int collapseWindow = 32;
+};
+
+struct RunCallbacks {
+    std::vector<EventSink*> sinks;
+    std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+// Checks the configuration and builds the block source; throws InputError on bad input.
+std::unique_ptr<BlockSource> openSource(const RunConfig& config);
+
+// Runs one policy over the configured dataset on the calling thread. Bad input throws InputError
+// before anything runs; an I/O error mid-run ends it with summary.error set (events so far kept).
+RunSummary runScan(const RunConfig& config, const std::string& policy, const RunCallbacks& callbacks);
+
+} // namespace la

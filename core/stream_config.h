@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+
+namespace la {
+
+// Whose mechanics the stream follows: look-ahead loop, buffer-manager splits, fast path, advice.
+enum class Rules : std::uint8_t { Pg17, Pg18, Pg19 };
+
+// PostgreSQL's io_method, as far as the distance rules care: sync reads happen in the consumer
+// (always a wait); worker and io_uring reads run in the background (a wait only if unfinished).
+enum class IoMethod : std::uint8_t { Sync, Worker, IoUring };
+
+struct StreamConfig {
+    int effectiveIoConcurrency = 16; // PostgreSQL 18's default
+    int ioCombineLimit = 16;         // blocks (128 kB)
+    int maxPinnedOverride = 0;       // 0 = computed as the policy's version computes it
+    std::uint64_t sharedBuffers = 16384;
+    int maxConnections = 100;
+    IoMethod ioMethod = IoMethod::Worker;
+    bool directIo = false;       // no advice with O_DIRECT
+    bool sequentialFlag = false; // READ_STREAM_SEQUENTIAL
+    bool fullFlag = false;       // READ_STREAM_FULL: start at full distance
+    bool perBufferData = false;  // disables the fast path (Bitmap Heap Scan style)
+    bool restoreAfterReset = false;
+    bool backwardCombining = false;
+};
+
+struct StreamLimits {
+    int maxIos = 1;
+    int maxPinned = 1;
+    int ioCombineLimit = 16;
+    bool synchronous = false; // every read is performed by the consumer (sync, PG17, eic 0)
+    bool adviceEnabled = false;
+};
+
+// max_ios, max_pinned_buffers and advice as each PostgreSQL version derives them (model doc section 3).
+StreamLimits computeLimits(const StreamConfig& config, Rules rules);
+
+} // namespace la

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "event.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace la {
+
+struct RunSummary {
+    std::string policy;
+    std::uint64_t blocks = 0; // buffers handed to the consumer
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    std::uint64_t ios = 0;                   // read operations of the stream
+    std::map<int, std::uint64_t> ioSizeHist; // blocks -> reads
+    std::uint64_t deviceReads = 0;           // reads that reached the device
+    std::uint64_t bytesRead = 0;
+    std::uint64_t waits = 0;
+    std::int64_t waitNs = 0;
+    std::int64_t runtimeNs = 0;
+    std::uint64_t resets = 0;
+    double distanceMean = 0.0;     // sampled as each buffer is handed out (0 after the end counts)
+    double distanceTimeMean = 0.0; // weighted by time
+    int distanceMax = 0;
+    double fracDistanceLe2 = 0.0;
+    double pinnedMean = 0.0;
+    double inFlightMean = 0.0;
+    int maxPinned = 0;
+    int ioCombineLimit = 0;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> collapseIntervals; // consumer positions
+    std::string ioMethodUsed = "sim";
+    std::string fallbackReason;
+    bool cancelled = false;
+    std::string error; // non-empty if the run stopped on an error (the trace up to it is kept)
+};
+
+// Builds a run's summary from its event stream, so any consumer of the trace (CLI, GUI, a saved
+// CSV) agrees on what the numbers mean.
+class SummaryBuilder final : public EventSink {
+public:
+    explicit SummaryBuilder(int collapseWindow = 32) : m_collapseWindow(collapseWindow) {}
+    void onEvents(std::span<const Event> batch) override;
+    // Fills the event-derived fields of `summary`.
+    void finish(RunSummary& summary);
+
+private:
+    void onConsumed(const Event& event);
+    void closeCollapse();
+
+    int m_collapseWindow;
+    RunSummary m_s;
+    double m_distanceSum = 0, m_pinnedSum = 0, m_inFlightSum = 0;
+    std::uint64_t m_le2 = 0;
+    std::int64_t m_lastTime = 0;
+    int m_lastDistance = 0;
+    double m_distanceTimeIntegral = 0.0;
+    std::map<std::uint32_t, std::int64_t> m_waitStarts; // io_id -> when the consumer started waiting
+    // Collapse candidate: misses seen while the distance stayed <= 2.
+    std::uint64_t m_collapseMisses = 0;
+    std::uint64_t m_collapseFirst = 0, m_collapseLast = 0;
+};
+
+} // namespace la

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace la {
+
+// Strict number parsing for user input: the whole text must be the number.
+bool parseUnsigned(std::string_view text, std::uint64_t& value);
+bool parseDouble(std::string_view text, double& value);
+// The line without a '#' comment and surrounding blanks.
+std::string trimComment(std::string_view line);
+
+} // namespace la

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Runs one read stream over an in-memory block list on the simulated device and keeps its trace,
+// so tests can check PostgreSQL's behaviour event by event.
+
+#include "buffer_pool.h"
+#include "distance_policy.h"
+#include "prewarm.h"
+#include "read_stream.h"
+#include "reset_every_source.h"
+#include "sim_device.h"
+#include "summary.h"
+#include "tracer.h"
+#include "vector_source.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace la::test {
+
+class TraceRecorder final : public EventSink {
+public:
+    void onEvents(std::span<const Event> batch) override {
+        events.insert(events.end(), batch.begin(), batch.end());
+    }
+    std::vector<Event> events;
+
+    std::vector<int> readSizes() const {
+        std::vector<int> sizes;
+        for (const Event& e : events)
+            if (e.kind == EventKind::ReadStarted)
+                sizes.push_back(e.nblocks);
+        return sizes;
+    }
+    // Read-ahead distance right after each completed read.
+    std::vector<int> distanceAfterReads() const {
+        std::vector<int> out;
+        for (std::size_t i = 0; i < events.size(); ++i) {
+            if (events[i].kind != EventKind::ReadCompleted)
+                continue;
+            int d = events[i].distance;
+            if (i + 1 < events.size() && events[i + 1].kind == EventKind::DistanceChanged)
+                d = events[i + 1].distance;
+            out.push_back(d);
+        }
+        return out;
+    }
+};
+
+struct StreamRun {
+    std::string policy = "pg18";
+    StreamConfig stream;
+    std::string prewarm = "none";
+    SimDeviceConfig device;
+    std::int64_t consumerNs = 10'000;
+    std::uint64_t resetEvery = 0;
+    std::uint64_t relationBlocks = 0;
+    std::uint64_t poolBlocks = 0; // 0 = the whole relation
+
+    RunSummary summary;
+    TraceRecorder trace;
+
+    void run(std::vector<std::uint32_t> blocks) {
+        auto vector = std::make_unique<VectorSource>(std::move(blocks), relationBlocks);
+        const std::uint64_t relation = vector->relationBlocks();
+        std::unique_ptr<BlockSource> source = std::move(vector);
+        if (resetEvery > 0)
+            source = std::make_unique<ResetEverySource>(std::move(source), resetEvery);
+        std::unique_ptr<DistancePolicy> p = makePolicy(policy);
+        BufferPool pool(poolBlocks ? poolBlocks : relation + 1, relation);
+        PrewarmSpec::parse(prewarm).apply(pool, relation);
+        SimDevice io(device);
+        Tracer tracer;
+        SummaryBuilder builder;
+        tracer.addSink(&builder);
+        tracer.addSink(&trace);
+        ReadStream stream(this->stream, *p, pool, io, *source, tracer);
+        for (;;) {
+            std::uint32_t block = 0;
+            if (stream.nextBuffer(block)) {
+                io.consume(consumerNs);
+                continue;
+            }
+            if (!stream.resetRequested())
+                break;
+            stream.reset();
+        }
+        tracer.flush();
+        builder.finish(summary);
+    }
+};
+
+} // namespace la::test
