@@ -38,6 +38,10 @@ const std::vector<DatasetInfo>& datasetCatalog();
 // Catalog entry for a name as typed ("sparse-miss:16" finds "sparse-miss:K"); throws InputError if unknown.
 const DatasetInfo& findDataset(const std::string& name);
 
+// The cache state a name as typed stands for, with a pattern's parameter filled in ("sparse-miss:16" gives
+// "except-every:16"); throws InputError like findDataset.
+std::string defaultPrewarmFor(const std::string& name);
+
 // Throws InputError for an unknown name or out-of-range parameters.
 std::unique_ptr<BlockSource> makeDataset(const DatasetRequest& request);
 

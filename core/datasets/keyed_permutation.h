@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace la {
+
+// SplitMix64's finaliser: a strong 64-bit mixer, for keyed hashes of an index.
+inline std::uint64_t mix64(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// A seeded pseudo-random permutation of [0, size) evaluated point by point in O(1) memory, so a
+// 100M-block random scan never materialises its list. A balanced Feistel network on the smallest
+// even-bit domain covering `size` is a bijection there; cycle-walking (re-encrypting until the value
+// falls below `size`) restricts it to a bijection on [0, size), with fewer than 4 steps on average.
+class KeyedPermutation {
+public:
+    KeyedPermutation(std::uint64_t size, std::uint64_t seed);
+
+    // The element at `index` (< size).
+    std::uint64_t operator()(std::uint64_t index) const;
+    std::uint64_t size() const { return m_size; }
+
+private:
+    std::uint64_t encrypt(std::uint64_t value) const;
+
+    std::uint64_t m_size;
+    unsigned m_halfBits;
+    std::uint64_t m_halfMask;
+    std::array<std::uint64_t, 4> m_roundKeys{};
+};
+
+} // namespace la

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "trace_csv.h"
+
+#include "input_error.h"
+
+#include <cerrno>
+#include <cstring>
+
+namespace la {
+
+const char* eventKindName(EventKind kind) {
+    switch (kind) {
+    case EventKind::Requested:
+        return "requested";
+    case EventKind::Hit:
+        return "hit";
+    case EventKind::Miss:
+        return "miss";
+    case EventKind::ReadStarted:
+        return "read_started";
+    case EventKind::ReadCompleted:
+        return "read_completed";
+    case EventKind::Waited:
+        return "waited";
+    case EventKind::Consumed:
+        return "consumed";
+    case EventKind::DistanceChanged:
+        return "distance";
+    case EventKind::Reset:
+        return "reset";
+    case EventKind::Unget:
+        return "unget";
+    case EventKind::EndOfStream:
+        return "end_of_stream";
+    }
+    return "unknown";
+}
+
+TraceCsvWriter::TraceCsvWriter(const std::string& path, const std::string& runLabel) : m_label(runLabel) {
+    m_file = std::fopen(path.c_str(), "w");
+    if (!m_file)
+        throw InputError("cannot write trace CSV '" + path + "': " + std::strerror(errno));
+    std::fputs("run,time_ns,position,event,block,nblocks,io_id,in_flight,distance,combine_distance,pinned,"
+               "miss,waited\n",
+               m_file);
+}
+
+TraceCsvWriter::~TraceCsvWriter() {
+    if (m_file)
+        std::fclose(m_file);
+}
+
+void TraceCsvWriter::onEvents(std::span<const Event> batch) {
+    for (const Event& e : batch)
+        std::fprintf(m_file, "%s,%lld,%u,%s,%u,%u,%u,%u,%u,%u,%u,%d,%d\n", m_label.c_str(),
+                     static_cast<long long>(e.time_ns), e.position, eventKindName(e.kind), e.block, e.nblocks,
+                     e.io_id, e.in_flight, e.distance, e.combine_distance, e.pinned,
+                     (e.flags & event_flag::miss) ? 1 : 0, (e.flags & event_flag::waited) ? 1 : 0);
+}
+
+} // namespace la
