@@ -17,14 +17,13 @@ ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, Buffe
         std::bit_ceil(static_cast<std::uint64_t>(m_limits.maxPinned) + 2 * m_limits.ioCombineLimit + 4);
     m_queue.resize(slots);
     m_queueMask = slots - 1;
-    m_ios.reserve(static_cast<std::size_t>(m_limits.maxIos));
     m_policy.start(m_d, m_limits, config.fullFlag);
     emit(EventKind::DistanceChanged);
 }
 
 void ReadStream::emit(EventKind kind, std::uint32_t block, std::uint32_t ioId, std::uint32_t nblocks,
                       std::uint8_t flags, std::int64_t at) {
-    Event event;
+    Event& event = m_tracer.next();
     event.time_ns = at >= 0 ? at : m_io.now();
     event.position = m_position;
     event.block = block;
@@ -36,7 +35,7 @@ void ReadStream::emit(EventKind kind, std::uint32_t block, std::uint32_t ioId, s
     event.distance = static_cast<std::uint16_t>(m_d.readahead);
     event.combine_distance = static_cast<std::uint16_t>(m_d.combine);
     event.pinned = static_cast<std::uint16_t>(m_pinned);
-    m_tracer.record(event);
+    m_tracer.commit();
 }
 
 void ReadStream::noteDistance(const Distances& before) {
@@ -137,7 +136,11 @@ void ReadStream::startPending(bool suppressAdvice) {
     std::uint32_t owner = m_nextIoId;
     const PinResult head = m_forwarded > 0 ? PinResult::Hit : m_pool.pin(first, owner);
     m_forwarded = 0;
-    if (head == PinResult::Hit) {
+    // PG18 waits for a read of this very block already in flight and then finds it valid: a
+    // no-I/O call (PG19 joins the read without waiting instead, 999dec9ec6; PG17 reads it again at
+    // consumption time, where it turns out valid).
+    const bool validAfterWait = head == PinResult::InProgress && m_rules == Rules::Pg18;
+    if (head == PinResult::Hit || validAfterWait) {
         // A hit is always a 1-block call with no I/O, whatever follows it.
         pushEntry(first, 0);
         emit(EventKind::Hit, first);
@@ -276,7 +279,7 @@ void ReadStream::lookAhead(bool suppressAdvice) {
 
 std::int64_t ReadStream::completeOldestIo() {
     Op op = m_ios.front();
-    m_ios.erase(m_ios.begin());
+    m_ios.pop_front();
     ReadOutcome outcome = op.outcome;
     if (!op.alreadyWaited && op.device) {
         outcome = m_io.wait(op.ioId);

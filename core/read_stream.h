@@ -10,6 +10,7 @@
 #include "tracer.h"
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 namespace la {
@@ -99,7 +100,7 @@ private:
     std::uint64_t m_queueMask = 0;
     std::uint64_t m_head = 0, m_tail = 0; // buffers [m_head, m_tail) are pinned, in callback order
     int m_pinned = 0;
-    std::vector<Op> m_ios; // in flight, oldest first
+    std::deque<Op> m_ios; // in flight, oldest first
     std::uint32_t m_nextIoId = 1;
 
     std::uint32_t m_pendingStart = 0; // lowest block for a descending run

@@ -34,6 +34,9 @@ void validate(const RunConfig& config) {
     if (config.io != "sim")
         throw InputError("--io " + config.io + " is not yet available: use --io sim");
 }
+std::string defaultPrewarm(const RunConfig& config) {
+    return config.blockList.empty() ? defaultPrewarmFor(config.dataset.name) : "none";
+}
 } // namespace
 
 std::unique_ptr<BlockSource> openSource(const RunConfig& config) {
@@ -51,11 +54,8 @@ std::unique_ptr<BlockSource> openSource(const RunConfig& config) {
 RunSummary runScan(const RunConfig& config, const std::string& policyName, const RunCallbacks& callbacks) {
     std::unique_ptr<BlockSource> source = openSource(config);
     std::unique_ptr<DistancePolicy> policy = makePolicy(policyName);
-    const std::string prewarmText =
-        !config.prewarm.empty()
-            ? config.prewarm
-            : (config.blockList.empty() ? findDataset(config.dataset.name).defaultPrewarm : "none");
-    const PrewarmSpec prewarm = PrewarmSpec::parse(prewarmText);
+    const PrewarmSpec prewarm =
+        PrewarmSpec::parse(config.prewarm.empty() ? defaultPrewarm(config) : config.prewarm);
 
     const std::uint64_t relation = source->relationBlocks();
     const StreamLimits limits = computeLimits(config.stream, policy->rules());

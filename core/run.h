@@ -34,7 +34,12 @@ struct RunConfig {
 
 struct RunCallbacks {
     std::vector<EventSink*> sinks;
+    // Blocks consumed so far out of the scan's length (called every few thousand blocks).
     std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+    // Work before the scan, e.g. writing a dataset file: a stage label, bytes done and total.
+    std::function<void(const std::string& stage, std::uint64_t done, std::uint64_t total)> preparing;
+    // Something the user should know that is not an error (a fallback, an ignored partial block).
+    std::function<void(const std::string& message)> notice;
     const std::atomic<bool>* cancel = nullptr;
 };
 

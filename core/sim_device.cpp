@@ -27,19 +27,18 @@ std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) {
 }
 
 void SimDevice::start(const ReadRequest& request) {
-    Pending pending{m_now, 0, request.nblocks};
+    Pending pending{request.ioId, m_now, 0, request.nblocks};
     // Advice makes the kernel start the read now; the consumer's pread later finds it under way.
     if (!request.synchronous || request.advice)
         pending.completes = schedule(m_now, request.nblocks);
-    m_pending[request.ioId] = pending;
+    m_pending.push_back(pending);
 }
 
 ReadOutcome SimDevice::wait(std::uint32_t ioId) {
-    const auto it = m_pending.find(ioId);
-    if (it == m_pending.end())
+    if (m_pending.empty() || m_pending.front().ioId != ioId)
         return {};
-    Pending pending = it->second;
-    m_pending.erase(it);
+    Pending pending = m_pending.front();
+    m_pending.pop_front();
     if (pending.completes == 0) {
         pending.submitted = m_now;
         pending.completes = schedule(m_now, pending.nblocks);

@@ -5,8 +5,8 @@
 #include "splitmix64.h"
 
 #include <cstdint>
+#include <deque>
 #include <queue>
-#include <unordered_map>
 #include <vector>
 
 namespace la {
@@ -37,6 +37,7 @@ public:
 
 private:
     struct Pending {
+        std::uint32_t ioId = 0;
         std::int64_t submitted = 0;
         std::int64_t completes = 0; // 0 = synchronous, not yet performed
         std::uint32_t nblocks = 0;
@@ -48,7 +49,7 @@ private:
     std::int64_t m_now = 0;
     // Times at which each of the device's parallel channels becomes free (min-heap).
     std::priority_queue<std::int64_t, std::vector<std::int64_t>, std::greater<>> m_channels;
-    std::unordered_map<std::uint32_t, Pending> m_pending;
+    std::deque<Pending> m_pending; // submission order, which is also the order reads are waited for
     std::uint64_t m_reads = 0;
     std::uint64_t m_bytes = 0;
 };

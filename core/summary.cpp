@@ -31,16 +31,15 @@ void SummaryBuilder::onEvents(std::span<const Event> batch) {
             break;
         case EventKind::Waited:
             ++m_s.waits;
-            m_waitStarts[event.io_id] = event.time_ns;
+            m_waitIo = event.io_id;
+            m_waitStart = event.time_ns;
             break;
-        case EventKind::ReadCompleted: {
-            const auto it = m_waitStarts.find(event.io_id);
-            if (it != m_waitStarts.end()) {
-                m_s.waitNs += event.time_ns - it->second;
-                m_waitStarts.erase(it);
+        case EventKind::ReadCompleted:
+            if (m_waitStart >= 0 && event.io_id == m_waitIo) {
+                m_s.waitNs += event.time_ns - m_waitStart;
+                m_waitStart = -1;
             }
             break;
-        }
         case EventKind::Consumed:
             onConsumed(event);
             break;

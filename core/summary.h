@@ -59,7 +59,9 @@ private:
     std::int64_t m_lastTime = 0;
     int m_lastDistance = 0;
     double m_distanceTimeIntegral = 0.0;
-    std::map<std::uint32_t, std::int64_t> m_waitStarts; // io_id -> when the consumer started waiting
+    // The read the consumer is blocked on and since when (a wait always ends before the next one).
+    std::uint32_t m_waitIo = 0;
+    std::int64_t m_waitStart = -1;
     // Collapse candidate: misses seen while the distance stayed <= 2.
     std::uint64_t m_collapseMisses = 0;
     std::uint64_t m_collapseFirst = 0, m_collapseLast = 0;

@@ -4,6 +4,7 @@
 // max_connections 20 -> max_pinned 272; O_DIRECT, so no advice; io_method worker).
 #include "stream_harness.h"
 
+#include "dataset.h"
 #include "splitmix64.h"
 
 #include <QTest>
@@ -28,6 +29,18 @@ std::vector<std::uint32_t> ascending() {
 std::vector<std::uint32_t> descending() {
     auto blocks = ascending();
     std::reverse(blocks.begin(), blocks.end());
+    return blocks;
+}
+
+// S6: an index scan of a heap clustered on a hash of the key (the `hash-groups` pattern); S7 reversed.
+std::vector<std::uint32_t> hashGroups(bool backward) {
+    DatasetRequest request;
+    request.name = "hash-groups";
+    request.direction = backward ? Direction::Backward : Direction::Forward;
+    auto source = makeDataset(request);
+    std::vector<std::uint32_t> blocks;
+    for (SourceItem item = source->next(); item.step == SourceStep::Block; item = source->next())
+        blocks.push_back(item.block);
     return blocks;
 }
 
@@ -86,6 +99,8 @@ void TestPgReference::pg18_data() {
                                      << "except-every:16" << 0 << Histogram{{1, 4096}} << 1.1 << 2 << 1.000;
     QTest::newRow("S5 random") << "S5"
                                << "none" << 0 << Histogram{{1, 65534}, {2, 1}} << 271.9 << 272 << 0.000;
+    QTest::newRow("S6 hash-clustered") << "S6" << "none" << 0 << Histogram{{1, 8145}, {2, 14}} << 1.2 << 4 << 0.991;
+    QTest::newRow("S7 hash-clustered backward") << "S7" << "none" << 0 << Histogram{{1, 8173}} << 1.2 << 6 << 0.991;
     QTest::newRow("S8 resets") << "S1"
                                << "except-every:16" << 300 << Histogram{{1, 4096}} << 1.1 << 2 << 1.000;
 }
@@ -107,9 +122,18 @@ void TestPgReference::pg18() {
     run.prewarm = prewarm.toStdString();
     run.resetEvery = static_cast<std::uint64_t>(resetEvery);
     run.consumerNs = 1'000;
-    run.run(scenario == QLatin1String("S2")   ? descending()
-            : scenario == QLatin1String("S5") ? shuffled()
-                                              : ascending());
+    std::vector<std::uint32_t> blocks;
+    if (scenario == QLatin1String("S2"))
+        blocks = descending();
+    else if (scenario == QLatin1String("S5"))
+        blocks = shuffled();
+    else if (scenario == QLatin1String("S6") || scenario == QLatin1String("S7"))
+        blocks = hashGroups(scenario == QLatin1String("S7"));
+    else
+        blocks = ascending();
+    const std::uint64_t length = blocks.size();
+    run.relationBlocks = N;
+    run.run(std::move(blocks));
     const RunSummary& s = run.summary;
 
     std::uint64_t wantIos = 0;
@@ -117,7 +141,7 @@ void TestPgReference::pg18() {
         wantIos += count;
     qInfo("ios %llu (want %llu), mean distance %.2f (want %.1f), max %d, <=2 %.4f", (unsigned long long)s.ios,
           (unsigned long long)wantIos, s.distanceMean, meanDistance, s.distanceMax, s.fracDistanceLe2);
-    QCOMPARE(s.blocks, std::uint64_t{N});
+    QCOMPARE(s.blocks, length);
     QVERIFY(std::abs(static_cast<double>(s.ios) - static_cast<double>(wantIos)) <=
             0.02 * static_cast<double>(wantIos));
     QVERIFY2(histogramDistance(s.ioSizeHist, hist) <= 0.02, "I/O size histogram differs by more than 2%");

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Combining, backward scans, the unget slot, the fast path, PG17's hit-terminated reads against
+// PG18's forwarded buffers, pause/resume, and collapse detection.
+#include "stream_harness.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <numeric>
+
+using namespace la;
+using la::test::StreamRun;
+using la::test::TraceRecorder;
+
+namespace {
+
+std::vector<std::uint32_t> range(std::uint32_t n, bool backward = false) {
+    std::vector<std::uint32_t> blocks(n);
+    std::iota(blocks.begin(), blocks.end(), 0u);
+    if (backward)
+        std::reverse(blocks.begin(), blocks.end());
+    return blocks;
+}
+
+std::vector<std::uint32_t> consumedBlocks(const TraceRecorder& trace) {
+    std::vector<std::uint32_t> blocks;
+    for (const Event& e : trace.events)
+        if (e.kind == EventKind::Consumed)
+            blocks.push_back(e.block);
+    return blocks;
+}
+
+std::size_t countKind(const TraceRecorder& trace, EventKind kind) {
+    return static_cast<std::size_t>(std::count_if(trace.events.begin(), trace.events.end(),
+                                                  [kind](const Event& e) { return e.kind == kind; }));
+}
+
+} // namespace
+
+class TestStreamMechanics : public QObject {
+    Q_OBJECT
+private slots:
+    void forwardCombinesToLimit_data();
+    void forwardCombinesToLimit();
+    void backwardIsOneBlockReads_data();
+    void backwardIsOneBlockReads();
+    void backwardCombining();
+    void ungetKeepsEveryBlock();
+    void fastPathForCachedData();
+    void perBufferDataDisablesFastPath();
+    void pg17KeepsHitInRead();
+    void pg18ForwardsHit();
+    void pauseResume();
+    void collapseDetection_data();
+    void collapseDetection();
+};
+
+void TestStreamMechanics::forwardCombinesToLimit_data() {
+    QTest::addColumn<int>("limit");
+    QTest::newRow("8") << 8;
+    QTest::newRow("16") << 16;
+    QTest::newRow("32") << 32;
+}
+
+void TestStreamMechanics::forwardCombinesToLimit() {
+    QFETCH(int, limit);
+    StreamRun run;
+    run.stream.ioCombineLimit = limit;
+    run.run(range(4096));
+    const auto sizes = run.trace.readSizes();
+    QCOMPARE(*std::max_element(sizes.begin(), sizes.end()), limit);
+    const auto full = std::count(sizes.begin(), sizes.end(), limit);
+    QVERIFY(full >= static_cast<long>(sizes.size()) - 8); // all but the ramp-up
+    QCOMPARE(consumedBlocks(run.trace), range(4096));
+}
+
+void TestStreamMechanics::backwardIsOneBlockReads_data() {
+    QTest::addColumn<QString>("policy");
+    for (const char* policy : {"pg17", "pg18", "pg19", "adaptive", "fixed:64"})
+        QTest::newRow(policy) << policy;
+}
+
+void TestStreamMechanics::backwardIsOneBlockReads() {
+    QFETCH(QString, policy);
+    StreamRun run;
+    run.policy = policy.toStdString();
+    run.run(range(2048, true));
+    QCOMPARE(run.summary.ios, 2048ull);
+    QCOMPARE(run.summary.ioSizeHist.size(), std::size_t{1});
+    QCOMPARE(run.summary.ioSizeHist.at(1), 2048ull);
+}
+
+void TestStreamMechanics::backwardCombining() {
+    StreamRun forward;
+    forward.run(range(4096));
+    StreamRun backward;
+    backward.stream.backwardCombining = true;
+    backward.run(range(4096, true));
+    // Descending runs become ascending reads of up to io_combine_limit...
+    const auto sizes = backward.trace.readSizes();
+    QCOMPARE(*std::max_element(sizes.begin(), sizes.end()), 16);
+    QVERIFY(backward.summary.ios <= forward.summary.ios + 4);
+    // ...handed out in the order the callback asked for them.
+    QCOMPARE(consumedBlocks(backward.trace), range(4096, true));
+    QCOMPARE(backward.summary.misses, 4096ull);
+}
+
+void TestStreamMechanics::ungetKeepsEveryBlock() {
+    // One read in flight at a time (eic 1): the look-ahead loop must put a block back when it
+    // cannot start the read before it, and hand it out later in order.
+    StreamRun run;
+    run.stream.effectiveIoConcurrency = 1;
+    std::vector<std::uint32_t> blocks;
+    for (std::uint32_t i = 0; i < 1000; ++i)
+        blocks.push_back((i * 7919) % 4000);
+    run.run(blocks);
+    QVERIFY(countKind(run.trace, EventKind::Unget) > 100);
+    QCOMPARE(countKind(run.trace, EventKind::Requested),
+             blocks.size()); // an ungot block is not asked for twice
+    QCOMPARE(consumedBlocks(run.trace), blocks);
+    for (const Event& e : run.trace.events)
+        QVERIFY(e.in_flight <= 1);
+}
+
+void TestStreamMechanics::fastPathForCachedData() {
+    const std::vector<std::uint32_t> blocks = range(1000);
+    VectorSource source(blocks);
+    auto policy = makePolicy("pg18");
+    BufferPool pool(2000, 1000);
+    PrewarmSpec::parse("except-every:500").apply(pool, 1000); // misses at 0 and 500 only
+    SimDevice io(SimDeviceConfig{});
+    Tracer tracer;
+    TraceRecorder trace;
+    tracer.addSink(&trace);
+    ReadStream stream(StreamConfig{}, *policy, pool, io, source, tracer);
+    std::uint32_t block = 0;
+    int fastSteps = 0;
+    for (std::uint32_t i = 0; i < 1000; ++i) {
+        QVERIFY(stream.nextBuffer(block));
+        QCOMPARE(block, i);
+        if (stream.inFastPath()) {
+            ++fastSteps;
+            QCOMPARE(stream.distances().readahead, 1);
+            QCOMPARE(stream.pinned(), 1);
+        }
+    }
+    QVERIFY(!stream.nextBuffer(block));
+    tracer.flush();
+    QVERIFY(fastSteps > 990);
+    QCOMPARE(countKind(trace, EventKind::ReadStarted), std::size_t{2}); // the two misses leave it briefly
+}
+
+void TestStreamMechanics::perBufferDataDisablesFastPath() {
+    StreamRun run;
+    run.stream.perBufferData = true;
+    run.prewarm = "all";
+    run.run(range(100));
+    // Without the fast path every cached block goes through the queue: one hit call each.
+    QCOMPARE(run.summary.hits, 100ull);
+    QCOMPARE(countKind(run.trace, EventKind::Requested), std::size_t{100});
+}
+
+void TestStreamMechanics::pg17KeepsHitInRead() {
+    // Blocks 0..63 all missing except every 4th: PG17 ends each read at the hit and keeps it in.
+    StreamRun run;
+    run.policy = "pg17";
+    run.stream.effectiveIoConcurrency = 16;
+    run.stream.sequentialFlag = true;
+    run.stream.fullFlag = true; // start at 16, so reads span several blocks at once
+    run.prewarm = "every:4";
+    run.run(range(64));
+    bool sawHitInsideRead = false;
+    for (std::size_t i = 1; i < run.trace.events.size(); ++i) {
+        const Event& e = run.trace.events[i];
+        if (e.kind == EventKind::Hit && run.trace.events[i - 1].kind == EventKind::Miss) {
+            sawHitInsideRead = true;
+            // ...without the hit decrement: the next event is the read starting, not a distance change.
+            QCOMPARE(run.trace.events[i + 1].kind, EventKind::ReadStarted);
+        }
+    }
+    QVERIFY(sawHitInsideRead);
+    QCOMPARE(consumedBlocks(run.trace), range(64));
+}
+
+void TestStreamMechanics::pg18ForwardsHit() {
+    StreamRun run;
+    run.policy = "pg18";
+    run.stream.fullFlag = true;
+    run.prewarm = "every:4";
+    run.run(range(64));
+    // PG18 splits before the hit; the hit becomes its own no-I/O call, which decrements.
+    int decrementsAfterHit = 0;
+    for (std::size_t i = 0; i + 1 < run.trace.events.size(); ++i) {
+        const Event& e = run.trace.events[i];
+        if (e.kind == EventKind::Miss)
+            QVERIFY(e.block % 4 != 0);
+        if (e.kind == EventKind::Hit && run.trace.events[i + 1].kind == EventKind::DistanceChanged &&
+            run.trace.events[i + 1].distance + 1 == e.distance)
+            ++decrementsAfterHit;
+    }
+    QVERIFY(decrementsAfterHit > 0);
+    QCOMPARE(run.summary.hits, 16ull);
+    QCOMPARE(consumedBlocks(run.trace), range(64));
+}
+
+void TestStreamMechanics::pauseResume() {
+    std::vector<std::uint32_t> blocks;
+    for (std::uint32_t i = 0; i < 2000; ++i)
+        blocks.push_back(i * 2);
+    VectorSource source(blocks);
+    auto policy = makePolicy("pg19");
+    BufferPool pool(5000, 4000);
+    SimDeviceConfig slow;
+    slow.baseLatencyNs = 200'000;
+    SimDevice io(slow);
+    Tracer tracer;
+    ReadStream stream(StreamConfig{}, *policy, pool, io, source, tracer);
+    std::uint32_t block = 0;
+    std::vector<std::uint32_t> consumed;
+    for (int i = 0; i < 500; ++i) {
+        QVERIFY(stream.nextBuffer(block));
+        consumed.push_back(block);
+        io.consume(10'000);
+    }
+    const int before = stream.distances().readahead;
+    QVERIFY(before > 8);
+    stream.pause();
+    while (stream.nextBuffer(block)) // what was already pinned is still handed out
+        consumed.push_back(block);
+    QCOMPARE(stream.pinned(), 0);
+    stream.resume();
+    QCOMPARE(stream.distances().readahead, before); // no ramp from 1
+    while (stream.nextBuffer(block))
+        consumed.push_back(block);
+    QCOMPARE(consumed, blocks);
+}
+
+void TestStreamMechanics::collapseDetection_data() {
+    QTest::addColumn<QString>("policy");
+    QTest::addColumn<QString>("prewarm");
+    QTest::addColumn<bool>("collapses");
+    QTest::newRow("alternating pg18") << "pg18"
+                                      << "every:2" << true;
+    QTest::newRow("alternating pg17") << "pg17"
+                                      << "every:2" << true;
+    QTest::newRow("alternating pg19") << "pg19"
+                                      << "every:2" << false;
+    QTest::newRow("alternating adaptive") << "adaptive"
+                                          << "every:2" << false;
+    QTest::newRow("1 in 16 pg18") << "pg18"
+                                  << "except-every:16" << true;
+    QTest::newRow("1 in 16 adaptive") << "adaptive"
+                                      << "except-every:16" << false;
+    QTest::newRow("all misses pg18") << "pg18"
+                                     << "none" << false;
+    QTest::newRow("all cached pg18") << "pg18"
+                                     << "all" << false;
+}
+
+void TestStreamMechanics::collapseDetection() {
+    QFETCH(QString, policy);
+    QFETCH(QString, prewarm);
+    QFETCH(bool, collapses);
+    StreamRun run;
+    run.policy = policy.toStdString();
+    run.prewarm = prewarm.toStdString();
+    run.run(range(20000));
+    const auto& intervals = run.summary.collapseIntervals;
+    QCOMPARE(!intervals.empty(), collapses);
+    if (collapses) {
+        // One stretch covering (nearly) the whole scan.
+        QCOMPARE(intervals.size(), std::size_t{1});
+        QVERIFY(intervals.front().first < 32);
+        QVERIFY(intervals.front().second > 19900);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestStreamMechanics)
+#include "tst_stream_mechanics.moc"
