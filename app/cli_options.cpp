@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli_options.h"
+
+#include "input_error.h"
+#include "text_parse.h"
+
+#include <functional>
+#include <map>
+
+namespace la {
+
+namespace {
+
+std::uint64_t wholeNumber(const std::string& option, const std::string& value, std::uint64_t min,
+                          std::uint64_t max) {
+    std::uint64_t number = 0;
+    if (!parseUnsigned(value, number) || number < min || number > max)
+        throw InputError("--" + option + " '" + value + "': expected a whole number " + std::to_string(min) +
+                         ".." + std::to_string(max));
+    return number;
+}
+
+double realNumber(const std::string& option, const std::string& value, double min, double max) {
+    double number = 0.0;
+    if (!parseDouble(value, number) || !(number >= min && number <= max))
+        throw InputError("--" + option + " '" + value + "': expected a number between " +
+                         std::to_string(min) + " and " + std::to_string(max));
+    return number;
+}
+
+IoMethod ioMethodNamed(const std::string& value) {
+    if (value == "sync")
+        return IoMethod::Sync;
+    if (value == "worker")
+        return IoMethod::Worker;
+    if (value == "io_uring" || value == "uring")
+        return IoMethod::IoUring;
+    throw InputError("--sim-io-method '" + value + "': choose sync, worker or io_uring");
+}
+
+} // namespace
+
+CliOptions parseCommandLine(const std::vector<std::string>& args) {
+    CliOptions o;
+    RunConfig& r = o.run;
+    r.dataset.name = "sparse-miss:16";
+
+    using Handler = std::function<void(const std::string&)>;
+    const std::map<std::string, Handler> valued{
+        {"dataset", [&](const std::string& v) { r.dataset.name = v; }},
+        {"blocks", [&](const std::string& v) { r.blockList = v; }},
+        {"scale", [&](const std::string& v) { r.dataset.scale = realNumber("scale", v, 1e-9, 1.0); }},
+        {"direction",
+         [&](const std::string& v) {
+             if (v != "forward" && v != "backward")
+                 throw InputError("--direction '" + v + "': choose forward or backward");
+             r.dataset.direction = v == "forward" ? Direction::Forward : Direction::Backward;
+         }},
+        {"policy", [&](const std::string& v) { r.policy = v; }},
+        {"compare-policy", [&](const std::string& v) { r.comparePolicy = v; }},
+        {"io",
+         [&](const std::string& v) {
+             if (v != "sim" && v != "sync" && v != "worker" && v != "uring")
+                 throw InputError("--io '" + v + "': choose sim, sync, worker or uring");
+             r.io = v;
+         }},
+        {"eic",
+         [&](const std::string& v) {
+             r.stream.effectiveIoConcurrency = int(wholeNumber("eic", v, 0, 1000));
+         }},
+        {"io-combine-limit",
+         [&](const std::string& v) {
+             r.stream.ioCombineLimit = int(wholeNumber("io-combine-limit", v, 1, 128));
+         }},
+        {"max-pinned",
+         [&](const std::string& v) {
+             r.stream.maxPinnedOverride = int(wholeNumber("max-pinned", v, 1, 32767));
+         }},
+        {"shared-buffers",
+         [&](const std::string& v) {
+             r.poolBlocks = wholeNumber("shared-buffers", v, 16, 1ULL << 31);
+             r.stream.sharedBuffers = r.poolBlocks;
+         }},
+        {"max-connections",
+         [&](const std::string& v) {
+             r.stream.maxConnections = int(wholeNumber("max-connections", v, 1, 10000));
+         }},
+        {"prewarm", [&](const std::string& v) { r.prewarm = v; }},
+        {"reset-every",
+         [&](const std::string& v) { r.resetEvery = wholeNumber("reset-every", v, 1, 1ULL << 32); }},
+        {"latency-us",
+         [&](const std::string& v) {
+             // The latency of one 8 kB read; a third of it is per-block transfer, as in the defaults.
+             const double ns = realNumber("latency-us", v, 0.0, 1e7) * 1000.0;
+             r.device.baseLatencyNs = static_cast<std::int64_t>(ns * 2.0 / 3.0);
+             r.device.perBlockNs = static_cast<std::int64_t>(ns / 3.0);
+         }},
+        {"consumer-ns",
+         [&](const std::string& v) {
+             r.consumerNs = std::int64_t(wholeNumber("consumer-ns", v, 0, 1'000'000'000));
+         }},
+        {"seed",
+         [&](const std::string& v) {
+             r.dataset.seed = wholeNumber("seed", v, 0, ~0ULL);
+             r.device.seed = r.dataset.seed;
+         }},
+        {"jitter", [&](const std::string& v) { r.device.jitter = realNumber("jitter", v, 0.0, 0.99); }},
+        {"device-parallelism",
+         [&](const std::string& v) {
+             r.device.parallelism = int(wholeNumber("device-parallelism", v, 1, 4096));
+         }},
+        {"sim-io-method", [&](const std::string& v) { r.stream.ioMethod = ioMethodNamed(v); }},
+        {"collapse-window",
+         [&](const std::string& v) {
+             r.collapseWindow = int(wholeNumber("collapse-window", v, 1, 1 << 30));
+         }},
+        {"summary-json", [&](const std::string& v) { o.summaryJson = v; }},
+        {"trace-csv", [&](const std::string& v) { o.traceCsv = v; }},
+    };
+    const std::map<std::string, std::function<void()>> flags{
+        {"headless", [&] { o.headless = true; }},
+        {"list-datasets", [&] { o.listDatasets = true; }},
+        {"help", [&] { o.help = true; }},
+        {"version", [&] { o.version = true; }},
+        {"run", [&] { o.startRun = true; }},
+        {"restore-after-reset", [&] { r.stream.restoreAfterReset = true; }},
+        {"backward-combining", [&] { r.stream.backwardCombining = true; }},
+        {"sequential-flag", [&] { r.stream.sequentialFlag = true; }},
+    };
+
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string arg = args[i];
+        if (arg == "-h")
+            arg = "--help";
+        if (!arg.starts_with("--"))
+            throw InputError("unexpected argument '" + arg + "' (options start with --; see --help)");
+        std::string name = arg.substr(2);
+        std::string value;
+        bool inlineValue = false;
+        if (const auto eq = name.find('='); eq != std::string::npos) {
+            value = name.substr(eq + 1);
+            name = name.substr(0, eq);
+            inlineValue = true;
+        }
+        if (const auto flag = flags.find(name); flag != flags.end()) {
+            if (inlineValue)
+                throw InputError("--" + name + " takes no value");
+            flag->second();
+        } else if (const auto option = valued.find(name); option != valued.end()) {
+            if (!inlineValue) {
+                if (i + 1 >= args.size())
+                    throw InputError("--" + name + " needs a value (see --help)");
+                value = args[++i];
+            }
+            option->second(value);
+        } else {
+            throw InputError("unknown option '--" + name + "' (see --help)");
+        }
+        o.given.push_back(name);
+    }
+    return o;
+}
+
+std::string usageText() {
+    return R"(Usage: lookahead [options]            open the window (options preconfigure it)
+       lookahead --headless [options] run without a window and print the summary
+
+Dataset
+  --dataset NAME          preset or pattern (default sparse-miss:16; see --list-datasets)
+  --blocks FILE           scan a block list instead (one block per line, # comments, or CSV with a block column)
+  --scale S               fraction of the preset's published size (default: the preset's small default)
+  --direction D           forward (default) or backward
+  --seed S                dataset and device seed
+  --list-datasets         print every preset and pattern with its description and default size
+Read stream
+  --policy P              pg17, pg18 (default), pg19, fixed:N or adaptive
+  --compare-policy P2     run a second policy on the same dataset and cache state (A/B)
+  --eic N                 effective_io_concurrency (default 16)
+  --io-combine-limit N    blocks per combined read (default 16 = 128 kB)
+  --max-pinned N          override max_pinned_buffers
+  --shared-buffers BLOCKS simulated shared buffers (default 16384, grown to hold the dataset's cache state)
+  --max-connections N     max_connections, for the per-backend pin limit (default 100)
+  --prewarm SPEC          none, all, every:K, except-every:K, fraction:P:SEED, list:FILE
+  --reset-every N         end and reset the stream every N blocks
+  --restore-after-reset   keep the distance across resets (2024/2025 proposals)
+  --backward-combining    read descending runs as one ascending I/O (CF7035)
+  --sequential-flag       READ_STREAM_SEQUENTIAL (no advice)
+I/O
+  --io M                  sim (default), sync, worker or uring
+  --sim-io-method M       what the simulated reads behave like: worker (default), io_uring or sync
+  --latency-us X          simulated latency of one 8 kB read (default 66)
+  --device-parallelism N  requests the simulated device serves at once (default 4)
+  --jitter F              random spread of simulated latencies, 0..0.99 (default 0)
+  --consumer-ns Y         consumer CPU per block (default 10000)
+Output
+  --summary-json FILE     write the run summary as JSON (schema lookahead.summary/1)
+  --trace-csv FILE        write every event as CSV
+  --collapse-window W     misses at distance <= 2 that make a collapse (default 32)
+  --run                   (window) start the run at once
+  --help, --version
+)";
+}
+
+} // namespace la

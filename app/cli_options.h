@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "run.h"
+
+#include <string>
+#include <vector>
+
+namespace la {
+
+// What the command line asked for. The same options configure a headless run and preconfigure
+// the window, so both front ends agree on names and defaults.
+struct CliOptions {
+    RunConfig run;
+    bool headless = false;
+    bool listDatasets = false;
+    bool help = false;
+    bool version = false;
+    bool startRun = false;          // --run: the window starts the run at once
+    std::string summaryJson;        // --summary-json FILE
+    std::string traceCsv;           // --trace-csv FILE
+    std::vector<std::string> given; // option names present on the command line (without "--")
+};
+
+// Throws InputError with a one-line message for anything malformed or unknown.
+CliOptions parseCommandLine(const std::vector<std::string>& args);
+
+std::string usageText();
+
+} // namespace la

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "headless.h"
+
+#include "input_error.h"
+#include "summary_json.h"
+#include "trace_csv.h"
+
+#include <QLocale>
+#include <QString>
+
+#include <cstdio>
+#include <memory>
+
+namespace la {
+
+namespace {
+
+QString count(std::uint64_t n) {
+    return QLocale(QLocale::English).toString(static_cast<qulonglong>(n));
+}
+
+QString describe(const RunSummary& s) {
+    const double seconds = static_cast<double>(s.runtimeNs) / 1e9;
+    const double meanSize = s.ios ? static_cast<double>(s.misses) / static_cast<double>(s.ios) : 0.0;
+    QString text;
+    text += QStringLiteral("policy %1\n").arg(QString::fromStdString(s.policy));
+    text += QStringLiteral("  blocks %1  hits %2  misses %3\n")
+                .arg(count(s.blocks), count(s.hits), count(s.misses));
+    text += QStringLiteral("  reads %1 (mean %2 blocks)  device reads %3  %4 MiB\n")
+                .arg(count(s.ios))
+                .arg(meanSize, 0, 'f', 2)
+                .arg(count(s.deviceReads))
+                .arg(static_cast<double>(s.bytesRead) / 1048576.0, 0, 'f', 1);
+    QString hist;
+    for (const auto& [size, n] : s.ioSizeHist)
+        hist += QStringLiteral(" %1:%2").arg(size).arg(n);
+    text += QStringLiteral("  read sizes (blocks:count)%1\n").arg(hist);
+    text += QStringLiteral("  waits %1 (%2 ms)  run time %3 s  (%4)\n")
+                .arg(count(s.waits))
+                .arg(static_cast<double>(s.waitNs) / 1e6, 0, 'f', 1)
+                .arg(seconds, 0, 'f', 3)
+                .arg(QString::fromStdString(s.ioMethodUsed));
+    text += QStringLiteral(
+                "  distance mean %1 (time-weighted %2) max %3, at <= 2 for %4% of blocks; pinned mean %5, "
+                "in flight mean %6 (max_pinned %7)\n")
+                .arg(s.distanceMean, 0, 'f', 2)
+                .arg(s.distanceTimeMean, 0, 'f', 2)
+                .arg(s.distanceMax)
+                .arg(100.0 * s.fracDistanceLe2, 0, 'f', 1)
+                .arg(s.pinnedMean, 0, 'f', 2)
+                .arg(s.inFlightMean, 0, 'f', 2)
+                .arg(s.maxPinned);
+    if (s.collapseIntervals.empty()) {
+        text += QStringLiteral("  no distance collapse\n");
+    } else {
+        std::uint64_t stuck = 0;
+        for (const auto& [first, last] : s.collapseIntervals)
+            stuck += last - first + 1;
+        text += QStringLiteral(
+                    "  DISTANCE COLLAPSE: %1 interval(s), %2 blocks with the distance stuck at 1<->2\n")
+                    .arg(s.collapseIntervals.size())
+                    .arg(count(stuck));
+    }
+    if (!s.fallbackReason.empty())
+        text += QStringLiteral("  fallback: %1\n").arg(QString::fromStdString(s.fallbackReason));
+    if (s.cancelled)
+        text += QStringLiteral("  cancelled\n");
+    if (!s.error.empty())
+        text += QStringLiteral("  ERROR: %1\n").arg(QString::fromStdString(s.error));
+    return text;
+}
+
+} // namespace
+
+std::string datasetListing() {
+    QString text;
+    QString group;
+    for (const DatasetInfo& info : datasetCatalog()) {
+        const QString g = QString::fromStdString(info.group);
+        if (g != group) {
+            text += (group.isEmpty() ? QString() : QStringLiteral("\n")) + g + QLatin1Char('\n');
+            group = g;
+        }
+        const double mb = static_cast<double>(info.defaultBlocks) * 8192.0 / 1048576.0;
+        text += QStringLiteral("  %1\n      %2\n      default %3 blocks (%4 MB)")
+                    .arg(QString::fromStdString(info.name), QString::fromStdString(info.description),
+                         count(info.defaultBlocks))
+                    .arg(mb, 0, 'f', 0);
+        if (!info.pattern)
+            text += QStringLiteral(", published size %1 blocks").arg(count(info.publishedBlocks));
+        text += QStringLiteral(", cache state %1\n").arg(QString::fromStdString(info.defaultPrewarm));
+    }
+    return text.toStdString();
+}
+
+int runHeadless(const CliOptions& options) {
+    const RunConfig& config = options.run;
+    std::vector<std::string> policies{config.policy};
+    if (!config.comparePolicy.empty())
+        policies.push_back(config.comparePolicy);
+
+    std::vector<RunSummary> runs;
+    int exitCode = 0;
+    try {
+        std::unique_ptr<TraceCsvWriter> csv;
+        if (!options.traceCsv.empty())
+            csv = std::make_unique<TraceCsvWriter>(options.traceCsv, policies.front());
+        const auto source = openSource(config);
+        std::printf("dataset %s: %s blocks in a %s-block relation, %s\n",
+                    config.blockList.empty() ? config.dataset.name.c_str() : config.blockList.c_str(),
+                    qPrintable(count(source->length())), qPrintable(count(source->relationBlocks())),
+                    config.dataset.direction == Direction::Forward ? "forward" : "backward");
+        for (const std::string& policy : policies) {
+            RunCallbacks callbacks;
+            if (csv) {
+                csv->setRunLabel(policy);
+                callbacks.sinks.push_back(csv.get());
+            }
+            runs.push_back(runScan(config, policy, callbacks));
+            std::fputs(qPrintable(describe(runs.back())), stdout);
+            if (!runs.back().error.empty())
+                exitCode = 1;
+        }
+    } catch (const InputError& error) {
+        std::fprintf(stderr, "lookahead: %s\n", error.what());
+        return 2;
+    }
+    if (runs.size() == 2)
+        std::printf("%s\n", qPrintable(verdict(runs[0], runs[1])));
+    if (!options.summaryJson.empty()) {
+        const QString error = writeSummaryJson(QString::fromStdString(options.summaryJson), config, runs);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "lookahead: %s\n", qPrintable(error));
+            return 2;
+        }
+    }
+    return exitCode;
+}
+
+} // namespace la

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "cli_options.h"
+
+namespace la {
+
+// Runs the configured policies without a window, prints their summaries and writes the requested
+// files. Returns the process exit code: 0, 1 on an I/O error mid-run, 2 on bad input.
+int runHeadless(const CliOptions& options);
+
+// The --list-datasets text.
+std::string datasetListing();
+
+} // namespace la

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "summary_json.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLocale>
+#include <QSaveFile>
+
+namespace la {
+
+namespace {
+QString ioMethodName(IoMethod method) {
+    switch (method) {
+    case IoMethod::Sync:
+        return QStringLiteral("sync");
+    case IoMethod::Worker:
+        return QStringLiteral("worker");
+    case IoMethod::IoUring:
+        return QStringLiteral("io_uring");
+    }
+    return {};
+}
+
+QJsonObject runObject(const RunSummary& s) {
+    QJsonObject hist;
+    for (const auto& [size, count] : s.ioSizeHist)
+        hist[QString::number(size)] = static_cast<qint64>(count);
+    QJsonArray collapses;
+    for (const auto& [first, last] : s.collapseIntervals)
+        collapses.append(QJsonArray{static_cast<qint64>(first), static_cast<qint64>(last)});
+    QJsonObject o;
+    o[QStringLiteral("policy")] = QString::fromStdString(s.policy);
+    o[QStringLiteral("blocks")] = static_cast<qint64>(s.blocks);
+    o[QStringLiteral("hits")] = static_cast<qint64>(s.hits);
+    o[QStringLiteral("misses")] = static_cast<qint64>(s.misses);
+    o[QStringLiteral("ios")] = static_cast<qint64>(s.ios);
+    o[QStringLiteral("io_size_hist")] = hist;
+    o[QStringLiteral("device_reads")] = static_cast<qint64>(s.deviceReads);
+    o[QStringLiteral("bytes_read")] = static_cast<qint64>(s.bytesRead);
+    o[QStringLiteral("waits")] = static_cast<qint64>(s.waits);
+    o[QStringLiteral("wait_ns")] = static_cast<qint64>(s.waitNs);
+    o[QStringLiteral("runtime_ns")] = static_cast<qint64>(s.runtimeNs);
+    o[QStringLiteral("resets")] = static_cast<qint64>(s.resets);
+    o[QStringLiteral("distance_mean")] = s.distanceMean;
+    o[QStringLiteral("distance_time_mean")] = s.distanceTimeMean;
+    o[QStringLiteral("distance_max")] = s.distanceMax;
+    o[QStringLiteral("frac_distance_le2")] = s.fracDistanceLe2;
+    o[QStringLiteral("pinned_mean")] = s.pinnedMean;
+    o[QStringLiteral("in_flight_mean")] = s.inFlightMean;
+    o[QStringLiteral("max_pinned")] = s.maxPinned;
+    o[QStringLiteral("io_combine_limit")] = s.ioCombineLimit;
+    o[QStringLiteral("collapse_intervals")] = collapses;
+    o[QStringLiteral("io_method_used")] = QString::fromStdString(s.ioMethodUsed);
+    o[QStringLiteral("fallback_reason")] = QString::fromStdString(s.fallbackReason);
+    o[QStringLiteral("cancelled")] = s.cancelled;
+    if (!s.error.empty())
+        o[QStringLiteral("error")] = QString::fromStdString(s.error);
+    return o;
+}
+} // namespace
+
+QJsonObject configObject(const RunConfig& c) {
+    QJsonObject o;
+    if (c.blockList.empty())
+        o[QStringLiteral("dataset")] = QString::fromStdString(c.dataset.name);
+    else
+        o[QStringLiteral("blocks_file")] = QString::fromStdString(c.blockList);
+    o[QStringLiteral("scale")] = c.dataset.scale;
+    o[QStringLiteral("seed")] = static_cast<qint64>(c.dataset.seed);
+    o[QStringLiteral("direction")] =
+        c.dataset.direction == Direction::Forward ? QStringLiteral("forward") : QStringLiteral("backward");
+    o[QStringLiteral("io")] = QString::fromStdString(c.io);
+    o[QStringLiteral("sim_io_method")] = ioMethodName(c.stream.ioMethod);
+    o[QStringLiteral("eic")] = c.stream.effectiveIoConcurrency;
+    o[QStringLiteral("io_combine_limit")] = c.stream.ioCombineLimit;
+    o[QStringLiteral("max_pinned_override")] = c.stream.maxPinnedOverride;
+    o[QStringLiteral("shared_buffers")] = static_cast<qint64>(c.poolBlocks);
+    o[QStringLiteral("prewarm")] = QString::fromStdString(c.prewarm);
+    o[QStringLiteral("reset_every")] = static_cast<qint64>(c.resetEvery);
+    o[QStringLiteral("restore_after_reset")] = c.stream.restoreAfterReset;
+    o[QStringLiteral("backward_combining")] = c.stream.backwardCombining;
+    o[QStringLiteral("latency_ns")] = static_cast<qint64>(c.device.baseLatencyNs + c.device.perBlockNs);
+    o[QStringLiteral("consumer_ns")] = static_cast<qint64>(c.consumerNs);
+    return o;
+}
+
+QJsonObject summaryDocument(const RunConfig& config, const std::vector<RunSummary>& runs) {
+    QJsonArray list;
+    for (const RunSummary& run : runs)
+        list.append(runObject(run));
+    QJsonObject doc;
+    doc[QStringLiteral("schema")] = QStringLiteral("lookahead.summary/1");
+    doc[QStringLiteral("config")] = configObject(config);
+    doc[QStringLiteral("runs")] = list;
+    return doc;
+}
+
+QString writeSummaryJson(const QString& path, const RunConfig& config, const std::vector<RunSummary>& runs) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QStringLiteral("cannot write summary JSON '%1': %2").arg(path, file.errorString());
+    file.write(QJsonDocument(summaryDocument(config, runs)).toJson());
+    if (!file.commit())
+        return QStringLiteral("cannot write summary JSON '%1': %2").arg(path, file.errorString());
+    return {};
+}
+
+QString verdict(const RunSummary& a, const RunSummary& b) {
+    const QLocale locale(QLocale::English);
+    const QString name = QString::fromStdString(b.policy);
+    QString speed;
+    if (a.runtimeNs > 0 && b.runtimeNs > 0) {
+        const double ratio = static_cast<double>(a.runtimeNs) / static_cast<double>(b.runtimeNs);
+        speed = ratio >= 1.0 ? QStringLiteral("%1x faster").arg(ratio, 0, 'f', 2)
+                             : QStringLiteral("%1x slower").arg(1.0 / ratio, 0, 'f', 2);
+    }
+    const auto waitDelta = static_cast<qint64>(a.waits) - static_cast<qint64>(b.waits);
+    const QString waits = waitDelta >= 0 ? QStringLiteral("%1 fewer waits").arg(locale.toString(waitDelta))
+                                         : QStringLiteral("%1 more waits").arg(locale.toString(-waitDelta));
+    return QStringLiteral("B (%1): %2, %3").arg(name, speed, waits);
+}
+
+} // namespace la

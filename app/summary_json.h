@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "run.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <vector>
+
+namespace la {
+
+// {"schema": "lookahead.summary/1", "config": {...}, "runs": [...]}: the contract scripts rely on.
+QJsonObject summaryDocument(const RunConfig& config, const std::vector<RunSummary>& runs);
+QJsonObject configObject(const RunConfig& config);
+
+// Writes the document; returns an error message, empty on success.
+QString writeSummaryJson(const QString& path, const RunConfig& config, const std::vector<RunSummary>& runs);
+
+// "B (pg19): 2.7x faster, 1,480 fewer waits" - the one-line A/B verdict.
+QString verdict(const RunSummary& a, const RunSummary& b);
+
+} // namespace la

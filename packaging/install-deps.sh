@@ -1,0 +1,13 @@
+#!/bin/sh
+# Installs what building, testing and packaging Lookahead needs on Debian 12, if it is missing.
+set -e
+pkgs="cmake make g++ pkg-config qt6-base-dev libqcustomplot-dev liburing-dev xvfb xauth dpkg-dev file"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+$SUDO apt-get update
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $missing
