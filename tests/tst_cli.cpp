@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The command-line contract, end to end: the built binary, its files and its exit codes.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result lookahead(const QStringList& args) {
+    QProcess process;
+    process.start(QStringLiteral(LOOKAHEAD_BINARY), args);
+    if (!process.waitForFinished(120'000))
+        return {};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+void writeFile(const QString& path, const QByteArray& content) {
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(content);
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void helpAndVersion();
+    void listDatasets();
+    void compareWritesSummaryAndTrace();
+    void blockListRun();
+    void badInput_data();
+    void badInput();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestCli::helpAndVersion() {
+    const Result help = lookahead({QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY(help.out.contains(QLatin1String("--compare-policy")));
+    const Result version = lookahead({QStringLiteral("--version")});
+    QCOMPARE(version.exitCode, 0);
+    QVERIFY(version.out.startsWith(QLatin1String("lookahead ")));
+}
+
+void TestCli::listDatasets() {
+    const Result r = lookahead({QStringLiteral("--list-datasets")});
+    QCOMPARE(r.exitCode, 0);
+    for (const char* name : {"alternating", "sparse-miss:K", "random", "seq", "uniform", "linear", "cyclic",
+                             "hash-clustered", "tpcc-order_line-pk", "pgbench-ios-backward"})
+        QVERIFY2(r.out.contains(QLatin1String(name)), name);
+}
+
+void TestCli::compareWritesSummaryAndTrace() {
+    const QString json = m_dir.filePath(QStringLiteral("summary.json"));
+    const QString csv = m_dir.filePath(QStringLiteral("trace.csv"));
+    const Result r = lookahead(
+        {QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("alternating"),
+         QStringLiteral("--policy"), QStringLiteral("pg18"), QStringLiteral("--compare-policy"),
+         QStringLiteral("pg19"), QStringLiteral("--summary-json"), json, QStringLiteral("--trace-csv"), csv});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains(QLatin1String("DISTANCE COLLAPSE")));
+    QVERIFY(r.out.contains(QLatin1String("B (pg19):")));
+
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(doc[QStringLiteral("schema")].toString(), QStringLiteral("lookahead.summary/1"));
+    QCOMPARE(doc[QStringLiteral("config")].toObject()[QStringLiteral("dataset")].toString(),
+             QStringLiteral("alternating"));
+    const QJsonArray runs = doc[QStringLiteral("runs")].toArray();
+    QCOMPARE(runs.size(), 2);
+    for (const char* key :
+         {"policy", "blocks", "hits", "misses", "ios", "io_size_hist", "bytes_read", "waits", "wait_ns",
+          "runtime_ns", "distance_mean", "distance_max", "frac_distance_le2", "collapse_intervals"})
+        QVERIFY2(runs[0].toObject().contains(QLatin1String(key)), key);
+    const QJsonObject pg18 = runs[0].toObject();
+    const QJsonObject pg19 = runs[1].toObject();
+    QCOMPARE(pg18[QStringLiteral("policy")].toString(), QStringLiteral("pg18"));
+    QCOMPARE(pg18[QStringLiteral("blocks")].toInteger(), pg18[QStringLiteral("hits")].toInteger() * 2);
+    QCOMPARE(pg18[QStringLiteral("waits")].toInteger(), pg18[QStringLiteral("misses")].toInteger());
+    QCOMPARE(pg18[QStringLiteral("io_size_hist")].toObject()[QStringLiteral("1")].toInteger(),
+             pg18[QStringLiteral("ios")].toInteger());
+    QCOMPARE(pg18[QStringLiteral("collapse_intervals")].toArray().size(), 1);
+    QCOMPARE(pg19[QStringLiteral("collapse_intervals")].toArray().size(), 0);
+    QVERIFY(pg19[QStringLiteral("runtime_ns")].toInteger() < pg18[QStringLiteral("runtime_ns")].toInteger());
+
+    QFile trace(csv);
+    QVERIFY(trace.open(QIODevice::ReadOnly));
+    const QByteArray header = trace.readLine();
+    QVERIFY(header.startsWith("run,time_ns,position,event,block"));
+    qint64 rows = 0;
+    bool sawPg19 = false;
+    while (!trace.atEnd()) {
+        const QByteArray line = trace.readLine();
+        sawPg19 |= line.startsWith("pg19,");
+        ++rows;
+    }
+    QVERIFY(rows > 65536 * 2);
+    QVERIFY(sawPg19);
+}
+
+void TestCli::blockListRun() {
+    const QString list = m_dir.filePath(QStringLiteral("blocks.txt"));
+    writeFile(list, "# three blocks, then a descending run\n5\n6\n7\n\n100\n99\n98\n");
+    const QString json = m_dir.filePath(QStringLiteral("list.json"));
+    const Result r = lookahead({QStringLiteral("--headless"), QStringLiteral("--blocks"), list,
+                                QStringLiteral("--summary-json"), json});
+    QCOMPARE(r.exitCode, 0);
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject run =
+        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+    QCOMPARE(run[QStringLiteral("blocks")].toInteger(), 6);
+    QCOMPARE(run[QStringLiteral("misses")].toInteger(), 6);
+}
+
+void TestCli::badInput_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    const QString bad = m_dir.filePath(QStringLiteral("bad.txt"));
+    writeFile(bad, "1\n2\nthree\n4\n");
+    QTest::newRow("unknown dataset") << QStringList{QStringLiteral("--headless"), QStringLiteral("--dataset"),
+                                                    QStringLiteral("nope")}
+                                     << QStringLiteral("nope");
+    QTest::newRow("unknown policy") << QStringList{QStringLiteral("--headless"), QStringLiteral("--policy"),
+                                                   QStringLiteral("pg16")}
+                                    << QStringLiteral("unknown policy 'pg16'");
+    QTest::newRow("bad fixed distance")
+        << QStringList{QStringLiteral("--headless"), QStringLiteral("--policy"), QStringLiteral("fixed:0")}
+        << QStringLiteral("fixed:0");
+    QTest::newRow("malformed block list")
+        << QStringList{QStringLiteral("--headless"), QStringLiteral("--blocks"), bad}
+        << QStringLiteral("line 3");
+    QTest::newRow("unreadable file") << QStringList{QStringLiteral("--headless"), QStringLiteral("--blocks"),
+                                                    QStringLiteral("/nonexistent/blocks.txt")}
+                                     << QStringLiteral("/nonexistent/blocks.txt");
+    QTest::newRow("eic out of range")
+        << QStringList{QStringLiteral("--headless"), QStringLiteral("--eic"), QStringLiteral("5000")}
+        << QStringLiteral("--eic");
+    QTest::newRow("combine limit 0") << QStringList{QStringLiteral("--headless"),
+                                                    QStringLiteral("--io-combine-limit"), QStringLiteral("0")}
+                                     << QStringLiteral("--io-combine-limit");
+    QTest::newRow("not a number") << QStringList{QStringLiteral("--headless"),
+                                                 QStringLiteral("--consumer-ns"), QStringLiteral("fast")}
+                                  << QStringLiteral("--consumer-ns 'fast'");
+    QTest::newRow("bad prewarm") << QStringList{QStringLiteral("--headless"), QStringLiteral("--prewarm"),
+                                                QStringLiteral("every:0")}
+                                 << QStringLiteral("prewarm 'every:0'");
+    QTest::newRow("bad direction") << QStringList{QStringLiteral("--headless"), QStringLiteral("--direction"),
+                                                  QStringLiteral("sideways")}
+                                   << QStringLiteral("sideways");
+    QTest::newRow("bad scale") << QStringList{QStringLiteral("--headless"), QStringLiteral("--dataset"),
+                                              QStringLiteral("uniform"), QStringLiteral("--scale"),
+                                              QStringLiteral("2")}
+                               << QStringLiteral("--scale");
+    QTest::newRow("unknown option") << QStringList{QStringLiteral("--headless"),
+                                                   QStringLiteral("--frobnicate")}
+                                    << QStringLiteral("--frobnicate");
+    QTest::newRow("missing value") << QStringList{QStringLiteral("--headless"), QStringLiteral("--dataset")}
+                                   << QStringLiteral("--dataset needs a value");
+    QTest::newRow("unwritable summary")
+        << QStringList{QStringLiteral("--headless"), QStringLiteral("--summary-json"),
+                       QStringLiteral("/nonexistent/dir/s.json")}
+        << QStringLiteral("/nonexistent/dir/s.json");
+}
+
+void TestCli::badInput() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const Result r = lookahead(args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QCOMPARE(r.err.count(QLatin1Char('\n')), 1); // one line
+    QVERIFY(r.err.startsWith(QLatin1String("lookahead: ")));
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
