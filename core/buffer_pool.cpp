@@ -108,42 +108,23 @@ bool BufferPool::prewarm(std::uint32_t block) {
     if (find(block) >= 0)
         return false;
     const std::uint32_t frame = allocateFrame(block);
-    m_frames[frame] = Frame{block, 0, 0, Valid, 1};
+    m_frames[frame] = Frame{block, 0, Valid, 1};
     return true;
 }
 
-PinResult BufferPool::pin(std::uint32_t block, std::uint32_t& owner) {
+BufferPool::Pinned BufferPool::pin(std::uint32_t block) {
     const std::int64_t found = find(block);
     if (found >= 0) {
-        Frame& frame = m_frames[static_cast<std::size_t>(found)];
+        const auto index = static_cast<std::uint32_t>(found);
+        Frame& frame = m_frames[index];
         ++frame.pins;
         if (frame.usage < kMaxUsage)
             ++frame.usage;
-        if (frame.state == Valid)
-            return PinResult::Hit;
-        owner = frame.owner;
-        return PinResult::InProgress;
+        return {frame.state == Valid ? PinResult::Hit : PinResult::InProgress, index};
     }
     const std::uint32_t index = allocateFrame(block);
-    m_frames[index] = Frame{block, owner, 1, Reading, 1};
-    return PinResult::Allocated;
-}
-
-void BufferPool::unpin(std::uint32_t block) {
-    const std::int64_t found = find(block);
-    if (found >= 0 && m_frames[static_cast<std::size_t>(found)].pins > 0)
-        --m_frames[static_cast<std::size_t>(found)].pins;
-}
-
-void BufferPool::markValid(std::uint32_t block) {
-    const std::int64_t found = find(block);
-    if (found >= 0)
-        m_frames[static_cast<std::size_t>(found)].state = Valid;
-}
-
-bool BufferPool::isValid(std::uint32_t block) const {
-    const std::int64_t found = find(block);
-    return found >= 0 && m_frames[static_cast<std::size_t>(found)].state == Valid;
+    m_frames[index] = Frame{block, 1, Reading, 1};
+    return {PinResult::Allocated, index};
 }
 
 } // namespace la

@@ -27,19 +27,20 @@ public:
     // Makes `block` valid without I/O (prewarm). Returns false if it was already resident.
     bool prewarm(std::uint32_t block);
 
-    // Pins `block`, allocating (and maybe evicting) on a miss. `owner` is the read that will fill it;
-    // for InProgress, `owner` is set to the read already filling it.
-    PinResult pin(std::uint32_t block, std::uint32_t& owner);
-    void unpin(std::uint32_t block);
-    void markValid(std::uint32_t block);
-    bool isValid(std::uint32_t block) const;
+    struct Pinned {
+        PinResult result;
+        std::uint32_t frame; // handle for unpin() and markValid(), valid while pinned
+    };
+    // Pins `block`, allocating (and maybe evicting) on a miss.
+    Pinned pin(std::uint32_t block);
+    void unpin(std::uint32_t frame) { --m_frames[frame].pins; }
+    void markValid(std::uint32_t frame) { m_frames[frame].state = Valid; }
 
 private:
     enum : std::uint8_t { Empty = 0, Reading = 1, Valid = 2 };
     struct Frame {
         std::uint32_t block = 0;
-        std::uint32_t owner = 0;
-        std::uint16_t pins = 0;
+        std::uint32_t pins = 0;
         std::uint8_t state = Empty;
         std::uint8_t usage = 0;
     };

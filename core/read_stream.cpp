@@ -17,6 +17,8 @@ ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, Buffe
         std::bit_ceil(static_cast<std::uint64_t>(m_limits.maxPinned) + 2 * m_limits.ioCombineLimit + 4);
     m_queue.resize(slots);
     m_queueMask = slots - 1;
+    m_relationBlocks = source.relationBlocks();
+    m_now = io.now();
     m_policy.start(m_d, m_limits, config.fullFlag);
     emit(EventKind::DistanceChanged);
 }
@@ -24,7 +26,7 @@ ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, Buffe
 void ReadStream::emit(EventKind kind, std::uint32_t block, std::uint32_t ioId, std::uint32_t nblocks,
                       std::uint8_t flags, std::int64_t at) {
     Event& event = m_tracer.next();
-    event.time_ns = at >= 0 ? at : m_io.now();
+    event.time_ns = at >= 0 ? at : m_now;
     event.position = m_position;
     event.block = block;
     event.io_id = ioId;
@@ -51,7 +53,7 @@ bool ReadStream::getBlock(std::uint32_t& block) {
     }
     const SourceItem item = m_source.next();
     if (item.step == SourceStep::Block) {
-        if (item.block >= m_source.relationBlocks())
+        if (item.block >= m_relationBlocks)
             throw InputError("block " + std::to_string(item.block) + " is past the end of the relation (" +
                              std::to_string(m_source.relationBlocks()) + " blocks)");
         block = item.block;
@@ -96,8 +98,8 @@ bool ReadStream::tryMerge(std::uint32_t block) {
     return false;
 }
 
-void ReadStream::pushEntry(std::uint32_t block, std::uint8_t flags) {
-    m_queue[m_tail & m_queueMask] = Entry{block, flags};
+void ReadStream::pushEntry(std::uint32_t block, std::uint32_t frame, std::uint8_t flags) {
+    m_queue[m_tail & m_queueMask] = Entry{block, frame, flags};
     ++m_tail;
     ++m_pinned;
 }
@@ -133,8 +135,9 @@ void ReadStream::startPending(bool suppressAdvice) {
         }
     }
 
-    std::uint32_t owner = m_nextIoId;
-    const PinResult head = m_forwarded > 0 ? PinResult::Hit : m_pool.pin(first, owner);
+    const BufferPool::Pinned pinned =
+        m_forwarded > 0 ? BufferPool::Pinned{PinResult::Hit, m_forwardedFrame} : m_pool.pin(first);
+    const PinResult head = pinned.result;
     m_forwarded = 0;
     // PG18 waits for a read of this very block already in flight and then finds it valid: a
     // no-I/O call (PG19 joins the read without waiting instead, 999dec9ec6; PG17 reads it again at
@@ -142,7 +145,7 @@ void ReadStream::startPending(bool suppressAdvice) {
     const bool validAfterWait = head == PinResult::InProgress && m_rules == Rules::Pg18;
     if (head == PinResult::Hit || validAfterWait) {
         // A hit is always a 1-block call with no I/O, whatever follows it.
-        pushEntry(first, 0);
+        pushEntry(first, pinned.frame, 0);
         emit(EventKind::Hit, first);
         if (m_pendingDescending)
             --m_pendingLen;
@@ -164,31 +167,31 @@ void ReadStream::startPending(bool suppressAdvice) {
     op.missSeqBegin = m_tail;
     op.advice = advice;
     op.synchronous = m_limits.synchronous;
-    auto addMiss = [&](std::uint32_t block, PinResult result) {
-        pushEntry(block, event_flag::miss);
+    auto addMiss = [&](std::uint32_t block, BufferPool::Pinned result) {
+        pushEntry(block, result.frame, event_flag::miss);
         ++op.missBlocks;
         ++op.nentries;
-        if (result == PinResult::Allocated) {
+        if (result.result == PinResult::Allocated) {
             op.firstMiss = op.device ? std::min(op.firstMiss, block) : block;
             op.lastMiss = op.device ? std::max(op.lastMiss, block) : block;
             op.device = true;
         }
         emit(EventKind::Miss, block, op.ioId);
     };
-    addMiss(first, head);
+    addMiss(first, pinned);
     for (int i = 1; i < m_pendingLen; ++i) {
         const std::uint32_t block = pendingBlockAt(i);
-        std::uint32_t blockOwner = op.ioId;
-        const PinResult result = m_pool.pin(block, blockOwner);
-        if (result == PinResult::Hit) {
+        const BufferPool::Pinned result = m_pool.pin(block);
+        if (result.result == PinResult::Hit) {
             if (m_rules == Rules::Pg17) {
                 // PG17 ends the operation at the first hit and keeps the hit in it (no decrement).
-                pushEntry(block, 0);
+                pushEntry(block, result.frame, 0);
                 ++op.nentries;
                 emit(EventKind::Hit, block);
             } else {
                 // PG18+ splits before the hit and forwards its pin to the next call.
                 m_forwarded = 1;
+                m_forwardedFrame = result.frame;
             }
             break;
         }
@@ -283,13 +286,15 @@ std::int64_t ReadStream::completeOldestIo() {
     ReadOutcome outcome = op.outcome;
     if (!op.alreadyWaited && op.device) {
         outcome = m_io.wait(op.ioId);
-        if (outcome.blocked)
-            emit(EventKind::Waited, op.lowBlock, op.ioId, op.missBlocks, 0, m_io.now() - outcome.waitNs);
+        m_now = m_io.now();
+        if (outcome.blocked) {
+            emit(EventKind::Waited, op.lowBlock, op.ioId, op.missBlocks, 0, m_now - outcome.waitNs);
+        }
     }
     for (std::uint64_t seq = op.missSeqBegin; seq < op.missSeqBegin + op.nentries; ++seq) {
         const Entry& entry = m_queue[seq & m_queueMask];
         if (entry.flags & event_flag::miss)
-            m_pool.markValid(entry.block);
+            m_pool.markValid(entry.frame);
     }
     if (outcome.blocked)
         m_queue[m_head & m_queueMask].flags |= event_flag::waited;
@@ -310,7 +315,7 @@ std::int64_t ReadStream::completeOldestIo() {
 
 void ReadStream::releaseConsumed() {
     if (m_holdingConsumed) {
-        m_pool.unpin(m_consumedBlock);
+        m_pool.unpin(m_consumedFrame);
         m_holdingConsumed = false;
     }
 }
@@ -321,7 +326,7 @@ void ReadStream::handOut(std::uint32_t& block, std::int64_t waitNs) {
     if (m_draining) {
         ++m_head;
         --m_pinned;
-        m_pool.unpin(block);
+        m_pool.unpin(entry.frame);
         return;
     }
     // Sampled as PostgreSQL's EXPLAIN IO samples it: with the buffer being handed out still pinned.
@@ -330,20 +335,19 @@ void ReadStream::handOut(std::uint32_t& block, std::int64_t waitNs) {
     --m_pinned;
     ++m_position;
     m_holdingConsumed = true;
-    m_consumedBlock = block;
-    m_policy.onConsumed(m_io.now(), waitNs);
+    m_consumedFrame = entry.frame;
+    m_policy.onConsumed(m_now, waitNs);
 }
 
 bool ReadStream::fastPathNext(std::uint32_t& block) {
     // All-cached fast path: one pinned buffer, swapped for the next block on every call.
     std::uint32_t next = 0;
-    std::uint32_t owner = m_nextIoId;
     bool stay = false;
     if (getBlock(next)) {
-        const PinResult result = m_pool.pin(next, owner);
-        if (result == PinResult::Hit) {
+        const BufferPool::Pinned result = m_pool.pin(next);
+        if (result.result == PinResult::Hit) {
             emit(EventKind::Hit, next);
-            pushEntry(next, 0);
+            pushEntry(next, result.frame, 0);
             stay = true;
         } else {
             Op op;
@@ -353,20 +357,21 @@ bool ReadStream::fastPathNext(std::uint32_t& block) {
             op.lowBlock = next;
             op.firstMiss = op.lastMiss = next;
             op.missBlocks = op.nentries = 1;
-            op.device = result == PinResult::Allocated;
+            op.device = result.result == PinResult::Allocated;
             op.advice = m_limits.adviceEnabled;
             // PG19 performs a fast-path miss synchronously: at distance 1 a worker could not beat it.
             op.synchronous = m_limits.synchronous || m_rules == Rules::Pg19;
-            pushEntry(next, event_flag::miss);
+            pushEntry(next, result.frame, event_flag::miss);
             emit(EventKind::Miss, next, op.ioId);
             m_seqBlock = static_cast<std::int64_t>(next) + 1;
             startOp(op);
             if (m_rules == Rules::Pg19 && op.device) {
                 Op& started = m_ios.back();
                 started.outcome = m_io.wait(started.ioId);
+                m_now = m_io.now();
                 started.alreadyWaited = true;
                 if (started.outcome.blocked) {
-                    emit(EventKind::Waited, next, started.ioId, 1, 0, m_io.now() - started.outcome.waitNs);
+                    emit(EventKind::Waited, next, started.ioId, 1, 0, m_now - started.outcome.waitNs);
                     m_queue[(m_tail - 1) & m_queueMask].flags |= event_flag::waited;
                 }
             }
@@ -390,6 +395,7 @@ void ReadStream::maybeEnterFastPath() {
 
 bool ReadStream::nextBuffer(std::uint32_t& block) {
     releaseConsumed();
+    m_now = m_io.now();
     if (m_fastPath)
         return fastPathNext(block);
     if (m_pinned == 0) {
@@ -409,6 +415,7 @@ bool ReadStream::nextBuffer(std::uint32_t& block) {
 }
 
 void ReadStream::reset() {
+    m_now = m_io.now();
     Distances keep = m_saved;
     keep.readahead = std::max(keep.readahead, m_d.readahead);
     keep.combine = std::max(keep.combine, m_d.combine);
@@ -422,7 +429,7 @@ void ReadStream::reset() {
     }
     m_draining = false;
     if (m_forwarded > 0)
-        m_pool.unpin(pendingBlockAt(0));
+        m_pool.unpin(m_forwardedFrame);
     m_forwarded = 0;
     m_pendingLen = 0;
     m_pendingDescending = false;

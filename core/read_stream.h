@@ -44,7 +44,8 @@ public:
 private:
     struct Entry {
         std::uint32_t block = 0;
-        std::uint8_t flags = 0; // event_flag bits for the Consumed event
+        std::uint32_t frame = 0; // buffer pool handle
+        std::uint8_t flags = 0;  // event_flag bits for the Consumed event
     };
     struct Op {
         std::uint32_t ioId = 0;
@@ -76,7 +77,7 @@ private:
     bool fastPathNext(std::uint32_t& block);
     void maybeEnterFastPath();
     void releaseConsumed();
-    void pushEntry(std::uint32_t block, std::uint8_t flags);
+    void pushEntry(std::uint32_t block, std::uint32_t frame, std::uint8_t flags);
     void startOp(Op& op);
 
     // `at` < 0 stamps the event with the backend's current time.
@@ -107,6 +108,7 @@ private:
     int m_pendingLen = 0;
     bool m_pendingDescending = false;
     int m_forwarded = 0; // PG18+: leading pending blocks already pinned by a split call
+    std::uint32_t m_forwardedFrame = 0;
 
     bool m_hasUngot = false;
     std::uint32_t m_ungot = 0;
@@ -116,7 +118,9 @@ private:
     std::int64_t m_seqBlock = -1; // block that would continue the last read (advice)
     std::int64_t m_seqUntilProcessed = -1;
     bool m_holdingConsumed = false;
-    std::uint32_t m_consumedBlock = 0;
+    std::uint32_t m_consumedFrame = 0;
+    std::uint64_t m_relationBlocks = 0;
+    std::int64_t m_now = 0; // backend time, refreshed whenever it can have moved
     std::uint32_t m_position = 0;
 };
 
