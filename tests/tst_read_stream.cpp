@@ -48,6 +48,9 @@ private slots:
     void oneMissInSixteen();
     void sequentialAllMiss_data();
     void sequentialAllMiss();
+    void allMissRandom_data();
+    void allMissRandom();
+    void pg19SyncCountsEveryReadAsWait();
     void resets_data();
     void resets();
 };
@@ -152,6 +155,44 @@ void TestReadStream::sequentialAllMiss() {
     QCOMPARE(std::vector<int>(distances.begin(), distances.begin() + 8), wantDistances);
     // After the ramp every read is full-size (the last one takes what is left).
     QVERIFY(std::all_of(sizes.begin() + 4, sizes.end() - 1, [](int size) { return size == 16; }));
+}
+
+void TestReadStream::allMissRandom_data() {
+    QTest::addColumn<QString>("policy");
+    QTest::addColumn<int>("eic");
+    QTest::addColumn<int>("distance");
+    QTest::addColumn<double>("inFlight");
+    QTest::newRow("pg17 eic 1") << "pg17" << 1 << 16 << 0.0;    // reaches 16, but one read at a time
+    QTest::newRow("pg17 eic 16") << "pg17" << 16 << 64 << -1.0; // its max_pinned
+    QTest::newRow("pg18") << "pg18" << 16 << 94 << 14.0;        // with about 16 in flight
+    QTest::newRow("pg19") << "pg19" << 16 << 32 << -1.0;        // where waits stop
+}
+
+void TestReadStream::allMissRandom() {
+    QFETCH(QString, policy);
+    QFETCH(int, eic);
+    QFETCH(int, distance);
+    QFETCH(double, inFlight);
+    StreamRun run;
+    configure(run, policy);
+    run.stream.effectiveIoConcurrency = eic;
+    run.run(spacedBlocks(3000));
+    QCOMPARE(run.summary.distanceMax, distance);
+    if (policy == QLatin1String("pg17") && eic == 1)
+        QCOMPARE(run.summary.pinnedMean, 1.0);
+    if (inFlight > 0)
+        QVERIFY(run.summary.inFlightMean > inFlight);
+}
+
+void TestReadStream::pg19SyncCountsEveryReadAsWait() {
+    // io_method=sync: every read is synchronous, so every completion counts as a wait -> 94.
+    StreamRun run;
+    configure(run, QStringLiteral("pg19"));
+    run.stream.ioMethod = IoMethod::Sync;
+    run.prewarm = "every:4";
+    run.run(spacedBlocks(3000));
+    QCOMPARE(run.summary.distanceMax, 94);
+    QVERIFY(run.summary.collapseIntervals.empty());
 }
 
 void TestReadStream::resets_data() {
