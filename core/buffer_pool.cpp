@@ -88,7 +88,8 @@ std::uint32_t BufferPool::allocateFrame(std::uint32_t block) {
                     " blocks) are all pinned: give the pool more blocks than max_pinned_buffers");
             Frame& candidate = m_frames[m_clockHand];
             const std::uint32_t here = m_clockHand;
-            m_clockHand = static_cast<std::uint32_t>((m_clockHand + 1) % m_frames.size());
+            if (++m_clockHand == m_frames.size())
+                m_clockHand = 0;
             if (candidate.pins > 0)
                 continue;
             if (candidate.usage > 0) {

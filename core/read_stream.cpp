@@ -17,6 +17,7 @@ ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, Buffe
         std::bit_ceil(static_cast<std::uint64_t>(m_limits.maxPinned) + 2 * m_limits.ioCombineLimit + 4);
     m_queue.resize(slots);
     m_queueMask = slots - 1;
+    m_ios.resize(static_cast<std::size_t>(m_limits.maxIos));
     m_relationBlocks = source.relationBlocks();
     m_now = io.now();
     m_policy.start(m_d, m_limits, config.fullFlag);
@@ -33,7 +34,7 @@ void ReadStream::emit(EventKind kind, std::uint32_t block, std::uint32_t ioId, s
     event.kind = kind;
     event.nblocks = static_cast<std::uint8_t>(std::min<std::uint32_t>(nblocks, 255));
     event.flags = flags;
-    event.in_flight = static_cast<std::uint16_t>(m_ios.size());
+    event.in_flight = static_cast<std::uint16_t>(m_iosCount);
     event.distance = static_cast<std::uint16_t>(m_d.readahead);
     event.combine_distance = static_cast<std::uint16_t>(m_d.combine);
     event.pinned = static_cast<std::uint16_t>(m_pinned);
@@ -105,7 +106,7 @@ void ReadStream::pushEntry(std::uint32_t block, std::uint32_t frame, std::uint8_
 }
 
 void ReadStream::startOp(Op& op) {
-    m_ios.push_back(op);
+    iosAt(m_iosCount++) = op;
     if (op.device) {
         ReadRequest request;
         request.ioId = op.ioId;
@@ -281,8 +282,9 @@ void ReadStream::lookAhead(bool suppressAdvice) {
 }
 
 std::int64_t ReadStream::completeOldestIo() {
-    Op op = m_ios.front();
-    m_ios.pop_front();
+    const Op op = iosAt(0);
+    m_iosHead = (m_iosHead + 1) % m_ios.size();
+    --m_iosCount;
     ReadOutcome outcome = op.outcome;
     if (!op.alreadyWaited && op.device) {
         outcome = m_io.wait(op.ioId);
@@ -366,7 +368,7 @@ bool ReadStream::fastPathNext(std::uint32_t& block) {
             m_seqBlock = static_cast<std::int64_t>(next) + 1;
             startOp(op);
             if (m_rules == Rules::Pg19 && op.device) {
-                Op& started = m_ios.back();
+                Op& started = iosAt(m_iosCount - 1);
                 started.outcome = m_io.wait(started.ioId);
                 m_now = m_io.now();
                 started.alreadyWaited = true;
@@ -385,7 +387,7 @@ bool ReadStream::fastPathNext(std::uint32_t& block) {
 }
 
 void ReadStream::maybeEnterFastPath() {
-    if (m_config.perBufferData || !m_ios.empty() || m_forwarded > 0 || m_pinned != 1 || m_d.readahead != 1 ||
+    if (m_config.perBufferData || m_iosCount > 0 || m_forwarded > 0 || m_pinned != 1 || m_d.readahead != 1 ||
         m_pendingLen != 0)
         return;
     if (m_rules == Rules::Pg19 && m_d.combine != 1)
@@ -406,7 +408,7 @@ bool ReadStream::nextBuffer(std::uint32_t& block) {
             return false;
     }
     std::int64_t waitNs = 0;
-    if (!m_ios.empty() && m_ios.front().headSeq == m_head)
+    if (m_iosCount > 0 && iosAt(0).headSeq == m_head)
         waitNs = completeOldestIo();
     handOut(block, waitNs);
     lookAhead(false);

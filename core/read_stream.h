@@ -9,8 +9,8 @@
 #include "stream_config.h"
 #include "tracer.h"
 
+#include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 namespace la {
@@ -38,7 +38,7 @@ public:
     const StreamLimits& limits() const { return m_limits; }
     const Distances& distances() const { return m_d; }
     int pinned() const { return m_pinned; }
-    int iosInProgress() const { return static_cast<int>(m_ios.size()); }
+    int iosInProgress() const { return static_cast<int>(m_iosCount); }
     bool inFastPath() const { return m_fastPath; }
 
 private:
@@ -101,7 +101,10 @@ private:
     std::uint64_t m_queueMask = 0;
     std::uint64_t m_head = 0, m_tail = 0; // buffers [m_head, m_tail) are pinned, in callback order
     int m_pinned = 0;
-    std::deque<Op> m_ios; // in flight, oldest first
+    // Reads in flight, oldest first: a ring of max_ios slots.
+    std::vector<Op> m_ios;
+    std::size_t m_iosHead = 0, m_iosCount = 0;
+    Op& iosAt(std::size_t i) { return m_ios[(m_iosHead + i) % m_ios.size()]; }
     std::uint32_t m_nextIoId = 1;
 
     std::uint32_t m_pendingStart = 0; // lowest block for a descending run

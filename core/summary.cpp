@@ -78,6 +78,8 @@ void SummaryBuilder::onConsumed(const Event& event) {
 }
 
 void SummaryBuilder::closeCollapse() {
+    if (m_collapseMisses == 0)
+        return;
     if (m_collapseMisses >= static_cast<std::uint64_t>(m_collapseWindow))
         m_s.collapseIntervals.emplace_back(m_collapseFirst, m_collapseLast);
     m_collapseMisses = 0;
