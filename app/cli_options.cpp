@@ -49,6 +49,9 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
     const std::map<std::string, Handler> valued{
         {"dataset", [&](const std::string& v) { r.dataset.name = v; }},
         {"blocks", [&](const std::string& v) { r.blockList = v; }},
+        {"file", [&](const std::string& v) { r.file = v; }},
+        {"pattern-blocks",
+         [&](const std::string& v) { r.dataset.blocks = wholeNumber("pattern-blocks", v, 1, 1ULL << 31); }},
         {"scale", [&](const std::string& v) { r.dataset.scale = realNumber("scale", v, 1e-9, 1.0); }},
         {"direction",
          [&](const std::string& v) {
@@ -110,12 +113,33 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
              r.device.parallelism = int(wholeNumber("device-parallelism", v, 1, 4096));
          }},
         {"sim-io-method", [&](const std::string& v) { r.stream.ioMethod = ioMethodNamed(v); }},
+        {"os-cache",
+         [&](const std::string& v) {
+             if (v != "cold" && v != "warm")
+                 throw InputError("--os-cache '" + v + "': choose cold or warm");
+             r.osCacheCold = v == "cold";
+         }},
+        {"io-workers", [&](const std::string& v) { r.ioWorkers = int(wholeNumber("io-workers", v, 1, 64)); }},
+        {"cache-dir", [&](const std::string& v) { r.cacheDir = v; }},
         {"collapse-window",
          [&](const std::string& v) {
              r.collapseWindow = int(wholeNumber("collapse-window", v, 1, 1 << 30));
          }},
         {"summary-json", [&](const std::string& v) { o.summaryJson = v; }},
         {"trace-csv", [&](const std::string& v) { o.traceCsv = v; }},
+        {"export-png",
+         [&](const std::string& v) {
+             o.exportPng = v;
+             o.headless = true;
+         }},
+        {"png-size",
+         [&](const std::string& v) {
+             const auto x = v.find_first_of("xX");
+             if (x == std::string::npos)
+                 throw InputError("--png-size '" + v + "': expected WIDTHxHEIGHT, e.g. 1600x1000");
+             o.pngWidth = int(wholeNumber("png-size", v.substr(0, x), 16, 16384));
+             o.pngHeight = int(wholeNumber("png-size", v.substr(x + 1), 16, 16384));
+         }},
     };
     const std::map<std::string, std::function<void()>> flags{
         {"headless", [&] { o.headless = true; }},
@@ -126,6 +150,8 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
         {"restore-after-reset", [&] { r.stream.restoreAfterReset = true; }},
         {"backward-combining", [&] { r.stream.backwardCombining = true; }},
         {"sequential-flag", [&] { r.stream.sequentialFlag = true; }},
+        {"direct", [&] { r.directIo = true; }},
+        {"buffered", [&] { r.directIo = false; }},
     };
 
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -168,6 +194,7 @@ std::string usageText() {
 Dataset
   --dataset NAME          preset or pattern (default sparse-miss:16; see --list-datasets)
   --blocks FILE           scan a block list instead (one block per line, # comments, or CSV with a block column)
+  --pattern-blocks N      relation size of a pattern in blocks (default 65536; with --file, the file's size)
   --scale S               fraction of the preset's published size (default: the preset's small default)
   --direction D           forward (default) or backward
   --seed S                dataset and device seed
@@ -186,18 +213,31 @@ Read stream
   --backward-combining    read descending runs as one ascending I/O (CF7035)
   --sequential-flag       READ_STREAM_SEQUENTIAL (no advice)
 I/O
-  --io M                  sim (default), sync, worker or uring
-  --sim-io-method M       what the simulated reads behave like: worker (default), io_uring or sync
+  --io M                  sim (default: the simulated device), or real reads of a real file: sync (pread
+                          by the consumer), worker (a pool of pread threads) or uring (io_uring); a
+                          dataset is first written to its file in the cache directory, every page verified
+  --file PATH             real I/O: scan this file (any readable regular file, read-only, not verified) as a
+                          relation of 8 kB blocks, with a pattern (sized to the file) or --blocks
+  --direct, --buffered    real I/O: O_DIRECT (default; falls back to buffered if refused) or the page cache
+  --os-cache S            real I/O: cold (default: evict the file from the OS page cache first) or warm
+  --io-workers N          threads of --io worker (default 3, like PostgreSQL's io_workers)
+  --cache-dir DIR         where dataset files go (default $XDG_CACHE_HOME/lookahead/datasets)
+  --sim-io-method M       --io sim: what the simulated reads behave like: worker (default), io_uring or sync
   --latency-us X          simulated latency of one 8 kB read (default 66)
   --device-parallelism N  requests the simulated device serves at once (default 4)
   --jitter F              random spread of simulated latencies, 0..0.99 (default 0)
-  --consumer-ns Y         consumer CPU per block (default 10000)
+  --consumer-ns Y         consumer CPU per block (default 10000; real I/O spends it on the CPU)
 Output
   --summary-json FILE     write the run summary as JSON (schema lookahead.summary/1)
   --trace-csv FILE        write every event as CSV
+  --export-png FILE       render the window's plots offscreen to a PNG (implies --headless)
+  --png-size WxH          size of that PNG (default 1600x1000)
   --collapse-window W     misses at distance <= 2 that make a collapse (default 32)
   --run                   (window) start the run at once
   --help, --version
+Environment
+  LOOKAHEAD_DISABLE_IO_URING=1  --io uring falls back to the worker pool, as where io_uring is blocked
+  LOOKAHEAD_DISABLE_O_DIRECT=1  O_DIRECT is refused at open (=read: the first O_DIRECT read is refused)
 )";
 }
 

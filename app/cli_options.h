@@ -16,9 +16,12 @@ struct CliOptions {
     bool listDatasets = false;
     bool help = false;
     bool version = false;
-    bool startRun = false;          // --run: the window starts the run at once
-    std::string summaryJson;        // --summary-json FILE
-    std::string traceCsv;           // --trace-csv FILE
+    bool startRun = false;   // --run: the window starts the run at once
+    std::string summaryJson; // --summary-json FILE
+    std::string traceCsv;    // --trace-csv FILE
+    std::string exportPng;   // --export-png FILE: render the plots offscreen (implies --headless)
+    int pngWidth = 1600;     // --png-size WxH
+    int pngHeight = 1000;
     std::vector<std::string> given; // option names present on the command line (without "--")
 };
 

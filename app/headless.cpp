@@ -19,6 +19,23 @@ QString count(std::uint64_t n) {
     return QLocale(QLocale::English).toString(static_cast<qulonglong>(n));
 }
 
+// Reports work before a run (writing a dataset file) on stderr, every 10%.
+class PreparingPrinter {
+public:
+    void operator()(const std::string& stage, std::uint64_t done, std::uint64_t total) {
+        const int tenths = total > 0 ? static_cast<int>(done * 10 / total) : 10;
+        if (stage == m_stage && tenths == m_tenths)
+            return;
+        m_stage = stage;
+        m_tenths = tenths;
+        std::fprintf(stderr, "lookahead: %s: %d%%\n", stage.c_str(), tenths * 10);
+    }
+
+private:
+    std::string m_stage;
+    int m_tenths = -1;
+};
+
 QString describe(const RunSummary& s) {
     const double seconds = static_cast<double>(s.runtimeNs) / 1e9;
     const double meanSize = s.ios ? static_cast<double>(s.misses) / static_cast<double>(s.ios) : 0.0;
@@ -60,6 +77,16 @@ QString describe(const RunSummary& s) {
                     "  DISTANCE COLLAPSE: %1 interval(s), %2 blocks with the distance stuck at 1<->2\n")
                     .arg(s.collapseIntervals.size())
                     .arg(count(stuck));
+    }
+    if (s.osCacheResidentBefore) {
+        const auto percent = [](const std::optional<double>& f) {
+            return f ? QStringLiteral("%1%").arg(100.0 * *f, 0, 'f', 1) : QStringLiteral("-");
+        };
+        text +=
+            QStringLiteral("  real I/O%1: pages verified %2, OS page cache resident before %3, after %4\n")
+                .arg(s.directIo ? QStringLiteral(" (O_DIRECT)") : QStringLiteral(" (buffered)"),
+                     count(s.pagesVerified), percent(s.osCacheResidentBefore),
+                     percent(s.osCacheResidentAfter));
     }
     if (!s.fallbackReason.empty())
         text += QStringLiteral("  fallback: %1\n").arg(QString::fromStdString(s.fallbackReason));
@@ -106,12 +133,17 @@ int runHeadless(const CliOptions& options) {
         if (!options.traceCsv.empty())
             csv = std::make_unique<TraceCsvWriter>(options.traceCsv, policies.front());
         const auto source = openSource(config);
-        std::printf("dataset %s: %s blocks in a %s-block relation, %s\n",
+        std::printf("dataset %s: %s blocks in a %s-block relation, %s%s%s\n",
                     config.blockList.empty() ? config.dataset.name.c_str() : config.blockList.c_str(),
                     qPrintable(count(source->length())), qPrintable(count(source->relationBlocks())),
-                    config.dataset.direction == Direction::Forward ? "forward" : "backward");
+                    config.dataset.direction == Direction::Forward ? "forward" : "backward",
+                    config.file.empty() ? "" : ", file ", config.file.c_str());
         for (const std::string& policy : policies) {
             RunCallbacks callbacks;
+            callbacks.notice = [](const std::string& message) {
+                std::fprintf(stderr, "lookahead: note: %s\n", message.c_str());
+            };
+            callbacks.preparing = PreparingPrinter();
             if (csv) {
                 csv->setRunLabel(policy);
                 callbacks.sinks.push_back(csv.get());

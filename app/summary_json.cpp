@@ -52,6 +52,13 @@ QJsonObject runObject(const RunSummary& s) {
     o[QStringLiteral("collapse_intervals")] = collapses;
     o[QStringLiteral("io_method_used")] = QString::fromStdString(s.ioMethodUsed);
     o[QStringLiteral("fallback_reason")] = QString::fromStdString(s.fallbackReason);
+    o[QStringLiteral("direct_io")] = s.directIo;
+    o[QStringLiteral("pages_verified")] = static_cast<qint64>(s.pagesVerified);
+    // null for the simulated device: there is no file whose page cache could be measured.
+    o[QStringLiteral("os_cache_resident_before")] =
+        s.osCacheResidentBefore ? QJsonValue(*s.osCacheResidentBefore) : QJsonValue();
+    o[QStringLiteral("os_cache_resident_after")] =
+        s.osCacheResidentAfter ? QJsonValue(*s.osCacheResidentAfter) : QJsonValue();
     o[QStringLiteral("cancelled")] = s.cancelled;
     if (!s.error.empty())
         o[QStringLiteral("error")] = QString::fromStdString(s.error);
@@ -70,6 +77,11 @@ QJsonObject configObject(const RunConfig& c) {
     o[QStringLiteral("direction")] =
         c.dataset.direction == Direction::Forward ? QStringLiteral("forward") : QStringLiteral("backward");
     o[QStringLiteral("io")] = QString::fromStdString(c.io);
+    if (!c.file.empty())
+        o[QStringLiteral("file")] = QString::fromStdString(c.file);
+    o[QStringLiteral("direct")] = c.directIo;
+    o[QStringLiteral("os_cache")] = c.osCacheCold ? QStringLiteral("cold") : QStringLiteral("warm");
+    o[QStringLiteral("io_workers")] = c.ioWorkers;
     o[QStringLiteral("sim_io_method")] = ioMethodName(c.stream.ioMethod);
     o[QStringLiteral("eic")] = c.stream.effectiveIoConcurrency;
     o[QStringLiteral("io_combine_limit")] = c.stream.ioCombineLimit;

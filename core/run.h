@@ -26,8 +26,14 @@ struct RunConfig {
     std::string prewarm;          // empty = the dataset's own cache state
     std::uint64_t poolBlocks = 0; // simulated shared buffers; 0 = 16384, grown to hold the prewarm set
     std::uint64_t resetEvery = 0;
-    std::string io = "sim";
+    std::string io = "sim"; // sim, or a real backend: sync, worker, uring
     SimDeviceConfig device;
+    // Real I/O (--io sync|worker|uring).
+    std::string file;        // scan this file (read-only, never verified) instead of the dataset's own file
+    bool directIo = true;    // O_DIRECT, falling back to buffered reads if refused
+    bool osCacheCold = true; // evict the file from the OS page cache before the run
+    int ioWorkers = 3;       // worker threads of --io worker (PostgreSQL's io_workers)
+    std::string cacheDir;    // where dataset files are written; empty = $XDG_CACHE_HOME/lookahead/datasets
     std::int64_t consumerNs = 10'000; // consumer CPU per block
     int collapseWindow = 32;
 };

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,7 +35,12 @@ struct RunSummary {
     int ioCombineLimit = 0;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> collapseIntervals; // consumer positions
     std::string ioMethodUsed = "sim";
-    std::string fallbackReason;
+    std::string fallbackReason; // fallbacks taken (io_uring to worker, O_DIRECT to buffered), "; "-joined
+    bool directIo = false;      // real reads went through O_DIRECT (until the end of the run)
+    std::uint64_t pagesVerified = 0;
+    // Fraction of the file in the OS page cache when the scan started and when it ended (real I/O only).
+    std::optional<double> osCacheResidentBefore;
+    std::optional<double> osCacheResidentAfter;
     bool cancelled = false;
     std::string error; // non-empty if the run stopped on an error (the trace up to it is kept)
 };

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "file_backend.h"
+#include "stream_config.h"
+
+#include <memory>
+#include <string>
+
+namespace la {
+
+struct BackendRequest {
+    std::string io; // "sync", "worker" or "uring"
+    int workers = 3;
+    FileBackendOptions file;
+};
+
+struct BackendChoice {
+    std::unique_ptr<FileBackend> backend;
+    std::string method; // what runs: "uring" may have become "worker"
+    IoMethod ioMethod = IoMethod::Worker;
+};
+
+// Builds the backend for `--io`. io_uring falls back to the worker pool, with a notice and a
+// recorded reason, when the kernel or a sandbox refuses it or LOOKAHEAD_DISABLE_IO_URING=1.
+// Throws IoError if the file cannot be opened.
+BackendChoice makeFileBackend(BackendRequest request);
+
+} // namespace la

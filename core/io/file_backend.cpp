@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "file_backend.h"
+
+#include "page_format.h"
+#include "scan_file.h"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace la {
+
+namespace {
+
+// Voluntary context switches of the calling thread: they grow exactly when it sleeps, so they
+// tell whether a synchronous read blocked on the device or was served from the page cache.
+long voluntarySwitches() {
+    rusage usage{};
+    ::getrusage(RUSAGE_THREAD, &usage);
+    return usage.ru_nvcsw;
+}
+
+} // namespace
+
+FileBackend::FileBackend(FileBackendOptions options)
+    : m_options(std::move(options)), m_arena(m_options.maxInFlightBlocks, m_options.maxReadBlocks),
+      m_reads(static_cast<std::size_t>(m_options.maxIos) + 1) {
+    for (const std::string& reason : m_options.fallbacks)
+        fallBack(reason);
+    const int buffered = openForReading(m_options.path, false);
+    if (buffered < 0)
+        throw IoError("cannot open '" + m_options.path + "': " + std::strerror(-buffered));
+    m_bufferedFd.reset(buffered);
+    if (!m_options.direct)
+        return;
+    const char* disable = std::getenv("LOOKAHEAD_DISABLE_O_DIRECT");
+    const std::string forced = disable != nullptr ? disable : "";
+    m_misalignNextDirect = forced == "read";
+    const bool refuseAtOpen = !forced.empty() && forced != "0" && forced != "read";
+    const int direct = refuseAtOpen ? -EINVAL : openForReading(m_options.path, true);
+    if (direct >= 0) {
+        m_directFd.reset(direct);
+        m_useDirect = true;
+    } else if (direct == -EINVAL) {
+        fallBack(refuseAtOpen
+                     ? "O_DIRECT disabled by LOOKAHEAD_DISABLE_O_DIRECT; reading through the page cache"
+                     : "the file system refused O_DIRECT (EINVAL at open); reading through the page cache");
+    } else {
+        throw IoError("cannot open '" + m_options.path + "' with O_DIRECT: " + std::strerror(-direct));
+    }
+}
+
+FileBackend::~FileBackend() {
+    m_async.reset(); // waits for reads in flight before their buffers go
+}
+
+std::string FileBackend::fallbackReason() const {
+    std::string text;
+    for (const std::string& reason : m_fallbacks)
+        text += (text.empty() ? "" : "; ") + reason;
+    return text;
+}
+
+void FileBackend::fallBack(const std::string& reason) {
+    m_fallbacks.push_back(reason);
+    if (m_options.notice)
+        m_options.notice(reason);
+}
+
+std::string FileBackend::where(std::uint64_t block) const {
+    return "'" + m_options.path + "' at block " + std::to_string(block) + " (offset " +
+           std::to_string(block * kBlockSize) + ")";
+}
+
+void FileBackend::start(const ReadRequest& request) {
+    if (m_next - m_oldest == m_reads.size())
+        throw IoError("internal error: more reads started than max_ios allows");
+    const std::int64_t offset = m_arena.allocate(request.nblocks);
+    if (offset < 0)
+        throw IoError("internal error: more blocks in flight than the stream can pin");
+    PendingRead& read = slot(m_next++);
+    read = PendingRead{};
+    read.ioId = request.ioId;
+    read.firstBlock = request.firstBlock;
+    read.nblocks = request.nblocks;
+    read.direct = m_useDirect;
+    read.fd = read.direct ? m_directFd.get() : m_bufferedFd.get();
+    read.synchronous = request.synchronous || !m_async;
+    read.arenaOffset = offset;
+    read.buffer = m_arena.at(offset);
+    if (read.direct && m_misalignNextDirect) {
+        read.buffer += 1; // the kernel must refuse this buffer: the EINVAL-on-first-read path
+        m_misalignNextDirect = false;
+    }
+    read.submittedNs = now();
+    ++m_deviceReads;
+    m_deviceBytes += read.length();
+    if (!read.synchronous)
+        m_async->submit(read);
+    else if (request.advice)
+        ::posix_fadvise(m_bufferedFd.get(), static_cast<off_t>(read.offset()),
+                        static_cast<off_t>(read.length()), POSIX_FADV_WILLNEED);
+}
+
+PendingRead* FileBackend::find(std::uint32_t ioId) {
+    for (std::uint64_t seq = m_oldest; seq < m_next; ++seq)
+        if (slot(seq).ioId == ioId && !slot(seq).finished)
+            return &slot(seq);
+    return nullptr;
+}
+
+bool FileBackend::readNow(PendingRead& read) {
+    const long before = voluntarySwitches();
+    read.result = readFully(read.fd, read.buffer, read.length(), read.offset());
+    read.completedNs = now();
+    read.done = true;
+    return voluntarySwitches() > before;
+}
+
+ReadOutcome FileBackend::wait(std::uint32_t ioId) {
+    PendingRead* read = find(ioId);
+    if (read == nullptr)
+        return {};
+    const std::int64_t waitStart = now();
+    ReadOutcome outcome;
+    if (read->synchronous) {
+        outcome.blocked = readNow(*read);
+        outcome.latencyNs = read->completedNs - waitStart;
+    } else {
+        outcome.blocked = m_async->awaitCompletion(*read);
+        outcome.latencyNs = read->completedNs - read->submittedNs;
+    }
+    if (complete(*read))
+        outcome.blocked = true;
+    if (outcome.blocked)
+        outcome.waitNs = now() - waitStart;
+    if (m_options.verify)
+        verify(*read);
+    read->finished = true;
+    retireFinished();
+    return outcome;
+}
+
+// Turns a finished read into a full buffer or an IoError. Returns true if the consumer had to
+// read something itself: the rest of a short read, or a read the kernel refused with O_DIRECT.
+bool FileBackend::complete(PendingRead& read) {
+    bool readByConsumer = false;
+    if (read.result == -EINVAL && read.direct && !m_directWorked) {
+        if (m_useDirect) {
+            m_useDirect = false;
+            fallBack("the kernel refused an O_DIRECT read (EINVAL); reading through the page cache");
+        }
+        read.direct = false;
+        read.fd = m_bufferedFd.get();
+        readNow(read);
+        readByConsumer = true;
+    }
+    if (read.result < 0)
+        throw IoError("read of " + std::to_string(read.nblocks) + " block(s) from " + where(read.firstBlock) +
+                      " failed: " + std::strerror(static_cast<int>(-read.result)));
+    const auto got = static_cast<std::uint64_t>(read.result);
+    if (got < read.length()) {
+        // A read may legally return less than asked; only end of file makes it short for good. The
+        // rest goes through the page cache, which, unlike O_DIRECT, takes any offset.
+        const std::int64_t rest =
+            readFully(m_bufferedFd.get(), read.buffer + got, read.length() - got, read.offset() + got);
+        readByConsumer = true;
+        if (rest < 0)
+            throw IoError("read from " + where(read.firstBlock + got / kBlockSize) +
+                          " failed: " + std::strerror(static_cast<int>(-rest)));
+        if (got + static_cast<std::uint64_t>(rest) < read.length()) {
+            struct stat st {};
+            const std::string size = ::fstat(m_bufferedFd.get(), &st) == 0
+                                         ? " (the file is now " + std::to_string(st.st_size) + " bytes)"
+                                         : "";
+            throw IoError("short read from " + where(read.firstBlock + (got + rest) / kBlockSize) +
+                          ": the file ends there" + size + "; did it shrink during the run?");
+        }
+        read.result = static_cast<std::int64_t>(read.length());
+    }
+    if (read.direct)
+        m_directWorked = true;
+    return readByConsumer;
+}
+
+void FileBackend::verify(const PendingRead& read) {
+    for (std::uint32_t i = 0; i < read.nblocks; ++i) {
+        const std::uint32_t block = read.firstBlock + i;
+        const std::string problem =
+            checkPage(read.buffer + std::uint64_t{i} * kBlockSize, m_options.datasetId, block);
+        if (!problem.empty())
+            throw IoError("page verification failed for " + where(block) + ": " + problem +
+                          " (in a read of " + std::to_string(read.nblocks) + " block(s) from block " +
+                          std::to_string(read.firstBlock) + "); delete the file to have it rewritten");
+    }
+    m_pagesVerified += read.nblocks;
+}
+
+void FileBackend::retireFinished() {
+    while (m_oldest < m_next && slot(m_oldest).finished) {
+        ++m_oldest;
+        m_arena.releaseOldest(m_oldest < m_next ? slot(m_oldest).arenaOffset : -1);
+    }
+}
+
+void FileBackend::consume(std::int64_t ns) {
+    if (m_async)
+        m_async->flush();
+    const std::int64_t end = now() + ns;
+    while (now() < end)
+        if (m_async)
+            m_async->poll();
+}
+
+} // namespace la

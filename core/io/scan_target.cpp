@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "scan_target.h"
+
+#include "dataset_file.h"
+#include "scan_file.h"
+
+namespace la {
+
+namespace {
+
+// Dataset files are named by what decides their pages. A pattern's heap is just N blocks, whatever
+// order the pattern visits them in, so every pattern of one size shares one file; so does a
+// block list's relation.
+std::string fileKey(const RunConfig& config, std::uint64_t blocks) {
+    if (!config.blockList.empty())
+        return datasetFileKey("blocklist", 1.0, 0, blocks);
+    const DatasetInfo& info = findDataset(config.dataset.name);
+    if (info.pattern)
+        return datasetFileKey("synthetic", 1.0, 0, blocks);
+    const double scale = config.dataset.scale > 0.0 ? config.dataset.scale : info.defaultScale;
+    return datasetFileKey(info.name, scale, config.dataset.seed, blocks);
+}
+
+} // namespace
+
+std::optional<ScanTarget> prepareScanTarget(const RunConfig& config, const BlockSource& source,
+                                            const RunCallbacks& callbacks) {
+    if (!config.file.empty()) {
+        const ScanFile file = inspectScanFile(config.file);
+        if (file.partialBytes > 0 && callbacks.notice)
+            callbacks.notice("ignoring the last " + std::to_string(file.partialBytes) + " bytes of '" +
+                             file.path + "' (a partial 8 kB block)");
+        return ScanTarget{file.path, 0, false};
+    }
+    const std::string dir = config.cacheDir.empty() ? defaultDatasetDir() : config.cacheDir;
+    const std::optional<DatasetFile> file =
+        materializeDataset(dir, fileKey(config, source.relationBlocks()), source.relationBlocks(), callbacks);
+    if (!file)
+        return std::nullopt;
+    return ScanTarget{file->path, file->datasetId, true};
+}
+
+} // namespace la
