@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "experiment.h"
+
+#include "summary_json.h"
+
+namespace la {
+
+namespace {
+std::string directionName(Direction direction) {
+    return direction == Direction::Forward ? "forward" : "backward";
+}
+} // namespace
+
+std::vector<RunVariant> experimentRuns(const RunConfig& config, Comparison comparison) {
+    RunVariant a{config, config.policy, config.policy};
+    if (comparison == Comparison::Policy && config.comparePolicy.empty())
+        comparison = Comparison::None;
+    if (comparison == Comparison::None) {
+        a.config.comparePolicy.clear();
+        return {a};
+    }
+    RunVariant b = a;
+    switch (comparison) {
+    case Comparison::Policy:
+        b.policy = b.label = config.comparePolicy;
+        break;
+    case Comparison::Direction:
+        b.config.dataset.direction =
+            config.dataset.direction == Direction::Forward ? Direction::Backward : Direction::Forward;
+        a.label += " " + directionName(a.config.dataset.direction);
+        b.label += " " + directionName(b.config.dataset.direction);
+        break;
+    case Comparison::BackwardCombining:
+        b.config.stream.backwardCombining = !config.stream.backwardCombining;
+        (config.stream.backwardCombining ? a : b).label += " + backward combining";
+        break;
+    case Comparison::None:
+        break;
+    }
+    if (comparison != Comparison::Policy) {
+        a.config.comparePolicy.clear();
+        b.config.comparePolicy.clear();
+    }
+    return {a, b};
+}
+
+QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<RunSummary>& summaries) {
+    if (runs.size() != 2 || summaries.size() != 2)
+        return {};
+    RunSummary b = summaries[1];
+    b.policy = runs[1].label;
+    return verdict(summaries[0], b);
+}
+
+} // namespace la

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "headless_export.h"
+
+#include "dashboard.h"
+#include "png_export.h"
+#include "run_controller.h"
+#include "summary_json.h"
+#include "tooltips.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+
+namespace la {
+
+namespace {
+
+void printRun(const RunSummary& s) {
+    std::printf("policy %s: %s blocks, %s reads, %s waits (%s), run time %s, %zu collapse(s)%s\n",
+                s.policy.c_str(), qPrintable(formatCount(s.blocks)), qPrintable(formatCount(s.ios)),
+                qPrintable(formatCount(s.waits)), qPrintable(formatDuration(static_cast<double>(s.waitNs))),
+                qPrintable(formatDuration(static_cast<double>(s.runtimeNs))), s.collapseIntervals.size(),
+                s.error.empty() ? "" : (" ERROR: " + s.error).c_str());
+}
+
+// Everything after the worker is done: numbers, JSON, the PNG. Returns the exit code.
+int finish(const CliOptions& options, const RunController& controller, Dashboard& dashboard) {
+    const std::vector<RunSummary> runs = controller.summaries();
+    int exitCode = 0;
+    for (const RunSummary& run : runs) {
+        printRun(run);
+        if (!run.error.empty())
+            exitCode = 1;
+    }
+    dashboard.setVerdict(variantVerdict(controller.variants(), runs));
+    if (runs.size() == 2)
+        std::printf("%s\n", qPrintable(dashboard.verdict()));
+    dashboard.setLive(false);
+    dashboard.summariesChanged();
+    if (!options.summaryJson.empty()) {
+        const QString error =
+            writeSummaryJson(QString::fromStdString(options.summaryJson), controller.config(), runs);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "lookahead: %s\n", qPrintable(error));
+            return 2;
+        }
+    }
+    const QString path = QString::fromStdString(options.exportPng);
+    const QString caption = runCaption(controller.variants());
+    const QSize size(options.pngWidth, options.pngHeight);
+    const QString error =
+        writePng(path, dashboard.renderImage(size, 1.0, caption), caption, controller.config(), runs);
+    if (!error.isEmpty()) {
+        std::fprintf(stderr, "lookahead: %s\n", qPrintable(error));
+        return 2;
+    }
+    std::printf("wrote %s (%dx%d)\n", qPrintable(path), size.width(), size.height());
+    return exitCode;
+}
+
+} // namespace
+
+int runHeadlessExport(const CliOptions& options) {
+    RunController controller;
+    Dashboard dashboard;
+    int exitCode = 0;
+    QObject::connect(&controller, &RunController::started, &dashboard,
+                     [&] { dashboard.setRuns(controller.traces()); });
+    QObject::connect(&controller, &RunController::notice, &dashboard,
+                     [](const QString& text) { std::fprintf(stderr, "lookahead: %s\n", qPrintable(text)); });
+    QObject::connect(&controller, &RunController::failed, &dashboard, [&](const QString& message) {
+        std::fprintf(stderr, "lookahead: %s\n", qPrintable(message));
+        exitCode = 2;
+    });
+    QObject::connect(&controller, &RunController::finished, &dashboard, [&] {
+        if (exitCode == 0)
+            exitCode = finish(options, controller, dashboard);
+        QCoreApplication::exit(exitCode);
+    });
+    controller.start(options.run, QString::fromStdString(options.traceCsv));
+    if (!controller.running())
+        return exitCode;
+    return QCoreApplication::exec();
+}
+
+} // namespace la

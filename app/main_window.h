@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "cli_options.h"
+#include "export_dialog.h"
+#include "run_controller.h"
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+#include <QPointer>
+
+class QAction;
+class QMessageBox;
+
+namespace la {
+
+class Dashboard;
+class RunSetupPanel;
+
+// The window: run setup on the left, the dashboard in the middle, progress in the panel and the
+// status bar. Runs go through the RunController; every problem with the user's input ends in a
+// non-blocking error dialog and leaves the window usable.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Preconfigures from the command line (if it names any run option) or from the saved settings,
+    // and starts at once with --run.
+    void applyStartup(const CliOptions& options);
+
+    void startRun();
+    void stopRun();
+    // Renders and writes a PNG; returns an error message, empty on success.
+    QString exportPng(const PngExportRequest& request);
+    QString exportSummaryJson(const QString& path);
+    // Runs the experiment again with every event written to `path` (the simulator is deterministic, so
+    // it is the trace the plots show).
+    void exportTraceCsv(const QString& path);
+    // Scan this file (real I/O) / this block list (checked at once; a bad one gets an error dialog).
+    void openFile(const QString& path);
+    void openBlockList(const QString& path);
+
+    RunController& controller() { return m_controller; }
+    Dashboard* dashboard() const { return m_dashboard; }
+    RunSetupPanel* setupPanel() const { return m_panel; }
+    // The error dialog on screen, if any (tests check it without blocking).
+    QMessageBox* errorDialog() const;
+    QString caption() const;
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildActions();
+    void buildMenus();
+    void connectController();
+    void showError(const QString& title, const QString& text);
+    void onStarted();
+    void onProgress(int run, int runs, quint64 done, quint64 total);
+    void onFinished(bool cancelled);
+    void openExportDialog(int plotIndex);
+    void chooseFile(const QString& title, const QString& filter, bool save,
+                    void (MainWindow::*then)(const QString&));
+    void saveJson(const QString& path);
+    void saveSettings() const;
+    void restoreSettings();
+
+    RunController m_controller;
+    Dashboard* m_dashboard;
+    RunSetupPanel* m_panel;
+    QAction* m_runAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_exportAction = nullptr;
+    QAction* m_timeAxis = nullptr;
+    QAction* m_positionAxis = nullptr;
+    QPointer<QMessageBox> m_errorDialog;
+    QElapsedTimer m_runClock;
+    int m_clockRun = -1;
+    PngExportRequest m_lastExport;
+};
+
+} // namespace la

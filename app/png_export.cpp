@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "png_export.h"
+
+#include "summary_json.h"
+
+#include <QImageWriter>
+#include <QJsonDocument>
+#include <QLocale>
+#include <QRegularExpression>
+
+namespace la {
+
+namespace {
+
+QString number(std::uint64_t n) {
+    return QLocale(QLocale::English).toString(static_cast<qulonglong>(n));
+}
+
+QString datasetText(const RunConfig& c) {
+    QString text = c.blockList.empty()
+                       ? QString::fromStdString(c.dataset.name)
+                       : QStringLiteral("block list %1").arg(QString::fromStdString(c.blockList));
+    if (c.dataset.scale > 0.0)
+        text += QStringLiteral(" at scale %1").arg(c.dataset.scale);
+    if (c.dataset.blocks > 0)
+        text += QStringLiteral(" (%1 blocks)").arg(number(c.dataset.blocks));
+    if (!c.file.empty())
+        text += QStringLiteral(" on %1").arg(QString::fromStdString(c.file));
+    return text + (c.dataset.direction == Direction::Backward ? QStringLiteral(", backward")
+                                                              : QStringLiteral(", forward"));
+}
+
+QString ioText(const RunConfig& c) {
+    if (c.io == "sim") {
+        const char* like = c.stream.ioMethod == IoMethod::Sync      ? "sync"
+                           : c.stream.ioMethod == IoMethod::IoUring ? "io_uring"
+                                                                    : "worker";
+        return QStringLiteral("simulated I/O like %1, latency %2 µs")
+            .arg(QLatin1String(like))
+            .arg(static_cast<double>(c.device.baseLatencyNs + c.device.perBlockNs) / 1000.0, 0, 'f', 0);
+    }
+    return QStringLiteral("%1 I/O, %2")
+        .arg(QString::fromStdString(c.io),
+             c.directIo ? QStringLiteral("direct") : QStringLiteral("buffered"));
+}
+
+} // namespace
+
+QString runCaption(const std::vector<RunVariant>& runs) {
+    if (runs.empty())
+        return {};
+    const RunConfig& c = runs.front().config;
+    QString title =
+        QStringLiteral("Lookahead — %1 — %2").arg(datasetText(c), QString::fromStdString(runs.front().label));
+    if (runs.size() > 1)
+        title += QStringLiteral(" vs %1").arg(QString::fromStdString(runs[1].label));
+    QString settings =
+        QStringLiteral("%1; effective_io_concurrency %2, io_combine_limit %3, shared_buffers %4, "
+                       "cache state %5, consumer %6 ns/block")
+            .arg(ioText(c))
+            .arg(c.stream.effectiveIoConcurrency)
+            .arg(c.stream.ioCombineLimit)
+            .arg(c.poolBlocks ? number(c.poolBlocks) : QStringLiteral("auto"),
+                 c.prewarm.empty() ? QStringLiteral("the dataset's own") : QString::fromStdString(c.prewarm))
+            .arg(c.consumerNs);
+    if (c.resetEvery)
+        settings += QStringLiteral(", reset every %1").arg(number(c.resetEvery));
+    if (c.stream.restoreAfterReset)
+        settings += QStringLiteral(", restore after reset");
+    if (c.stream.backwardCombining)
+        settings += QStringLiteral(", backward combining");
+    return title + QLatin1Char('\n') + settings;
+}
+
+QString writePng(const QString& path, QImage image, const QString& caption, const RunConfig& config,
+                 const std::vector<RunSummary>& runs) {
+    image.setText(QStringLiteral("Title"), caption.section(QLatin1Char('\n'), 0, 0));
+    image.setText(QStringLiteral("Software"), QStringLiteral("Lookahead " LOOKAHEAD_VERSION));
+    image.setText(QStringLiteral("Description"), caption);
+    image.setText(
+        QStringLiteral("lookahead.summary"),
+        QString::fromUtf8(QJsonDocument(summaryDocument(config, runs)).toJson(QJsonDocument::Compact)));
+    QImageWriter writer(path, "png");
+    if (!writer.write(image))
+        return QStringLiteral("cannot write PNG '%1': %2").arg(path, writer.errorString());
+    return {};
+}
+
+QSize parsePngSize(const QString& text) {
+    static const QRegularExpression pattern(QStringLiteral("^(\\d{2,5})[xX×](\\d{2,5})$"));
+    const QRegularExpressionMatch match = pattern.match(text.trimmed());
+    if (!match.hasMatch())
+        return {};
+    const QSize size(match.captured(1).toInt(), match.captured(2).toInt());
+    const auto ok = [](int side) { return side >= 16 && side <= 16384; };
+    return ok(size.width()) && ok(size.height()) ? size : QSize();
+}
+
+} // namespace la

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run_controller.h"
+
+#include "distance_policy.h"
+#include "input_error.h"
+#include "trace_csv.h"
+#include "tsan_annotations.h"
+
+#include <QThread>
+
+#include <atomic>
+
+namespace la {
+
+namespace {
+
+constexpr int kDrainIntervalMs = 33; // <= 30 Hz: the eye sees no more, and each drain stays small
+
+// Hands every event batch of one run to the mailbox (on the worker thread).
+class MailboxSink final : public EventSink {
+public:
+    MailboxSink(Mailbox& mailbox, int run, const std::atomic<bool>& cancel)
+        : m_mailbox(mailbox), m_run(run), m_cancel(cancel) {}
+    void onEvents(std::span<const Event> batch) override { m_mailbox.postEvents(m_run, batch, m_cancel); }
+
+private:
+    Mailbox& m_mailbox;
+    int m_run;
+    const std::atomic<bool>& m_cancel;
+};
+
+WorkerMessage message(WorkerMessage::Kind kind, int run = 0, std::string text = {}) {
+    WorkerMessage m;
+    m.kind = kind;
+    m.run = run;
+    m.text = std::move(text);
+    return m;
+}
+
+// The worker's whole life: runs the variants in turn; every outcome goes through the mailbox.
+void runJob(const std::vector<RunVariant>& runs, const std::string& csvPath, Mailbox& mailbox,
+            const std::atomic<bool>& cancel) {
+    try {
+        std::unique_ptr<TraceCsvWriter> csv;
+        if (!csvPath.empty())
+            csv = std::make_unique<TraceCsvWriter>(csvPath, runs.front().label);
+        for (int run = 0; run < static_cast<int>(runs.size()); ++run) {
+            const RunVariant& variant = runs[static_cast<std::size_t>(run)];
+            if (cancel.load())
+                break;
+            mailbox.post(message(WorkerMessage::Kind::RunStarted, run));
+            MailboxSink sink(mailbox, run, cancel);
+            RunCallbacks callbacks;
+            callbacks.sinks.push_back(&sink);
+            if (csv) {
+                csv->setRunLabel(variant.label);
+                callbacks.sinks.push_back(csv.get());
+            }
+            callbacks.progress = [&mailbox, run](std::uint64_t done, std::uint64_t total) {
+                mailbox.setProgress(run, done, total);
+            };
+            callbacks.preparing = [&mailbox](const std::string& stage, std::uint64_t done,
+                                             std::uint64_t total) {
+                mailbox.setPreparing(stage, done, total);
+            };
+            callbacks.notice = [&mailbox, run](const std::string& text) {
+                mailbox.post(message(WorkerMessage::Kind::Notice, run, text));
+            };
+            callbacks.cancel = &cancel;
+            WorkerMessage finished = message(WorkerMessage::Kind::RunFinished, run);
+            finished.summary = runScan(variant.config, variant.policy, callbacks);
+            const bool stop = finished.summary.cancelled || !finished.summary.error.empty();
+            mailbox.post(std::move(finished));
+            if (stop)
+                break;
+        }
+    } catch (const InputError& error) {
+        mailbox.post(message(WorkerMessage::Kind::Error, 0, error.what()));
+    } catch (const std::exception& error) {
+        mailbox.post(
+            message(WorkerMessage::Kind::Error, 0, std::string("unexpected error: ") + error.what()));
+    }
+    mailbox.post(message(WorkerMessage::Kind::Done));
+}
+
+} // namespace
+
+struct RunController::Job {
+    quint64 generation = 0;
+    Mailbox mailbox;
+    std::atomic<bool> cancel{false};
+    bool cancelled = false;
+    std::unique_ptr<QThread> thread;
+
+    // Joins the worker and takes over what it wrote (see tsan_annotations.h).
+    void join() {
+        thread->wait();
+        LA_TSAN_ACQUIRE(this);
+    }
+};
+
+RunController::RunController(QObject* parent) : QObject(parent) {
+    m_timer.setInterval(kDrainIntervalMs);
+    connect(&m_timer, &QTimer::timeout, this, &RunController::drain);
+}
+
+RunController::~RunController() {
+    shutdown();
+}
+
+std::vector<const RunTrace*> RunController::traces() const {
+    std::vector<const RunTrace*> result;
+    for (const auto& trace : m_traces)
+        result.push_back(trace.get());
+    return result;
+}
+
+std::vector<RunSummary> RunController::summaries() const {
+    std::vector<RunSummary> result;
+    for (const auto& trace : m_traces) {
+        if (trace->summary())
+            result.push_back(*trace->summary());
+    }
+    return result;
+}
+
+void RunController::start(const RunConfig& config, const QString& traceCsvPath) {
+    start(experimentRuns(config, Comparison::Policy), traceCsvPath);
+}
+
+void RunController::start(const std::vector<RunVariant>& runs, const QString& traceCsvPath) {
+    // Checked before anything changes: a bad policy leaves the current run alone.
+    std::vector<std::unique_ptr<RunTrace>> traces;
+    try {
+        for (const RunVariant& run : runs) {
+            const StreamLimits limits = computeLimits(run.config.stream, makePolicy(run.policy)->rules());
+            traces.push_back(
+                std::make_unique<RunTrace>(run.label, RunLimits{limits.maxPinned, limits.ioCombineLimit}));
+        }
+    } catch (const InputError& error) {
+        emit failed(QString::fromUtf8(error.what()));
+        return;
+    }
+    if (m_job) {
+        m_job->cancel = true;
+        m_retired.push_back(std::move(m_job));
+    }
+    ++m_generation;
+    m_config = runs.front().config;
+    m_variants = runs;
+    m_lastProgress = WorkerProgress{};
+    // The views switch to the new traces in started(); the old ones go only after that.
+    const auto old = std::exchange(m_traces, std::move(traces));
+    emit started();
+
+    auto job = std::make_unique<Job>();
+    job->generation = m_generation;
+    Job* raw = job.get();
+    const std::string csv = traceCsvPath.toStdString();
+    job->thread.reset(QThread::create([raw, runs, csv] {
+        runJob(runs, csv, raw->mailbox, raw->cancel);
+        raw->mailbox.markFinished();
+        LA_TSAN_RELEASE(raw);
+    }));
+    job->thread->setObjectName(QStringLiteral("lookahead-run"));
+    job->thread->start();
+    m_job = std::move(job);
+    m_timer.start();
+}
+
+void RunController::stop() {
+    if (m_job) {
+        m_job->cancel = true;
+        m_job->cancelled = true;
+    }
+}
+
+void RunController::shutdown() {
+    if (m_job) {
+        m_job->cancel = true;
+        m_retired.push_back(std::move(m_job));
+    }
+    for (auto& job : m_retired) {
+        job->cancel = true;
+        job->join();
+    }
+    m_retired.clear();
+    m_timer.stop();
+}
+
+void RunController::drain() {
+    reapRetired();
+    if (!m_job) {
+        if (m_retired.empty())
+            m_timer.stop();
+        return;
+    }
+    const quint64 generation = m_generation;
+    WorkerProgress progress;
+    std::deque<WorkerMessage> messages = m_job->mailbox.take(progress);
+    bool grew = false;
+    const int runs = static_cast<int>(m_traces.size());
+    for (WorkerMessage& message : messages) {
+        handle(message, grew);
+        // A slot may have started another run: what is left belongs to the old one.
+        if (generation != m_generation)
+            return;
+    }
+    if (grew)
+        emit dataArrived();
+    if (generation != m_generation || !m_job)
+        return;
+    if (!progress.stage.empty())
+        emit preparing(QString::fromStdString(progress.stage), progress.stageDone, progress.stageTotal);
+    else if (progress.run >= 0 &&
+             (progress.done != m_lastProgress.done || progress.run != m_lastProgress.run))
+        emit progressChanged(progress.run, runs, progress.done, progress.total);
+    m_lastProgress = progress;
+}
+
+void RunController::handle(WorkerMessage& message, bool& grew) {
+    const auto run = static_cast<std::size_t>(message.run);
+    switch (message.kind) {
+    case WorkerMessage::Kind::RunStarted:
+        emit runStarted(message.run, static_cast<int>(m_traces.size()));
+        break;
+    case WorkerMessage::Kind::Events:
+        if (run < m_traces.size()) {
+            m_traces[run]->append(message.events);
+            grew = true;
+        }
+        if (m_job)
+            m_job->mailbox.recycle(std::move(message.events));
+        break;
+    case WorkerMessage::Kind::RunFinished:
+        if (run < m_traces.size()) {
+            m_traces[run]->setSummary(message.summary);
+            if (grew)
+                emit dataArrived();
+            grew = false;
+            emit runFinished(message.run);
+        }
+        break;
+    case WorkerMessage::Kind::Notice:
+        emit notice(QString::fromStdString(message.text));
+        break;
+    case WorkerMessage::Kind::Error:
+        emit failed(QString::fromStdString(message.text));
+        break;
+    case WorkerMessage::Kind::Done:
+        if (grew)
+            emit dataArrived();
+        grew = false;
+        finishJob();
+        break;
+    }
+}
+
+void RunController::finishJob() {
+    std::unique_ptr<Job> job = std::move(m_job);
+    job->join();
+    if (m_retired.empty())
+        m_timer.stop();
+    emit finished(job->cancelled);
+}
+
+void RunController::reapRetired() {
+    for (auto it = m_retired.begin(); it != m_retired.end();) {
+        if ((*it)->mailbox.finished()) {
+            (*it)->join();
+            it = m_retired.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+} // namespace la

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "event.h"
+#include "summary.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace la {
+
+// One thing the worker tells the GUI thread, in order.
+struct WorkerMessage {
+    enum class Kind : std::uint8_t { RunStarted, Events, RunFinished, Notice, Error, Done };
+    Kind kind = Kind::Done;
+    int run = 0;
+    std::string text;          // Notice, Error
+    std::vector<Event> events; // Events
+    RunSummary summary;        // RunFinished
+};
+
+// The latest progress; only the newest value matters, so it is overwritten rather than queued.
+struct WorkerProgress {
+    int run = -1;
+    std::uint64_t done = 0;
+    std::uint64_t total = 0;
+    std::string stage; // non-empty while preparing (e.g. writing a dataset file)
+    std::uint64_t stageDone = 0;
+    std::uint64_t stageTotal = 0;
+};
+
+// The only link between a worker and the GUI thread: a queue under a std::mutex (visible to TSan),
+// filled by the worker and emptied by the GUI timer. Event batches of the same run are merged into
+// one message. If the GUI falls far behind, postEvents() waits (back-pressure) so memory stays bounded;
+// a cancelled worker never waits.
+class Mailbox {
+public:
+    // 256 k events (8 MB): the GUI drains that many in a few milliseconds.
+    explicit Mailbox(std::size_t maxPendingEvents = std::size_t(1) << 18) : m_maxPending(maxPendingEvents) {}
+
+    // Worker side.
+    void post(WorkerMessage message);
+    void postEvents(int run, std::span<const Event> events, const std::atomic<bool>& cancel);
+    void setProgress(int run, std::uint64_t done, std::uint64_t total);
+    void setPreparing(const std::string& stage, std::uint64_t done, std::uint64_t total);
+    // The worker's last act: nothing follows.
+    void markFinished();
+
+    // GUI side.
+    std::deque<WorkerMessage> take(WorkerProgress& progress);
+    // Hands a drained batch back for reuse, so the worker does not fault in fresh pages every time.
+    void recycle(std::vector<Event>&& events);
+    bool finished() const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::condition_variable m_drained;
+    std::deque<WorkerMessage> m_messages;
+    std::vector<Event> m_spare;
+    WorkerProgress m_progress;
+    std::size_t m_pendingEvents = 0;
+    std::size_t m_maxPending;
+    bool m_finished = false;
+};
+
+} // namespace la

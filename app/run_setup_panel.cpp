@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run_setup_panel.h"
+
+#include "dataset_picker.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace la {
+
+namespace {
+
+QComboBox* editableCombo(QWidget* parent, const QStringList& items, const QString& placeholder = {}) {
+    auto* combo = new QComboBox(parent);
+    combo->setEditable(true);
+    combo->addItems(items);
+    combo->setInsertPolicy(QComboBox::NoInsert);
+    if (!placeholder.isEmpty())
+        combo->lineEdit()->setPlaceholderText(placeholder);
+    return combo;
+}
+
+QSpinBox* spin(QWidget* parent, int lo, int hi, const QString& special = {}, const QString& suffix = {}) {
+    auto* box = new QSpinBox(parent);
+    box->setRange(lo, hi);
+    box->setSpecialValueText(special);
+    box->setSuffix(suffix);
+    box->setGroupSeparatorShown(true);
+    return box;
+}
+
+QGroupBox* group(QWidget* parent, const QString& title, QLayout* layout) {
+    auto* box = new QGroupBox(title, parent);
+    box->setLayout(layout);
+    return box;
+}
+
+std::string text(const QComboBox* combo) {
+    return combo->currentText().trimmed().toStdString();
+}
+
+const char* const kIoMethods[][2] = {
+    {"uring", "io_uring (real I/O)"},
+    {"worker", "worker pool (real I/O)"},
+    {"sync", "sync (real I/O)"},
+    {"sim", "simulated device"},
+};
+
+} // namespace
+
+RunSetupPanel::RunSetupPanel(QWidget* parent)
+    : QWidget(parent), m_dataset(new DatasetPicker(this)),
+      m_policyA(editableCombo(this, {QStringLiteral("pg17"), QStringLiteral("pg18"), QStringLiteral("pg19"),
+                                     QStringLiteral("adaptive"), QStringLiteral("fixed:16")})),
+      m_policyB(
+          editableCombo(this,
+                        {QString(), QStringLiteral("pg17"), QStringLiteral("pg18"), QStringLiteral("pg19"),
+                         QStringLiteral("adaptive"), QStringLiteral("fixed:16")},
+                        tr("none (no comparison)"))),
+      m_eic(spin(this, 0, 1000)), m_ioCombineLimit(spin(this, 1, 128, {}, tr(" blocks"))),
+      m_sharedBuffers(spin(this, 0, 2'000'000'000, tr("auto"), tr(" blocks"))),
+      m_prewarm(
+          editableCombo(this,
+                        {QString(), QStringLiteral("none"), QStringLiteral("all"), QStringLiteral("every:2"),
+                         QStringLiteral("except-every:16"), QStringLiteral("fraction:0.5:1")},
+                        tr("the dataset's own"))),
+      m_consumerNs(spin(this, 0, 1'000'000'000, {}, tr(" ns/block"))),
+      m_resetEvery(spin(this, 0, 2'000'000'000, tr("never"))),
+      m_restoreAfterReset(new QCheckBox(tr("Restore distance after reset"), this)),
+      m_backwardCombining(new QCheckBox(tr("Backward combining (CF7035)"), this)),
+      m_ioMethod(new QComboBox(this)), m_simBehaviour(new QComboBox(this)),
+      m_directIo(new QCheckBox(tr("Direct I/O (O_DIRECT)"), this)),
+      m_coldOsCache(new QCheckBox(tr("Evict the file from the OS cache first"), this)),
+      m_run(new QPushButton(tr("Run"), this)), m_stop(new QPushButton(tr("Stop"), this)),
+      m_progress(new QProgressBar(this)), m_status(new QLabel(this)) {
+    m_compare = new QComboBox(this);
+    m_compare->addItem(tr("no comparison"), static_cast<int>(Comparison::None));
+    m_compare->addItem(tr("B: another policy"), static_cast<int>(Comparison::Policy));
+    m_compare->addItem(tr("B: the other direction"), static_cast<int>(Comparison::Direction));
+    m_compare->addItem(tr("B: backward combining toggled"), static_cast<int>(Comparison::BackwardCombining));
+    m_compare->setToolTip(
+        tr("B runs after A on the same dataset and cache state, shown with identical axes"));
+    auto* policies = new QFormLayout;
+    policies->addRow(tr("Policy A"), m_policyA);
+    policies->addRow(tr("Compare"), m_compare);
+    policies->addRow(tr("Policy B"), m_policyB);
+    m_policyA->setToolTip(tr("pg17, pg18, pg19, adaptive or fixed:N"));
+    m_policyB->setToolTip(tr("A second policy run on the same dataset and cache state (A/B)"));
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run, 1);
+    buttons->addWidget(m_stop, 1);
+    m_run->setToolTip(tr("Run (Ctrl+R)"));
+    m_stop->setToolTip(tr("Stop (Esc)"));
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_status->setWordWrap(true);
+
+    auto* datasetLayout = new QVBoxLayout;
+    datasetLayout->addWidget(m_dataset);
+    // Run, Stop and the progress first: they are what a user looks for during a run.
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(group(this, tr("Dataset"), datasetLayout));
+    layout->addWidget(group(this, tr("Policies"), policies));
+    layout->addWidget(buildStreamGroup());
+    layout->addWidget(buildIoGroup());
+    layout->addStretch(1);
+
+    connect(m_run, &QPushButton::clicked, this, &RunSetupPanel::runRequested);
+    connect(m_stop, &QPushButton::clicked, this, &RunSetupPanel::stopRequested);
+    connect(m_ioMethod, &QComboBox::currentIndexChanged, this, &RunSetupPanel::ioMethodChanged);
+    connect(m_compare, &QComboBox::currentIndexChanged, this, &RunSetupPanel::comparisonChanged);
+    setComparison(Comparison::Policy);
+    setRunning(false);
+}
+
+QWidget* RunSetupPanel::buildStreamGroup() {
+    auto* form = new QFormLayout;
+    form->addRow(tr("effective_io_concurrency"), m_eic);
+    form->addRow(tr("io_combine_limit"), m_ioCombineLimit);
+    form->addRow(tr("shared_buffers"), m_sharedBuffers);
+    form->addRow(tr("Cache state (prewarm)"), m_prewarm);
+    form->addRow(tr("Consumer cost"), m_consumerNs);
+    form->addRow(tr("Reset every"), m_resetEvery);
+    form->addRow(m_restoreAfterReset);
+    form->addRow(m_backwardCombining);
+    m_prewarm->setToolTip(tr("none, all, every:K, except-every:K, fraction:P:SEED or list:FILE"));
+    m_resetEvery->setSuffix(tr(" blocks"));
+    return group(this, tr("Read stream"), form);
+}
+
+QWidget* RunSetupPanel::buildIoGroup() {
+    for (const auto& [key, label] : kIoMethods)
+        m_ioMethod->addItem(tr(label), QString::fromLatin1(key));
+    m_simBehaviour->addItem(tr("like io_method=worker"), static_cast<int>(IoMethod::Worker));
+    m_simBehaviour->addItem(tr("like io_method=io_uring"), static_cast<int>(IoMethod::IoUring));
+    m_simBehaviour->addItem(tr("like io_method=sync"), static_cast<int>(IoMethod::Sync));
+    auto* form = new QFormLayout;
+    form->addRow(tr("I/O method"), m_ioMethod);
+    form->addRow(tr("Simulated reads"), m_simBehaviour);
+    form->addRow(m_directIo);
+    form->addRow(m_coldOsCache);
+    return group(this, tr("I/O"), form);
+}
+
+void RunSetupPanel::ioMethodChanged() {
+    const bool sim = m_ioMethod->currentData().toString() == QLatin1String("sim");
+    m_simBehaviour->setEnabled(sim);
+    m_directIo->setEnabled(!sim);
+    m_coldOsCache->setEnabled(!sim);
+}
+
+Comparison RunSetupPanel::comparison() const {
+    return static_cast<Comparison>(m_compare->currentData().toInt());
+}
+
+void RunSetupPanel::setComparison(Comparison comparison) {
+    m_compare->setCurrentIndex(std::max(0, m_compare->findData(static_cast<int>(comparison))));
+    comparisonChanged();
+}
+
+void RunSetupPanel::comparisonChanged() {
+    m_policyB->setEnabled(comparison() == Comparison::Policy);
+}
+
+RunConfig RunSetupPanel::config() const {
+    RunConfig c = m_base;
+    m_dataset->apply(c);
+    c.policy = text(m_policyA);
+    c.comparePolicy = text(m_policyB);
+    c.stream.effectiveIoConcurrency = m_eic->value();
+    c.stream.ioCombineLimit = m_ioCombineLimit->value();
+    c.poolBlocks = static_cast<std::uint64_t>(m_sharedBuffers->value());
+    if (c.poolBlocks > 0)
+        c.stream.sharedBuffers = c.poolBlocks;
+    c.prewarm = text(m_prewarm);
+    c.consumerNs = m_consumerNs->value();
+    c.resetEvery = static_cast<std::uint64_t>(m_resetEvery->value());
+    c.stream.restoreAfterReset = m_restoreAfterReset->isChecked();
+    c.stream.backwardCombining = m_backwardCombining->isChecked();
+    c.io = m_ioMethod->currentData().toString().toStdString();
+    c.stream.ioMethod = static_cast<IoMethod>(m_simBehaviour->currentData().toInt());
+    c.directIo = m_directIo->isChecked();
+    c.osCacheCold = m_coldOsCache->isChecked();
+    return c;
+}
+
+QString RunSetupPanel::setConfig(const RunConfig& c) {
+    m_base = c;
+    const QString error = m_dataset->show(c);
+    m_policyA->setCurrentText(QString::fromStdString(c.policy));
+    m_policyB->setCurrentText(QString::fromStdString(c.comparePolicy));
+    m_eic->setValue(c.stream.effectiveIoConcurrency);
+    m_ioCombineLimit->setValue(c.stream.ioCombineLimit);
+    m_sharedBuffers->setValue(static_cast<int>(std::min<std::uint64_t>(c.poolBlocks, 2'000'000'000)));
+    m_prewarm->setCurrentText(QString::fromStdString(c.prewarm));
+    m_consumerNs->setValue(static_cast<int>(std::clamp<std::int64_t>(c.consumerNs, 0, 1'000'000'000)));
+    m_resetEvery->setValue(static_cast<int>(std::min<std::uint64_t>(c.resetEvery, 2'000'000'000)));
+    m_restoreAfterReset->setChecked(c.stream.restoreAfterReset);
+    m_backwardCombining->setChecked(c.stream.backwardCombining);
+    m_ioMethod->setCurrentIndex(std::max(0, m_ioMethod->findData(QString::fromStdString(c.io))));
+    m_simBehaviour->setCurrentIndex(
+        std::max(0, m_simBehaviour->findData(static_cast<int>(c.stream.ioMethod))));
+    m_directIo->setChecked(c.directIo);
+    m_coldOsCache->setChecked(c.osCacheCold);
+    ioMethodChanged();
+    return error;
+}
+
+void RunSetupPanel::setRunning(bool running) {
+    m_run->setEnabled(!running);
+    m_stop->setEnabled(running);
+    if (!running)
+        m_progress->setRange(0, 1000);
+}
+
+void RunSetupPanel::showProgress(const QString& status, double fraction) {
+    if (fraction < 0.0) {
+        m_progress->setRange(0, 0);
+    } else {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000.0));
+    }
+    m_status->setText(status);
+}
+
+} // namespace la

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "experiment.h"
+#include "run.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace la {
+
+class DatasetPicker;
+
+// The run setup side panel: dataset, policies A and B, stream settings (PostgreSQL 18's defaults),
+// I/O method, Run / Stop and the progress of the run.
+class RunSetupPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunSetupPanel(QWidget* parent = nullptr);
+
+    RunConfig config() const;
+    // Shows `config`; returns an error message if part of it cannot be shown (e.g. an unknown dataset).
+    QString setConfig(const RunConfig& config);
+    // What run B changes (with Comparison::Policy, config().comparePolicy is B's policy).
+    Comparison comparison() const;
+    void setComparison(Comparison comparison);
+    DatasetPicker* datasetPicker() const { return m_dataset; }
+    QPushButton* runButton() const { return m_run; }
+    QPushButton* stopButton() const { return m_stop; }
+
+    void setRunning(bool running);
+    // `fraction` < 0 shows a busy bar.
+    void showProgress(const QString& text, double fraction);
+
+signals:
+    void runRequested();
+    void stopRequested();
+
+private:
+    QWidget* buildStreamGroup();
+    QWidget* buildIoGroup();
+    void ioMethodChanged();
+    void comparisonChanged();
+
+    // Fields the panel does not show (seed, simulated latency, ...) keep what setConfig() was given.
+    RunConfig m_base;
+    DatasetPicker* m_dataset;
+    QComboBox* m_policyA;
+    QComboBox* m_compare;
+    QComboBox* m_policyB;
+    QSpinBox* m_eic;
+    QSpinBox* m_ioCombineLimit;
+    QSpinBox* m_sharedBuffers;
+    QComboBox* m_prewarm;
+    QSpinBox* m_consumerNs;
+    QSpinBox* m_resetEvery;
+    QCheckBox* m_restoreAfterReset;
+    QCheckBox* m_backwardCombining;
+    QComboBox* m_ioMethod;
+    QComboBox* m_simBehaviour;
+    QCheckBox* m_directIo;
+    QCheckBox* m_coldOsCache;
+    QPushButton* m_run;
+    QPushButton* m_stop;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+};
+
+} // namespace la

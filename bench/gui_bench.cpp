@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// GUI responsiveness: the longest event-loop stall while a long simulated run is plotted live in the
+// window, and the time to export that run's dashboard. Prints figures; not a test.
+//
+//   lookahead-gui-bench [run options]    (default: --dataset alternating --pattern-blocks 10000000
+//                                          --policy pg18; offscreen unless QT_QPA_PLATFORM is set)
+#include "cli_options.h"
+#include "dashboard.h"
+#include "input_error.h"
+#include "main_window.h"
+#include "run_controller.h"
+#include "run_setup_panel.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+// Gaps between the ticks of a 1 ms timer: each one beyond a tick is time the event loop was busy.
+class StallMeter : public QObject {
+public:
+    StallMeter() {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(1);
+        connect(&m_timer, &QTimer::timeout, this, [this] {
+            const qint64 now = m_clock.nsecsElapsed();
+            m_gapsMs.push_back(static_cast<double>(now - m_last) / 1e6);
+            m_last = now;
+        });
+    }
+    void start() {
+        m_clock.start();
+        m_last = 0;
+        m_timer.start();
+    }
+    void stop() { m_timer.stop(); }
+    double max() const {
+        return m_gapsMs.empty() ? 0.0 : *std::max_element(m_gapsMs.begin(), m_gapsMs.end());
+    }
+    double percentile(double p) const {
+        if (m_gapsMs.empty())
+            return 0.0;
+        std::vector<double> sorted = m_gapsMs;
+        std::sort(sorted.begin(), sorted.end());
+        return sorted[static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1))];
+    }
+    std::size_t over(double ms) const {
+        return static_cast<std::size_t>(
+            std::count_if(m_gapsMs.begin(), m_gapsMs.end(), [ms](double g) { return g > ms; }));
+    }
+    std::size_t ticks() const { return m_gapsMs.size(); }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_last = 0;
+    std::vector<double> m_gapsMs;
+};
+
+double peakRssMb() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty())
+        args = {"--dataset", "alternating", "--pattern-blocks", "10000000", "--policy", "pg18"};
+    la::CliOptions options;
+    try {
+        options = la::parseCommandLine(args);
+    } catch (const la::InputError& error) {
+        std::fprintf(stderr, "lookahead-gui-bench: %s\n", error.what());
+        return 2;
+    }
+    QApplication app(argc, argv);
+    la::MainWindow window;
+    window.resize(1500, 950);
+    window.show();
+    window.setupPanel()->setConfig(options.run);
+    window.setupPanel()->setComparison(la::Comparison::Policy);
+
+    StallMeter meter;
+    QElapsedTimer wall;
+    QTimer settled; // polls until the last progressive redraw is done, without a nested event loop
+    settled.setInterval(5);
+    qint64 runMs = 0;
+    QObject::connect(&window.controller(), &la::RunController::finished, &app, [&] {
+        runMs = wall.elapsed();
+        settled.start();
+    });
+    QObject::connect(&settled, &QTimer::timeout, &app, [&] {
+        if (!window.dashboard()->idle())
+            return;
+        settled.stop();
+        meter.stop();
+        std::uint64_t blocks = 0, reads = 0;
+        for (const la::RunTrace* trace : window.controller().traces()) {
+            blocks += trace->positions();
+            reads += trace->reads();
+        }
+        const QLocale english(QLocale::English);
+        std::printf("run: %s blocks, %s reads plotted live in %.2f s (last redraw done %lld ms later)\n",
+                    qPrintable(english.toString(static_cast<qulonglong>(blocks))),
+                    qPrintable(english.toString(static_cast<qulonglong>(reads))),
+                    static_cast<double>(runMs) / 1000.0, wall.elapsed() - runMs);
+        std::printf(
+            "event loop: longest stall %.1f ms, p99 %.1f ms, p50 %.2f ms, %zu gaps > 50 ms of %zu ticks\n",
+            meter.max(), meter.percentile(0.99), meter.percentile(0.5), meter.over(50.0), meter.ticks());
+        for (const double scale : {1.0, 2.0}) {
+            QElapsedTimer exportClock;
+            exportClock.start();
+            const QImage image = window.dashboard()->renderImage(QSize(1600, 1000), scale, window.caption());
+            const qint64 renderMs = exportClock.elapsed();
+            image.save(QStringLiteral("/dev/null"), "PNG");
+            std::printf(
+                "export: dashboard 1600x1000 at %.0fx rendered in %lld ms (%lld ms with PNG encoding)\n",
+                scale, renderMs, exportClock.elapsed());
+        }
+        std::printf("peak RSS %.0f MB\n", peakRssMb());
+        QCoreApplication::quit();
+    });
+    QTimer::singleShot(0, &app, [&] {
+        meter.start();
+        wall.start();
+        window.startRun();
+    });
+    return QApplication::exec();
+}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The run controller: a worker thread per run, drained on the GUI thread; stop, restart and
+// destruction mid-run are clean. Also run under TSan (see tests/tsan-qt.supp).
+#include "run_controller.h"
+#include "run_mailbox.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <thread>
+
+using namespace la;
+
+namespace {
+
+RunConfig smallRun() {
+    RunConfig config;
+    config.dataset.name = "alternating";
+    config.dataset.blocks = 8192;
+    config.policy = "pg18";
+    config.comparePolicy = "pg19";
+    return config;
+}
+
+// Long enough that it is still running whenever the test acts on it.
+RunConfig longRun() {
+    RunConfig config;
+    config.dataset.name = "seq";
+    config.dataset.blocks = 200'000'000;
+    return config;
+}
+
+constexpr int kTimeoutMs = 20'000;
+
+} // namespace
+
+class TestGuiController : public QObject {
+    Q_OBJECT
+private slots:
+    void runDeliversEveryEvent();
+    void stopMidRun();
+    void restartDropsTheOldRun();
+    void destroyMidRun();
+    void unknownPolicyFailsAtOnce();
+    void badBlockListFailsFromTheWorker();
+    void traceCsvIsWritten();
+    void mailboxBackPressureKeepsEveryEvent();
+    void mailboxNeverBlocksACancelledWorker();
+};
+
+void TestGuiController::runDeliversEveryEvent() {
+    RunController controller;
+    QSignalSpy started(&controller, &RunController::started);
+    QSignalSpy runFinished(&controller, &RunController::runFinished);
+    QSignalSpy finished(&controller, &RunController::finished);
+    QSignalSpy failed(&controller, &RunController::failed);
+    controller.start(smallRun());
+    QCOMPARE(started.count(), 1);
+    QCOMPARE(controller.traces().size(), std::size_t(2));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(finished.first().first().toBool(), false);
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(runFinished.count(), 2);
+    QVERIFY(!controller.running());
+    const std::vector<RunSummary> summaries = controller.summaries();
+    QCOMPARE(summaries.size(), std::size_t(2));
+    for (std::size_t i = 0; i < 2; ++i) {
+        const RunTrace& trace = *controller.traces()[i];
+        QCOMPARE(trace.positions(), std::uint64_t(8192));
+        QCOMPARE(trace.positions(), summaries[i].blocks);
+        QCOMPARE(trace.reads(), static_cast<std::size_t>(summaries[i].ios));
+        QCOMPARE(trace.endTimeNs(), summaries[i].runtimeNs);
+    }
+    QCOMPARE(controller.traces()[0]->label(), std::string("pg18"));
+    QCOMPARE(controller.traces()[1]->label(), std::string("pg19"));
+    QVERIFY(controller.traces()[0]->limits().maxPinned > 0);
+}
+
+void TestGuiController::stopMidRun() {
+    RunController controller;
+    QSignalSpy data(&controller, &RunController::dataArrived);
+    QSignalSpy finished(&controller, &RunController::finished);
+    controller.start(longRun());
+    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 0, kTimeoutMs);
+    QElapsedTimer clock;
+    clock.start();
+    controller.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
+    QCOMPARE(finished.first().first().toBool(), true);
+    const RunTrace& trace = *controller.traces()[0];
+    QVERIFY(trace.summary());
+    QVERIFY(trace.summary()->cancelled);
+    QCOMPARE(trace.positions(), trace.summary()->blocks);
+    QVERIFY(trace.positions() < 200'000'000);
+}
+
+void TestGuiController::restartDropsTheOldRun() {
+    RunController controller;
+    QSignalSpy data(&controller, &RunController::dataArrived);
+    QSignalSpy finished(&controller, &RunController::finished);
+    controller.start(longRun());
+    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 0, kTimeoutMs);
+    controller.start(smallRun());
+    QCOMPARE(controller.generation(), quint64(2));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(controller.traces().size(), std::size_t(2));
+    QCOMPARE(controller.traces()[0]->positions(), std::uint64_t(8192));
+    QCOMPARE(controller.summaries().size(), std::size_t(2));
+}
+
+void TestGuiController::destroyMidRun() {
+    auto controller = std::make_unique<RunController>();
+    QSignalSpy data(controller.get(), &RunController::dataArrived);
+    controller->start(longRun());
+    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 0, kTimeoutMs);
+    QElapsedTimer clock;
+    clock.start();
+    controller.reset();
+    QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
+}
+
+void TestGuiController::unknownPolicyFailsAtOnce() {
+    RunController controller;
+    QSignalSpy failed(&controller, &RunController::failed);
+    QSignalSpy started(&controller, &RunController::started);
+    RunConfig config = smallRun();
+    config.comparePolicy = "pg99";
+    controller.start(config);
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(started.count(), 0);
+    QVERIFY(!controller.running());
+}
+
+void TestGuiController::badBlockListFailsFromTheWorker() {
+    RunController controller;
+    QSignalSpy failed(&controller, &RunController::failed);
+    QSignalSpy finished(&controller, &RunController::finished);
+    RunConfig config = smallRun();
+    config.blockList = "/nonexistent/blocks.txt";
+    controller.start(config);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(failed.count(), 1);
+    QVERIFY2(failed.first().first().toString().contains(QStringLiteral("/nonexistent/blocks.txt")),
+             qPrintable(failed.first().first().toString()));
+    QVERIFY(controller.summaries().empty());
+}
+
+void TestGuiController::traceCsvIsWritten() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("trace.csv"));
+    RunController controller;
+    QSignalSpy finished(&controller, &RunController::finished);
+    RunConfig config = smallRun();
+    config.comparePolicy.clear();
+    controller.start(config, path);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray header = file.readLine();
+    QVERIFY2(header.contains("time_ns"), header.constData());
+    int rows = 0;
+    while (!file.atEnd() && rows < 100)
+        rows += !file.readLine().isEmpty();
+    QCOMPARE(rows, 100);
+}
+
+void TestGuiController::mailboxBackPressureKeepsEveryEvent() {
+    Mailbox mailbox(1000);
+    std::atomic<bool> cancel{false};
+    constexpr int kBatches = 2000;
+    std::thread worker([&] {
+        std::vector<Event> batch(100);
+        for (int i = 0; i < kBatches; ++i) {
+            for (Event& e : batch)
+                e.position = static_cast<std::uint32_t>(i);
+            mailbox.postEvents(0, batch, cancel);
+        }
+        mailbox.post(WorkerMessage{});
+        mailbox.markFinished();
+    });
+    std::size_t events = 0;
+    std::size_t biggest = 0;
+    bool done = false;
+    while (!done) {
+        WorkerProgress progress;
+        for (WorkerMessage& m : mailbox.take(progress)) {
+            events += m.events.size();
+            biggest = std::max(biggest, m.events.size());
+            done = done || m.kind == WorkerMessage::Kind::Done;
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    worker.join();
+    QCOMPARE(events, std::size_t(kBatches) * 100);
+    QVERIFY2(biggest <= 1100, qPrintable(QString::number(biggest)));
+}
+
+void TestGuiController::mailboxNeverBlocksACancelledWorker() {
+    Mailbox mailbox(10);
+    std::atomic<bool> cancel{false};
+    std::vector<Event> batch(100);
+    mailbox.postEvents(0, batch, cancel); // fills it
+    cancel = true;
+    QElapsedTimer clock;
+    clock.start();
+    std::thread worker([&] { mailbox.postEvents(0, batch, cancel); });
+    worker.join();
+    QVERIFY(clock.elapsed() < 1000);
+}
+
+QTEST_GUILESS_MAIN(TestGuiController)
+#include "tst_gui_controller.moc"

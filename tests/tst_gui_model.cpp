@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The plot model without widgets: pixel/value mappings, bucket reduction, per-pixel binning, tooltips.
+#include "axis_map.h"
+#include "hit_miss_raster.h"
+#include "io_size_scatter.h"
+#include "request_raster.h"
+#include "run.h"
+#include "run_trace.h"
+#include "series_columns.h"
+#include "summary_rows.h"
+#include "tooltips.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace la;
+
+namespace {
+
+// A synthetic run: position p is handed out at p * 1000 ns with distance `distance(p)`, a miss every
+// `missEvery`-th block (waited for if `waitEvery` divides it too), and a read of `readBlocks` issued
+// at every miss.
+struct Synthetic {
+    std::uint64_t positions = 100;
+    int missEvery = 4;
+    int waitEvery = 8;
+    int readBlocks = 4;
+    std::uint16_t (*distance)(std::uint64_t) = [](std::uint64_t p) {
+        return static_cast<std::uint16_t>(p % 7 + 1);
+    };
+
+    std::vector<Event> events() const {
+        std::vector<Event> out;
+        for (std::uint64_t p = 0; p < positions; ++p) {
+            const bool miss = p % static_cast<std::uint64_t>(missEvery) == 0;
+            if (miss) {
+                Event read;
+                read.kind = EventKind::ReadStarted;
+                read.time_ns = static_cast<std::int64_t>(p * 1000);
+                read.position = static_cast<std::uint32_t>(p);
+                read.block = static_cast<std::uint32_t>(p);
+                read.nblocks = static_cast<std::uint8_t>(readBlocks);
+                out.push_back(read);
+            }
+            Event consumed;
+            consumed.kind = EventKind::Consumed;
+            consumed.time_ns = static_cast<std::int64_t>(p * 1000 + 500);
+            consumed.position = static_cast<std::uint32_t>(p);
+            consumed.block = static_cast<std::uint32_t>(p);
+            consumed.distance = distance(p);
+            consumed.pinned = 3;
+            consumed.in_flight = 1;
+            consumed.flags = static_cast<std::uint8_t>(
+                (miss ? event_flag::miss : 0) |
+                (miss && p % static_cast<std::uint64_t>(waitEvery) == 0 ? event_flag::waited : 0));
+            out.push_back(consumed);
+        }
+        Event end;
+        end.kind = EventKind::EndOfStream;
+        end.time_ns = static_cast<std::int64_t>(positions * 1000 + 500);
+        out.push_back(end);
+        return out;
+    }
+
+    RunTrace trace(std::size_t capacity = std::size_t(1) << 20) const {
+        RunTrace t("test", RunLimits{94, 16}, capacity);
+        const std::vector<Event> e = events();
+        t.append(e);
+        return t;
+    }
+};
+
+Polyline reduce(const RunTrace& trace, XAxis mode, StateSeries series, const AxisMap& map) {
+    SeriesColumns columns;
+    if (!columns.update(trace, SeriesColumns::Key{mode, map}, UINT64_MAX))
+        return {};
+    return columns.polyline(series);
+}
+
+} // namespace
+
+class TestGuiModel : public QObject {
+    Q_OBJECT
+private slots:
+    void axisMap_data();
+    void axisMap();
+    void bucketsMergeKeepMinMaxAndCounts_data();
+    void bucketsMergeKeepMinMaxAndCounts();
+    void timePositionMapping_data();
+    void timePositionMapping();
+    void positionsInXCoversPixel();
+    void reducedSeriesExactWhenZoomedIn();
+    void reducedSeriesPerColumnWhenZoomedOut_data();
+    void reducedSeriesPerColumnWhenZoomedOut();
+    void seriesColumnsGrowWithTheRun();
+    void positionWalkerMatchesMapping_data();
+    void positionWalkerMatchesMapping();
+    void hitMissValue_data();
+    void hitMissValue();
+    void hitMissRasterCountsEveryPosition();
+    void hitMissRasterProgressiveEqualsOneShot();
+    void hitMissRasterZoomedInFillsColumns();
+    void requestRasterPaintsReadSpans();
+    void ioSizeScatterOnePointPerSizeAndColumn();
+    void tooltipsDescribeThePixel();
+    void realRunFeedsTrace();
+    void summaryRowsFormatNumbers();
+};
+
+void TestGuiModel::axisMap_data() {
+    QTest::addColumn<double>("lo");
+    QTest::addColumn<double>("hi");
+    QTest::addColumn<int>("cells");
+    QTest::addColumn<double>("value");
+    QTest::addColumn<int>("cell");
+    QTest::newRow("min") << 0.0 << 100.0 << 10 << 0.0 << 0;
+    QTest::newRow("half") << 0.0 << 100.0 << 10 << 50.0 << 5;
+    QTest::newRow("just below max") << 0.0 << 100.0 << 10 << 99.999 << 9;
+    QTest::newRow("max is outside") << 0.0 << 100.0 << 10 << 100.0 << 10;
+    QTest::newRow("left of range") << 0.0 << 100.0 << 10 << -0.5 << -1;
+    QTest::newRow("zoomed min") << 1e6 << 1e6 + 16 << 1600 << 1e6 << 0;
+    QTest::newRow("zoomed half") << 1e6 << 1e6 + 16 << 1600 << 1e6 + 8 << 800;
+    QTest::newRow("zoomed last") << 1e6 << 1e6 + 16 << 1600 << 1e6 + 15.995 << 1599;
+    QTest::newRow("time seconds") << 0.0 << 2.5 << 1000 << 1.25 << 500;
+}
+
+void TestGuiModel::axisMap() {
+    QFETCH(double, lo);
+    QFETCH(double, hi);
+    QFETCH(int, cells);
+    QFETCH(double, value);
+    QFETCH(int, cell);
+    const AxisMap map{lo, hi, cells};
+    QVERIFY(map.valid());
+    QCOMPARE(map.cellOf(value), cell);
+    if (cell >= 0 && cell < cells) {
+        QVERIFY(map.cellStart(cell) <= value);
+        QVERIFY(map.cellStart(cell + 1) > value);
+        QCOMPARE(map.cellOf(map.cellCentre(cell)), cell);
+    }
+}
+
+void TestGuiModel::bucketsMergeKeepMinMaxAndCounts_data() {
+    QTest::addColumn<int>("capacity");
+    QTest::addColumn<int>("positions");
+    QTest::addColumn<int>("width");
+    QTest::newRow("fits: exact") << 64 << 64 << 1;
+    QTest::newRow("one merge") << 64 << 65 << 2;
+    QTest::newRow("three merges") << 8 << 60 << 8;
+    QTest::newRow("odd capacity rounds down") << 9 << 17 << 4;
+    QTest::newRow("long run") << 1024 << 100'000 << 128;
+}
+
+void TestGuiModel::bucketsMergeKeepMinMaxAndCounts() {
+    QFETCH(int, capacity);
+    QFETCH(int, positions);
+    QFETCH(int, width);
+    Synthetic s;
+    s.positions = static_cast<std::uint64_t>(positions);
+    const RunTrace trace = s.trace(static_cast<std::size_t>(capacity));
+    const StateBuckets& b = trace.state();
+    QCOMPARE(b.positions(), std::uint64_t(positions));
+    QCOMPARE(b.width(), std::uint64_t(width));
+    QVERIFY(b.size() <= static_cast<std::size_t>(capacity));
+    // Every bucket holds exactly the min/max and counts of its positions.
+    for (std::size_t bucket = 0; bucket < b.size(); ++bucket) {
+        std::uint16_t lo = UINT16_MAX, hi = 0;
+        std::uint64_t misses = 0;
+        for (std::uint64_t p = b.bucketStart(bucket);
+             p < std::min<std::uint64_t>(b.bucketStart(bucket + 1), positions); ++p) {
+            lo = std::min(lo, s.distance(p));
+            hi = std::max(hi, s.distance(p));
+            misses += p % 4 == 0;
+        }
+        QCOMPARE(b.lo(StateSeries::Distance, bucket), lo);
+        QCOMPARE(b.hi(StateSeries::Distance, bucket), hi);
+        QCOMPARE(b.span(bucket, bucket + 1).misses, misses);
+        QCOMPARE(b.firstTime(bucket), static_cast<std::int64_t>(b.bucketStart(bucket) * 1000 + 500));
+    }
+    QCOMPARE(b.span(0, b.size()).misses, std::uint64_t((positions + 3) / 4));
+    QCOMPARE(b.maxValue(StateSeries::Distance), std::uint16_t(std::min(positions, 7)));
+}
+
+void TestGuiModel::timePositionMapping_data() {
+    QTest::addColumn<int>("capacity");
+    QTest::addColumn<double>("position");
+    QTest::addColumn<double>("timeNs");
+    QTest::newRow("first") << 1 << 0.0 << 500.0;
+    QTest::newRow("exact 10") << 1 << 10.0 << 10'500.0;
+    QTest::newRow("half way") << 1 << 10.5 << 11'000.0;
+    QTest::newRow("last position") << 1 << 99.0 << 99'500.0;
+    QTest::newRow("end of trace") << 1 << 100.0 << 100'500.0;
+    QTest::newRow("merged bucket start") << 16 << 32.0 << 32'500.0;
+    QTest::newRow("merged bucket middle") << 16 << 36.0 << 36'500.0;
+}
+
+void TestGuiModel::timePositionMapping() {
+    QFETCH(int, capacity);
+    QFETCH(double, position);
+    QFETCH(double, timeNs);
+    Synthetic s;
+    const RunTrace trace = s.trace(capacity == 1 ? std::size_t(1) << 20 : static_cast<std::size_t>(capacity));
+    QCOMPARE(trace.timeNsAt(position), timeNs);
+    QVERIFY(std::fabs(trace.positionAtTimeNs(timeNs) - position) < 1e-9);
+    QCOMPARE(xOfPosition(trace, XAxis::Time, position), timeNs / 1e9);
+    QCOMPARE(xOfPosition(trace, XAxis::Position, position), position);
+    QVERIFY(std::fabs(positionAtX(trace, XAxis::Time, timeNs / 1e9) - position) < 1e-6);
+}
+
+void TestGuiModel::positionsInXCoversPixel() {
+    const RunTrace trace = Synthetic{}.trace();
+    std::uint64_t first = 0, end = 0;
+    // One pixel inside position 10's time extent: exactly position 10.
+    positionsInX(trace, XAxis::Time, 10'600e-9, 10'700e-9, first, end);
+    QCOMPARE(first, std::uint64_t(10));
+    QCOMPARE(end, std::uint64_t(11));
+    positionsInX(trace, XAxis::Position, 10.0, 20.0, first, end);
+    QCOMPARE(first, std::uint64_t(10));
+    QCOMPARE(end, std::uint64_t(20));
+    positionsInX(trace, XAxis::Position, -5.0, 1e9, first, end);
+    QCOMPARE(first, std::uint64_t(0));
+    QCOMPARE(end, std::uint64_t(100));
+}
+
+void TestGuiModel::reducedSeriesExactWhenZoomedIn() {
+    const RunTrace trace = Synthetic{}.trace();
+    // 10 positions over 1000 pixels: a step per position, value as sampled.
+    const Polyline line = reduce(trace, XAxis::Position, StateSeries::Distance, AxisMap{20.0, 30.0, 1000});
+    QVERIFY(line.size() >= 20);
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (i > 0)
+            QVERIFY(line.x[i] >= line.x[i - 1]);
+        const double p = line.x[i];
+        if (p >= 20.0 && p < 30.0 && (i + 1 < line.size() && line.x[i + 1] > p))
+            QCOMPARE(line.y[i], static_cast<double>(static_cast<std::uint64_t>(p) % 7 + 1));
+    }
+}
+
+void TestGuiModel::reducedSeriesPerColumnWhenZoomedOut_data() {
+    QTest::addColumn<int>("columns");
+    QTest::newRow("100 columns") << 100;
+    QTest::newRow("7 columns") << 7;
+    QTest::newRow("1 column") << 1;
+}
+
+void TestGuiModel::reducedSeriesPerColumnWhenZoomedOut() {
+    QFETCH(int, columns);
+    Synthetic s;
+    s.positions = 100'000;
+    const RunTrace trace = s.trace();
+    const AxisMap map{0.0, 100'000.0, columns};
+    const Polyline line = reduce(trace, XAxis::Position, StateSeries::Distance, map);
+    QVERIFY2(line.size() <= static_cast<std::size_t>(3 * columns + 3),
+             qPrintable(QString::number(line.size())));
+    // Every column's stroke reaches the full 1..7 range of the data under it.
+    for (int c = 0; c < columns; ++c) {
+        double lo = 1e9, hi = -1e9;
+        for (std::size_t i = 0; i < line.size(); ++i) {
+            if (line.x[i] == map.cellStart(c)) {
+                lo = std::min(lo, line.y[i]);
+                hi = std::max(hi, line.y[i]);
+            }
+        }
+        QCOMPARE(lo, 1.0);
+        QCOMPARE(hi, 7.0);
+    }
+}
+
+void TestGuiModel::seriesColumnsGrowWithTheRun() {
+    // Binned while the run grows (and its buckets merge) = binned once at the end.
+    Synthetic s;
+    s.positions = 3'000;
+    const std::vector<Event> events = s.events();
+    RunTrace growing("live", {}, 64);
+    const SeriesColumns::Key key{XAxis::Position, AxisMap{0.0, 3'000.0, 50}};
+    SeriesColumns live;
+    for (std::size_t i = 0; i < events.size(); i += 97) {
+        growing.append(
+            std::span<const Event>(events).subspan(i, std::min<std::size_t>(97, events.size() - i)));
+        live.update(growing, key, 5);
+    }
+    while (!live.update(growing, key, 5)) {
+    }
+    SeriesColumns once;
+    QVERIFY(once.update(s.trace(64), key, UINT64_MAX));
+    for (std::size_t series = 0; series < kStateSeriesCount; ++series) {
+        const Polyline a = live.polyline(static_cast<StateSeries>(series));
+        const Polyline b = once.polyline(static_cast<StateSeries>(series));
+        QCOMPARE(a.x, b.x);
+        QCOMPARE(a.y, b.y);
+    }
+}
+
+void TestGuiModel::positionWalkerMatchesMapping_data() {
+    QTest::addColumn<int>("capacity");
+    QTest::addColumn<int>("mode");
+    QTest::newRow("time, exact") << (1 << 20) << int(XAxis::Time);
+    QTest::newRow("time, merged buckets") << 16 << int(XAxis::Time);
+    QTest::newRow("position") << 16 << int(XAxis::Position);
+}
+
+void TestGuiModel::positionWalkerMatchesMapping() {
+    QFETCH(int, capacity);
+    QFETCH(int, mode);
+    const RunTrace trace = Synthetic{}.trace(static_cast<std::size_t>(capacity));
+    const auto axis = static_cast<XAxis>(mode);
+    PositionWalker walker(trace, axis, 3);
+    for (std::uint64_t p = 3; p < trace.positions(); ++p) {
+        QCOMPARE(walker.position(), p);
+        QVERIFY(std::fabs(walker.x() - xOfPosition(trace, axis, static_cast<double>(p))) < 1e-12);
+        const double next = walker.advance();
+        QVERIFY(std::fabs(next - xOfPosition(trace, axis, static_cast<double>(p + 1))) < 1e-12);
+    }
+}
+
+void TestGuiModel::hitMissValue_data() {
+    QTest::addColumn<int>("blocks");
+    QTest::addColumn<int>("misses");
+    QTest::addColumn<int>("waits");
+    QTest::addColumn<double>("value");
+    QTest::newRow("empty") << 0 << 0 << 0 << std::numeric_limits<double>::quiet_NaN();
+    QTest::newRow("all hits") << 10 << 0 << 0 << 0.0;
+    QTest::newRow("half misses") << 10 << 5 << 0 << 0.5;
+    QTest::newRow("all misses, no wait") << 10 << 10 << 0 << 1.0;
+    QTest::newRow("half the misses waited") << 10 << 4 << 2 << 1.5;
+    QTest::newRow("every miss waited") << 10 << 5 << 5 << 2.0;
+}
+
+void TestGuiModel::hitMissValue() {
+    QFETCH(int, blocks);
+    QFETCH(int, misses);
+    QFETCH(int, waits);
+    QFETCH(double, value);
+    const HitMissCell cell{static_cast<std::uint32_t>(blocks), static_cast<std::uint32_t>(misses),
+                           static_cast<std::uint32_t>(waits)};
+    if (std::isnan(value))
+        QVERIFY(std::isnan(la::hitMissValue(cell)));
+    else
+        QCOMPARE(la::hitMissValue(cell), value);
+}
+
+void TestGuiModel::hitMissRasterCountsEveryPosition() {
+    Synthetic s;
+    s.positions = 10'000;
+    const RunTrace trace = s.trace();
+    const RasterKey key{XAxis::Time, AxisMap{0.0, 10'000'500e-9, 50}, AxisMap{0.0, 10'000.0, 20}};
+    HitMissRaster raster;
+    QVERIFY(raster.update(trace, key, UINT64_MAX));
+    std::uint64_t blocks = 0, misses = 0, waits = 0;
+    for (int y = 0; y < 20; ++y)
+        for (int x = 0; x < 50; ++x) {
+            blocks += raster.cells().at(x, y).blocks;
+            misses += raster.cells().at(x, y).misses;
+            waits += raster.cells().at(x, y).waits;
+        }
+    QCOMPARE(blocks, std::uint64_t(10'000));
+    QCOMPARE(misses, std::uint64_t(2'500));
+    QCOMPARE(waits, std::uint64_t(1'250));
+    // Block p is consumed at position p: a diagonal, so only cells near it are filled.
+    QVERIFY(raster.cells().at(0, 0).blocks > 0);
+    QCOMPARE(raster.cells().at(0, 19).blocks, 0u);
+}
+
+void TestGuiModel::hitMissRasterProgressiveEqualsOneShot() {
+    Synthetic s;
+    s.positions = 5'000;
+    const RunTrace trace = s.trace();
+    const RasterKey key{XAxis::Position, AxisMap{100.0, 4'000.0, 37}, AxisMap{0.0, 5'000.0, 11}};
+    HitMissRaster once;
+    QVERIFY(once.update(trace, key, UINT64_MAX));
+    HitMissRaster steps;
+    int calls = 1;
+    while (!steps.update(trace, key, 97))
+        ++calls;
+    QVERIFY(calls > 10);
+    for (int y = 0; y < 11; ++y)
+        for (int x = 0; x < 37; ++x)
+            QCOMPARE(steps.cells().at(x, y).blocks, once.cells().at(x, y).blocks);
+    // A new key starts over.
+    const RasterKey other{XAxis::Position, AxisMap{0.0, 5'000.0, 5}, AxisMap{0.0, 5'000.0, 5}};
+    QVERIFY(steps.update(trace, other, UINT64_MAX));
+    QCOMPARE(steps.cells().nx(), 5);
+}
+
+void TestGuiModel::hitMissRasterZoomedInFillsColumns() {
+    const RunTrace trace = Synthetic{}.trace();
+    // 4 positions over 100 columns and 4 blocks over 8 rows: each position fills 25 columns × 2 rows.
+    const RasterKey key{XAxis::Position, AxisMap{10.0, 14.0, 100}, AxisMap{10.0, 14.0, 8}};
+    HitMissRaster raster;
+    QVERIFY(raster.update(trace, key, UINT64_MAX));
+    int filled = 0;
+    for (int y = 0; y < 8; ++y)
+        for (int x = 0; x < 100; ++x)
+            filled += raster.cells().at(x, y).blocks > 0;
+    QCOMPARE(filled, 4 * 25 * 2);
+    QCOMPARE(raster.cells().at(0, 0).blocks, 1u);
+    QCOMPARE(raster.cells().at(99, 7).blocks, 1u);
+    QCOMPARE(raster.cells().at(0, 7).blocks, 0u);
+}
+
+void TestGuiModel::requestRasterPaintsReadSpans() {
+    Synthetic s;
+    s.readBlocks = 16;
+    const RunTrace trace = s.trace();
+    // Position axis 0..100 in 100 columns, blocks 0..128 in 128 rows: the read at position 8 covers
+    // rows 8..23.
+    const RasterKey key{XAxis::Position, AxisMap{0.0, 100.0, 100}, AxisMap{0.0, 128.0, 128}};
+    RequestRaster raster;
+    QVERIFY(raster.update(trace, key, UINT64_MAX));
+    for (int y = 0; y < 128; ++y)
+        QCOMPARE(raster.cells().at(8, y), std::uint8_t(y >= 8 && y < 24 ? 16 : 0));
+    QCOMPARE(raster.cells().at(9, 10), std::uint8_t(0));
+    std::size_t first = 0, end = 0;
+    readsInX(trace, XAxis::Position, 8.0, 16.0, first, end);
+    QCOMPARE(end - first, std::size_t(2));
+}
+
+void TestGuiModel::ioSizeScatterOnePointPerSizeAndColumn() {
+    Synthetic s;
+    s.positions = 1'000;
+    const RunTrace trace = s.trace();
+    IoSizeScatter scatter;
+    QVERIFY(
+        scatter.update(trace, IoSizeScatter::Key{XAxis::Position, AxisMap{0.0, 1'000.0, 10}}, UINT64_MAX));
+    const auto points = scatter.points();
+    QCOMPARE(points.size(), std::size_t(10));
+    for (const auto& point : points)
+        QCOMPARE(point.blocks, 4);
+    QCOMPARE(trace.readSizeCounts()[4], std::uint64_t(250));
+    QCOMPARE(trace.largestRead(), 4);
+}
+
+void TestGuiModel::tooltipsDescribeThePixel() {
+    const RunTrace trace = Synthetic{}.trace();
+    const QString one = stateTooltip(trace, XAxis::Position, 12.2, 12.3);
+    QVERIFY2(one.contains(QStringLiteral("position 12")), qPrintable(one));
+    QVERIFY2(one.contains(QStringLiteral("distance 6")), qPrintable(one));
+    QVERIFY2(one.contains(QStringLiteral("pinned 3")), qPrintable(one));
+    const QString many = stateTooltip(trace, XAxis::Position, 0.0, 50.0);
+    QVERIFY2(many.contains(QStringLiteral("distance 1–7")), qPrintable(many));
+    QVERIFY2(many.contains(QStringLiteral("13 misses, 7 waited")), qPrintable(many));
+    const QString read = requestTooltip(trace, XAxis::Position, 8.0, 9.0, 9.0, 10.0);
+    QVERIFY2(read.contains(QStringLiteral("blocks 8–11")), qPrintable(read));
+    QVERIFY2(ioSizeTooltip(trace, XAxis::Position, 0.0, 10.0).contains(QStringLiteral("4 blocks (32 kB) ×3")),
+             qPrintable(ioSizeTooltip(trace, XAxis::Position, 0.0, 10.0)));
+    QCOMPARE(collapseLabel(trace, {0, 15}), QStringLiteral("distance stuck at 1↔2 for 4 misses"));
+}
+
+void TestGuiModel::realRunFeedsTrace() {
+    RunConfig config;
+    config.dataset.name = "alternating";
+    config.dataset.blocks = 4096;
+    RunTrace trace("pg18");
+    struct Sink : EventSink {
+        RunTrace* trace;
+        void onEvents(std::span<const Event> batch) override { trace->append(batch); }
+    } sink;
+    sink.trace = &trace;
+    RunCallbacks callbacks;
+    callbacks.sinks.push_back(&sink);
+    const RunSummary summary = runScan(config, "pg18", callbacks);
+    trace.setSummary(summary);
+    QCOMPARE(trace.positions(), summary.blocks);
+    QCOMPARE(trace.reads(), static_cast<std::size_t>(summary.ios));
+    QCOMPARE(trace.state().span(0, trace.state().size()).misses, summary.misses);
+    QCOMPARE(trace.state().span(0, trace.state().size()).waits, summary.waits);
+    QCOMPARE(trace.endTimeNs(), summary.runtimeNs);
+    QVERIFY(!summary.collapseIntervals.empty());
+    QVERIFY(stateTooltip(trace, XAxis::Position, 2000.0, 2000.5).contains(QStringLiteral("in a collapse")));
+}
+
+void TestGuiModel::summaryRowsFormatNumbers() {
+    RunSummary s;
+    s.policy = "pg18";
+    s.blocks = 65536;
+    s.hits = 32768;
+    s.misses = 32768;
+    s.ios = 32768;
+    s.collapseIntervals = {{1, 65535}};
+    const auto rows = summaryRows({&s, nullptr});
+    bool sawBlocks = false, sawCollapse = false;
+    for (const SummaryRow& row : rows) {
+        QCOMPARE(row.values.size(), std::size_t(2));
+        QCOMPARE(row.values[1], QStringLiteral("…"));
+        sawBlocks = sawBlocks || row.values[0] == QStringLiteral("65,536 (32,768 / 32,768)");
+        sawCollapse = sawCollapse || row.values[0] == QStringLiteral("1 (65,535 blocks)");
+    }
+    QVERIFY(sawBlocks);
+    QVERIFY(sawCollapse);
+}
+
+QTEST_GUILESS_MAIN(TestGuiModel)
+#include "tst_gui_model.moc"

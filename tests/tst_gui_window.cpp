@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The window, offscreen: it builds, a run fills every plot, Stop and closing mid-run are clean,
+// exports have the requested size and real content, the headless export draws the same pixels, and
+// bad input ends in an error dialog with the window still usable.
+#include "cli_options.h"
+#include "dashboard.h"
+#include "dataset_picker.h"
+#include "main_window.h"
+#include "plot_view.h"
+#include "run_setup_panel.h"
+
+#include <QAction>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFontInfo>
+#include <QFontMetrics>
+#include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <set>
+
+using namespace la;
+
+namespace {
+
+constexpr int kTimeoutMs = 30'000;
+
+const QStringList kSmallRun{QStringLiteral("--dataset"),        QStringLiteral("alternating"),
+                            QStringLiteral("--pattern-blocks"), QStringLiteral("8192"),
+                            QStringLiteral("--policy"),         QStringLiteral("pg18"),
+                            QStringLiteral("--compare-policy"), QStringLiteral("pg19")};
+
+CliOptions options(const QStringList& args) {
+    std::vector<std::string> list;
+    for (const QString& arg : args)
+        list.push_back(arg.toStdString());
+    return parseCommandLine(list);
+}
+
+RunConfig longRun() {
+    RunConfig config = options({}).run;
+    config.dataset.name = "seq";
+    config.dataset.blocks = 200'000'000;
+    return config;
+}
+
+// Distinct colours inside `area`: a blank plot area has one or two (background, grid).
+int distinctColours(const QImage& image, const QRect& area) {
+    std::set<QRgb> colours;
+    for (int y = area.top(); y <= area.bottom(); y += 2)
+        for (int x = area.left(); x <= area.right(); x += 2)
+            colours.insert(image.pixel(x, y));
+    return static_cast<int>(colours.size());
+}
+
+// Share of non-white pixels inside `area`.
+double inkShare(const QImage& image, const QRect& area) {
+    int ink = 0, all = 0;
+    for (int y = area.top(); y <= area.bottom(); ++y)
+        for (int x = area.left(); x <= area.right(); ++x) {
+            ++all;
+            ink += image.pixel(x, y) != qRgb(255, 255, 255);
+        }
+    return static_cast<double>(ink) / all;
+}
+
+// Hovering somewhere over the pane gives a tooltip.
+bool anyTooltip(const PlotView* view, const QRect& area) {
+    for (int y = area.top(); y <= area.bottom(); y += 3)
+        for (int x = area.left(); x <= area.right(); x += 7)
+            if (!view->tooltipAt(QPoint(x, y)).isEmpty())
+                return true;
+    return false;
+}
+
+bool waitIdle(MainWindow& window) {
+    return QTest::qWaitFor([&] { return !window.controller().running() && window.dashboard()->idle(); },
+                           kTimeoutMs);
+}
+
+} // namespace
+
+class TestGuiWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void fontsRenderText();
+    void windowBuildsWithADefaultDataset();
+    void runUpdatesEveryPlot();
+    void stopMidRunIsClean();
+    void closingMidRunIsClean();
+    void exportedPngHasSizeAndContent_data();
+    void exportedPngHasSizeAndContent();
+    void headlessExportEqualsWindowExport();
+    void unreadableBlockListShowsErrorAndStaysUsable();
+    void malformedBlockListShowsError();
+    void unknownDatasetShowsError();
+
+private:
+    void runToEnd(MainWindow& window, const QStringList& args);
+    QTemporaryDir m_dir;
+};
+
+void TestGuiWindow::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
+    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_gui_window"));
+    QVERIFY(m_dir.isValid());
+}
+
+// Missing fonts draw every label as empty boxes without any warning (build-environment.md §6.3).
+void TestGuiWindow::fontsRenderText() {
+    QVERIFY(!QFontInfo(QFont(QStringLiteral("sans"))).family().isEmpty());
+    QVERIFY(QFontMetrics(QFont(QStringLiteral("sans"))).inFont(QChar(QLatin1Char('A'))));
+}
+
+void TestGuiWindow::windowBuildsWithADefaultDataset() {
+    MainWindow window;
+    window.applyStartup(options({}));
+    QCOMPARE(window.dashboard()->views().size(), std::size_t(4));
+    const RunConfig config = window.setupPanel()->config();
+    QVERIFY(!config.dataset.name.empty());
+    QVERIFY(!config.comparePolicy.empty()); // one click shows A vs B
+    QVERIFY(window.setupPanel()->runButton()->isEnabled());
+    QVERIFY(!window.errorDialog());
+}
+
+void TestGuiWindow::runToEnd(MainWindow& window, const QStringList& args) {
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    window.applyStartup(options(args));
+    window.startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QVERIFY(waitIdle(window));
+}
+
+void TestGuiWindow::runUpdatesEveryPlot() {
+    MainWindow window;
+    window.resize(1400, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    runToEnd(window, kSmallRun);
+    QCOMPARE(window.controller().summaries().size(), std::size_t(2));
+    QVERIFY(window.dashboard()->verdict().contains(QStringLiteral("B (pg19)")));
+    // Every view, on screen: its panes show data (more than background and grid colours).
+    for (PlotView* view : window.dashboard()->views()) {
+        const QImage image = view->grab().toImage();
+        const QRect left(70, 30, image.width() / 2 - 120, image.height() - 80);
+        QVERIFY2(distinctColours(image, left) > 3, qPrintable(view->title()));
+        QVERIFY2(anyTooltip(view, left), qPrintable(view->title()));
+    }
+    // The pg18 distance pane has its collapse labelled; hovering over it says so.
+    PlotView* distance = window.dashboard()->views()[0];
+    const QString tip = distance->tooltipAt(QPoint(200, distance->height() / 2));
+    QVERIFY2(tip.contains(QStringLiteral("distance stuck at 1↔2")), qPrintable(tip));
+}
+
+void TestGuiWindow::stopMidRunIsClean() {
+    MainWindow window;
+    QSignalSpy data(&window.controller(), &RunController::dataArrived);
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    window.setupPanel()->setConfig(longRun());
+    window.startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kTimeoutMs);
+    QVERIFY(!window.setupPanel()->runButton()->isEnabled());
+    QElapsedTimer clock;
+    clock.start();
+    window.stopRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QVERIFY(clock.elapsed() < 3000);
+    QVERIFY(window.setupPanel()->runButton()->isEnabled());
+    QVERIFY(window.controller().traces()[0]->summary()->cancelled);
+    QVERIFY(waitIdle(window));
+}
+
+void TestGuiWindow::closingMidRunIsClean() {
+    auto window = std::make_unique<MainWindow>();
+    window->show();
+    QSignalSpy data(&window->controller(), &RunController::dataArrived);
+    window->setupPanel()->setConfig(longRun());
+    window->startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kTimeoutMs);
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(window->close());
+    window.reset();
+    QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
+}
+
+void TestGuiWindow::exportedPngHasSizeAndContent_data() {
+    QTest::addColumn<int>("plot");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<double>("scale");
+    QTest::newRow("dashboard 1200x900") << -1 << QSize(1200, 900) << 1.0;
+    QTest::newRow("dashboard 800x700 at 2x") << -1 << QSize(800, 700) << 2.0;
+    QTest::newRow("distance 900x300") << 0 << QSize(900, 300) << 1.0;
+    QTest::newRow("hit/miss 700x300 at 1.5x") << 1 << QSize(700, 300) << 1.5;
+    QTest::newRow("sizes 900x250") << 2 << QSize(900, 250) << 1.0;
+    QTest::newRow("requests 900x300 at 2x") << 3 << QSize(900, 300) << 2.0;
+}
+
+void TestGuiWindow::exportedPngHasSizeAndContent() {
+    QFETCH(int, plot);
+    QFETCH(QSize, size);
+    QFETCH(double, scale);
+    MainWindow window;
+    runToEnd(window, kSmallRun);
+    PngExportRequest request;
+    request.plotIndex = plot;
+    request.size = size;
+    request.scale = scale;
+    request.path = m_dir.filePath(QStringLiteral("export-%1.png").arg(plot * 10 + qRound(scale * 2)));
+    QCOMPARE(window.exportPng(request), QString());
+    const QImage image(request.path);
+    QCOMPARE(image.size(), QSize(qRound(size.width() * scale), qRound(size.height() * scale)));
+    QVERIFY(image.text(QStringLiteral("lookahead.summary")).contains(QStringLiteral("lookahead.summary/1")));
+    QVERIFY(image.text(QStringLiteral("Description")).contains(QStringLiteral("alternating")));
+    // The left (A) pane of each plot: below the caption, right of the y axis, inside the plot heights.
+    const int top = qRound(70 * scale);
+    const QRect paneA(qRound(80 * scale), top, image.width() / 2 - qRound(140 * scale),
+                      (plot < 0 ? image.height() / 2 : image.height()) - top - qRound(50 * scale));
+    QVERIFY2(distinctColours(image, paneA) > 4, qPrintable(QString::number(distinctColours(image, paneA))));
+    QVERIFY2(inkShare(image, paneA) > 0.005, qPrintable(QString::number(inkShare(image, paneA))));
+}
+
+void TestGuiWindow::headlessExportEqualsWindowExport() {
+#if defined(__SANITIZE_THREAD__)
+    QSKIP("TSan aborts a fork() after threads exist (die_after_fork); this check is not about threads");
+#endif
+    const QString headlessPath = m_dir.filePath(QStringLiteral("headless.png"));
+    QProcess process;
+    process.setProgram(QStringLiteral(LOOKAHEAD_BINARY));
+    process.setArguments(kSmallRun + QStringList{QStringLiteral("--headless"), QStringLiteral("--export-png"),
+                                                 headlessPath, QStringLiteral("--png-size"),
+                                                 QStringLiteral("1200x800")});
+    process.start();
+    QVERIFY(process.waitForFinished(kTimeoutMs));
+    QCOMPARE(process.exitCode(), 0);
+
+    MainWindow window;
+    runToEnd(window, kSmallRun);
+    PngExportRequest request;
+    request.size = QSize(1200, 800);
+    request.path = m_dir.filePath(QStringLiteral("window.png"));
+    QCOMPARE(window.exportPng(request), QString());
+
+    const QImage a = QImage(headlessPath).convertToFormat(QImage::Format_RGB32);
+    const QImage b = QImage(request.path).convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(a.size(), QSize(1200, 800));
+    QCOMPARE(b.size(), a.size());
+    qint64 different = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x)
+            different += a.pixel(x, y) != b.pixel(x, y);
+    const double share = static_cast<double>(different) / (a.width() * a.height());
+    QVERIFY2(share < 0.001, qPrintable(QStringLiteral("%1 pixels differ").arg(different)));
+}
+
+void TestGuiWindow::unreadableBlockListShowsErrorAndStaysUsable() {
+    MainWindow window;
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    const QString missing = m_dir.filePath(QStringLiteral("no-such-list.txt"));
+    // Chosen in the dialog: checked at once.
+    window.openBlockList(missing);
+    QVERIFY(window.errorDialog());
+    QVERIFY2(window.errorDialog()->text().contains(missing), qPrintable(window.errorDialog()->text()));
+    window.errorDialog()->close();
+    // Set some other way (saved settings, command line): reported by the run.
+    window.applyStartup(options(kSmallRun));
+    window.setupPanel()->datasetPicker()->setBlockList(missing);
+    window.startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_VERIFY(window.errorDialog());
+    QVERIFY(window.errorDialog()->text().contains(missing));
+    QVERIFY(window.setupPanel()->runButton()->isEnabled());
+    window.errorDialog()->close();
+    // Still usable: the next run works.
+    window.setupPanel()->datasetPicker()->setBlockList({});
+    window.startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kTimeoutMs);
+    QCOMPARE(window.controller().summaries().size(), std::size_t(2));
+}
+
+void TestGuiWindow::malformedBlockListShowsError() {
+    const QString path = m_dir.filePath(QStringLiteral("malformed.txt"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("# blocks\n12\n13\nfourteen\n");
+    file.close();
+    MainWindow window;
+    window.openBlockList(path);
+    QVERIFY(window.errorDialog());
+    QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("malformed.txt")),
+             qPrintable(window.errorDialog()->text()));
+    QVERIFY(window.setupPanel()->runButton()->isEnabled());
+    QCOMPARE(window.setupPanel()->config().blockList, std::string());
+}
+
+void TestGuiWindow::unknownDatasetShowsError() {
+    MainWindow window;
+    window.applyStartup(
+        options({QStringLiteral("--dataset"), QStringLiteral("no-such-preset"), QStringLiteral("--run")}));
+    QVERIFY(window.errorDialog());
+    QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("no-such-preset")),
+             qPrintable(window.errorDialog()->text()));
+    QVERIFY(!window.controller().running());
+    QVERIFY(window.setupPanel()->runButton()->isEnabled());
+}
+
+QTEST_MAIN(TestGuiWindow)
+#include "tst_gui_window.moc"

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dashboard.h"
+
+#include "distance_plot.h"
+#include "hit_miss_plot.h"
+#include "io_size_plot.h"
+#include "plot_theme.h"
+#include "request_plot.h"
+#include "run_trace.h"
+#include "summary_panel.h"
+
+#include <QEvent>
+#include <QLabel>
+#include <QPainter>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace la {
+
+namespace {
+// Binning time per view and frame: a redraw of a 10 M-block run spreads over a few frames and the
+// event loop never waits long (four views and their replots stay well under 50 ms).
+constexpr std::chrono::milliseconds kViewSlice{4};
+constexpr int kFrameMs = 15;
+// While a redraw is still binning, the next frame follows soon, leaving the event loop room to breathe.
+constexpr int kCatchUpMs = 8;
+// A live x range grows to this multiple of the data, so it changes (and the rasters re-bin) rarely.
+constexpr double kLiveGrowth = 1.5;
+constexpr int kCaptionPixels = 12;
+// Heights of the views in a dashboard export, relative (distance, hit/miss, sizes, requests).
+constexpr double kExportWeights[] = {3.0, 2.0, 2.0, 3.0};
+} // namespace
+
+Dashboard::Dashboard(QWidget* parent)
+    : QWidget(parent), m_verdict(new QLabel(this)), m_splitter(new QSplitter(Qt::Vertical, this)),
+      m_summary(new SummaryPanel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    QFont verdictFont = m_verdict->font();
+    verdictFont.setBold(true);
+    m_verdict->setFont(verdictFont);
+    m_verdict->setVisible(false);
+    layout->addWidget(m_verdict);
+    layout->addWidget(m_splitter, 1);
+    addView(new DistancePlot);
+    addView(new HitMissPlot);
+    addView(new IoSizePlot);
+    addView(new RequestPlot);
+    m_splitter->addWidget(m_summary);
+    m_splitter->setChildrenCollapsible(false);
+    for (int i = 0; i < m_splitter->count(); ++i)
+        m_splitter->setStretchFactor(i, i == 0 || i == 3 ? 3 : 2);
+    m_refreshTimer.setSingleShot(true);
+    connect(&m_refreshTimer, &QTimer::timeout, this, &Dashboard::refreshNow);
+}
+
+void Dashboard::addView(PlotView* view) {
+    const int index = static_cast<int>(m_views.size());
+    m_views.push_back(view);
+    m_splitter->addWidget(view);
+    connect(view, &PlotView::needsRefresh, this, &Dashboard::scheduleRefresh);
+    connect(view, &PlotView::xRangeChangedByUser, this,
+            [this, view](double lo, double hi) { onUserRange(view, lo, hi); });
+    connect(view, &PlotView::resetZoomRequested, this, &Dashboard::resetZoom);
+    connect(view, &PlotView::exportRequested, this, [this, index] { emit exportPlotRequested(index); });
+    connect(view, &PlotView::exportDashboardRequested, this, &Dashboard::exportAllRequested);
+}
+
+void Dashboard::setRuns(const std::vector<const RunTrace*>& runs) {
+    m_runs = runs;
+    for (PlotView* view : m_views)
+        view->setRuns(runs);
+    m_summary->setRuns(runs);
+    m_autoHi = 0.0;
+    m_userZoomed = false;
+    applyAutoRange();
+    scheduleRefresh();
+}
+
+void Dashboard::setVerdict(const QString& verdict) {
+    m_verdictText = verdict;
+    m_verdict->setText(verdict);
+    m_verdict->setVisible(!verdict.isEmpty());
+}
+
+void Dashboard::dataChanged() {
+    applyAutoRange();
+    scheduleRefresh();
+}
+
+void Dashboard::summariesChanged() {
+    m_summary->refresh();
+    scheduleRefresh();
+}
+
+void Dashboard::setLive(bool live) {
+    m_live = live;
+    for (PlotView* view : m_views)
+        view->setLive(live);
+    if (!live)
+        m_autoHi = 0.0;
+    applyAutoRange();
+    scheduleRefresh();
+}
+
+void Dashboard::setXMode(XAxis mode) {
+    m_xMode = mode;
+    for (PlotView* view : m_views)
+        view->setXMode(mode);
+    resetZoom();
+}
+
+void Dashboard::resetZoom() {
+    m_userZoomed = false;
+    m_autoHi = 0.0;
+    applyAutoRange();
+    scheduleRefresh();
+}
+
+double Dashboard::dataEnd() const {
+    double end = 0.0;
+    for (const RunTrace* trace : m_runs)
+        end = std::max(end, xEnd(*trace, m_xMode));
+    return end;
+}
+
+void Dashboard::applyAutoRange() {
+    if (m_userZoomed)
+        return;
+    const double end = dataEnd();
+    double hi = end;
+    if (m_live) {
+        if (m_xMode == XAxis::Position && m_expectedPositions > 0)
+            hi = std::max(end, static_cast<double>(m_expectedPositions));
+        else if (end > m_autoHi)
+            hi = end * kLiveGrowth;
+        else
+            hi = m_autoHi;
+    }
+    if (!(hi > 0.0))
+        hi = m_xMode == XAxis::Time ? 1e-3 : 1.0;
+    m_autoHi = hi;
+    for (PlotView* view : m_views)
+        view->setXRange(0.0, hi);
+}
+
+void Dashboard::onUserRange(PlotView* source, double lo, double hi) {
+    m_userZoomed = true;
+    for (PlotView* view : m_views) {
+        if (view != source)
+            view->setXRange(lo, hi);
+    }
+    scheduleRefresh();
+}
+
+void Dashboard::scheduleRefresh() {
+    if (!m_refreshTimer.isActive())
+        m_refreshTimer.start(kFrameMs);
+}
+
+void Dashboard::refreshNow() {
+    bool done = true;
+    for (PlotView* view : m_views)
+        done = view->refresh(std::chrono::steady_clock::now() + kViewSlice) && done;
+    if (!done)
+        m_refreshTimer.start(kCatchUpMs);
+}
+
+void Dashboard::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        scheduleRefresh();
+}
+
+double Dashboard::paintCaption(QPainter* painter, double width, const QString& caption) const {
+    QFont font;
+    font.setPixelSize(kCaptionPixels);
+    QFont bold = font;
+    bold.setBold(true);
+    QStringList lines = caption.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    if (!m_verdictText.isEmpty())
+        lines << m_verdictText;
+    const double lineHeight = QFontMetricsF(bold).height() + 2.0;
+    if (painter) {
+        const PlotTheme theme = PlotTheme::light();
+        painter->setPen(theme.text);
+        for (int i = 0; i < lines.size(); ++i) {
+            // The first line is the title; the verdict (last) is what a reader looks for.
+            painter->setFont(i == 0 || (i == lines.size() - 1 && !m_verdictText.isEmpty()) ? bold : font);
+            painter->drawText(QRectF(8.0, 4.0 + lineHeight * i, width - 16.0, lineHeight),
+                              Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
+        }
+    }
+    return lines.isEmpty() ? 0.0 : lineHeight * static_cast<double>(lines.size()) + 8.0;
+}
+
+QImage Dashboard::renderImage(QSize size, double scale, const QString& caption, int plotIndex) {
+    const PlotTheme light = PlotTheme::light();
+    QImage image(QSize(qRound(size.width() * scale), qRound(size.height() * scale)),
+                 QImage::Format_ARGB32_Premultiplied);
+    image.fill(light.background);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    painter.scale(scale, scale);
+    const double width = size.width();
+    double y = paintCaption(&painter, width, caption);
+
+    std::vector<int> indices;
+    if (plotIndex >= 0 && plotIndex < static_cast<int>(m_views.size()))
+        indices.push_back(plotIndex);
+    else
+        for (int i = 0; i < static_cast<int>(m_views.size()); ++i)
+            indices.push_back(i);
+    const bool whole = indices.size() > 1;
+    const double tableHeight =
+        whole ? paintSummaryTable(nullptr, {}, m_summary->headers(), m_summary->rows(), light) : 0.0;
+    const double plotsHeight = size.height() - y - tableHeight;
+    double weightSum = 0.0;
+    for (int i : indices)
+        weightSum += whole ? kExportWeights[i] : 1.0;
+    for (int i : indices) {
+        PlotView* view = m_views[static_cast<std::size_t>(i)];
+        const int h = static_cast<int>(plotsHeight * (whole ? kExportWeights[i] : 1.0) / weightSum);
+        view->setTheme(light);
+        const QImage plot = view->renderImage(size.width(), h, scale);
+        view->setTheme(PlotTheme::fromPalette(view->palette()));
+        painter.drawImage(QRectF(0.0, y, width, h), plot);
+        y += h;
+    }
+    if (whole)
+        paintSummaryTable(&painter, QRectF(0.0, y, width, tableHeight), m_summary->headers(),
+                          m_summary->rows(), light);
+    return image;
+}
+
+} // namespace la

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "x_mapping.h"
+
+#include <QImage>
+#include <QTimer>
+#include <QWidget>
+
+#include <cstdint>
+#include <vector>
+
+class QLabel;
+class QSplitter;
+
+namespace la {
+
+class PlotView;
+class RunTrace;
+class SummaryPanel;
+
+// The stacked views (distance, hit/miss, I/O sizes, combined requests) over one shared x axis with
+// linked zoom and pan, the A/B verdict and the summary panel. Views are refreshed on a coalescing
+// timer and bin progressively, so the event loop never waits on a 10 M-block redraw.
+class Dashboard : public QWidget {
+    Q_OBJECT
+public:
+    explicit Dashboard(QWidget* parent = nullptr);
+
+    void setRuns(const std::vector<const RunTrace*>& runs);
+    void setVerdict(const QString& verdict);
+    const QString& verdict() const { return m_verdictText; }
+    // The traces grew.
+    void dataChanged();
+    // A run finished: its summary (numbers, collapses) is there.
+    void summariesChanged();
+    // While live the x range grows ahead of the data (rarely re-binning); `expectedPositions` is the
+    // scan's length once known (position axis).
+    void setLive(bool live);
+    void setExpectedPositions(std::uint64_t positions) { m_expectedPositions = positions; }
+    void setXMode(XAxis mode);
+    XAxis xMode() const { return m_xMode; }
+    void resetZoom();
+    // No refresh pending or in progress (tests wait for this before checking pixels).
+    bool idle() const { return !m_refreshTimer.isActive(); }
+    const std::vector<PlotView*>& views() const { return m_views; }
+
+    // The whole dashboard (plotIndex < 0) or one view, at size × scale pixels, always in the light
+    // theme, with `caption` (the run's settings) and the verdict printed on top.
+    QImage renderImage(QSize size, double scale, const QString& caption, int plotIndex = -1);
+
+signals:
+    void exportPlotRequested(int plotIndex);
+    void exportAllRequested();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void addView(PlotView* view);
+    void scheduleRefresh();
+    void refreshNow();
+    void applyAutoRange();
+    void onUserRange(PlotView* source, double lo, double hi);
+    double dataEnd() const;
+    double paintCaption(QPainter* painter, double width, const QString& caption) const;
+
+    QLabel* m_verdict;
+    QSplitter* m_splitter;
+    std::vector<PlotView*> m_views;
+    SummaryPanel* m_summary;
+    QTimer m_refreshTimer;
+    std::vector<const RunTrace*> m_runs;
+    QString m_verdictText;
+    XAxis m_xMode = XAxis::Time;
+    bool m_live = false;
+    bool m_userZoomed = false;
+    double m_autoHi = 0.0;
+    std::uint64_t m_expectedPositions = 0;
+};
+
+} // namespace la

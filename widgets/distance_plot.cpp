@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "distance_plot.h"
+
+#include "qcp.h"
+#include "raster_support.h"
+#include "run_trace.h"
+#include "series_columns.h"
+#include "tooltips.h"
+
+#include <algorithm>
+
+namespace la {
+
+namespace {
+
+constexpr double kHeadroom = 1.1;
+// A collapse label needs about this many pixels; narrower collapses are shaded only (hover says more).
+constexpr double kLabelPixels = 230.0;
+
+const char* const kSeriesNames[kStateSeriesCount] = {"distance", "combine dist.", "pinned", "in flight"};
+
+QVector<double> toVector(const std::vector<double>& v) {
+    return QVector<double>(v.begin(), v.end());
+}
+
+} // namespace
+
+DistancePlot::DistancePlot(QWidget* parent) : PlotView(tr("Read-ahead distance"), parent) {
+    // The legend lives in the side column, where it never covers data.
+    QCPLegend* legend = plot()->legend;
+    plot()->axisRect(0)->insetLayout()->take(legend);
+    side()->addElement(0, 0, legend);
+    legend->setVisible(true);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setIconSize(14, 8);
+    legend->setRowSpacing(-2);
+    legend->setMargins(QMargins(6, 6, 2, 2));
+    QFont font = legend->font();
+    font.setPixelSize(10);
+    legend->setFont(font);
+    side()->addElement(1, 0, new QCPLayoutElement(plot())); // takes the space under the legend
+    side()->setRowStretchFactor(0, 0.01);
+}
+
+void DistancePlot::createPane(std::size_t run) {
+    if (m_panes.size() <= run)
+        m_panes.resize(run + 1);
+    Pane& p = m_panes[run];
+    QCPAxisRect* rect = pane(run);
+    for (std::size_t s = 0; s < kStateSeriesCount; ++s) {
+        QCPGraph* graph = plot()->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        graph->setName(QString::fromLatin1(kSeriesNames[s]));
+        graph->setAdaptiveSampling(false); // reduced per pixel already
+        graph->setAntialiased(false);      // steps are axis-aligned; antialiasing only costs replot time
+        if (run != 0)
+            graph->removeFromLegend();
+        p.graphs[s] = graph;
+    }
+    p.maxPinned = makeLimitLine(run);
+    p.ioCombineLimit = makeLimitLine(run);
+    p.runLabel = addRunLabel(plot(), rect, QString::fromStdString(runs()[run]->label()));
+    p.columns = SeriesColumns();
+    rect->axis(QCPAxis::atLeft)->setLabel(tr("buffers"));
+}
+
+DistancePlot::LimitLine DistancePlot::makeLimitLine(std::size_t run) {
+    QCPAxisRect* rect = pane(run);
+    LimitLine limit;
+    limit.line = new QCPItemStraightLine(plot());
+    limit.line->setClipAxisRect(rect);
+    for (QCPItemPosition* position : {limit.line->point1, limit.line->point2})
+        position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    limit.label = new QCPItemText(plot());
+    limit.label->setClipAxisRect(rect);
+    limit.label->position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    limit.label->position->setAxisRect(rect);
+    limit.label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    limit.label->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    limit.label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    QFont font = limit.label->font();
+    font.setPixelSize(10);
+    limit.label->setFont(font);
+    return limit;
+}
+
+void DistancePlot::placeLimitLine(const LimitLine& limit, double value, const QString& text) {
+    const bool visible = value > 0;
+    limit.line->setVisible(visible);
+    limit.label->setVisible(visible);
+    limit.line->point1->setCoords(0.0, value);
+    limit.line->point2->setCoords(1.0, value);
+    limit.label->position->setCoords(0.995, value);
+    limit.label->setText(text);
+}
+
+void DistancePlot::destroyPanes() {
+    for (Pane& p : m_panes) {
+        for (QCPGraph* graph : p.graphs)
+            plot()->removeGraph(graph);
+        for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{
+                 p.maxPinned.line, p.maxPinned.label, p.ioCombineLimit.line, p.ioCombineLimit.label,
+                 p.runLabel})
+            plot()->removeItem(item);
+        for (QCPItemRect* rect : p.collapseRects)
+            plot()->removeItem(rect);
+        for (QCPItemText* text : p.collapseLabels)
+            plot()->removeItem(text);
+    }
+    m_panes.clear();
+}
+
+void DistancePlot::prepare() {
+    double yMax = 1.0;
+    m_showCombine = false;
+    for (const RunTrace* trace : runs()) {
+        yMax = std::max<double>(yMax, trace->limits().maxPinned);
+        for (std::size_t s = 0; s < kStateSeriesCount; ++s)
+            yMax = std::max<double>(yMax, trace->state().maxValue(static_cast<StateSeries>(s)));
+        m_showCombine = m_showCombine || trace->state().maxValue(StateSeries::CombineDistance) > 0;
+    }
+    m_yMax = yMax * kHeadroom;
+}
+
+bool DistancePlot::binPane(std::size_t run, std::uint64_t budget) {
+    const SeriesColumns::Key key{xMode(), AxisMap{xLo(), xHi(), paneColumns(run)}};
+    return m_panes[run].columns.update(*runs()[run], key, budget);
+}
+
+void DistancePlot::publishPane(std::size_t run) {
+    const RunTrace& trace = *runs()[run];
+    Pane& p = m_panes[run];
+    pane(run)->axis(QCPAxis::atLeft)->setRange(0.0, m_yMax);
+    if (p.columns.takeChanged()) {
+        for (std::size_t s = 0; s < kStateSeriesCount; ++s) {
+            const Polyline line = p.columns.polyline(static_cast<StateSeries>(s));
+            p.graphs[s]->setData(toVector(line.x), toVector(line.y), true);
+        }
+    }
+    p.graphs[static_cast<std::size_t>(StateSeries::CombineDistance)]->setVisible(m_showCombine);
+    if (run == 0) {
+        QCPGraph* combine = p.graphs[static_cast<std::size_t>(StateSeries::CombineDistance)];
+        if (m_showCombine)
+            combine->addToLegend();
+        else
+            combine->removeFromLegend();
+    }
+    const RunLimits& limits = trace.limits();
+    placeLimitLine(p.maxPinned, limits.maxPinned, QStringLiteral("max_pinned %1").arg(limits.maxPinned));
+    placeLimitLine(p.ioCombineLimit, limits.ioCombineLimit,
+                   QStringLiteral("io_combine_limit %1").arg(limits.ioCombineLimit));
+    updateCollapses(run);
+}
+
+QCPItemRect* DistancePlot::collapseRect(std::size_t run, std::size_t index) {
+    Pane& p = m_panes[run];
+    while (p.collapseRects.size() <= index) {
+        QCPAxisRect* rect = pane(run);
+        auto* item = new QCPItemRect(plot());
+        item->setLayer(QStringLiteral("grid"));
+        item->setClipAxisRect(rect);
+        for (QCPItemPosition* position : {item->topLeft, item->bottomRight}) {
+            position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            position->setAxisRect(rect);
+            position->setTypeX(QCPItemPosition::ptPlotCoords);
+            position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        item->setPen(Qt::NoPen);
+        item->setBrush(theme().collapseFill);
+        p.collapseRects.push_back(item);
+    }
+    return p.collapseRects[index];
+}
+
+QCPItemText* DistancePlot::collapseText(std::size_t run, std::size_t index) {
+    Pane& p = m_panes[run];
+    while (p.collapseLabels.size() <= index) {
+        QCPAxisRect* rect = pane(run);
+        auto* item = new QCPItemText(plot());
+        item->setClipAxisRect(rect);
+        item->position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        item->position->setAxisRect(rect);
+        item->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        item->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+        QFont font = item->font();
+        font.setPixelSize(11);
+        font.setBold(true);
+        item->setFont(font);
+        item->setColor(theme().collapseText);
+        p.collapseLabels.push_back(item);
+    }
+    return p.collapseLabels[index];
+}
+
+void DistancePlot::updateCollapses(std::size_t run) {
+    const RunTrace& trace = *runs()[run];
+    QCPAxis* x = pane(run)->axis(QCPAxis::atBottom);
+    std::size_t rects = 0;
+    std::size_t labels = 0;
+    if (trace.summary()) {
+        // Collapses closer than two pixels are drawn as one: a million tiny rectangles say no more.
+        double lo = 0, hi = 0;
+        std::pair<std::uint64_t, std::uint64_t> merged{0, 0};
+        bool open = false;
+        const auto flush = [&] {
+            QCPItemRect* item = collapseRect(run, rects++);
+            item->topLeft->setCoords(lo, 0.0);
+            item->bottomRight->setCoords(hi, 1.0);
+            item->setVisible(true);
+            if (x->coordToPixel(hi) - x->coordToPixel(lo) >= kLabelPixels) {
+                QCPItemText* text = collapseText(run, labels++);
+                text->position->setCoords((std::max(lo, xLo()) + std::min(hi, xHi())) / 2.0, 0.12);
+                text->setText(collapseLabel(trace, merged));
+                text->setVisible(true);
+            }
+        };
+        for (const auto& interval : trace.summary()->collapseIntervals) {
+            const double a = xOfPosition(trace, xMode(), static_cast<double>(interval.first));
+            const double b = xOfPosition(trace, xMode(), static_cast<double>(interval.second + 1));
+            if (b < xLo() || a > xHi())
+                continue;
+            if (open && x->coordToPixel(a) - x->coordToPixel(hi) < 2.0) {
+                hi = b;
+                merged.second = interval.second;
+                continue;
+            }
+            if (open)
+                flush();
+            lo = a;
+            hi = b;
+            merged = interval;
+            open = true;
+        }
+        if (open)
+            flush();
+    }
+    Pane& p = m_panes[run];
+    for (std::size_t i = rects; i < p.collapseRects.size(); ++i)
+        p.collapseRects[i]->setVisible(false);
+    for (std::size_t i = labels; i < p.collapseLabels.size(); ++i)
+        p.collapseLabels[i]->setVisible(false);
+}
+
+QString DistancePlot::tooltip(std::size_t run, const PixelRange& pixel) const {
+    return stateTooltip(*runs()[run], xMode(), pixel.xLo, pixel.xHi);
+}
+
+void DistancePlot::applyTheme() {
+    const PlotTheme& t = theme();
+    const std::array<QColor, kStateSeriesCount> colours{t.distance, t.combineDistance, t.pinned, t.inFlight};
+    plot()->legend->setTextColor(t.text);
+    for (Pane& p : m_panes) {
+        for (std::size_t s = 0; s < kStateSeriesCount; ++s)
+            p.graphs[s]->setPen(QPen(colours[s], 1.0));
+        for (const LimitLine* limit : {&p.maxPinned, &p.ioCombineLimit}) {
+            limit->line->setPen(QPen(t.limit, 1.0, Qt::DashLine));
+            limit->label->setColor(t.limit);
+        }
+        p.runLabel->setColor(t.text);
+        p.runLabel->setBrush(t.labelBackground);
+        for (QCPItemRect* rect : p.collapseRects)
+            rect->setBrush(t.collapseFill);
+        for (QCPItemText* text : p.collapseLabels)
+            text->setColor(t.collapseText);
+    }
+}
+
+} // namespace la

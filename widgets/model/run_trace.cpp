@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run_trace.h"
+
+#include <algorithm>
+
+namespace la {
+
+RunTrace::RunTrace(std::string label, RunLimits limits, std::size_t bucketCapacity)
+    : m_label(std::move(label)), m_limits(limits), m_state(bucketCapacity) {}
+
+void RunTrace::append(std::span<const Event> events) {
+    for (const Event& event : events) {
+        m_endNs = std::max(m_endNs, event.time_ns);
+        if (event.kind == EventKind::Consumed)
+            addPosition(event);
+        else if (event.kind == EventKind::ReadStarted)
+            addRead(event);
+    }
+}
+
+void RunTrace::addPosition(const Event& event) {
+    StateSample sample;
+    sample.timeNs = event.time_ns;
+    sample.values = {event.distance, event.combine_distance, event.pinned, event.in_flight};
+    sample.miss = (event.flags & event_flag::miss) != 0;
+    sample.waited = (event.flags & event_flag::waited) != 0;
+    m_state.add(sample);
+    m_blocks.push_back(event.block);
+    m_flags.push_back(event.flags);
+    m_blockExtents.add(event.block, event.block + 1);
+}
+
+void RunTrace::addRead(const Event& event) {
+    m_readStart.push_back(event.time_ns);
+    m_readPosition.push_back(event.position);
+    m_readBlock.push_back(event.block);
+    m_readBlocks.push_back(event.nblocks);
+    m_readExtents.add(event.block, event.block + std::max<std::uint32_t>(event.nblocks, 1));
+    ++m_readSizes[event.nblocks];
+    m_largestRead = std::max<int>(m_largestRead, event.nblocks);
+}
+
+void RunTrace::bucketFrame(std::size_t bucket, double& t0, double& t1, double& p0, double& p1) const {
+    const bool last = bucket + 1 >= m_state.size();
+    t0 = static_cast<double>(m_state.firstTime(bucket));
+    t1 = static_cast<double>(last ? m_endNs : m_state.firstTime(bucket + 1));
+    p0 = static_cast<double>(m_state.bucketStart(bucket));
+    p1 = static_cast<double>(last ? positions() : m_state.bucketStart(bucket + 1));
+}
+
+double RunTrace::timeNsAt(double position) const {
+    if (positions() == 0)
+        return 0.0;
+    if (position <= 0.0)
+        return static_cast<double>(m_state.firstTime(0));
+    if (position >= static_cast<double>(positions()))
+        return static_cast<double>(m_endNs);
+    double t0 = 0, t1 = 0, p0 = 0, p1 = 0;
+    bucketFrame(m_state.bucketOf(static_cast<std::uint64_t>(position)), t0, t1, p0, p1);
+    return p1 > p0 ? t0 + (position - p0) / (p1 - p0) * (t1 - t0) : t0;
+}
+
+double RunTrace::positionAtTimeNs(double timeNs) const {
+    const std::size_t n = m_state.size();
+    if (n == 0 || timeNs <= static_cast<double>(m_state.firstTime(0)))
+        return 0.0;
+    if (timeNs >= static_cast<double>(m_endNs))
+        return static_cast<double>(positions());
+    // The last bucket that starts at or before `timeNs` (bucket times never decrease).
+    std::size_t lo = 0;
+    std::size_t hi = n;
+    while (hi - lo > 1) {
+        const std::size_t mid = (lo + hi) / 2;
+        if (static_cast<double>(m_state.firstTime(mid)) <= timeNs)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double t0 = 0, t1 = 0, p0 = 0, p1 = 0;
+    bucketFrame(lo, t0, t1, p0, p1);
+    if (t1 <= t0)
+        return p1;
+    return std::min(p1, p0 + (timeNs - t0) / (t1 - t0) * (p1 - p0));
+}
+
+Extent RunTrace::blockExtent(std::uint64_t first, std::uint64_t end) const {
+    return m_blockExtents.query(first, end, [this](std::size_t i) {
+        Extent e;
+        e.add(m_blocks[i], m_blocks[i] + 1);
+        return e;
+    });
+}
+
+Extent RunTrace::readExtent(std::size_t first, std::size_t end) const {
+    return m_readExtents.query(first, end, [this](std::size_t i) {
+        Extent e;
+        e.add(m_readBlock[i], m_readBlock[i] + std::max<std::uint32_t>(m_readBlocks[i], 1));
+        return e;
+    });
+}
+
+} // namespace la

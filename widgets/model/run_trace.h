@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "chunked_column.h"
+#include "event.h"
+#include "extent_index.h"
+#include "state_buckets.h"
+#include "summary.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace la {
+
+// One read the stream issued: when, at which consumer position, and which blocks it covered.
+struct ReadRecord {
+    std::int64_t startNs = 0;
+    std::uint32_t position = 0; // buffers handed out when it was issued
+    std::uint32_t block = 0;    // lowest block
+    std::uint8_t nblocks = 0;
+};
+
+// The stream's limits for a policy, drawn as reference lines.
+struct RunLimits {
+    int maxPinned = 0;
+    int ioCombineLimit = 0;
+};
+
+// Everything the views need from one run, kept compact instead of keeping its events (a 10 M-block
+// run has ~40 M of them, 1.3 GB): per position the block and its hit/miss/waited flags (5 bytes,
+// exact, for the raster), the state series in StateBuckets (bounded), and per read 17 bytes (exact,
+// for the request and size plots). Fed on the GUI thread from drained event batches.
+class RunTrace {
+public:
+    explicit RunTrace(std::string label, RunLimits limits = {},
+                      std::size_t bucketCapacity = std::size_t(1) << 20);
+
+    void append(std::span<const Event> events);
+
+    const std::string& label() const { return m_label; }
+    const RunLimits& limits() const { return m_limits; }
+    const StateBuckets& state() const { return m_state; }
+
+    std::uint64_t positions() const { return m_blocks.size(); }
+    std::uint32_t blockAt(std::uint64_t position) const { return m_blocks[position]; }
+    std::uint8_t flagsAt(std::uint64_t position) const { return m_flags[position]; }
+
+    std::size_t reads() const { return m_readStart.size(); }
+    ReadRecord read(std::size_t index) const {
+        return {m_readStart[index], m_readPosition[index], m_readBlock[index], m_readBlocks[index]};
+    }
+    std::int64_t readStartNs(std::size_t index) const { return m_readStart[index]; }
+    std::uint32_t readPosition(std::size_t index) const { return m_readPosition[index]; }
+    // Reads of each size: index = blocks (0..255), value = count.
+    const std::array<std::uint64_t, 256>& readSizeCounts() const { return m_readSizes; }
+    int largestRead() const { return m_largestRead; }
+
+    // Time of the last event.
+    std::int64_t endTimeNs() const { return m_endNs; }
+    // Position p is handed out at timeNsAt(p) and lasts until timeNsAt(p + 1); the last one lasts
+    // until the end of the trace. Fractional positions interpolate.
+    double timeNsAt(double position) const;
+    double positionAtTimeNs(double timeNs) const;
+
+    // Blocks touched by positions [first, end) / by reads [first, end).
+    Extent blockExtent(std::uint64_t first, std::uint64_t end) const;
+    Extent readExtent(std::size_t first, std::size_t end) const;
+
+    void setSummary(const RunSummary& summary) { m_summary = summary; }
+    const std::optional<RunSummary>& summary() const { return m_summary; }
+
+private:
+    void addPosition(const Event& event);
+    void addRead(const Event& event);
+    // Time span [t0, t1] of bucket b and the positions [p0, p1] it maps onto.
+    void bucketFrame(std::size_t bucket, double& t0, double& t1, double& p0, double& p1) const;
+
+    std::string m_label;
+    RunLimits m_limits;
+    StateBuckets m_state;
+    ChunkedColumn<std::uint32_t> m_blocks;
+    ChunkedColumn<std::uint8_t> m_flags;
+    ExtentIndex m_blockExtents;
+    ChunkedColumn<std::int64_t> m_readStart;
+    ChunkedColumn<std::uint32_t> m_readPosition;
+    ChunkedColumn<std::uint32_t> m_readBlock;
+    ChunkedColumn<std::uint8_t> m_readBlocks;
+    ExtentIndex m_readExtents;
+    std::array<std::uint64_t, 256> m_readSizes{};
+    int m_largestRead = 0;
+    std::int64_t m_endNs = 0;
+    std::optional<RunSummary> m_summary;
+};
+
+} // namespace la

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "summary_rows.h"
+
+#include "tooltips.h"
+
+#include <functional>
+
+namespace la {
+
+namespace {
+
+using Cell = std::function<QString(const RunSummary&)>;
+
+double seconds(const RunSummary& s) {
+    return static_cast<double>(s.runtimeNs) / 1e9;
+}
+
+QString ioMethod(const RunSummary& s) {
+    QString text = QString::fromStdString(s.ioMethodUsed);
+    if (!s.fallbackReason.empty())
+        text += QStringLiteral(" (fallback: %1)").arg(QString::fromStdString(s.fallbackReason));
+    return text;
+}
+
+QString collapses(const RunSummary& s) {
+    if (s.collapseIntervals.empty())
+        return QStringLiteral("none");
+    std::uint64_t stuck = 0;
+    for (const auto& [first, last] : s.collapseIntervals)
+        stuck += last - first + 1;
+    return QStringLiteral("%1 (%2 blocks)").arg(formatCount(s.collapseIntervals.size()), formatCount(stuck));
+}
+
+QString state(const RunSummary& s) {
+    if (!s.error.empty())
+        return QStringLiteral("error: %1").arg(QString::fromStdString(s.error));
+    return s.cancelled ? QStringLiteral("stopped") : QStringLiteral("complete");
+}
+
+const std::vector<std::pair<QString, Cell>>& rowDefinitions() {
+    static const std::vector<std::pair<QString, Cell>> rows{
+        {QStringLiteral("Policy"), [](const RunSummary& s) { return QString::fromStdString(s.policy); }},
+        {QStringLiteral("Outcome"), state},
+        {QStringLiteral("I/O method"), ioMethod},
+        {QStringLiteral("Blocks (hits / misses)"),
+         [](const RunSummary& s) {
+             return QStringLiteral("%1 (%2 / %3)")
+                 .arg(formatCount(s.blocks), formatCount(s.hits), formatCount(s.misses));
+         }},
+        {QStringLiteral("I/Os"), [](const RunSummary& s) { return formatCount(s.ios); }},
+        {QStringLiteral("Mean I/O size"),
+         [](const RunSummary& s) {
+             const double blocks = s.ios ? static_cast<double>(s.misses) / static_cast<double>(s.ios) : 0.0;
+             return QStringLiteral("%1 blocks (%2 kB)").arg(blocks, 0, 'f', 2).arg(blocks * 8.0, 0, 'f', 1);
+         }},
+        {QStringLiteral("Read throughput"),
+         [](const RunSummary& s) {
+             const double mb = static_cast<double>(s.bytesRead) / 1e6;
+             return seconds(s) > 0 ? QStringLiteral("%1 MB/s").arg(mb / seconds(s), 0, 'f', 1)
+                                   : QStringLiteral("–");
+         }},
+        {QStringLiteral("Waits (time)"),
+         [](const RunSummary& s) {
+             return QStringLiteral("%1 (%2)").arg(formatCount(s.waits),
+                                                  formatDuration(static_cast<double>(s.waitNs)));
+         }},
+        {QStringLiteral("Run time"),
+         [](const RunSummary& s) { return formatDuration(static_cast<double>(s.runtimeNs)); }},
+        {QStringLiteral("Mean distance"),
+         [](const RunSummary& s) {
+             return QStringLiteral("%1 (max %2)").arg(s.distanceMean, 0, 'f', 2).arg(s.distanceMax);
+         }},
+        {QStringLiteral("Blocks at distance ≤ 2"),
+         [](const RunSummary& s) {
+             return QStringLiteral("%1 %").arg(100.0 * s.fracDistanceLe2, 0, 'f', 1);
+         }},
+        {QStringLiteral("Collapses"), collapses},
+        {QStringLiteral("max_pinned / io_combine_limit"),
+         [](const RunSummary& s) {
+             return QStringLiteral("%1 / %2").arg(s.maxPinned).arg(s.ioCombineLimit);
+         }},
+    };
+    return rows;
+}
+
+} // namespace
+
+std::vector<SummaryRow> summaryRows(const std::vector<const RunSummary*>& runs) {
+    std::vector<SummaryRow> rows;
+    for (const auto& [label, cell] : rowDefinitions()) {
+        SummaryRow row{label, {}};
+        for (const RunSummary* run : runs)
+            row.values.push_back(run ? cell(*run) : QStringLiteral("…"));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+} // namespace la

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "tooltips.h"
+
+#include "block_size.h"
+#include "request_raster.h"
+#include "run_trace.h"
+
+#include <QLocale>
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace la {
+
+namespace {
+
+constexpr std::size_t kMaxReadsScanned = 200'000;
+
+QString range(std::uint64_t lo, std::uint64_t hiInclusive) {
+    return lo == hiInclusive ? formatCount(lo)
+                             : formatCount(lo) + QStringLiteral("–") + formatCount(hiInclusive);
+}
+
+QString valueRange(std::uint16_t lo, std::uint16_t hi) {
+    return lo == hi ? QString::number(lo) : QStringLiteral("%1–%2").arg(lo).arg(hi);
+}
+
+QString where(const RunTrace& trace, std::uint64_t first, std::uint64_t end) {
+    const double t0 = trace.timeNsAt(static_cast<double>(first));
+    if (end - first <= 1)
+        return QStringLiteral("position %1 · t = %2").arg(formatCount(first), formatDuration(t0));
+    const double t1 = trace.timeNsAt(static_cast<double>(end - 1));
+    return QStringLiteral("positions %1 · t = %2 – %3")
+        .arg(range(first, end - 1), formatDuration(t0), formatDuration(t1));
+}
+
+QString collapseNote(const RunTrace& trace, std::uint64_t first, std::uint64_t end) {
+    if (!trace.summary())
+        return {};
+    for (const auto& interval : trace.summary()->collapseIntervals) {
+        if (interval.first < end && interval.second >= first)
+            return QStringLiteral("\nin a collapse: ") + collapseLabel(trace, interval);
+    }
+    return {};
+}
+
+} // namespace
+
+QString formatCount(std::uint64_t n) {
+    return QLocale(QLocale::English).toString(static_cast<qulonglong>(n));
+}
+
+QString formatDuration(double ns) {
+    const double a = std::fabs(ns);
+    if (a >= 1e9)
+        return QStringLiteral("%1 s").arg(ns / 1e9, 0, 'f', 3);
+    if (a >= 1e6)
+        return QStringLiteral("%1 ms").arg(ns / 1e6, 0, 'f', 3);
+    if (a >= 1e3)
+        return QStringLiteral("%1 µs").arg(ns / 1e3, 0, 'f', 1);
+    return QStringLiteral("%1 ns").arg(ns, 0, 'f', 0);
+}
+
+QString formatBlocks(int blocks) {
+    const int kb = blocks * static_cast<int>(kBlockSize / 1024);
+    const QString size = kb >= 1024 && kb % 1024 == 0 ? QStringLiteral("%1 MB").arg(kb / 1024)
+                                                      : QStringLiteral("%1 kB").arg(kb);
+    return blocks == 1 ? QStringLiteral("1 block (%1)").arg(size)
+                       : QStringLiteral("%1 blocks (%2)").arg(blocks).arg(size);
+}
+
+QString stateTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi) {
+    std::uint64_t first = 0;
+    std::uint64_t end = 0;
+    positionsInX(trace, mode, xLo, xHi, first, end);
+    if (end <= first)
+        return {};
+    const StateBuckets& state = trace.state();
+    const StateSpan span = state.span(state.bucketOf(first), state.bucketOf(end - 1) + 1);
+    const auto series = [&](StateSeries s) {
+        return valueRange(span.lo[static_cast<std::size_t>(s)], span.hi[static_cast<std::size_t>(s)]);
+    };
+    QString text = where(trace, span.firstPosition, span.endPosition);
+    text += QStringLiteral("\ndistance %1").arg(series(StateSeries::Distance));
+    if (state.maxValue(StateSeries::CombineDistance) > 0)
+        text += QStringLiteral(" · combine distance %1").arg(series(StateSeries::CombineDistance));
+    text += QStringLiteral("\npinned %1 · in flight %2")
+                .arg(series(StateSeries::Pinned), series(StateSeries::InFlight));
+    if (span.blocks() == 1)
+        text += span.waits    ? QStringLiteral("\nmiss, waited")
+                : span.misses ? QStringLiteral("\nmiss")
+                              : QStringLiteral("\nhit");
+    else
+        text +=
+            QStringLiteral("\n%1 misses, %2 waited").arg(formatCount(span.misses), formatCount(span.waits));
+    return text + collapseNote(trace, span.firstPosition, span.endPosition);
+}
+
+QString hitMissTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi, double yLo, double yHi,
+                       const HitMissCell& cell) {
+    if (cell.blocks == 0)
+        return {};
+    std::uint64_t first = 0;
+    std::uint64_t end = 0;
+    positionsInX(trace, mode, xLo, xHi, first, end);
+    const auto blockLo = static_cast<std::uint64_t>(std::max(0.0, std::floor(yLo)));
+    const auto blockHi = static_cast<std::uint64_t>(std::max(0.0, std::ceil(yHi) - 1.0));
+    QString text = where(trace, first, std::max(end, first + 1));
+    text += QStringLiteral("\nblocks %1").arg(range(blockLo, std::max(blockLo, blockHi)));
+    if (cell.blocks == 1)
+        return text + (cell.waits    ? QStringLiteral("\nmiss, waited")
+                       : cell.misses ? QStringLiteral("\nmiss")
+                                     : QStringLiteral("\nhit"));
+    return text + QStringLiteral("\n%1 buffers: %2 hits, %3 misses, %4 waited")
+                      .arg(formatCount(cell.blocks), formatCount(cell.blocks - cell.misses),
+                           formatCount(cell.misses), formatCount(cell.waits));
+}
+
+QString ioSizeTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi) {
+    std::size_t first = 0;
+    std::size_t end = 0;
+    readsInX(trace, mode, xLo, xHi, first, end);
+    if (end <= first)
+        return {};
+    std::map<int, std::uint64_t> sizes;
+    const std::size_t scanEnd = std::min(end, first + kMaxReadsScanned);
+    for (std::size_t r = first; r < scanEnd; ++r)
+        ++sizes[trace.read(r).nblocks];
+    QStringList parts;
+    for (auto it = sizes.rbegin(); it != sizes.rend(); ++it)
+        parts << QStringLiteral("%1 ×%2").arg(formatBlocks(it->first), formatCount(it->second));
+    const ReadRecord read = trace.read(first);
+    const QString when =
+        end - first == 1
+            ? QStringLiteral("1 read at t = %1, position %2")
+                  .arg(formatDuration(static_cast<double>(read.startNs)), formatCount(read.position))
+            : QStringLiteral("%1 reads from t = %2")
+                  .arg(formatCount(end - first), formatDuration(static_cast<double>(read.startNs)));
+    return when + QLatin1Char('\n') + parts.join(QLatin1Char('\n'));
+}
+
+QString requestTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi, double yLo, double yHi) {
+    std::size_t first = 0;
+    std::size_t end = 0;
+    readsInX(trace, mode, xLo, xHi, first, end);
+    QStringList lines;
+    std::uint64_t matches = 0;
+    const std::size_t scanEnd = std::min(end, first + kMaxReadsScanned);
+    for (std::size_t r = first; r < scanEnd; ++r) {
+        const ReadRecord read = trace.read(r);
+        const double lo = read.block;
+        const double hi = lo + std::max<double>(read.nblocks, 1.0);
+        if (hi <= yLo || lo >= yHi)
+            continue;
+        if (++matches <= 3)
+            lines << QStringLiteral("read %1 at t = %2 (position %3): blocks %4, %5")
+                         .arg(formatCount(r + 1), formatDuration(static_cast<double>(read.startNs)),
+                              formatCount(read.position),
+                              range(read.block, read.block + std::max<int>(read.nblocks, 1) - 1),
+                              formatBlocks(read.nblocks));
+    }
+    if (matches > 3)
+        lines << QStringLiteral("… %1 reads here in all").arg(formatCount(matches));
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString collapseLabel(const RunTrace& trace, std::pair<std::uint64_t, std::uint64_t> interval) {
+    const StateBuckets& state = trace.state();
+    const StateSpan span = state.span(state.bucketOf(interval.first), state.bucketOf(interval.second) + 1);
+    return QStringLiteral("distance stuck at 1↔2 for %1 misses").arg(formatCount(span.misses));
+}
+
+} // namespace la

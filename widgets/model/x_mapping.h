@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace la {
+
+class RunTrace;
+
+// What the shared x axis shows: (virtual or real) seconds since the run started, or the consumer's
+// position (buffers handed out so far).
+enum class XAxis : std::uint8_t { Time, Position };
+
+// x of a (fractional) consumer position, and back.
+double xOfPosition(const RunTrace& trace, XAxis mode, double position);
+double positionAtX(const RunTrace& trace, XAxis mode, double x);
+// x of read `index`: when it was issued / the consumer's position then.
+double xOfRead(const RunTrace& trace, XAxis mode, std::size_t index);
+// The first read whose x is >= `x` (reads are issued in order, so x never decreases).
+std::size_t firstReadAtX(const RunTrace& trace, XAxis mode, double x);
+// x where bucket `bucket` of trace.state() starts (bucket == size(): where the trace ends).
+double bucketX(const RunTrace& trace, XAxis mode, std::size_t bucket);
+// Where the trace ends on the x axis.
+double xEnd(const RunTrace& trace, XAxis mode);
+
+// Walks consecutive positions giving each one's x extent [x(), xNext()) without a search per position
+// (the rasters bin millions of positions per frame).
+class PositionWalker {
+public:
+    PositionWalker(const RunTrace& trace, XAxis mode, std::uint64_t position);
+    std::uint64_t position() const { return m_position; }
+    double x() const { return m_x; }
+    // x where the current position ends; moves to the next position.
+    double advance();
+
+private:
+    void enterBucket();
+    double timeX(std::uint64_t position) const;
+
+    const RunTrace& m_trace;
+    XAxis m_mode;
+    std::uint64_t m_position;
+    double m_x = 0.0;
+    std::size_t m_bucket = 0;
+    std::uint64_t m_bucketEnd = 0; // first position of the next bucket
+    double m_t0 = 0.0;             // time of the bucket's first position
+    double m_p0 = 0.0;
+    double m_nsPerPosition = 0.0;
+};
+
+// The integer positions [first, end) whose extent [p, p + 1) meets [xLo, xHi).
+void positionsInX(const RunTrace& trace, XAxis mode, double xLo, double xHi, std::uint64_t& first,
+                  std::uint64_t& end);
+
+} // namespace la

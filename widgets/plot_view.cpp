@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "plot_view.h"
+
+#include "qcp.h"
+
+#include <QEvent>
+#include <QMenu>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace la {
+
+namespace {
+
+// Fixed pane margins (logical pixels): identical in every view so stacked x axes line up.
+constexpr int kMarginLeft = 64;
+constexpr int kMarginTop = 6;
+constexpr int kMarginRight = 14;
+constexpr int kMarginBottom = 36;
+constexpr int kSideWidth = 132;
+constexpr int kFontPixels = 11;
+// Binning work between two looks at the clock: well under a millisecond.
+constexpr std::uint64_t kBinChunk = 1 << 15;
+
+// 1.2M, 350k: block numbers fit the fixed left margin.
+class CompactTicker : public QCPAxisTicker {
+protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override {
+        const double a = std::fabs(tick);
+        if (a >= 1e6)
+            return QString::number(tick / 1e6, 'g', 3) + QLatin1Char('M');
+        if (a >= 1e4)
+            return QString::number(tick / 1e3, 'g', 3) + QLatin1Char('k');
+        return QCPAxisTicker::getTickLabel(tick, locale, formatChar, precision);
+    }
+};
+
+// Seconds shown in the unit the visible range calls for ("250 ms", "1.5 s", "40 µs").
+class TimeTicker : public QCPAxisTicker {
+public:
+    void generate(const QCPRange& range, const QLocale& locale, QChar formatChar, int precision,
+                  QVector<double>& ticks, QVector<double>* subTicks, QVector<QString>* tickLabels) override {
+        const double span = std::max(std::fabs(range.upper), std::fabs(range.lower));
+        m_unit = span >= 1.0 ? 1.0 : span >= 1e-3 ? 1e-3 : 1e-6;
+        QCPAxisTicker::generate(range, locale, formatChar, precision, ticks, subTicks, tickLabels);
+    }
+
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        const QString unit = m_unit == 1.0    ? QStringLiteral("s")
+                             : m_unit == 1e-3 ? QStringLiteral("ms")
+                                              : QStringLiteral("µs");
+        const double v = tick / m_unit;
+        return (std::fabs(v) < 1e-9 ? QStringLiteral("0") : QString::number(v, 'g', 4)) + QLatin1Char(' ') +
+               unit;
+    }
+
+private:
+    double m_unit = 1.0;
+};
+
+// Block counts as sizes: 1 -> "8 kB", 16 -> "128 kB", on a log2 axis.
+class BlockSizeTicker : public QCPAxisTickerText {
+public:
+    explicit BlockSizeTicker(int maxBlocks) {
+        for (int blocks = 1; blocks <= std::max(1, maxBlocks); blocks *= 2) {
+            const int kb = blocks * 8;
+            addTick(blocks,
+                    kb >= 1024 ? QStringLiteral("%1M").arg(kb / 1024) : QStringLiteral("%1k").arg(kb));
+        }
+    }
+};
+
+QFont plotFont(int pixels, bool bold = false) {
+    QFont font;
+    font.setPixelSize(pixels);
+    font.setBold(bold);
+    return font;
+}
+
+} // namespace
+
+// QCustomPlot with its layout pass public: binning needs the axis rect sizes before drawing.
+class LayoutPlot : public QCustomPlot {
+public:
+    using QCustomPlot::QCustomPlot;
+    void layoutNow() { updateLayout(); }
+};
+
+PlotView::PlotView(const QString& title, QWidget* parent)
+    : QWidget(parent), m_titleText(title), m_plot(new LayoutPlot(this)),
+      m_theme(PlotTheme::fromPalette(palette())) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setFont(plotFont(kFontPixels));
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_plot->legend->setVisible(false);
+
+    QCPLayoutGrid* top = m_plot->plotLayout();
+    QCPAxisRect* first = m_plot->axisRect(0);
+    top->take(first);
+    top->simplify();
+    m_title = new QCPTextElement(m_plot, title, plotFont(kFontPixels + 1, true));
+    top->addElement(0, 0, m_title);
+    m_paneRow = new QCPLayoutGrid;
+    top->addElement(1, 0, m_paneRow);
+    top->setRowSpacing(0);
+    m_paneRow->setColumnSpacing(0);
+    m_paneRow->addElement(0, 0, first);
+    m_side = new QCPLayoutGrid;
+    m_side->setMinimumSize(kSideWidth, 0);
+    m_side->setMaximumSize(kSideWidth, QWIDGETSIZE_MAX);
+    m_paneRow->addElement(0, 1, m_side);
+    m_panes.push_back(first);
+    setupPane(first);
+
+    connect(m_plot, &QCustomPlot::mouseMove, this, &PlotView::onMouseMove);
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { emit resetZoomRequested(); });
+    connect(m_plot, &QWidget::customContextMenuRequested, this, &PlotView::showContextMenu);
+    setMinimumHeight(120);
+    applyBaseTheme();
+}
+
+PlotView::~PlotView() = default;
+
+QCustomPlot* PlotView::plot() const {
+    return m_plot;
+}
+
+void PlotView::setupPane(QCPAxisRect* rect) {
+    rect->setAutoMargins(QCP::msNone);
+    rect->setMargins(QMargins(kMarginLeft, kMarginTop, kMarginRight, kMarginBottom));
+    rect->setRangeDrag(Qt::Horizontal);
+    rect->setRangeZoom(Qt::Horizontal);
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    x->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker));
+    styleAxis(x);
+    styleAxis(rect->axis(QCPAxis::atLeft));
+    connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &PlotView::onAxisRangeChanged);
+}
+
+QCPAxisRect* PlotView::addPaneRect() {
+    auto* rect = new QCPAxisRect(m_plot);
+    setupPane(rect);
+    rect->axis(QCPAxis::atBottom)->setRange(m_panes.front()->axis(QCPAxis::atBottom)->range());
+    return rect;
+}
+
+void PlotView::setRuns(const std::vector<const RunTrace*>& runs) {
+    destroyPanes();
+    m_runs = runs;
+    const std::size_t wanted = std::max<std::size_t>(1, runs.size());
+    m_paneRow->take(m_side);
+    while (m_panes.size() > wanted) {
+        m_paneRow->remove(m_panes.back());
+        m_panes.pop_back();
+    }
+    while (m_panes.size() < wanted)
+        m_panes.push_back(addPaneRect());
+    m_paneRow->simplify();
+    for (std::size_t i = 0; i < m_panes.size(); ++i) {
+        if (m_paneRow->elementAt(static_cast<int>(i)) != m_panes[i])
+            m_paneRow->addElement(0, static_cast<int>(i), m_panes[i]);
+    }
+    m_paneRow->addElement(0, static_cast<int>(m_panes.size()), m_side);
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        createPane(i);
+    updateXAxisLabels();
+    applyBaseTheme();
+    applyTheme();
+    emit needsRefresh();
+}
+
+void PlotView::setXMode(XAxis mode) {
+    m_xMode = mode;
+    for (QCPAxisRect* rect : m_panes) {
+        QCPAxis* x = rect->axis(QCPAxis::atBottom);
+        if (mode == XAxis::Time)
+            x->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker));
+        else
+            useCompactTicks(x);
+    }
+    updateXAxisLabels();
+    emit needsRefresh();
+}
+
+void PlotView::updateXAxisLabels() {
+    for (QCPAxisRect* rect : m_panes)
+        rect->axis(QCPAxis::atBottom)
+            ->setLabel(m_xMode == XAxis::Time ? QStringLiteral("time")
+                                              : QStringLiteral("position (buffers handed out)"));
+}
+
+void PlotView::setXRange(double lo, double hi) {
+    m_settingRange = true;
+    for (QCPAxisRect* rect : m_panes)
+        rect->axis(QCPAxis::atBottom)->setRange(lo, hi);
+    m_settingRange = false;
+}
+
+double PlotView::xLo() const {
+    return m_panes.front()->axis(QCPAxis::atBottom)->range().lower;
+}
+double PlotView::xHi() const {
+    return m_panes.front()->axis(QCPAxis::atBottom)->range().upper;
+}
+
+void PlotView::onAxisRangeChanged(const QCPRange& range) {
+    if (m_settingRange)
+        return;
+    setXRange(range.lower, range.upper);
+    emit xRangeChangedByUser(range.lower, range.upper);
+    emit needsRefresh();
+}
+
+int PlotView::paneColumns(std::size_t run) const {
+    return std::max(1, static_cast<int>(std::lround(m_panes[run]->width() * m_pixelScale)));
+}
+
+int PlotView::paneRows(std::size_t run) const {
+    return std::max(1, static_cast<int>(std::lround(m_panes[run]->height() * m_pixelScale)));
+}
+
+bool PlotView::refresh(std::chrono::steady_clock::time_point deadline) {
+    m_pixelScale = devicePixelRatioF();
+    const bool done = refreshPanes(deadline);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    return done;
+}
+
+bool PlotView::refreshPanes(std::chrono::steady_clock::time_point deadline) {
+    m_plot->layoutNow();
+    prepare();
+    bool done = true;
+    for (std::size_t i = 0; i < m_runs.size() && i < m_panes.size(); ++i) {
+        bool paneDone = binPane(i, kBinChunk);
+        while (!paneDone && std::chrono::steady_clock::now() < deadline)
+            paneDone = binPane(i, kBinChunk);
+        publishPane(i);
+        done = done && paneDone;
+    }
+    return done;
+}
+
+QImage PlotView::renderImage(int width, int height, double scale) {
+    const QRect screenViewport = m_plot->viewport();
+    const double screenScale = m_pixelScale;
+    m_pixelScale = scale;
+    m_plot->setViewport(QRect(0, 0, width, height));
+    // Twice: the first pass may change tick labels and so the layout the second pass bins for.
+    for (int pass = 0; pass < 2; ++pass)
+        refreshPanes(std::chrono::steady_clock::time_point::max());
+    QImage image = m_plot->toPixmap(width, height, scale).toImage();
+    m_plot->setViewport(screenViewport);
+    m_pixelScale = screenScale;
+    emit needsRefresh();
+    return image;
+}
+
+QString PlotView::tooltipAt(const QPoint& pos) const {
+    for (std::size_t i = 0; i < m_runs.size() && i < m_panes.size(); ++i) {
+        QCPAxisRect* rect = m_panes[i];
+        if (!rect->rect().contains(pos))
+            continue;
+        QCPAxis* x = rect->axis(QCPAxis::atBottom);
+        QCPAxis* y = rect->axis(QCPAxis::atLeft);
+        const PixelRange pixel{x->pixelToCoord(pos.x()), x->pixelToCoord(pos.x() + 1),
+                               y->pixelToCoord(pos.y() + 1), y->pixelToCoord(pos.y())};
+        return tooltip(i, pixel);
+    }
+    return {};
+}
+
+void PlotView::onMouseMove(QMouseEvent* event) {
+    if (event->buttons() != Qt::NoButton)
+        return;
+    const QString text = tooltipAt(event->pos());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+}
+
+void PlotView::showContextMenu(const QPoint& pos) {
+    auto* menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->addAction(tr("Export this plot as PNG…"), this, [this] { emit exportRequested(); });
+    menu->addAction(tr("Export all plots as PNG…"), this, [this] { emit exportDashboardRequested(); });
+    menu->addSeparator();
+    menu->addAction(tr("Reset zoom"), this, [this] { emit resetZoomRequested(); });
+    menu->popup(m_plot->mapToGlobal(pos));
+}
+
+void PlotView::styleAxis(QCPAxis* axis) const {
+    axis->setTickLabelFont(plotFont(kFontPixels - 1));
+    axis->setLabelFont(plotFont(kFontPixels));
+    axis->setLabelPadding(2);
+    axis->setTickLabelPadding(3);
+}
+
+void PlotView::useCompactTicks(QCPAxis* axis) {
+    axis->setTicker(QSharedPointer<QCPAxisTicker>(new CompactTicker));
+}
+
+void PlotView::useBlockSizeTicks(QCPAxis* axis, int maxBlocks) {
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    axis->setTicker(QSharedPointer<QCPAxisTicker>(new BlockSizeTicker(maxBlocks)));
+}
+
+void PlotView::setTheme(const PlotTheme& theme) {
+    m_theme = theme;
+    applyBaseTheme();
+    applyTheme();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotView::applyBaseTheme() {
+    m_plot->setBackground(m_theme.background);
+    m_title->setTextColor(m_theme.text);
+    for (QCPAxisRect* rect : m_plot->axisRects()) {
+        for (QCPAxis* axis : rect->axes()) {
+            axis->setBasePen(QPen(m_theme.axis));
+            axis->setTickPen(QPen(m_theme.axis));
+            axis->setSubTickPen(QPen(m_theme.axis));
+            axis->setTickLabelColor(m_theme.text);
+            axis->setLabelColor(m_theme.text);
+            axis->grid()->setPen(QPen(m_theme.grid, 0, Qt::SolidLine));
+            axis->grid()->setSubGridVisible(false);
+        }
+    }
+}
+
+void PlotView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        setTheme(PlotTheme::fromPalette(palette()));
+}
+
+void PlotView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    emit needsRefresh();
+}
+
+} // namespace la

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "plot_theme.h"
+#include "x_mapping.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+class QCPAxis;
+class QCPAxisRect;
+class QCPLayoutGrid;
+class QCPRange;
+class QCPTextElement;
+class QCustomPlot;
+class QMouseEvent;
+
+namespace la {
+
+class LayoutPlot;
+class RunTrace;
+
+// The plot-coordinate extent of the pixel under the cursor.
+struct PixelRange {
+    double xLo;
+    double xHi;
+    double yLo;
+    double yHi;
+};
+
+// One QCustomPlot showing one view of one or two runs: a pane per run side by side (A | B, identical
+// axes) and a fixed-width side column (legend, colour scale, histogram). Every pane of every view has
+// the same fixed margins, so stacked views line their x axes up exactly. The base class handles the
+// shared x axis, linked zoom and pan, hover tooltips, the context menu, theming and export rendering;
+// subclasses build and fill their panes from the plot model.
+class PlotView : public QWidget {
+    Q_OBJECT
+public:
+    explicit PlotView(const QString& title, QWidget* parent = nullptr);
+    ~PlotView() override;
+
+    const QString& title() const { return m_titleText; }
+    void setRuns(const std::vector<const RunTrace*>& runs);
+    void setXMode(XAxis mode);
+    XAxis xMode() const { return m_xMode; }
+    // Programmatic range change: no xRangeChangedByUser.
+    void setXRange(double lo, double hi);
+    double xLo() const;
+    double xHi() const;
+    // While live, views may round their axes so a growing run re-bins rarely.
+    void setLive(bool live) { m_live = live; }
+    void setTheme(const PlotTheme& theme);
+    // Brings every pane up to date, binning until `deadline` at most; true when all binning is complete
+    // (false asks the caller to come back on the next frame).
+    bool refresh(std::chrono::steady_clock::time_point deadline);
+    // Renders the view at width × height (logical pixels) × scale, re-binned for that size, so a large
+    // export is as sharp as the screen. Restores the on-screen state afterwards.
+    QImage renderImage(int width, int height, double scale);
+    // The tooltip the pixel at `pos` (widget coordinates) would show; empty if none.
+    QString tooltipAt(const QPoint& pos) const;
+
+signals:
+    void xRangeChangedByUser(double lo, double hi);
+    void needsRefresh();
+    void exportRequested();
+    void exportDashboardRequested();
+    void resetZoomRequested();
+
+protected:
+    // Creates the plottables and items of pane `run` (its axis rect exists already).
+    virtual void createPane(std::size_t run) = 0;
+    // Removes every plottable and item of every pane (before panes are rebuilt).
+    virtual void destroyPanes() = 0;
+    // Shared state computed once per refresh, before the panes (e.g. a y range common to A and B).
+    virtual void prepare() {}
+    // Bins at most `budget` units of work for pane `run`; true when its binning is complete.
+    virtual bool binPane(std::size_t run, std::uint64_t budget) = 0;
+    // Hands what binPane() produced to the pane's plottables.
+    virtual void publishPane(std::size_t run) = 0;
+    virtual QString tooltip(std::size_t run, const PixelRange& pixel) const = 0;
+    // Re-colours plottables after a theme change (axes, grid and text are done by the base).
+    virtual void applyTheme() = 0;
+
+    QCustomPlot* plot() const;
+    QCPAxisRect* pane(std::size_t run) const { return m_panes[run]; }
+    std::size_t paneCount() const { return m_panes.size(); }
+    QCPLayoutGrid* side() const { return m_side; }
+    const std::vector<const RunTrace*>& runs() const { return m_runs; }
+    const PlotTheme& theme() const { return m_theme; }
+    bool live() const { return m_live; }
+    // Size of a pane's plot area in device pixels (screen or export), for per-pixel binning.
+    int paneColumns(std::size_t run) const;
+    int paneRows(std::size_t run) const;
+    // Styling helpers shared by the views.
+    void styleAxis(QCPAxis* axis) const;
+    static void useCompactTicks(QCPAxis* axis);
+    static void useBlockSizeTicks(QCPAxis* axis, int maxBlocks);
+    void updateXAxisLabels();
+
+    void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    bool refreshPanes(std::chrono::steady_clock::time_point deadline);
+    QCPAxisRect* addPaneRect();
+    void setupPane(QCPAxisRect* rect);
+    void onAxisRangeChanged(const QCPRange& range);
+    void onMouseMove(QMouseEvent* event);
+    void showContextMenu(const QPoint& pos);
+    void applyBaseTheme();
+
+    QString m_titleText;
+    LayoutPlot* m_plot = nullptr;
+    QCPTextElement* m_title = nullptr;
+    QCPLayoutGrid* m_paneRow = nullptr;
+    QCPLayoutGrid* m_side = nullptr;
+    std::vector<QCPAxisRect*> m_panes;
+    std::vector<const RunTrace*> m_runs;
+    XAxis m_xMode = XAxis::Time;
+    PlotTheme m_theme;
+    bool m_live = false;
+    bool m_settingRange = false;
+    double m_pixelScale = 1.0;
+};
+
+} // namespace la

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "summary_panel.h"
+
+#include "run_trace.h"
+
+#include <QFontMetricsF>
+#include <QHeaderView>
+#include <QPainter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace la {
+
+namespace {
+constexpr int kExportFontPixels = 11;
+constexpr double kRowPadding = 4.0;
+} // namespace
+
+SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent), m_table(new QTableWidget(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_table);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionMode(QAbstractItemView::NoSelection);
+    m_table->setFocusPolicy(Qt::NoFocus);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    refresh();
+}
+
+void SummaryPanel::setRuns(const std::vector<const RunTrace*>& runs) {
+    m_runs = runs;
+    refresh();
+}
+
+QStringList SummaryPanel::headers() const {
+    QStringList headers{QString()};
+    const char* const names[] = {"A", "B"};
+    for (std::size_t i = 0; i < m_runs.size(); ++i)
+        headers << QStringLiteral("%1: %2").arg(QLatin1String(names[i % 2]),
+                                                QString::fromStdString(m_runs[i]->label()));
+    return headers;
+}
+
+std::vector<SummaryRow> SummaryPanel::rows() const {
+    std::vector<const RunSummary*> summaries;
+    for (const RunTrace* trace : m_runs)
+        summaries.push_back(trace->summary() ? &*trace->summary() : nullptr);
+    return summaryRows(summaries);
+}
+
+void SummaryPanel::refresh() {
+    const std::vector<SummaryRow> summary = rows();
+    const QStringList header = headers();
+    m_table->setColumnCount(static_cast<int>(header.size()));
+    m_table->setHorizontalHeaderLabels(header);
+    m_table->setRowCount(static_cast<int>(summary.size()));
+    for (std::size_t r = 0; r < summary.size(); ++r) {
+        m_table->setItem(static_cast<int>(r), 0, new QTableWidgetItem(summary[r].label));
+        for (std::size_t c = 0; c < summary[r].values.size(); ++c)
+            m_table->setItem(static_cast<int>(r), static_cast<int>(c + 1),
+                             new QTableWidgetItem(summary[r].values[c]));
+    }
+    m_table->resizeColumnsToContents();
+    m_table->resizeRowsToContents();
+}
+
+double paintSummaryTable(QPainter* painter, const QRectF& area, const QStringList& headers,
+                         const std::vector<SummaryRow>& rows, const PlotTheme& theme) {
+    QFont font;
+    font.setPixelSize(kExportFontPixels);
+    QFont bold = font;
+    bold.setBold(true);
+    const QFontMetricsF metrics(bold);
+    const double rowHeight = metrics.height() + kRowPadding;
+    const double height = rowHeight * static_cast<double>(rows.size() + 1) + kRowPadding;
+    if (!painter)
+        return height;
+
+    // Label column as wide as its longest label; the value columns share the rest.
+    double labelWidth = metrics.horizontalAdvance(headers.value(0));
+    for (const SummaryRow& row : rows)
+        labelWidth = std::max(labelWidth, metrics.horizontalAdvance(row.label));
+    labelWidth += 16.0;
+    const int valueColumns = std::max<int>(1, static_cast<int>(headers.size()) - 1);
+    const double valueWidth = (area.width() - labelWidth) / valueColumns;
+    const auto cellRect = [&](int column, std::size_t row) {
+        const double x = column == 0 ? area.left() : area.left() + labelWidth + valueWidth * (column - 1);
+        const double w = column == 0 ? labelWidth : valueWidth;
+        return QRectF(x + 4.0, area.top() + rowHeight * static_cast<double>(row), w - 8.0, rowHeight);
+    };
+    painter->save();
+    painter->setPen(theme.text);
+    painter->setFont(bold);
+    for (int c = 0; c < headers.size(); ++c)
+        painter->drawText(cellRect(c, 0), Qt::AlignLeft | Qt::AlignVCenter, headers[c]);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (r % 2 == 0)
+            painter->fillRect(QRectF(area.left(), area.top() + rowHeight * static_cast<double>(r + 1),
+                                     area.width(), rowHeight),
+                              theme.grid);
+        painter->setFont(bold);
+        painter->drawText(cellRect(0, r + 1), Qt::AlignLeft | Qt::AlignVCenter, rows[r].label);
+        painter->setFont(font);
+        for (std::size_t c = 0; c < rows[r].values.size(); ++c)
+            painter->drawText(cellRect(static_cast<int>(c + 1), r + 1), Qt::AlignLeft | Qt::AlignVCenter,
+                              rows[r].values[c]);
+    }
+    painter->restore();
+    return height;
+}
+
+} // namespace la

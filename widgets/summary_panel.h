@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "plot_theme.h"
+#include "summary_rows.h"
+
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+class QPainter;
+class QRectF;
+class QTableWidget;
+
+namespace la {
+
+class RunTrace;
+
+// The runs' key numbers side by side (I/Os, mean size, MB/s, waits, distance, collapses, I/O method).
+class SummaryPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SummaryPanel(QWidget* parent = nullptr);
+    void setRuns(const std::vector<const RunTrace*>& runs);
+    // Re-reads the runs' summaries (a run finished).
+    void refresh();
+    QStringList headers() const;
+    std::vector<SummaryRow> rows() const;
+
+private:
+    QTableWidget* m_table;
+    std::vector<const RunTrace*> m_runs;
+};
+
+// Paints the same table for the PNG export; returns the height it needs for `rows` when `painter` is
+// null (measuring pass).
+double paintSummaryTable(QPainter* painter, const QRectF& area, const QStringList& headers,
+                         const std::vector<SummaryRow>& rows, const PlotTheme& theme);
+
+} // namespace la
