@@ -33,7 +33,8 @@ class TempCache {
 public:
     TempCache() {
         QVERIFY(m_dir.isValid());
-        ::setenv("XDG_CACHE_HOME", m_dir.path().toLocal8Bit().constData(), 1);
+        // qputenv, not setenv: QtTest's watchdog thread reads the environment under Qt's lock.
+        qputenv("XDG_CACHE_HOME", m_dir.path().toLocal8Bit());
     }
     std::string path(const std::string& name = {}) const {
         return (m_dir.path() + QLatin1Char('/') + QString::fromStdString(name)).toStdString();
