@@ -99,8 +99,10 @@ void TestPgReference::pg18_data() {
                                      << "except-every:16" << 0 << Histogram{{1, 4096}} << 1.1 << 2 << 1.000;
     QTest::newRow("S5 random") << "S5"
                                << "none" << 0 << Histogram{{1, 65534}, {2, 1}} << 271.9 << 272 << 0.000;
-    QTest::newRow("S6 hash-clustered") << "S6" << "none" << 0 << Histogram{{1, 8145}, {2, 14}} << 1.2 << 4 << 0.991;
-    QTest::newRow("S7 hash-clustered backward") << "S7" << "none" << 0 << Histogram{{1, 8173}} << 1.2 << 6 << 0.991;
+    QTest::newRow("S6 hash-clustered") << "S6"
+                                       << "none" << 0 << Histogram{{1, 8145}, {2, 14}} << 1.2 << 4 << 0.991;
+    QTest::newRow("S7 hash-clustered backward") << "S7"
+                                                << "none" << 0 << Histogram{{1, 8173}} << 1.2 << 6 << 0.991;
     QTest::newRow("S8 resets") << "S1"
                                << "except-every:16" << 300 << Histogram{{1, 4096}} << 1.1 << 2 << 1.000;
 }
