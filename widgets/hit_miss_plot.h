@@ -3,12 +3,11 @@
 
 #include "hit_miss_raster.h"
 #include "plot_view.h"
+#include "raster_pane.h"
 
 #include <vector>
 
-class QCPColorMap;
 class QCPColorScale;
-class QCPItemText;
 
 namespace la {
 
@@ -29,9 +28,7 @@ protected:
     void applyTheme() override;
 
 private:
-    struct Pane {
-        QCPColorMap* map = nullptr;
-        QCPItemText* runLabel = nullptr;
+    struct Pane : RasterPane {
         HitMissRaster raster;
     };
     RasterKey keyFor(std::size_t run) const;

@@ -64,4 +64,18 @@ QCPColorScale* addSideColorScale(QCustomPlot* plot, QCPLayoutGrid* side, const Q
     return scale;
 }
 
+void addRasterPane(RasterPane& pane, QCustomPlot* plot, QCPAxisRect* rect, QCPColorScale* scale,
+                   const QString& runName) {
+    pane.map = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    pane.map->setInterpolate(false);
+    pane.map->setTightBoundary(false);
+    pane.map->setColorScale(scale);
+    pane.runLabel = addRunLabel(plot, rect, runName);
+}
+
+void removeRasterPane(QCustomPlot* plot, const RasterPane& pane) {
+    plot->removePlottable(pane.map);
+    plot->removeItem(pane.runLabel);
+}
+
 } // namespace la

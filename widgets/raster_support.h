@@ -5,6 +5,7 @@
 #include "extent_index.h"
 #include "grid.h"
 #include "qcp.h"
+#include "raster_pane.h"
 
 #include <QString>
 
@@ -19,6 +20,11 @@ void shapeColorMap(QCPColorMap* map, const RasterKey& key);
 
 // A run's name in the top-left corner of its pane.
 QCPItemText* addRunLabel(QCustomPlot* plot, QCPAxisRect* rect, const QString& text);
+
+// Fills `pane` with a colour map on the pane's axes, coloured by `scale`, and the run's name.
+void addRasterPane(RasterPane& pane, QCustomPlot* plot, QCPAxisRect* rect, QCPColorScale* scale,
+                   const QString& runName);
+void removeRasterPane(QCustomPlot* plot, const RasterPane& pane);
 
 // A colour scale for the side column, lined up with the panes' fixed margins.
 QCPColorScale* addSideColorScale(QCustomPlot* plot, QCPLayoutGrid* side, const QString& label);

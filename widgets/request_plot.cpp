@@ -22,21 +22,15 @@ void RequestPlot::createPane(std::size_t run) {
         m_panes.resize(run + 1);
     Pane& p = m_panes[run];
     QCPAxisRect* rect = pane(run);
-    p.map = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    p.map->setInterpolate(false);
-    p.map->setTightBoundary(false);
-    p.map->setColorScale(m_scale);
-    p.runLabel = addRunLabel(plot(), rect, QString::fromStdString(runs()[run]->label()));
+    addRasterPane(p, plot(), rect, m_scale, QString::fromStdString(runs()[run]->label()));
     p.raster = RequestRaster();
     rect->axis(QCPAxis::atLeft)->setLabel(tr("block"));
     useCompactTicks(rect->axis(QCPAxis::atLeft));
 }
 
 void RequestPlot::destroyPanes() {
-    for (Pane& p : m_panes) {
-        plot()->removePlottable(p.map);
-        plot()->removeItem(p.runLabel);
-    }
+    for (const Pane& p : m_panes)
+        removeRasterPane(plot(), p);
     m_panes.clear();
 }
 

@@ -2,13 +2,12 @@
 #pragma once
 
 #include "plot_view.h"
+#include "raster_pane.h"
 #include "request_raster.h"
 
 #include <vector>
 
-class QCPColorMap;
 class QCPColorScale;
-class QCPItemText;
 
 namespace la {
 
@@ -29,9 +28,7 @@ protected:
     void applyTheme() override;
 
 private:
-    struct Pane {
-        QCPColorMap* map = nullptr;
-        QCPItemText* runLabel = nullptr;
+    struct Pane : RasterPane {
         RequestRaster raster;
     };
     RasterKey keyFor(std::size_t run) const;
