@@ -14,10 +14,7 @@ constexpr double kHeadroom = 1.25;
 } // namespace
 
 void AdaptivePolicy::start(Distances& d, const StreamLimits& limits, bool full) {
-    const int initial = full ? std::min(limits.maxPinned, limits.ioCombineLimit) : 1;
-    d.readahead = initial;
-    d.combine = initial;
-    d.holdoff = 0;
+    d = startingDistances(limits, full, true);
 }
 
 int AdaptivePolicy::target(const Distances& d, const StreamLimits& limits) const {

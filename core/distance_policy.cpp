@@ -5,9 +5,15 @@
 #include "input_error.h"
 #include "pg_policies.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace la {
+
+Distances startingDistances(const StreamLimits& limits, bool full, bool separateCombine) {
+    const int initial = full ? std::min(limits.maxPinned, limits.ioCombineLimit) : 1;
+    return Distances{initial, separateCombine ? initial : limits.ioCombineLimit, 0};
+}
 
 std::unique_ptr<DistancePolicy> makePolicy(const std::string& name) {
     if (name == "pg17")

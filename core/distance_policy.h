@@ -38,6 +38,10 @@ public:
     virtual void onConsumed(std::int64_t /*now*/, std::int64_t /*waitNs*/) {}
 };
 
+// Where every version starts (and restarts after a reset): 1, or a full-size read's worth with
+// READ_STREAM_FULL. Both PG19 distances start there; PG17/18 combine up to io_combine_limit throughout.
+Distances startingDistances(const StreamLimits& limits, bool full, bool separateCombine);
+
 // "pg17", "pg18", "pg19", "fixed:N", "adaptive"; throws InputError otherwise.
 std::unique_ptr<DistancePolicy> makePolicy(const std::string& name);
 

@@ -8,13 +8,6 @@
 namespace la {
 
 namespace {
-void startAtOneOrFull(Distances& d, const StreamLimits& limits, bool full) {
-    const int initial = full ? std::min(limits.maxPinned, limits.ioCombineLimit) : 1;
-    d.readahead = initial;
-    d.combine = full ? initial : limits.ioCombineLimit;
-    d.holdoff = 0;
-}
-
 void decayOnHit(Distances& d) {
     if (d.readahead > 1)
         --d.readahead;
@@ -22,8 +15,7 @@ void decayOnHit(Distances& d) {
 } // namespace
 
 void Pg17Policy::start(Distances& d, const StreamLimits& limits, bool full) {
-    startAtOneOrFull(d, limits, full);
-    d.combine = limits.ioCombineLimit;
+    d = startingDistances(limits, full, false);
 }
 
 void Pg17Policy::onNoIo(Distances& d, const StreamLimits&, int) {
@@ -41,8 +33,7 @@ void Pg17Policy::onCompleted(Distances& d, const StreamLimits& limits, const Com
 }
 
 void Pg18Policy::start(Distances& d, const StreamLimits& limits, bool full) {
-    startAtOneOrFull(d, limits, full);
-    d.combine = limits.ioCombineLimit;
+    d = startingDistances(limits, full, false);
 }
 
 void Pg18Policy::onNoIo(Distances& d, const StreamLimits&, int) {
@@ -54,10 +45,7 @@ void Pg18Policy::onCompleted(Distances& d, const StreamLimits& limits, const Com
 }
 
 void Pg19Policy::start(Distances& d, const StreamLimits& limits, bool full) {
-    const int initial = full ? std::min(limits.maxPinned, limits.ioCombineLimit) : 1;
-    d.readahead = initial;
-    d.combine = initial;
-    d.holdoff = 0;
+    d = startingDistances(limits, full, true);
 }
 
 void Pg19Policy::onNoIo(Distances& d, const StreamLimits&, int iosInProgress) {
