@@ -104,7 +104,7 @@ DatasetPicker::DatasetPicker(QWidget* parent)
 }
 
 void DatasetPicker::fillCatalog() {
-    // Group headers in the order the catalog first mentions them (workloads.md §0 grouping).
+    // Group headers in the order the catalog first mentions them (docs/datasets.md §0 grouping).
     auto* model = new QStandardItemModel(m_dataset);
     std::vector<std::string> groups;
     std::map<std::string, std::vector<const DatasetInfo*>> members;

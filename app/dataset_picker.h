@@ -13,7 +13,7 @@ class QToolButton;
 
 namespace la {
 
-// The dataset part of the run setup: every preset grouped as workloads.md recommends (with its
+// The dataset part of the run setup: every preset grouped as docs/datasets.md §0 recommends (with its
 // one-line description and size), a pattern's parameter and size, the scale, the scan direction, and
 // the user's own file or block list.
 class DatasetPicker : public QWidget {

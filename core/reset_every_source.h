@@ -8,7 +8,7 @@
 namespace la {
 
 // Ends the stream every `every` blocks so the consumer resets it, as the "simple" index-prefetch
-// patch did at every leaf page (model doc 8.3).
+// patch did at every leaf page (docs/read-stream-model.md §8.3).
 class ResetEverySource final : public BlockSource {
 public:
     ResetEverySource(std::unique_ptr<BlockSource> inner, std::uint64_t every)

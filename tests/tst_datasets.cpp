@@ -144,7 +144,7 @@ void TestDatasets::publishedStats_data() {
     QTest::addColumn<qint64>("ios16");
 
     // All at the published size (scale 1): the generators draw per row but sort only the matching rows,
-    // so even the 10M-row tables take well under a second. Family A: workloads.md §3.4, 1M-row range.
+    // so even the 10M-row tables take well under a second. Family A: docs/datasets.md §3.4, 1M-row range.
     QTest::newRow("uniform") << "uniform" << false << 1000088LL << 472278LL << 1000088LL << -1LL << 472278LL;
     QTest::newRow("linear") << "linear" << false << 55556LL << 55556LL << 1LL << -1LL << 3473LL;
     QTest::newRow("linear DESC") << "linear" << true << 55556LL << 55556LL << -1LL << 1LL << 55556LL;
@@ -349,7 +349,7 @@ void TestDatasets::lazyPatternsAtHugeSizes() {
     QVERIFY(std::adjacent_find(first.begin(), first.end()) == first.end());
 }
 
-// read-stream-model.md §13 S6: 65,536 TIDs on a 65,536-page heap, one item per TID, 8,173 distinct blocks.
+// docs/read-stream-model.md §13 S6: 65,536 TIDs, 65,536 heap pages, one item per TID, 8,173 distinct blocks.
 void TestDatasets::hashGroups() {
     const auto source = make(QStringLiteral("hash-groups"));
     QCOMPARE(source->relationBlocks(), 65536ULL);

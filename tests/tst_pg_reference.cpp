@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The model doc's section 13: real PostgreSQL 18 on scenarios S1-S8, reproduced by `pg18` on the
+// docs/read-stream-model.md §13: real PostgreSQL 18 on scenarios S1-S8, reproduced by `pg18` on the
 // simulated device with the same settings (eic 16, io_combine_limit 16, 1 GB shared buffers,
 // max_connections 20 -> max_pinned 272; O_DIRECT, so no advice; io_method worker).
 #include "stream_harness.h"

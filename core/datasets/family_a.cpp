@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::uint64_t kFamilyARows = 10'000'000;
 constexpr std::uint32_t kFamilyARowsPerPage = 18;
-// The presets' query: [16384, 26384] of the 100,000-value domain, about 1M rows (§3.4).
+// The presets' query: [16384, 26384] of the 100,000-value domain, about 1M rows (docs/datasets.md §3.4).
 constexpr double kFamilyAQueryLow = 16384.0;
 constexpr double kFamilyAQueryHigh = 26384.0;
 

@@ -7,7 +7,7 @@
 
 namespace la {
 
-// Family A (workloads.md §3): 10M rows at 18 rows per page, keys in heap order, `a BETWEEN lo AND hi`.
+// Family A (docs/datasets.md §3): 10M rows at 18 rows per page, keys in heap order, `a BETWEEN lo AND hi`.
 struct FamilyASpec {
     enum class Keys : std::uint8_t { Uniform, Linear, Cyclic };
     Keys keys = Keys::Linear;

@@ -29,7 +29,7 @@ std::uint32_t heapRowsPerPage(std::uint32_t tupleBytes, std::uint32_t fillfactor
     return rows;
 }
 
-// Scaling divides the row count but keeps `step` rows per value (§2.6).
+// Scaling divides the row count but keeps `step` rows per value (docs/datasets.md §2.6).
 std::uint64_t scaledValues(const FamilyBSpec& spec, double scale) {
     const double values = static_cast<double>(kFamilyBRows / spec.step) * scale;
     return std::max<std::uint64_t>(1, std::llround(values));

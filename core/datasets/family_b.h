@@ -7,7 +7,7 @@
 
 namespace la {
 
-// Family B (workloads.md §4): Vondra's parametric generator. 10M rows of (bigint, md5 text), each value
+// Family B (docs/datasets.md §4): Vondra's parametric generator. 10M rows of (bigint, md5 text), each value
 // repeated `step` times; the value order is shuffled by `fuzz` (-1 = fully random) and the rows by `fuzz2`.
 struct FamilyBSpec {
     std::uint32_t step = 1;

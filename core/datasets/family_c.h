@@ -7,7 +7,7 @@
 
 namespace la {
 
-// C2 (workloads.md §5.2): the TPC-C order_line primary-key scan `ol_w_id < 10`. Rows are loaded in PK
+// C2 (docs/datasets.md §5.2): the TPC-C order_line primary-key scan `ol_w_id < 10`. Rows are loaded in PK
 // order per warehouse by 8 concurrent loader streams, each filling its own extents of `extentBlocks`.
 Visits generateTpcc(std::uint32_t extentBlocks, double scale, std::uint64_t seed);
 

@@ -73,7 +73,7 @@ struct Group {
 // order of the key range) until it has `blocks` TIDs. A tiled group starts anywhere in a page, so it
 // covers 2 blocks with probability (size-1)/20, and picked groups that are heap neighbours share a
 // block. At 65,536 blocks that gives 8,117 distinct blocks on average over seeds (sd ~35), 0.7% under
-// the 8,173 of read-stream-model.md §13; the catalog's default seed lands at 8,180.
+// the 8,173 of docs/read-stream-model.md §13; the catalog's default seed lands at 8,180.
 std::vector<Group> chooseHashGroups(std::uint64_t blocks, std::uint64_t seed) {
     SplitMix64 rng(seed);
     const std::uint64_t sizeKey = rng.next();

@@ -9,7 +9,7 @@
 
 namespace la {
 
-// Synthetic block lists of read-stream-model.md §13 on a relation of `blocks` blocks. seq, random and
+// Synthetic block lists of docs/read-stream-model.md §13 on a relation of `blocks` blocks. seq, random and
 // hash-groups are computed item by item (O(1) or O(visits/12) memory), never as a materialised list.
 
 // 0..blocks-1 (S1; S3/S4 are this list with a prewarmed cache). Backward gives S2.

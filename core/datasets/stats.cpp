@@ -12,7 +12,7 @@ constexpr std::uint64_t kCombineLimit = 16; // io_combine_limit: 16 blocks, 128 
 
 } // namespace
 
-// workloads.md §2.4. ios16 models read-stream combining with an infinite cache: only a block's first
+// docs/datasets.md §2.4. ios16 models read-stream combining with an infinite cache: only a block's first
 // visit is a read, and first-time blocks that follow each other ascending (ignoring the re-visits in
 // between, which are hits) merge into one read of up to 16 blocks.
 DatasetStats computeStats(BlockSource& source) {

@@ -17,7 +17,7 @@ struct Visits {
 };
 
 // Appends a heap block to a visit sequence, collapsing consecutive duplicates: an index scan keeps the
-// current heap page pinned while successive TIDs hit it, so it is one visit (workloads.md §2.3).
+// current heap page pinned while successive TIDs hit it, so it is one visit (docs/datasets.md §2.3).
 inline void appendVisit(std::vector<std::uint32_t>& visits, std::uint32_t block) {
     if (visits.empty() || visits.back() != block)
         visits.push_back(block);
