@@ -2,7 +2,10 @@
 #include "cli_options.h"
 
 #include "input_error.h"
+#include "message_text.h"
 #include "text_parse.h"
+
+#include <cstdio>
 
 #include <functional>
 #include <map>
@@ -15,16 +18,22 @@ std::uint64_t wholeNumber(const std::string& option, const std::string& value, s
                           std::uint64_t max) {
     std::uint64_t number = 0;
     if (!parseUnsigned(value, number) || number < min || number > max)
-        throw InputError("--" + option + " '" + value + "': expected a whole number " + std::to_string(min) +
-                         ".." + std::to_string(max));
+        throw InputError("--" + option + " '" + excerpt(value) + "': expected a whole number " +
+                         std::to_string(min) + ".." + std::to_string(max));
     return number;
+}
+
+std::string shortNumber(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
 }
 
 double realNumber(const std::string& option, const std::string& value, double min, double max) {
     double number = 0.0;
     if (!parseDouble(value, number) || !(number >= min && number <= max))
-        throw InputError("--" + option + " '" + value + "': expected a number between " +
-                         std::to_string(min) + " and " + std::to_string(max));
+        throw InputError("--" + option + " '" + excerpt(value) + "': expected a number from " +
+                         shortNumber(min) + " to " + shortNumber(max));
     return number;
 }
 
@@ -35,7 +44,7 @@ IoMethod ioMethodNamed(const std::string& value) {
         return IoMethod::Worker;
     if (value == "io_uring" || value == "uring")
         return IoMethod::IoUring;
-    throw InputError("--sim-io-method '" + value + "': choose sync, worker or io_uring");
+    throw InputError("--sim-io-method '" + excerpt(value) + "': choose sync, worker or io_uring");
 }
 
 } // namespace
@@ -52,11 +61,19 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
         {"file", [&](const std::string& v) { r.file = v; }},
         {"pattern-blocks",
          [&](const std::string& v) { r.dataset.blocks = wholeNumber("pattern-blocks", v, 1, 1ULL << 31); }},
-        {"scale", [&](const std::string& v) { r.dataset.scale = realNumber("scale", v, 1e-9, 1.0); }},
+        {"scale",
+         [&](const std::string& v) {
+             double scale = 0.0;
+             if (!parseDouble(v, scale) || !(scale > 0.0 && scale <= 1.0))
+                 throw InputError("--scale '" + excerpt(v) +
+                                  "': expected a fraction of the preset's published size, more than 0 and at "
+                                  "most 1 (leave --scale out for the preset's small default size)");
+             r.dataset.scale = scale;
+         }},
         {"direction",
          [&](const std::string& v) {
              if (v != "forward" && v != "backward")
-                 throw InputError("--direction '" + v + "': choose forward or backward");
+                 throw InputError("--direction '" + excerpt(v) + "': choose forward or backward");
              r.dataset.direction = v == "forward" ? Direction::Forward : Direction::Backward;
          }},
         {"policy", [&](const std::string& v) { r.policy = v; }},
@@ -64,7 +81,7 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
         {"io",
          [&](const std::string& v) {
              if (v != "sim" && v != "sync" && v != "worker" && v != "uring")
-                 throw InputError("--io '" + v + "': choose sim, sync, worker or uring");
+                 throw InputError("--io '" + excerpt(v) + "': choose sim, sync, worker or uring");
              r.io = v;
          }},
         {"eic",
@@ -116,7 +133,7 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
         {"os-cache",
          [&](const std::string& v) {
              if (v != "cold" && v != "warm")
-                 throw InputError("--os-cache '" + v + "': choose cold or warm");
+                 throw InputError("--os-cache '" + excerpt(v) + "': choose cold or warm");
              r.osCacheCold = v == "cold";
          }},
         {"io-workers", [&](const std::string& v) { r.ioWorkers = int(wholeNumber("io-workers", v, 1, 64)); }},
@@ -136,7 +153,7 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
          [&](const std::string& v) {
              const auto x = v.find_first_of("xX");
              if (x == std::string::npos)
-                 throw InputError("--png-size '" + v + "': expected WIDTHxHEIGHT, e.g. 1600x1000");
+                 throw InputError("--png-size '" + excerpt(v) + "': expected WIDTHxHEIGHT, e.g. 1600x1000");
              o.pngWidth = int(wholeNumber("png-size", v.substr(0, x), 16, 16384));
              o.pngHeight = int(wholeNumber("png-size", v.substr(x + 1), 16, 16384));
          }},
@@ -159,7 +176,8 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
         if (arg == "-h")
             arg = "--help";
         if (!arg.starts_with("--"))
-            throw InputError("unexpected argument '" + arg + "' (options start with --; see --help)");
+            throw InputError("unexpected argument '" + excerpt(arg) +
+                             "' (options start with --; see --help)");
         std::string name = arg.substr(2);
         std::string value;
         bool inlineValue = false;
@@ -180,7 +198,7 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             }
             option->second(value);
         } else {
-            throw InputError("unknown option '--" + name + "' (see --help)");
+            throw InputError("unknown option '--" + excerpt(name) + "' (see --help)");
         }
         o.given.push_back(name);
     }

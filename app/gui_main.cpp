@@ -2,9 +2,11 @@
 #include "gui_main.h"
 
 #include "main_window.h"
+#include "signal_cancel.h"
 
 #include <QApplication>
 #include <QIcon>
+#include <QSocketNotifier>
 
 namespace la {
 
@@ -21,7 +23,15 @@ int runGui(const CliOptions& options) {
     MainWindow window;
     window.applyStartup(options);
     window.show();
-    return QApplication::exec();
+    // SIGINT or SIGTERM closes the window as its close button would: the run is cancelled and
+    // joined, the settings saved.
+    QSocketNotifier signalWatch(SignalCancel::notifyFd(), QSocketNotifier::Read);
+    QObject::connect(&signalWatch, &QSocketNotifier::activated, &window, [&] {
+        signalWatch.setEnabled(false);
+        window.close();
+    });
+    const int exitCode = QApplication::exec();
+    return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;
 }
 
 } // namespace la

@@ -2,6 +2,8 @@
 #include "headless.h"
 
 #include "input_error.h"
+#include "io/output_file.h"
+#include "signal_cancel.h"
 #include "summary_json.h"
 #include "trace_csv.h"
 
@@ -10,6 +12,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 namespace la {
 
@@ -120,6 +123,17 @@ std::string datasetListing() {
     return text.toStdString();
 }
 
+std::vector<NamedPath> outputsOf(const CliOptions& options) {
+    std::vector<NamedPath> outputs;
+    if (!options.traceCsv.empty())
+        outputs.push_back({"--trace-csv", options.traceCsv});
+    if (!options.summaryJson.empty())
+        outputs.push_back({"--summary-json", options.summaryJson});
+    if (!options.exportPng.empty())
+        outputs.push_back({"--export-png", options.exportPng});
+    return outputs;
+}
+
 int runHeadless(const CliOptions& options) {
     const RunConfig& config = options.run;
     std::vector<std::string> policies{config.policy};
@@ -128,11 +142,16 @@ int runHeadless(const CliOptions& options) {
 
     std::vector<RunSummary> runs;
     int exitCode = 0;
+    std::unique_ptr<TraceCsvWriter> csv;
+    std::optional<OutputFile> json;
     try {
-        std::unique_ptr<TraceCsvWriter> csv;
+        // Every input is checked, and every output opened, before anything runs or is written.
+        checkOutputsApart(runInputs(config), outputsOf(options));
+        const auto source = openSource(config);
         if (!options.traceCsv.empty())
             csv = std::make_unique<TraceCsvWriter>(options.traceCsv, policies.front());
-        const auto source = openSource(config);
+        if (!options.summaryJson.empty())
+            json.emplace(options.summaryJson, "summary JSON");
         std::printf("dataset %s: %s blocks in a %s-block relation, %s%s%s\n",
                     config.blockList.empty() ? config.dataset.name.c_str() : config.blockList.c_str(),
                     qPrintable(count(source->length())), qPrintable(count(source->relationBlocks())),
@@ -144,6 +163,7 @@ int runHeadless(const CliOptions& options) {
                 std::fprintf(stderr, "lookahead: note: %s\n", message.c_str());
             };
             callbacks.preparing = PreparingPrinter();
+            callbacks.cancel = &SignalCancel::requested();
             if (csv) {
                 csv->setRunLabel(policy);
                 callbacks.sinks.push_back(csv.get());
@@ -152,6 +172,8 @@ int runHeadless(const CliOptions& options) {
             std::fputs(qPrintable(describe(runs.back())), stdout);
             if (!runs.back().error.empty())
                 exitCode = 1;
+            if (runs.back().cancelled || !runs.back().error.empty())
+                break;
         }
     } catch (const InputError& error) {
         std::fprintf(stderr, "lookahead: %s\n", error.what());
@@ -159,14 +181,25 @@ int runHeadless(const CliOptions& options) {
     }
     if (runs.size() == 2)
         std::printf("%s\n", qPrintable(verdict(runs[0], runs[1])));
-    if (!options.summaryJson.empty()) {
-        const QString error = writeSummaryJson(QString::fromStdString(options.summaryJson), config, runs);
-        if (!error.isEmpty()) {
-            std::fprintf(stderr, "lookahead: %s\n", qPrintable(error));
-            return 2;
-        }
+    // A cancelled run's partial results are written too, whole and marked "cancelled".
+    try {
+        if (csv)
+            csv->commit();
+    } catch (const IoError& error) {
+        std::fprintf(stderr, "lookahead: %s\n", error.what());
+        exitCode = 1;
     }
-    return exitCode;
+    try {
+        if (json) {
+            const QByteArray bytes = summaryJson(config, runs);
+            json->write(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+            json->commit();
+        }
+    } catch (const IoError& error) {
+        std::fprintf(stderr, "lookahead: %s\n", error.what());
+        exitCode = 1;
+    }
+    return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;
 }
 
 } // namespace la

@@ -2,12 +2,17 @@
 #pragma once
 
 #include "cli_options.h"
+#include "io/output_guard.h"
 
 namespace la {
 
 // Runs the configured policies without a window, prints their summaries and writes the requested
-// files. Returns the process exit code: 0, 1 on an I/O error mid-run, 2 on bad input.
+// files. Returns the process exit code: 0, 1 on an I/O error mid-run, 2 on bad input,
+// 1 if an output cannot be written, 128 + N after signal N (SIGINT, SIGTERM) cancelled the run.
 int runHeadless(const CliOptions& options);
+
+// The files the command line asks to write, named by their options.
+std::vector<NamedPath> outputsOf(const CliOptions& options);
 
 // The --list-datasets text.
 std::string datasetListing();

@@ -2,12 +2,17 @@
 #include "headless_export.h"
 
 #include "dashboard.h"
+#include "headless.h"
+#include "input_error.h"
+#include "io/output_file.h"
 #include "png_export.h"
 #include "run_controller.h"
+#include "signal_cancel.h"
 #include "summary_json.h"
 #include "tooltips.h"
 
 #include <QCoreApplication>
+#include <QSocketNotifier>
 
 #include <cstdio>
 
@@ -42,7 +47,7 @@ int finish(const CliOptions& options, const RunController& controller, Dashboard
             writeSummaryJson(QString::fromStdString(options.summaryJson), controller.config(), runs);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "lookahead: %s\n", qPrintable(error));
-            return 2;
+            exitCode = 1;
         }
     }
     const QString path = QString::fromStdString(options.exportPng);
@@ -52,15 +57,31 @@ int finish(const CliOptions& options, const RunController& controller, Dashboard
         writePng(path, dashboard.renderImage(size, 1.0, caption), caption, controller.config(), runs);
     if (!error.isEmpty()) {
         std::fprintf(stderr, "lookahead: %s\n", qPrintable(error));
-        return 2;
+        return 1;
     }
     std::printf("wrote %s (%dx%d)\n", qPrintable(path), size.width(), size.height());
-    return exitCode;
+    return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;
+}
+
+// Bad output paths are bad input: refused before the run, with nothing written.
+bool outputsUsable(const CliOptions& options) {
+    try {
+        checkOutputsApart(runInputs(options.run), outputsOf(options));
+        OutputFile png(options.exportPng, "PNG");
+        if (!options.summaryJson.empty())
+            OutputFile json(options.summaryJson, "summary JSON");
+    } catch (const InputError& error) {
+        std::fprintf(stderr, "lookahead: %s\n", error.what());
+        return false;
+    }
+    return true;
 }
 
 } // namespace
 
 int runHeadlessExport(const CliOptions& options) {
+    if (!outputsUsable(options))
+        return 2;
     RunController controller;
     Dashboard dashboard;
     int exitCode = 0;
@@ -76,6 +97,11 @@ int runHeadlessExport(const CliOptions& options) {
         if (exitCode == 0)
             exitCode = finish(options, controller, dashboard);
         QCoreApplication::exit(exitCode);
+    });
+    QSocketNotifier signalWatch(SignalCancel::notifyFd(), QSocketNotifier::Read);
+    QObject::connect(&signalWatch, &QSocketNotifier::activated, &controller, [&] {
+        signalWatch.setEnabled(false);
+        controller.stop();
     });
     controller.start(options.run, QString::fromStdString(options.traceCsv));
     if (!controller.running())

@@ -4,11 +4,14 @@
 #include "headless.h"
 #include "headless_export.h"
 #include "input_error.h"
+#include "signal_cancel.h"
 
 #include <QApplication>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -19,11 +22,17 @@ bool displayAvailable() {
     return std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") || std::getenv("QT_QPA_PLATFORM");
 }
 
-} // namespace
+// Output to a full disk or a closed pipe must not pass for success: a script reading our stdout
+// would take a cut-off listing for a whole one.
+int checkedStdout(int exitCode) {
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "lookahead: cannot write standard output: %s\n", std::strerror(errno));
+        return exitCode == 0 ? 1 : exitCode;
+    }
+    return exitCode;
+}
 
-// One binary, two front ends, chosen before any QApplication exists: the command-line paths need no
-// display (and --headless without --export-png no GUI library at all).
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
     la::CliOptions options;
     try {
@@ -44,6 +53,7 @@ int main(int argc, char** argv) {
         std::fputs(la::datasetListing().c_str(), stdout);
         return 0;
     }
+    la::SignalCancel::install();
     if (options.headless && options.exportPng.empty())
         return la::runHeadless(options);
     if (!options.exportPng.empty()) {
@@ -60,4 +70,20 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     la::configureApplication();
     return la::runGui(options);
+}
+
+} // namespace
+
+// One binary, two front ends, chosen before any QApplication exists: the command-line paths need no
+// display (and --headless without --export-png no GUI library at all).
+int main(int argc, char** argv) {
+    try {
+        return checkedStdout(run(argc, argv));
+    } catch (const std::bad_alloc&) {
+        // The last line of defence: sizes are checked before allocating (memory_budget.h).
+        std::fprintf(stderr, "lookahead: out of memory; try a smaller dataset or --shared-buffers\n");
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "lookahead: internal error: %s\n", error.what());
+    }
+    return 70; // EX_SOFTWARE
 }

@@ -4,6 +4,7 @@
 #include "dashboard.h"
 #include "dataset_picker.h"
 #include "input_error.h"
+#include "io/output_guard.h"
 #include "plot_view.h"
 #include "png_export.h"
 #include "run_setup_panel.h"
@@ -281,9 +282,20 @@ QString MainWindow::caption() const {
     return runCaption(m_controller.variants());
 }
 
+QString MainWindow::outputConflict(const QString& path) const {
+    try {
+        checkOutputsApart(runInputs(m_controller.config()), {{"The export file", path.toStdString()}});
+    } catch (const InputError& error) {
+        return QString::fromUtf8(error.what());
+    }
+    return {};
+}
+
 QString MainWindow::exportPng(const PngExportRequest& request) {
     if (m_controller.traces().empty())
         return tr("Nothing to export yet: run an experiment first.");
+    if (const QString conflict = outputConflict(request.path); !conflict.isEmpty())
+        return conflict;
     m_lastExport = request;
     const QImage image = m_dashboard->renderImage(request.size, request.scale, caption(), request.plotIndex);
     return writePng(request.path, image, caption(), m_controller.config(), m_controller.summaries());
@@ -308,6 +320,8 @@ void MainWindow::openExportDialog(int plotIndex) {
 }
 
 QString MainWindow::exportSummaryJson(const QString& path) {
+    if (const QString conflict = outputConflict(path); !conflict.isEmpty())
+        return conflict;
     return writeSummaryJson(path, m_controller.config(), m_controller.summaries());
 }
 
@@ -323,6 +337,10 @@ void MainWindow::exportTraceCsv(const QString& path) {
     const std::vector<RunVariant> runs = m_controller.variants().empty()
                                              ? experimentRuns(m_panel->config(), m_panel->comparison())
                                              : m_controller.variants();
+    if (const QString conflict = outputConflict(path); !conflict.isEmpty()) {
+        showError(tr("Export failed"), conflict);
+        return;
+    }
     statusBar()->showMessage(tr("Running again to write every event to %1").arg(path), 10000);
     m_controller.start(runs, path);
 }

@@ -3,6 +3,9 @@
 
 #include "summary_json.h"
 
+#include "io/output_file.h"
+
+#include <QBuffer>
 #include <QImageWriter>
 #include <QJsonDocument>
 #include <QLocale>
@@ -80,10 +83,14 @@ QString writePng(const QString& path, QImage image, const QString& caption, cons
     image.setText(
         QStringLiteral("lookahead.summary"),
         QString::fromUtf8(QJsonDocument(summaryDocument(config, runs)).toJson(QJsonDocument::Compact)));
-    QImageWriter writer(path, "png");
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
     if (!writer.write(image))
-        return QStringLiteral("cannot write PNG '%1': %2").arg(path, writer.errorString());
-    return {};
+        return QStringLiteral("cannot encode PNG '%1': %2").arg(path, writer.errorString());
+    return QString::fromStdString(
+        writeOutputFile(path.toStdString(), "PNG", std::string_view(bytes.constData(), bytes.size())));
 }
 
 QSize parsePngSize(const QString& text) {

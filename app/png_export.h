@@ -16,9 +16,10 @@ namespace la {
 QString runCaption(const std::vector<RunVariant>& runs);
 
 // Writes `image` as PNG with provenance in text chunks: Title, Software, Description (the caption)
-// and lookahead.summary (the summary JSON, config included). Returns an error message, empty on success.
-QString writePng(const QString& path, QImage image, const QString& caption, const RunConfig& config,
-                 const std::vector<RunSummary>& runs);
+// and lookahead.summary (the summary JSON, config included), atomically (output_file.h). Returns an
+// error message naming the file and the cause, empty on success.
+[[nodiscard]] QString writePng(const QString& path, QImage image, const QString& caption,
+                               const RunConfig& config, const std::vector<RunSummary>& runs);
 
 // "1600x1000" -> 1600 × 1000; an invalid size for anything else (16..16384 per side).
 QSize parsePngSize(const QString& text);

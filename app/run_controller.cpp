@@ -3,6 +3,7 @@
 
 #include "distance_policy.h"
 #include "input_error.h"
+#include "io_backend.h"
 #include "trace_csv.h"
 #include "tsan_annotations.h"
 
@@ -74,7 +75,11 @@ void runJob(const std::vector<RunVariant>& runs, const std::string& csvPath, Mai
             if (stop)
                 break;
         }
+        if (csv)
+            csv->commit();
     } catch (const InputError& error) {
+        mailbox.post(message(WorkerMessage::Kind::Error, 0, error.what()));
+    } catch (const IoError& error) {
         mailbox.post(message(WorkerMessage::Kind::Error, 0, error.what()));
     } catch (const std::exception& error) {
         mailbox.post(

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "summary_json.h"
 
+#include "io/output_file.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
-#include <QSaveFile>
 
 namespace la {
 
@@ -98,23 +99,27 @@ QJsonObject configObject(const RunConfig& c) {
 
 QJsonObject summaryDocument(const RunConfig& config, const std::vector<RunSummary>& runs) {
     QJsonArray list;
-    for (const RunSummary& run : runs)
+    bool cancelled = false;
+    for (const RunSummary& run : runs) {
         list.append(runObject(run));
+        cancelled = cancelled || run.cancelled;
+    }
     QJsonObject doc;
     doc[QStringLiteral("schema")] = QStringLiteral("lookahead.summary/1");
     doc[QStringLiteral("config")] = configObject(config);
     doc[QStringLiteral("runs")] = list;
+    doc[QStringLiteral("cancelled")] = cancelled;
     return doc;
 }
 
+QByteArray summaryJson(const RunConfig& config, const std::vector<RunSummary>& runs) {
+    return QJsonDocument(summaryDocument(config, runs)).toJson();
+}
+
 QString writeSummaryJson(const QString& path, const RunConfig& config, const std::vector<RunSummary>& runs) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QStringLiteral("cannot write summary JSON '%1': %2").arg(path, file.errorString());
-    file.write(QJsonDocument(summaryDocument(config, runs)).toJson());
-    if (!file.commit())
-        return QStringLiteral("cannot write summary JSON '%1': %2").arg(path, file.errorString());
-    return {};
+    const QByteArray bytes = summaryJson(config, runs);
+    return QString::fromStdString(writeOutputFile(path.toStdString(), "summary JSON",
+                                                  std::string_view(bytes.constData(), bytes.size())));
 }
 
 QString verdict(const RunSummary& a, const RunSummary& b) {

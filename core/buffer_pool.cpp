@@ -31,6 +31,12 @@ BufferPool::BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks)
     m_tableMask = slots - 1;
 }
 
+std::uint64_t BufferPool::bytesFor(std::uint64_t capacity, std::uint64_t relationBlocks) {
+    if (capacity >= relationBlocks)
+        return relationBlocks * sizeof(Frame);
+    return capacity * sizeof(Frame) + std::bit_ceil(capacity * 2) * sizeof(std::uint64_t);
+}
+
 std::int64_t BufferPool::find(std::uint32_t block) const {
     if (m_direct)
         return m_frames[block].state == Empty ? -1 : static_cast<std::int64_t>(block);

@@ -20,6 +20,8 @@ public:
     // `relationBlocks` bounds the block numbers; when the pool can hold the whole relation it maps
     // blocks to frames directly and never evicts (the common case for patterns, and much faster).
     BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks);
+    // The memory such a pool allocates, so that callers can check it first.
+    static std::uint64_t bytesFor(std::uint64_t capacity, std::uint64_t relationBlocks);
 
     std::uint64_t capacity() const { return m_capacity; }
     std::uint64_t resident() const { return m_resident; }

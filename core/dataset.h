@@ -22,7 +22,7 @@ struct DatasetRequest {
 
 struct DatasetInfo {
     std::string name;  // as typed on the command line (patterns show their parameter, e.g. "sparse-miss:K")
-    std::string group; // UI group from workloads.md ("Correlation", "Random", ...), "Synthetic" for patterns
+    std::string group; // UI group of docs/datasets.md §0 ("Correlation", ...), "Synthetic" for patterns
     std::string description; // one line
     std::string
         defaultPrewarm;        // cache state the preset stands for: "none", "every:2", "except-every:16", ...
@@ -45,11 +45,14 @@ std::string defaultPrewarmFor(const std::string& name);
 // Throws InputError for an unknown name or out-of-range parameters.
 std::unique_ptr<BlockSource> makeDataset(const DatasetRequest& request);
 
-// A user's block list: one block per line with '#' comments, or CSV with a "block" column.
-// Throws InputError naming the file and line on anything malformed.
+// A user's block list: one block per line with '#' comments, or CSV (RFC 4180: quoted fields,
+// doubled quotes, a BOM, CRLF) with a "block" column. Throws InputError naming the file and line on
+// anything malformed.
 std::unique_ptr<BlockSource> loadBlockList(const std::string& path, Direction direction);
+// The block numbers of such a file in file order; `what` names it in messages ("prewarm list").
+std::vector<std::uint32_t> readBlockNumbers(const std::string& path, const std::string& what);
 
-// workloads.md section 2.4 statistics of one full pass (the source is rewound before and after).
+// docs/datasets.md §2.4 statistics of one full pass (the source is rewound before and after).
 struct DatasetStats {
     std::uint64_t visits = 0;
     std::uint64_t distinct = 0;

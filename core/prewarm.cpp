@@ -2,17 +2,18 @@
 #include "prewarm.h"
 
 #include "buffer_pool.h"
+#include "dataset.h"
 #include "input_error.h"
+#include "message_text.h"
 #include "text_parse.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 
 namespace la {
 
 namespace {
+constexpr std::uint64_t kExactFractionCount = 1ULL << 24;
+
 std::uint64_t mix(std::uint64_t x) {
     x ^= x >> 33;
     x *= 0xFF51AFD7ED558CCDULL;
@@ -22,21 +23,7 @@ std::uint64_t mix(std::uint64_t x) {
 }
 
 std::vector<std::uint32_t> readList(const std::string& path) {
-    std::ifstream in(path);
-    if (!in)
-        throw InputError("cannot read prewarm list '" + path + "': " + std::strerror(errno));
-    std::vector<std::uint32_t> blocks;
-    std::string line;
-    for (std::uint64_t number = 1; std::getline(in, line); ++number) {
-        const std::string text = trimComment(line);
-        if (text.empty())
-            continue;
-        std::uint64_t block = 0;
-        if (!parseUnsigned(text, block) || block > 0xFFFFFFFEULL)
-            throw InputError("prewarm list '" + path + "', line " + std::to_string(number) + ": '" + text +
-                             "' is not a block number");
-        blocks.push_back(static_cast<std::uint32_t>(block));
-    }
+    std::vector<std::uint32_t> blocks = readBlockNumbers(path, "prewarm list");
     std::sort(blocks.begin(), blocks.end());
     blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
     return blocks;
@@ -47,7 +34,7 @@ PrewarmSpec PrewarmSpec::parse(const std::string& spec) {
     PrewarmSpec result;
     result.m_text = spec;
     const auto bad = [&](const std::string& why) {
-        return InputError("prewarm '" + spec + "': " + why +
+        return InputError("prewarm '" + excerpt(spec) + "': " + why +
                           " (use none, all, every:K, except-every:K, fraction:P:SEED or list:FILE)");
     };
     if (spec == "none" || spec.empty()) {
@@ -119,6 +106,10 @@ std::uint64_t PrewarmSpec::count(std::uint64_t relationBlocks) const {
     case Kind::Fraction:
         break;
     }
+    // Counting a huge relation block by block would take seconds; only the pool's size depends on
+    // it, and there the expected count serves as well.
+    if (relationBlocks > kExactFractionCount)
+        return static_cast<std::uint64_t>(m_fraction * static_cast<double>(relationBlocks)) + 1;
     std::uint64_t n = 0;
     for (std::uint64_t b = 0; b < relationBlocks; ++b)
         n += contains(static_cast<std::uint32_t>(b)) ? 1 : 0;
@@ -129,6 +120,12 @@ std::uint64_t PrewarmSpec::apply(BufferPool& pool, std::uint64_t relationBlocks)
     std::uint64_t loaded = 0;
     if (m_kind == Kind::None)
         return 0;
+    if (m_kind == Kind::List) {
+        for (const std::uint32_t b : m_list)
+            if (b < relationBlocks && pool.resident() < pool.capacity() && pool.prewarm(b))
+                ++loaded;
+        return loaded;
+    }
     for (std::uint64_t b = 0; b < relationBlocks && pool.resident() < pool.capacity(); ++b) {
         if (contains(static_cast<std::uint32_t>(b)) && pool.prewarm(static_cast<std::uint32_t>(b)))
             ++loaded;

@@ -8,6 +8,7 @@
 #include "io/os_cache.h"
 #include "io/scan_file.h"
 #include "io/scan_target.h"
+#include "memory_budget.h"
 #include "prewarm.h"
 #include "read_stream.h"
 #include "reset_every_source.h"
@@ -162,6 +163,12 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
         throw InputError("--shared-buffers " + std::to_string(poolBlocks) +
                          " cannot hold max_pinned_buffers (" + std::to_string(limits.maxPinned) +
                          ") plus the consumer's buffer");
+    requireMemory(BufferPool::bytesFor(poolBlocks, relation),
+                  "a simulated shared buffers pool of " + std::to_string(std::min(poolBlocks, relation)) +
+                      " buffers (for cache state '" + prewarm.text() + "' of a " + std::to_string(relation) +
+                      "-block relation)",
+                  "scan a smaller relation, or cap the pool with --shared-buffers N (blocks that do not fit "
+                  "are evicted, as in PostgreSQL)");
     BufferPool pool(poolBlocks, relation);
     prewarm.apply(pool, relation);
 
@@ -179,6 +186,9 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     std::optional<RealIo> real;
     try {
         if (realIo(config)) {
+            // What was asked for, until the backend says what really runs (a run that fails
+            // before reading must not claim the simulated device).
+            summary.ioMethodUsed = config.io;
             real = openRealIo(config, *source, limits, callbacks, summary);
             if (!real) {
                 summary.cancelled = true;
@@ -200,7 +210,12 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
         // The run ends here; the trace up to the failure is kept.
         summary.error = error.what();
     }
-    tracer.flush();
+    try {
+        tracer.flush();
+    } catch (const IoError& error) { // a sink's file (the trace CSV) could not be written
+        if (summary.error.empty())
+            summary.error = error.what();
+    }
     summaryBuilder.finish(summary);
     const IoBackend* backend = real ? real->choice.backend.get() : io.get();
     if (backend) {

@@ -2,28 +2,30 @@
 #pragma once
 
 #include "event.h"
+#include "io/output_file.h"
 
-#include <cstdio>
 #include <string>
 
 namespace la {
 
 // Streams the trace to a CSV file as it is produced (one row per event, with a header), so a
-// 10 M-block trace never has to fit in memory.
+// 10 M-block trace never has to fit in memory. Rows are only ever written whole, and the file
+// replaces an existing one only on commit(): a run that fails leaves the old file as it was.
 class TraceCsvWriter final : public EventSink {
 public:
     // Throws InputError if the file cannot be created.
     TraceCsvWriter(const std::string& path, const std::string& runLabel);
-    ~TraceCsvWriter() override;
-    TraceCsvWriter(const TraceCsvWriter&) = delete;
-    TraceCsvWriter& operator=(const TraceCsvWriter&) = delete;
 
+    // Throws IoError if the file cannot be written (that ends the run, with the error).
     void onEvents(std::span<const Event> batch) override;
     void setRunLabel(const std::string& label) { m_label = label; }
+    // Puts the file in place; throws IoError.
+    void commit() { m_file.commit(); }
 
 private:
-    std::FILE* m_file = nullptr;
+    OutputFile m_file;
     std::string m_label;
+    std::string m_rows;
 };
 
 const char* eventKindName(EventKind kind);

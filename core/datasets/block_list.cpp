@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dataset.h"
 #include "input_error.h"
+#include "io/unique_fd.h"
+#include "message_text.h"
 #include "visits.h"
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,134 +23,233 @@ namespace {
 
 // 0xFFFFFFFF is PostgreSQL's InvalidBlockNumber, and relationBlocks() = max + 1 must fit 32 bits.
 constexpr std::uint64_t kLargestBlock = 4294967294ULL;
+// No block number or column name is this long: a longer field is junk, reported without
+// buffering the rest of it.
+constexpr std::size_t kLongestField = 4096;
 
-std::string readWholeFile(const std::string& path) {
-    const auto fail = [&](int error) {
-        return InputError("cannot read block list '" + path + "': " + std::strerror(error));
-    };
-    std::error_code ignored;
-    if (std::filesystem::is_directory(path, ignored))
-        throw fail(EISDIR);
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (file == nullptr)
-        throw fail(errno);
-    std::string text;
-    char buffer[1 << 16];
-    std::size_t got = 0;
-    while ((got = std::fread(buffer, 1, sizeof buffer, file)) > 0)
-        text.append(buffer, got);
-    const int error = std::ferror(file) ? errno : 0;
-    std::fclose(file);
-    if (error != 0)
-        throw fail(error);
-    return text;
-}
-
-std::string_view trimmed(std::string_view text) {
-    const auto begin = text.find_first_not_of(" \t\r");
-    if (begin == std::string_view::npos)
-        return {};
-    const auto end = text.find_last_not_of(" \t\r");
-    text = text.substr(begin, end - begin + 1);
-    // A quoted CSV field, e.g. "block" or "42".
-    if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
-        text = text.substr(1, text.size() - 2);
-    return text;
-}
-
-// The `index`-th comma-separated field, or nothing if the line is shorter.
-std::optional<std::string_view> field(std::string_view line, std::size_t index) {
-    for (; index > 0; --index) {
-        const auto comma = line.find(',');
-        if (comma == std::string_view::npos)
-            return std::nullopt;
-        line.remove_prefix(comma + 1);
-    }
-    return trimmed(line.substr(0, line.find(',')));
-}
-
-// Reads the file's lines one by one: '#' starts a comment, blank lines are skipped. The first content line
-// decides the format: a header with a "block" column makes it CSV, anything else a plain list.
-class BlockListParser {
+// Reads a file (or a pipe: <(command) works) through a fixed buffer, byte by byte.
+class ByteReader {
 public:
-    explicit BlockListParser(std::string path) : m_path(std::move(path)) {}
+    ByteReader(std::string path, std::string what) : m_path(std::move(path)), m_what(std::move(what)) {
+        // O_NONBLOCK: opening a FIFO nobody writes to must not hang; reads then block as usual.
+        const int fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0)
+            fail(errno);
+        m_fd.reset(fd);
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    }
 
-    std::vector<std::uint32_t> parse(std::string_view text) {
-        std::size_t lineNumber = 0;
-        while (!text.empty()) {
-            ++lineNumber;
-            const auto newline = text.find('\n');
-            std::string_view line = text.substr(0, newline);
-            text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
-            line = line.substr(0, line.find('#'));
-            if (trimmed(line).empty())
-                continue;
-            if (m_firstLine) {
-                m_firstLine = false;
-                m_csv = startsCsv(line, lineNumber);
-                if (m_csv)
-                    continue;
-            }
-            addBlock(line, lineNumber);
-        }
-        if (m_blocks.empty())
-            throw InputError(
-                "block list '" + m_path +
-                "' holds no block numbers (expected one per line, or a CSV column named 'block')");
-        return std::move(m_blocks);
+    // The next byte, or -1 at the end of the file.
+    int get() {
+        if (m_at == m_end && !refill())
+            return -1;
+        return static_cast<unsigned char>(m_buffer[m_at++]);
+    }
+    int peek() {
+        if (m_at == m_end && !refill())
+            return -1;
+        return static_cast<unsigned char>(m_buffer[m_at]);
     }
 
 private:
-    std::string where(std::size_t lineNumber) const {
-        return "block list '" + m_path + "', line " + std::to_string(lineNumber) + ": ";
+    bool refill() {
+        ssize_t n = 0;
+        do
+            n = ::read(m_fd.get(), m_buffer, sizeof m_buffer);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+            fail(errno);
+        m_at = 0;
+        m_end = static_cast<std::size_t>(n);
+        return n > 0;
     }
-
-    bool startsCsv(std::string_view line, std::size_t lineNumber) {
-        for (std::size_t index = 0;; ++index) {
-            const auto name = field(line, index);
-            if (!name)
-                break;
-            if (std::ranges::equal(*name, std::string_view("block"),
-                                   [](char a, char b) { return (a | 0x20) == b; })) {
-                m_column = index;
-                return true;
-            }
-        }
-        if (line.find(',') != std::string_view::npos)
-            throw InputError(where(lineNumber) + "CSV header '" + std::string(trimmed(line)) +
-                             "' has no 'block' column (name the column of block numbers 'block')");
-        return false;
-    }
-
-    void addBlock(std::string_view line, std::size_t lineNumber) {
-        const auto text = m_csv ? field(line, m_column) : trimmed(line);
-        if (!text)
-            throw InputError(where(lineNumber) + "no value in column " + std::to_string(m_column + 1) +
-                             " ('block'); expected a whole number 0..4294967294");
-        std::uint64_t block = 0;
-        const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), block);
-        if (text->empty() || error != std::errc() || end != text->data() + text->size() ||
-            block > kLargestBlock)
-            throw InputError(where(lineNumber) + "'" + std::string(*text) +
-                             "' is not a block number (expected a whole number 0..4294967294)");
-        m_blocks.push_back(static_cast<std::uint32_t>(block));
+    [[noreturn]] void fail(int error) const {
+        throw InputError("cannot read " + m_what + " '" + m_path + "': " + std::strerror(error));
     }
 
     std::string m_path;
-    bool m_firstLine = true;
-    bool m_csv = false;
-    std::size_t m_column = 0; // the "block" column of a CSV
-    std::vector<std::uint32_t> m_blocks;
+    std::string m_what;
+    UniqueFd m_fd;
+    char m_buffer[1 << 16];
+    std::size_t m_at = 0;
+    std::size_t m_end = 0;
 };
+
+// One CSV record (RFC 4180) at a time: fields separated by commas, records by LF or CRLF; a field
+// in double quotes may hold commas, line breaks and doubled quotes. Outside quotes, '#' starts a
+// comment up to the end of the line, and blanks around a field are dropped.
+class RecordReader {
+public:
+    RecordReader(ByteReader& bytes, std::string where) : m_bytes(bytes), m_where(std::move(where)) {
+        if (m_bytes.peek() == 0xEF) { // a UTF-8 byte order mark, as spreadsheets write
+            m_bytes.get();
+            if (m_bytes.get() != 0xBB || m_bytes.get() != 0xBF)
+                throw InputError(m_where + ", line 1: starts with a byte that is not text");
+        }
+    }
+
+    // The next record with at least one non-empty field; false at the end of the file.
+    bool next(std::vector<std::string>& fields, std::size_t& line) {
+        for (;;) {
+            fields.clear();
+            line = m_line;
+            const bool more = readRecord(fields);
+            const bool blank =
+                std::all_of(fields.begin(), fields.end(), [](const auto& f) { return f.empty(); });
+            if (!blank)
+                return true;
+            if (!more)
+                return false;
+        }
+    }
+
+private:
+    // Returns false if the file ended with this record.
+    bool readRecord(std::vector<std::string>& fields) {
+        std::string field;
+        bool quoted = false;   // the field started with a quote
+        bool inQuotes = false; // between its quotes now
+        for (;;) {
+            const int c = m_bytes.get();
+            if (c < 0) {
+                if (inQuotes)
+                    throw InputError(m_where + ", line " + std::to_string(m_line) +
+                                     ": a quoted field is not closed before the end of the file");
+                finish(fields, field, quoted);
+                return false;
+            }
+            if (inQuotes) {
+                if (c == '"' && m_bytes.peek() == '"') {
+                    m_bytes.get();
+                    add(field, '"');
+                } else if (c == '"') {
+                    inQuotes = false;
+                } else {
+                    if (c == '\n')
+                        ++m_line;
+                    add(field, static_cast<char>(c));
+                }
+                continue;
+            }
+            if (c == '\n' || c == '#') {
+                if (c == '#')
+                    skipLine();
+                ++m_line;
+                finish(fields, field, quoted);
+                return true;
+            }
+            if (c == ',') {
+                finish(fields, field, quoted);
+                field.clear();
+                quoted = false;
+            } else if (c == '"' && trimmedEmpty(field) && !quoted) {
+                field.clear();
+                quoted = inQuotes = true;
+            } else if (c == '\r' && m_bytes.peek() == '\n') {
+                continue;
+            } else {
+                if (quoted && c != ' ' && c != '\t')
+                    throw InputError(m_where + ", line " + std::to_string(m_line) +
+                                     ": text after the closing quote of a field");
+                add(field, static_cast<char>(c));
+            }
+        }
+    }
+
+    void skipLine() {
+        for (int c = m_bytes.get(); c >= 0 && c != '\n'; c = m_bytes.get()) {
+        }
+    }
+    void add(std::string& field, char c) {
+        if (field.size() >= kLongestField)
+            throw InputError(m_where + ", line " + std::to_string(m_line) + ": a field longer than " +
+                             std::to_string(kLongestField) + " bytes ('" + excerpt(field) +
+                             "'); expected block numbers");
+        field += c;
+    }
+    static bool trimmedEmpty(const std::string& field) {
+        return field.find_first_not_of(" \t") == std::string::npos;
+    }
+    static void finish(std::vector<std::string>& fields, std::string& field, bool quoted) {
+        if (!quoted) {
+            const auto begin = field.find_first_not_of(" \t\r");
+            const auto end = field.find_last_not_of(" \t\r");
+            field = begin == std::string::npos ? std::string() : field.substr(begin, end - begin + 1);
+        } else {
+            const auto end = field.find_last_not_of(" \t\r");
+            field.resize(end == std::string::npos ? 0 : end + 1);
+        }
+        fields.push_back(std::move(field));
+    }
+
+    ByteReader& m_bytes;
+    std::string m_where;
+    std::size_t m_line = 1;
+};
+
+bool isBlockHeader(std::string_view name) {
+    return std::ranges::equal(name, std::string_view("block"),
+                              [](char a, char b) { return (a | 0x20) == b; });
+}
+
+// The first record decides the format: a header with a "block" column makes it CSV, a single
+// value a plain list.
+std::vector<std::uint32_t> parseBlocks(ByteReader& bytes, const std::string& path, const std::string& what) {
+    const std::string name = what + " '" + path + "'";
+    RecordReader records(bytes, name);
+    std::vector<std::string> fields;
+    std::size_t line = 0;
+    std::optional<std::size_t> column;
+    std::vector<std::uint32_t> blocks;
+    const auto where = [&] { return name + ", line " + std::to_string(line) + ": "; };
+    bool first = true;
+    while (records.next(fields, line)) {
+        if (first) {
+            first = false;
+            const auto header = std::find_if(fields.begin(), fields.end(), isBlockHeader);
+            if (header != fields.end()) {
+                column = static_cast<std::size_t>(header - fields.begin());
+                continue;
+            }
+            if (fields.size() > 1) {
+                std::string header;
+                for (const std::string& field : fields)
+                    header += (header.empty() ? "" : ",") + field;
+                throw InputError(where() + "CSV header '" + excerpt(header) +
+                                 "' has no 'block' column (name the column of block numbers 'block')");
+            }
+        }
+        const std::size_t index = column.value_or(0);
+        if (index >= fields.size() || (!column && fields.size() > 1))
+            throw InputError(where() +
+                             (column ? "no value in column " + std::to_string(index + 1) + " ('block')"
+                                     : "more than one value on a line of a plain list") +
+                             "; expected a whole number 0..4294967294");
+        const std::string& text = fields[index];
+        std::uint64_t block = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), block);
+        if (text.empty() || error != std::errc() || end != text.data() + text.size() || block > kLargestBlock)
+            throw InputError(where() + "'" + excerpt(text) +
+                             "' is not a block number (expected a whole number 0..4294967294)");
+        blocks.push_back(static_cast<std::uint32_t>(block));
+    }
+    return blocks;
+}
 
 } // namespace
 
+std::vector<std::uint32_t> readBlockNumbers(const std::string& path, const std::string& what) {
+    ByteReader bytes(path, what);
+    return parseBlocks(bytes, path, what);
+}
+
 std::unique_ptr<BlockSource> loadBlockList(const std::string& path, Direction direction) {
     Visits visits;
-    visits.blocks = BlockListParser(path).parse(readWholeFile(path));
-    std::uint32_t largest = 0;
-    for (const std::uint32_t block : visits.blocks)
-        largest = std::max(largest, block);
+    visits.blocks = readBlockNumbers(path, "block list");
+    if (visits.blocks.empty())
+        throw InputError("block list '" + path +
+                         "' holds no block numbers (expected one per line, or a CSV column named 'block')");
+    const std::uint32_t largest = *std::max_element(visits.blocks.begin(), visits.blocks.end());
     visits.relationBlocks = std::uint64_t{largest} + 1;
     return makeVisitSource(std::move(visits), direction);
 }

@@ -4,6 +4,7 @@
 #include "family_b.h"
 #include "family_c.h"
 #include "input_error.h"
+#include "message_text.h"
 #include "patterns.h"
 #include "visits.h"
 
@@ -16,7 +17,7 @@ namespace la {
 
 namespace {
 
-// workloads.md §2.5 / §7: the simulations behind the published statistics used seed 42 for family A and
+// docs/datasets.md §2.5 / §7: the simulations behind the published statistics used seed 42 for family A and
 // 7 for families B and C.
 constexpr std::uint64_t kSeedA = 42;
 constexpr std::uint64_t kSeedBC = 7;
@@ -29,7 +30,7 @@ constexpr double kScaleB = 0.05;      // 500k rows at ff 20: 23,810 blocks
 constexpr double kScaleBff100 = 0.25; // 2.5M rows at ff 100: 23,365 blocks
 constexpr double kScaleTpcc = 0.07;   // 210 orders per district
 constexpr double kScalePgbench = 0.125;
-constexpr std::uint64_t kPatternBlocks = 65536; // the relation of read-stream-model.md §13
+constexpr std::uint64_t kPatternBlocks = 65536; // the relation of docs/read-stream-model.md §13
 constexpr std::uint64_t kLargestPatternBlocks = 1ULL << 31;
 // C2's relation size depends on the drawn order sizes; measured at seed 7 (tst_datasets checks them).
 constexpr std::uint64_t kTpccBlocksDefault = 32352;
@@ -105,7 +106,7 @@ std::vector<Entry> buildEntries() {
     const std::string bWide = "; values [16336, 1064911] at full size";
     const std::string bNarrow = "; values [16336, 49103] at full size";
     std::vector<Entry> entries;
-    // Family A (workloads.md §3): Vondra's July 2025 index-scan prefetch tests, 18 rows per page.
+    // Family A (docs/datasets.md §3): Vondra's July 2025 index-scan prefetch tests, 18 rows per page.
     entries.push_back(familyA("uniform", "Random",
                               "A1 key = 100000*U; " + aQuery + "each row its own random visit",
                               {Keys::Uniform, 0}));
@@ -200,7 +201,7 @@ std::vector<Entry> buildEntries() {
              return makeVisitSource(generatePgbenchIndex(build.scale), build.direction);
          }});
 
-    // Synthetic patterns of read-stream-model.md §13, sized by `blocks`.
+    // Synthetic patterns of docs/read-stream-model.md §13, sized by `blocks`.
     entries.push_back(pattern("seq", "S1 blocks 0..N-1 (backward: S2)", "none", sequential));
     entries.push_back(pattern("alternating", "S3 blocks 0..N-1 with even blocks cached: hit, miss, hit, ...",
                               "every:2", sequential));
@@ -238,7 +239,7 @@ std::uint64_t sparseMissPeriod(const std::string& name) {
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), period);
     if (text.empty() || error != std::errc() || end != text.data() + text.size() || period == 0 ||
         period > kLargestPatternBlocks)
-        throw InputError("'" + name + "': K must be a whole number 1.." +
+        throw InputError("'" + excerpt(name) + "': K must be a whole number 1.." +
                          std::to_string(kLargestPatternBlocks) +
                          " (every K-th block misses), e.g. sparse-miss:16");
     return period;
@@ -253,7 +254,7 @@ const Entry& findEntry(const std::string& name) {
     for (const Entry& entry : entries())
         if (entry.info.name == key)
             return entry;
-    throw InputError("unknown dataset '" + name + "' (valid: " + validNames() + ")");
+    throw InputError("unknown dataset '" + excerpt(name) + "' (valid: " + validNames() + ")");
 }
 
 std::string formatNumber(double value) {

@@ -4,16 +4,21 @@
 #include "block_size.h"
 #include "input_error.h"
 #include "io_backend.h"
+#include "message_text.h"
 #include "page_format.h"
 #include "scan_file.h"
+#include "temp_file.h"
 #include "unique_fd.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -29,28 +34,6 @@ constexpr std::uint64_t kSampledPages = 16;
 // Left free on the file system after writing, so a dataset never fills a disk to the last byte.
 constexpr std::uint64_t kSpareBytes = 64ULL << 20;
 
-std::string mib(std::uint64_t bytes) {
-    return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
-}
-
-// Deletes the temporary file unless the write completed (cancel, error, exception).
-class TempFile {
-public:
-    explicit TempFile(std::string path) : m_path(std::move(path)) {}
-    TempFile(const TempFile&) = delete;
-    TempFile& operator=(const TempFile&) = delete;
-    ~TempFile() {
-        if (!m_kept)
-            ::unlink(m_path.c_str());
-    }
-    const std::string& path() const { return m_path; }
-    void keep() { m_kept = true; }
-
-private:
-    std::string m_path;
-    bool m_kept = false;
-};
-
 void checkFreeSpace(const std::string& dir, const std::string& name, std::uint64_t bytes) {
     struct statvfs fs {};
     if (::statvfs(dir.c_str(), &fs) != 0)
@@ -58,7 +41,8 @@ void checkFreeSpace(const std::string& dir, const std::string& name, std::uint64
     const std::uint64_t available = std::uint64_t{fs.f_bavail} * fs.f_frsize;
     if (available < bytes + kSpareBytes)
         throw InputError("not enough free space in '" + dir + "' for dataset file " + name + ": it needs " +
-                         mib(bytes) + " (plus " + mib(kSpareBytes) + " to spare), " + mib(available) +
+                         mebibytes(bytes) + " (plus " + mebibytes(kSpareBytes) + " to spare), " +
+                         mebibytes(available) +
                          " are available; free some space, use a smaller --scale, or choose --cache-dir");
 }
 
@@ -94,17 +78,107 @@ bool writePages(int fd, const std::string& path, const std::string& stage, std::
     return true;
 }
 
+std::string modeText(mode_t mode) {
+    char text[8];
+    std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
+    return text;
+}
+
+// A directory others could write to would let them swap or plant files we then trust or
+// overwrite. Every directory on the way must belong to us or root, and be writable by nobody
+// else unless it is sticky (as /tmp is: there nobody can rename another's entries).
+void checkPrivatePath(const std::filesystem::path& dir) {
+    const uid_t me = ::geteuid();
+    std::filesystem::path walked;
+    for (const auto& part : dir) {
+        walked /= part;
+        struct stat st {};
+        if (::lstat(walked.c_str(), &st) != 0)
+            throw InputError("cannot use the dataset directory '" + dir.string() + "': " + walked.string() +
+                             ": " + std::strerror(errno));
+        const bool last = walked == dir;
+        const auto refuse = [&](const std::string& why) {
+            return InputError("refusing to use the dataset directory '" + dir.string() +
+                              "': " + walked.string() + " " + why +
+                              "; other users could replace the files in it. Use a directory of your own "
+                              "(--cache-dir DIR, mode 0700)");
+        };
+        if (S_ISLNK(st.st_mode))
+            continue; // canonical() resolved it; its target is checked as part of the path
+        if (st.st_uid != me && (last || st.st_uid != 0))
+            throw refuse("belongs to user " + std::to_string(st.st_uid));
+        const bool othersWrite = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+        if (othersWrite && (last || (st.st_mode & S_ISVTX) == 0))
+            throw refuse("is writable by group or others (mode " + modeText(st.st_mode) + ")");
+    }
+}
+
+// Creates what is missing of `dir` with mode 0700 and checks that the whole path is private.
+void preparePrivateDir(const std::string& dir) {
+    std::filesystem::path path = std::filesystem::absolute(dir);
+    std::vector<std::filesystem::path> missing;
+    for (auto p = path; !p.empty() && !std::filesystem::exists(p); p = p.parent_path()) {
+        missing.push_back(p);
+        if (p == p.parent_path())
+            break;
+    }
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it)
+        if (::mkdir(it->c_str(), 0700) != 0 && errno != EEXIST)
+            throw InputError("cannot create the dataset directory '" + dir + "': " + std::strerror(errno) +
+                             " (choose another with --cache-dir)");
+    std::error_code error;
+    const auto real = std::filesystem::canonical(path, error);
+    if (error)
+        throw InputError("cannot use the dataset directory '" + dir + "': " + error.message());
+    if (!std::filesystem::is_directory(real))
+        throw InputError("cannot use the dataset directory '" + dir + "': it is not a directory");
+    checkPrivatePath(real);
+}
+
+// What stands at a dataset file's name before we write it: nothing, a file we may replace (ours,
+// or never written: all zeros), or something we must not touch (InputError).
+void checkReplaceable(const std::string& path) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0)
+        return;
+    const auto inTheWay = [&](const std::string& what) {
+        return InputError("cannot write dataset file '" + path + "': " + what +
+                          " is in its place; remove it or choose another --cache-dir");
+    };
+    if (S_ISDIR(st.st_mode))
+        throw inTheWay("a directory");
+    if (!S_ISREG(st.st_mode))
+        throw inTheWay("something that is not a regular file");
+    std::vector<std::byte> page(kBlockSize);
+    const int fd = openForReading(path, false);
+    const std::int64_t got = fd >= 0 ? readFully(fd, page.data(), kBlockSize, 0) : -1;
+    if (fd >= 0)
+        ::close(fd);
+    PageHeader header{};
+    std::memcpy(&header, page.data(), sizeof header);
+    const bool zeros = std::all_of(page.begin(), page.end(), [](std::byte b) { return b == std::byte{0}; });
+    if (got < 0 || (header.magic != kPageMagic && !zeros))
+        throw inTheWay("a file that is not a Lookahead dataset file");
+}
+
 } // namespace
 
 std::string defaultDatasetDir() {
-    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    const auto absolute = [](const char* name) -> const char* {
+        const char* value = std::getenv(name);
+        return value != nullptr && value[0] == '/' ? value : nullptr;
+    };
+    // Never a shared fallback such as /tmp/.cache: anyone could plant files there.
     std::filesystem::path base;
-    if (xdg != nullptr && xdg[0] == '/') {
+    if (const char* xdg = absolute("XDG_CACHE_HOME"))
         base = xdg;
-    } else {
-        const char* home = std::getenv("HOME");
-        base = std::filesystem::path(home != nullptr && home[0] != '\0' ? home : "/tmp") / ".cache";
-    }
+    else if (const char* home = absolute("HOME"))
+        base = std::filesystem::path(home) / ".cache";
+    else if (const char* runtime = absolute("XDG_RUNTIME_DIR"))
+        base = runtime;
+    else
+        throw InputError("no private directory for dataset files: HOME, XDG_CACHE_HOME and XDG_RUNTIME_DIR "
+                         "are all unset; set one of them or pass --cache-dir DIR");
     return (base / "lookahead" / "datasets").string();
 }
 
@@ -119,6 +193,9 @@ std::string datasetFileKey(const std::string& name, double scale, std::uint64_t 
 }
 
 bool isValidDatasetFile(const std::string& path, std::uint64_t datasetId, std::uint64_t blocks) {
+    struct stat link {};
+    if (::lstat(path.c_str(), &link) != 0 || !S_ISREG(link.st_mode))
+        return false;
     const int fd = openForReading(path, false);
     if (fd < 0)
         return false;
@@ -147,36 +224,35 @@ std::optional<DatasetFile> materializeDataset(const std::string& dir, const std:
     const std::string name = key + ".heap";
     const std::string path = (std::filesystem::path(dir) / name).string();
     const DatasetFile result{path, datasetIdFor(key), blocks};
-    std::error_code error;
-    std::filesystem::create_directories(dir, error);
-    if (error)
-        throw InputError("cannot create the dataset directory '" + dir + "': " + error.message() +
-                         " (choose another with --cache-dir)");
+    preparePrivateDir(dir);
+    removeStaleTempFiles(dir);
     if (isValidDatasetFile(path, result.datasetId, blocks))
         return result;
 
     // An incomplete or damaged file of ours: its space counts as free for the new one.
+    checkReplaceable(path);
     ::unlink(path.c_str());
     const std::uint64_t bytes = blocks * kBlockSize;
     checkFreeSpace(dir, name, bytes);
-    TempFile temp(
-        (std::filesystem::path(dir) / ("." + name + ".part-" + std::to_string(::getpid()))).string());
-    const UniqueFd file(::open(temp.path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (!file.valid())
-        throw InputError("cannot create a dataset file in '" + dir + "': " + std::strerror(errno) +
+    TempFile temp;
+    if (const int error = temp.create(dir, name, 0644); error != 0)
+        throw InputError("cannot create dataset file '" + path + "': " + std::strerror(error) +
                          " (choose another directory with --cache-dir)");
     // Reserving the space first turns "disk full" into an error now rather than half-way through.
-    if (const int rc = ::posix_fallocate(file.get(), 0, static_cast<off_t>(bytes)); rc == ENOSPC)
+    const int rc = ::posix_fallocate(temp.fd(), 0, static_cast<off_t>(bytes));
+    if (rc == ENOSPC)
         throw InputError("not enough free space in '" + dir + "' for dataset file " + name + " (" +
-                         mib(bytes) + ")");
-    if (!writePages(file.get(), temp.path(), "writing dataset file " + name, result.datasetId, blocks,
-                    callbacks))
+                         mebibytes(bytes) + ")");
+    if (rc == EFBIG)
+        throw InputError("dataset file '" + path + "' (" + mebibytes(bytes) +
+                         ") is over this process's file size limit (ulimit -f); raise it or use a smaller "
+                         "--scale");
+    if (!writePages(temp.fd(), path, "writing dataset file " + name, result.datasetId, blocks, callbacks))
         return std::nullopt;
-    if (::fsync(file.get()) != 0)
-        throw IoError("cannot write dataset file '" + temp.path() + "': " + std::strerror(errno));
-    if (::rename(temp.path().c_str(), path.c_str()) != 0)
-        throw IoError("cannot rename '" + temp.path() + "' to '" + path + "': " + std::strerror(errno));
-    temp.keep();
+    if (::fsync(temp.fd()) != 0)
+        throw IoError("cannot write dataset file '" + path + "': " + std::strerror(errno));
+    if (const int error = temp.publish(path); error != 0)
+        throw IoError("cannot write dataset file '" + path + "': " + std::strerror(error));
     return result;
 }
 

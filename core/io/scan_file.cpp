@@ -85,6 +85,9 @@ ScanFile inspectScanFile(const std::string& path) {
     scan.bytes = static_cast<std::uint64_t>(st.st_size);
     scan.blocks = scan.bytes / kBlockSize;
     scan.partialBytes = scan.bytes % kBlockSize;
+    // st_blocks counts 512-byte units actually allocated.
+    const auto allocated = static_cast<std::uint64_t>(st.st_blocks) * 512;
+    scan.holeBytes = allocated < scan.bytes ? scan.bytes - allocated : 0;
     if (scan.bytes == 0)
         throw fileError(path, "the file is empty");
     if (scan.blocks == 0)

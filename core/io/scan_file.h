@@ -13,6 +13,7 @@ struct ScanFile {
     std::uint64_t bytes = 0;
     std::uint64_t blocks = 0;       // whole 8 kB blocks; a partial last block is never read
     std::uint64_t partialBytes = 0; // bytes past the last whole block
+    std::uint64_t holeBytes = 0;    // bytes not allocated on disk (a sparse file's holes)
 };
 
 // Checks that `path` is a readable regular file of at least one block, without opening anything

@@ -2,6 +2,7 @@
 #include "scan_target.h"
 
 #include "dataset_file.h"
+#include "message_text.h"
 #include "scan_file.h"
 
 namespace la {
@@ -23,6 +24,10 @@ std::string fileKey(const RunConfig& config, std::uint64_t blocks) {
 
 } // namespace
 
+std::string datasetCacheDir(const RunConfig& config) {
+    return config.cacheDir.empty() ? defaultDatasetDir() : config.cacheDir;
+}
+
 std::optional<ScanTarget> prepareScanTarget(const RunConfig& config, const BlockSource& source,
                                             const RunCallbacks& callbacks) {
     if (!config.file.empty()) {
@@ -30,9 +35,16 @@ std::optional<ScanTarget> prepareScanTarget(const RunConfig& config, const Block
         if (file.partialBytes > 0 && callbacks.notice)
             callbacks.notice("ignoring the last " + std::to_string(file.partialBytes) + " bytes of '" +
                              file.path + "' (a partial 8 kB block)");
+        // A hole is read as zeros without any device I/O: the plots would show a faster disk.
+        if (file.holeBytes > 0 && callbacks.notice)
+            callbacks.notice("warning: '" + file.path + "' is sparse: " + byteSize(file.holeBytes) +
+                             " of its " + byteSize(file.bytes) +
+                             " are holes, which the kernel returns without device I/O, so this scan looks "
+                             "faster than a real relation's (write the file out in full, e.g. with cp "
+                             "--sparse=never, for a true picture)");
         return ScanTarget{file.path, 0, false};
     }
-    const std::string dir = config.cacheDir.empty() ? defaultDatasetDir() : config.cacheDir;
+    const std::string dir = datasetCacheDir(config);
     const std::optional<DatasetFile> file =
         materializeDataset(dir, fileKey(config, source.relationBlocks()), source.relationBlocks(), callbacks);
     if (!file)

@@ -17,6 +17,10 @@ struct ScanTarget {
     bool ours = false; // a dataset file we wrote: every page is verified
 };
 
+// Where a real run without --file keeps dataset files: --cache-dir or defaultDatasetDir(). Throws
+// InputError if there is no directory to use.
+std::string datasetCacheDir(const RunConfig& config);
+
 // The user's --file as given (checked, opened read-only, never written), or the dataset's own file
 // in the cache directory, written first if there is no valid one. Returns nothing if cancelled
 // while writing. Throws InputError for a bad file or directory, IoError if writing fails.

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "output_file.h"
+
+#include "input_error.h"
+#include "io_backend.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace la {
+
+namespace {
+
+constexpr std::size_t kBufferBytes = 1 << 20;
+
+int writeFully(int fd, std::string_view bytes) {
+    while (!bytes.empty()) {
+        const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : EIO;
+        bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return 0;
+}
+
+} // namespace
+
+OutputFile::OutputFile(std::string path, std::string what)
+    : m_path(std::move(path)), m_target(m_path), m_what(std::move(what)) {
+    const auto refuse = [&](const std::string& why) {
+        return InputError("cannot write " + m_what + " '" + m_path + "': " + why);
+    };
+    if (m_path.empty())
+        throw InputError(m_what + " needs a file name");
+    struct stat st {};
+    if (::stat(m_path.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            throw refuse("it is a directory; give a file name");
+        if (!S_ISREG(st.st_mode)) {
+            // O_NONBLOCK: a FIFO nobody reads is an error now rather than a hang.
+            const int fd = ::open(m_path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+            if (fd < 0)
+                throw refuse(std::strerror(errno));
+            m_direct.reset(fd);
+            ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+            return;
+        }
+        // A symlink's target is the file the user means; it is replaced, not the link.
+        std::error_code error;
+        const auto resolved = std::filesystem::canonical(m_path, error);
+        if (!error)
+            m_target = resolved.string();
+    }
+    std::filesystem::path target(m_target);
+    const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
+    const mode_t mode = ::stat(m_target.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0666;
+    if (const int error = m_temp.create(dir, target.filename().string(), mode); error != 0)
+        throw refuse(std::strerror(error) + std::string(" (in directory '") + dir + "')");
+    // O_TMPFILE applies the umask; an existing file keeps its own mode.
+    if (mode != 0666)
+        ::fchmod(m_temp.fd(), mode);
+    m_buffer.reserve(kBufferBytes);
+}
+
+void OutputFile::fail(int error) const {
+    throw IoError("cannot write " + m_what + " '" + m_path + "': " + std::strerror(error));
+}
+
+void OutputFile::write(std::string_view bytes) {
+    if (m_buffer.size() + bytes.size() > kBufferBytes)
+        flush();
+    if (bytes.size() >= kBufferBytes) {
+        if (const int error = writeFully(m_direct.valid() ? m_direct.get() : m_temp.fd(), bytes))
+            fail(error);
+        return;
+    }
+    m_buffer.append(bytes);
+}
+
+void OutputFile::flush() {
+    if (m_buffer.empty())
+        return;
+    const int error = writeFully(m_direct.valid() ? m_direct.get() : m_temp.fd(), m_buffer);
+    m_buffer.clear();
+    if (error != 0)
+        fail(error);
+}
+
+void OutputFile::commit() {
+    if (m_committed)
+        return;
+    flush();
+    if (m_direct.valid()) {
+        const int fd = m_direct.get();
+        m_direct.release();
+        if (::close(fd) != 0)
+            fail(errno);
+        m_committed = true;
+        return;
+    }
+    // fsync before the rename, so a crash leaves the old file or the whole new one.
+    if (::fsync(m_temp.fd()) != 0)
+        fail(errno);
+    if (const int error = m_temp.publish(m_target))
+        fail(error);
+    m_committed = true;
+}
+
+std::string writeOutputFile(const std::string& path, const std::string& what, std::string_view bytes) {
+    try {
+        OutputFile file(path, what);
+        file.write(bytes);
+        file.commit();
+    } catch (const std::exception& error) {
+        return error.what();
+    }
+    return {};
+}
+
+} // namespace la

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "run.h"
+
+#include <string>
+#include <vector>
+
+namespace la {
+
+// A file named on the command line or in a dialog, and what names it ("--trace-csv").
+struct NamedPath {
+    std::string role;
+    std::string path;
+};
+
+// What a run reads: --file, --blocks, a prewarm list, and (real I/O on a dataset) the dataset cache
+// directory, whose files no output may replace.
+std::vector<NamedPath> runInputs(const RunConfig& config);
+
+// Throws InputError, before anything is written, if an output is the same file as an input or as
+// another output. Files are compared by device and inode after resolving symlinks (so hard links
+// and "./x" vs "x" are caught); an output that does not exist yet, by its resolved path.
+void checkOutputsApart(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs);
+
+} // namespace la

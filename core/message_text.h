@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace la {
+
+// Bytes rounded up to whole MiB: "512 MiB".
+std::string mebibytes(std::uint64_t bytes);
+// Bytes in binary units with one decimal: "8.0 KiB", "1.5 GiB".
+std::string byteSize(std::uint64_t bytes);
+
+// A piece of a user's file fit to quote in a one-line message: bytes that would garble a terminal
+// or cut the message (NUL, control characters, anything outside printable ASCII) are escaped as
+// \xNN, and the text is cut after about `limit` characters with "… (N bytes)".
+std::string excerpt(std::string_view text, std::size_t limit = 120);
+
+} // namespace la
