@@ -22,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cerrno>
+#include <cstring>
 #include <set>
 
 using namespace la;
@@ -100,6 +102,8 @@ private slots:
     void unreadableBlockListShowsErrorAndStaysUsable();
     void malformedBlockListShowsError();
     void unknownDatasetShowsError();
+    void exportOntoAnInputIsRefused();
+    void exportWriteErrorSaysWhy();
 
 private:
     void runToEnd(MainWindow& window, const QStringList& args);
@@ -309,6 +313,43 @@ void TestGuiWindow::unknownDatasetShowsError() {
              qPrintable(window.errorDialog()->text()));
     QVERIFY(!window.controller().running());
     QVERIFY(window.setupPanel()->runButton()->isEnabled());
+}
+
+void TestGuiWindow::exportOntoAnInputIsRefused() {
+    const QString list = m_dir.filePath(QStringLiteral("input-blocks.txt"));
+    QFile file(list);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("1\n2\n3\n5\n8\n");
+    file.close();
+    MainWindow window;
+    runToEnd(window, {QStringLiteral("--blocks"), list, QStringLiteral("--policy"), QStringLiteral("pg18")});
+    PngExportRequest request;
+    request.path = list;
+    const QString pngError = window.exportPng(request);
+    QVERIFY2(pngError.contains(QStringLiteral("same file as --blocks")), qPrintable(pngError));
+    const QString jsonError = window.exportSummaryJson(list);
+    QVERIFY2(jsonError.contains(QStringLiteral("same file as --blocks")), qPrintable(jsonError));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("1\n2\n3\n5\n8\n"));
+}
+
+void TestGuiWindow::exportWriteErrorSaysWhy() {
+    MainWindow window;
+    runToEnd(window, kSmallRun);
+    PngExportRequest request;
+    request.path = QStringLiteral("/dev/full");
+    const QString full = QString::fromUtf8(std::strerror(ENOSPC));
+    QString error = window.exportPng(request);
+    QVERIFY2(error.contains(QStringLiteral("cannot write PNG '/dev/full'")) && error.contains(full),
+             qPrintable(error));
+    error = window.exportSummaryJson(QStringLiteral("/dev/full"));
+    QVERIFY2(error.contains(QStringLiteral("cannot write summary JSON '/dev/full'")) && error.contains(full),
+             qPrintable(error));
+    request.path = m_dir.filePath(QStringLiteral("no-such-dir/plots.png"));
+    error = window.exportPng(request);
+    QVERIFY2(error.contains(request.path) && error.contains(QString::fromUtf8(std::strerror(ENOENT))),
+             qPrintable(error));
+    QVERIFY(!error.contains(QStringLiteral("Unknown error")));
 }
 
 QTEST_MAIN(TestGuiWindow)
