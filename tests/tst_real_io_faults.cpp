@@ -13,9 +13,7 @@
 #include <sys/stat.h>
 
 #include <atomic>
-#include <chrono>
 #include <fstream>
-#include <thread>
 
 using namespace la;
 using namespace la::test;
@@ -51,6 +49,21 @@ void writeFile(const std::string& path, std::uint64_t bytes) {
         out.write(chunk.data(),
                   static_cast<std::streamsize>(std::min<std::uint64_t>(chunk.size(), bytes - done)));
 }
+
+// Sets `cancel` once the consumer has taken `blocks` blocks.
+class CancelAfterConsumed final : public EventSink {
+public:
+    CancelAfterConsumed(std::atomic<bool>& cancel, std::uint64_t blocks) : m_cancel(cancel), m_left(blocks) {}
+    void onEvents(std::span<const Event> batch) override {
+        for (const Event& e : batch)
+            if (e.kind == EventKind::Consumed && m_left > 0 && --m_left == 0)
+                m_cancel = true;
+    }
+
+private:
+    std::atomic<bool>& m_cancel;
+    std::uint64_t m_left;
+};
 
 std::size_t entriesIn(const char* dir) {
     std::size_t n = 0;
@@ -363,27 +376,20 @@ void TestRealIoFaults::cancelMidRun() {
     const std::size_t fdsBefore = entriesIn("/proc/self/fd");
     const std::size_t threadsBefore = entriesIn("/proc/self/task");
 
+    // The consumer asks to stop after kCancelAfter blocks, as the window's Stop does mid-run. How
+    // soon it stops in milliseconds is measured by bench/cancel_bench.sh, not asserted here.
+    constexpr std::uint64_t kCancelAfter = 100;
     std::atomic<bool> cancel{false};
-    std::atomic<std::int64_t> cancelledAt{0};
-    std::thread canceller([&] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(30));
-        cancelledAt = std::chrono::steady_clock::now().time_since_epoch().count();
-        cancel = true;
-    });
+    CancelAfterConsumed canceller(cancel, kCancelAfter);
     RunCallbacks callbacks;
     callbacks.cancel = &cancel;
+    callbacks.sinks.push_back(&canceller);
     const RunSummary s = runScan(config, "pg18", callbacks);
-    const std::int64_t returned = std::chrono::steady_clock::now().time_since_epoch().count();
-    canceller.join();
     QVERIFY(s.cancelled);
     QCOMPARE(QString::fromStdString(s.error), QString());
-    QVERIFY(s.blocks > 0 && s.blocks < kFileBlocks);
-    // The stop is prompt (typically a few ms; the issue asks for 100 ms). The bound is loose on
-    // purpose: this is a shared, noisy machine, and the run it cuts short would take a second.
-    const double ms = static_cast<double>(returned - cancelledAt) / 1e6;
-    qInfo("stopped %.1f ms after the cancel", ms);
-    QVERIFY2(ms < 500.0, qPrintable(QStringLiteral("took %1 ms to stop").arg(ms)));
-    QVERIFY(s.blocks < kFileBlocks / 2);
+    // Cancel is checked at every block; the sink sees events a batch (512 events) late.
+    QVERIFY2(s.blocks >= kCancelAfter && s.blocks <= kCancelAfter + 512,
+             qPrintable(QStringLiteral("stopped after %1 blocks").arg(s.blocks)));
     // Ring, descriptors and worker threads all gone (buffers: the ASan build's leak check).
     QCOMPARE(entriesIn("/proc/self/fd"), fdsBefore);
     QCOMPARE(entriesIn("/proc/self/task"), threadsBefore);
