@@ -54,6 +54,14 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
     RunConfig& r = o.run;
     r.dataset.name = "sparse-miss:16";
 
+    std::string comparedBy;
+    const auto compare = [&](Comparison comparison, const std::string& flag) {
+        if (!comparedBy.empty() && comparedBy != flag)
+            throw InputError(flag + " and " + comparedBy + " both say what run B changes; choose one");
+        comparedBy = flag;
+        o.comparison = comparison;
+    };
+
     using Handler = std::function<void(const std::string&)>;
     const std::map<std::string, Handler> valued{
         {"dataset", [&](const std::string& v) { r.dataset.name = v; }},
@@ -77,7 +85,11 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
              r.dataset.direction = v == "forward" ? Direction::Forward : Direction::Backward;
          }},
         {"policy", [&](const std::string& v) { r.policy = v; }},
-        {"compare-policy", [&](const std::string& v) { r.comparePolicy = v; }},
+        {"compare-policy",
+         [&](const std::string& v) {
+             r.comparePolicy = v;
+             compare(Comparison::Policy, "--compare-policy");
+         }},
         {"io",
          [&](const std::string& v) {
              if (v != "sim" && v != "sync" && v != "worker" && v != "uring")
@@ -166,6 +178,9 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
         {"run", [&] { o.startRun = true; }},
         {"restore-after-reset", [&] { r.stream.restoreAfterReset = true; }},
         {"backward-combining", [&] { r.stream.backwardCombining = true; }},
+        {"compare-direction", [&] { compare(Comparison::Direction, "--compare-direction"); }},
+        {"compare-backward-combining",
+         [&] { compare(Comparison::BackwardCombining, "--compare-backward-combining"); }},
         {"sequential-flag", [&] { r.stream.sequentialFlag = true; }},
         {"direct", [&] { r.directIo = true; }},
         {"buffered", [&] { r.directIo = false; }},
@@ -220,6 +235,9 @@ Dataset
 Read stream
   --policy P              pg17, pg18 (default), pg19, fixed:N or adaptive
   --compare-policy P2     run a second policy on the same dataset and cache state (A/B)
+  --compare-direction     run B in the other direction
+  --compare-backward-combining
+                          run B with --backward-combining toggled
   --eic N                 effective_io_concurrency (default 16)
   --io-combine-limit N    blocks per combined read (default 16 = 128 kB)
   --max-pinned N          override max_pinned_buffers

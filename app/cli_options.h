@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "experiment.h"
 #include "run.h"
 
 #include <string>
@@ -12,6 +13,8 @@ namespace la {
 // the window, so both front ends agree on names and defaults.
 struct CliOptions {
     RunConfig run;
+    // What B changes: --compare-policy, --compare-direction or --compare-backward-combining.
+    Comparison comparison = Comparison::None;
     bool headless = false;
     bool listDatasets = false;
     bool help = false;

@@ -11,13 +11,27 @@ std::string directionName(Direction direction) {
 }
 } // namespace
 
-std::vector<RunVariant> experimentRuns(const RunConfig& config, Comparison comparison) {
+const char* comparisonName(Comparison comparison) {
+    switch (comparison) {
+    case Comparison::None:
+        return "none";
+    case Comparison::Policy:
+        return "policy";
+    case Comparison::Direction:
+        return "direction";
+    case Comparison::BackwardCombining:
+        return "backward-combining";
+    }
+    return "none";
+}
+
+Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
     RunVariant a{config, config.policy, config.policy};
     if (comparison == Comparison::Policy && config.comparePolicy.empty())
         comparison = Comparison::None;
     if (comparison == Comparison::None) {
         a.config.comparePolicy.clear();
-        return {a};
+        return {{a}, comparison};
     }
     RunVariant b = a;
     switch (comparison) {
@@ -43,7 +57,7 @@ std::vector<RunVariant> experimentRuns(const RunConfig& config, Comparison compa
         a.config.comparePolicy.clear();
         b.config.comparePolicy.clear();
     }
-    return {a, b};
+    return {{a, b}, comparison};
 }
 
 QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<RunSummary>& summaries) {

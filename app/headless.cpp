@@ -39,11 +39,13 @@ private:
     int m_tenths = -1;
 };
 
-QString describe(const RunSummary& s) {
+QString describe(const std::string& label, const RunSummary& s) {
     const double seconds = static_cast<double>(s.runtimeNs) / 1e9;
     const double meanSize = s.ios ? static_cast<double>(s.misses) / static_cast<double>(s.ios) : 0.0;
     QString text;
-    text += QStringLiteral("policy %1\n").arg(QString::fromStdString(s.policy));
+    text += label == s.policy ? QStringLiteral("policy %1\n").arg(QString::fromStdString(s.policy))
+                              : QStringLiteral("run %1 (policy %2)\n")
+                                    .arg(QString::fromStdString(label), QString::fromStdString(s.policy));
     text += QStringLiteral("  blocks %1  hits %2  misses %3\n")
                 .arg(count(s.blocks), count(s.hits), count(s.misses));
     text += QStringLiteral("  reads %1 (mean %2 blocks)  device reads %3  %4 MiB\n")
@@ -136,9 +138,7 @@ std::vector<NamedPath> outputsOf(const CliOptions& options) {
 
 int runHeadless(const CliOptions& options) {
     const RunConfig& config = options.run;
-    std::vector<std::string> policies{config.policy};
-    if (!config.comparePolicy.empty())
-        policies.push_back(config.comparePolicy);
+    const Experiment experiment = makeExperiment(config, options.comparison);
 
     std::vector<RunSummary> runs;
     int exitCode = 0;
@@ -149,7 +149,7 @@ int runHeadless(const CliOptions& options) {
         checkOutputsApart(runInputs(config), outputsOf(options));
         const auto source = openSource(config);
         if (!options.traceCsv.empty())
-            csv = std::make_unique<TraceCsvWriter>(options.traceCsv, policies.front());
+            csv = std::make_unique<TraceCsvWriter>(options.traceCsv, experiment.runs.front().label);
         if (!options.summaryJson.empty())
             json.emplace(options.summaryJson, "summary JSON");
         std::printf("dataset %s: %s blocks in a %s-block relation, %s%s%s\n",
@@ -157,7 +157,7 @@ int runHeadless(const CliOptions& options) {
                     qPrintable(count(source->length())), qPrintable(count(source->relationBlocks())),
                     config.dataset.direction == Direction::Forward ? "forward" : "backward",
                     config.file.empty() ? "" : ", file ", config.file.c_str());
-        for (const std::string& policy : policies) {
+        for (const RunVariant& variant : experiment.runs) {
             RunCallbacks callbacks;
             callbacks.notice = [](const std::string& message) {
                 std::fprintf(stderr, "lookahead: note: %s\n", message.c_str());
@@ -165,11 +165,11 @@ int runHeadless(const CliOptions& options) {
             callbacks.preparing = PreparingPrinter();
             callbacks.cancel = &SignalCancel::requested();
             if (csv) {
-                csv->setRunLabel(policy);
+                csv->setRunLabel(variant.label);
                 callbacks.sinks.push_back(csv.get());
             }
-            runs.push_back(runScan(config, policy, callbacks));
-            std::fputs(qPrintable(describe(runs.back())), stdout);
+            runs.push_back(runScan(variant.config, variant.policy, callbacks));
+            std::fputs(qPrintable(describe(variant.label, runs.back())), stdout);
             if (!runs.back().error.empty())
                 exitCode = 1;
             if (runs.back().cancelled || !runs.back().error.empty())
@@ -180,7 +180,7 @@ int runHeadless(const CliOptions& options) {
         return 2;
     }
     if (runs.size() == 2)
-        std::printf("%s\n", qPrintable(verdict(runs[0], runs[1])));
+        std::printf("%s\n", qPrintable(variantVerdict(experiment.runs, runs)));
     // A cancelled run's partial results are written too, whole and marked "cancelled".
     try {
         if (csv)
@@ -191,7 +191,7 @@ int runHeadless(const CliOptions& options) {
     }
     try {
         if (json) {
-            const QByteArray bytes = summaryJson(config, runs);
+            const QByteArray bytes = summaryJson(experiment, runs);
             json->write(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
             json->commit();
         }

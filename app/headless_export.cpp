@@ -44,7 +44,7 @@ int finish(const CliOptions& options, const RunController& controller, Dashboard
     dashboard.summariesChanged();
     if (!options.summaryJson.empty()) {
         const QString error =
-            writeSummaryJson(QString::fromStdString(options.summaryJson), controller.config(), runs);
+            writeSummaryJson(QString::fromStdString(options.summaryJson), controller.experiment(), runs);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "lookahead: %s\n", qPrintable(error));
             exitCode = 1;
@@ -54,7 +54,7 @@ int finish(const CliOptions& options, const RunController& controller, Dashboard
     const QString caption = runCaption(controller.variants());
     const QSize size(options.pngWidth, options.pngHeight);
     const QString error =
-        writePng(path, dashboard.renderImage(size, 1.0, caption), caption, controller.config(), runs);
+        writePng(path, dashboard.renderImage(size, 1.0, caption), caption, controller.experiment(), runs);
     if (!error.isEmpty()) {
         std::fprintf(stderr, "lookahead: %s\n", qPrintable(error));
         return 1;
@@ -103,7 +103,8 @@ int runHeadlessExport(const CliOptions& options) {
         signalWatch.setEnabled(false);
         controller.stop();
     });
-    controller.start(options.run, QString::fromStdString(options.traceCsv));
+    controller.start(makeExperiment(options.run, options.comparison),
+                     QString::fromStdString(options.traceCsv));
     if (!controller.running())
         return exitCode;
     return QCoreApplication::exec();

@@ -196,7 +196,7 @@ void MainWindow::applyStartup(const CliOptions& options) {
     const QString error = m_panel->setConfig(config);
     const int comparison =
         settings.value(QStringLiteral("run/comparison"), static_cast<int>(Comparison::Policy)).toInt();
-    m_panel->setComparison(fromCommandLine ? Comparison::Policy : static_cast<Comparison>(comparison));
+    m_panel->setComparison(fromCommandLine ? options.comparison : static_cast<Comparison>(comparison));
     if (!error.isEmpty())
         showError(tr("Cannot use the dataset"), error);
     if (options.startRun && error.isEmpty())
@@ -205,7 +205,7 @@ void MainWindow::applyStartup(const CliOptions& options) {
 
 void MainWindow::startRun() {
     saveSettings();
-    m_controller.start(experimentRuns(m_panel->config(), m_panel->comparison()));
+    m_controller.start(makeExperiment(m_panel->config(), m_panel->comparison()));
 }
 
 void MainWindow::stopRun() {
@@ -298,7 +298,7 @@ QString MainWindow::exportPng(const PngExportRequest& request) {
         return conflict;
     m_lastExport = request;
     const QImage image = m_dashboard->renderImage(request.size, request.scale, caption(), request.plotIndex);
-    return writePng(request.path, image, caption(), m_controller.config(), m_controller.summaries());
+    return writePng(request.path, image, caption(), m_controller.experiment(), m_controller.summaries());
 }
 
 void MainWindow::openExportDialog(int plotIndex) {
@@ -322,7 +322,7 @@ void MainWindow::openExportDialog(int plotIndex) {
 QString MainWindow::exportSummaryJson(const QString& path) {
     if (const QString conflict = outputConflict(path); !conflict.isEmpty())
         return conflict;
-    return writeSummaryJson(path, m_controller.config(), m_controller.summaries());
+    return writeSummaryJson(path, m_controller.experiment(), m_controller.summaries());
 }
 
 void MainWindow::saveJson(const QString& path) {
@@ -334,9 +334,9 @@ void MainWindow::saveJson(const QString& path) {
 }
 
 void MainWindow::exportTraceCsv(const QString& path) {
-    const std::vector<RunVariant> runs = m_controller.variants().empty()
-                                             ? experimentRuns(m_panel->config(), m_panel->comparison())
-                                             : m_controller.variants();
+    const Experiment runs = m_controller.variants().empty()
+                                ? makeExperiment(m_panel->config(), m_panel->comparison())
+                                : m_controller.experiment();
     if (const QString conflict = outputConflict(path); !conflict.isEmpty()) {
         showError(tr("Export failed"), conflict);
         return;

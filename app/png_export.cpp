@@ -75,14 +75,14 @@ QString runCaption(const std::vector<RunVariant>& runs) {
     return title + QLatin1Char('\n') + settings;
 }
 
-QString writePng(const QString& path, QImage image, const QString& caption, const RunConfig& config,
+QString writePng(const QString& path, QImage image, const QString& caption, const Experiment& experiment,
                  const std::vector<RunSummary>& runs) {
     image.setText(QStringLiteral("Title"), caption.section(QLatin1Char('\n'), 0, 0));
     image.setText(QStringLiteral("Software"), QStringLiteral("Lookahead " LOOKAHEAD_VERSION));
     image.setText(QStringLiteral("Description"), caption);
     image.setText(
         QStringLiteral("lookahead.summary"),
-        QString::fromUtf8(QJsonDocument(summaryDocument(config, runs)).toJson(QJsonDocument::Compact)));
+        QString::fromUtf8(QJsonDocument(summaryDocument(experiment, runs)).toJson(QJsonDocument::Compact)));
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);

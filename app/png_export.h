@@ -19,7 +19,7 @@ QString runCaption(const std::vector<RunVariant>& runs);
 // and lookahead.summary (the summary JSON, config included), atomically (output_file.h). Returns an
 // error message naming the file and the cause, empty on success.
 [[nodiscard]] QString writePng(const QString& path, QImage image, const QString& caption,
-                               const RunConfig& config, const std::vector<RunSummary>& runs);
+                               const Experiment& experiment, const std::vector<RunSummary>& runs);
 
 // "1600x1000" -> 1600 × 1000; an invalid size for anything else (16..16384 per side).
 QSize parsePngSize(const QString& text);

@@ -129,11 +129,17 @@ std::vector<RunSummary> RunController::summaries() const {
     return result;
 }
 
-void RunController::start(const RunConfig& config, const QString& traceCsvPath) {
-    start(experimentRuns(config, Comparison::Policy), traceCsvPath);
+const RunConfig& RunController::config() const {
+    static const RunConfig kNone;
+    return m_experiment.runs.empty() ? kNone : m_experiment.runs.front().config;
 }
 
-void RunController::start(const std::vector<RunVariant>& runs, const QString& traceCsvPath) {
+void RunController::start(const RunConfig& config, const QString& traceCsvPath) {
+    start(makeExperiment(config, Comparison::Policy), traceCsvPath);
+}
+
+void RunController::start(const Experiment& experiment, const QString& traceCsvPath) {
+    const std::vector<RunVariant>& runs = experiment.runs;
     // Checked before anything changes: a bad policy leaves the current run alone.
     std::vector<std::unique_ptr<RunTrace>> traces;
     try {
@@ -151,8 +157,7 @@ void RunController::start(const std::vector<RunVariant>& runs, const QString& tr
         m_retired.push_back(std::move(m_job));
     }
     ++m_generation;
-    m_config = runs.front().config;
-    m_variants = runs;
+    m_experiment = experiment;
     m_lastProgress = WorkerProgress{};
     // The views switch to the new traces in started(); the old ones go only after that.
     const auto old = std::exchange(m_traces, std::move(traces));

@@ -25,9 +25,9 @@ public:
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;
 
-    // Runs `runs` one after the other. Bad input found before the worker starts (an unknown policy) is
-    // reported through failed(). `traceCsvPath`: also write every event there as CSV.
-    void start(const std::vector<RunVariant>& runs, const QString& traceCsvPath = {});
+    // Runs the experiment's runs one after the other. Bad input found before the worker starts (an
+    // unknown policy) is reported through failed(). `traceCsvPath`: also write every event there as CSV.
+    void start(const Experiment& experiment, const QString& traceCsvPath = {});
     // A, then B if config.comparePolicy names a policy.
     void start(const RunConfig& config, const QString& traceCsvPath = {});
     // Asks the worker to stop; finished(true) follows once it has.
@@ -37,9 +37,10 @@ public:
 
     bool running() const { return m_job != nullptr; }
     quint64 generation() const { return m_generation; }
+    const Experiment& experiment() const { return m_experiment; }
+    const std::vector<RunVariant>& variants() const { return m_experiment.runs; }
     // A's settings (the caption and the summary JSON describe the experiment by them).
-    const RunConfig& config() const { return m_config; }
-    const std::vector<RunVariant>& variants() const { return m_variants; }
+    const RunConfig& config() const;
     std::vector<const RunTrace*> traces() const;
     // Summaries of the runs that have finished, in order.
     std::vector<RunSummary> summaries() const;
@@ -68,8 +69,7 @@ private:
     std::vector<std::unique_ptr<Job>> m_retired;
     QTimer m_timer;
     quint64 m_generation = 0;
-    RunConfig m_config;
-    std::vector<RunVariant> m_variants;
+    Experiment m_experiment;
     std::vector<std::unique_ptr<RunTrace>> m_traces;
     WorkerProgress m_lastProgress;
 };

@@ -97,27 +97,39 @@ QJsonObject configObject(const RunConfig& c) {
     return o;
 }
 
-QJsonObject summaryDocument(const RunConfig& config, const std::vector<RunSummary>& runs) {
+QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunSummary>& runs) {
     QJsonArray list;
     bool cancelled = false;
-    for (const RunSummary& run : runs) {
-        list.append(runObject(run));
-        cancelled = cancelled || run.cancelled;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        QJsonObject run = runObject(runs[i]);
+        if (i < experiment.runs.size()) {
+            const RunVariant& variant = experiment.runs[i];
+            run[QStringLiteral("label")] = QString::fromStdString(variant.label);
+            run[QStringLiteral("direction")] = variant.config.dataset.direction == Direction::Forward
+                                                   ? QStringLiteral("forward")
+                                                   : QStringLiteral("backward");
+            run[QStringLiteral("options")] = configObject(variant.config);
+        }
+        list.append(run);
+        cancelled = cancelled || runs[i].cancelled;
     }
     QJsonObject doc;
     doc[QStringLiteral("schema")] = QStringLiteral("lookahead.summary/1");
-    doc[QStringLiteral("config")] = configObject(config);
+    if (!experiment.runs.empty())
+        doc[QStringLiteral("config")] = configObject(experiment.runs.front().config);
+    doc[QStringLiteral("compare")] = QLatin1String(comparisonName(experiment.comparison));
     doc[QStringLiteral("runs")] = list;
     doc[QStringLiteral("cancelled")] = cancelled;
     return doc;
 }
 
-QByteArray summaryJson(const RunConfig& config, const std::vector<RunSummary>& runs) {
-    return QJsonDocument(summaryDocument(config, runs)).toJson();
+QByteArray summaryJson(const Experiment& experiment, const std::vector<RunSummary>& runs) {
+    return QJsonDocument(summaryDocument(experiment, runs)).toJson();
 }
 
-QString writeSummaryJson(const QString& path, const RunConfig& config, const std::vector<RunSummary>& runs) {
-    const QByteArray bytes = summaryJson(config, runs);
+QString writeSummaryJson(const QString& path, const Experiment& experiment,
+                         const std::vector<RunSummary>& runs) {
+    const QByteArray bytes = summaryJson(experiment, runs);
     return QString::fromStdString(writeOutputFile(path.toStdString(), "summary JSON",
                                                   std::string_view(bytes.constData(), bytes.size())));
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "experiment.h"
 #include "run.h"
 
 #include <QJsonObject>
@@ -10,14 +11,16 @@
 
 namespace la {
 
-// {"schema": "lookahead.summary/1", "config": {...}, "runs": [...]}: the contract scripts rely on.
-QJsonObject summaryDocument(const RunConfig& config, const std::vector<RunSummary>& runs);
+// {"schema": "lookahead.summary/1", "config": {...}, "compare": "...", "runs": [...]}: the contract
+// scripts rely on. "config" is A's; each run also records its label, direction and own options.
+// `runs` are the summaries of the experiment's runs that finished, in order.
+QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunSummary>& runs);
 QJsonObject configObject(const RunConfig& config);
 
 // The document as indented UTF-8 JSON.
-QByteArray summaryJson(const RunConfig& config, const std::vector<RunSummary>& runs);
+QByteArray summaryJson(const Experiment& experiment, const std::vector<RunSummary>& runs);
 // Writes the document atomically (output_file.h); returns an error message, empty on success.
-[[nodiscard]] QString writeSummaryJson(const QString& path, const RunConfig& config,
+[[nodiscard]] QString writeSummaryJson(const QString& path, const Experiment& experiment,
                                        const std::vector<RunSummary>& runs);
 
 // "B (pg19): 2.7x faster, 1,480 fewer waits" - the one-line A/B verdict.

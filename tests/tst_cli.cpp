@@ -41,6 +41,8 @@ private slots:
     void listDatasets();
     void compareWritesSummaryAndTrace();
     void blockListRun();
+    void compareModes_data();
+    void compareModes();
     void badInput_data();
     void badInput();
 
@@ -129,6 +131,62 @@ void TestCli::blockListRun() {
     QCOMPARE(run[QStringLiteral("misses")].toInteger(), 6);
 }
 
+void TestCli::compareModes_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("compare");
+    QTest::addColumn<QStringList>("labels");
+    QTest::addColumn<QStringList>("directions");
+    const QStringList backward{QStringLiteral("--dataset"),   QStringLiteral("linear"),
+                               QStringLiteral("--direction"), QStringLiteral("backward"),
+                               QStringLiteral("--policy"),    QStringLiteral("pg18")};
+    QTest::newRow("backward combining")
+        << (backward + QStringList{QStringLiteral("--compare-backward-combining")})
+        << QStringLiteral("backward-combining")
+        << QStringList{QStringLiteral("pg18"), QStringLiteral("pg18 + backward combining")}
+        << QStringList{QStringLiteral("backward"), QStringLiteral("backward")};
+    QTest::newRow("direction") << (backward + QStringList{QStringLiteral("--compare-direction")})
+                               << QStringLiteral("direction")
+                               << QStringList{QStringLiteral("pg18 backward"), QStringLiteral("pg18 forward")}
+                               << QStringList{QStringLiteral("backward"), QStringLiteral("forward")};
+    QTest::newRow("none") << backward << QStringLiteral("none") << QStringList{QStringLiteral("pg18")}
+                          << QStringList{QStringLiteral("backward")};
+}
+
+// The command line runs the same experiments as the window, and the JSON says which run is which.
+void TestCli::compareModes() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, compare);
+    QFETCH(QStringList, labels);
+    QFETCH(QStringList, directions);
+    const QString json = m_dir.filePath(QStringLiteral("compare-%1.json").arg(compare));
+    const Result r =
+        lookahead(QStringList{QStringLiteral("--headless"), QStringLiteral("--summary-json"), json} + args);
+    QCOMPARE(r.exitCode, 0);
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(doc[QStringLiteral("compare")].toString(), compare);
+    const QJsonArray runs = doc[QStringLiteral("runs")].toArray();
+    QCOMPARE(runs.size(), labels.size());
+    for (int i = 0; i < runs.size(); ++i) {
+        const QJsonObject run = runs[i].toObject();
+        QCOMPARE(run[QStringLiteral("label")].toString(), labels[i]);
+        QCOMPARE(run[QStringLiteral("direction")].toString(), directions[i]);
+        QCOMPARE(run[QStringLiteral("options")].toObject()[QStringLiteral("direction")].toString(),
+                 directions[i]);
+        QVERIFY2(r.out.contains(labels[i]), qPrintable(r.out));
+    }
+    if (compare == QLatin1String("backward-combining")) {
+        // One 8 kB read per block without combining, 128 kB reads with it.
+        const QJsonObject a = runs[0].toObject();
+        const QJsonObject b = runs[1].toObject();
+        QCOMPARE(a[QStringLiteral("ios")].toInteger(), a[QStringLiteral("blocks")].toInteger());
+        QVERIFY(b[QStringLiteral("ios")].toInteger() * 10 < a[QStringLiteral("ios")].toInteger());
+        QCOMPARE(b[QStringLiteral("options")].toObject()[QStringLiteral("backward_combining")].toBool(),
+                 true);
+    }
+}
+
 void TestCli::badInput_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
@@ -173,6 +231,10 @@ void TestCli::badInput_data() {
                                     << QStringLiteral("--frobnicate");
     QTest::newRow("missing value") << QStringList{QStringLiteral("--headless"), QStringLiteral("--dataset")}
                                    << QStringLiteral("--dataset needs a value");
+    QTest::newRow("two compare modes")
+        << QStringList{QStringLiteral("--headless"), QStringLiteral("--compare-direction"),
+                       QStringLiteral("--compare-policy"), QStringLiteral("pg19")}
+        << QStringLiteral("choose one");
     QTest::newRow("unwritable summary")
         << QStringList{QStringLiteral("--headless"), QStringLiteral("--summary-json"),
                        QStringLiteral("/nonexistent/dir/s.json")}
