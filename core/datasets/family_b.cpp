@@ -31,7 +31,8 @@ std::uint32_t heapRowsPerPage(std::uint32_t tupleBytes, std::uint32_t fillfactor
 
 // Scaling divides the row count but keeps `step` rows per value (docs/datasets.md §2.6).
 std::uint64_t scaledValues(const FamilyBSpec& spec, double scale) {
-    const double values = static_cast<double>(kFamilyBRows / spec.step) * scale;
+    const std::uint64_t wholeValues = kFamilyBRows / spec.step; // a partial last value has no rows
+    const double values = static_cast<double>(wholeValues) * scale;
     return std::max<std::uint64_t>(1, std::llround(values));
 }
 

@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <ranges>
 #include <sstream>
 #include <vector>
 
@@ -122,8 +123,8 @@ void preparePrivateDir(const std::string& dir) {
         if (p == p.parent_path())
             break;
     }
-    for (auto it = missing.rbegin(); it != missing.rend(); ++it)
-        if (::mkdir(it->c_str(), 0700) != 0 && errno != EEXIST)
+    for (const auto& missingDir : std::views::reverse(missing)) // outermost first
+        if (::mkdir(missingDir.c_str(), 0700) != 0 && errno != EEXIST)
             throw InputError("cannot create the dataset directory '" + dir + "': " + std::strerror(errno) +
                              " (choose another with --cache-dir)");
     std::error_code error;

@@ -62,9 +62,11 @@ std::vector<NamedPath> runInputs(const RunConfig& config) {
 
 void checkOutputsApart(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
     std::vector<Identity> inputIds;
+    inputIds.reserve(inputs.size());
     for (const NamedPath& input : inputs)
         inputIds.push_back(identify(input.path));
     std::vector<Identity> outputIds;
+    outputIds.reserve(outputs.size());
     for (const NamedPath& output : outputs) {
         const Identity id = identify(output.path);
         for (std::size_t i = 0; i < inputs.size(); ++i) {

@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
+#include <string_view>
 
 namespace la {
 
@@ -25,6 +25,29 @@ std::string randomHex() {
     char text[17];
     std::snprintf(text, sizeof text, "%016llx", value);
     return text;
+}
+
+bool allOf(std::string_view text, const char* digits) {
+    return !text.empty() && text.find_first_not_of(digits) == std::string_view::npos;
+}
+
+// The PID in ".NAME.PID.<16 hex>.tmp" (ours) or ".NAME.part-PID" (earlier versions), or 0.
+long temporaryFileOwner(std::string_view name) {
+    if (!name.starts_with('.'))
+        return 0;
+    std::string_view pid;
+    if (name.ends_with(".tmp") && name.size() > 4 + 17) {
+        const std::string_view rest = name.substr(0, name.size() - 4);
+        const std::string_view hex = rest.substr(rest.size() - 16);
+        const std::string_view head = rest.substr(0, rest.size() - 17);
+        if (rest[rest.size() - 17] != '.' || !allOf(hex, "0123456789abcdef"))
+            return 0;
+        pid = head.substr(head.rfind('.') + 1);
+    } else if (const auto part = name.rfind(".part-"); part != std::string_view::npos && part > 0) {
+        pid = name.substr(part + 6);
+    }
+    return allOf(pid, "0123456789") && pid.size() < 10 ? std::strtol(std::string(pid).c_str(), nullptr, 10)
+                                                       : 0;
 }
 
 bool processExists(long pid) {
@@ -103,14 +126,11 @@ TempFile::~TempFile() {
 }
 
 void removeStaleTempFiles(const std::string& dir) {
-    static const std::regex ours(R"(^\..+\.(\d+)\.[0-9a-f]{16}\.tmp$)");
-    static const std::regex older(R"(^\..+\.part-(\d+)$)");
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
         const std::string name = entry.path().filename().string();
-        std::smatch match;
-        if ((std::regex_match(name, match, ours) || std::regex_match(name, match, older)) &&
-            !processExists(std::strtol(match[1].str().c_str(), nullptr, 10)))
+        const long pid = temporaryFileOwner(name);
+        if (pid > 0 && !processExists(pid))
             ::unlink(entry.path().c_str());
     }
 }
