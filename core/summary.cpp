@@ -27,7 +27,9 @@ void SummaryBuilder::onEvents(std::span<const Event> batch) {
             break;
         case EventKind::ReadStarted:
             ++m_s.ios;
-            ++m_s.ioSizeHist[event.nblocks];
+            if (event.nblocks >= m_readsBySize.size())
+                m_readsBySize.resize(event.nblocks + 1);
+            ++m_readsBySize[event.nblocks];
             break;
         case EventKind::Waited:
             ++m_s.waits;
@@ -92,7 +94,10 @@ void SummaryBuilder::finish(RunSummary& summary) {
     summary.hits = m_s.hits;
     summary.misses = m_s.misses;
     summary.ios = m_s.ios;
-    summary.ioSizeHist = m_s.ioSizeHist;
+    summary.ioSizeHist.clear();
+    for (std::size_t size = 0; size < m_readsBySize.size(); ++size)
+        if (m_readsBySize[size] > 0)
+            summary.ioSizeHist[static_cast<int>(size)] = m_readsBySize[size];
     summary.waits = m_s.waits;
     summary.waitNs = m_s.waitNs;
     summary.resets = m_s.resets;

@@ -24,11 +24,6 @@ public:
             flush();
     }
 
-    void record(const Event& event) {
-        next() = event;
-        commit();
-    }
-
     void flush() {
         if (m_size == 0)
             return;
