@@ -2,7 +2,6 @@
 #include "run.h"
 
 #include "buffer_pool.h"
-#include "distance_policy.h"
 #include "input_error.h"
 #include "io/backend_factory.h"
 #include "io/os_cache.h"
@@ -10,6 +9,7 @@
 #include "io/scan_target.h"
 #include "prewarm.h"
 #include "read_stream.h"
+#include "registry.h"
 #include "reset_every_source.h"
 #include "tracer.h"
 
@@ -42,6 +42,8 @@ void validate(const RunConfig& config) {
         throw InputError("the simulated latency must not be negative");
     if (config.io != "sim" && config.io != "sync" && config.io != "worker" && config.io != "uring")
         throw InputError("--io " + config.io + ": choose sim, sync, worker or uring");
+    if (!config.mechanics.empty())
+        findMechanics(config.mechanics);
     if (config.ioWorkers < 1 || config.ioWorkers > kMaxIoWorkers)
         throw InputError("--io-workers " + std::to_string(config.ioWorkers) + " is out of range (1.." +
                          std::to_string(kMaxIoWorkers) + ")");
@@ -143,6 +145,7 @@ std::unique_ptr<BlockSource> openSource(const RunConfig& config) {
 RunSummary runScan(const RunConfig& config, const std::string& policyName, const RunCallbacks& callbacks) {
     std::unique_ptr<BlockSource> source = openSource(config);
     std::unique_ptr<DistancePolicy> policy = makePolicy(policyName);
+    const Mechanics& mechanics = mechanicsFor(policyName, config.mechanics);
     const PrewarmSpec prewarm = PrewarmSpec::parse(prewarmText(config));
 
     StreamConfig streamConfig = config.stream;
@@ -151,7 +154,7 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
         streamConfig.directIo = config.directIo;
     }
     const std::uint64_t relation = source->relationBlocks();
-    const StreamLimits limits = computeLimits(streamConfig, policy->rules());
+    const StreamLimits limits = computeLimits(streamConfig, mechanics);
     std::uint64_t poolBlocks = config.poolBlocks;
     if (poolBlocks == 0) {
         // A pattern's cache state only means something if it fits: grow the pool to the relation.
@@ -173,6 +176,7 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
 
     RunSummary summary;
     summary.policy = policy->name();
+    summary.mechanics = mechanics.name;
     summary.maxPinned = limits.maxPinned;
     summary.ioCombineLimit = limits.ioCombineLimit;
     std::unique_ptr<IoBackend> io;
@@ -192,7 +196,7 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
             io = std::make_unique<SimDevice>(config.device);
         }
         IoBackend& backend = real ? static_cast<IoBackend&>(*real->choice.backend) : *io;
-        ReadStream stream(streamConfig, *policy, pool, backend, *source, tracer);
+        ReadStream stream(streamConfig, *policy, mechanics, pool, backend, *source, tracer);
         summary.cancelled = !scan(stream, backend, config.consumerNs, source->length(), callbacks);
         if (real)
             summary.osCacheResidentAfter = residentFraction(real->target.path);

@@ -22,6 +22,7 @@ struct RunConfig {
     std::string blockList; // a user's block list instead of a dataset
     std::string policy = "pg18";
     std::string comparePolicy; // optional second run (A/B)
+    std::string mechanics;     // pg17, pg18 or pg19; empty = each policy's own
     StreamConfig stream;
     std::string prewarm;          // empty = the dataset's own cache state
     std::uint64_t poolBlocks = 0; // simulated shared buffers; 0 = 16384, grown to hold the prewarm set

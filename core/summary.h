@@ -14,6 +14,7 @@ namespace la {
 
 struct RunSummary {
     std::string policy;
+    std::string mechanics;    // the version whose mechanics ran
     std::uint64_t blocks = 0; // buffers handed to the consumer
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;

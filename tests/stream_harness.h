@@ -5,9 +5,9 @@
 // so tests can check PostgreSQL's behaviour event by event.
 
 #include "buffer_pool.h"
-#include "distance_policy.h"
 #include "prewarm.h"
 #include "read_stream.h"
+#include "registry.h"
 #include "reset_every_source.h"
 #include "sim_device.h"
 #include "summary.h"
@@ -51,6 +51,7 @@ public:
 
 struct StreamRun {
     std::string policy = "pg18";
+    std::string mechanics; // empty = the policy's own
     StreamConfig stream;
     std::string prewarm = "none";
     SimDeviceConfig device;
@@ -76,7 +77,7 @@ struct StreamRun {
         SummaryBuilder builder;
         tracer.addSink(&builder);
         tracer.addSink(&trace);
-        ReadStream stream(this->stream, *p, pool, io, *source, tracer);
+        ReadStream stream(this->stream, *p, mechanicsFor(policy, mechanics), pool, io, *source, tracer);
         for (;;) {
             std::uint32_t block = 0;
             if (stream.nextBuffer(block)) {

@@ -58,13 +58,14 @@ std::vector<Scenario> scenarios() {
 }
 
 // Small limits so that a few dozen blocks reach every limit: max_ios 2, 4-block reads.
-QStringList traceOf(const QString& policy, const QString& dir) {
+QStringList traceOf(const QString& policy, const QString& mechanics, const QString& dir) {
     const std::string path = (dir + QStringLiteral("/trace.csv")).toStdString();
     {
         TraceCsvWriter writer(path, "");
         for (const Scenario& scenario : scenarios()) {
             StreamRun run;
             run.policy = policy.toStdString();
+            run.mechanics = mechanics.toStdString();
             run.stream.effectiveIoConcurrency = 2;
             run.stream.ioCombineLimit = 4;
             run.stream.backwardCombining = scenario.backwardCombining;
@@ -122,26 +123,27 @@ private slots:
 
 void TestGoldenTraces::trace_data() {
     QTest::addColumn<QString>("policy");
+    QTest::addColumn<QString>("mechanics");
     QTest::addColumn<QString>("file");
-    // Each policy on its own version's mechanics.
-    QTest::newRow("pg17") << "pg17"
-                          << "pg17-on-pg17.csv";
-    QTest::newRow("pg18") << "pg18"
-                          << "pg18-on-pg18.csv";
-    QTest::newRow("pg19") << "pg19"
-                          << "pg19-on-pg19.csv";
-    QTest::newRow("fixed:4") << "fixed:4"
-                             << "fixed4-on-pg18.csv";
-    QTest::newRow("adaptive") << "adaptive"
-                              << "adaptive-on-pg19.csv";
+    // Every policy on every version's mechanics.
+    for (const char* policy : {"pg17", "pg18", "pg19", "fixed:4", "adaptive"}) {
+        for (const Mechanics* mechanics : mechanicsRegistry()) {
+            const QString name = QString::fromLatin1(policy);
+            const QString on = QString::fromLatin1(mechanics->name);
+            const QString file =
+                QString(name).remove(QLatin1Char(':')) + QStringLiteral("-on-") + on + QStringLiteral(".csv");
+            QTest::newRow(qPrintable(name + QStringLiteral(" on ") + on)) << name << on << file;
+        }
+    }
 }
 
 void TestGoldenTraces::trace() {
     QFETCH(QString, policy);
+    QFETCH(QString, mechanics);
     QFETCH(QString, file);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QStringList got = traceOf(policy, dir.path());
+    const QStringList got = traceOf(policy, mechanics, dir.path());
     QVERIFY(got.size() > 1);
     const QString path = QStringLiteral(LOOKAHEAD_GOLDEN_DIR "/") + file;
     if (qEnvironmentVariableIntValue("LOOKAHEAD_UPDATE_GOLDEN") == 1) {

@@ -58,12 +58,12 @@ private slots:
 void TestReadStream::limitsAtDefaults() {
     StreamConfig pg17;
     pg17.effectiveIoConcurrency = 1;
-    QCOMPARE(computeLimits(pg17, Rules::Pg17).maxPinned, 16);
-    QCOMPARE(computeLimits(StreamConfig{}, Rules::Pg18).maxPinned, 94);
+    QCOMPARE(computeLimits(pg17, kPg17Mechanics).maxPinned, 16);
+    QCOMPARE(computeLimits(StreamConfig{}, kPg18Mechanics).maxPinned, 94);
     StreamConfig big;
     big.sharedBuffers = 131072;
     big.maxConnections = 20;
-    QCOMPARE(computeLimits(big, Rules::Pg18).maxPinned, 272);
+    QCOMPARE(computeLimits(big, kPg18Mechanics).maxPinned, 272);
 }
 
 void TestReadStream::alternating_data() {

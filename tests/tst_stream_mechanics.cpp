@@ -132,7 +132,7 @@ void TestStreamMechanics::fastPathForCachedData() {
     Tracer tracer;
     TraceRecorder trace;
     tracer.addSink(&trace);
-    ReadStream stream(StreamConfig{}, *policy, pool, io, source, tracer);
+    ReadStream stream(StreamConfig{}, *policy, kPg18Mechanics, pool, io, source, tracer);
     std::uint32_t block = 0;
     int fastSteps = 0;
     for (std::uint32_t i = 0; i < 1000; ++i) {
@@ -214,7 +214,7 @@ void TestStreamMechanics::pauseResume() {
     slow.baseLatencyNs = 200'000;
     SimDevice io(slow);
     Tracer tracer;
-    ReadStream stream(StreamConfig{}, *policy, pool, io, source, tracer);
+    ReadStream stream(StreamConfig{}, *policy, kPg19Mechanics, pool, io, source, tracer);
     std::uint32_t block = 0;
     std::vector<std::uint32_t> consumed;
     for (int i = 0; i < 500; ++i) {
