@@ -2,6 +2,7 @@
 #include "cli_options.h"
 
 #include "input_error.h"
+#include "registry.h"
 #include "text_parse.h"
 
 #include <functional>
@@ -61,6 +62,7 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
          }},
         {"policy", [&](const std::string& v) { r.policy = v; }},
         {"compare-policy", [&](const std::string& v) { r.comparePolicy = v; }},
+        {"mechanics", [&](const std::string& v) { r.mechanics = v; }},
         {"io",
          [&](const std::string& v) {
              if (v != "sim" && v != "sync" && v != "worker" && v != "uring")
@@ -188,6 +190,10 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
 }
 
 std::string usageText() {
+    std::string policies;
+    for (const PolicyEntry& entry : policyRegistry())
+        policies += "                            " + (entry.name + std::string(10, ' ')).substr(0, 10) +
+                    entry.description + " (" + entry.mechanics->name + ")\n";
     return R"(Usage: lookahead [options]            open the window (options preconfigure it)
        lookahead --headless [options] run without a window and print the summary
 
@@ -200,7 +206,10 @@ Dataset
   --seed S                dataset and device seed
   --list-datasets         print every preset and pattern with its description and default size
 Read stream
-  --policy P              pg17, pg18 (default), pg19, fixed:N or adaptive
+  --policy P              distance policy (default pg18), with the mechanics it runs on by default:
+)" + policies +
+           "  --mechanics M           whose read-stream mechanics run the policy: " + mechanicsChoices() +
+           R"( (default: the policy's own)
   --compare-policy P2     run a second policy on the same dataset and cache state (A/B)
   --eic N                 effective_io_concurrency (default 16)
   --io-combine-limit N    blocks per combined read (default 16 = 128 kB)

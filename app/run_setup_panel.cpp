@@ -2,6 +2,7 @@
 #include "run_setup_panel.h"
 
 #include "dataset_picker.h"
+#include "registry.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -29,6 +30,23 @@ QComboBox* editableCombo(QWidget* parent, const QStringList& items, const QStrin
     if (!placeholder.isEmpty())
         combo->lineEdit()->setPlaceholderText(placeholder);
     return combo;
+}
+
+// The policies the registry lists, each by a name that runs as it stands.
+QStringList policyNames() {
+    QStringList names;
+    for (const PolicyEntry& entry : policyRegistry())
+        names << QString::fromUtf8(entry.example);
+    return names;
+}
+
+QString policyTooltip() {
+    QString text;
+    for (const PolicyEntry& entry : policyRegistry())
+        text += QStringLiteral("%1%2: %3")
+                    .arg(text.isEmpty() ? QString() : QStringLiteral("\n"), QString::fromUtf8(entry.name),
+                         QString::fromUtf8(entry.description));
+    return text;
 }
 
 QSpinBox* spin(QWidget* parent, int lo, int hi, const QString& special = {}, const QString& suffix = {}) {
@@ -60,14 +78,8 @@ const char* const kIoMethods[][2] = {
 } // namespace
 
 RunSetupPanel::RunSetupPanel(QWidget* parent)
-    : QWidget(parent), m_dataset(new DatasetPicker(this)),
-      m_policyA(editableCombo(this, {QStringLiteral("pg17"), QStringLiteral("pg18"), QStringLiteral("pg19"),
-                                     QStringLiteral("adaptive"), QStringLiteral("fixed:16")})),
-      m_policyB(
-          editableCombo(this,
-                        {QString(), QStringLiteral("pg17"), QStringLiteral("pg18"), QStringLiteral("pg19"),
-                         QStringLiteral("adaptive"), QStringLiteral("fixed:16")},
-                        tr("none (no comparison)"))),
+    : QWidget(parent), m_dataset(new DatasetPicker(this)), m_policyA(editableCombo(this, policyNames())),
+      m_policyB(editableCombo(this, QStringList{QString()} + policyNames(), tr("none (no comparison)"))),
       m_eic(spin(this, 0, 1000)), m_ioCombineLimit(spin(this, 1, 128, {}, tr(" blocks"))),
       m_sharedBuffers(spin(this, 0, 2'000'000'000, tr("auto"), tr(" blocks"))),
       m_prewarm(
@@ -95,7 +107,7 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
     policies->addRow(tr("Policy A"), m_policyA);
     policies->addRow(tr("Compare"), m_compare);
     policies->addRow(tr("Policy B"), m_policyB);
-    m_policyA->setToolTip(tr("pg17, pg18, pg19, adaptive or fixed:N"));
+    m_policyA->setToolTip(policyTooltip());
     m_policyB->setToolTip(tr("A second policy run on the same dataset and cache state (A/B)"));
 
     auto* buttons = new QHBoxLayout;
