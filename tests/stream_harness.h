@@ -14,6 +14,7 @@
 #include "tracer.h"
 #include "vector_source.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,6 +60,8 @@ struct StreamRun {
     std::uint64_t resetEvery = 0;
     std::uint64_t relationBlocks = 0;
     std::uint64_t poolBlocks = 0; // 0 = the whole relation
+    // Called after every buffer handed out, with the stream as it is then.
+    std::function<void(const ReadStream&)> afterEach;
 
     RunSummary summary;
     TraceRecorder trace;
@@ -81,6 +84,8 @@ struct StreamRun {
         for (;;) {
             std::uint32_t block = 0;
             if (stream.nextBuffer(block)) {
+                if (afterEach)
+                    afterEach(stream);
                 io.consume(consumerNs);
                 continue;
             }
