@@ -57,6 +57,15 @@ IoMethod ioMethodFor(const std::string& method) {
     return method == "uring" ? IoMethod::IoUring : IoMethod::Worker;
 }
 
+StreamConfig streamConfigFor(const RunConfig& config) {
+    StreamConfig stream = config.stream;
+    if (realIo(config)) {
+        stream.ioMethod = ioMethodFor(config.io);
+        stream.directIo = config.directIo;
+    }
+    return stream;
+}
+
 std::string prewarmText(const RunConfig& config) {
     if (!config.prewarm.empty())
         return config.prewarm;
@@ -93,6 +102,34 @@ std::optional<RealIo> openRealIo(const RunConfig& config, const BlockSource& sou
     request.file.maxReadBlocks = static_cast<std::uint32_t>(limits.ioCombineLimit);
     request.file.notice = callbacks.notice;
     return RealIo{*target, makeFileBackend(std::move(request))};
+}
+
+// Simulated shared buffers: the configured size, or one that holds the cache state and the pins.
+std::uint64_t poolBlocksFor(const RunConfig& config, const PrewarmSpec& prewarm, std::uint64_t relation,
+                            const StreamLimits& limits) {
+    std::uint64_t poolBlocks = config.poolBlocks;
+    if (poolBlocks == 0) {
+        // A pattern's cache state only means something if it fits: grow the pool to the relation.
+        const std::uint64_t needed = prewarm.count(relation) + std::uint64_t(limits.maxPinned) * 2 + 64;
+        poolBlocks = needed > kDefaultPoolBlocks ? relation + 1 : kDefaultPoolBlocks;
+    }
+    if (poolBlocks < static_cast<std::uint64_t>(limits.maxPinned) + 2)
+        throw InputError("--shared-buffers " + std::to_string(poolBlocks) +
+                         " cannot hold max_pinned_buffers (" + std::to_string(limits.maxPinned) +
+                         ") plus the consumer's buffer");
+    return poolBlocks;
+}
+
+void noteDevice(const IoBackend& backend, RunSummary& summary) {
+    summary.deviceReads = backend.deviceReads();
+    summary.bytesRead = backend.deviceBytes();
+}
+
+void noteRealIo(const FileBackend& backend, RunSummary& summary) {
+    noteDevice(backend, summary);
+    summary.pagesVerified = backend.pagesVerified();
+    summary.directIo = backend.direct();
+    summary.fallbackReason = backend.fallbackReason();
 }
 
 // Hands every block to the consumer; returns false if cancelled.
@@ -148,24 +185,10 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     const Mechanics& mechanics = mechanicsFor(policyName, config.mechanics);
     const PrewarmSpec prewarm = PrewarmSpec::parse(prewarmText(config));
 
-    StreamConfig streamConfig = config.stream;
-    if (realIo(config)) {
-        streamConfig.ioMethod = ioMethodFor(config.io);
-        streamConfig.directIo = config.directIo;
-    }
+    StreamConfig streamConfig = streamConfigFor(config);
     const std::uint64_t relation = source->relationBlocks();
     const StreamLimits limits = computeLimits(streamConfig, mechanics);
-    std::uint64_t poolBlocks = config.poolBlocks;
-    if (poolBlocks == 0) {
-        // A pattern's cache state only means something if it fits: grow the pool to the relation.
-        const std::uint64_t needed = prewarm.count(relation) + std::uint64_t(limits.maxPinned) * 2 + 64;
-        poolBlocks = needed > kDefaultPoolBlocks ? relation + 1 : kDefaultPoolBlocks;
-    }
-    if (poolBlocks < static_cast<std::uint64_t>(limits.maxPinned) + 2)
-        throw InputError("--shared-buffers " + std::to_string(poolBlocks) +
-                         " cannot hold max_pinned_buffers (" + std::to_string(limits.maxPinned) +
-                         ") plus the consumer's buffer");
-    BufferPool pool(poolBlocks, relation);
+    BufferPool pool(poolBlocksFor(config, prewarm, relation, limits), relation);
     prewarm.apply(pool, relation);
 
     Tracer tracer;
@@ -206,16 +229,10 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     }
     tracer.flush();
     summaryBuilder.finish(summary);
-    const IoBackend* backend = real ? real->choice.backend.get() : io.get();
-    if (backend) {
-        summary.deviceReads = backend->deviceReads();
-        summary.bytesRead = backend->deviceBytes();
-    }
-    if (real) {
-        summary.pagesVerified = real->choice.backend->pagesVerified();
-        summary.directIo = real->choice.backend->direct();
-        summary.fallbackReason = real->choice.backend->fallbackReason();
-    }
+    if (real)
+        noteRealIo(*real->choice.backend, summary);
+    else if (io)
+        noteDevice(*io, summary);
     if (callbacks.progress)
         callbacks.progress(summary.blocks, source->length());
     return summary;
