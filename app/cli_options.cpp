@@ -152,8 +152,16 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
         {"restore-after-reset", [&] { r.stream.restoreAfterReset = true; }},
         {"backward-combining", [&] { r.stream.backwardCombining = true; }},
         {"sequential-flag", [&] { r.stream.sequentialFlag = true; }},
-        {"direct", [&] { r.directIo = true; }},
-        {"buffered", [&] { r.directIo = false; }},
+        {"direct",
+         [&] {
+             r.directIo = true;
+             r.stream.directIo = true;
+         }},
+        {"buffered",
+         [&] {
+             r.directIo = false;
+             r.stream.directIo = false;
+         }},
     };
 
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -227,7 +235,8 @@ I/O
                           dataset is first written to its file in the cache directory, every page verified
   --file PATH             real I/O: scan this file (any readable regular file, read-only, not verified) as a
                           relation of 8 kB blocks, with a pattern (sized to the file) or --blocks
-  --direct, --buffered    real I/O: O_DIRECT (default; falls back to buffered if refused) or the page cache
+  --direct, --buffered    O_DIRECT (no advice) or the page cache; real I/O defaults to O_DIRECT (falling
+                          back to buffered if refused), the simulated device to buffered
   --os-cache S            real I/O: cold (default: evict the file from the OS page cache first) or warm
   --io-workers N          threads of --io worker (default 3, like PostgreSQL's io_workers)
   --cache-dir DIR         where dataset files go (default $XDG_CACHE_HOME/lookahead/datasets)

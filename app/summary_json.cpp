@@ -81,7 +81,7 @@ QJsonObject configObject(const RunConfig& c) {
     o[QStringLiteral("io")] = QString::fromStdString(c.io);
     if (!c.file.empty())
         o[QStringLiteral("file")] = QString::fromStdString(c.file);
-    o[QStringLiteral("direct")] = c.directIo;
+    o[QStringLiteral("direct")] = c.io == "sim" ? c.stream.directIo : c.directIo;
     o[QStringLiteral("os_cache")] = c.osCacheCold ? QStringLiteral("cold") : QStringLiteral("warm");
     o[QStringLiteral("io_workers")] = c.ioWorkers;
     o[QStringLiteral("sim_io_method")] = ioMethodName(c.stream.ioMethod);

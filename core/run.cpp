@@ -200,6 +200,7 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     RunSummary summary;
     summary.policy = policy->name();
     summary.mechanics = mechanics.name;
+    summary.directIo = streamConfig.directIo; // a real backend reports what it really did
     summary.maxPinned = limits.maxPinned;
     summary.ioCombineLimit = limits.ioCombineLimit;
     std::unique_ptr<IoBackend> io;

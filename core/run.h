@@ -30,8 +30,10 @@ struct RunConfig {
     std::string io = "sim"; // sim, or a real backend: sync, worker, uring
     SimDeviceConfig device;
     // Real I/O (--io sync|worker|uring).
-    std::string file;        // scan this file (read-only, never verified) instead of the dataset's own file
-    bool directIo = true;    // O_DIRECT, falling back to buffered reads if refused
+    std::string file; // scan this file (read-only, never verified) instead of the dataset's own file
+    // O_DIRECT, falling back to buffered reads if refused. The simulated device follows
+    // stream.directIo instead, buffered by default (docs/simulated-device.md).
+    bool directIo = true;
     bool osCacheCold = true; // evict the file from the OS page cache before the run
     int ioWorkers = 3;       // worker threads of --io worker (PostgreSQL's io_workers)
     std::string cacheDir;    // where dataset files are written; empty = $XDG_CACHE_HOME/lookahead/datasets

@@ -41,6 +41,8 @@ private slots:
     void listDatasets();
     void compareWritesSummaryAndTrace();
     void blockListRun();
+    void directGovernsSimulatedAdvice_data();
+    void directGovernsSimulatedAdvice();
     void badInput_data();
     void badInput();
 
@@ -127,6 +129,42 @@ void TestCli::blockListRun() {
         QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
     QCOMPARE(run[QStringLiteral("blocks")].toInteger(), 6);
     QCOMPARE(run[QStringLiteral("misses")].toInteger(), 6);
+}
+
+void TestCli::directGovernsSimulatedAdvice_data() {
+    QTest::addColumn<QString>("flag");
+    QTest::addColumn<bool>("direct");
+    QTest::addColumn<int>("distance");
+    // PG17 advises random reads unless O_DIRECT is on: doubling (C) up to max_pinned 64, else
+    // behaviour B up to io_combine_limit. The simulated device defaults to buffered.
+    QTest::newRow("default") << QString() << false << 64;
+    QTest::newRow("--buffered") << QStringLiteral("--buffered") << false << 64;
+    QTest::newRow("--direct") << QStringLiteral("--direct") << true << 16;
+}
+
+void TestCli::directGovernsSimulatedAdvice() {
+    QFETCH(QString, flag);
+    QFETCH(bool, direct);
+    QFETCH(int, distance);
+    const QString list = m_dir.filePath(QStringLiteral("spaced.txt"));
+    QByteArray blocks;
+    for (int i = 0; i < 3000; ++i)
+        blocks += QByteArray::number(2 * i) + '\n';
+    writeFile(list, blocks);
+    const QString json = m_dir.filePath(QStringLiteral("direct.json"));
+    QStringList args{
+        QStringLiteral("--headless"), QStringLiteral("--blocks"),       list, QStringLiteral("--policy"),
+        QStringLiteral("pg17"),       QStringLiteral("--summary-json"), json};
+    if (!flag.isEmpty())
+        args << flag;
+    const Result r = lookahead(args);
+    QCOMPARE(r.exitCode, 0);
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject run =
+        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+    QCOMPARE(run[QStringLiteral("direct_io")].toBool(), direct);
+    QCOMPARE(run[QStringLiteral("distance_max")].toInt(), distance);
 }
 
 void TestCli::badInput_data() {

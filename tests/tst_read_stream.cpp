@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The traces of docs/read-stream-model.md §7.2, reproduced exactly on the simulated device.
+#include "run.h"
 #include "stream_harness.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -50,6 +53,8 @@ private slots:
     void sequentialAllMiss();
     void allMissRandom_data();
     void allMissRandom();
+    void directIoGivesNoAdvice_data();
+    void directIoGivesNoAdvice();
     void pg19SyncCountsEveryReadAsWait();
     void resets_data();
     void resets();
@@ -222,6 +227,34 @@ void TestReadStream::resets() {
     const std::uint64_t want =
         policy == QLatin1String("pg18") ? (restore ? 203 : 800) : (restore ? 204 : 1000);
     QCOMPARE(run.summary.waits, want);
+}
+
+void TestReadStream::directIoGivesNoAdvice_data() {
+    QTest::addColumn<bool>("direct");
+    QTest::addColumn<int>("distance");
+    QTest::newRow("buffered: behaviour C, x2 to max_pinned") << false << 64;
+    QTest::newRow("O_DIRECT: behaviour B, to io_combine_limit") << true << 16;
+}
+
+// PostgreSQL 17's read_stream_begin_relation() enables advice only without O_DIRECT
+// (io_direct_flags & IO_DIRECT_DATA), so with it every random read is behaviour B
+// (docs/read-stream-model.md §5.1). The run goes through runScan, as the CLI and the window do.
+void TestReadStream::directIoGivesNoAdvice() {
+    QFETCH(bool, direct);
+    QFETCH(int, distance);
+    QTemporaryDir dir;
+    const QString list = dir.filePath(QStringLiteral("blocks.txt"));
+    QFile file(list);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    for (const std::uint32_t block : spacedBlocks(3000))
+        file.write(QByteArray::number(block) + '\n');
+    file.close();
+    RunConfig config;
+    config.blockList = list.toStdString();
+    config.stream.directIo = direct;
+    const RunSummary s = runScan(config, "pg17", {});
+    QCOMPARE(s.directIo, direct);
+    QCOMPARE(s.distanceMax, distance);
 }
 
 QTEST_GUILESS_MAIN(TestReadStream)
