@@ -182,13 +182,14 @@ void ReadStream::extendRead(Op& op) {
     for (int i = 1; i < m_pendingLen; ++i) {
         const std::uint32_t block = pendingBlockAt(i);
         const BufferPool::Pinned pinned = m_pool.pin(block);
-        if (pinned.result != PinResult::Hit) {
+        if (pinned.result == PinResult::Allocated) {
             addMiss(op, block, pinned);
             continue;
         }
-        if (m_mech.splitBeforeHit) {
-            // The hit's pin is forwarded to the next call.
-            m_hasForwarded = true;
+        // A block an earlier read is still reading ends this read before it, so that no device read
+        // covers it twice (docs/mechanics.md); so does a hit, where the version splits before hits.
+        if (pinned.result == PinResult::InProgress || m_mech.splitBeforeHit) {
+            m_hasForwarded = true; // the next call starts with this pin
             m_forwardedPin = pinned;
         } else {
             // The read ends at the hit and keeps it, with no distance decrement for it.

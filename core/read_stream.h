@@ -82,7 +82,7 @@ private:
     void startHitCall(std::uint32_t block, std::uint32_t frame);
     Op newOp(bool synchronous);
     void addMiss(Op& op, std::uint32_t block, const BufferPool::Pinned& pinned);
-    void extendRead(Op& op); // over the rest of the pending read, up to the first block needing no I/O
+    void extendRead(Op& op); // over the rest of the pending read, up to a block an earlier read covers
 
     bool getBlock(std::uint32_t& block);
     void endOfStream();

@@ -95,6 +95,8 @@ struct StreamRun {
         }
         tracer.flush();
         builder.finish(summary);
+        summary.deviceReads = io.deviceReads();
+        summary.bytesRead = io.deviceBytes();
     }
 };
 
