@@ -43,6 +43,7 @@ private slots:
     void blockListRun();
     void directGovernsSimulatedAdvice_data();
     void directGovernsSimulatedAdvice();
+    void policyOnOtherMechanics();
     void badInput_data();
     void badInput();
 
@@ -167,6 +168,26 @@ void TestCli::directGovernsSimulatedAdvice() {
     QCOMPARE(run[QStringLiteral("distance_max")].toInt(), distance);
 }
 
+void TestCli::policyOnOtherMechanics() {
+    const QString json = m_dir.filePath(QStringLiteral("mechanics.json"));
+    const Result r =
+        lookahead({QStringLiteral("--headless"), QStringLiteral("--pattern-blocks"), QStringLiteral("4096"),
+                   QStringLiteral("--policy"), QStringLiteral("adaptive"), QStringLiteral("--mechanics"),
+                   QStringLiteral("pg18"), QStringLiteral("--compare-policy"), QStringLiteral("pg19"),
+                   QStringLiteral("--summary-json"), json});
+    QCOMPARE(r.exitCode, 0);
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject summary = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(summary[QStringLiteral("config")].toObject()[QStringLiteral("mechanics")].toString(),
+             QStringLiteral("pg18"));
+    const QJsonArray runs = summary[QStringLiteral("runs")].toArray();
+    QCOMPARE(runs.size(), 2);
+    QCOMPARE(runs[0].toObject()[QStringLiteral("mechanics")].toString(), QStringLiteral("pg18"));
+    QCOMPARE(runs[1].toObject()[QStringLiteral("mechanics")].toString(), QStringLiteral("pg18"));
+    QVERIFY(lookahead({QStringLiteral("--help")}).out.contains(QStringLiteral("--mechanics M")));
+}
+
 void TestCli::badInput_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
@@ -178,6 +199,9 @@ void TestCli::badInput_data() {
     QTest::newRow("unknown policy") << QStringList{QStringLiteral("--headless"), QStringLiteral("--policy"),
                                                    QStringLiteral("pg16")}
                                     << QStringLiteral("unknown policy 'pg16'");
+    QTest::newRow("unknown mechanics")
+        << QStringList{QStringLiteral("--headless"), QStringLiteral("--mechanics"), QStringLiteral("pg16")}
+        << QStringLiteral("unknown mechanics 'pg16': choose pg17, pg18 or pg19");
     QTest::newRow("bad fixed distance")
         << QStringList{QStringLiteral("--headless"), QStringLiteral("--policy"), QStringLiteral("fixed:0")}
         << QStringLiteral("fixed:0");
