@@ -39,6 +39,14 @@ IoMethod ioMethodNamed(const std::string& value) {
     throw InputError("--sim-io-method '" + value + "': choose sync, worker or io_uring");
 }
 
+// One help line per policy: name, description and the mechanics it runs on by default.
+std::string policyHelp() {
+    std::string lines;
+    for (const PolicyEntry& entry : policyRegistry())
+        lines += "                            " + (entry.name + std::string(10, ' ')).substr(0, 10) +
+                 entry.description + " (" + entry.mechanics->name + ")\n";
+    return lines;
+}
 } // namespace
 
 CliOptions parseCommandLine(const std::vector<std::string>& args) {
@@ -152,16 +160,8 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
         {"restore-after-reset", [&] { r.stream.restoreAfterReset = true; }},
         {"backward-combining", [&] { r.stream.backwardCombining = true; }},
         {"sequential-flag", [&] { r.stream.sequentialFlag = true; }},
-        {"direct",
-         [&] {
-             r.directIo = true;
-             r.stream.directIo = true;
-         }},
-        {"buffered",
-         [&] {
-             r.directIo = false;
-             r.stream.directIo = false;
-         }},
+        {"direct", [&] { setDirectIo(r, true); }},
+        {"buffered", [&] { setDirectIo(r, false); }},
     };
 
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -198,10 +198,6 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
 }
 
 std::string usageText() {
-    std::string policies;
-    for (const PolicyEntry& entry : policyRegistry())
-        policies += "                            " + (entry.name + std::string(10, ' ')).substr(0, 10) +
-                    entry.description + " (" + entry.mechanics->name + ")\n";
     return R"(Usage: lookahead [options]            open the window (options preconfigure it)
        lookahead --headless [options] run without a window and print the summary
 
@@ -215,7 +211,7 @@ Dataset
   --list-datasets         print every preset and pattern with its description and default size
 Read stream
   --policy P              distance policy (default pg18), with the mechanics it runs on by default:
-)" + policies +
+)" + policyHelp() +
            "  --mechanics M           whose read-stream mechanics run the policy: " + mechanicsChoices() +
            R"( (default: the policy's own)
   --compare-policy P2     run a second policy on the same dataset and cache state (A/B)

@@ -96,20 +96,6 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
       m_coldOsCache(new QCheckBox(tr("Evict the file from the OS cache first"), this)),
       m_run(new QPushButton(tr("Run"), this)), m_stop(new QPushButton(tr("Stop"), this)),
       m_progress(new QProgressBar(this)), m_status(new QLabel(this)) {
-    m_compare = new QComboBox(this);
-    m_compare->addItem(tr("no comparison"), static_cast<int>(Comparison::None));
-    m_compare->addItem(tr("B: another policy"), static_cast<int>(Comparison::Policy));
-    m_compare->addItem(tr("B: the other direction"), static_cast<int>(Comparison::Direction));
-    m_compare->addItem(tr("B: backward combining toggled"), static_cast<int>(Comparison::BackwardCombining));
-    m_compare->setToolTip(
-        tr("B runs after A on the same dataset and cache state, shown with identical axes"));
-    auto* policies = new QFormLayout;
-    policies->addRow(tr("Policy A"), m_policyA);
-    policies->addRow(tr("Compare"), m_compare);
-    policies->addRow(tr("Policy B"), m_policyB);
-    m_policyA->setToolTip(policyTooltip());
-    m_policyB->setToolTip(tr("A second policy run on the same dataset and cache state (A/B)"));
-
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run, 1);
     buttons->addWidget(m_stop, 1);
@@ -127,7 +113,7 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
     layout->addWidget(group(this, tr("Dataset"), datasetLayout));
-    layout->addWidget(group(this, tr("Policies"), policies));
+    layout->addWidget(buildPolicyGroup());
     layout->addWidget(buildStreamGroup());
     layout->addWidget(buildIoGroup());
     layout->addStretch(1);
@@ -138,6 +124,23 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
     connect(m_compare, &QComboBox::currentIndexChanged, this, &RunSetupPanel::comparisonChanged);
     setComparison(Comparison::Policy);
     setRunning(false);
+}
+
+QWidget* RunSetupPanel::buildPolicyGroup() {
+    m_compare = new QComboBox(this);
+    m_compare->addItem(tr("no comparison"), static_cast<int>(Comparison::None));
+    m_compare->addItem(tr("B: another policy"), static_cast<int>(Comparison::Policy));
+    m_compare->addItem(tr("B: the other direction"), static_cast<int>(Comparison::Direction));
+    m_compare->addItem(tr("B: backward combining toggled"), static_cast<int>(Comparison::BackwardCombining));
+    m_compare->setToolTip(
+        tr("B runs after A on the same dataset and cache state, shown with identical axes"));
+    auto* policies = new QFormLayout;
+    policies->addRow(tr("Policy A"), m_policyA);
+    policies->addRow(tr("Compare"), m_compare);
+    policies->addRow(tr("Policy B"), m_policyB);
+    m_policyA->setToolTip(policyTooltip());
+    m_policyB->setToolTip(tr("A second policy run on the same dataset and cache state (A/B)"));
+    return group(this, tr("Policies"), policies);
 }
 
 QWidget* RunSetupPanel::buildStreamGroup() {

@@ -155,6 +155,11 @@ bool scan(ReadStream& stream, IoBackend& io, std::int64_t consumerNs, std::uint6
 }
 } // namespace
 
+void setDirectIo(RunConfig& config, bool direct) {
+    config.directIo = direct;
+    config.stream.directIo = direct;
+}
+
 std::unique_ptr<BlockSource> openSource(const RunConfig& config) {
     validate(config);
     DatasetRequest request = config.dataset;

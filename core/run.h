@@ -41,6 +41,10 @@ struct RunConfig {
     int collapseWindow = 32;
 };
 
+// --direct / --buffered: O_DIRECT for real I/O, and the simulated device gives no advice, as
+// PostgreSQL does not with O_DIRECT.
+void setDirectIo(RunConfig& config, bool direct);
+
 struct RunCallbacks {
     std::vector<EventSink*> sinks;
     // Blocks consumed so far out of the scan's length (called every few thousand blocks).
