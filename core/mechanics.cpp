@@ -13,8 +13,8 @@ const Mechanics kPg17Mechanics{
     false,
     false,
     AdviceRule::NonSequential,
-    LookAheadLoop::Pg17,
-    PinLimitRule::Pg17,
+    LookAheadLoop::ExactDistance,
+    PinLimitRule::FourPerIo,
 };
 
 const Mechanics kPg18Mechanics{
@@ -26,8 +26,8 @@ const Mechanics kPg18Mechanics{
     false,
     true,
     AdviceRule::UntilCaughtUp,
-    LookAheadLoop::Pg18,
-    PinLimitRule::Pg18,
+    LookAheadLoop::AtLeastDistance,
+    PinLimitRule::ReadPerIoPlusOne,
 };
 
 const Mechanics kPg19Mechanics{
@@ -39,8 +39,8 @@ const Mechanics kPg19Mechanics{
     true,
     true,
     AdviceRule::UntilCaughtUp,
-    LookAheadLoop::Pg19,
-    PinLimitRule::Pg18,
+    LookAheadLoop::CombineDistance,
+    PinLimitRule::ReadPerIoPlusOne,
 };
 
 } // namespace la

@@ -17,15 +17,15 @@ enum class AdviceRule : std::uint8_t {
 
 // The conditions of read_stream_look_ahead(): when to keep looking and when to issue the pending read.
 enum class LookAheadLoop : std::uint8_t {
-    Pg17, // issue a full read, or one of exactly the distance with nothing pinned
-    Pg18, // the same with "at least the distance"
-    Pg19, // a lone pending read grows to the combine distance and is issued there
+    ExactDistance,   // PG17: issue a full read, or one of exactly the distance with nothing pinned
+    AtLeastDistance, // PG18: the same with "at least the distance"
+    CombineDistance, // PG19: a lone pending read grows to the combine distance and is issued there
 };
 
 // How max_pinned_buffers and one backend's pin limit are derived.
 enum class PinLimitRule : std::uint8_t {
-    Pg17, // max(4 x max_ios, io_combine_limit), capped at shared_buffers / backends - 8
-    Pg18, // (max_ios + 1) x io_combine_limit, capped at shared_buffers / backends
+    FourPerIo,        // PG17: max(4 x max_ios, io_combine_limit), capped at shared_buffers / backends - 8
+    ReadPerIoPlusOne, // PG18+: (max_ios + 1) x io_combine_limit, capped at shared_buffers / backends
 };
 
 // How one PostgreSQL version's read stream works around its distance rule (docs/mechanics.md).

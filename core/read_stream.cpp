@@ -240,20 +240,21 @@ bool ReadStream::shouldIssueNow() const {
 }
 
 bool ReadStream::keepLooking() const {
-    if (m_mech.loop == LookAheadLoop::Pg19)
+    if (m_mech.loop == LookAheadLoop::CombineDistance)
         return shouldLookAhead();
     return iosInProgress() < m_limits.maxIos && m_pinned + m_pendingLen < m_d.readahead;
 }
 
 bool ReadStream::pendingReadFull() const {
-    return m_mech.loop == LookAheadLoop::Pg19 ? shouldIssueNow() : m_pendingLen == m_limits.ioCombineLimit;
+    return m_mech.loop == LookAheadLoop::CombineDistance ? shouldIssueNow()
+                                                         : m_pendingLen == m_limits.ioCombineLimit;
 }
 
 bool ReadStream::issueAfterLooking() const {
-    if (m_mech.loop == LookAheadLoop::Pg19)
+    if (m_mech.loop == LookAheadLoop::CombineDistance)
         return shouldIssueNow();
-    const bool reachedDistance =
-        m_mech.loop == LookAheadLoop::Pg17 ? m_pendingLen == m_d.readahead : m_pendingLen >= m_d.readahead;
+    const bool reachedDistance = m_mech.loop == LookAheadLoop::ExactDistance ? m_pendingLen == m_d.readahead
+                                                                             : m_pendingLen >= m_d.readahead;
     return m_pendingLen > 0 && iosInProgress() < m_limits.maxIos &&
            (m_pendingLen == m_limits.ioCombineLimit || (reachedDistance && m_pinned == 0) ||
             m_d.readahead == 0);

@@ -12,7 +12,7 @@ constexpr int kInt16Max = 32767;
 // at default settings of each version (docs/read-stream-model.md §3.2).
 int backendPinLimit(const StreamConfig& config, PinLimitRule rule) {
     const auto buffers = static_cast<std::int64_t>(config.sharedBuffers);
-    if (rule == PinLimitRule::Pg17) {
+    if (rule == PinLimitRule::FourPerIo) {
         const std::int64_t backends = config.maxConnections + 3 + 8 + 10 + 2 + 6;
         return static_cast<int>(std::max<std::int64_t>(1, buffers / backends - 8));
     }
@@ -27,7 +27,7 @@ StreamLimits computeLimits(const StreamConfig& config, const Mechanics& mechanic
     const int eic = std::min(config.effectiveIoConcurrency, kInt16Max);
     limits.maxIos = std::max(1, eic);
 
-    std::int64_t pinned = mechanics.pinLimit == PinLimitRule::Pg17
+    std::int64_t pinned = mechanics.pinLimit == PinLimitRule::FourPerIo
                               ? std::max<std::int64_t>(4LL * limits.maxIos, config.ioCombineLimit)
                               : (std::int64_t{limits.maxIos} + 1) * config.ioCombineLimit;
     pinned = std::min<std::int64_t>(pinned, kInt16Max - (config.ioCombineLimit - 1) - 1);
