@@ -3,6 +3,7 @@
 
 #include "input_error.h"
 #include "message_text.h"
+#include "registry.h"
 #include "text_parse.h"
 
 #include <cstdio>
@@ -47,6 +48,14 @@ IoMethod ioMethodNamed(const std::string& value) {
     throw InputError("--sim-io-method '" + excerpt(value) + "': choose sync, worker or io_uring");
 }
 
+// One help line per policy: name, description and the mechanics it runs on by default.
+std::string policyHelp() {
+    std::string lines;
+    for (const PolicyEntry& entry : policyRegistry())
+        lines += "                            " + (entry.name + std::string(10, ' ')).substr(0, 10) +
+                 entry.description + " (" + entry.mechanics->name + ")\n";
+    return lines;
+}
 } // namespace
 
 CliOptions parseCommandLine(const std::vector<std::string>& args) {
@@ -90,6 +99,7 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
              r.comparePolicy = v;
              compare(Comparison::Policy, "--compare-policy");
          }},
+        {"mechanics", [&](const std::string& v) { r.mechanics = v; }},
         {"io",
          [&](const std::string& v) {
              if (v != "sim" && v != "sync" && v != "worker" && v != "uring")
@@ -182,8 +192,8 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
         {"compare-backward-combining",
          [&] { compare(Comparison::BackwardCombining, "--compare-backward-combining"); }},
         {"sequential-flag", [&] { r.stream.sequentialFlag = true; }},
-        {"direct", [&] { r.directIo = true; }},
-        {"buffered", [&] { r.directIo = false; }},
+        {"direct", [&] { setDirectIo(r, true); }},
+        {"buffered", [&] { setDirectIo(r, false); }},
     };
 
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -233,7 +243,10 @@ Dataset
   --seed S                dataset and device seed
   --list-datasets         print every preset and pattern with its description and default size
 Read stream
-  --policy P              pg17, pg18 (default), pg19, fixed:N or adaptive
+  --policy P              distance policy (default pg18), with the mechanics it runs on by default:
+)" + policyHelp() +
+           "  --mechanics M           whose read-stream mechanics run the policy: " + mechanicsChoices() +
+           R"( (default: the policy's own)
   --compare-policy P2     run a second policy on the same dataset and cache state (A/B)
   --compare-direction     run B in the other direction
   --compare-backward-combining
@@ -254,7 +267,8 @@ I/O
                           dataset is first written to its file in the cache directory, every page verified
   --file PATH             real I/O: scan this file (any readable regular file, read-only, not verified) as a
                           relation of 8 kB blocks, with a pattern (sized to the file) or --blocks
-  --direct, --buffered    real I/O: O_DIRECT (default; falls back to buffered if refused) or the page cache
+  --direct, --buffered    O_DIRECT (no advice) or the page cache; real I/O defaults to O_DIRECT (falling
+                          back to buffered if refused), the simulated device to buffered
   --os-cache S            real I/O: cold (default: evict the file from the OS page cache first) or warm
   --io-workers N          threads of --io worker (default 3, like PostgreSQL's io_workers)
   --cache-dir DIR         where dataset files go (default $XDG_CACHE_HOME/lookahead/datasets)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_controller.h"
 
-#include "distance_policy.h"
 #include "input_error.h"
 #include "io_backend.h"
+#include "registry.h"
 #include "trace_csv.h"
 #include "tsan_annotations.h"
 
@@ -144,7 +144,8 @@ void RunController::start(const Experiment& experiment, const QString& traceCsvP
     std::vector<std::unique_ptr<RunTrace>> traces;
     try {
         for (const RunVariant& run : runs) {
-            const StreamLimits limits = computeLimits(run.config.stream, makePolicy(run.policy)->rules());
+            const StreamLimits limits =
+                computeLimits(run.config.stream, mechanicsFor(run.policy, run.config.mechanics));
             traces.push_back(
                 std::make_unique<RunTrace>(run.label, RunLimits{limits.maxPinned, limits.ioCombineLimit}));
         }

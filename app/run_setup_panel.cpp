@@ -2,6 +2,7 @@
 #include "run_setup_panel.h"
 
 #include "dataset_picker.h"
+#include "registry.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -29,6 +30,23 @@ QComboBox* editableCombo(QWidget* parent, const QStringList& items, const QStrin
     if (!placeholder.isEmpty())
         combo->lineEdit()->setPlaceholderText(placeholder);
     return combo;
+}
+
+// The policies the registry lists, each by a name that runs as it stands.
+QStringList policyNames() {
+    QStringList names;
+    for (const PolicyEntry& entry : policyRegistry())
+        names << QString::fromUtf8(entry.example);
+    return names;
+}
+
+QString policyTooltip() {
+    QString text;
+    for (const PolicyEntry& entry : policyRegistry())
+        text += QStringLiteral("%1%2: %3")
+                    .arg(text.isEmpty() ? QString() : QStringLiteral("\n"), QString::fromUtf8(entry.name),
+                         QString::fromUtf8(entry.description));
+    return text;
 }
 
 QSpinBox* spin(QWidget* parent, int lo, int hi, const QString& special = {}, const QString& suffix = {}) {
@@ -60,14 +78,8 @@ const char* const kIoMethods[][2] = {
 } // namespace
 
 RunSetupPanel::RunSetupPanel(QWidget* parent)
-    : QWidget(parent), m_dataset(new DatasetPicker(this)),
-      m_policyA(editableCombo(this, {QStringLiteral("pg17"), QStringLiteral("pg18"), QStringLiteral("pg19"),
-                                     QStringLiteral("adaptive"), QStringLiteral("fixed:16")})),
-      m_policyB(
-          editableCombo(this,
-                        {QString(), QStringLiteral("pg17"), QStringLiteral("pg18"), QStringLiteral("pg19"),
-                         QStringLiteral("adaptive"), QStringLiteral("fixed:16")},
-                        tr("none (no comparison)"))),
+    : QWidget(parent), m_dataset(new DatasetPicker(this)), m_policyA(editableCombo(this, policyNames())),
+      m_policyB(editableCombo(this, QStringList{QString()} + policyNames(), tr("none (no comparison)"))),
       m_eic(spin(this, 0, 1000)), m_ioCombineLimit(spin(this, 1, 128, {}, tr(" blocks"))),
       m_sharedBuffers(spin(this, 0, 2'000'000'000, tr("auto"), tr(" blocks"))),
       m_prewarm(
@@ -84,20 +96,6 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
       m_coldOsCache(new QCheckBox(tr("Evict the file from the OS cache first"), this)),
       m_run(new QPushButton(tr("Run"), this)), m_stop(new QPushButton(tr("Stop"), this)),
       m_progress(new QProgressBar(this)), m_status(new QLabel(this)) {
-    m_compare = new QComboBox(this);
-    m_compare->addItem(tr("no comparison"), static_cast<int>(Comparison::None));
-    m_compare->addItem(tr("B: another policy"), static_cast<int>(Comparison::Policy));
-    m_compare->addItem(tr("B: the other direction"), static_cast<int>(Comparison::Direction));
-    m_compare->addItem(tr("B: backward combining toggled"), static_cast<int>(Comparison::BackwardCombining));
-    m_compare->setToolTip(
-        tr("B runs after A on the same dataset and cache state, shown with identical axes"));
-    auto* policies = new QFormLayout;
-    policies->addRow(tr("Policy A"), m_policyA);
-    policies->addRow(tr("Compare"), m_compare);
-    policies->addRow(tr("Policy B"), m_policyB);
-    m_policyA->setToolTip(tr("pg17, pg18, pg19, adaptive or fixed:N"));
-    m_policyB->setToolTip(tr("A second policy run on the same dataset and cache state (A/B)"));
-
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run, 1);
     buttons->addWidget(m_stop, 1);
@@ -115,7 +113,7 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
     layout->addWidget(group(this, tr("Dataset"), datasetLayout));
-    layout->addWidget(group(this, tr("Policies"), policies));
+    layout->addWidget(buildPolicyGroup());
     layout->addWidget(buildStreamGroup());
     layout->addWidget(buildIoGroup());
     layout->addStretch(1);
@@ -126,6 +124,23 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
     connect(m_compare, &QComboBox::currentIndexChanged, this, &RunSetupPanel::comparisonChanged);
     setComparison(Comparison::Policy);
     setRunning(false);
+}
+
+QWidget* RunSetupPanel::buildPolicyGroup() {
+    m_compare = new QComboBox(this);
+    m_compare->addItem(tr("no comparison"), static_cast<int>(Comparison::None));
+    m_compare->addItem(tr("B: another policy"), static_cast<int>(Comparison::Policy));
+    m_compare->addItem(tr("B: the other direction"), static_cast<int>(Comparison::Direction));
+    m_compare->addItem(tr("B: backward combining toggled"), static_cast<int>(Comparison::BackwardCombining));
+    m_compare->setToolTip(
+        tr("B runs after A on the same dataset and cache state, shown with identical axes"));
+    auto* policies = new QFormLayout;
+    policies->addRow(tr("Policy A"), m_policyA);
+    policies->addRow(tr("Compare"), m_compare);
+    policies->addRow(tr("Policy B"), m_policyB);
+    m_policyA->setToolTip(policyTooltip());
+    m_policyB->setToolTip(tr("A second policy run on the same dataset and cache state (A/B)"));
+    return group(this, tr("Policies"), policies);
 }
 
 QWidget* RunSetupPanel::buildStreamGroup() {

@@ -43,6 +43,7 @@ signals:
     void stopRequested();
 
 private:
+    QWidget* buildPolicyGroup();
     QWidget* buildStreamGroup();
     QWidget* buildIoGroup();
     void ioMethodChanged();

@@ -31,6 +31,7 @@ QJsonObject runObject(const RunSummary& s) {
         collapses.append(QJsonArray{static_cast<qint64>(first), static_cast<qint64>(last)});
     QJsonObject o;
     o[QStringLiteral("policy")] = QString::fromStdString(s.policy);
+    o[QStringLiteral("mechanics")] = QString::fromStdString(s.mechanics);
     o[QStringLiteral("blocks")] = static_cast<qint64>(s.blocks);
     o[QStringLiteral("hits")] = static_cast<qint64>(s.hits);
     o[QStringLiteral("misses")] = static_cast<qint64>(s.misses);
@@ -77,10 +78,11 @@ QJsonObject configObject(const RunConfig& c) {
     o[QStringLiteral("seed")] = static_cast<qint64>(c.dataset.seed);
     o[QStringLiteral("direction")] =
         c.dataset.direction == Direction::Forward ? QStringLiteral("forward") : QStringLiteral("backward");
+    o[QStringLiteral("mechanics")] = QString::fromStdString(c.mechanics.empty() ? "policy" : c.mechanics);
     o[QStringLiteral("io")] = QString::fromStdString(c.io);
     if (!c.file.empty())
         o[QStringLiteral("file")] = QString::fromStdString(c.file);
-    o[QStringLiteral("direct")] = c.directIo;
+    o[QStringLiteral("direct")] = c.io == "sim" ? c.stream.directIo : c.directIo;
     o[QStringLiteral("os_cache")] = c.osCacheCold ? QStringLiteral("cold") : QStringLiteral("warm");
     o[QStringLiteral("io_workers")] = c.ioWorkers;
     o[QStringLiteral("sim_io_method")] = ioMethodName(c.stream.ioMethod);

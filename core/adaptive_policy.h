@@ -17,7 +17,6 @@ namespace la {
 //   alternating misses can never pull it down to 1<->2.
 class AdaptivePolicy final : public DistancePolicy {
 public:
-    Rules rules() const override { return Rules::Pg19; }
     std::string name() const override { return "adaptive"; }
     void start(Distances& d, const StreamLimits& limits, bool full) override;
     void onNoIo(Distances& d, const StreamLimits& limits, int iosInProgress) override;

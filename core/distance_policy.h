@@ -4,7 +4,6 @@
 #include "stream_config.h"
 
 #include <cstdint>
-#include <memory>
 #include <string>
 
 namespace la {
@@ -22,12 +21,13 @@ struct CompletedRead {
     std::int64_t latencyNs = 0;
 };
 
-// How far to look ahead. The stream calls the hooks at the points where PostgreSQL adjusts its
-// distance: a call that needed no I/O (at look-ahead time) and a completed read (at consumption).
+// How far to look ahead, and nothing else: the mechanics that act on the distance are the stream's
+// (mechanics.h), so any policy runs on any version's mechanics. The stream calls the hooks at the points
+// where PostgreSQL adjusts its distance: a call that needed no I/O (at look-ahead time) and a completed read
+// (at consumption).
 class DistancePolicy {
 public:
     virtual ~DistancePolicy() = default;
-    virtual Rules rules() const = 0;
     virtual std::string name() const = 0;
     // Initial distances, and the distances after a reset.
     virtual void start(Distances& d, const StreamLimits& limits, bool full) = 0;
@@ -41,8 +41,5 @@ public:
 // Where every version starts (and restarts after a reset): 1, or a full-size read's worth with
 // READ_STREAM_FULL. Both PG19 distances start there; PG17/18 combine up to io_combine_limit throughout.
 Distances startingDistances(const StreamLimits& limits, bool full, bool separateCombine);
-
-// "pg17", "pg18", "pg19", "fixed:N", "adaptive"; throws InputError otherwise.
-std::unique_ptr<DistancePolicy> makePolicy(const std::string& name);
 
 } // namespace la

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The distance rules of the published PostgreSQL versions (model doc section 5), plus a fixed
+// The distance rules of the published PostgreSQL versions (docs/read-stream-model.md §5), plus a fixed
 // distance for reference.
 #include "pg_policies.h"
 

@@ -10,7 +10,6 @@ namespace la {
 // PostgreSQL 17: behaviours A (hit: -1), B (sequential: towards io_combine_limit), C (advised: x2).
 class Pg17Policy final : public DistancePolicy {
 public:
-    Rules rules() const override { return Rules::Pg17; }
     std::string name() const override { return "pg17"; }
     void start(Distances& d, const StreamLimits& limits, bool full) override;
     void onNoIo(Distances& d, const StreamLimits& limits, int iosInProgress) override;
@@ -20,7 +19,6 @@ public:
 // PostgreSQL 18: every completed read doubles the distance, every hit takes one off.
 class Pg18Policy final : public DistancePolicy {
 public:
-    Rules rules() const override { return Rules::Pg18; }
     std::string name() const override { return "pg18"; }
     void start(Distances& d, const StreamLimits& limits, bool full) override;
     void onNoIo(Distances& d, const StreamLimits& limits, int iosInProgress) override;
@@ -30,18 +28,16 @@ public:
 // PostgreSQL 19: separate read-ahead and combine distances, a decay hold-off, growth only on waits.
 class Pg19Policy final : public DistancePolicy {
 public:
-    Rules rules() const override { return Rules::Pg19; }
     std::string name() const override { return "pg19"; }
     void start(Distances& d, const StreamLimits& limits, bool full) override;
     void onNoIo(Distances& d, const StreamLimits& limits, int iosInProgress) override;
     void onCompleted(Distances& d, const StreamLimits& limits, const CompletedRead& read) override;
 };
 
-// A constant distance on PostgreSQL 18's mechanics: the reference the adaptive policy is held to.
+// A constant distance: the reference the adaptive policy is held to.
 class FixedPolicy final : public DistancePolicy {
 public:
     explicit FixedPolicy(int distance) : m_distance(distance) {}
-    Rules rules() const override { return Rules::Pg18; }
     std::string name() const override { return "fixed:" + std::to_string(m_distance); }
     void start(Distances& d, const StreamLimits& limits, bool full) override;
     void onNoIo(Distances&, const StreamLimits&, int) override {}

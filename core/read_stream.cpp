@@ -8,10 +8,10 @@
 
 namespace la {
 
-ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, BufferPool& pool, IoBackend& io,
-                       BlockSource& source, Tracer& tracer)
-    : m_config(config), m_policy(policy), m_pool(pool), m_io(io), m_source(source), m_tracer(tracer),
-      m_rules(policy.rules()), m_limits(computeLimits(config, m_rules)) {
+ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, const Mechanics& mechanics,
+                       BufferPool& pool, IoBackend& io, BlockSource& source, Tracer& tracer)
+    : m_config(config), m_policy(policy), m_mech(mechanics), m_pool(pool), m_io(io), m_source(source),
+      m_tracer(tracer), m_limits(computeLimits(config, mechanics)) {
     // Room for every pinned buffer plus a pending read that PG19 may grow past a small distance.
     const auto slots =
         std::bit_ceil(static_cast<std::uint64_t>(m_limits.maxPinned) + 2 * m_limits.ioCombineLimit + 4);
@@ -71,7 +71,7 @@ void ReadStream::endOfStream() {
     m_saved.readahead = std::max(m_saved.readahead, m_d.readahead);
     m_saved.combine = std::max(m_saved.combine, m_d.combine);
     m_d.readahead = 0;
-    if (m_rules == Rules::Pg19)
+    if (m_mech.separateCombineDistance)
         m_d.combine = 0;
     emit(EventKind::EndOfStream);
 }
@@ -120,96 +120,104 @@ void ReadStream::startOp(Op& op) {
     m_policy.onReadStarted(static_cast<int>(op.missBlocks));
 }
 
-void ReadStream::startPending(bool suppressAdvice) {
-    const std::uint32_t first = pendingBlockAt(0);
-    const std::uint32_t low = m_pendingDescending ? m_pendingStart : first;
+bool ReadStream::adviseRead(std::uint32_t low, bool suppressAdvice) {
+    if (!m_limits.adviceEnabled)
+        return false;
+    const bool continues = static_cast<std::int64_t>(low) == m_seqBlock;
+    if (m_mech.advice == AdviceRule::NonSequential)
+        return !suppressAdvice && !continues;
+    if (continues)
+        return m_seqUntilProcessed >= 0; // keep advising until the preadvs catch up (7ea8cd1566)
+    m_seqUntilProcessed = low;
+    return m_pinned > 0; // with nothing pinned the preadv follows at once
+}
 
-    bool advice = false;
-    if (m_limits.adviceEnabled) {
-        if (m_rules == Rules::Pg17) {
-            advice = !suppressAdvice && static_cast<std::int64_t>(low) != m_seqBlock;
-        } else if (static_cast<std::int64_t>(low) == m_seqBlock) {
-            advice = m_seqUntilProcessed >= 0; // keep advising until the preadvs catch up (7ea8cd1566)
-        } else {
-            m_seqUntilProcessed = low;
-            advice = m_pinned > 0; // with nothing pinned the preadv follows at once
-        }
-    }
+BufferPool::Pinned ReadStream::pinHead(std::uint32_t block) {
+    if (!m_hasForwarded)
+        return m_pool.pin(block);
+    m_hasForwarded = false;
+    return m_forwardedPin;
+}
 
-    const BufferPool::Pinned pinned =
-        m_forwarded > 0 ? BufferPool::Pinned{PinResult::Hit, m_forwardedFrame} : m_pool.pin(first);
-    const PinResult head = pinned.result;
-    m_forwarded = 0;
-    // PG18 waits for a read of this very block already in flight and then finds it valid: a
-    // no-I/O call (PG19 joins the read without waiting instead, 999dec9ec6; PG17 reads it again at
-    // consumption time, where it turns out valid).
-    const bool validAfterWait = head == PinResult::InProgress && m_rules == Rules::Pg18;
-    if (head == PinResult::Hit || validAfterWait) {
-        // A hit is always a 1-block call with no I/O, whatever follows it.
-        pushEntry(first, pinned.frame, 0);
-        emit(EventKind::Hit, first);
-        if (m_pendingDescending)
-            --m_pendingLen;
-        else {
-            ++m_pendingStart;
-            --m_pendingLen;
-        }
-        if (m_pendingLen <= 1)
-            m_pendingDescending = false;
-        const Distances before = m_d;
-        m_policy.onNoIo(m_d, m_limits, iosInProgress());
-        noteDistance(before);
-        return;
-    }
+void ReadStream::dropPending(int n) {
+    if (!m_pendingDescending)
+        m_pendingStart += static_cast<std::uint32_t>(n);
+    m_pendingLen -= n;
+    if (m_pendingLen <= 1)
+        m_pendingDescending = false;
+}
 
+void ReadStream::startHitCall(std::uint32_t block, std::uint32_t frame) {
+    // A hit is always a 1-block call with no I/O, whatever follows it.
+    pushEntry(block, frame, 0);
+    emit(EventKind::Hit, block);
+    dropPending(1);
+    const Distances before = m_d;
+    m_policy.onNoIo(m_d, m_limits, iosInProgress());
+    noteDistance(before);
+}
+
+ReadStream::Op ReadStream::newOp(bool synchronous) {
     Op op;
     op.ioId = m_nextIoId++;
     op.headSeq = m_tail;
     op.missSeqBegin = m_tail;
-    op.advice = advice;
-    op.synchronous = m_limits.synchronous;
-    auto addMiss = [&](std::uint32_t block, BufferPool::Pinned result) {
-        pushEntry(block, result.frame, event_flag::miss);
-        ++op.missBlocks;
-        ++op.nentries;
-        if (result.result == PinResult::Allocated) {
-            op.firstMiss = op.device ? std::min(op.firstMiss, block) : block;
-            op.lastMiss = op.device ? std::max(op.lastMiss, block) : block;
-            op.device = true;
-        }
-        emit(EventKind::Miss, block, op.ioId);
-    };
-    addMiss(first, pinned);
+    op.synchronous = synchronous;
+    return op;
+}
+
+void ReadStream::addMiss(Op& op, std::uint32_t block, const BufferPool::Pinned& pinned) {
+    pushEntry(block, pinned.frame, event_flag::miss);
+    ++op.missBlocks;
+    ++op.nentries;
+    if (pinned.result == PinResult::Allocated) {
+        op.firstMiss = op.device ? std::min(op.firstMiss, block) : block;
+        op.lastMiss = op.device ? std::max(op.lastMiss, block) : block;
+        op.device = true;
+    }
+    emit(EventKind::Miss, block, op.ioId);
+}
+
+void ReadStream::extendRead(Op& op) {
     for (int i = 1; i < m_pendingLen; ++i) {
         const std::uint32_t block = pendingBlockAt(i);
-        const BufferPool::Pinned result = m_pool.pin(block);
-        if (result.result == PinResult::Hit) {
-            if (m_rules == Rules::Pg17) {
-                // PG17 ends the operation at the first hit and keeps the hit in it (no decrement).
-                pushEntry(block, result.frame, 0);
-                ++op.nentries;
-                emit(EventKind::Hit, block);
-            } else {
-                // PG18+ splits before the hit and forwards its pin to the next call.
-                m_forwarded = 1;
-                m_forwardedFrame = result.frame;
-            }
-            break;
+        const BufferPool::Pinned pinned = m_pool.pin(block);
+        if (pinned.result == PinResult::Allocated) {
+            addMiss(op, block, pinned);
+            continue;
         }
-        addMiss(block, result);
+        // A block an earlier read is still reading ends this read before it, so that no device read
+        // covers it twice (docs/mechanics.md); so does a hit, where the version splits before hits.
+        if (pinned.result == PinResult::InProgress || m_mech.splitBeforeHit) {
+            m_hasForwarded = true; // the next call starts with this pin
+            m_forwardedPin = pinned;
+        } else {
+            // The read ends at the hit and keeps it, with no distance decrement for it.
+            pushEntry(block, pinned.frame, 0);
+            ++op.nentries;
+            emit(EventKind::Hit, block);
+        }
+        return;
     }
+}
 
+void ReadStream::startPending(bool suppressAdvice) {
+    const std::uint32_t first = pendingBlockAt(0);
+    const bool advice = adviseRead(m_pendingDescending ? m_pendingStart : first, suppressAdvice);
+    const BufferPool::Pinned head = pinHead(first);
+    const bool inProgressHit = head.result == PinResult::InProgress && m_mech.inProgressHeadIsHit;
+    if (head.result == PinResult::Hit || inProgressHit) {
+        startHitCall(first, head.frame);
+        return;
+    }
+    Op op = newOp(m_limits.synchronous);
+    op.advice = advice;
+    addMiss(op, first, head);
+    extendRead(op);
     const auto taken = static_cast<int>(op.nentries);
     op.lowBlock =
         m_pendingDescending ? m_pendingStart + static_cast<std::uint32_t>(m_pendingLen - taken) : first;
-    if (m_pendingDescending)
-        m_pendingLen -= taken;
-    else {
-        m_pendingStart += static_cast<std::uint32_t>(taken);
-        m_pendingLen -= taken;
-    }
-    if (m_pendingLen <= 1)
-        m_pendingDescending = false;
+    dropPending(taken);
     m_seqBlock = static_cast<std::int64_t>(op.lowBlock) + taken;
     startOp(op);
 }
@@ -231,15 +239,30 @@ bool ReadStream::shouldIssueNow() const {
     return m_pinned == 0 && !shouldLookAhead();
 }
 
+bool ReadStream::keepLooking() const {
+    if (m_mech.loop == LookAheadLoop::CombineDistance)
+        return shouldLookAhead();
+    return iosInProgress() < m_limits.maxIos && m_pinned + m_pendingLen < m_d.readahead;
+}
+
+bool ReadStream::pendingReadFull() const {
+    return m_mech.loop == LookAheadLoop::CombineDistance ? shouldIssueNow()
+                                                         : m_pendingLen == m_limits.ioCombineLimit;
+}
+
+bool ReadStream::issueAfterLooking() const {
+    if (m_mech.loop == LookAheadLoop::CombineDistance)
+        return shouldIssueNow();
+    const bool reachedDistance = m_mech.loop == LookAheadLoop::ExactDistance ? m_pendingLen == m_d.readahead
+                                                                             : m_pendingLen >= m_d.readahead;
+    return m_pendingLen > 0 && iosInProgress() < m_limits.maxIos &&
+           (m_pendingLen == m_limits.ioCombineLimit || (reachedDistance && m_pinned == 0) ||
+            m_d.readahead == 0);
+}
+
 void ReadStream::lookAhead(bool suppressAdvice) {
-    const bool pg19 = m_rules == Rules::Pg19;
-    const int icl = m_limits.ioCombineLimit;
-    auto keepLooking = [&] {
-        return pg19 ? shouldLookAhead()
-                    : iosInProgress() < m_limits.maxIos && m_pinned + m_pendingLen < m_d.readahead;
-    };
     while (keepLooking()) {
-        if (pg19 ? shouldIssueNow() : m_pendingLen == icl) {
+        if (pendingReadFull()) {
             startPending(suppressAdvice);
             suppressAdvice = false;
             continue;
@@ -265,19 +288,9 @@ void ReadStream::lookAhead(bool suppressAdvice) {
         m_pendingLen = 1;
         m_pendingDescending = false;
     }
-
     // The pending read is held back so it can still grow, unless it is full, the stream has ended,
     // or it has reached the distance with nothing else pinned.
-    bool issue;
-    if (pg19) {
-        issue = shouldIssueNow();
-    } else {
-        const bool reachedDistance =
-            m_rules == Rules::Pg17 ? m_pendingLen == m_d.readahead : m_pendingLen >= m_d.readahead;
-        issue = m_pendingLen > 0 && iosInProgress() < m_limits.maxIos &&
-                (m_pendingLen == icl || (reachedDistance && m_pinned == 0) || m_d.readahead == 0);
-    }
-    if (issue)
+    if (issueAfterLooking())
         startPending(suppressAdvice);
 }
 
@@ -341,56 +354,50 @@ void ReadStream::handOut(std::uint32_t& block, std::int64_t waitNs) {
     m_policy.onConsumed(m_now, waitNs);
 }
 
+void ReadStream::waitAtOnce(Op& op) {
+    op.outcome = m_io.wait(op.ioId);
+    m_now = m_io.now();
+    op.alreadyWaited = true;
+    if (op.outcome.blocked) {
+        emit(EventKind::Waited, op.lowBlock, op.ioId, op.missBlocks, 0, m_now - op.outcome.waitNs);
+        m_queue[(m_tail - 1) & m_queueMask].flags |= event_flag::waited;
+    }
+}
+
+void ReadStream::fastPathMiss(std::uint32_t block, const BufferPool::Pinned& pinned) {
+    // At distance 1 a background worker could not beat a read performed right away.
+    Op op = newOp(m_limits.synchronous || m_mech.fastPathReadsAtOnce);
+    op.advice = m_limits.adviceEnabled;
+    op.lowBlock = block;
+    addMiss(op, block, pinned);
+    m_seqBlock = static_cast<std::int64_t>(block) + 1;
+    startOp(op);
+    if (m_mech.fastPathReadsAtOnce && op.device)
+        waitAtOnce(iosAt(m_iosCount - 1));
+}
+
 bool ReadStream::fastPathNext(std::uint32_t& block) {
     // All-cached fast path: one pinned buffer, swapped for the next block on every call.
+    m_fastPath = false;
     std::uint32_t next = 0;
-    bool stay = false;
-    if (getBlock(next)) {
-        const BufferPool::Pinned result = m_pool.pin(next);
-        if (result.result == PinResult::Hit) {
-            emit(EventKind::Hit, next);
-            pushEntry(next, result.frame, 0);
-            stay = true;
-        } else {
-            Op op;
-            op.ioId = m_nextIoId++;
-            op.headSeq = m_tail;
-            op.missSeqBegin = m_tail;
-            op.lowBlock = next;
-            op.firstMiss = op.lastMiss = next;
-            op.missBlocks = op.nentries = 1;
-            op.device = result.result == PinResult::Allocated;
-            op.advice = m_limits.adviceEnabled;
-            // PG19 performs a fast-path miss synchronously: at distance 1 a worker could not beat it.
-            op.synchronous = m_limits.synchronous || m_rules == Rules::Pg19;
-            pushEntry(next, result.frame, event_flag::miss);
-            emit(EventKind::Miss, next, op.ioId);
-            m_seqBlock = static_cast<std::int64_t>(next) + 1;
-            startOp(op);
-            if (m_rules == Rules::Pg19 && op.device) {
-                Op& started = iosAt(m_iosCount - 1);
-                started.outcome = m_io.wait(started.ioId);
-                m_now = m_io.now();
-                started.alreadyWaited = true;
-                if (started.outcome.blocked) {
-                    emit(EventKind::Waited, next, started.ioId, 1, 0, m_now - started.outcome.waitNs);
-                    m_queue[(m_tail - 1) & m_queueMask].flags |= event_flag::waited;
-                }
-            }
-        }
-    } else {
+    if (!getBlock(next)) {
         endOfStream();
+    } else if (const BufferPool::Pinned pinned = m_pool.pin(next); pinned.result == PinResult::Hit) {
+        emit(EventKind::Hit, next);
+        pushEntry(next, pinned.frame, 0);
+        m_fastPath = true;
+    } else {
+        fastPathMiss(next, pinned);
     }
-    m_fastPath = stay;
     handOut(block, 0);
     return true;
 }
 
 void ReadStream::maybeEnterFastPath() {
-    if (m_config.perBufferData || m_iosCount > 0 || m_forwarded > 0 || m_pinned != 1 || m_d.readahead != 1 ||
+    if (m_config.perBufferData || m_iosCount > 0 || m_hasForwarded || m_pinned != 1 || m_d.readahead != 1 ||
         m_pendingLen != 0)
         return;
-    if (m_rules == Rules::Pg19 && m_d.combine != 1)
+    if (m_mech.separateCombineDistance && m_d.combine != 1)
         return;
     m_fastPath = true;
 }
@@ -430,9 +437,9 @@ void ReadStream::reset() {
     while (nextBuffer(discarded)) {
     }
     m_draining = false;
-    if (m_forwarded > 0)
-        m_pool.unpin(m_forwardedFrame);
-    m_forwarded = 0;
+    if (m_hasForwarded)
+        m_pool.unpin(m_forwardedPin.frame);
+    m_hasForwarded = false;
     m_pendingLen = 0;
     m_pendingDescending = false;
     m_resetRequested = false;

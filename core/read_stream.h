@@ -6,6 +6,7 @@
 #include "distance_policy.h"
 #include "event.h"
 #include "io_backend.h"
+#include "mechanics.h"
 #include "stream_config.h"
 #include "tracer.h"
 
@@ -15,14 +16,15 @@
 
 namespace la {
 
-// Lookahead's re-implementation of PostgreSQL's read stream (model doc sections 2-8): a queue of
-// pinned buffers fed by look-ahead, one pending read grown by combining adjacent blocks, at most
-// max_ios reads in flight, a one-block "unget" slot, the all-cached fast path, and the distance
-// rules of a pluggable policy. Single-threaded: the consumer drives it by calling nextBuffer().
+// Lookahead's re-implementation of PostgreSQL's read stream (docs/read-stream-model.md §2-8): a
+// queue of pinned buffers fed by look-ahead, one pending read grown by combining adjacent blocks, at
+// most max_ios reads in flight, a one-block "unget" slot, the all-cached fast path, one version's
+// mechanics (docs/mechanics.md) and the distance rules of a pluggable policy. Single-threaded: the
+// consumer drives it by calling nextBuffer().
 class ReadStream {
 public:
-    ReadStream(const StreamConfig& config, DistancePolicy& policy, BufferPool& pool, IoBackend& io,
-               BlockSource& source, Tracer& tracer);
+    ReadStream(const StreamConfig& config, DistancePolicy& policy, const Mechanics& mechanics,
+               BufferPool& pool, IoBackend& io, BlockSource& source, Tracer& tracer);
 
     // Hands out the next block in callback order; false at end of stream (or at a reset marker,
     // after which resetRequested() is true and the caller resets to continue).
@@ -58,23 +60,37 @@ private:
         bool device = false; // some block needed a read from the device
         bool advice = false;
         bool synchronous = false;
-        bool alreadyWaited = false; // PG19 fast path performed it at once
+        bool alreadyWaited = false; // the fast path performed it at once
         ReadOutcome outcome;
     };
 
-    // Look-ahead (version-specific loop conditions).
+    // Look-ahead, with the loop conditions of the mechanics' LookAheadLoop.
     void lookAhead(bool suppressAdvice);
-    bool shouldLookAhead() const;
+    bool keepLooking() const;
+    bool pendingReadFull() const;
+    bool issueAfterLooking() const;
+    bool shouldLookAhead() const; // PG19's loop conditions
     bool shouldIssueNow() const;
-    void startPending(bool suppressAdvice);
     bool tryMerge(std::uint32_t block);
     std::uint32_t pendingBlockAt(int i) const;
+    void dropPending(int n); // the first n pending blocks, in callback order, have been started
+
+    // One StartReadBuffers() call over the head of the pending read.
+    void startPending(bool suppressAdvice);
+    bool adviseRead(std::uint32_t low, bool suppressAdvice);
+    BufferPool::Pinned pinHead(std::uint32_t block);
+    void startHitCall(std::uint32_t block, std::uint32_t frame);
+    Op newOp(bool synchronous);
+    void addMiss(Op& op, std::uint32_t block, const BufferPool::Pinned& pinned);
+    void extendRead(Op& op); // over the rest of the pending read, up to a block an earlier read covers
 
     bool getBlock(std::uint32_t& block);
     void endOfStream();
     std::int64_t completeOldestIo(); // returns how long the consumer waited
     void handOut(std::uint32_t& block, std::int64_t waitNs);
     bool fastPathNext(std::uint32_t& block);
+    void fastPathMiss(std::uint32_t block, const BufferPool::Pinned& pinned);
+    void waitAtOnce(Op& op);
     void maybeEnterFastPath();
     void releaseConsumed();
     void pushEntry(std::uint32_t block, std::uint32_t frame, std::uint8_t flags);
@@ -87,11 +103,11 @@ private:
 
     StreamConfig m_config;
     DistancePolicy& m_policy;
+    Mechanics m_mech;
     BufferPool& m_pool;
     IoBackend& m_io;
     BlockSource& m_source;
     Tracer& m_tracer;
-    Rules m_rules;
     StreamLimits m_limits;
     Distances m_d;
     Distances m_saved{0, 0, 0}; // restore-after-reset: distance when the stream last ended
@@ -110,8 +126,8 @@ private:
     std::uint32_t m_pendingStart = 0; // lowest block for a descending run
     int m_pendingLen = 0;
     bool m_pendingDescending = false;
-    int m_forwarded = 0; // PG18+: leading pending blocks already pinned by a split call
-    std::uint32_t m_forwardedFrame = 0;
+    bool m_hasForwarded = false; // the pending read's head was pinned by the call that split before it
+    BufferPool::Pinned m_forwardedPin{PinResult::Hit, 0};
 
     bool m_hasUngot = false;
     std::uint32_t m_ungot = 0;

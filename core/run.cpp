@@ -2,7 +2,6 @@
 #include "run.h"
 
 #include "buffer_pool.h"
-#include "distance_policy.h"
 #include "input_error.h"
 #include "io/backend_factory.h"
 #include "io/os_cache.h"
@@ -11,6 +10,7 @@
 #include "memory_budget.h"
 #include "prewarm.h"
 #include "read_stream.h"
+#include "registry.h"
 #include "reset_every_source.h"
 #include "tracer.h"
 
@@ -43,6 +43,8 @@ void validate(const RunConfig& config) {
         throw InputError("the simulated latency must not be negative");
     if (config.io != "sim" && config.io != "sync" && config.io != "worker" && config.io != "uring")
         throw InputError("--io " + config.io + ": choose sim, sync, worker or uring");
+    if (!config.mechanics.empty())
+        findMechanics(config.mechanics);
     if (config.ioWorkers < 1 || config.ioWorkers > kMaxIoWorkers)
         throw InputError("--io-workers " + std::to_string(config.ioWorkers) + " is out of range (1.." +
                          std::to_string(kMaxIoWorkers) + ")");
@@ -54,6 +56,15 @@ IoMethod ioMethodFor(const std::string& method) {
     if (method == "sync")
         return IoMethod::Sync;
     return method == "uring" ? IoMethod::IoUring : IoMethod::Worker;
+}
+
+StreamConfig streamConfigFor(const RunConfig& config) {
+    StreamConfig stream = config.stream;
+    if (realIo(config)) {
+        stream.ioMethod = ioMethodFor(config.io);
+        stream.directIo = config.directIo;
+    }
+    return stream;
 }
 
 std::string prewarmText(const RunConfig& config) {
@@ -94,6 +105,40 @@ std::optional<RealIo> openRealIo(const RunConfig& config, const BlockSource& sou
     return RealIo{*target, makeFileBackend(std::move(request))};
 }
 
+// Simulated shared buffers: the configured size, or one that holds the cache state and the pins.
+std::uint64_t poolBlocksFor(const RunConfig& config, const PrewarmSpec& prewarm, std::uint64_t relation,
+                            const StreamLimits& limits) {
+    std::uint64_t poolBlocks = config.poolBlocks;
+    if (poolBlocks == 0) {
+        // A pattern's cache state only means something if it fits: grow the pool to the relation.
+        const std::uint64_t needed = prewarm.count(relation) + std::uint64_t(limits.maxPinned) * 2 + 64;
+        poolBlocks = needed > kDefaultPoolBlocks ? relation + 1 : kDefaultPoolBlocks;
+    }
+    if (poolBlocks < static_cast<std::uint64_t>(limits.maxPinned) + 2)
+        throw InputError("--shared-buffers " + std::to_string(poolBlocks) +
+                         " cannot hold max_pinned_buffers (" + std::to_string(limits.maxPinned) +
+                         ") plus the consumer's buffer");
+    requireMemory(BufferPool::bytesFor(poolBlocks, relation),
+                  "a simulated shared buffers pool of " + std::to_string(std::min(poolBlocks, relation)) +
+                      " buffers (for cache state '" + prewarm.text() + "' of a " + std::to_string(relation) +
+                      "-block relation)",
+                  "scan a smaller relation, or cap the pool with --shared-buffers N (blocks that do not fit "
+                  "are evicted, as in PostgreSQL)");
+    return poolBlocks;
+}
+
+void noteDevice(const IoBackend& backend, RunSummary& summary) {
+    summary.deviceReads = backend.deviceReads();
+    summary.bytesRead = backend.deviceBytes();
+}
+
+void noteRealIo(const FileBackend& backend, RunSummary& summary) {
+    noteDevice(backend, summary);
+    summary.pagesVerified = backend.pagesVerified();
+    summary.directIo = backend.direct();
+    summary.fallbackReason = backend.fallbackReason();
+}
+
 // Hands every block to the consumer; returns false if cancelled.
 bool scan(ReadStream& stream, IoBackend& io, std::int64_t consumerNs, std::uint64_t total,
           const RunCallbacks& callbacks) {
@@ -116,6 +161,11 @@ bool scan(ReadStream& stream, IoBackend& io, std::int64_t consumerNs, std::uint6
     return true;
 }
 } // namespace
+
+void setDirectIo(RunConfig& config, bool direct) {
+    config.directIo = direct;
+    config.stream.directIo = direct;
+}
 
 std::unique_ptr<BlockSource> openSource(const RunConfig& config) {
     validate(config);
@@ -144,32 +194,13 @@ std::unique_ptr<BlockSource> openSource(const RunConfig& config) {
 RunSummary runScan(const RunConfig& config, const std::string& policyName, const RunCallbacks& callbacks) {
     std::unique_ptr<BlockSource> source = openSource(config);
     std::unique_ptr<DistancePolicy> policy = makePolicy(policyName);
+    const Mechanics& mechanics = mechanicsFor(policyName, config.mechanics);
     const PrewarmSpec prewarm = PrewarmSpec::parse(prewarmText(config));
 
-    StreamConfig streamConfig = config.stream;
-    if (realIo(config)) {
-        streamConfig.ioMethod = ioMethodFor(config.io);
-        streamConfig.directIo = config.directIo;
-    }
+    StreamConfig streamConfig = streamConfigFor(config);
     const std::uint64_t relation = source->relationBlocks();
-    const StreamLimits limits = computeLimits(streamConfig, policy->rules());
-    std::uint64_t poolBlocks = config.poolBlocks;
-    if (poolBlocks == 0) {
-        // A pattern's cache state only means something if it fits: grow the pool to the relation.
-        const std::uint64_t needed = prewarm.count(relation) + std::uint64_t(limits.maxPinned) * 2 + 64;
-        poolBlocks = needed > kDefaultPoolBlocks ? relation + 1 : kDefaultPoolBlocks;
-    }
-    if (poolBlocks < static_cast<std::uint64_t>(limits.maxPinned) + 2)
-        throw InputError("--shared-buffers " + std::to_string(poolBlocks) +
-                         " cannot hold max_pinned_buffers (" + std::to_string(limits.maxPinned) +
-                         ") plus the consumer's buffer");
-    requireMemory(BufferPool::bytesFor(poolBlocks, relation),
-                  "a simulated shared buffers pool of " + std::to_string(std::min(poolBlocks, relation)) +
-                      " buffers (for cache state '" + prewarm.text() + "' of a " + std::to_string(relation) +
-                      "-block relation)",
-                  "scan a smaller relation, or cap the pool with --shared-buffers N (blocks that do not fit "
-                  "are evicted, as in PostgreSQL)");
-    BufferPool pool(poolBlocks, relation);
+    const StreamLimits limits = computeLimits(streamConfig, mechanics);
+    BufferPool pool(poolBlocksFor(config, prewarm, relation, limits), relation);
     prewarm.apply(pool, relation);
 
     Tracer tracer;
@@ -180,6 +211,8 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
 
     RunSummary summary;
     summary.policy = policy->name();
+    summary.mechanics = mechanics.name;
+    summary.directIo = streamConfig.directIo; // a real backend reports what it really did
     summary.maxPinned = limits.maxPinned;
     summary.ioCombineLimit = limits.ioCombineLimit;
     std::unique_ptr<IoBackend> io;
@@ -202,7 +235,7 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
             io = std::make_unique<SimDevice>(config.device);
         }
         IoBackend& backend = real ? static_cast<IoBackend&>(*real->choice.backend) : *io;
-        ReadStream stream(streamConfig, *policy, pool, backend, *source, tracer);
+        ReadStream stream(streamConfig, *policy, mechanics, pool, backend, *source, tracer);
         summary.cancelled = !scan(stream, backend, config.consumerNs, source->length(), callbacks);
         if (real)
             summary.osCacheResidentAfter = residentFraction(real->target.path);
@@ -217,16 +250,10 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
             summary.error = error.what();
     }
     summaryBuilder.finish(summary);
-    const IoBackend* backend = real ? real->choice.backend.get() : io.get();
-    if (backend) {
-        summary.deviceReads = backend->deviceReads();
-        summary.bytesRead = backend->deviceBytes();
-    }
-    if (real) {
-        summary.pagesVerified = real->choice.backend->pagesVerified();
-        summary.directIo = real->choice.backend->direct();
-        summary.fallbackReason = real->choice.backend->fallbackReason();
-    }
+    if (real)
+        noteRealIo(*real->choice.backend, summary);
+    else if (io)
+        noteDevice(*io, summary);
     if (callbacks.progress)
         callbacks.progress(summary.blocks, source->length());
     return summary;

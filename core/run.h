@@ -22,6 +22,7 @@ struct RunConfig {
     std::string blockList; // a user's block list instead of a dataset
     std::string policy = "pg18";
     std::string comparePolicy; // optional second run (A/B)
+    std::string mechanics;     // pg17, pg18 or pg19; empty = each policy's own
     StreamConfig stream;
     std::string prewarm;          // empty = the dataset's own cache state
     std::uint64_t poolBlocks = 0; // simulated shared buffers; 0 = 16384, grown to hold the prewarm set
@@ -29,14 +30,20 @@ struct RunConfig {
     std::string io = "sim"; // sim, or a real backend: sync, worker, uring
     SimDeviceConfig device;
     // Real I/O (--io sync|worker|uring).
-    std::string file;        // scan this file (read-only, never verified) instead of the dataset's own file
-    bool directIo = true;    // O_DIRECT, falling back to buffered reads if refused
+    std::string file; // scan this file (read-only, never verified) instead of the dataset's own file
+    // O_DIRECT, falling back to buffered reads if refused. The simulated device follows
+    // stream.directIo instead, buffered by default (docs/simulated-device.md).
+    bool directIo = true;
     bool osCacheCold = true; // evict the file from the OS page cache before the run
     int ioWorkers = 3;       // worker threads of --io worker (PostgreSQL's io_workers)
     std::string cacheDir;    // where dataset files are written; empty = $XDG_CACHE_HOME/lookahead/datasets
     std::int64_t consumerNs = 10'000; // consumer CPU per block
     int collapseWindow = 32;
 };
+
+// --direct / --buffered: O_DIRECT for real I/O, and the simulated device gives no advice, as
+// PostgreSQL does not with O_DIRECT.
+void setDirectIo(RunConfig& config, bool direct);
 
 struct RunCallbacks {
     std::vector<EventSink*> sinks;

@@ -9,10 +9,10 @@ namespace {
 constexpr int kInt16Max = 32767;
 
 // Buffers one backend may pin, from shared_buffers over all backend and auxiliary process slots
-// at default settings of each version (model doc 3.2).
-int backendPinLimit(const StreamConfig& config, Rules rules) {
+// at default settings of each version (docs/read-stream-model.md §3.2).
+int backendPinLimit(const StreamConfig& config, PinLimitRule rule) {
     const auto buffers = static_cast<std::int64_t>(config.sharedBuffers);
-    if (rules == Rules::Pg17) {
+    if (rule == PinLimitRule::FourPerIo) {
         const std::int64_t backends = config.maxConnections + 3 + 8 + 10 + 2 + 6;
         return static_cast<int>(std::max<std::int64_t>(1, buffers / backends - 8));
     }
@@ -21,25 +21,26 @@ int backendPinLimit(const StreamConfig& config, Rules rules) {
 }
 } // namespace
 
-StreamLimits computeLimits(const StreamConfig& config, Rules rules) {
+StreamLimits computeLimits(const StreamConfig& config, const Mechanics& mechanics) {
     StreamLimits limits;
     limits.ioCombineLimit = config.ioCombineLimit;
     const int eic = std::min(config.effectiveIoConcurrency, kInt16Max);
     limits.maxIos = std::max(1, eic);
 
-    std::int64_t pinned = rules == Rules::Pg17
+    std::int64_t pinned = mechanics.pinLimit == PinLimitRule::FourPerIo
                               ? std::max<std::int64_t>(4LL * limits.maxIos, config.ioCombineLimit)
                               : (std::int64_t{limits.maxIos} + 1) * config.ioCombineLimit;
     pinned = std::min<std::int64_t>(pinned, kInt16Max - (config.ioCombineLimit - 1) - 1);
-    pinned = std::min<std::int64_t>(pinned, backendPinLimit(config, rules));
+    pinned = std::min<std::int64_t>(pinned, backendPinLimit(config, mechanics.pinLimit));
     if (config.maxPinnedOverride > 0)
         pinned = config.maxPinnedOverride;
     limits.maxPinned = static_cast<int>(std::max<std::int64_t>(1, pinned));
 
-    const bool pg17 = rules == Rules::Pg17;
-    limits.synchronous = pg17 || config.ioMethod == IoMethod::Sync || eic == 0;
+    const bool consumerReads = !mechanics.asynchronousIo || config.ioMethod == IoMethod::Sync;
+    limits.synchronous = consumerReads || eic == 0;
+    // Advice only helps reads the consumer performs itself; O_DIRECT bypasses the page cache it fills.
     const bool adviceAllowed = !config.directIo && !config.sequentialFlag && eic > 0;
-    limits.adviceEnabled = adviceAllowed && (pg17 || config.ioMethod == IoMethod::Sync);
+    limits.adviceEnabled = adviceAllowed && consumerReads;
     return limits;
 }
 

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "mechanics.h"
+
 #include <cstdint>
 
 namespace la {
-
-// Whose mechanics the stream follows: look-ahead loop, buffer-manager splits, fast path, advice.
-enum class Rules : std::uint8_t { Pg17, Pg18, Pg19 };
 
 // PostgreSQL's io_method, as far as the distance rules care: sync reads happen in the consumer
 // (always a wait); worker and io_uring reads run in the background (a wait only if unfinished).
@@ -15,7 +14,7 @@ enum class IoMethod : std::uint8_t { Sync, Worker, IoUring };
 struct StreamConfig {
     int effectiveIoConcurrency = 16; // PostgreSQL 18's default
     int ioCombineLimit = 16;         // blocks (128 kB)
-    int maxPinnedOverride = 0;       // 0 = computed as the policy's version computes it
+    int maxPinnedOverride = 0;       // 0 = computed by the mechanics' pin-limit rule
     std::uint64_t sharedBuffers = 16384;
     int maxConnections = 100;
     IoMethod ioMethod = IoMethod::Worker;
@@ -35,7 +34,8 @@ struct StreamLimits {
     bool adviceEnabled = false;
 };
 
-// max_ios, max_pinned_buffers and advice as each PostgreSQL version derives them (model doc section 3).
-StreamLimits computeLimits(const StreamConfig& config, Rules rules);
+// max_ios, max_pinned_buffers and advice as each PostgreSQL version derives them
+// (docs/read-stream-model.md §3).
+StreamLimits computeLimits(const StreamConfig& config, const Mechanics& mechanics);
 
 } // namespace la

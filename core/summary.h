@@ -14,6 +14,7 @@ namespace la {
 
 struct RunSummary {
     std::string policy;
+    std::string mechanics;    // the version whose mechanics ran
     std::uint64_t blocks = 0; // buffers handed to the consumer
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
@@ -36,7 +37,7 @@ struct RunSummary {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> collapseIntervals; // consumer positions
     std::string ioMethodUsed = "sim";
     std::string fallbackReason; // fallbacks taken (io_uring to worker, O_DIRECT to buffered), "; "-joined
-    bool directIo = false;      // real reads went through O_DIRECT (until the end of the run)
+    bool directIo = false;      // reads were O_DIRECT (real I/O: until the end of the run)
     std::uint64_t pagesVerified = 0;
     // Fraction of the file in the OS page cache when the scan started and when it ended (real I/O only).
     std::optional<double> osCacheResidentBefore;

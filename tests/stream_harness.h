@@ -5,15 +5,16 @@
 // so tests can check PostgreSQL's behaviour event by event.
 
 #include "buffer_pool.h"
-#include "distance_policy.h"
 #include "prewarm.h"
 #include "read_stream.h"
+#include "registry.h"
 #include "reset_every_source.h"
 #include "sim_device.h"
 #include "summary.h"
 #include "tracer.h"
 #include "vector_source.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,6 +52,7 @@ public:
 
 struct StreamRun {
     std::string policy = "pg18";
+    std::string mechanics; // empty = the policy's own
     StreamConfig stream;
     std::string prewarm = "none";
     SimDeviceConfig device;
@@ -58,6 +60,8 @@ struct StreamRun {
     std::uint64_t resetEvery = 0;
     std::uint64_t relationBlocks = 0;
     std::uint64_t poolBlocks = 0; // 0 = the whole relation
+    // Called after every buffer handed out, with the stream as it is then.
+    std::function<void(const ReadStream&)> afterEach;
 
     RunSummary summary;
     TraceRecorder trace;
@@ -76,10 +80,12 @@ struct StreamRun {
         SummaryBuilder builder;
         tracer.addSink(&builder);
         tracer.addSink(&trace);
-        ReadStream stream(this->stream, *p, pool, io, *source, tracer);
+        ReadStream stream(this->stream, *p, mechanicsFor(policy, mechanics), pool, io, *source, tracer);
         for (;;) {
             std::uint32_t block = 0;
             if (stream.nextBuffer(block)) {
+                if (afterEach)
+                    afterEach(stream);
                 io.consume(consumerNs);
                 continue;
             }
@@ -89,6 +95,8 @@ struct StreamRun {
         }
         tracer.flush();
         builder.finish(summary);
+        summary.deviceReads = io.deviceReads();
+        summary.bytesRead = io.deviceBytes();
     }
 };
 

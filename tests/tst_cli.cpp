@@ -43,6 +43,9 @@ private slots:
     void blockListRun();
     void compareModes_data();
     void compareModes();
+    void directGovernsSimulatedAdvice_data();
+    void directGovernsSimulatedAdvice();
+    void policyOnOtherMechanics();
     void badInput_data();
     void badInput();
 
@@ -187,6 +190,62 @@ void TestCli::compareModes() {
     }
 }
 
+void TestCli::directGovernsSimulatedAdvice_data() {
+    QTest::addColumn<QString>("flag");
+    QTest::addColumn<bool>("direct");
+    QTest::addColumn<int>("distance");
+    // PG17 advises random reads unless O_DIRECT is on: doubling (C) up to max_pinned 64, else
+    // behaviour B up to io_combine_limit. The simulated device defaults to buffered.
+    QTest::newRow("default") << QString() << false << 64;
+    QTest::newRow("--buffered") << QStringLiteral("--buffered") << false << 64;
+    QTest::newRow("--direct") << QStringLiteral("--direct") << true << 16;
+}
+
+void TestCli::directGovernsSimulatedAdvice() {
+    QFETCH(QString, flag);
+    QFETCH(bool, direct);
+    QFETCH(int, distance);
+    const QString list = m_dir.filePath(QStringLiteral("spaced.txt"));
+    QByteArray blocks;
+    for (int i = 0; i < 3000; ++i)
+        blocks += QByteArray::number(2 * i) + '\n';
+    writeFile(list, blocks);
+    const QString json = m_dir.filePath(QStringLiteral("direct.json"));
+    QStringList args{
+        QStringLiteral("--headless"), QStringLiteral("--blocks"),       list, QStringLiteral("--policy"),
+        QStringLiteral("pg17"),       QStringLiteral("--summary-json"), json};
+    if (!flag.isEmpty())
+        args << flag;
+    const Result r = lookahead(args);
+    QCOMPARE(r.exitCode, 0);
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject run =
+        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+    QCOMPARE(run[QStringLiteral("direct_io")].toBool(), direct);
+    QCOMPARE(run[QStringLiteral("distance_max")].toInt(), distance);
+}
+
+void TestCli::policyOnOtherMechanics() {
+    const QString json = m_dir.filePath(QStringLiteral("mechanics.json"));
+    const Result r =
+        lookahead({QStringLiteral("--headless"), QStringLiteral("--pattern-blocks"), QStringLiteral("4096"),
+                   QStringLiteral("--policy"), QStringLiteral("adaptive"), QStringLiteral("--mechanics"),
+                   QStringLiteral("pg18"), QStringLiteral("--compare-policy"), QStringLiteral("pg19"),
+                   QStringLiteral("--summary-json"), json});
+    QCOMPARE(r.exitCode, 0);
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject summary = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(summary[QStringLiteral("config")].toObject()[QStringLiteral("mechanics")].toString(),
+             QStringLiteral("pg18"));
+    const QJsonArray runs = summary[QStringLiteral("runs")].toArray();
+    QCOMPARE(runs.size(), 2);
+    QCOMPARE(runs[0].toObject()[QStringLiteral("mechanics")].toString(), QStringLiteral("pg18"));
+    QCOMPARE(runs[1].toObject()[QStringLiteral("mechanics")].toString(), QStringLiteral("pg18"));
+    QVERIFY(lookahead({QStringLiteral("--help")}).out.contains(QStringLiteral("--mechanics M")));
+}
+
 void TestCli::badInput_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
@@ -198,6 +257,9 @@ void TestCli::badInput_data() {
     QTest::newRow("unknown policy") << QStringList{QStringLiteral("--headless"), QStringLiteral("--policy"),
                                                    QStringLiteral("pg16")}
                                     << QStringLiteral("unknown policy 'pg16'");
+    QTest::newRow("unknown mechanics")
+        << QStringList{QStringLiteral("--headless"), QStringLiteral("--mechanics"), QStringLiteral("pg16")}
+        << QStringLiteral("unknown mechanics 'pg16': choose pg17, pg18 or pg19");
     QTest::newRow("bad fixed distance")
         << QStringList{QStringLiteral("--headless"), QStringLiteral("--policy"), QStringLiteral("fixed:0")}
         << QStringLiteral("fixed:0");

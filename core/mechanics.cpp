@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Each version's traits, with the PostgreSQL rule behind each in docs/mechanics.md.
+#include "mechanics.h"
+
+namespace la {
+
+const Mechanics kPg17Mechanics{
+    "pg17",
+    "PostgreSQL 17: synchronous reads, advice, reads end at a hit",
+    false,
+    false,
+    false,
+    false,
+    false,
+    AdviceRule::NonSequential,
+    LookAheadLoop::ExactDistance,
+    PinLimitRule::FourPerIo,
+};
+
+const Mechanics kPg18Mechanics{
+    "pg18",
+    "PostgreSQL 18: asynchronous I/O, split before a hit, wait for a block in flight",
+    true,
+    true,
+    false,
+    false,
+    true,
+    AdviceRule::UntilCaughtUp,
+    LookAheadLoop::AtLeastDistance,
+    PinLimitRule::ReadPerIoPlusOne,
+};
+
+const Mechanics kPg19Mechanics{
+    "pg19",
+    "PostgreSQL 19: a separate combine distance, join a block in flight, synchronous fast-path misses",
+    true,
+    false,
+    true,
+    true,
+    true,
+    AdviceRule::UntilCaughtUp,
+    LookAheadLoop::CombineDistance,
+    PinLimitRule::ReadPerIoPlusOne,
+};
+
+} // namespace la

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+
+namespace la {
+
+// Which reads carry posix_fadvise(WILLNEED) advice, when advice is possible at all.
+enum class AdviceRule : std::uint8_t {
+    // PG17: every read that does not continue the previous one, except the first read after the
+    // stream ran dry, whose preadv follows at once.
+    NonSequential,
+    // PG18+: a new run is advised until the reads catch up with it (7ea8cd1566), and never when
+    // nothing is pinned (the preadv follows at once).
+    UntilCaughtUp,
+};
+
+// The conditions of read_stream_look_ahead(): when to keep looking and when to issue the pending read.
+enum class LookAheadLoop : std::uint8_t {
+    ExactDistance,   // PG17: issue a full read, or one of exactly the distance with nothing pinned
+    AtLeastDistance, // PG18: the same with "at least the distance"
+    CombineDistance, // PG19: a lone pending read grows to the combine distance and is issued there
+};
+
+// How max_pinned_buffers and one backend's pin limit are derived.
+enum class PinLimitRule : std::uint8_t {
+    FourPerIo,        // PG17: max(4 x max_ios, io_combine_limit), capped at shared_buffers / backends - 8
+    ReadPerIoPlusOne, // PG18+: (max_ios + 1) x io_combine_limit, capped at shared_buffers / backends
+};
+
+// How one PostgreSQL version's read stream works around its distance rule (docs/mechanics.md).
+// A distance policy runs on any of these.
+struct Mechanics {
+    const char* name;
+    const char* description;
+    bool splitBeforeHit;          // a hit after misses ends the read before it (else: keeps it in)
+    bool inProgressHeadIsHit;     // a read that starts at a block in flight waits, then is a hit
+    bool separateCombineDistance; // the combine distance ends with the stream and gates the fast path
+    bool fastPathReadsAtOnce;     // a fast-path miss is read synchronously and waited for at once
+    bool asynchronousIo;          // io_method worker/io_uring read in the background (else: the consumer)
+    AdviceRule advice;
+    LookAheadLoop loop;
+    PinLimitRule pinLimit;
+};
+
+extern const Mechanics kPg17Mechanics;
+extern const Mechanics kPg18Mechanics;
+extern const Mechanics kPg19Mechanics;
+
+} // namespace la
