@@ -12,6 +12,7 @@
 #include "read_stream.h"
 #include "registry.h"
 #include "reset_every_source.h"
+#include "scan_loop.h"
 #include "tracer.h"
 
 #include <algorithm>
@@ -139,27 +140,6 @@ void noteRealIo(const FileBackend& backend, RunSummary& summary) {
     summary.fallbackReason = backend.fallbackReason();
 }
 
-// Hands every block to the consumer; returns false if cancelled.
-bool scan(ReadStream& stream, IoBackend& io, std::int64_t consumerNs, std::uint64_t total,
-          const RunCallbacks& callbacks) {
-    std::uint64_t done = 0;
-    for (;;) {
-        // Checked on every block: a real run must stop within milliseconds of being asked.
-        if (callbacks.cancel && callbacks.cancel->load(std::memory_order_relaxed))
-            return false;
-        std::uint32_t block = 0;
-        if (!stream.nextBuffer(block)) {
-            if (!stream.resetRequested())
-                break;
-            stream.reset();
-            continue;
-        }
-        io.consume(consumerNs);
-        if (++done % kProgressEvery == 0 && callbacks.progress)
-            callbacks.progress(done, total);
-    }
-    return true;
-}
 } // namespace
 
 void setDirectIo(RunConfig& config, bool direct) {
@@ -236,7 +216,11 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
         }
         IoBackend& backend = real ? static_cast<IoBackend&>(*real->choice.backend) : *io;
         ReadStream stream(streamConfig, *policy, mechanics, pool, backend, *source, tracer);
-        summary.cancelled = !scan(stream, backend, config.consumerNs, source->length(), callbacks);
+        summary.cancelled = !consumeStream(stream, backend, config.consumerNs, callbacks.cancel,
+                                           [&](const ReadStream&, std::uint64_t done) {
+                                               if (done % kProgressEvery == 0 && callbacks.progress)
+                                                   callbacks.progress(done, source->length());
+                                           });
         if (real)
             summary.osCacheResidentAfter = residentFraction(real->target.path);
     } catch (const IoError& error) {

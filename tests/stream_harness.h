@@ -9,6 +9,7 @@
 #include "read_stream.h"
 #include "registry.h"
 #include "reset_every_source.h"
+#include "scan_loop.h"
 #include "sim_device.h"
 #include "summary.h"
 #include "tracer.h"
@@ -81,18 +82,10 @@ struct StreamRun {
         tracer.addSink(&builder);
         tracer.addSink(&trace);
         ReadStream stream(this->stream, *p, mechanicsFor(policy, mechanics), pool, io, *source, tracer);
-        for (;;) {
-            std::uint32_t block = 0;
-            if (stream.nextBuffer(block)) {
-                if (afterEach)
-                    afterEach(stream);
-                io.consume(consumerNs);
-                continue;
-            }
-            if (!stream.resetRequested())
-                break;
-            stream.reset();
-        }
+        consumeStream(stream, io, consumerNs, nullptr, [&](const ReadStream& handedOut, std::uint64_t) {
+            if (afterEach)
+                afterEach(handedOut);
+        });
         tracer.flush();
         builder.finish(summary);
         summary.deviceReads = io.deviceReads();
