@@ -33,4 +33,8 @@ CliOptions parseCommandLine(const std::vector<std::string>& args);
 
 std::string usageText();
 
+// False for the options of the command line itself (--headless, --summary-json, --run, ...): only
+// the others describe a run, and only those override the window's saved settings.
+bool describesRun(const std::string& name);
+
 } // namespace la

@@ -26,15 +26,8 @@
 #include <QToolBar>
 
 #include <algorithm>
-#include <set>
 
 namespace la {
-
-namespace {
-// Options that do not describe the run: they alone keep the saved settings.
-const std::set<std::string> kNotRunOptions{"headless",     "list-datasets", "help",       "version", "run",
-                                           "summary-json", "trace-csv",     "export-png", "png-size"};
-} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_dashboard(new Dashboard(this)), m_panel(new RunSetupPanel) {
@@ -188,9 +181,8 @@ void MainWindow::connectController() {
 }
 
 void MainWindow::applyStartup(const CliOptions& options) {
-    const bool fromCommandLine =
-        std::any_of(options.given.begin(), options.given.end(),
-                    [](const std::string& name) { return !kNotRunOptions.count(name); });
+    const bool fromCommandLine = std::any_of(options.given.begin(), options.given.end(),
+                                             [](const std::string& name) { return describesRun(name); });
     const QSettings settings;
     const RunConfig config = fromCommandLine ? options.run : loadRunConfig(settings, firstLaunchConfig());
     const QString error = m_panel->setConfig(config);
@@ -358,8 +350,8 @@ void MainWindow::chooseFile(const QString& title, const QString& filter, bool sa
 void MainWindow::openFile(const QString& path) {
     m_panel->datasetPicker()->setFile(path);
     RunConfig config = m_panel->config();
-    if (config.io == "sim") {
-        config.io = "uring";
+    if (config.io == IoMode::Sim) {
+        config.io = IoMode::IoUring;
         m_panel->setConfig(config);
         statusBar()->showMessage(tr("A file is read with real I/O: switched the I/O method to io_uring"),
                                  15000);

@@ -34,17 +34,14 @@ QString datasetText(const RunConfig& c) {
 }
 
 QString ioText(const RunConfig& c) {
-    if (c.io == "sim") {
-        const char* like = c.stream.ioMethod == IoMethod::Sync      ? "sync"
-                           : c.stream.ioMethod == IoMethod::IoUring ? "io_uring"
-                                                                    : "worker";
+    if (c.io == IoMode::Sim) {
         return QStringLiteral("simulated I/O like %1, latency %2 µs")
-            .arg(QLatin1String(like))
+            .arg(QLatin1String(ioMethodName(c.stream.ioMethod)))
             .arg(static_cast<double>(c.device.baseLatencyNs + c.device.perBlockNs) / 1000.0, 0, 'f', 0);
     }
     return QStringLiteral("%1 I/O, %2")
-        .arg(QString::fromStdString(c.io),
-             c.directIo ? QStringLiteral("direct") : QStringLiteral("buffered"));
+        .arg(QLatin1String(ioModeName(c.io)),
+             c.directIo.value_or(true) ? QStringLiteral("direct") : QStringLiteral("buffered"));
 }
 
 } // namespace

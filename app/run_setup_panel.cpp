@@ -3,6 +3,7 @@
 
 #include "dataset_picker.h"
 #include "registry.h"
+#include "run_options.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -58,6 +59,18 @@ QSpinBox* spin(QWidget* parent, int lo, int hi, const QString& special = {}, con
     return box;
 }
 
+// A spin box with the option's range and help (run_options.h); `special` names 0 ("auto", "never").
+QSpinBox* spinFor(QWidget* parent, std::string_view option, const QString& special = {},
+                  const QString& suffix = {}) {
+    const RunOption& o = *findRunOption(option);
+    constexpr std::uint64_t kIntMax = 2'000'000'000; // a QSpinBox holds an int
+    QSpinBox* box = spin(parent, special.isEmpty() ? int(std::min(o.minWhole, kIntMax)) : 0,
+                         int(std::min(o.maxWhole, kIntMax)), special, suffix);
+    box->setToolTip(QString::fromUtf8(o.help.data(), qsizetype(o.help.size()))
+                        .replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    return box;
+}
+
 QGroupBox* group(QWidget* parent, const QString& title, QLayout* layout) {
     auto* box = new QGroupBox(title, parent);
     box->setLayout(layout);
@@ -69,7 +82,7 @@ std::string text(const QComboBox* combo) {
 }
 
 const char* const kIoMethods[][2] = {
-    {"uring", "io_uring (real I/O)"},
+    {"io_uring", "io_uring (real I/O)"},
     {"worker", "worker pool (real I/O)"},
     {"sync", "sync (real I/O)"},
     {"sim", "simulated device"},
@@ -80,15 +93,15 @@ const char* const kIoMethods[][2] = {
 RunSetupPanel::RunSetupPanel(QWidget* parent)
     : QWidget(parent), m_dataset(new DatasetPicker(this)), m_policyA(editableCombo(this, policyNames())),
       m_policyB(editableCombo(this, QStringList{QString()} + policyNames(), tr("none (no comparison)"))),
-      m_eic(spin(this, 0, 1000)), m_ioCombineLimit(spin(this, 1, 128, {}, tr(" blocks"))),
-      m_sharedBuffers(spin(this, 0, 2'000'000'000, tr("auto"), tr(" blocks"))),
+      m_eic(spinFor(this, "eic")), m_ioCombineLimit(spinFor(this, "io-combine-limit", {}, tr(" blocks"))),
+      m_sharedBuffers(spinFor(this, "shared-buffers", tr("auto"), tr(" blocks"))),
       m_prewarm(
           editableCombo(this,
                         {QString(), QStringLiteral("none"), QStringLiteral("all"), QStringLiteral("every:2"),
                          QStringLiteral("except-every:16"), QStringLiteral("fraction:0.5:1")},
                         tr("the dataset's own"))),
-      m_consumerNs(spin(this, 0, 1'000'000'000, {}, tr(" ns/block"))),
-      m_resetEvery(spin(this, 0, 2'000'000'000, tr("never"))),
+      m_consumerNs(spinFor(this, "consumer-ns", {}, tr(" ns/block"))),
+      m_resetEvery(spinFor(this, "reset-every", tr("never"))),
       m_restoreAfterReset(new QCheckBox(tr("Restore distance after reset"), this)),
       m_backwardCombining(new QCheckBox(tr("Backward combining (CF7035)"), this)),
       m_ioMethod(new QComboBox(this)), m_simBehaviour(new QComboBox(this)),
@@ -175,7 +188,6 @@ QWidget* RunSetupPanel::buildIoGroup() {
 void RunSetupPanel::ioMethodChanged() {
     const bool sim = m_ioMethod->currentData().toString() == QLatin1String("sim");
     m_simBehaviour->setEnabled(sim);
-    m_directIo->setEnabled(!sim);
     m_coldOsCache->setEnabled(!sim);
 }
 
@@ -200,14 +212,12 @@ RunConfig RunSetupPanel::config() const {
     c.stream.effectiveIoConcurrency = m_eic->value();
     c.stream.ioCombineLimit = m_ioCombineLimit->value();
     c.poolBlocks = static_cast<std::uint64_t>(m_sharedBuffers->value());
-    if (c.poolBlocks > 0)
-        c.stream.sharedBuffers = c.poolBlocks;
     c.prewarm = text(m_prewarm);
     c.consumerNs = m_consumerNs->value();
     c.resetEvery = static_cast<std::uint64_t>(m_resetEvery->value());
     c.stream.restoreAfterReset = m_restoreAfterReset->isChecked();
     c.stream.backwardCombining = m_backwardCombining->isChecked();
-    c.io = m_ioMethod->currentData().toString().toStdString();
+    c.io = ioModeNamed(m_ioMethod->currentData().toString().toStdString()).value_or(IoMode::Sim);
     c.stream.ioMethod = static_cast<IoMethod>(m_simBehaviour->currentData().toInt());
     c.directIo = m_directIo->isChecked();
     c.osCacheCold = m_coldOsCache->isChecked();
@@ -227,10 +237,10 @@ QString RunSetupPanel::setConfig(const RunConfig& c) {
     m_resetEvery->setValue(static_cast<int>(std::min<std::uint64_t>(c.resetEvery, 2'000'000'000)));
     m_restoreAfterReset->setChecked(c.stream.restoreAfterReset);
     m_backwardCombining->setChecked(c.stream.backwardCombining);
-    m_ioMethod->setCurrentIndex(std::max(0, m_ioMethod->findData(QString::fromStdString(c.io))));
+    m_ioMethod->setCurrentIndex(std::max(0, m_ioMethod->findData(QString::fromLatin1(ioModeName(c.io)))));
     m_simBehaviour->setCurrentIndex(
         std::max(0, m_simBehaviour->findData(static_cast<int>(c.stream.ioMethod))));
-    m_directIo->setChecked(c.directIo);
+    m_directIo->setChecked(c.directIo.value_or(c.io != IoMode::Sim));
     m_coldOsCache->setChecked(c.osCacheCold);
     ioMethodChanged();
     return error;

@@ -2,6 +2,7 @@
 #include "summary_json.h"
 
 #include "io/output_file.h"
+#include "run_options.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,18 +11,6 @@
 namespace la {
 
 namespace {
-QString ioMethodName(IoMethod method) {
-    switch (method) {
-    case IoMethod::Sync:
-        return QStringLiteral("sync");
-    case IoMethod::Worker:
-        return QStringLiteral("worker");
-    case IoMethod::IoUring:
-        return QStringLiteral("io_uring");
-    }
-    return {};
-}
-
 QJsonObject runObject(const RunSummary& s) {
     QJsonObject hist;
     for (const auto& [size, count] : s.ioSizeHist)
@@ -70,32 +59,28 @@ QJsonObject runObject(const RunSummary& s) {
 
 QJsonObject configObject(const RunConfig& c) {
     QJsonObject o;
-    if (c.blockList.empty())
-        o[QStringLiteral("dataset")] = QString::fromStdString(c.dataset.name);
-    else
-        o[QStringLiteral("blocks_file")] = QString::fromStdString(c.blockList);
-    o[QStringLiteral("scale")] = c.dataset.scale;
-    o[QStringLiteral("seed")] = static_cast<qint64>(c.dataset.seed);
-    o[QStringLiteral("direction")] =
-        c.dataset.direction == Direction::Forward ? QStringLiteral("forward") : QStringLiteral("backward");
-    o[QStringLiteral("mechanics")] = QString::fromStdString(c.mechanics.empty() ? "policy" : c.mechanics);
-    o[QStringLiteral("io")] = QString::fromStdString(c.io);
-    if (!c.file.empty())
-        o[QStringLiteral("file")] = QString::fromStdString(c.file);
-    o[QStringLiteral("direct")] = c.io == "sim" ? c.stream.directIo : c.directIo;
-    o[QStringLiteral("os_cache")] = c.osCacheCold ? QStringLiteral("cold") : QStringLiteral("warm");
-    o[QStringLiteral("io_workers")] = c.ioWorkers;
-    o[QStringLiteral("sim_io_method")] = ioMethodName(c.stream.ioMethod);
-    o[QStringLiteral("eic")] = c.stream.effectiveIoConcurrency;
-    o[QStringLiteral("io_combine_limit")] = c.stream.ioCombineLimit;
-    o[QStringLiteral("max_pinned_override")] = c.stream.maxPinnedOverride;
-    o[QStringLiteral("shared_buffers")] = static_cast<qint64>(c.poolBlocks);
-    o[QStringLiteral("prewarm")] = QString::fromStdString(c.prewarm);
-    o[QStringLiteral("reset_every")] = static_cast<qint64>(c.resetEvery);
-    o[QStringLiteral("restore_after_reset")] = c.stream.restoreAfterReset;
-    o[QStringLiteral("backward_combining")] = c.stream.backwardCombining;
-    o[QStringLiteral("latency_ns")] = static_cast<qint64>(c.device.baseLatencyNs + c.device.perBlockNs);
-    o[QStringLiteral("consumer_ns")] = static_cast<qint64>(c.consumerNs);
+    for (const RunOption& option : runOptions()) {
+        const std::string value = option.get(c);
+        const QString key = QString::fromUtf8(option.jsonKey.data(), qsizetype(option.jsonKey.size()));
+        if (value.empty()) {
+            o[key] = QJsonValue(); // unset: the default applies
+            continue;
+        }
+        switch (option.kind) {
+        case OptionKind::Flag:
+            o[key] = value == "true";
+            break;
+        case OptionKind::Whole:
+            o[key] = static_cast<qint64>(std::stoull(value));
+            break;
+        case OptionKind::Real:
+            o[key] = std::stod(value);
+            break;
+        case OptionKind::Text:
+            o[key] = QString::fromStdString(value);
+            break;
+        }
+    }
     return o;
 }
 

@@ -12,6 +12,7 @@
 #include "read_stream.h"
 #include "registry.h"
 #include "reset_every_source.h"
+#include "run_options.h"
 #include "scan_loop.h"
 #include "tracer.h"
 
@@ -22,50 +23,9 @@ namespace la {
 namespace {
 constexpr std::uint64_t kDefaultPoolBlocks = 16384; // 128 MB, PostgreSQL's default shared_buffers
 constexpr std::uint64_t kProgressEvery = 1 << 14;
-constexpr int kMaxIoWorkers = 64;
 
 bool realIo(const RunConfig& config) {
-    return config.io != "sim";
-}
-
-void validate(const RunConfig& config) {
-    const auto& s = config.stream;
-    if (s.effectiveIoConcurrency < 0 || s.effectiveIoConcurrency > 1000)
-        throw InputError("--eic " + std::to_string(s.effectiveIoConcurrency) + " is out of range (0..1000)");
-    if (s.ioCombineLimit < 1 || s.ioCombineLimit > 128)
-        throw InputError("--io-combine-limit " + std::to_string(s.ioCombineLimit) +
-                         " is out of range (1..128 blocks)");
-    if (s.maxPinnedOverride < 0 || s.maxPinnedOverride > 32767)
-        throw InputError("--max-pinned " + std::to_string(s.maxPinnedOverride) +
-                         " is out of range (1..32767)");
-    if (config.consumerNs < 0 || config.consumerNs > 1'000'000'000)
-        throw InputError("--consumer-ns " + std::to_string(config.consumerNs) + " is out of range (0..1e9)");
-    if (config.device.baseLatencyNs < 0 || config.device.perBlockNs < 0)
-        throw InputError("the simulated latency must not be negative");
-    if (config.io != "sim" && config.io != "sync" && config.io != "worker" && config.io != "uring")
-        throw InputError("--io " + config.io + ": choose sim, sync, worker or uring");
-    if (!config.mechanics.empty())
-        findMechanics(config.mechanics);
-    if (config.ioWorkers < 1 || config.ioWorkers > kMaxIoWorkers)
-        throw InputError("--io-workers " + std::to_string(config.ioWorkers) + " is out of range (1.." +
-                         std::to_string(kMaxIoWorkers) + ")");
-}
-
-// A real backend is PostgreSQL's io_method of the same name, so the stream's rules (PG18's
-// advice, PG19's "waited") follow what really runs.
-IoMethod ioMethodFor(const std::string& method) {
-    if (method == "sync")
-        return IoMethod::Sync;
-    return method == "uring" ? IoMethod::IoUring : IoMethod::Worker;
-}
-
-StreamConfig streamConfigFor(const RunConfig& config) {
-    StreamConfig stream = config.stream;
-    if (realIo(config)) {
-        stream.ioMethod = ioMethodFor(config.io);
-        stream.directIo = config.directIo;
-    }
-    return stream;
+    return config.io != IoMode::Sim;
 }
 
 std::string prewarmText(const RunConfig& config) {
@@ -92,12 +52,12 @@ std::optional<RealIo> openRealIo(const RunConfig& config, const BlockSource& sou
     summary.osCacheResidentBefore = residentFraction(target->path);
 
     BackendRequest request;
-    request.io = config.io;
+    request.io = ioMethodOf(config.io);
     request.workers = config.ioWorkers;
     request.file.path = target->path;
     request.file.datasetId = target->datasetId;
     request.file.verify = target->ours;
-    request.file.direct = config.directIo;
+    request.file.direct = config.directIo.value_or(true);
     request.file.maxIos = limits.maxIos;
     // Every block of a read in flight is pinned; the stream never pins more than this.
     request.file.maxInFlightBlocks = std::uint64_t(limits.maxPinned) + 2 * limits.ioCombineLimit + 4;
@@ -142,13 +102,18 @@ void noteRealIo(const FileBackend& backend, RunSummary& summary) {
 
 } // namespace
 
-void setDirectIo(RunConfig& config, bool direct) {
-    config.directIo = direct;
-    config.stream.directIo = direct;
+StreamConfig streamConfigFor(const RunConfig& config) {
+    StreamConfig stream = config.stream;
+    stream.directIo = config.directIo.value_or(realIo(config));
+    if (config.poolBlocks > 0)
+        stream.sharedBuffers = config.poolBlocks;
+    if (realIo(config))
+        stream.ioMethod = ioMethodOf(config.io);
+    return stream;
 }
 
 std::unique_ptr<BlockSource> openSource(const RunConfig& config) {
-    validate(config);
+    validateRunConfig(config);
     DatasetRequest request = config.dataset;
     std::uint64_t fileBlocks = 0;
     if (!config.file.empty()) {
@@ -201,7 +166,7 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
         if (realIo(config)) {
             // What was asked for, until the backend says what really runs (a run that fails
             // before reading must not claim the simulated device).
-            summary.ioMethodUsed = config.io;
+            summary.ioMethodUsed = ioModeName(config.io);
             real = openRealIo(config, *source, limits, callbacks, summary);
             if (!real) {
                 summary.cancelled = true;
@@ -210,7 +175,7 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
             // After a fallback the stream must follow the backend that really runs.
             streamConfig.ioMethod = real->choice.ioMethod;
             streamConfig.directIo = real->choice.backend->direct();
-            summary.ioMethodUsed = real->choice.method;
+            summary.ioMethodUsed = ioMethodName(real->choice.ioMethod);
         } else {
             io = std::make_unique<SimDevice>(config.device);
         }

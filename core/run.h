@@ -3,6 +3,7 @@
 
 #include "dataset.h"
 #include "event.h"
+#include "io_mode.h"
 #include "sim_device.h"
 #include "stream_config.h"
 #include "summary.h"
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,13 +29,14 @@ struct RunConfig {
     std::string prewarm;          // empty = the dataset's own cache state
     std::uint64_t poolBlocks = 0; // simulated shared buffers; 0 = 16384, grown to hold the prewarm set
     std::uint64_t resetEvery = 0;
-    std::string io = "sim"; // sim, or a real backend: sync, worker, uring
+    IoMode io = IoMode::Sim;
     SimDeviceConfig device;
     // Real I/O (--io sync|worker|uring).
     std::string file; // scan this file (read-only, never verified) instead of the dataset's own file
-    // O_DIRECT, falling back to buffered reads if refused. The simulated device follows
-    // stream.directIo instead, buffered by default (docs/simulated-device.md).
-    bool directIo = true;
+    // O_DIRECT (falling back to buffered reads if refused), or the page cache; both govern advice
+    // as in PostgreSQL. Unset: O_DIRECT for real I/O, buffered on the simulated device (whose
+    // reference figures are buffered runs, docs/simulated-device.md).
+    std::optional<bool> directIo;
     bool osCacheCold = true; // evict the file from the OS page cache before the run
     int ioWorkers = 3;       // worker threads of --io worker (PostgreSQL's io_workers)
     std::string cacheDir;    // where dataset files are written; empty = $XDG_CACHE_HOME/lookahead/datasets
@@ -41,9 +44,9 @@ struct RunConfig {
     int collapseWindow = 32;
 };
 
-// --direct / --buffered: O_DIRECT for real I/O, and the simulated device gives no advice, as
-// PostgreSQL does not with O_DIRECT.
-void setDirectIo(RunConfig& config, bool direct);
+// The stream's settings as a run uses them: the io_method of a real backend, direct I/O resolved,
+// shared_buffers from the pool size (StreamConfig's copies are derived here, never set apart).
+StreamConfig streamConfigFor(const RunConfig& config);
 
 struct RunCallbacks {
     std::vector<EventSink*> sinks;

@@ -56,7 +56,7 @@ inline int uringSetupError() {
 // Real-I/O run of the "seq" pattern over kFileBlocks blocks, all cold, no consumer cost.
 inline RunConfig realConfig(const QString& io, bool direct) {
     RunConfig config;
-    config.io = io.toStdString();
+    config.io = *ioModeNamed(io.toStdString());
     config.directIo = direct;
     config.dataset.name = "seq";
     config.dataset.blocks = kFileBlocks;
@@ -68,7 +68,7 @@ inline RunConfig realConfig(const QString& io, bool direct) {
 inline void addBackendRows() {
     QTest::addColumn<QString>("io");
     QTest::addColumn<bool>("direct");
-    for (const char* io : {"sync", "worker", "uring"})
+    for (const char* io : {"sync", "worker", "io_uring"})
         for (const bool direct : {true, false})
             QTest::newRow((std::string(io) + (direct ? "/direct" : "/buffered")).c_str())
                 << QString::fromLatin1(io) << direct;
@@ -93,7 +93,7 @@ inline bool tempIsTmpfs() {
 
 #define LA_SKIP_WITHOUT_URING(io)                                                                            \
     do {                                                                                                     \
-        if ((io) == QLatin1String("uring") && ::la::test::uringSetupError() != 0)                            \
+        if ((io) == QLatin1String("io_uring") && ::la::test::uringSetupError() != 0)                         \
             QSKIP("io_uring_queue_init is refused here (EPERM/ENOSYS)");                                     \
     } while (0)
 

@@ -259,7 +259,7 @@ void TestCli::badInput_data() {
                                     << QStringLiteral("unknown policy 'pg16'");
     QTest::newRow("unknown mechanics")
         << QStringList{QStringLiteral("--headless"), QStringLiteral("--mechanics"), QStringLiteral("pg16")}
-        << QStringLiteral("unknown mechanics 'pg16': choose pg17, pg18 or pg19");
+        << QStringLiteral("--mechanics 'pg16': choose pg17, pg18 or pg19");
     QTest::newRow("bad fixed distance")
         << QStringList{QStringLiteral("--headless"), QStringLiteral("--policy"), QStringLiteral("fixed:0")}
         << QStringLiteral("fixed:0");

@@ -251,7 +251,7 @@ void TestReadStream::directIoGivesNoAdvice() {
     file.close();
     RunConfig config;
     config.blockList = list.toStdString();
-    config.stream.directIo = direct;
+    config.directIo = direct;
     const RunSummary s = runScan(config, "pg17", {});
     QCOMPARE(s.directIo, direct);
     QCOMPARE(s.distanceMax, distance);

@@ -62,7 +62,7 @@ void TestRealIo::everyPageVerified_data() {
     QTest::addColumn<QString>("io");
     QTest::addColumn<bool>("direct");
     QTest::addColumn<QString>("dataset");
-    for (const char* io : {"sync", "worker", "uring"})
+    for (const char* io : {"sync", "worker", "io_uring"})
         for (const bool direct : {true, false})
             for (const char* dataset : {"seq", "random"})
                 QTest::newRow(QStringLiteral("%1/%2/%3")
@@ -154,7 +154,7 @@ void TestRealIo::sameReadsAsSimulation_data() {
     QTest::addColumn<bool>("direct");
     QTest::addColumn<QString>("policy");
     for (const char* policy : {"pg17", "pg18", "fixed:8"})
-        for (const char* io : {"sync", "worker", "uring"})
+        for (const char* io : {"sync", "worker", "io_uring"})
             for (const bool direct : {true, false})
                 QTest::newRow(QStringLiteral("%1/%2/%3")
                                   .arg(QLatin1String(policy), QLatin1String(io),
@@ -176,11 +176,9 @@ void TestRealIo::sameReadsAsSimulation() {
     QCOMPARE(QString::fromStdString(real.summary.error), QString());
 
     RunConfig sim = config;
-    sim.io = "sim";
-    sim.stream.ioMethod = io == QLatin1String("sync")     ? IoMethod::Sync
-                          : io == QLatin1String("worker") ? IoMethod::Worker
-                                                          : IoMethod::IoUring;
-    sim.stream.directIo = direct; // no advice with O_DIRECT, in PostgreSQL as here
+    sim.io = IoMode::Sim;
+    sim.stream.ioMethod = *ioMethodNamed(io.toStdString());
+    sim.directIo = direct; // no advice with O_DIRECT, in PostgreSQL as here
     const RealRun simulated = runReal(sim, policy.toStdString());
     const auto realReads = readRequests(real.trace);
     QVERIFY(realReads.size() > 100);
@@ -205,7 +203,7 @@ void TestRealIo::consumerCostIsReal() {
 }
 
 void TestRealIo::waitsAreReal() {
-    const QString io = uringSetupError() == 0 ? QStringLiteral("uring") : QStringLiteral("worker");
+    const QString io = uringSetupError() == 0 ? QStringLiteral("io_uring") : QStringLiteral("worker");
     RunConfig config = realConfig(io, directIoSupported());
     config.dataset.blocks = 256;
     const RealRun eager = runReal(config);
@@ -246,7 +244,7 @@ void TestRealIo::userFile_data() {
     QTest::addColumn<QString>("io");
     QTest::addColumn<QString>("dataset");
     QTest::addColumn<quint64>("hits");
-    for (const char* io : {"sync", "worker", "uring"}) {
+    for (const char* io : {"sync", "worker", "io_uring"}) {
         QTest::newRow((std::string(io) + "/seq").c_str()) << QString::fromLatin1(io) << "seq" << quint64{0};
         QTest::newRow((std::string(io) + "/random").c_str())
             << QString::fromLatin1(io) << "random" << quint64{0};

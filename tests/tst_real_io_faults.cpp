@@ -137,7 +137,7 @@ private:
 
 void TestRealIoFaults::uringDisabledByEnvironment() {
     const ScopedEnv env("LOOKAHEAD_DISABLE_IO_URING", "1");
-    const RealRun run = runReal(realConfig(QStringLiteral("uring"), true));
+    const RealRun run = runReal(realConfig(QStringLiteral("io_uring"), true));
     QCOMPARE(QString::fromStdString(run.summary.error), QString());
     QCOMPARE(QString::fromStdString(run.summary.ioMethodUsed), QStringLiteral("worker"));
     LA_VERIFY_CONTAINS(run.summary.fallbackReason, "LOOKAHEAD_DISABLE_IO_URING");
@@ -162,7 +162,7 @@ void TestRealIoFaults::uringRefusedByKernel() {
     const std::string out = inChild([error] {
         if (!failSyscall(__NR_io_uring_setup, error))
             return std::string("seccomp refused");
-        return describeRun(runReal(realConfig(QStringLiteral("uring"), true)).summary);
+        return describeRun(runReal(realConfig(QStringLiteral("io_uring"), true)).summary);
     });
     LA_VERIFY_CONTAINS(out, "worker|io_uring is not available (io_uring_queue_init: " +
                                 std::string(std::strerror(error)));
@@ -291,7 +291,7 @@ void TestRealIoFaults::ioError_data() {
     QTest::newRow("sync/buffered") << "sync" << false;
     QTest::newRow("worker/direct") << "worker" << true;
     QTest::newRow("worker/buffered") << "worker" << false;
-    QTest::newRow("uring (submission)") << "uring" << true;
+    QTest::newRow("uring (submission)") << "io_uring" << true;
 }
 
 void TestRealIoFaults::ioError() {
@@ -309,7 +309,7 @@ void TestRealIoFaults::ioError() {
     RunConfig config = realConfig(io, direct);
     config.file = path;
     config.dataset.blocks = 0;
-    const bool uring = io == QLatin1String("uring");
+    const bool uring = io == QLatin1String("io_uring");
     const std::string out = inChild([&] {
         const bool filtered =
             uring ? failSyscall(__NR_io_uring_enter, EIO) : failSyscall(__NR_pread64, EIO, 256 * kBlockSize);

@@ -36,28 +36,23 @@ std::unique_ptr<UringRing> openRing(unsigned entries, std::string& reason) {
 
 BackendChoice makeFileBackend(BackendRequest request) {
     BackendChoice choice;
-    choice.method = request.io;
+    choice.ioMethod = request.io;
     std::unique_ptr<UringRing> ring;
-    if (request.io == "uring") {
+    if (request.io == IoMethod::IoUring) {
         std::string reason;
         ring = openRing(static_cast<unsigned>(request.file.maxIos), reason);
         if (!ring) {
-            choice.method = "worker";
+            choice.ioMethod = IoMethod::Worker;
             request.file.fallbacks.push_back(reason);
         }
     }
     const std::string path = request.file.path;
     choice.backend = std::make_unique<FileBackend>(std::move(request.file));
-    if (choice.method == "uring") {
-        choice.ioMethod = IoMethod::IoUring;
+    if (choice.ioMethod == IoMethod::IoUring)
         choice.backend->setAsync(
             std::make_unique<UringQueue>(std::move(ring), choice.backend->clock(), path));
-    } else if (choice.method == "worker") {
-        choice.ioMethod = IoMethod::Worker;
+    else if (choice.ioMethod == IoMethod::Worker)
         choice.backend->setAsync(std::make_unique<WorkerPool>(request.workers, choice.backend->clock()));
-    } else {
-        choice.ioMethod = IoMethod::Sync;
-    }
     return choice;
 }
 

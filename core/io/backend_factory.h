@@ -10,15 +10,14 @@
 namespace la {
 
 struct BackendRequest {
-    std::string io; // "sync", "worker" or "uring"
+    IoMethod io = IoMethod::Worker;
     int workers = 3;
     FileBackendOptions file;
 };
 
 struct BackendChoice {
     std::unique_ptr<FileBackend> backend;
-    std::string method; // what runs: "uring" may have become "worker"
-    IoMethod ioMethod = IoMethod::Worker;
+    IoMethod ioMethod = IoMethod::Worker; // what runs: io_uring may have become worker
 };
 
 // Builds the backend for `--io`. io_uring falls back to the worker pool, with a notice and a

@@ -55,7 +55,7 @@ std::vector<NamedPath> runInputs(const RunConfig& config) {
         inputs.push_back({"--blocks", config.blockList});
     if (config.prewarm.starts_with("list:"))
         inputs.push_back({"the prewarm list", config.prewarm.substr(5)});
-    if (config.io != "sim" && config.file.empty())
+    if (config.io != IoMode::Sim && config.file.empty())
         inputs.push_back({"the dataset cache directory", datasetCacheDir(config)});
     return inputs;
 }

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run_options.h"
+
+#include "input_error.h"
+#include "io_mode.h"
+#include "mechanics.h"
+#include "message_text.h"
+#include "registry.h"
+#include "text_parse.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace la {
+
+namespace {
+
+std::string wholeText(std::uint64_t value, bool zeroIsUnset = true) {
+    return zeroIsUnset && value == 0 ? std::string() : std::to_string(value);
+}
+
+std::string realText(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+std::string flagText(bool value) {
+    return value ? "true" : "false";
+}
+
+std::uint64_t asWhole(const std::string& value) {
+    std::uint64_t number = 0;
+    parseUnsigned(value, number);
+    return number;
+}
+
+double asReal(const std::string& value) {
+    double number = 0.0;
+    parseDouble(value, number);
+    return number;
+}
+
+RunOption whole(std::string_view name, std::string_view settingsKey, std::string_view jsonKey,
+                std::string_view section, std::string_view help, std::uint64_t lo, std::uint64_t hi,
+                std::function<std::string(const RunConfig&)> get,
+                std::function<void(RunConfig&, std::uint64_t)> set) {
+    RunOption o;
+    o.name = name;
+    o.settingsKey = settingsKey;
+    o.jsonKey = jsonKey;
+    o.kind = OptionKind::Whole;
+    o.section = section;
+    o.valueName = "N";
+    o.help = help;
+    o.minWhole = lo;
+    o.maxWhole = hi;
+    o.get = std::move(get);
+    o.set = [set = std::move(set)](RunConfig& c, const std::string& v) { set(c, asWhole(v)); };
+    return o;
+}
+
+RunOption real(std::string_view name, std::string_view settingsKey, std::string_view jsonKey,
+               std::string_view section, std::string_view valueName, std::string_view help, double lo,
+               double hi, bool loExclusive, std::function<std::string(const RunConfig&)> get,
+               std::function<void(RunConfig&, double)> set) {
+    RunOption o;
+    o.name = name;
+    o.settingsKey = settingsKey;
+    o.jsonKey = jsonKey;
+    o.kind = OptionKind::Real;
+    o.section = section;
+    o.valueName = valueName;
+    o.help = help;
+    o.minReal = lo;
+    o.maxReal = hi;
+    o.minExclusive = loExclusive;
+    o.get = std::move(get);
+    o.set = [set = std::move(set)](RunConfig& c, const std::string& v) { set(c, asReal(v)); };
+    return o;
+}
+
+RunOption text(std::string_view name, std::string_view settingsKey, std::string_view jsonKey,
+               std::string_view section, std::string_view valueName, std::string_view help,
+               std::vector<std::string_view> choices, std::function<std::string(const RunConfig&)> get,
+               std::function<void(RunConfig&, const std::string&)> set) {
+    RunOption o;
+    o.name = name;
+    o.settingsKey = settingsKey;
+    o.jsonKey = jsonKey;
+    o.kind = OptionKind::Text;
+    o.section = section;
+    o.valueName = valueName;
+    o.help = help;
+    o.choices = std::move(choices);
+    o.get = std::move(get);
+    o.set = std::move(set);
+    return o;
+}
+
+RunOption flag(std::string_view name, std::string_view settingsKey, std::string_view jsonKey,
+               std::string_view section, std::string_view help, bool StreamConfig::*field) {
+    RunOption o;
+    o.name = name;
+    o.settingsKey = settingsKey;
+    o.jsonKey = jsonKey;
+    o.kind = OptionKind::Flag;
+    o.section = section;
+    o.help = help;
+    o.get = [field](const RunConfig& c) { return flagText(c.stream.*field); };
+    o.set = [field](RunConfig& c, const std::string& v) { c.stream.*field = v == "true"; };
+    return o;
+}
+
+std::vector<std::string_view> mechanicsNames() {
+    std::vector<std::string_view> names;
+    for (const Mechanics* mechanics : mechanicsRegistry())
+        names.emplace_back(mechanics->name);
+    return names;
+}
+
+std::vector<RunOption> buildTable() {
+    std::vector<RunOption> t;
+    const char* const dataset = "Dataset";
+    const char* const stream = "Read stream";
+    const char* const io = "I/O";
+    t.push_back(text(
+        "dataset", "dataset", "dataset", dataset, "NAME",
+        "preset or pattern (default sparse-miss:16; see --list-datasets)", {},
+        [](const RunConfig& c) { return c.dataset.name; },
+        [](RunConfig& c, const std::string& v) { c.dataset.name = v; }));
+    t.push_back(text(
+        "blocks", "blockList", "blocks_file", dataset, "FILE",
+        "scan a block list instead (one block per line, # comments, or CSV with a block column)", {},
+        [](const RunConfig& c) { return c.blockList; },
+        [](RunConfig& c, const std::string& v) { c.blockList = v; }));
+    t.push_back(whole(
+        "pattern-blocks", "patternBlocks", "pattern_blocks", dataset,
+        "relation size of a pattern in blocks (default 65536; with --file, the file's size)", 1, 1ULL << 31,
+        [](const RunConfig& c) { return wholeText(c.dataset.blocks); },
+        [](RunConfig& c, std::uint64_t v) { c.dataset.blocks = v; }));
+    t.push_back(real(
+        "scale", "scale", "scale", dataset, "S",
+        "fraction of the preset's published size (default: the preset's small default)", 0.0, 1.0, true,
+        [](const RunConfig& c) { return c.dataset.scale > 0.0 ? realText(c.dataset.scale) : std::string(); },
+        [](RunConfig& c, double v) { c.dataset.scale = v; }));
+    t.push_back(text(
+        "direction", "direction", "direction", dataset, "D", "forward (default) or backward",
+        {"forward", "backward"},
+        [](const RunConfig& c) { return c.dataset.direction == Direction::Forward ? "forward" : "backward"; },
+        [](RunConfig& c, const std::string& v) {
+            c.dataset.direction = v == "backward" ? Direction::Backward : Direction::Forward;
+        }));
+    t.push_back(whole(
+        "seed", "seed", "seed", dataset, "dataset and device seed", 0, ~0ULL,
+        [](const RunConfig& c) { return wholeText(c.dataset.seed, false); },
+        [](RunConfig& c, std::uint64_t v) {
+            c.dataset.seed = v;
+            c.device.seed = v;
+        }));
+    t.push_back(text(
+        "policy", "policy", "policy", stream, "P", "distance policy (default pg18); see the list below", {},
+        [](const RunConfig& c) { return c.policy; },
+        [](RunConfig& c, const std::string& v) { c.policy = v; }));
+    t.push_back(text(
+        "compare-policy", "comparePolicy", "compare_policy", stream, "P2",
+        "run a second policy on the same dataset and cache state (A/B)", {},
+        [](const RunConfig& c) { return c.comparePolicy; },
+        [](RunConfig& c, const std::string& v) { c.comparePolicy = v; }));
+    t.push_back(text(
+        "mechanics", "mechanics", "mechanics", stream, "M",
+        "whose read-stream mechanics run the policy (default: the policy's own)", mechanicsNames(),
+        [](const RunConfig& c) { return c.mechanics; },
+        [](RunConfig& c, const std::string& v) { c.mechanics = v; }));
+    t.push_back(whole(
+        "eic", "eic", "eic", stream, "effective_io_concurrency (default 16)", 0, 1000,
+        [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.effectiveIoConcurrency), false); },
+        [](RunConfig& c, std::uint64_t v) { c.stream.effectiveIoConcurrency = int(v); }));
+    t.push_back(whole(
+        "io-combine-limit", "ioCombineLimit", "io_combine_limit", stream,
+        "blocks per combined read (default 16 = 128 KiB)", 1, 128,
+        [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.ioCombineLimit), false); },
+        [](RunConfig& c, std::uint64_t v) { c.stream.ioCombineLimit = int(v); }));
+    t.push_back(whole(
+        "max-pinned", "maxPinned", "max_pinned_override", stream,
+        "override max_pinned_buffers (default: as the mechanics compute it)", 1, 32767,
+        [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.maxPinnedOverride)); },
+        [](RunConfig& c, std::uint64_t v) { c.stream.maxPinnedOverride = int(v); }));
+    t.push_back(whole(
+        "shared-buffers", "sharedBuffers", "shared_buffers", stream,
+        "simulated shared buffers in blocks (default 16384, grown to hold the dataset's cache state)", 16,
+        1ULL << 31, [](const RunConfig& c) { return wholeText(c.poolBlocks); },
+        [](RunConfig& c, std::uint64_t v) { c.poolBlocks = v; }));
+    t.push_back(whole(
+        "max-connections", "maxConnections", "max_connections", stream,
+        "max_connections, for the per-backend pin limit (default 100)", 1, 10000,
+        [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.maxConnections), false); },
+        [](RunConfig& c, std::uint64_t v) { c.stream.maxConnections = int(v); }));
+    t.push_back(text(
+        "prewarm", "prewarm", "prewarm", stream, "SPEC",
+        "cache state: none, all, every:K, except-every:K, fraction:P:SEED, list:FILE", {},
+        [](const RunConfig& c) { return c.prewarm; },
+        [](RunConfig& c, const std::string& v) { c.prewarm = v; }));
+    t.push_back(whole(
+        "reset-every", "resetEvery", "reset_every", stream, "end and reset the stream every N blocks", 1,
+        1ULL << 32, [](const RunConfig& c) { return wholeText(c.resetEvery); },
+        [](RunConfig& c, std::uint64_t v) { c.resetEvery = v; }));
+    t.push_back(flag("restore-after-reset", "restoreAfterReset", "restore_after_reset", stream,
+                     "keep the distance across resets (2024/2025 proposals)",
+                     &StreamConfig::restoreAfterReset));
+    t.push_back(flag("backward-combining", "backwardCombining", "backward_combining", stream,
+                     "read descending runs as one ascending I/O (CF7035)", &StreamConfig::backwardCombining));
+    t.push_back(flag("sequential-flag", "sequentialFlag", "sequential_flag", stream,
+                     "READ_STREAM_SEQUENTIAL (no advice)", &StreamConfig::sequentialFlag));
+    t.push_back(text(
+        "io", "io", "io", io, "M",
+        "sim (default: the simulated device), or real reads of a real file: sync (pread by the\n"
+        "consumer), worker (a pool of pread threads) or io_uring; a dataset is first written to its\n"
+        "file in the cache directory, every page verified",
+        {"sim", "sync", "worker", "io_uring"},
+        [](const RunConfig& c) { return std::string(ioModeName(c.io)); },
+        [](RunConfig& c, const std::string& v) { c.io = *ioModeNamed(v); }));
+    t.back().aliases = {"uring"};
+    t.push_back(text(
+        "file", "file", "file", io, "PATH",
+        "real I/O: scan this file (any readable regular file, read-only, not verified) as a\n"
+        "relation of 8 KiB blocks, with a pattern (sized to the file) or --blocks",
+        {}, [](const RunConfig& c) { return c.file; },
+        [](RunConfig& c, const std::string& v) { c.file = v; }));
+    RunOption direct;
+    direct.name = "direct";
+    direct.negation = "buffered";
+    direct.settingsKey = "directIo";
+    direct.jsonKey = "direct";
+    direct.kind = OptionKind::Flag;
+    direct.section = io;
+    direct.help = "O_DIRECT (default for real I/O; falls back to buffered if refused) or the page\n"
+                  "cache (the simulated device's default); governs advice on both";
+    direct.get = [](const RunConfig& c) { return c.directIo ? flagText(*c.directIo) : std::string(); };
+    direct.set = [](RunConfig& c, const std::string& v) { c.directIo = v == "true"; };
+    t.push_back(std::move(direct));
+    t.push_back(text(
+        "os-cache", "osCache", "os_cache", io, "S",
+        "real I/O: cold (default: evict the file from the OS page cache first) or warm", {"cold", "warm"},
+        [](const RunConfig& c) { return c.osCacheCold ? "cold" : "warm"; },
+        [](RunConfig& c, const std::string& v) { c.osCacheCold = v == "cold"; }));
+    t.push_back(whole(
+        "io-workers", "ioWorkers", "io_workers", io, "threads of --io worker (default 3, like io_workers)", 1,
+        64, [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkers), false); },
+        [](RunConfig& c, std::uint64_t v) { c.ioWorkers = int(v); }));
+    t.push_back(text(
+        "cache-dir", "cacheDir", "cache_dir", io, "DIR",
+        "where dataset files go (default $XDG_CACHE_HOME/lookahead/datasets)", {},
+        [](const RunConfig& c) { return c.cacheDir; },
+        [](RunConfig& c, const std::string& v) { c.cacheDir = v; }));
+    t.push_back(text(
+        "sim-io-method", "simIoMethod", "sim_io_method", io, "M",
+        "--io sim: what the simulated reads behave like: worker (default), io_uring or sync",
+        {"sync", "worker", "io_uring"},
+        [](const RunConfig& c) { return std::string(ioMethodName(c.stream.ioMethod)); },
+        [](RunConfig& c, const std::string& v) { c.stream.ioMethod = *ioMethodNamed(v); }));
+    t.back().aliases = {"uring"};
+    t.push_back(real(
+        "latency-us", "latencyUs", "latency_us", io, "X", "simulated latency of one 8 KiB read (default 66)",
+        0.0, 1e7, false,
+        [](const RunConfig& c) {
+            return realText(static_cast<double>(c.device.baseLatencyNs + c.device.perBlockNs) / 1000.0);
+        },
+        [](RunConfig& c, double us) {
+            // A third of it is per-block transfer, as in the defaults.
+            const std::int64_t ns = std::llround(us * 1000.0);
+            c.device.perBlockNs = ns / 3;
+            c.device.baseLatencyNs = ns - c.device.perBlockNs;
+        }));
+    t.push_back(whole(
+        "device-parallelism", "deviceParallelism", "device_parallelism", io,
+        "requests the simulated device serves at once (default 4)", 1, 4096,
+        [](const RunConfig& c) { return wholeText(std::uint64_t(c.device.parallelism), false); },
+        [](RunConfig& c, std::uint64_t v) { c.device.parallelism = int(v); }));
+    t.push_back(real(
+        "jitter", "jitter", "jitter", io, "F", "random spread of simulated latencies, 0..0.99 (default 0)",
+        0.0, 0.99, false, [](const RunConfig& c) { return realText(c.device.jitter); },
+        [](RunConfig& c, double v) { c.device.jitter = v; }));
+    t.push_back(whole(
+        "consumer-ns", "consumerNs", "consumer_ns", io,
+        "consumer CPU per block (default 10000; real I/O spends it on the CPU)", 0, 1'000'000'000,
+        [](const RunConfig& c) {
+            return c.consumerNs < 0 ? std::to_string(c.consumerNs)
+                                    : wholeText(std::uint64_t(c.consumerNs), false);
+        },
+        [](RunConfig& c, std::uint64_t v) { c.consumerNs = std::int64_t(v); }));
+    t.push_back(whole(
+        "collapse-window", "collapseWindow", "collapse_window", "Output",
+        "misses at distance <= 2 that make a collapse (default 32)", 1, 1 << 30,
+        [](const RunConfig& c) { return wholeText(std::uint64_t(c.collapseWindow), false); },
+        [](RunConfig& c, std::uint64_t v) { c.collapseWindow = int(v); }));
+    return t;
+}
+
+std::string expected(const RunOption& o) {
+    switch (o.kind) {
+    case OptionKind::Whole:
+        return "expected a whole number " + std::to_string(o.minWhole) + ".." + std::to_string(o.maxWhole);
+    case OptionKind::Real:
+        return std::string("expected a number ") + (o.minExclusive ? "more than " : "from ") +
+               realText(o.minReal) + (o.minExclusive ? " and at most " : " to ") + realText(o.maxReal);
+    case OptionKind::Flag:
+        return "expected true or false";
+    case OptionKind::Text:
+        break;
+    }
+    std::string list;
+    for (std::size_t i = 0; i < o.choices.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == o.choices.size() ? " or " : ", ") + std::string(o.choices[i]);
+    return "choose " + list;
+}
+
+// Whether `value` is acceptable for `o`.
+bool accepts(const RunOption& o, const std::string& value) {
+    switch (o.kind) {
+    case OptionKind::Whole: {
+        std::uint64_t n = 0;
+        return parseUnsigned(value, n) && n >= o.minWhole && n <= o.maxWhole;
+    }
+    case OptionKind::Real: {
+        double x = 0.0;
+        return parseDouble(value, x) && (o.minExclusive ? x > o.minReal : x >= o.minReal) && x <= o.maxReal;
+    }
+    case OptionKind::Flag:
+        return value == "true" || value == "false";
+    case OptionKind::Text:
+        break;
+    }
+    const auto in = [&](const std::vector<std::string_view>& list) {
+        return std::find(list.begin(), list.end(), value) != list.end();
+    };
+    return o.choices.empty() || in(o.choices) || in(o.aliases);
+}
+
+} // namespace
+
+const std::vector<RunOption>& runOptions() {
+    static const std::vector<RunOption> table = buildTable();
+    return table;
+}
+
+const RunOption* findRunOption(std::string_view name) {
+    for (const RunOption& option : runOptions())
+        if (option.name == name || (!option.negation.empty() && option.negation == name))
+            return &option;
+    return nullptr;
+}
+
+void setRunOption(RunConfig& config, const RunOption& option, const std::string& value) {
+    if (!accepts(option, value)) {
+        std::string what = expected(option);
+        if (option.name == "scale")
+            what += " (leave --scale out for the preset's small default size)";
+        throw InputError("--" + std::string(option.name) + " '" + excerpt(value) + "': " + what);
+    }
+    option.set(config, value);
+}
+
+void validateRunConfig(const RunConfig& config) {
+    for (const RunOption& option : runOptions()) {
+        const std::string value = option.get(config);
+        if (!value.empty() && !accepts(option, value))
+            throw InputError("--" + std::string(option.name) + " " + excerpt(value) + " is out of range (" +
+                             expected(option) + ")");
+    }
+}
+
+std::string runOptionHelp(std::string_view section) {
+    std::string text;
+    for (const RunOption& o : runOptions()) {
+        if (o.section != section)
+            continue;
+        std::string head = "  --" + std::string(o.name);
+        if (!o.negation.empty())
+            head += ", --" + std::string(o.negation);
+        if (o.kind != OptionKind::Flag)
+            head += " " + std::string(o.valueName);
+        head.resize(std::max<std::size_t>(head.size() + 1, 26), ' ');
+        std::string help(o.help);
+        for (std::size_t at = help.find('\n'); at != std::string::npos; at = help.find('\n', at + 1))
+            help.insert(at + 1, std::string(26, ' '));
+        text += head + help + "\n";
+    }
+    return text;
+}
+
+} // namespace la

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "run.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace la {
+
+enum class OptionKind : std::uint8_t { Flag, Whole, Real, Text };
+
+// One option of a run: its name, type, range, default, command-line flag, settings key, JSON key and
+// help text, and how it reads and writes a RunConfig. The command line, the window's ranges, the
+// saved settings, the summary JSON, the help text and the checks before a run all come from the
+// table, so an option is one entry.
+struct RunOption {
+    std::string_view name;        // --name on the command line
+    std::string_view settingsKey; // run/<key> in the saved settings
+    std::string_view jsonKey;     // in the summary JSON's "config"
+    OptionKind kind = OptionKind::Text;
+    std::string_view section;   // of the help text: "Dataset", "Read stream", "I/O", "Output"
+    std::string_view valueName; // "N", "FILE" in the help text
+    std::string_view help;      // one line; a '\n' continues it on the next line
+    std::uint64_t minWhole = 0, maxWhole = 0;
+    double minReal = 0.0, maxReal = 0.0;
+    bool minExclusive = false;                        // Real: more than minReal
+    std::vector<std::string_view> choices;            // Text: the values it takes (empty: any)
+    std::vector<std::string_view> aliases;            // Text: other spellings it also takes ("uring")
+    std::string_view negation;                        // Flag: a second flag that sets it false ("buffered")
+    std::function<std::string(const RunConfig&)> get; // "" = not set
+    std::function<void(RunConfig&, const std::string&)> set; // gets checked values only
+};
+
+const std::vector<RunOption>& runOptions();
+// The option named `name` (or whose negation it is); nullptr if there is none.
+const RunOption* findRunOption(std::string_view name);
+
+// Checks `value` against the option's type, range and choices, then stores it; throws InputError
+// ("--eic '5000': expected a whole number 0..1000") otherwise.
+void setRunOption(RunConfig& config, const RunOption& option, const std::string& value);
+
+// Checks every option's value in `config` as setRunOption() would: a configuration built in code
+// or by the window passes the same checks as the command line.
+void validateRunConfig(const RunConfig& config);
+
+// The help lines of one section, generated from the table.
+std::string runOptionHelp(std::string_view section);
+
+} // namespace la

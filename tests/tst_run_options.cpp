@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The option table is the one place options are defined: every option reads back what it was set
+// to, the checks before a run are the command line's, and the stream's derived settings follow
+// the run's (shared_buffers back to "auto" leaves no stale value).
+#include "input_error.h"
+#include "run.h"
+#include "run_options.h"
+
+#include <QTest>
+
+#include <set>
+
+using namespace la;
+
+class TestRunOptions : public QObject {
+    Q_OBJECT
+private slots:
+    void namesAndKeysAreUnique();
+    void everyOptionRoundTrips();
+    void outOfRangeIsRefusedEverywhere();
+    void derivedStreamSettingsFollowTheRun();
+};
+
+void TestRunOptions::namesAndKeysAreUnique() {
+    std::set<std::string_view> names, settings, json;
+    for (const RunOption& o : runOptions()) {
+        QVERIFY2(names.insert(o.name).second, o.name.data());
+        QVERIFY2(settings.insert(o.settingsKey).second, o.settingsKey.data());
+        QVERIFY2(json.insert(o.jsonKey).second, o.jsonKey.data());
+        QVERIFY2(!o.help.empty(), o.name.data());
+    }
+}
+
+void TestRunOptions::everyOptionRoundTrips() {
+    for (const RunOption& o : runOptions()) {
+        std::string value;
+        switch (o.kind) {
+        case OptionKind::Flag:
+            value = "true";
+            break;
+        case OptionKind::Whole:
+            value = std::to_string(o.maxWhole);
+            break;
+        case OptionKind::Real:
+            value = "0.5";
+            break;
+        case OptionKind::Text:
+            value = o.choices.empty() ? "some-value" : std::string(o.choices.back());
+            break;
+        }
+        RunConfig config;
+        setRunOption(config, o, value);
+        QCOMPARE(QString::fromStdString(o.get(config)), QString::fromStdString(value));
+    }
+}
+
+void TestRunOptions::outOfRangeIsRefusedEverywhere() {
+    RunConfig config;
+    try {
+        setRunOption(config, *findRunOption("eic"), "5000");
+        QFAIL("eic 5000 accepted");
+    } catch (const InputError& error) {
+        QCOMPARE(QString::fromUtf8(error.what()),
+                 QStringLiteral("--eic '5000': expected a whole number 0..1000"));
+    }
+    // Built in code, not parsed: the same check before the run.
+    config.stream.effectiveIoConcurrency = 5000;
+    QVERIFY_THROWS_EXCEPTION(InputError, validateRunConfig(config));
+    config = RunConfig{};
+    config.device.jitter = 2.0;
+    QVERIFY_THROWS_EXCEPTION(InputError, validateRunConfig(config));
+    config = RunConfig{};
+    validateRunConfig(config);
+    // One spelling, the earlier one still understood.
+    setRunOption(config, *findRunOption("io"), "uring");
+    QCOMPARE(QString::fromStdString(findRunOption("io")->get(config)), QStringLiteral("io_uring"));
+}
+
+void TestRunOptions::derivedStreamSettingsFollowTheRun() {
+    RunConfig config;
+    config.poolBlocks = 4096;
+    QCOMPARE(streamConfigFor(config).sharedBuffers, std::uint64_t{4096});
+    config.poolBlocks = 0; // "auto" again
+    QCOMPARE(streamConfigFor(config).sharedBuffers, StreamConfig{}.sharedBuffers);
+    QCOMPARE(streamConfigFor(config).directIo, false); // the simulated device: buffered
+    config.io = IoMode::Worker;
+    QCOMPARE(streamConfigFor(config).directIo, true); // real I/O: O_DIRECT
+    QCOMPARE(streamConfigFor(config).ioMethod, IoMethod::Worker);
+    config.directIo = false;
+    QCOMPARE(streamConfigFor(config).directIo, false);
+}
+
+QTEST_GUILESS_MAIN(TestRunOptions)
+#include "tst_run_options.moc"
