@@ -169,14 +169,13 @@ public:
 
 private:
     std::uint32_t processIndex(std::uint32_t pid) {
-        if (m_lastProcess < m_trace.processes.size() && m_trace.processes[m_lastProcess] == pid)
+        auto& processes = m_trace.processes;
+        if (m_lastProcess < processes.size() && processes[m_lastProcess] == pid)
             return m_lastProcess;
-        const auto found = std::find(m_trace.processes.begin(), m_trace.processes.end(), pid);
-        if (found == m_trace.processes.end())
-            m_trace.processes.push_back(pid);
-        m_lastProcess =
-            static_cast<std::uint32_t>(found == m_trace.processes.end() ? m_trace.processes.size() - 1
-                                                                        : found - m_trace.processes.begin());
+        const auto found = std::find(processes.begin(), processes.end(), pid);
+        m_lastProcess = static_cast<std::uint32_t>(found - processes.begin());
+        if (found == processes.end())
+            processes.push_back(pid);
         return m_lastProcess;
     }
 
