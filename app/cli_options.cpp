@@ -4,6 +4,7 @@
 #include "input_error.h"
 #include "message_text.h"
 #include "text_parse.h"
+#include "trace/trace_format.h"
 
 #include <cstdio>
 
@@ -154,6 +155,13 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
          [&](const std::string& v) {
              r.collapseWindow = int(wholeNumber("collapse-window", v, 1, 1 << 30));
          }},
+        {"import-trace", [&](const std::string& v) { o.importTrace = v; }},
+        {"trace-format",
+         [&](const std::string& v) {
+             traceFormatNamed(v); // refused here, before anything runs
+             o.traceFormat = v;
+         }},
+        {"trace-relation", [&](const std::string& v) { o.traceRelation = v; }},
         {"summary-json", [&](const std::string& v) { o.summaryJson = v; }},
         {"trace-csv", [&](const std::string& v) { o.traceCsv = v; }},
         {"export-png",
@@ -263,6 +271,12 @@ I/O
   --device-parallelism N  requests the simulated device serves at once (default 4)
   --jitter F              random spread of simulated latencies, 0..0.99 (default 0)
   --consumer-ns Y         consumer CPU per block (default 10000; real I/O spends it on the CPU)
+Observed runs
+  --import-trace FILE     import what PostgreSQL really read (strace -f -ttt -T -yy, perf trace, or a
+                          --trace-csv file) and model the same blocks with --compare-policy (or --policy)
+  --trace-format F        auto (default), strace, perf or lookahead-csv
+  --trace-relation R      the file whose reads to import: a path (or its end, e.g. base/5/16390), or fd:N;
+                          default the file read most
 Output
   --summary-json FILE     write the run summary as JSON (schema lookahead.summary/1)
   --trace-csv FILE        write every event as CSV

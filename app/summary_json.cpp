@@ -22,7 +22,9 @@ QString ioMethodName(IoMethod method) {
     return {};
 }
 
-QJsonObject runObject(const RunSummary& s) {
+} // namespace
+
+QJsonObject runSummaryObject(const RunSummary& s) {
     QJsonObject hist;
     for (const auto& [size, count] : s.ioSizeHist)
         hist[QString::number(size)] = static_cast<qint64>(count);
@@ -65,7 +67,6 @@ QJsonObject runObject(const RunSummary& s) {
         o[QStringLiteral("error")] = QString::fromStdString(s.error);
     return o;
 }
-} // namespace
 
 QJsonObject configObject(const RunConfig& c) {
     QJsonObject o;
@@ -101,7 +102,7 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
     QJsonArray list;
     bool cancelled = false;
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        QJsonObject run = runObject(runs[i]);
+        QJsonObject run = runSummaryObject(runs[i]);
         if (i < experiment.runs.size()) {
             const RunVariant& variant = experiment.runs[i];
             run[QStringLiteral("label")] = QString::fromStdString(variant.label);
