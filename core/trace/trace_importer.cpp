@@ -233,11 +233,13 @@ void requireReads(const TraceImportRequest& request, TraceFormat format, const S
     throw InputError("trace " + quoted(request.path) + " has no reads (pread64, preadv or preadv2)");
 }
 
+// The selection and its name; `expectedReads` is set when the listing knows how many reads it has.
 Selection choose(const TraceImportRequest& request, const std::vector<Inventory::File>& files,
-                 std::string& name) {
+                 std::string& name, std::uint64_t& expectedReads) {
     const std::string& wanted = request.relation;
     if (wanted.empty()) {
         name = files.front().listed.name;
+        expectedReads = files.front().listed.reads;
         return files.front().selection;
     }
     if (wanted.starts_with("fd:")) {
@@ -273,25 +275,41 @@ Selection choose(const TraceImportRequest& request, const std::vector<Inventory:
                          quoted(request.path) + " (the most read is " + quoted(files.front().listed.name) +
                          ")");
     name = match->listed.name;
+    expectedReads = match->listed.reads;
     return match->selection;
 }
 
-// Reads by start time, times from the first read's start.
-void order(ObservedTrace& trace) {
-    std::vector<std::uint32_t> byStart(trace.reads.size());
+bool earlier(const ObservedRead& a, const ObservedRead& b) {
+    return a.startNs < b.startNs;
+}
+
+// Reads by start time, waits pointing at the same reads after the sort.
+void sortByStart(ObservedTrace& trace) {
+    auto& reads = trace.reads;
+    // strace writes a call when it ends, so a trace is nearly always in start order already.
+    if (std::is_sorted(reads.begin(), reads.end(), earlier))
+        return;
+    if (trace.waits.empty()) {
+        std::stable_sort(reads.begin(), reads.end(), earlier);
+        return;
+    }
+    std::vector<std::uint32_t> byStart(reads.size());
     std::iota(byStart.begin(), byStart.end(), 0U);
-    std::stable_sort(byStart.begin(), byStart.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return trace.reads[a].startNs < trace.reads[b].startNs;
-    });
-    std::vector<ObservedRead> sorted(trace.reads.size());
-    std::vector<std::uint32_t> newIndex(trace.reads.size());
+    std::stable_sort(byStart.begin(), byStart.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return earlier(reads[a], reads[b]); });
+    std::vector<ObservedRead> sorted(reads.size());
+    std::vector<std::uint32_t> newIndex(reads.size());
     for (std::size_t i = 0; i < byStart.size(); ++i) {
-        sorted[i] = trace.reads[byStart[i]];
+        sorted[i] = reads[byStart[i]];
         newIndex[byStart[i]] = static_cast<std::uint32_t>(i);
     }
-    trace.reads = std::move(sorted);
+    reads = std::move(sorted);
     for (ObservedWait& wait : trace.waits)
         wait.read = newIndex[wait.read];
+}
+
+// Times from the first read's start.
+void rebaseTimes(ObservedTrace& trace) {
     const std::int64_t origin = trace.reads.empty() ? 0 : trace.reads.front().startNs;
     for (ObservedRead& read : trace.reads)
         read.startNs -= origin;
@@ -316,7 +334,9 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
     const std::vector<Inventory::File> files = inventory.files();
     for (const Inventory::File& file : files)
         trace.files.push_back(file.listed);
-    const Selection selection = choose(request, files, trace.relation);
+    std::uint64_t expectedReads = 0;
+    const Selection selection = choose(request, files, trace.relation, expectedReads);
+    trace.reads.reserve(expectedReads); // no doubling: the reads are most of the memory
 
     progress.doneBefore = reader.size();
     Collector collector(selection, trace);
@@ -330,7 +350,8 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
     trace.lines = stats.lines;
     trace.uringEnters = stats.uringEnters;
     trace.unmatchedResumes = stats.unmatchedResumes;
-    order(trace);
+    sortByStart(trace);
+    rebaseTimes(trace);
     return trace;
 }
 
