@@ -221,6 +221,16 @@ void TestTraceImport::cliContract() {
     QCOMPARE(model[QStringLiteral("policy")].toString(), QStringLiteral("pg18"));
     QCOMPARE(model[QStringLiteral("blocks")].toInteger(), blocks);
     QVERIFY(model[QStringLiteral("ios")].toInteger() > 0);
+
+    // Re-simulated with real reads of a file of the relation's size.
+    const Result real = lookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"),
+                                   m_syncTrace, QStringLiteral("--io"), QStringLiteral("sync"),
+                                   QStringLiteral("--file"), m_file, QStringLiteral("--summary-json"), json});
+    QCOMPARE(real.exitCode, 0);
+    const QJsonObject realModel =
+        QJsonDocument::fromJson(readAll(json)).object()[QStringLiteral("runs")].toArray()[1].toObject();
+    QCOMPARE(realModel[QStringLiteral("io_method_used")].toString(), QStringLiteral("sync"));
+    QCOMPARE(realModel[QStringLiteral("blocks")].toInteger(), blocks);
 }
 
 void TestTraceImport::lookaheadCsvRoundTrip() {
@@ -384,6 +394,7 @@ void TestTraceImport::badInput_data() {
     QTest::newRow("binary") << "binary" << QStringList() << "is a binary file";
     QTest::newRow("truncated") << "truncated" << QStringList() << "(cut short)";
     QTest::newRow("unparseable") << "unparseable" << QStringList() << "5 of";
+    QTest::newRow("overlong line") << "overlong" << QStringList() << "line 3 (cut short)";
     QTest::newRow("no reads") << "noreads" << QStringList() << "has no reads";
     QTest::newRow("io_uring") << "uring" << QStringList() << "io_method=worker";
     QTest::newRow("unknown relation")
@@ -436,6 +447,10 @@ void TestTraceImport::badInput() {
         content = readAll(path);
         if (uring && !content.contains("io_uring_enter"))
             QSKIP("io_uring is not available here (the run fell back to the worker pool)");
+    } else if (name == QLatin1String("overlong")) { // a line longer than the reader's 1 MiB buffer
+        QList<QByteArray> lines = good.split('\n');
+        lines.insert(2, "1 2.0 pread64(3</x>, \"" + QByteArray(3 << 20, 'a') + "\"..., 8192, 0) = 8192");
+        content = lines.join('\n');
     } else if (name == QLatin1String("good")) {
         content = good;
     }
