@@ -91,6 +91,7 @@ private slots:
     void initTestCase();
     void straceOfSyncScan();
     void straceOfWorkerScan();
+    void perfTraceOfSyncScan();
     void cliContract();
     void lookaheadCsvRoundTrip();
     void generatedSegmentsAndProcesses();
@@ -183,6 +184,27 @@ void TestTraceImport::straceOfWorkerScan() {
     QVERIFY2(observed.processes.size() >= 1, "each read records the thread that did it");
     for (const ObservedRead& read : observed.reads)
         QVERIFY(read.process < observed.processes.size());
+}
+
+void TestTraceImport::perfTraceOfSyncScan() {
+    const QString perf = QStandardPaths::findExecutable(QStringLiteral("perf"));
+    if (perf.isEmpty())
+        QSKIP("perf is not installed");
+    const QString trace = m_dir.filePath(QStringLiteral("sync.perf"));
+    const QString csv = m_dir.filePath(QStringLiteral("perf.csv"));
+    const Result r = run(
+        perf, {QStringLiteral("trace"), QStringLiteral("-e"), QStringLiteral("pread64,preadv"),
+               QStringLiteral("-o"), trace, QStringLiteral(LOOKAHEAD_BINARY), QStringLiteral("--headless"),
+               QStringLiteral("--io"), QStringLiteral("sync"), QStringLiteral("--file"), m_file,
+               QStringLiteral("--dataset"), QStringLiteral("random"), QStringLiteral("--trace-csv"), csv});
+    if (r.exitCode != 0)
+        QSKIP(qPrintable(QStringLiteral("perf trace cannot run here: ") + r.err.left(200)));
+    // A random order reads block 0 somewhere: perf leaves its "pos: 0" out.
+    QVERIFY(readAll(trace).contains("count: 8192)"));
+    const ObservedTrace observed = import(trace);
+    QCOMPARE(observed.format, TraceFormat::Perf);
+    QVERIFY(observed.hasDurations);
+    QCOMPARE(importedReads(observed), csvReads(csv, QStringLiteral("pg18")));
 }
 
 void TestTraceImport::cliContract() {
