@@ -33,7 +33,9 @@ void generate(const std::string& path, std::uint64_t lines) {
                 block = 400'000;
             --block;
             const std::uint64_t segment = block / 131072;
-            const std::string suffix = segment ? "." + std::to_string(segment) : "";
+            std::string suffix; // appended: `"." + std::string` trips GCC 12's -Wrestrict at -O3 (bug 105329)
+            if (segment)
+                suffix.append(1, '.').append(std::to_string(segment));
             std::fprintf(
                 out,
                 "%d %.6f pread64(%d<%s%s>, \"\\0\\0\\0\\0\\230\\3\\6\\352\\0\\0\\4\\0\\f\\1\\200\\1\\0 "
