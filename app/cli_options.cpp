@@ -6,6 +6,7 @@
 #include "registry.h"
 #include "run_options.h"
 #include "text_parse.h"
+#include "trace/trace_format.h"
 
 #include <functional>
 
@@ -16,6 +17,7 @@ namespace {
 // An option of the command line itself (what to do, where to write), not of the run: the run's
 // options come from run_options.h.
 struct CommandOption {
+    const char* section; // of the help text
     const char* name;
     const char* valueName; // nullptr: a flag
     const char* help;
@@ -39,20 +41,34 @@ void setComparison(CliOptions& o, Comparison comparison, const std::string& flag
 
 const std::vector<CommandOption>& commandOptions() {
     static const std::vector<CommandOption> options{
-        {"headless", nullptr, "run without a window and print the summary",
+        {"Observed runs", "import-trace", "FILE",
+         "import what PostgreSQL really read (strace -f -ttt -T -yy, perf trace, or a\n"
+         "--trace-csv file) and model the same blocks with --compare-policy (or --policy)",
+         [](CliOptions& o, const std::string& v) { o.importTrace = v; }},
+        {"Observed runs", "trace-format", "F", "auto (default), strace, perf or lookahead-csv",
+         [](CliOptions& o, const std::string& v) {
+             traceFormatNamed(v); // refused here, before anything runs
+             o.traceFormat = v;
+         }},
+        {"Observed runs", "trace-relation", "R",
+         "the file whose reads to import: a path (or its end, e.g. base/5/16390), or fd:N;\n"
+         "default the file read most",
+         [](CliOptions& o, const std::string& v) { o.traceRelation = v; }},
+        {"Output", "headless", nullptr, "run without a window and print the summary",
          [](CliOptions& o, const std::string&) { o.headless = true; }},
-        {"list-datasets", nullptr, "print every preset and pattern with its description and default size",
+        {"Output", "list-datasets", nullptr,
+         "print every preset and pattern with its description and default size",
          [](CliOptions& o, const std::string&) { o.listDatasets = true; }},
-        {"summary-json", "FILE", "write the run summary as JSON (schema lookahead.summary/1)",
+        {"Output", "summary-json", "FILE", "write the run summary as JSON (schema lookahead.summary/1)",
          [](CliOptions& o, const std::string& v) { o.summaryJson = v; }},
-        {"trace-csv", "FILE", "write every event as CSV",
+        {"Output", "trace-csv", "FILE", "write every event as CSV",
          [](CliOptions& o, const std::string& v) { o.traceCsv = v; }},
-        {"export-png", "FILE", "render the window's plots offscreen to a PNG (implies --headless)",
+        {"Output", "export-png", "FILE", "render the window's plots offscreen to a PNG (implies --headless)",
          [](CliOptions& o, const std::string& v) {
              o.exportPng = v;
              o.headless = true;
          }},
-        {"png-size", "WxH", "size of that PNG (default 1600x1000)",
+        {"Output", "png-size", "WxH", "size of that PNG (default 1600x1000)",
          [](CliOptions& o, const std::string& v) {
              const auto x = v.find_first_of("xX");
              if (x == std::string::npos)
@@ -60,10 +76,11 @@ const std::vector<CommandOption>& commandOptions() {
              o.pngWidth = int(sideOf("png-size", v.substr(0, x)));
              o.pngHeight = int(sideOf("png-size", v.substr(x + 1)));
          }},
-        {"run", nullptr, "(window) start the run at once",
+        {"Output", "run", nullptr, "(window) start the run at once",
          [](CliOptions& o, const std::string&) { o.startRun = true; }},
-        {"help", nullptr, "this text", [](CliOptions& o, const std::string&) { o.help = true; }},
-        {"version", nullptr, "the version", [](CliOptions& o, const std::string&) { o.version = true; }},
+        {"Output", "help", nullptr, "this text", [](CliOptions& o, const std::string&) { o.help = true; }},
+        {"Output", "version", nullptr, "the version",
+         [](CliOptions& o, const std::string&) { o.version = true; }},
     };
     return options;
 }
@@ -84,12 +101,17 @@ std::string policyHelp() {
     return lines;
 }
 
-std::string commandHelp() {
+std::string commandHelp(std::string_view section) {
     std::string text;
     for (const CommandOption& o : commandOptions()) {
+        if (o.section != section)
+            continue;
         std::string head = "  --" + std::string(o.name) + (o.valueName ? " " + std::string(o.valueName) : "");
         head.resize(std::max<std::size_t>(head.size() + 1, 26), ' ');
-        text += head + o.help + "\n";
+        std::string help = o.help;
+        for (std::size_t at = help.find('\n'); at != std::string::npos; at = help.find('\n', at + 1))
+            help.insert(at + 1, std::string(26, ' '));
+        text += head + help + "\n";
     }
     return text;
 }
@@ -165,7 +187,8 @@ std::string usageText() {
            "  --compare-backward-combining\n"
            "                          run B with --backward-combining toggled\n"
            "I/O\n" +
-           runOptionHelp("I/O") + "Output\n" + runOptionHelp("Output") + commandHelp() +
+           runOptionHelp("I/O") + "Observed runs\n" + commandHelp("Observed runs") + "Output\n" +
+           runOptionHelp("Output") + commandHelp("Output") +
            "Environment\n"
            "  LOOKAHEAD_DISABLE_IO_URING=1  --io io_uring falls back to the worker pool, as where io_uring "
            "is "

@@ -25,7 +25,10 @@ struct CliOptions {
     std::string exportPng;   // --export-png FILE: render the plots offscreen (implies --headless)
     int pngWidth = 1600;     // --png-size WxH
     int pngHeight = 1000;
-    std::vector<std::string> given; // option names present on the command line (without "--")
+    std::string importTrace;          // --import-trace FILE: an observed run instead of a dataset
+    std::string traceFormat = "auto"; // --trace-format
+    std::string traceRelation;        // --trace-relation PATH|fd:N
+    std::vector<std::string> given;   // option names present on the command line (without "--")
 };
 
 // Throws InputError with a one-line message for anything malformed or unknown.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "headless.h"
 
+#include "import_run.h"
 #include "input_error.h"
 #include "io/output_file.h"
 #include "signal_cancel.h"
@@ -39,7 +40,9 @@ private:
     int m_tenths = -1;
 };
 
-QString describe(const std::string& label, const RunSummary& s) {
+} // namespace
+
+std::string describeRun(const std::string& label, const RunSummary& s) {
     const double seconds = static_cast<double>(s.runtimeNs) / 1e9;
     const double meanSize = s.ios ? static_cast<double>(s.misses) / static_cast<double>(s.ios) : 0.0;
     QString text;
@@ -99,10 +102,8 @@ QString describe(const std::string& label, const RunSummary& s) {
         text += QStringLiteral("  cancelled\n");
     if (!s.error.empty())
         text += QStringLiteral("  ERROR: %1\n").arg(QString::fromStdString(s.error));
-    return text;
+    return text.toStdString();
 }
-
-} // namespace
 
 std::string datasetListing() {
     QString text;
@@ -137,6 +138,8 @@ std::vector<NamedPath> outputsOf(const CliOptions& options) {
 }
 
 int runHeadless(const CliOptions& options) {
+    if (!options.importTrace.empty())
+        return runImportHeadless(options);
     const RunConfig& config = options.run;
     const Experiment experiment = makeExperiment(config, options.comparison);
 
@@ -169,7 +172,7 @@ int runHeadless(const CliOptions& options) {
                 callbacks.sinks.push_back(csv.get());
             }
             runs.push_back(runScan(variant.config, variant.policy, callbacks));
-            std::fputs(qPrintable(describe(variant.label, runs.back())), stdout);
+            std::fputs(describeRun(variant.label, runs.back()).c_str(), stdout);
             if (!runs.back().error.empty())
                 exitCode = 1;
             if (runs.back().cancelled || !runs.back().error.empty())

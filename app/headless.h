@@ -14,6 +14,9 @@ int runHeadless(const CliOptions& options);
 // The files the command line asks to write, named by their options.
 std::vector<NamedPath> outputsOf(const CliOptions& options);
 
+// A run's summary as the headless run prints it, under `label`.
+std::string describeRun(const std::string& label, const RunSummary& summary);
+
 // The --list-datasets text.
 std::string datasetListing();
 

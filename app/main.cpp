@@ -54,7 +54,8 @@ int run(int argc, char** argv) {
         return 0;
     }
     la::SignalCancel::install();
-    if (options.headless && options.exportPng.empty())
+    // An imported trace is not drawn offscreen yet: runHeadless refuses its --export-png.
+    if (options.headless && (options.exportPng.empty() || !options.importTrace.empty()))
         return la::runHeadless(options);
     if (!options.exportPng.empty()) {
         // QCustomPlot draws with QWidgets, so the export needs a QApplication, offscreen.

@@ -10,8 +10,7 @@
 
 namespace la {
 
-namespace {
-QJsonObject runObject(const RunSummary& s) {
+QJsonObject runSummaryObject(const RunSummary& s) {
     QJsonObject hist;
     for (const auto& [size, count] : s.ioSizeHist)
         hist[QString::number(size)] = static_cast<qint64>(count);
@@ -55,7 +54,6 @@ QJsonObject runObject(const RunSummary& s) {
         o[QStringLiteral("error")] = QString::fromStdString(s.error);
     return o;
 }
-} // namespace
 
 QJsonObject configObject(const RunConfig& c) {
     QJsonObject o;
@@ -88,7 +86,7 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
     QJsonArray list;
     bool cancelled = false;
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        QJsonObject run = runObject(runs[i]);
+        QJsonObject run = runSummaryObject(runs[i]);
         if (i < experiment.runs.size()) {
             const RunVariant& variant = experiment.runs[i];
             run[QStringLiteral("label")] = QString::fromStdString(variant.label);

@@ -16,6 +16,8 @@ namespace la {
 // `runs` are the summaries of the experiment's runs that finished, in order.
 QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunSummary>& runs);
 QJsonObject configObject(const RunConfig& config);
+// One run's fields, as in "runs" (without label, direction and options).
+QJsonObject runSummaryObject(const RunSummary& summary);
 
 // The document as indented UTF-8 JSON.
 QByteArray summaryJson(const Experiment& experiment, const std::vector<RunSummary>& runs);

@@ -100,6 +100,7 @@ const Mechanics& mechanicsFor(const std::string& policy, const std::string& mech
 
 std::string policyChoices() {
     std::vector<std::string> names;
+    names.reserve(std::size(kPolicies));
     for (const PolicyEntry& entry : kPolicies)
         names.emplace_back(entry.name);
     return choices(names);
@@ -107,6 +108,7 @@ std::string policyChoices() {
 
 std::string mechanicsChoices() {
     std::vector<std::string> names;
+    names.reserve(std::size(kMechanics));
     for (const Mechanics* mechanics : kMechanics)
         names.emplace_back(mechanics->name);
     return choices(names);

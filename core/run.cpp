@@ -15,6 +15,7 @@
 #include "run_options.h"
 #include "scan_loop.h"
 #include "tracer.h"
+#include "vector_source.h"
 
 #include <algorithm>
 
@@ -31,7 +32,8 @@ bool realIo(const RunConfig& config) {
 std::string prewarmText(const RunConfig& config) {
     if (!config.prewarm.empty())
         return config.prewarm;
-    return config.blockList.empty() ? defaultPrewarmFor(config.dataset.name) : "none";
+    return config.blockList.empty() && !config.blockSequence ? defaultPrewarmFor(config.dataset.name)
+                                                             : "none";
 }
 
 // The real-I/O half of a run: the file, its page-cache state and the backend reading it.
@@ -121,14 +123,19 @@ std::unique_ptr<BlockSource> openSource(const RunConfig& config) {
         if (request.blocks == 0)
             request.blocks = fileBlocks; // a pattern covers the user's file
     }
-    std::unique_ptr<BlockSource> source = config.blockList.empty()
-                                              ? makeDataset(request)
-                                              : loadBlockList(config.blockList, config.dataset.direction);
+    std::unique_ptr<BlockSource> source;
+    if (config.blockSequence)
+        source = std::make_unique<VectorSource>(*config.blockSequence);
+    else if (!config.blockList.empty())
+        source = loadBlockList(config.blockList, config.dataset.direction);
+    else
+        source = makeDataset(request);
     if (source->length() == 0)
         throw InputError("the dataset has no blocks to scan");
     if (fileBlocks > 0 && source->relationBlocks() > fileBlocks)
-        throw InputError((config.blockList.empty() ? "dataset '" + config.dataset.name + "' reads"
-                                                   : "block list '" + config.blockList + "' reads") +
+        throw InputError((config.blockSequence       ? std::string("the traced block sequence reads")
+                          : config.blockList.empty() ? "dataset '" + config.dataset.name + "' reads"
+                                                     : "block list '" + config.blockList + "' reads") +
                          " block " + std::to_string(source->relationBlocks() - 1) + ", past the end of '" +
                          config.file + "' (" + std::to_string(fileBlocks) + " blocks)");
     if (config.resetEvery > 0)

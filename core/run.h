@@ -22,6 +22,8 @@ namespace la {
 struct RunConfig {
     DatasetRequest dataset;
     std::string blockList; // a user's block list instead of a dataset
+    // A block sequence in memory instead of a dataset (the blocks an imported trace read, in order).
+    std::shared_ptr<const std::vector<std::uint32_t>> blockSequence;
     std::string policy = "pg18";
     std::string comparePolicy; // optional second run (A/B)
     std::string mechanics;     // pg17, pg18 or pg19; empty = each policy's own

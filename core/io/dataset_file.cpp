@@ -22,7 +22,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <ranges>
 #include <sstream>
 #include <vector>
 
@@ -123,7 +122,8 @@ void preparePrivateDir(const std::string& dir) {
         if (p == p.parent_path())
             break;
     }
-    for (const auto& missingDir : std::views::reverse(missing)) // outermost first
+    std::reverse(missing.begin(), missing.end()); // outermost first
+    for (const auto& missingDir : missing)
         if (::mkdir(missingDir.c_str(), 0700) != 0 && errno != EEXIST)
             throw InputError("cannot create the dataset directory '" + dir + "': " + std::strerror(errno) +
                              " (choose another with --cache-dir)");

@@ -11,9 +11,9 @@ namespace {
 
 // Dataset files are named by what decides their pages. A pattern's heap is just N blocks, whatever
 // order the pattern visits them in, so every pattern of one size shares one file; so does a
-// block list's relation.
+// block list's (or an imported trace's) relation.
 std::string fileKey(const RunConfig& config, std::uint64_t blocks) {
-    if (!config.blockList.empty())
+    if (!config.blockList.empty() || config.blockSequence)
         return datasetFileKey("blocklist", 1.0, 0, blocks);
     const DatasetInfo& info = findDataset(config.dataset.name);
     if (info.pattern)

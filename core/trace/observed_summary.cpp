@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "observed_summary.h"
+
+#include "block_size.h"
+#include "observed_events.h"
+
+namespace la {
+
+ObservedSummary summarizeObserved(const ObservedTrace& trace) {
+    ObservedSummary s;
+    SummaryBuilder builder;
+    EventSink* sinks[] = {&builder};
+    emitObservedEvents(trace, sinks);
+    builder.finish(s.run);
+
+    s.run.policy = "observed";
+    s.run.ioMethodUsed = traceFormatName(trace.format);
+    std::vector<std::uint64_t> perProcess(trace.processes.size());
+    for (const ObservedRead& read : trace.reads) {
+        s.run.blocks += read.nblocks;
+        s.deviceTimeNs += read.durationNs;
+        ++perProcess[read.process];
+    }
+    s.run.deviceReads = s.run.ios;
+    s.run.bytesRead = s.run.blocks * kBlockSize;
+    s.source = traceFormatName(trace.format);
+    s.relation = trace.relation;
+    if (s.run.runtimeNs > 0)
+        s.megabytesPerSecond =
+            static_cast<double>(s.run.bytesRead) * 1e3 / static_cast<double>(s.run.runtimeNs);
+    if (s.run.ios > 0)
+        s.meanReadBlocks = static_cast<double>(s.run.blocks) / static_cast<double>(s.run.ios);
+    s.combinable = combinableDescendingRuns(trace.reads);
+    for (std::size_t i = 0; i < trace.processes.size(); ++i)
+        s.readsByProcess.emplace_back(trace.processes[i], perProcess[i]);
+    return s;
+}
+
+} // namespace la

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "trace_format.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace la {
+
+// One read of the chosen relation, as the trace shows it.
+struct ObservedRead {
+    std::int64_t startNs = 0;    // since the relation's first read started
+    std::int64_t durationNs = 0; // 0 when the trace gives no durations
+    std::uint32_t block = 0;     // first block, counted across the relation's segment files
+    std::uint32_t nblocks = 0;
+    std::uint32_t process = 0; // index into ObservedTrace::processes
+};
+
+// The consumer waited for a read (only Lookahead's own CSV records this).
+struct ObservedWait {
+    std::int64_t timeNs = 0;
+    std::uint32_t read = 0; // index into ObservedTrace::reads
+};
+
+// A file the trace reads, for choosing the relation.
+struct TracedFile {
+    std::string name; // the relation's path (segment 0), or "fd N of process P" without paths
+    std::uint64_t reads = 0;
+    std::uint64_t bytes = 0;
+};
+
+// What an imported trace says about one relation.
+struct ObservedTrace {
+    TraceFormat format = TraceFormat::Auto;
+    std::string relation;
+    std::vector<TracedFile> files;   // every file read, most reads first
+    std::vector<ObservedRead> reads; // the relation's successful reads, by start time
+    std::vector<ObservedWait> waits;
+    std::vector<std::uint32_t> processes; // pids of the processes that read the relation
+    bool hasTimes = true;                 // false: reads are placed 1 µs apart in trace order
+    bool hasDurations = false;
+    std::uint64_t lines = 0;
+    std::uint64_t failedReads = 0;      // reads of the relation that returned an error
+    std::uint64_t unalignedReads = 0;   // not whole 8 kB blocks (rounded out to blocks)
+    std::uint64_t unmatchedResumes = 0; // "resumed" lines whose start is not in the trace (skipped)
+    std::uint64_t uringEnters = 0;
+
+    // One more than the last block read.
+    std::uint64_t relationBlocks() const;
+    // The block sequence the reads imply: each read's blocks, in order, reads by start time.
+    std::vector<std::uint32_t> impliedBlocks() const;
+};
+
+} // namespace la

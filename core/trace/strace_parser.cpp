@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "strace_parser.h"
+
+#include "text_cursor.h"
+
+namespace la {
+
+namespace {
+
+constexpr std::int64_t kSecondNs = 1'000'000'000;
+
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+// "[pid N] " (strace -f with several processes on a terminal) or "N " (-f with -o).
+bool readPid(TextCursor& c, TraceLine& out) {
+    if (c.consume("[pid")) {
+        c.skipSpaces();
+        std::uint64_t pid = 0;
+        if (!c.readUnsigned(pid) || !c.consume(']'))
+            return false;
+        out.pid = static_cast<std::uint32_t>(pid);
+        c.skipSpaces();
+        return true;
+    }
+    const std::size_t start = c.pos();
+    std::uint64_t pid = 0;
+    if (c.readUnsigned(pid) && c.peek() == ' ') {
+        out.pid = static_cast<std::uint32_t>(pid);
+        c.skipSpaces();
+    } else {
+        c.seek(start); // a timestamp, not a pid
+    }
+    return true;
+}
+
+// -ttt "1796114808.995313", -tt "09:47:44.123456" or -t "09:47:44".
+bool readTime(TextCursor& c, TraceLine& out) {
+    if (!isDigit(c.peek()))
+        return true;
+    const std::size_t start = c.pos();
+    std::uint64_t first = 0;
+    c.readUnsigned(first);
+    if (c.peek() == ':') {
+        std::uint64_t minutes = 0;
+        std::int64_t secondsNs = 0;
+        if (!c.consume(':') || !c.readUnsigned(minutes) || !c.consume(':') ||
+            !c.readDecimalNs(kSecondNs, secondsNs))
+            return false;
+        out.timeNs = static_cast<std::int64_t>(first * 3600 + minutes * 60) * kSecondNs + secondsNs;
+    } else {
+        c.seek(start);
+        if (!c.readDecimalNs(kSecondNs, out.timeNs))
+            return false;
+    }
+    out.hasTime = true;
+    c.skipSpaces();
+    return true;
+}
+
+// "39</var/lib/postgresql/15/main/base/5/16390>" (-yy) or "39".
+bool readFd(TextCursor& c, TraceLine& out) {
+    std::uint64_t fd = 0;
+    if (!c.readUnsigned(fd))
+        return false;
+    out.fd = static_cast<std::int64_t>(fd);
+    if (c.consume('<')) {
+        const std::string_view rest = c.rest();
+        const std::size_t end = rest.find(">,");
+        if (end == std::string_view::npos)
+            return false;
+        out.path = rest.substr(0, end);
+        c.seek(c.pos() + end + 1);
+    }
+    return true;
+}
+
+// preadv's "[{iov_base="..."..., iov_len=8192}, ...]": the lengths summed.
+bool readIovecs(TextCursor& c, std::uint64_t& bytes) {
+    if (!c.consume('['))
+        return false;
+    bytes = 0;
+    while (!c.consume(']')) {
+        if (c.atEnd())
+            return false;
+        if (c.peek() == '"') {
+            if (!c.skipQuoted())
+                return false;
+        } else if (c.consume("iov_len=")) {
+            std::uint64_t length = 0;
+            if (!c.readUnsigned(length))
+                return false;
+            bytes += length;
+        } else {
+            c.seek(c.pos() + 1);
+        }
+    }
+    return true;
+}
+
+// Everything after the fd: "BUF, COUNT, OFFSET[, FLAGS]) = RESULT [<DURATION>]".
+bool readTail(TextCursor& c, ReadCall call, TraceLine& out) {
+    std::uint64_t iovBytes = 0;
+    if (c.peek() == '"') {
+        if (!c.skipQuoted())
+            return false;
+        c.consume("...");
+    } else if (c.peek() == '[') {
+        if (!readIovecs(c, iovBytes))
+            return false;
+    } else if (!c.skipTo(',')) { // an address: a failed call, whose buffer strace does not show
+        return false;
+    }
+    std::uint64_t count = 0;
+    if (!c.consume(','))
+        return false;
+    c.skipSpaces();
+    if (!c.readUnsigned(count) || !c.consume(','))
+        return false;
+    c.skipSpaces();
+    if (!c.readUnsigned(out.offset) || !c.skipTo(')') || !c.consume(')'))
+        return false;
+    out.bytes = call == ReadCall::Preadv ? iovBytes : count;
+    c.skipSpaces();
+    if (!c.consume('='))
+        return false;
+    c.skipSpaces();
+    std::uint64_t result = 0;
+    if (c.consume('?') || c.consume('-')) {
+        out.failed = true;
+        c.readUnsigned(result);
+    } else if (!c.readUnsigned(result)) {
+        return false;
+    }
+    // A failed call is followed by "ERRNO (text)" before the duration.
+    const std::size_t lt = c.rest().rfind(" <");
+    if (lt == std::string_view::npos)
+        return out.failed || c.rest().find_first_not_of(' ') == std::string_view::npos;
+    c.seek(c.pos() + lt + 2);
+    std::int64_t duration = 0;
+    if (c.readDecimalNs(kSecondNs, duration) && c.consume('>'))
+        out.durationNs = duration;
+    else if (!out.failed) // "<unavailable>" only follows "= ?"
+        return false;
+    return true;
+}
+
+} // namespace
+
+LineKind parseStraceLine(std::string_view line, TraceLine& out) {
+    out = TraceLine{};
+    TextCursor c(line);
+    c.skipSpaces();
+    if (c.consume("strace: ")) // strace's own messages, when its stderr went into the file
+        return out.kind = LineKind::Other;
+    if (!readPid(c, out) || !readTime(c, out))
+        return out.kind = LineKind::Bad;
+    if (c.consume("+++") || c.consume("---")) // exits and signals
+        return out.kind = LineKind::Other;
+    if (c.consume("<... ")) {
+        const ReadCall call = readCallNamed(c.readName());
+        if (!c.consume(" resumed>"))
+            return out.kind = LineKind::Bad;
+        if (call == ReadCall::UringEnter)
+            return out.kind = LineKind::UringEnter;
+        if (call == ReadCall::None)
+            return out.kind = LineKind::Other;
+        c.skipSpaces();
+        if (c.consume("<unfinished ...>")) { // the process died in the call
+            out.failed = true;
+            return out.kind = LineKind::Resumed;
+        }
+        return out.kind = readTail(c, call, out) ? LineKind::Resumed : LineKind::Bad;
+    }
+    const std::string_view name = c.readName();
+    if (name.empty() || !c.consume('('))
+        return out.kind = LineKind::Bad;
+    const ReadCall call = readCallNamed(name);
+    if (call == ReadCall::UringEnter)
+        return out.kind = LineKind::UringEnter;
+    if (call == ReadCall::None)
+        return out.kind = LineKind::Other;
+    if (!readFd(c, out) || !c.consume(','))
+        return out.kind = LineKind::Bad;
+    c.skipSpaces();
+    if (c.consume("<unfinished ...>"))
+        return out.kind = LineKind::Started;
+    return out.kind = readTail(c, call, out) ? LineKind::Read : LineKind::Bad;
+}
+
+} // namespace la

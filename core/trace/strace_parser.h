@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "trace_line.h"
+
+#include <string_view>
+
+namespace la {
+
+// One line of `strace [-f] [-t|-tt|-ttt] [-T] [-y|-yy] -e trace=pread64,preadv,preadv2` output
+// (docs/trace-import.md, "strace"). Fills `out` and returns its kind.
+LineKind parseStraceLine(std::string_view line, TraceLine& out);
+
+} // namespace la

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "trace_format.h"
+
+#include "csv_trace_parser.h"
+#include "input_error.h"
+#include "message_text.h"
+#include "perf_parser.h"
+#include "strace_parser.h"
+
+namespace la {
+
+const char* traceFormatName(TraceFormat format) {
+    switch (format) {
+    case TraceFormat::Auto:
+        return "auto";
+    case TraceFormat::Strace:
+        return "strace";
+    case TraceFormat::Perf:
+        return "perf";
+    case TraceFormat::LookaheadCsv:
+        return "lookahead-csv";
+    }
+    return "auto";
+}
+
+TraceFormat traceFormatNamed(std::string_view name) {
+    for (TraceFormat format :
+         {TraceFormat::Auto, TraceFormat::Strace, TraceFormat::Perf, TraceFormat::LookaheadCsv})
+        if (name == traceFormatName(format))
+            return format;
+    throw InputError("--trace-format '" + excerpt(name) + "': choose auto, strace, perf or lookahead-csv");
+}
+
+LineKind parseTraceLine(TraceFormat format, std::string_view line, TraceLine& out) {
+    switch (format) {
+    case TraceFormat::Strace:
+        return parseStraceLine(line, out);
+    case TraceFormat::Perf:
+        return parsePerfLine(line, out);
+    case TraceFormat::LookaheadCsv:
+        return parseLookaheadCsvLine(line, out);
+    case TraceFormat::Auto:
+        break;
+    }
+    out = TraceLine{};
+    return LineKind::Bad;
+}
+
+std::optional<TraceFormat> detectTraceFormat(const std::vector<std::string>& firstLines) {
+    if (!firstLines.empty() && firstLines.front().starts_with(kLookaheadCsvHeader))
+        return TraceFormat::LookaheadCsv;
+    std::optional<TraceFormat> best;
+    int bestScore = 0;
+    for (TraceFormat format : {TraceFormat::Strace, TraceFormat::Perf}) {
+        int score = 0;
+        TraceLine parsed;
+        for (const std::string& line : firstLines) {
+            const LineKind kind = parseTraceLine(format, line, parsed);
+            if (kind != LineKind::Bad)
+                ++score;
+        }
+        if (score > bestScore) {
+            bestScore = score;
+            best = format;
+        }
+    }
+    return best;
+}
+
+} // namespace la

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "trace_line.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace la {
+
+enum class TraceFormat : std::uint8_t { Auto, Strace, Perf, LookaheadCsv };
+
+// "auto", "strace", "perf", "lookahead-csv": the names --trace-format takes.
+const char* traceFormatName(TraceFormat format);
+// Throws InputError naming the choices.
+TraceFormat traceFormatNamed(std::string_view name);
+
+// Parses one line in a known format.
+LineKind parseTraceLine(TraceFormat format, std::string_view line, TraceLine& out);
+
+// The format whose parser recognizes the most reads (or read-related lines) among the first lines
+// of a trace; nothing if no parser recognizes any.
+std::optional<TraceFormat> detectTraceFormat(const std::vector<std::string>& firstLines);
+
+} // namespace la

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "trace_scanner.h"
+
+#include "message_text.h"
+
+namespace la {
+
+namespace {
+constexpr std::uint64_t kProgressEveryLines = 1 << 16;
+constexpr std::size_t kBadLinesShown = 3;
+
+// A read strace showed as "<unfinished ...>": the part its "resumed" line lacks.
+struct PendingRead {
+    bool active = false;
+    bool hasTime = false;
+    std::int64_t timeNs = 0;
+    std::int64_t fd = -1;
+    std::string path; // kept per process, so its capacity is reused
+};
+} // namespace
+
+bool scanTrace(LineReader& reader, TraceFormat format, TraceVisitor& visitor, ScanStats& stats,
+               const ScanProgress& progress) {
+    reader.rewind();
+    stats = ScanStats{};
+    std::unordered_map<std::uint32_t, PendingRead> pending;
+    std::string_view text;
+    TraceLine line;
+    while (reader.next(text)) {
+        ++stats.lines;
+        if (stats.lines % kProgressEveryLines == 0) {
+            if (progress.cancel && progress.cancel->load(std::memory_order_relaxed))
+                return false;
+            if (progress.progress)
+                progress.progress(progress.doneBefore + reader.bytesConsumed(), progress.total);
+        }
+        if (text.find_first_not_of(" \t") == std::string_view::npos)
+            continue;
+        const LineKind kind = reader.overlong() ? LineKind::Bad : parseTraceLine(format, text, line);
+        switch (kind) {
+        case LineKind::Read:
+            visitor.read(line);
+            break;
+        case LineKind::Started: {
+            PendingRead& p = pending[line.pid];
+            p.active = true;
+            p.hasTime = line.hasTime;
+            p.timeNs = line.timeNs;
+            p.fd = line.fd;
+            p.path.assign(line.path);
+            break;
+        }
+        case LineKind::Resumed: {
+            const auto found = pending.find(line.pid);
+            if (found == pending.end() || !found->second.active) {
+                ++stats.unmatchedResumes; // strace attached while the call was in progress
+                break;
+            }
+            PendingRead& p = found->second;
+            p.active = false;
+            line.hasTime = p.hasTime;
+            line.timeNs = p.timeNs;
+            line.fd = p.fd;
+            line.path = p.path;
+            visitor.read(line);
+            break;
+        }
+        case LineKind::Completed:
+            visitor.completed(line);
+            break;
+        case LineKind::Waited:
+            visitor.waited(line);
+            break;
+        case LineKind::UringEnter:
+            ++stats.uringEnters;
+            break;
+        case LineKind::Other:
+            break;
+        case LineKind::Bad:
+            ++stats.badLines;
+            if (stats.firstBad.size() < kBadLinesShown)
+                stats.firstBad.push_back("line " + std::to_string(reader.lineNumber()) +
+                                         (reader.overlong() || reader.unterminated() ? " (cut short)" : "") +
+                                         ": '" + excerpt(text, 80) + "'");
+            break;
+        }
+    }
+    if (progress.progress)
+        progress.progress(progress.doneBefore + reader.bytesConsumed(), progress.total);
+    return true;
+}
+
+} // namespace la

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A throwaway PostgreSQL 15 server for tests: initdb in a temporary directory as the `postgres` user
+// (PostgreSQL refuses to run as root), reachable only through a Unix socket in that directory. The
+// destructor stops the server and removes the directory, on every path out of a test.
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <pwd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+namespace la::test {
+
+class PgServer {
+public:
+    static QString binDir() { return QStringLiteral("/usr/lib/postgresql/15/bin"); }
+    // Why a server cannot be started here, or empty.
+    static QString unavailable() {
+        if (!QFileInfo(binDir() + QStringLiteral("/initdb")).isExecutable())
+            return QStringLiteral("postgresql-15 is not installed (packaging/install-deps.sh installs it)");
+        if (::geteuid() == 0 && !::getpwnam("postgres"))
+            return QStringLiteral("running as root and there is no postgres user to run the server as");
+        return {};
+    }
+
+    PgServer() = default;
+    PgServer(const PgServer&) = delete;
+    PgServer& operator=(const PgServer&) = delete;
+    ~PgServer() { stop(); }
+
+    // initdb, configure and start. Returns an error message, empty on success.
+    QString start() {
+        if (!m_dir.isValid())
+            return QStringLiteral("no temporary directory");
+        m_port = freePort();
+        if (const passwd* pg = ::getpwnam("postgres"); pg && ::geteuid() == 0) {
+            if (::chown(qPrintable(m_dir.path()), pg->pw_uid, pg->pw_gid) != 0)
+                return QStringLiteral("chown: ") + QString::fromLocal8Bit(std::strerror(errno));
+        }
+        QString error = asPostgres(binDir() + QStringLiteral("/initdb"),
+                                   {QStringLiteral("-D"), dataDir(), QStringLiteral("-A"),
+                                    QStringLiteral("trust"), QStringLiteral("-U"), QStringLiteral("postgres"),
+                                    QStringLiteral("--no-sync"), QStringLiteral("--no-instructions")});
+        if (!error.isEmpty())
+            return error;
+        QFile conf(dataDir() + QStringLiteral("/postgresql.conf"));
+        if (!conf.open(QIODevice::Append))
+            return QStringLiteral("cannot append to postgresql.conf");
+        // Socket only, nothing that reads the relation behind the test's back (autovacuum, parallel
+        // workers), no fsync cost.
+        conf.write(QStringLiteral("listen_addresses = ''\nunix_socket_directories = '%1'\nport = %2\n"
+                                  "autovacuum = off\nmax_parallel_workers_per_gather = 0\nfsync = off\n"
+                                  "shared_buffers = 128MB\n")
+                       .arg(m_dir.path())
+                       .arg(m_port)
+                       .toUtf8());
+        conf.close();
+        return pgCtl(QStringLiteral("start"));
+    }
+
+    QString restart() { return pgCtl(QStringLiteral("restart")); }
+
+    void stop() {
+        if (m_running)
+            pgCtl(QStringLiteral("stop"), QStringLiteral("immediate"));
+    }
+
+    QString dataDir() const { return m_dir.path() + QStringLiteral("/data"); }
+    QString socketDir() const { return m_dir.path(); }
+    int port() const { return m_port; }
+
+    // psql's arguments for a session to database postgres (the program is psqlProgram()).
+    QString psqlProgram() const { return binDir() + QStringLiteral("/psql"); }
+    QStringList psqlArgs() const {
+        return {QStringLiteral("-X"), QStringLiteral("-q"),
+                QStringLiteral("-A"), QStringLiteral("-t"),
+                QStringLiteral("-v"), QStringLiteral("ON_ERROR_STOP=1"),
+                QStringLiteral("-h"), socketDir(),
+                QStringLiteral("-p"), QString::number(m_port),
+                QStringLiteral("-U"), QStringLiteral("postgres"),
+                QStringLiteral("-d"), QStringLiteral("postgres")};
+    }
+
+    // Runs SQL in a new session; returns its output, or sets `error`.
+    QString sql(const QString& text, QString& error) const {
+        QProcess psql;
+        psql.start(psqlProgram(), psqlArgs() + QStringList{QStringLiteral("-c"), text});
+        if (!psql.waitForFinished(300'000) || psql.exitStatus() != QProcess::NormalExit ||
+            psql.exitCode() != 0) {
+            error = QStringLiteral("psql failed: ") + QString::fromUtf8(psql.readAllStandardError());
+            return {};
+        }
+        return QString::fromUtf8(psql.readAllStandardOutput()).trimmed();
+    }
+
+    // Evicts the data directory's files from the OS page cache, so reads reach the device: all of
+    // the cache when running as root, else each file of the cluster.
+    void dropOsCache() const {
+        if (QFile drop(QStringLiteral("/proc/sys/vm/drop_caches"));
+            ::geteuid() == 0 && drop.open(QIODevice::WriteOnly)) {
+            ::sync();
+            drop.write("3\n");
+        }
+        evictTree(dataDir());
+    }
+
+private:
+    static int freePort() {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t length = sizeof address;
+        int port = 54329;
+        if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+            ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0)
+            port = ntohs(address.sin_port);
+        if (fd >= 0)
+            ::close(fd);
+        return port;
+    }
+
+    static void evictTree(const QString& dir) {
+        for (const QFileInfo& entry :
+             QDir(dir).entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)) {
+            if (entry.isDir()) {
+                evictTree(entry.filePath());
+                continue;
+            }
+            const int fd = ::open(qPrintable(entry.filePath()), O_RDONLY | O_CLOEXEC);
+            if (fd >= 0) {
+                ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+                ::close(fd);
+            }
+        }
+    }
+
+    QString pgCtl(const QString& action, const QString& mode = QStringLiteral("fast")) {
+        const QString error = asPostgres(binDir() + QStringLiteral("/pg_ctl"),
+                                         {QStringLiteral("-D"), dataDir(), QStringLiteral("-l"),
+                                          m_dir.path() + QStringLiteral("/server.log"), QStringLiteral("-m"),
+                                          mode, QStringLiteral("-w"), action});
+        m_running = action != QStringLiteral("stop") && error.isEmpty();
+        return error;
+    }
+
+    // Runs a server program as the postgres user (runuser when we are root).
+    QString asPostgres(const QString& program, const QStringList& args) const {
+        QProcess process;
+        process.setWorkingDirectory(m_dir.path()); // a directory the postgres user can enter
+        if (::geteuid() == 0)
+            process.start(
+                QStringLiteral("runuser"),
+                QStringList{QStringLiteral("-u"), QStringLiteral("postgres"), QStringLiteral("--"), program} +
+                    args);
+        else
+            process.start(program, args);
+        if (!process.waitForFinished(300'000) || process.exitStatus() != QProcess::NormalExit ||
+            process.exitCode() != 0)
+            return QFileInfo(program).fileName() + QStringLiteral(" failed: ") +
+                   QString::fromUtf8(process.readAllStandardError() + process.readAllStandardOutput());
+        return {};
+    }
+
+    QTemporaryDir m_dir{QDir::tempPath() + QStringLiteral("/lookahead-pg-XXXXXX")};
+    int m_port = 0;
+    bool m_running = false;
+};
+
+} // namespace la::test
