@@ -137,6 +137,28 @@ std::vector<NamedPath> outputsOf(const CliOptions& options) {
     return outputs;
 }
 
+int writeOutputs(std::unique_ptr<TraceCsvWriter>& csv, std::optional<OutputFile>& json,
+                 const QByteArray& document) {
+    int exitCode = 0;
+    try {
+        if (csv)
+            csv->commit();
+    } catch (const IoError& error) {
+        std::fprintf(stderr, "lookahead: %s\n", error.what());
+        exitCode = 1;
+    }
+    try {
+        if (json) {
+            json->write(std::string_view(document.constData(), static_cast<std::size_t>(document.size())));
+            json->commit();
+        }
+    } catch (const IoError& error) {
+        std::fprintf(stderr, "lookahead: %s\n", error.what());
+        exitCode = 1;
+    }
+    return exitCode;
+}
+
 int runHeadless(const CliOptions& options) {
     if (!options.importTrace.empty())
         return runImportHeadless(options);
@@ -185,23 +207,8 @@ int runHeadless(const CliOptions& options) {
     if (runs.size() == 2)
         std::printf("%s\n", qPrintable(variantVerdict(experiment.runs, runs)));
     // A cancelled run's partial results are written too, whole and marked "cancelled".
-    try {
-        if (csv)
-            csv->commit();
-    } catch (const IoError& error) {
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
+    if (writeOutputs(csv, json, summaryJson(experiment, runs)) != 0)
         exitCode = 1;
-    }
-    try {
-        if (json) {
-            const QByteArray bytes = summaryJson(experiment, runs);
-            json->write(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
-            json->commit();
-        }
-    } catch (const IoError& error) {
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
-        exitCode = 1;
-    }
     return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;
 }
 

@@ -2,7 +2,14 @@
 #pragma once
 
 #include "cli_options.h"
+#include "io/output_file.h"
 #include "io/output_guard.h"
+#include "trace_csv.h"
+
+#include <QByteArray>
+
+#include <memory>
+#include <optional>
 
 namespace la {
 
@@ -16,6 +23,11 @@ std::vector<NamedPath> outputsOf(const CliOptions& options);
 
 // A run's summary as the headless run prints it, under `label`.
 std::string describeRun(const std::string& label, const RunSummary& summary);
+
+// Commits the trace CSV and writes the summary JSON `document`; reports each write error on stderr.
+// Returns 0, or 1 if anything could not be written.
+int writeOutputs(std::unique_ptr<TraceCsvWriter>& csv, std::optional<OutputFile>& json,
+                 const QByteArray& document);
 
 // The --list-datasets text.
 std::string datasetListing();

@@ -73,29 +73,6 @@ private:
     int m_tenths = -1;
 };
 
-// Writes the import's outputs; returns the exit code's contribution (0 or 1).
-int writeOutputs(std::unique_ptr<TraceCsvWriter>& csv, std::optional<OutputFile>& json,
-                 const QByteArray& document) {
-    int exitCode = 0;
-    try {
-        if (csv)
-            csv->commit();
-    } catch (const IoError& error) {
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
-        exitCode = 1;
-    }
-    try {
-        if (json) {
-            json->write(std::string_view(document.constData(), static_cast<std::size_t>(document.size())));
-            json->commit();
-        }
-    } catch (const IoError& error) {
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
-        exitCode = 1;
-    }
-    return exitCode;
-}
-
 } // namespace
 
 int runImportHeadless(const CliOptions& options) {
