@@ -443,8 +443,9 @@ void TestGuiModel::tooltipsDescribeThePixel() {
     QVERIFY2(many.contains(QStringLiteral("13 misses, 7 waited")), qPrintable(many));
     const QString read = requestTooltip(trace, XAxis::Position, 8.0, 9.0, 9.0, 10.0);
     QVERIFY2(read.contains(QStringLiteral("blocks 8–11")), qPrintable(read));
-    QVERIFY2(ioSizeTooltip(trace, XAxis::Position, 0.0, 10.0).contains(QStringLiteral("4 blocks (32 kB) ×3")),
-             qPrintable(ioSizeTooltip(trace, XAxis::Position, 0.0, 10.0)));
+    QVERIFY2(
+        ioSizeTooltip(trace, XAxis::Position, 0.0, 10.0).contains(QStringLiteral("4 blocks (32 KiB) ×3")),
+        qPrintable(ioSizeTooltip(trace, XAxis::Position, 0.0, 10.0)));
     QCOMPARE(collapseLabel(trace, {0, 15}), QStringLiteral("distance stuck at 1↔2 for 4 misses"));
 }
 
