@@ -8,7 +8,8 @@
 
 namespace la {
 
-HitMissPlot::HitMissPlot(QWidget* parent) : PlotView(tr("Hits and misses (block × time)"), parent) {
+HitMissPlot::HitMissPlot(QWidget* parent) : PlotView(tr("Hits and misses"), parent) {
+    setTitleAxis(tr("block"));
     m_scale = addSideColorScale(plot(), side(), QString());
     m_scale->setDataRange(QCPRange(0.0, 2.0));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -23,7 +24,7 @@ void HitMissPlot::createPane(std::size_t run) {
         m_panes.resize(run + 1);
     Pane& p = m_panes[run];
     QCPAxisRect* rect = pane(run);
-    addRasterPane(p, plot(), rect, m_scale, QString::fromStdString(runs()[run]->label()));
+    addRasterPane(p, plot(), rect, m_scale, runName(run));
     p.map->setDataRange(QCPRange(0.0, 2.0));
     p.raster = HitMissRaster();
     rect->axis(QCPAxis::atLeft)->setLabel(tr("block"));
@@ -89,7 +90,6 @@ void HitMissPlot::applyTheme() {
     for (Pane& p : m_panes) {
         p.map->setGradient(hitMissGradient(theme()));
         p.runLabel->setColor(theme().text);
-        p.runLabel->setBrush(theme().labelBackground);
     }
 }
 

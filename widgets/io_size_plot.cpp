@@ -21,7 +21,7 @@ IoSizePlot::IoSizePlot(QWidget* parent) : PlotView(tr("I/O sizes"), parent) {
     m_histogramRect = new QCPAxisRect(plot());
     side()->addElement(0, 0, m_histogramRect);
     m_histogramRect->setAutoMargins(QCP::msNone);
-    m_histogramRect->setMargins(QMargins(6, 6, 8, 36));
+    m_histogramRect->setMargins(paneMargins(6, 8));
     m_histogramRect->setRangeDrag(Qt::Orientations());
     m_histogramRect->setRangeZoom(Qt::Orientations());
     for (QCPAxis* axis : m_histogramRect->axes())
@@ -57,7 +57,7 @@ void IoSizePlot::createPane(std::size_t run) {
     p.histogram->setWidthType(QCPBars::wtAbsolute);
     p.histogram->setWidth(5);
     p.histogram->setBarsGroup(m_barsGroup);
-    p.runLabel = addRunLabel(plot(), rect, QString::fromStdString(runs()[run]->label()));
+    p.runLabel = addRunLabel(plot(), rect, runName(run));
     p.scatter = IoSizeScatter();
     rect->axis(QCPAxis::atLeft)->setLabel(tr("read size"));
     m_tickedMaxBlocks = 0;
@@ -143,7 +143,6 @@ void IoSizePlot::applyTheme() {
         p.histogram->setPen(Qt::NoPen);
         p.histogram->setBrush(runColours[run % 2]);
         p.runLabel->setColor(theme().text);
-        p.runLabel->setBrush(theme().labelBackground);
     }
 }
 
