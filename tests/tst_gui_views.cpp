@@ -73,6 +73,7 @@ private slots:
     void deepZoomTicksTellPositionsApart();
     void distanceAxisIsLog2AndFitsAZoomedCollapse();
     void rasterTooltipsCoverEveryDrawnCell();
+    void sizeHistogramHasLegendLabelsAndTooltip();
     void smallWindowKeepsLabelsInside();
     void statusAndStaleMarkSayWhatIsShown();
 
@@ -237,6 +238,38 @@ void TestGuiViews::rasterTooltipsCoverEveryDrawnCell() {
                      qPrintable(QStringLiteral("%1: %2 tooltips on empty pixels").arg(what).arg(spurious)));
         }
     }
+}
+
+void TestGuiViews::sizeHistogramHasLegendLabelsAndTooltip() {
+    MainWindow window;
+    window.resize(1400, 1000);
+    window.show();
+    runToEnd(window, smallRun());
+    PlotView* sizes = window.dashboard()->views()[2];
+    QCustomPlot* plot = plotOf(sizes);
+    QCPAxisRect* histogram = nullptr;
+    for (QCPAxisRect* rect : plot->axisRects())
+        if (rect != sizes->pane(0) && rect != sizes->pane(1))
+            histogram = rect;
+    QVERIFY(histogram);
+    QCPAxis* sizeAxis = histogram->axis(QCPAxis::atLeft);
+    QVERIFY(sizeAxis->tickLabels());
+    QVERIFY(!tickLabels(sizes, sizeAxis).isEmpty());
+    QStringList legend;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && text->visible())
+            legend << text->text();
+    QVERIFY2(legend.contains(QStringLiteral("■ A")) && legend.contains(QStringLiteral("■ B")),
+             qPrintable(legend.join(QLatin1Char('|'))));
+    // Every read of this dataset is one block: hovering over that bar names both runs' counts.
+    const QPoint bar(histogram->rect().center().x(), qRound(sizeAxis->coordToPixel(1.0)));
+    const QString tip = sizes->tooltipAt(bar);
+    QVERIFY2(tip.contains(QStringLiteral("1 block (8 KiB)")) &&
+                 tip.contains(QStringLiteral("A: pg18: 4,096 reads")) &&
+                 tip.contains(QStringLiteral("B: pg19:")),
+             qPrintable(tip));
+    // Right of its plot area there is room for the last count label (it used to be cut off).
+    QVERIFY(histogram->outerRect().right() - histogram->rect().right() >= 16);
 }
 
 // At 1024×700, with the run setup panel collapsed or not, every view keeps its minimum height and the

@@ -298,6 +298,9 @@ bool PlotView::refresh(std::chrono::steady_clock::time_point deadline) {
 
 bool PlotView::refreshPanes(std::chrono::steady_clock::time_point deadline) {
     m_plot->layoutNow();
+    // Fewer y ticks on a short pane, so their labels never run into each other.
+    for (QCPAxisRect* rect : m_panes)
+        rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(std::clamp(rect->height() / 24, 2, 5));
     prepare();
     bool done = true;
     for (std::size_t i = 0; i < m_runs.size() && i < m_panes.size(); ++i) {
@@ -341,7 +344,7 @@ QString PlotView::tooltipAt(const QPoint& pos) const {
                                y->pixelToCoord(pos.y() + 1), y->pixelToCoord(pos.y())};
         return tooltip(i, pixel);
     }
-    return {};
+    return sideTooltip(pos);
 }
 
 void PlotView::onMouseMove(QMouseEvent* event) {

@@ -94,6 +94,11 @@ protected:
     // Hands what binPane() produced to the pane's plottables.
     virtual void publishPane(std::size_t run) = 0;
     virtual QString tooltip(std::size_t run, const PixelRange& pixel) const = 0;
+    // The tooltip over the side column (widget coordinates), if the view has one there.
+    virtual QString sideTooltip(const QPoint& pos) const {
+        Q_UNUSED(pos);
+        return {};
+    }
     // Re-colours plottables after a theme change (axes, grid and text are done by the base).
     virtual void applyTheme() = 0;
     // The view's own entries in the context menu (e.g. the distance plot's log/linear y axis).
