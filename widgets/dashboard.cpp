@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -30,7 +31,6 @@ constexpr int kCatchUpMs = 8;
 // A live x range grows to this multiple of the data, so it changes (and the rasters re-bin) rarely.
 constexpr double kLiveGrowth = 1.5;
 constexpr int kCaptionPixels = 12;
-constexpr int kSummaryStretch = 2;
 
 // The views, top to bottom: adding a view is one entry here.
 struct ViewSpec {
@@ -43,10 +43,10 @@ template <typename View> PlotView* make() {
     return new View;
 }
 constexpr ViewSpec kViews[] = {
-    {make<DistancePlot>, 3.0, 3, 150},
-    {make<HitMissPlot>, 2.0, 2, 110},
-    {make<IoSizePlot>, 2.0, 2, 110},
-    {make<RequestPlot>, 3.0, 3, 110},
+    {make<DistancePlot>, 3.0, 3, 140},
+    {make<HitMissPlot>, 2.0, 2, 105},
+    {make<IoSizePlot>, 2.0, 2, 105},
+    {make<RequestPlot>, 3.0, 3, 105},
 };
 } // namespace
 
@@ -69,7 +69,13 @@ Dashboard::Dashboard(QWidget* parent)
     header->addWidget(m_verdict, 1);
     header->addWidget(m_stale);
     layout->addLayout(header);
-    layout->addWidget(m_splitter, 1);
+    // Below the views' minimum heights (a small window) the views scroll rather than squeeze.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(m_splitter);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(scroll, 1);
     for (const ViewSpec& spec : kViews) {
         PlotView* view = spec.create();
         view->setMinimumHeight(spec.minimumHeight);
@@ -78,7 +84,7 @@ Dashboard::Dashboard(QWidget* parent)
         m_exportWeights.push_back(spec.exportWeight);
     }
     m_splitter->addWidget(m_summary);
-    m_splitter->setStretchFactor(m_splitter->count() - 1, kSummaryStretch);
+    m_splitter->setStretchFactor(m_splitter->count() - 1, 0); // as tall as its rows, no more
     m_splitter->setChildrenCollapsible(false);
     m_refreshTimer.setSingleShot(true);
     connect(&m_refreshTimer, &QTimer::timeout, this, &Dashboard::refreshNow);

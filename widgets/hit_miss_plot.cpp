@@ -17,6 +17,7 @@ HitMissPlot::HitMissPlot(QWidget* parent) : PlotView(tr("Hits and misses"), pare
     ticker->addTick(1.0, tr("miss"));
     ticker->addTick(2.0, tr("waited"));
     m_scale->axis()->setTicker(ticker);
+    applyTheme(); // before the first run too: the empty colour bar is the one a run shows
 }
 
 void HitMissPlot::createPane(std::size_t run) {
