@@ -13,10 +13,13 @@
 #include "qcp.h"
 #include "run_setup_panel.h"
 
+#include <QFile>
+#include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <set>
@@ -76,6 +79,7 @@ private slots:
     void sizeHistogramHasLegendLabelsAndTooltip();
     void smallWindowKeepsLabelsInside();
     void statusAndStaleMarkSayWhatIsShown();
+    void openedFileSizesTheDatasetLabel();
 
 private:
     void runToEnd(MainWindow& window, const QStringList& args);
@@ -328,6 +332,30 @@ void TestGuiViews::statusAndStaleMarkSayWhatIsShown() {
     changed.stream.ioCombineLimit = 16;
     window.setupPanel()->setConfig(changed);
     QVERIFY(!window.dashboard()->stale());
+}
+
+// A pattern over an opened file is sized to the file, and the panel says so (in binary units).
+void TestGuiViews::openedFileSizesTheDatasetLabel() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("relation.dat"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QVERIFY(file.resize(qint64{910} * 8192));
+    file.close();
+    MainWindow window;
+    window.applyStartup(options(smallRun()));
+    const auto described = [&](const QString& text) {
+        for (const QLabel* label : window.setupPanel()->findChildren<QLabel*>())
+            if (label->text().contains(text))
+                return true;
+        return false;
+    };
+    QVERIFY(described(QStringLiteral("8,192 blocks (64 MiB)")));
+    RunConfig config = window.setupPanel()->config();
+    config.dataset.blocks = 0; // the pattern's size follows the file
+    window.setupPanel()->setConfig(config);
+    window.openFile(path);
+    QVERIFY(described(QStringLiteral("910 blocks (7.1 MiB)")));
 }
 
 QTEST_MAIN(TestGuiViews)

@@ -53,8 +53,9 @@ RunConfig longRun() {
 // Distinct colours inside `area`: a blank plot area has one or two (background, grid).
 int distinctColours(const QImage& image, const QRect& area) {
     std::set<QRgb> colours;
-    for (int y = area.top(); y <= area.bottom(); y += 2)
-        for (int x = area.left(); x <= area.right(); x += 2)
+    // Every pixel: a diagonal one pixel wide is all a raster may draw.
+    for (int y = area.top(); y <= area.bottom(); ++y)
+        for (int x = area.left(); x <= area.right(); ++x)
             colours.insert(image.pixel(x, y));
     return static_cast<int>(colours.size());
 }
