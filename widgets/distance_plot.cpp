@@ -106,7 +106,8 @@ void DistancePlot::applyYScale(QCPAxis* y) const {
         y->setNumberPrecision(0);
     } else {
         y->setTicker(QSharedPointer<QCPAxisTicker>::create());
-        y->setNumberFormat(QStringLiteral("g"));
+        y->setNumberFormat(QStringLiteral("gbd")); // QCustomPlot's default
+        y->setNumberPrecision(6);
     }
     y->setLabel(m_logY ? tr("buffers (log₂)") : tr("buffers"));
 }
