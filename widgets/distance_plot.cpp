@@ -45,6 +45,10 @@ DistancePlot::DistancePlot(QWidget* parent) : PlotView(tr("Read-ahead distance")
     legend->setFont(font);
     side()->addElement(1, 0, new QCPLayoutElement(plot())); // takes the space under the legend
     side()->setRowStretchFactor(0, 0.01);
+    // The distance is what the plot is about: drawn over pinned and in flight, which often share its
+    // values (in a collapse all three sit at 1-2).
+    plot()->addLayer(QStringLiteral("distance"), plot()->layer(QStringLiteral("main")),
+                     QCustomPlot::limAbove);
 }
 
 void DistancePlot::createPane(std::size_t run) {
@@ -59,6 +63,8 @@ void DistancePlot::createPane(std::size_t run) {
         graph->setAntialiased(false);      // steps are axis-aligned; antialiasing only costs replot time
         if (run != 0)
             graph->removeFromLegend();
+        if (static_cast<StateSeries>(s) == StateSeries::Distance)
+            graph->setLayer(QStringLiteral("distance"));
         p.graphs[s] = graph;
     }
     p.maxPinned = makeLimitLine(run);
