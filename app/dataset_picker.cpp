@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dataset_picker.h"
 
+#include "block_size.h"
 #include "input_error.h"
 #include "tooltips.h"
 
@@ -161,14 +162,17 @@ void DatasetPicker::updateDescription() {
     m_patternBlocks->setEnabled(info.pattern);
     m_scale->setEnabled(!info.pattern);
     std::uint64_t blocks = info.defaultBlocks;
+    // A pattern over the user's file is sized to the file unless told otherwise, as the run sizes it.
+    if (info.pattern && !m_file.isEmpty())
+        blocks = static_cast<std::uint64_t>(QFileInfo(m_file).size()) / kBlockSize;
     if (info.pattern && m_patternBlocks->value() > 0)
         blocks = static_cast<std::uint64_t>(m_patternBlocks->value());
     if (!info.pattern && m_scale->value() > 0.0)
         blocks = static_cast<std::uint64_t>(static_cast<double>(info.publishedBlocks) * m_scale->value());
-    m_description->setText(QStringLiteral("%1\n%2 blocks (%3 MB), cache state %4")
-                               .arg(QString::fromStdString(info.description), formatCount(blocks))
-                               .arg(static_cast<double>(blocks) * 8192.0 / 1e6, 0, 'f', 0)
-                               .arg(QString::fromStdString(defaultPrewarmFor(datasetName().toStdString()))));
+    m_description->setText(QStringLiteral("%1\n%2 blocks (%3), cache state %4")
+                               .arg(QString::fromStdString(info.description), formatCount(blocks),
+                                    formatBytes(static_cast<double>(blocks) * kBlockSize),
+                                    QString::fromStdString(defaultPrewarmFor(datasetName().toStdString()))));
 }
 
 void DatasetPicker::apply(RunConfig& config) const {
@@ -216,6 +220,7 @@ void DatasetPicker::setFile(const QString& path) {
     m_fileLabel->setText(path.isEmpty() ? tr("the dataset's own file") : QFileInfo(path).fileName());
     m_fileLabel->setToolTip(path);
     m_clearFile->setVisible(!path.isEmpty());
+    updateDescription();
 }
 
 } // namespace la

@@ -13,14 +13,18 @@
 #include "tooltips.h"
 
 #include <QActionGroup>
+#include <QCheckBox>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -42,9 +46,15 @@ MainWindow::MainWindow(QWidget* parent)
     scroll->setMinimumWidth(m_panel->sizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
     auto* dock = new QDockWidget(tr("Run setup"), this);
     dock->setObjectName(QStringLiteral("runSetup"));
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    // Closable, with a toggle in the View menu and the toolbar: on a small screen the plots get the width.
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                      QDockWidget::DockWidgetClosable);
     dock->setWidget(scroll);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
+    m_setupToggle = dock->toggleViewAction();
+    m_setupToggle->setText(tr("Run &setup"));
+    m_setupToggle->setToolTip(tr("Show or hide the run setup panel"));
+    m_setupToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     buildActions();
     buildMenus();
     connectController();
@@ -59,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_dashboard, &Dashboard::exportPlotRequested, this, &MainWindow::openExportDialog);
     connect(m_dashboard, &Dashboard::exportAllRequested, this, [this] { openExportDialog(-1); });
+    watchSettings();
     resize(1500, 950);
     restoreSettings();
     m_panel->setConfig(firstLaunchConfig());
@@ -116,6 +127,8 @@ void MainWindow::buildMenus() {
     run->addAction(m_stopAction);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_setupToggle);
+    view->addSeparator();
     view->addAction(m_timeAxis);
     view->addAction(m_positionAxis);
     view->addSeparator();
@@ -138,6 +151,8 @@ void MainWindow::buildMenus() {
     QToolBar* tools = addToolBar(tr("Run"));
     tools->setObjectName(QStringLiteral("runToolBar"));
     tools->setMovable(false);
+    tools->addAction(m_setupToggle);
+    tools->addSeparator();
     tools->addAction(m_runAction);
     tools->addAction(m_stopAction);
     tools->addSeparator();
@@ -207,7 +222,32 @@ void MainWindow::stopRun() {
     }
 }
 
+// Any edit in the panel may make the plots on screen describe settings that are no longer set.
+void MainWindow::watchSettings() {
+    for (auto* combo : m_panel->findChildren<QComboBox*>())
+        connect(combo, &QComboBox::currentTextChanged, this, &MainWindow::updateStale);
+    for (auto* box : m_panel->findChildren<QSpinBox*>())
+        connect(box, &QSpinBox::valueChanged, this, &MainWindow::updateStale);
+    for (auto* box : m_panel->findChildren<QDoubleSpinBox*>())
+        connect(box, &QDoubleSpinBox::valueChanged, this, &MainWindow::updateStale);
+    for (auto* check : m_panel->findChildren<QCheckBox*>())
+        connect(check, &QCheckBox::toggled, this, &MainWindow::updateStale);
+}
+
+void MainWindow::updateStale() {
+    if (m_controller.variants().empty())
+        return;
+    bool stale = true;
+    try {
+        stale = runCaption(makeExperiment(m_panel->config(), m_panel->comparison()).runs) != caption();
+    } catch (const InputError&) {
+        // Settings that cannot run are not the ones shown either.
+    }
+    m_dashboard->setStale(stale);
+}
+
 void MainWindow::onStarted() {
+    m_dashboard->setStale(false);
     m_dashboard->setVerdict({});
     m_dashboard->setExpectedPositions(0);
     m_dashboard->setRuns(m_controller.traces());
@@ -217,6 +257,7 @@ void MainWindow::onStarted() {
     m_stopAction->setEnabled(true);
     m_clockRun = -1;
     m_panel->showProgress(tr("Starting…"), -1.0);
+    statusBar()->showMessage(tr("Running: press Stop (Esc) to stop"));
 }
 
 void MainWindow::onProgress(int run, int runs, quint64 done, quint64 total) {
@@ -349,6 +390,7 @@ void MainWindow::chooseFile(const QString& title, const QString& filter, bool sa
 
 void MainWindow::openFile(const QString& path) {
     m_panel->datasetPicker()->setFile(path);
+    updateStale();
     RunConfig config = m_panel->config();
     if (config.io == IoMode::Sim) {
         config.io = IoMode::IoUring;
@@ -367,6 +409,7 @@ void MainWindow::openBlockList(const QString& path) {
         return;
     }
     m_panel->datasetPicker()->setBlockList(path);
+    updateStale();
 }
 
 void MainWindow::saveSettings() const {

@@ -59,6 +59,8 @@ private:
     void buildMenus();
     void connectController();
     void showError(const QString& title, const QString& text);
+    void watchSettings();
+    void updateStale();
     void onStarted();
     void onProgress(int run, int runs, quint64 done, quint64 total);
     void onFinished(bool cancelled);
@@ -72,6 +74,7 @@ private:
     RunController m_controller;
     Dashboard* m_dashboard;
     RunSetupPanel* m_panel;
+    QAction* m_setupToggle = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_stopAction = nullptr;
     QAction* m_exportAction = nullptr;

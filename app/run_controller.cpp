@@ -9,7 +9,9 @@
 
 #include <QThread>
 
+#include <algorithm>
 #include <atomic>
+#include <iterator>
 
 namespace la {
 
@@ -17,17 +19,23 @@ namespace {
 
 constexpr int kDrainIntervalMs = 33; // <= 30 Hz: the eye sees no more, and each drain stays small
 
-// Hands every event batch of one run to the mailbox (on the worker thread).
+// Hands the events the views read of each batch of one run to the mailbox (on the worker thread).
 class MailboxSink final : public EventSink {
 public:
     MailboxSink(Mailbox& mailbox, int run, const std::atomic<bool>& cancel)
         : m_mailbox(mailbox), m_run(run), m_cancel(cancel) {}
-    void onEvents(std::span<const Event> batch) override { m_mailbox.postEvents(m_run, batch, m_cancel); }
+    void onEvents(std::span<const Event> batch) override {
+        m_viewed.clear();
+        std::copy_if(batch.begin(), batch.end(), std::back_inserter(m_viewed),
+                     [](const Event& event) { return isViewedEvent(event.kind); });
+        m_mailbox.postEvents(m_run, m_viewed, m_cancel);
+    }
 
 private:
     Mailbox& m_mailbox;
     int m_run;
     const std::atomic<bool>& m_cancel;
+    std::vector<Event> m_viewed; // reused: batches arrive many times a second
 };
 
 WorkerMessage message(WorkerMessage::Kind kind, int run = 0, std::string text = {}) {
@@ -145,9 +153,9 @@ void RunController::start(const Experiment& experiment, const QString& traceCsvP
     try {
         for (const RunVariant& run : runs) {
             const StreamLimits limits =
-                computeLimits(run.config.stream, mechanicsFor(run.policy, run.config.mechanics));
-            traces.push_back(
-                std::make_unique<RunTrace>(run.label, RunLimits{limits.maxPinned, limits.ioCombineLimit}));
+                computeLimits(streamConfigFor(run.config), mechanicsFor(run.policy, run.config.mechanics));
+            traces.push_back(std::make_unique<RunTrace>(
+                run.label, RunLimits{limits.maxPinned, limits.ioCombineLimit, run.config.collapseWindow}));
         }
     } catch (const InputError& error) {
         emit failed(QString::fromUtf8(error.what()));

@@ -116,6 +116,11 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
     m_stop->setToolTip(tr("Stop (Esc)"));
     m_progress->setRange(0, 1000);
     m_progress->setTextVisible(false);
+    // An empty bar looks like a text field: hidden until a run shows progress, its space kept.
+    QSizePolicy keepSpace = m_progress->sizePolicy();
+    keepSpace.setRetainSizeWhenHidden(true);
+    m_progress->setSizePolicy(keepSpace);
+    m_progress->setVisible(false);
     m_status->setWordWrap(true);
 
     auto* datasetLayout = new QVBoxLayout;
@@ -254,6 +259,7 @@ void RunSetupPanel::setRunning(bool running) {
 }
 
 void RunSetupPanel::showProgress(const QString& status, double fraction) {
+    m_progress->setVisible(true);
     if (fraction < 0.0) {
         m_progress->setRange(0, 0);
     } else {

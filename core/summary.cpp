@@ -5,11 +5,6 @@
 
 namespace la {
 
-namespace {
-// Misses further apart than this are not "misses that keep coming" (below 1% of blocks).
-constexpr std::uint64_t kMaxMissGap = 100;
-} // namespace
-
 void SummaryBuilder::onEvents(std::span<const Event> batch) {
     for (const Event& event : batch) {
         if (event.time_ns > m_lastTime) {
@@ -63,32 +58,11 @@ void SummaryBuilder::onConsumed(const Event& event) {
     if (event.distance <= 2)
         ++m_le2;
 
-    // Collapse: misses keep coming while the distance never gets above 2. After the end of the
-    // stream (distance 0) nothing is being decided, so those buffers neither extend nor break it.
-    if (event.distance > 2) {
-        closeCollapse();
-        return;
-    }
-    if (event.distance == 0 || !(event.flags & event_flag::miss))
-        return;
-    if (m_collapseMisses > 0 && event.position - m_collapseLast > kMaxMissGap)
-        closeCollapse();
-    if (m_collapseMisses == 0)
-        m_collapseFirst = event.position;
-    m_collapseLast = event.position;
-    ++m_collapseMisses;
-}
-
-void SummaryBuilder::closeCollapse() {
-    if (m_collapseMisses == 0)
-        return;
-    if (m_collapseMisses >= static_cast<std::uint64_t>(m_collapseWindow))
-        m_s.collapseIntervals.emplace_back(m_collapseFirst, m_collapseLast);
-    m_collapseMisses = 0;
+    m_collapses.onConsumed(event);
 }
 
 void SummaryBuilder::finish(RunSummary& summary) {
-    closeCollapse();
+    m_collapses.finish();
     const double n = m_s.blocks > 0 ? static_cast<double>(m_s.blocks) : 1.0;
     summary.blocks = m_s.blocks;
     summary.hits = m_s.hits;
@@ -109,7 +83,7 @@ void SummaryBuilder::finish(RunSummary& summary) {
     summary.inFlightMean = m_inFlightSum / n;
     summary.distanceTimeMean =
         m_lastTime > 0 ? m_distanceTimeIntegral / static_cast<double>(m_lastTime) : 0.0;
-    summary.collapseIntervals = m_s.collapseIntervals;
+    summary.collapseIntervals = m_collapses.intervals();
 }
 
 } // namespace la

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "collapse_detector.h"
 #include "event.h"
 
 #include <cstdint>
@@ -34,7 +35,7 @@ struct RunSummary {
     double inFlightMean = 0.0;
     int maxPinned = 0;
     int ioCombineLimit = 0;
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> collapseIntervals; // consumer positions
+    std::vector<CollapseInterval> collapseIntervals;
     std::string ioMethodUsed = "sim";
     std::string fallbackReason; // fallbacks taken (io_uring to worker, O_DIRECT to buffered), "; "-joined
     bool directIo = false;      // reads were O_DIRECT (real I/O: until the end of the run)
@@ -50,16 +51,15 @@ struct RunSummary {
 // CSV) agrees on what the numbers mean.
 class SummaryBuilder final : public EventSink {
 public:
-    explicit SummaryBuilder(int collapseWindow = 32) : m_collapseWindow(collapseWindow) {}
+    explicit SummaryBuilder(int collapseWindow = 32) : m_collapses(collapseWindow) {}
     void onEvents(std::span<const Event> batch) override;
     // Fills the event-derived fields of `summary`.
     void finish(RunSummary& summary);
 
 private:
     void onConsumed(const Event& event);
-    void closeCollapse();
 
-    int m_collapseWindow;
+    CollapseDetector m_collapses;
     RunSummary m_s;
     double m_distanceSum = 0, m_pinnedSum = 0, m_inFlightSum = 0;
     std::uint64_t m_le2 = 0;
@@ -72,9 +72,6 @@ private:
     // Reads by size in blocks, counted per read into an array (a map lookup per read is measurable
     // in the engine's loop); it becomes RunSummary::ioSizeHist at finish().
     std::vector<std::uint64_t> m_readsBySize = std::vector<std::uint64_t>(129);
-    // Collapse candidate: misses seen while the distance stayed <= 2.
-    std::uint64_t m_collapseMisses = 0;
-    std::uint64_t m_collapseFirst = 0, m_collapseLast = 0;
 };
 
 } // namespace la

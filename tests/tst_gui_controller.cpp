@@ -4,7 +4,6 @@
 #include "run_controller.h"
 #include "run_mailbox.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -85,11 +84,10 @@ void TestGuiController::stopMidRun() {
     QSignalSpy finished(&controller, &RunController::finished);
     controller.start(longRun());
     QTRY_VERIFY_WITH_TIMEOUT(data.count() > 0, kTimeoutMs);
-    QElapsedTimer clock;
-    clock.start();
     controller.stop();
+    // The stop takes effect (the timeout only guards against a hang): finished(cancelled), a summary
+    // that says so, and a trace that ends where the worker stopped.
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
-    QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
     QCOMPARE(finished.first().first().toBool(), true);
     const RunTrace& trace = *controller.traces()[0];
     QVERIFY(trace.summary());
@@ -117,10 +115,9 @@ void TestGuiController::destroyMidRun() {
     QSignalSpy data(controller.get(), &RunController::dataArrived);
     controller->start(longRun());
     QTRY_VERIFY_WITH_TIMEOUT(data.count() > 0, kTimeoutMs);
-    QElapsedTimer clock;
-    clock.start();
+    // The destructor cancels and joins the worker: a hang trips ctest's timeout, a worker still
+    // writing into the freed controller trips the ASan and TSan runs.
     controller.reset();
-    QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
 }
 
 void TestGuiController::unknownPolicyFailsAtOnce() {
@@ -205,11 +202,15 @@ void TestGuiController::mailboxNeverBlocksACancelledWorker() {
     std::vector<Event> batch(100);
     mailbox.postEvents(0, batch, cancel); // fills it
     cancel = true;
-    QElapsedTimer clock;
-    clock.start();
+    // Returns although the mailbox is over its limit (a wait would hang here, up to ctest's timeout),
+    // and still delivers the events.
     std::thread worker([&] { mailbox.postEvents(0, batch, cancel); });
     worker.join();
-    QVERIFY(clock.elapsed() < 1000);
+    WorkerProgress progress;
+    std::size_t events = 0;
+    for (const WorkerMessage& message : mailbox.take(progress))
+        events += message.events.size();
+    QCOMPARE(events, std::size_t(200));
 }
 
 QTEST_GUILESS_MAIN(TestGuiController)

@@ -106,6 +106,7 @@ private slots:
     void ioSizeScatterOnePointPerSizeAndColumn();
     void tooltipsDescribeThePixel();
     void realRunFeedsTrace();
+    void collapsesAppearWhileRunning();
     void summaryRowsFormatNumbers();
 };
 
@@ -443,8 +444,9 @@ void TestGuiModel::tooltipsDescribeThePixel() {
     QVERIFY2(many.contains(QStringLiteral("13 misses, 7 waited")), qPrintable(many));
     const QString read = requestTooltip(trace, XAxis::Position, 8.0, 9.0, 9.0, 10.0);
     QVERIFY2(read.contains(QStringLiteral("blocks 8–11")), qPrintable(read));
-    QVERIFY2(ioSizeTooltip(trace, XAxis::Position, 0.0, 10.0).contains(QStringLiteral("4 blocks (32 kB) ×3")),
-             qPrintable(ioSizeTooltip(trace, XAxis::Position, 0.0, 10.0)));
+    QVERIFY2(
+        ioSizeTooltip(trace, XAxis::Position, 0.0, 10.0).contains(QStringLiteral("4 blocks (32 KiB) ×3")),
+        qPrintable(ioSizeTooltip(trace, XAxis::Position, 0.0, 10.0)));
     QCOMPARE(collapseLabel(trace, {0, 15}), QStringLiteral("distance stuck at 1↔2 for 4 misses"));
 }
 
@@ -471,7 +473,50 @@ void TestGuiModel::realRunFeedsTrace() {
     QVERIFY(stateTooltip(trace, XAxis::Position, 2000.0, 2000.5).contains(QStringLiteral("in a collapse")));
 }
 
+// The trace gets only the kinds the views read (as the worker posts them) and finds the collapses
+// while the run goes, by the summary's rule: the same intervals the summary reports at the end.
+void TestGuiModel::collapsesAppearWhileRunning() {
+    RunConfig config;
+    config.dataset.name = "alternating";
+    config.dataset.blocks = 4096;
+    RunTrace trace("pg18");
+    struct Sink : EventSink {
+        RunTrace* trace;
+        std::vector<Event> viewed;
+        std::size_t batches = 0;
+        std::size_t batchesWithCollapse = 0;
+        void onEvents(std::span<const Event> batch) override {
+            viewed.clear();
+            std::copy_if(batch.begin(), batch.end(), std::back_inserter(viewed),
+                         [](const Event& e) { return isViewedEvent(e.kind); });
+            trace->append(viewed);
+            ++batches;
+            batchesWithCollapse += trace->collapseCount() > 0;
+        }
+    } sink;
+    sink.trace = &trace;
+    RunCallbacks callbacks;
+    callbacks.sinks.push_back(&sink);
+    const RunSummary summary = runScan(config, "pg18", callbacks);
+    QVERIFY(!trace.summary());
+    QVERIFY2(sink.batches > 2, qPrintable(QString::number(sink.batches)));
+    QVERIFY(sink.batchesWithCollapse > 0);
+    QCOMPARE(trace.collapseCount(), summary.collapseIntervals.size());
+    for (std::size_t i = 0; i < trace.collapseCount(); ++i)
+        QCOMPARE(trace.collapse(i), summary.collapseIntervals[i]);
+    QCOMPARE(trace.positions(), summary.blocks);
+    QCOMPARE(trace.reads(), static_cast<std::size_t>(summary.ios));
+    QCOMPARE(trace.endTimeNs(), summary.runtimeNs);
+}
+
 void TestGuiModel::summaryRowsFormatNumbers() {
+    QCOMPARE(formatDuration(997e6), QStringLiteral("997 ms"));
+    QCOMPARE(formatDuration(1.5e9), QStringLiteral("1.5 s"));
+    QCOMPARE(formatDuration(12.25e3), QStringLiteral("12.3 µs"));
+    QCOMPARE(formatDuration(125e9), QStringLiteral("2 min 5 s"));
+    QCOMPARE(formatBytes(65536.0 * 8192.0), QStringLiteral("512 MiB"));
+    QCOMPARE(formatBytes(8192.0), QStringLiteral("8 KiB"));
+    QCOMPARE(formatBlocks(16), QStringLiteral("16 blocks (128 KiB)"));
     RunSummary s;
     s.policy = "pg18";
     s.blocks = 65536;

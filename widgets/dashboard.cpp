@@ -10,8 +10,10 @@
 #include "summary_panel.h"
 
 #include <QEvent>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -29,29 +31,61 @@ constexpr int kCatchUpMs = 8;
 // A live x range grows to this multiple of the data, so it changes (and the rasters re-bin) rarely.
 constexpr double kLiveGrowth = 1.5;
 constexpr int kCaptionPixels = 12;
-// Heights of the views in a dashboard export, relative (distance, hit/miss, sizes, requests).
-constexpr double kExportWeights[] = {3.0, 2.0, 2.0, 3.0};
+
+// The views, top to bottom: adding a view is one entry here.
+struct ViewSpec {
+    PlotView* (*create)();
+    double exportWeight; // height in a dashboard export, relative to the others
+    int stretch;         // share of the window's height
+    int minimumHeight;   // below this, axes and captions no longer fit
+};
+template <typename View> PlotView* make() {
+    return new View;
+}
+constexpr ViewSpec kViews[] = {
+    {make<DistancePlot>, 3.0, 3, 140},
+    {make<HitMissPlot>, 2.0, 2, 105},
+    {make<IoSizePlot>, 2.0, 2, 105},
+    {make<RequestPlot>, 3.0, 3, 105},
+};
 } // namespace
 
 Dashboard::Dashboard(QWidget* parent)
-    : QWidget(parent), m_verdict(new QLabel(this)), m_splitter(new QSplitter(Qt::Vertical, this)),
-      m_summary(new SummaryPanel(this)) {
+    : QWidget(parent), m_verdict(new QLabel(this)), m_stale(new QLabel(this)),
+      m_splitter(new QSplitter(Qt::Vertical, this)), m_summary(new SummaryPanel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     QFont verdictFont = m_verdict->font();
     verdictFont.setBold(true);
     m_verdict->setFont(verdictFont);
-    m_verdict->setVisible(false);
-    layout->addWidget(m_verdict);
-    layout->addWidget(m_splitter, 1);
-    addView(new DistancePlot);
-    addView(new HitMissPlot);
-    addView(new IoSizePlot);
-    addView(new RequestPlot);
+    // Always there, one line high: a verdict arriving at the end of a run does not push the plots down,
+    // and a long one is cut rather than widening the window.
+    m_verdict->setFixedHeight(QFontMetrics(verdictFont).height() + 4);
+    m_verdict->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_stale->setText(tr("Settings changed since this run: press Run to update"));
+    m_stale->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_stale->setVisible(false);
+    auto* header = new QHBoxLayout;
+    header->addWidget(m_verdict, 1);
+    header->addWidget(m_stale);
+    layout->addLayout(header);
+    // Below the views' minimum heights (a small window) the views scroll rather than squeeze.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(m_splitter);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(scroll, 1);
+    for (const ViewSpec& spec : kViews) {
+        PlotView* view = spec.create();
+        view->setMinimumHeight(spec.minimumHeight);
+        addView(view);
+        m_splitter->setStretchFactor(m_splitter->count() - 1, spec.stretch);
+        m_exportWeights.push_back(spec.exportWeight);
+    }
     m_splitter->addWidget(m_summary);
+    m_splitter->setStretchFactor(m_splitter->count() - 1, 0); // as tall as its rows, no more
     m_splitter->setChildrenCollapsible(false);
-    for (int i = 0; i < m_splitter->count(); ++i)
-        m_splitter->setStretchFactor(i, i == 0 || i == 3 ? 3 : 2);
     m_refreshTimer.setSingleShot(true);
     connect(&m_refreshTimer, &QTimer::timeout, this, &Dashboard::refreshNow);
 }
@@ -82,7 +116,15 @@ void Dashboard::setRuns(const std::vector<const RunTrace*>& runs) {
 void Dashboard::setVerdict(const QString& verdict) {
     m_verdictText = verdict;
     m_verdict->setText(verdict);
-    m_verdict->setVisible(!verdict.isEmpty());
+    m_verdict->setToolTip(verdict);
+}
+
+void Dashboard::setStale(bool stale) {
+    m_stale->setVisible(stale);
+}
+
+bool Dashboard::stale() const {
+    return !m_stale->isHidden();
 }
 
 void Dashboard::dataChanged() {
@@ -146,6 +188,12 @@ void Dashboard::applyAutoRange() {
         view->setXRange(0.0, hi);
 }
 
+void Dashboard::zoomTo(double lo, double hi) {
+    for (PlotView* view : m_views)
+        view->setXRange(lo, hi);
+    onUserRange(nullptr, lo, hi);
+}
+
 void Dashboard::onUserRange(PlotView* source, double lo, double hi) {
     m_userZoomed = true;
     for (PlotView* view : m_views) {
@@ -196,7 +244,8 @@ double Dashboard::paintCaption(QPainter* painter, double width, const QString& c
     return lines.isEmpty() ? 0.0 : lineHeight * static_cast<double>(lines.size()) + 8.0;
 }
 
-QImage Dashboard::renderImage(QSize size, double scale, const QString& caption, int plotIndex) {
+QImage Dashboard::renderImage(QSize size, double scale, const QString& caption, int plotIndex,
+                              std::vector<std::vector<QRect>>* panes) {
     const PlotTheme light = PlotTheme::light();
     QImage image(QSize(qRound(size.width() * scale), qRound(size.height() * scale)),
                  QImage::Format_ARGB32_Premultiplied);
@@ -219,12 +268,19 @@ QImage Dashboard::renderImage(QSize size, double scale, const QString& caption, 
     const double plotsHeight = size.height() - y - tableHeight;
     double weightSum = 0.0;
     for (int i : indices)
-        weightSum += whole ? kExportWeights[i] : 1.0;
+        weightSum += whole ? m_exportWeights[static_cast<std::size_t>(i)] : 1.0;
     for (int i : indices) {
         PlotView* view = m_views[static_cast<std::size_t>(i)];
-        const int h = static_cast<int>(plotsHeight * (whole ? kExportWeights[i] : 1.0) / weightSum);
+        const double weight = whole ? m_exportWeights[static_cast<std::size_t>(i)] : 1.0;
+        const int h = static_cast<int>(plotsHeight * weight / weightSum);
         view->setTheme(light);
-        const QImage plot = view->renderImage(size.width(), h, scale);
+        std::vector<QRect> viewPanes;
+        const QImage plot = view->renderImage(size.width(), h, scale, &viewPanes);
+        if (panes) {
+            for (QRect& rect : viewPanes)
+                rect.translate(0, static_cast<int>(y));
+            panes->push_back(std::move(viewPanes));
+        }
         view->setTheme(PlotTheme::fromPalette(view->palette()));
         painter.drawImage(QRectF(0.0, y, width, h), plot);
         y += h;

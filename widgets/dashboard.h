@@ -30,6 +30,9 @@ public:
     void setRuns(const std::vector<const RunTrace*>& runs);
     void setVerdict(const QString& verdict);
     const QString& verdict() const { return m_verdictText; }
+    // The settings no longer match the runs shown: says so next to the verdict.
+    void setStale(bool stale);
+    bool stale() const;
     // The traces grew.
     void dataChanged();
     // A run finished: its summary (numbers, collapses) is there.
@@ -46,8 +49,12 @@ public:
     const std::vector<PlotView*>& views() const { return m_views; }
 
     // The whole dashboard (plotIndex < 0) or one view, at size × scale pixels, always in the light
-    // theme, with `caption` (the run's settings) and the verdict printed on top.
-    QImage renderImage(QSize size, double scale, const QString& caption, int plotIndex = -1);
+    // theme, with `caption` (the run's settings) and the verdict printed on top. `panes` (if given)
+    // receives where each rendered view's run panes are in the image, in logical pixels.
+    QImage renderImage(QSize size, double scale, const QString& caption, int plotIndex = -1,
+                       std::vector<std::vector<QRect>>* panes = nullptr);
+    // Zooms every view to [lo, hi) as a user's zoom would (auto-ranging stops until a reset).
+    void zoomTo(double lo, double hi);
 
 signals:
     void exportPlotRequested(int plotIndex);
@@ -66,8 +73,10 @@ private:
     double paintCaption(QPainter* painter, double width, const QString& caption) const;
 
     QLabel* m_verdict;
+    QLabel* m_stale;
     QSplitter* m_splitter;
     std::vector<PlotView*> m_views;
+    std::vector<double> m_exportWeights; // per view, from its entry in the view list
     SummaryPanel* m_summary;
     QTimer m_refreshTimer;
     std::vector<const RunTrace*> m_runs;

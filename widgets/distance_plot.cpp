@@ -7,15 +7,19 @@
 #include "series_columns.h"
 #include "tooltips.h"
 
+#include <QMenu>
+
 #include <algorithm>
+#include <cmath>
 
 namespace la {
 
 namespace {
 
 constexpr double kHeadroom = 1.1;
-// A collapse label needs about this many pixels; narrower collapses are shaded only (hover says more).
-constexpr double kLabelPixels = 230.0;
+// On the log axis: room above the highest step for the collapse labels, and 1 just above the bottom.
+constexpr double kLogHeadroom = 1.6;
+constexpr double kLogBottom = 0.8;
 
 const char* const kSeriesNames[kStateSeriesCount] = {"distance", "combine dist.", "pinned", "in flight"};
 
@@ -41,6 +45,10 @@ DistancePlot::DistancePlot(QWidget* parent) : PlotView(tr("Read-ahead distance")
     legend->setFont(font);
     side()->addElement(1, 0, new QCPLayoutElement(plot())); // takes the space under the legend
     side()->setRowStretchFactor(0, 0.01);
+    // The distance is what the plot is about: drawn over pinned and in flight, which often share its
+    // values (in a collapse all three sit at 1-2).
+    plot()->addLayer(QStringLiteral("distance"), plot()->layer(QStringLiteral("main")),
+                     QCustomPlot::limAbove);
 }
 
 void DistancePlot::createPane(std::size_t run) {
@@ -55,13 +63,15 @@ void DistancePlot::createPane(std::size_t run) {
         graph->setAntialiased(false);      // steps are axis-aligned; antialiasing only costs replot time
         if (run != 0)
             graph->removeFromLegend();
+        if (static_cast<StateSeries>(s) == StateSeries::Distance)
+            graph->setLayer(QStringLiteral("distance"));
         p.graphs[s] = graph;
     }
     p.maxPinned = makeLimitLine(run);
     p.ioCombineLimit = makeLimitLine(run);
-    p.runLabel = addRunLabel(plot(), rect, QString::fromStdString(runs()[run]->label()));
+    p.runLabel = addRunLabel(plot(), rect, runName(run));
     p.columns = SeriesColumns();
-    rect->axis(QCPAxis::atLeft)->setLabel(tr("buffers"));
+    applyYScale(rect->axis(QCPAxis::atLeft));
 }
 
 DistancePlot::LimitLine DistancePlot::makeLimitLine(std::size_t run) {
@@ -84,14 +94,50 @@ DistancePlot::LimitLine DistancePlot::makeLimitLine(std::size_t run) {
     return limit;
 }
 
-void DistancePlot::placeLimitLine(const LimitLine& limit, double value, const QString& text) {
-    const bool visible = value > 0;
+void DistancePlot::setLogY(bool log) {
+    m_logY = log;
+    for (std::size_t run = 0; run < paneCount(); ++run)
+        applyYScale(pane(run)->axis(QCPAxis::atLeft));
+    emit needsRefresh();
+}
+
+void DistancePlot::applyYScale(QCPAxis* y) const {
+    y->setScaleType(m_logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (m_logY) {
+        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        ticker->setLogBase(2);
+        ticker->setSubTickCount(0);
+        y->setTicker(ticker);
+        y->setNumberFormat(QStringLiteral("f"));
+        y->setNumberPrecision(0);
+    } else {
+        y->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        y->setNumberFormat(QStringLiteral("gbd")); // QCustomPlot's default
+        y->setNumberPrecision(6);
+    }
+    y->setLabel(m_logY ? tr("buffers (log₂)") : tr("buffers"));
+}
+
+void DistancePlot::addViewActions(QMenu* menu) {
+    QAction* log = menu->addAction(tr("Logarithmic y axis (log₂)"), this, [this](bool on) { setLogY(on); });
+    log->setCheckable(true);
+    log->setChecked(m_logY);
+}
+
+void DistancePlot::placeLimitLine(std::size_t run, const LimitLine& limit, double value,
+                                  const QString& text) {
+    const QCPAxis* y = pane(run)->axis(QCPAxis::atLeft);
+    const bool visible = value > 0 && y->range().contains(value);
     limit.line->setVisible(visible);
     limit.label->setVisible(visible);
     limit.line->point1->setCoords(0.0, value);
     limit.line->point2->setCoords(1.0, value);
     limit.label->position->setCoords(0.995, value);
     limit.label->setText(text);
+    // Above its line, unless that would cut it off at the top of the plot area.
+    const double room = y->coordToPixel(value) - pane(run)->top();
+    const bool above = room >= QFontMetricsF(limit.label->font()).height() + 2.0;
+    limit.label->setPositionAlignment(Qt::AlignRight | (above ? Qt::AlignBottom : Qt::AlignTop));
 }
 
 void DistancePlot::destroyPanes() {
@@ -111,15 +157,31 @@ void DistancePlot::destroyPanes() {
 }
 
 void DistancePlot::prepare() {
-    double yMax = 1.0;
     m_showCombine = false;
+    double end = 0.0;
+    double limits = 0.0;
     for (const RunTrace* trace : runs()) {
-        yMax = std::max<double>(yMax, trace->limits().maxPinned);
-        for (std::size_t s = 0; s < kStateSeriesCount; ++s)
-            yMax = std::max<double>(yMax, trace->state().maxValue(static_cast<StateSeries>(s)));
         m_showCombine = m_showCombine || trace->state().maxValue(StateSeries::CombineDistance) > 0;
+        end = std::max(end, xEnd(*trace, xMode()));
+        limits = std::max<double>({limits, static_cast<double>(trace->limits().maxPinned),
+                                   static_cast<double>(trace->limits().ioCombineLimit)});
     }
-    m_yMax = yMax * kHeadroom;
+    // Zoomed in, y fits the data in view; the whole run also shows the limits it runs up against.
+    m_limitMax = xLo() <= 0.0 && xHi() >= end ? limits : 0.0;
+}
+
+void DistancePlot::fitYAxes() {
+    double yMax = std::max(2.0, m_limitMax);
+    for (const Pane& p : m_panes) {
+        for (std::size_t s = 0; s < kStateSeriesCount; ++s)
+            yMax = std::max<double>(yMax, p.columns.maxValue(static_cast<StateSeries>(s)));
+    }
+    for (std::size_t run = 0; run < m_panes.size(); ++run) {
+        if (m_logY)
+            pane(run)->axis(QCPAxis::atLeft)->setRange(kLogBottom, yMax * kLogHeadroom);
+        else
+            pane(run)->axis(QCPAxis::atLeft)->setRange(0.0, yMax * kHeadroom);
+    }
 }
 
 bool DistancePlot::binPane(std::size_t run, std::uint64_t budget) {
@@ -130,7 +192,8 @@ bool DistancePlot::binPane(std::size_t run, std::uint64_t budget) {
 void DistancePlot::publishPane(std::size_t run) {
     const RunTrace& trace = *runs()[run];
     Pane& p = m_panes[run];
-    pane(run)->axis(QCPAxis::atLeft)->setRange(0.0, m_yMax);
+    // Every pane, every time: A and B keep identical axes, whichever was binned last.
+    fitYAxes();
     if (p.columns.takeChanged()) {
         for (std::size_t s = 0; s < kStateSeriesCount; ++s) {
             const Polyline line = p.columns.polyline(static_cast<StateSeries>(s));
@@ -146,8 +209,8 @@ void DistancePlot::publishPane(std::size_t run) {
             combine->removeFromLegend();
     }
     const RunLimits& limits = trace.limits();
-    placeLimitLine(p.maxPinned, limits.maxPinned, QStringLiteral("max_pinned %1").arg(limits.maxPinned));
-    placeLimitLine(p.ioCombineLimit, limits.ioCombineLimit,
+    placeLimitLine(run, p.maxPinned, limits.maxPinned, QStringLiteral("max_pinned %1").arg(limits.maxPinned));
+    placeLimitLine(run, p.ioCombineLimit, limits.ioCombineLimit,
                    QStringLiteral("io_combine_limit %1").arg(limits.ioCombineLimit));
     updateCollapses(run);
 }
@@ -181,8 +244,8 @@ QCPItemText* DistancePlot::collapseText(std::size_t run, std::size_t index) {
         item->position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
         item->position->setAxisRect(rect);
         item->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        item->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+        item->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignVCenter);
         QFont font = item->font();
         font.setPixelSize(11);
         font.setBold(true);
@@ -198,48 +261,76 @@ void DistancePlot::updateCollapses(std::size_t run) {
     QCPAxis* x = pane(run)->axis(QCPAxis::atBottom);
     std::size_t rects = 0;
     std::size_t labels = 0;
-    if (trace.summary()) {
-        // Collapses closer than two pixels are drawn as one: a million tiny rectangles say no more.
-        double lo = 0, hi = 0;
-        std::pair<std::uint64_t, std::uint64_t> merged{0, 0};
-        bool open = false;
-        const auto flush = [&] {
-            QCPItemRect* item = collapseRect(run, rects++);
-            item->topLeft->setCoords(lo, 0.0);
-            item->bottomRight->setCoords(hi, 1.0);
-            item->setVisible(true);
-            if (x->coordToPixel(hi) - x->coordToPixel(lo) >= kLabelPixels) {
-                QCPItemText* text = collapseText(run, labels++);
-                text->position->setCoords((std::max(lo, xLo()) + std::min(hi, xHi())) / 2.0, 0.12);
-                text->setText(collapseLabel(trace, merged));
-                text->setVisible(true);
-            }
-        };
-        for (const auto& interval : trace.summary()->collapseIntervals) {
-            const double a = xOfPosition(trace, xMode(), static_cast<double>(interval.first));
-            const double b = xOfPosition(trace, xMode(), static_cast<double>(interval.second + 1));
-            if (b < xLo() || a > xHi())
-                continue;
-            if (open && x->coordToPixel(a) - x->coordToPixel(hi) < 2.0) {
-                hi = b;
-                merged.second = interval.second;
-                continue;
-            }
-            if (open)
-                flush();
-            lo = a;
+    // Collapses closer than two pixels are drawn as one: a million tiny rectangles say no more.
+    double lo = 0, hi = 0;
+    CollapseInterval merged{0, 0};
+    bool open = false;
+    const auto flush = [&] {
+        QCPItemRect* item = collapseRect(run, rects++);
+        item->topLeft->setCoords(lo, 0.0);
+        item->bottomRight->setCoords(hi, 1.0);
+        item->setVisible(true);
+        labelCollapse(run, labels, lo, hi, merged);
+    };
+    for (std::size_t i = 0; i < trace.collapseCount(); ++i) {
+        const CollapseInterval interval = trace.collapse(i);
+        const double a = xOfPosition(trace, xMode(), static_cast<double>(interval.first));
+        const double b = xOfPosition(trace, xMode(), static_cast<double>(interval.second + 1));
+        if (b < xLo() || a > xHi())
+            continue;
+        if (open && x->coordToPixel(a) - x->coordToPixel(hi) < 2.0) {
             hi = b;
-            merged = interval;
-            open = true;
+            merged.second = interval.second;
+            continue;
         }
         if (open)
             flush();
+        lo = a;
+        hi = b;
+        merged = interval;
+        open = true;
     }
+    if (open)
+        flush();
     Pane& p = m_panes[run];
     for (std::size_t i = rects; i < p.collapseRects.size(); ++i)
         p.collapseRects[i]->setVisible(false);
     for (std::size_t i = labels; i < p.collapseLabels.size(); ++i)
         p.collapseLabels[i]->setVisible(false);
+}
+
+// Between the collapsed distance (<= 2) and the lowest limit line in view, where nothing is drawn
+// during a collapse.
+double DistancePlot::collapseLabelY(std::size_t run) const {
+    const QCPRange range = pane(run)->axis(QCPAxis::atLeft)->range();
+    double top = range.upper;
+    for (const double limit : {static_cast<double>(runs()[run]->limits().ioCombineLimit),
+                               static_cast<double>(runs()[run]->limits().maxPinned)})
+        if (limit > 2.5 && range.contains(limit))
+            top = std::min(top, limit);
+    const double bottom = std::min(2.5, top);
+    return m_logY ? std::sqrt(bottom * top) : (bottom + top) / 2.0;
+}
+
+// The full caption where it fits over the shaded span in view, a short one where only that fits,
+// none on slivers (hovering says more).
+void DistancePlot::labelCollapse(std::size_t run, std::size_t& labels, double lo, double hi,
+                                 CollapseInterval interval) {
+    const QCPAxis* x = pane(run)->axis(QCPAxis::atBottom);
+    const double visibleLo = std::max(lo, xLo());
+    const double visibleHi = std::min(hi, xHi());
+    const double pixels = x->coordToPixel(visibleHi) - x->coordToPixel(visibleLo);
+    QCPItemText* text = collapseText(run, labels);
+    const QFontMetricsF metrics(text->font());
+    QString caption = collapseLabel(*runs()[run], interval);
+    if (metrics.horizontalAdvance(caption) + 8.0 > pixels)
+        caption = tr("stuck at 1↔2");
+    if (metrics.horizontalAdvance(caption) + 8.0 > pixels)
+        return;
+    ++labels;
+    text->position->setCoords((visibleLo + visibleHi) / 2.0, collapseLabelY(run));
+    text->setText(caption);
+    text->setVisible(true);
 }
 
 QString DistancePlot::tooltip(std::size_t run, const PixelRange& pixel) const {
@@ -256,9 +347,9 @@ void DistancePlot::applyTheme() {
         for (const LimitLine* limit : {&p.maxPinned, &p.ioCombineLimit}) {
             limit->line->setPen(QPen(t.limit, 1.0, Qt::DashLine));
             limit->label->setColor(t.limit);
+            limit->label->setBrush(t.labelBackground); // data passing behind does not strike it through
         }
         p.runLabel->setColor(t.text);
-        p.runLabel->setBrush(t.labelBackground);
         for (QCPItemRect* rect : p.collapseRects)
             rect->setBrush(t.collapseFill);
         for (QCPItemText* text : p.collapseLabels)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "collapse_detector.h"
 #include "plot_view.h"
 #include "series_columns.h"
 #include "state_buckets.h"
@@ -8,19 +9,25 @@
 #include <array>
 #include <vector>
 
+class QCPAxis;
 class QCPGraph;
 class QCPItemRect;
 class QCPItemStraightLine;
 class QCPItemText;
+class QMenu;
 
 namespace la {
 
 // Read-ahead distance (and PG19's combine distance), pinned buffers and reads in flight, with the
-// max_pinned and io_combine_limit lines and every collapse shaded and labelled.
+// max_pinned and io_combine_limit lines and every collapse shaded and labelled (live, as it happens).
+// The y axis is log2 by default (distances run from 1 to over 1,000, and a collapse to 1↔2 must show)
+// and fits the visible x range, so a zoom into a collapse shows its 1,2,1,2 steps.
 class DistancePlot : public PlotView {
     Q_OBJECT
 public:
     explicit DistancePlot(QWidget* parent = nullptr);
+    void setLogY(bool log);
+    bool logY() const { return m_logY; }
 
 protected:
     void createPane(std::size_t run) override;
@@ -30,6 +37,7 @@ protected:
     void publishPane(std::size_t run) override;
     QString tooltip(std::size_t run, const PixelRange& pixel) const override;
     void applyTheme() override;
+    void addViewActions(QMenu* menu) override;
 
 private:
     struct LimitLine {
@@ -47,14 +55,19 @@ private:
     };
 
     LimitLine makeLimitLine(std::size_t run);
-    void placeLimitLine(const LimitLine& limit, double value, const QString& text);
+    void applyYScale(QCPAxis* y) const;
+    void placeLimitLine(std::size_t run, const LimitLine& limit, double value, const QString& text);
+    void fitYAxes();
     void updateCollapses(std::size_t run);
+    double collapseLabelY(std::size_t run) const;
+    void labelCollapse(std::size_t run, std::size_t& labels, double lo, double hi, CollapseInterval interval);
     QCPItemRect* collapseRect(std::size_t run, std::size_t index);
     QCPItemText* collapseText(std::size_t run, std::size_t index);
 
     std::vector<Pane> m_panes;
-    double m_yMax = 1.0;
+    double m_limitMax = 0.0; // largest limit line, if the whole run is in view (else 0)
     bool m_showCombine = false;
+    bool m_logY = true;
 };
 
 } // namespace la

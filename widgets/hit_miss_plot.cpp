@@ -8,7 +8,8 @@
 
 namespace la {
 
-HitMissPlot::HitMissPlot(QWidget* parent) : PlotView(tr("Hits and misses (block × time)"), parent) {
+HitMissPlot::HitMissPlot(QWidget* parent) : PlotView(tr("Hits and misses"), parent) {
+    setTitleAxis(tr("block"));
     m_scale = addSideColorScale(plot(), side(), QString());
     m_scale->setDataRange(QCPRange(0.0, 2.0));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -16,6 +17,7 @@ HitMissPlot::HitMissPlot(QWidget* parent) : PlotView(tr("Hits and misses (block 
     ticker->addTick(1.0, tr("miss"));
     ticker->addTick(2.0, tr("waited"));
     m_scale->axis()->setTicker(ticker);
+    applyTheme(); // before the first run too: the empty colour bar is the one a run shows
 }
 
 void HitMissPlot::createPane(std::size_t run) {
@@ -23,7 +25,7 @@ void HitMissPlot::createPane(std::size_t run) {
         m_panes.resize(run + 1);
     Pane& p = m_panes[run];
     QCPAxisRect* rect = pane(run);
-    addRasterPane(p, plot(), rect, m_scale, QString::fromStdString(runs()[run]->label()));
+    addRasterPane(p, plot(), rect, m_scale, runName(run));
     p.map->setDataRange(QCPRange(0.0, 2.0));
     p.raster = HitMissRaster();
     rect->axis(QCPAxis::atLeft)->setLabel(tr("block"));
@@ -89,7 +91,6 @@ void HitMissPlot::applyTheme() {
     for (Pane& p : m_panes) {
         p.map->setGradient(hitMissGradient(theme()));
         p.runLabel->setColor(theme().text);
-        p.runLabel->setBrush(theme().labelBackground);
     }
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 namespace la {
 
@@ -21,7 +22,9 @@ IoSizePlot::IoSizePlot(QWidget* parent) : PlotView(tr("I/O sizes"), parent) {
     m_histogramRect = new QCPAxisRect(plot());
     side()->addElement(0, 0, m_histogramRect);
     m_histogramRect->setAutoMargins(QCP::msNone);
-    m_histogramRect->setMargins(QMargins(6, 6, 8, 36));
+    // Room for the size labels on the left (and for B's last x tick next to it), and for the last
+    // count label on the right, at the window's edge.
+    m_histogramRect->setMargins(paneMargins(34, 18));
     m_histogramRect->setRangeDrag(Qt::Orientations());
     m_histogramRect->setRangeZoom(Qt::Orientations());
     for (QCPAxis* axis : m_histogramRect->axes())
@@ -30,7 +33,6 @@ IoSizePlot::IoSizePlot(QWidget* parent) : PlotView(tr("I/O sizes"), parent) {
     counts->setLabel(tr("reads"));
     useCompactTicks(counts);
     counts->ticker()->setTickCount(2);
-    m_histogramRect->axis(QCPAxis::atLeft)->setTickLabels(false);
     m_barsGroup = new QCPBarsGroup(plot());
     m_barsGroup->setSpacing(0);
 }
@@ -57,7 +59,19 @@ void IoSizePlot::createPane(std::size_t run) {
     p.histogram->setWidthType(QCPBars::wtAbsolute);
     p.histogram->setWidth(5);
     p.histogram->setBarsGroup(m_barsGroup);
-    p.runLabel = addRunLabel(plot(), rect, QString::fromStdString(runs()[run]->label()));
+    p.runLabel = addRunLabel(plot(), rect, runName(run));
+    p.legend = new QCPItemText(plot());
+    p.legend->setClipToAxisRect(false);
+    p.legend->position->setAxisRect(m_histogramRect);
+    p.legend->position->setType(QCPItemPosition::ptAxisRectRatio);
+    p.legend->position->setCoords(0.5 * static_cast<double>(run % 2), 0.0);
+    p.legend->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    p.legend->setText(QStringLiteral("■ ") + QLatin1Char(run % 2 == 0 ? 'A' : 'B'));
+    QFont legendFont = p.legend->font();
+    legendFont.setPixelSize(11);
+    legendFont.setBold(true);
+    p.legend->setFont(legendFont);
+    p.legend->setPadding(QMargins(0, 1, 0, 2));
     p.scatter = IoSizeScatter();
     rect->axis(QCPAxis::atLeft)->setLabel(tr("read size"));
     m_tickedMaxBlocks = 0;
@@ -69,6 +83,7 @@ void IoSizePlot::destroyPanes() {
             plot()->removeGraph(graph);
         plot()->removePlottable(p.histogram);
         plot()->removeItem(p.runLabel);
+        plot()->removeItem(p.legend);
     }
     m_panes.clear();
 }
@@ -132,6 +147,33 @@ QString IoSizePlot::tooltip(std::size_t run, const PixelRange& pixel) const {
     return ioSizeTooltip(*runs()[run], xMode(), pixel.xLo, pixel.xHi);
 }
 
+QString IoSizePlot::sideTooltip(const QPoint& pos) const {
+    if (!m_histogramRect->rect().contains(pos) || runs().empty())
+        return {};
+    // The size whose bar is nearest the cursor, within a few pixels.
+    const QCPAxis* sizes = m_histogramRect->axis(QCPAxis::atLeft);
+    int nearest = 0;
+    double best = 6.0;
+    for (const RunTrace* trace : runs()) {
+        const auto& counts = trace->readSizeCounts();
+        for (std::size_t size = 1; size < counts.size(); ++size) {
+            const double distance = std::fabs(sizes->coordToPixel(static_cast<double>(size)) - pos.y());
+            if (counts[size] > 0 && distance < best) {
+                best = distance;
+                nearest = static_cast<int>(size);
+            }
+        }
+    }
+    if (nearest == 0)
+        return {};
+    QString text = formatBlocks(nearest);
+    for (std::size_t run = 0; run < runs().size(); ++run)
+        text += QStringLiteral("\n%1: %2 reads")
+                    .arg(runName(run),
+                         formatCount(runs()[run]->readSizeCounts()[static_cast<std::size_t>(nearest)]));
+    return text;
+}
+
 void IoSizePlot::applyTheme() {
     const std::array<QColor, 2> runColours{theme().runA, theme().runB};
     for (std::size_t run = 0; run < m_panes.size(); ++run) {
@@ -142,8 +184,8 @@ void IoSizePlot::applyTheme() {
         }
         p.histogram->setPen(Qt::NoPen);
         p.histogram->setBrush(runColours[run % 2]);
+        p.legend->setColor(runColours[run % 2]);
         p.runLabel->setColor(theme().text);
-        p.runLabel->setBrush(theme().labelBackground);
     }
 }
 

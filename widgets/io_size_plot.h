@@ -15,8 +15,8 @@ class QCPItemText;
 
 namespace la {
 
-// Each read's size against x (log2 axis, 8 kB up to io_combine_limit), with the size histogram of the
-// whole run in the side column (A and B side by side).
+// Each read's size against x (log2 axis, 8 KiB up to io_combine_limit), with the size histogram of the
+// whole run in the side column (A and B side by side, with a legend above and a tooltip per size).
 class IoSizePlot : public PlotView {
     Q_OBJECT
 public:
@@ -29,6 +29,7 @@ protected:
     bool binPane(std::size_t run, std::uint64_t budget) override;
     void publishPane(std::size_t run) override;
     QString tooltip(std::size_t run, const PixelRange& pixel) const override;
+    QString sideTooltip(const QPoint& pos) const override;
     void applyTheme() override;
 
 private:
@@ -38,6 +39,7 @@ private:
         std::array<QCPGraph*, kSizeClasses> graphs{};
         QCPBars* histogram = nullptr;
         QCPItemText* runLabel = nullptr;
+        QCPItemText* legend = nullptr; // "■ A" above the histogram, in the run's bar colour
         IoSizeScatter scatter;
     };
     void updateHistogram(std::size_t run);

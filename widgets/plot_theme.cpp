@@ -44,7 +44,6 @@ PlotTheme PlotTheme::dark() {
     t.hit = QColor(0x3e, 0x6e, 0x8e);
     t.runA = QColor(0x5d, 0x9c, 0xec);
     t.runB = QColor(0xf5, 0xa6, 0x5b);
-    t.isDark = true;
     return t;
 }
 

@@ -27,7 +27,6 @@ struct PlotTheme {
     QColor waited;
     QColor runA;
     QColor runB;
-    bool isDark = false;
 
     static PlotTheme light();
     static PlotTheme dark();

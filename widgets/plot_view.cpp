@@ -2,6 +2,7 @@
 #include "plot_view.h"
 
 #include "qcp.h"
+#include "run_trace.h"
 
 #include <QEvent>
 #include <QMenu>
@@ -15,9 +16,10 @@ namespace la {
 
 namespace {
 
-// Fixed pane margins (logical pixels): identical in every view so stacked x axes line up.
+// Fixed pane margins (logical pixels): identical in every view so stacked x axes line up. The top
+// margin holds the run's name, where it hides no data.
 constexpr int kMarginLeft = 64;
-constexpr int kMarginTop = 6;
+constexpr int kMarginTop = 17;
 constexpr int kMarginRight = 14;
 constexpr int kMarginBottom = 36;
 constexpr int kSideWidth = 132;
@@ -25,20 +27,39 @@ constexpr int kFontPixels = 11;
 // Binning work between two looks at the clock: well under a millisecond.
 constexpr std::uint64_t kBinChunk = 1 << 15;
 
-// 1.2M, 350k: block numbers fit the fixed left margin.
+// Decimals that tell ticks `step` apart in units of `unit` (0 when whole units do).
+int decimalsFor(double step, double unit) {
+    const double ratio = step / unit;
+    return ratio >= 1.0 || !(ratio > 0.0)
+               ? 0
+               : std::min(6, static_cast<int>(std::ceil(-std::log10(ratio) - 1e-9)));
+}
+
+// 1.2M, 350k: block numbers fit the fixed left margin; zoomed in, as many digits as the tick step
+// needs (23.41k, 23.42k), and whole numbers once a suffix would need more than two decimals.
 class CompactTicker : public QCPAxisTicker {
 protected:
+    double getTickStep(const QCPRange& range) override {
+        m_step = QCPAxisTicker::getTickStep(range);
+        return m_step;
+    }
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override {
         const double a = std::fabs(tick);
-        if (a >= 1e6)
-            return QString::number(tick / 1e6, 'g', 3) + QLatin1Char('M');
-        if (a >= 1e4)
-            return QString::number(tick / 1e3, 'g', 3) + QLatin1Char('k');
+        const double unit = a >= 1e6 ? 1e6 : a >= 1e4 ? 1e3 : 1.0;
+        const int decimals = decimalsFor(m_step, unit);
+        if (unit > 1.0 && decimals <= 2)
+            return QString::number(tick / unit, 'f', decimals) + QLatin1Char(unit == 1e6 ? 'M' : 'k');
+        if (m_step >= 1.0)
+            return QString::number(tick, 'f', 0);
         return QCPAxisTicker::getTickLabel(tick, locale, formatChar, precision);
     }
+
+private:
+    double m_step = 1.0;
 };
 
-// Seconds shown in the unit the visible range calls for ("250 ms", "1.5 s", "40 µs").
+// Seconds shown in the unit the visible range calls for ("250 ms", "1.5 s", "40 µs"), with the
+// decimals the tick step needs (deep zoom: "1.2345 s", "1.2346 s").
 class TimeTicker : public QCPAxisTicker {
 public:
     void generate(const QCPRange& range, const QLocale& locale, QChar formatChar, int precision,
@@ -49,17 +70,24 @@ public:
     }
 
 protected:
+    double getTickStep(const QCPRange& range) override {
+        m_step = QCPAxisTicker::getTickStep(range);
+        return m_step;
+    }
     QString getTickLabel(double tick, const QLocale&, QChar, int) override {
         const QString unit = m_unit == 1.0    ? QStringLiteral("s")
                              : m_unit == 1e-3 ? QStringLiteral("ms")
                                               : QStringLiteral("µs");
         const double v = tick / m_unit;
-        return (std::fabs(v) < 1e-9 ? QStringLiteral("0") : QString::number(v, 'g', 4)) + QLatin1Char(' ') +
-               unit;
+        const int decimals = decimalsFor(m_step, m_unit);
+        return (std::fabs(v) < 1e-9 * std::max(1.0, m_step / m_unit) ? QStringLiteral("0")
+                                                                     : QString::number(v, 'f', decimals)) +
+               QLatin1Char(' ') + unit;
     }
 
 private:
     double m_unit = 1.0;
+    double m_step = 1.0;
 };
 
 // Block counts as sizes: 1 -> "8 kB", 16 -> "128 kB", on a log2 axis.
@@ -123,7 +151,6 @@ PlotView::PlotView(const QString& title, QWidget* parent)
     connect(m_plot, &QCustomPlot::mouseMove, this, &PlotView::onMouseMove);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { emit resetZoomRequested(); });
     connect(m_plot, &QWidget::customContextMenuRequested, this, &PlotView::showContextMenu);
-    setMinimumHeight(120);
     applyBaseTheme();
 }
 
@@ -133,13 +160,31 @@ QCustomPlot* PlotView::plot() const {
     return m_plot;
 }
 
+QMargins PlotView::paneMargins(int left, int right) {
+    return QMargins(left, kMarginTop, right, kMarginBottom);
+}
+
+QString PlotView::runName(std::size_t run) const {
+    return QString(QLatin1Char(run % 2 == 0 ? 'A' : 'B')) + QStringLiteral(": ") +
+           QString::fromStdString(m_runs[run]->label());
+}
+
+QString PlotView::shownTitle() const {
+    return m_title->text();
+}
+
+QRect PlotView::paneArea(std::size_t run) const {
+    m_plot->layoutNow();
+    return m_panes[run]->rect().translated(m_plot->pos());
+}
+
 void PlotView::setupPane(QCPAxisRect* rect) {
     rect->setAutoMargins(QCP::msNone);
     rect->setMargins(QMargins(kMarginLeft, kMarginTop, kMarginRight, kMarginBottom));
     rect->setRangeDrag(Qt::Horizontal);
     rect->setRangeZoom(Qt::Horizontal);
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
-    x->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker));
+    applyXTicker(x);
     styleAxis(x);
     styleAxis(rect->axis(QCPAxis::atLeft));
     connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &PlotView::onAxisRangeChanged);
@@ -179,15 +224,32 @@ void PlotView::setRuns(const std::vector<const RunTrace*>& runs) {
 
 void PlotView::setXMode(XAxis mode) {
     m_xMode = mode;
-    for (QCPAxisRect* rect : m_panes) {
-        QCPAxis* x = rect->axis(QCPAxis::atBottom);
-        if (mode == XAxis::Time)
-            x->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker));
-        else
-            useCompactTicks(x);
-    }
+    for (QCPAxisRect* rect : m_panes)
+        applyXTicker(rect->axis(QCPAxis::atBottom));
     updateXAxisLabels();
+    updateTitle();
     emit needsRefresh();
+}
+
+// Panes created later (a B run appearing) must follow the mode too, not start on the time ticker.
+void PlotView::applyXTicker(QCPAxis* x) const {
+    if (m_xMode == XAxis::Time)
+        x->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker));
+    else
+        useCompactTicks(x);
+}
+
+void PlotView::updateTitle() {
+    m_title->setText(m_titleText +
+                     (m_axisNoun.isEmpty()
+                          ? QString()
+                          : QStringLiteral(" (%1 × %2)")
+                                .arg(m_axisNoun, m_xMode == XAxis::Time ? tr("time") : tr("position"))));
+}
+
+void PlotView::setTitleAxis(const QString& yNoun) {
+    m_axisNoun = yNoun;
+    updateTitle();
 }
 
 void PlotView::updateXAxisLabels() {
@@ -236,6 +298,9 @@ bool PlotView::refresh(std::chrono::steady_clock::time_point deadline) {
 
 bool PlotView::refreshPanes(std::chrono::steady_clock::time_point deadline) {
     m_plot->layoutNow();
+    // Fewer y ticks on a short pane, so their labels never run into each other.
+    for (QCPAxisRect* rect : m_panes)
+        rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(std::clamp(rect->height() / 24, 2, 5));
     prepare();
     bool done = true;
     for (std::size_t i = 0; i < m_runs.size() && i < m_panes.size(); ++i) {
@@ -248,7 +313,7 @@ bool PlotView::refreshPanes(std::chrono::steady_clock::time_point deadline) {
     return done;
 }
 
-QImage PlotView::renderImage(int width, int height, double scale) {
+QImage PlotView::renderImage(int width, int height, double scale, std::vector<QRect>* panes) {
     const QRect screenViewport = m_plot->viewport();
     const double screenScale = m_pixelScale;
     m_pixelScale = scale;
@@ -257,6 +322,11 @@ QImage PlotView::renderImage(int width, int height, double scale) {
     for (int pass = 0; pass < 2; ++pass)
         refreshPanes(std::chrono::steady_clock::time_point::max());
     QImage image = m_plot->toPixmap(width, height, scale).toImage();
+    if (panes) {
+        panes->clear();
+        for (const QCPAxisRect* rect : m_panes)
+            panes->push_back(rect->rect());
+    }
     m_plot->setViewport(screenViewport);
     m_pixelScale = screenScale;
     emit needsRefresh();
@@ -274,7 +344,7 @@ QString PlotView::tooltipAt(const QPoint& pos) const {
                                y->pixelToCoord(pos.y() + 1), y->pixelToCoord(pos.y())};
         return tooltip(i, pixel);
     }
-    return {};
+    return sideTooltip(pos);
 }
 
 void PlotView::onMouseMove(QMouseEvent* event) {
@@ -293,6 +363,7 @@ void PlotView::showContextMenu(const QPoint& pos) {
     menu->addAction(tr("Export this plot as PNG…"), this, [this] { emit exportRequested(); });
     menu->addAction(tr("Export all plots as PNG…"), this, [this] { emit exportDashboardRequested(); });
     menu->addSeparator();
+    addViewActions(menu);
     menu->addAction(tr("Reset zoom"), this, [this] { emit resetZoomRequested(); });
     menu->popup(m_plot->mapToGlobal(pos));
 }

@@ -4,6 +4,7 @@
 #include "plot_theme.h"
 #include "x_mapping.h"
 
+#include <QMargins>
 #include <QString>
 #include <QWidget>
 
@@ -17,6 +18,7 @@ class QCPLayoutGrid;
 class QCPRange;
 class QCPTextElement;
 class QCustomPlot;
+class QMenu;
 class QMouseEvent;
 
 namespace la {
@@ -43,7 +45,13 @@ public:
     explicit PlotView(const QString& title, QWidget* parent = nullptr);
     ~PlotView() override;
 
+    // The view's name (menus, export dialog); the plot's title adds its axes, e.g. "(block × time)".
     const QString& title() const { return m_titleText; }
+    QString shownTitle() const;
+    // Run `run`'s pane, and its plot area in widget coordinates (tests check its axes, hover over it).
+    QCPAxisRect* pane(std::size_t run) const { return m_panes[run]; }
+    std::size_t paneCount() const { return m_panes.size(); }
+    QRect paneArea(std::size_t run) const;
     void setRuns(const std::vector<const RunTrace*>& runs);
     void setXMode(XAxis mode);
     XAxis xMode() const { return m_xMode; }
@@ -58,8 +66,12 @@ public:
     // (false asks the caller to come back on the next frame).
     bool refresh(std::chrono::steady_clock::time_point deadline);
     // Renders the view at width × height (logical pixels) × scale, re-binned for that size, so a large
-    // export is as sharp as the screen. Restores the on-screen state afterwards.
-    QImage renderImage(int width, int height, double scale);
+    // export is as sharp as the screen. Restores the on-screen state afterwards. `panes` (if given)
+    // receives where each run's plot area is in the image, in logical pixels.
+    QImage renderImage(int width, int height, double scale, std::vector<QRect>* panes = nullptr);
+    // Margins of a side-column element lined up with the panes (their top and bottom margins).
+    static QMargins paneMargins(int left, int right);
+
     // The tooltip the pixel at `pos` (widget coordinates) would show; empty if none.
     QString tooltipAt(const QPoint& pos) const;
 
@@ -82,12 +94,17 @@ protected:
     // Hands what binPane() produced to the pane's plottables.
     virtual void publishPane(std::size_t run) = 0;
     virtual QString tooltip(std::size_t run, const PixelRange& pixel) const = 0;
+    // The tooltip over the side column (widget coordinates), if the view has one there.
+    virtual QString sideTooltip(const QPoint& pos) const {
+        Q_UNUSED(pos);
+        return {};
+    }
     // Re-colours plottables after a theme change (axes, grid and text are done by the base).
     virtual void applyTheme() = 0;
+    // The view's own entries in the context menu (e.g. the distance plot's log/linear y axis).
+    virtual void addViewActions(QMenu* menu) { Q_UNUSED(menu); }
 
     QCustomPlot* plot() const;
-    QCPAxisRect* pane(std::size_t run) const { return m_panes[run]; }
-    std::size_t paneCount() const { return m_panes.size(); }
     QCPLayoutGrid* side() const { return m_side; }
     const std::vector<const RunTrace*>& runs() const { return m_runs; }
     const PlotTheme& theme() const { return m_theme; }
@@ -95,11 +112,15 @@ protected:
     // Size of a pane's plot area in device pixels (screen or export), for per-pixel binning.
     int paneColumns(std::size_t run) const;
     int paneRows(std::size_t run) const;
+    // "A: pg18": the run's letter (as in the summary table) and label.
+    QString runName(std::size_t run) const;
     // Styling helpers shared by the views.
     void styleAxis(QCPAxis* axis) const;
     static void useCompactTicks(QCPAxis* axis);
     static void useBlockSizeTicks(QCPAxis* axis, int maxBlocks);
     void updateXAxisLabels();
+    // Titles name the axes of a raster: "(yNoun × time)", following the x axis mode.
+    void setTitleAxis(const QString& yNoun);
 
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
@@ -112,8 +133,11 @@ private:
     void onMouseMove(QMouseEvent* event);
     void showContextMenu(const QPoint& pos);
     void applyBaseTheme();
+    void applyXTicker(QCPAxis* x) const;
+    void updateTitle();
 
     QString m_titleText;
+    QString m_axisNoun;
     LayoutPlot* m_plot = nullptr;
     QCPTextElement* m_title = nullptr;
     QCPLayoutGrid* m_paneRow = nullptr;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "raster_support.h"
 
+#include "plot_view.h"
+
 #include <bit>
 #include <cstdint>
 
@@ -32,17 +34,18 @@ void shapeColorMap(QCPColorMap* map, const RasterKey& key) {
 
 QCPItemText* addRunLabel(QCustomPlot* plot, QCPAxisRect* rect, const QString& text) {
     auto* label = new QCPItemText(plot);
-    label->setClipAxisRect(rect);
+    // In the pane's top margin, above the plot area: it never hides data.
+    label->setClipToAxisRect(false);
     label->position->setAxisRect(rect);
     label->position->setType(QCPItemPosition::ptAxisRectRatio);
-    label->position->setCoords(0.01, 0.03);
-    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->position->setCoords(0.0, 0.0);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     label->setText(text);
     QFont font = label->font();
     font.setPixelSize(11);
     font.setBold(true);
     label->setFont(font);
-    label->setPadding(QMargins(3, 1, 3, 1));
+    label->setPadding(QMargins(0, 1, 3, 2));
     label->setLayer(QStringLiteral("legend"));
     return label;
 }
@@ -56,7 +59,7 @@ QCPColorScale* addSideColorScale(QCustomPlot* plot, QCPLayoutGrid* side, const Q
     scale->setRangeZoom(false);
     scale->setLabel(label);
     scale->setAutoMargins(QCP::msNone);
-    scale->setMargins(QMargins(10, 6, 0, 36));
+    scale->setMargins(PlotView::paneMargins(10, 0));
     QFont font;
     font.setPixelSize(10);
     scale->axis()->setTickLabelFont(font);
@@ -68,6 +71,9 @@ void addRasterPane(RasterPane& pane, QCustomPlot* plot, QCPAxisRect* rect, QCPCo
                    const QString& runName) {
     pane.map = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     pane.map->setInterpolate(false);
+    // Antialiased, QCPPainter shifts by half a pixel, which moved every cell a pixel off the one its
+    // tooltip describes; cells are pixel-aligned and need no antialiasing.
+    pane.map->setAntialiased(false);
     pane.map->setTightBoundary(false);
     pane.map->setColorScale(scale);
     pane.runLabel = addRunLabel(plot, rect, runName);

@@ -18,7 +18,7 @@ void fitBlockRange(const Extent& visible, bool live, double& lo, double& hi);
 // Sizes the map to the key's grid; cell centres, as QCPColorMapData expects.
 void shapeColorMap(QCPColorMap* map, const RasterKey& key);
 
-// A run's name in the top-left corner of its pane.
+// A run's name above the top-left corner of its pane's plot area.
 QCPItemText* addRunLabel(QCustomPlot* plot, QCPAxisRect* rect, const QString& text);
 
 // Fills `pane` with a colour map on the pane's axes, coloured by `scale`, and the run's name.

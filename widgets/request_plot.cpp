@@ -11,7 +11,8 @@
 
 namespace la {
 
-RequestPlot::RequestPlot(QWidget* parent) : PlotView(tr("Combined requests (file offset × time)"), parent) {
+RequestPlot::RequestPlot(QWidget* parent) : PlotView(tr("Combined requests"), parent) {
+    setTitleAxis(tr("file offset"));
     m_scale = addSideColorScale(plot(), side(), tr("read size"));
     m_scale->setDataScaleType(QCPAxis::stLogarithmic);
     m_scale->setGradient(sizeGradient());
@@ -22,7 +23,7 @@ void RequestPlot::createPane(std::size_t run) {
         m_panes.resize(run + 1);
     Pane& p = m_panes[run];
     QCPAxisRect* rect = pane(run);
-    addRasterPane(p, plot(), rect, m_scale, QString::fromStdString(runs()[run]->label()));
+    addRasterPane(p, plot(), rect, m_scale, runName(run));
     p.raster = RequestRaster();
     rect->axis(QCPAxis::atLeft)->setLabel(tr("block"));
     useCompactTicks(rect->axis(QCPAxis::atLeft));
@@ -83,7 +84,9 @@ QString RequestPlot::tooltip(std::size_t run, const PixelRange& pixel) const {
     const RasterKey& key = m_panes[run].raster.key();
     const int cx = key.x.cellOf((pixel.xLo + pixel.xHi) / 2);
     const int cy = key.y.cellOf((pixel.yLo + pixel.yHi) / 2);
-    if (cx < 0 || cy < 0 || cx >= key.x.cells || cy >= key.y.cells)
+    // Only where a read is drawn: a read on a cell boundary belongs to the cell the raster put it in.
+    if (cx < 0 || cy < 0 || cx >= key.x.cells || cy >= key.y.cells ||
+        m_panes[run].raster.cells().at(cx, cy) == 0)
         return {};
     return requestTooltip(*runs()[run], xMode(), key.x.cellStart(cx), key.x.cellStart(cx + 1),
                           key.y.cellStart(cy), key.y.cellStart(cy + 1));
@@ -95,7 +98,6 @@ void RequestPlot::applyTheme() {
     m_scale->axis()->setBasePen(QPen(theme().axis));
     for (Pane& p : m_panes) {
         p.runLabel->setColor(theme().text);
-        p.runLabel->setBrush(theme().labelBackground);
     }
 }
 

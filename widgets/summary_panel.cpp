@@ -26,7 +26,8 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent), m_table(new QTabl
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
     m_table->setFocusPolicy(Qt::NoFocus);
     m_table->verticalHeader()->setVisible(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     refresh();
@@ -54,19 +55,39 @@ std::vector<SummaryRow> SummaryPanel::rows() const {
 }
 
 void SummaryPanel::refresh() {
+    // The rows in two halves side by side, across the whole width and with no scrolling: every row,
+    // "Collapses" included, is in view at once.
     const std::vector<SummaryRow> summary = rows();
     const QStringList header = headers();
-    m_table->setColumnCount(static_cast<int>(header.size()));
-    m_table->setHorizontalHeaderLabels(header);
-    m_table->setRowCount(static_cast<int>(summary.size()));
+    const int groupColumns = static_cast<int>(header.size());
+    const int groupRows = static_cast<int>((summary.size() + 1) / 2);
+    m_table->clear();
+    m_table->setColumnCount(2 * groupColumns);
+    m_table->setHorizontalHeaderLabels(header + header);
+    m_table->setRowCount(groupRows);
     for (std::size_t r = 0; r < summary.size(); ++r) {
-        m_table->setItem(static_cast<int>(r), 0, new QTableWidgetItem(summary[r].label));
-        for (std::size_t c = 0; c < summary[r].values.size(); ++c)
-            m_table->setItem(static_cast<int>(r), static_cast<int>(c + 1),
-                             new QTableWidgetItem(summary[r].values[c]));
+        const int row = static_cast<int>(r) % groupRows;
+        const int first = static_cast<int>(r) / groupRows * groupColumns;
+        auto* label = new QTableWidgetItem(summary[r].label);
+        QFont bold = label->font();
+        bold.setBold(true);
+        label->setFont(bold);
+        m_table->setItem(row, first, label);
+        for (std::size_t c = 0; c < summary[r].values.size(); ++c) {
+            auto* value = new QTableWidgetItem(summary[r].values[c]);
+            value->setToolTip(summary[r].values[c]);
+            m_table->setItem(row, first + 1 + static_cast<int>(c), value);
+        }
     }
-    m_table->resizeColumnsToContents();
+    QHeaderView* columns = m_table->horizontalHeader();
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        columns->setSectionResizeMode(c, c % groupColumns == 0 ? QHeaderView::ResizeToContents
+                                                               : QHeaderView::Stretch);
     m_table->resizeRowsToContents();
+    int height = columns->sizeHint().height() + 2 * m_table->frameWidth();
+    for (int r = 0; r < m_table->rowCount(); ++r)
+        height += m_table->rowHeight(r);
+    m_table->setFixedHeight(height);
 }
 
 double paintSummaryTable(QPainter* painter, const QRectF& area, const QStringList& headers,

@@ -6,16 +6,20 @@
 namespace la {
 
 RunTrace::RunTrace(std::string label, RunLimits limits, std::size_t bucketCapacity)
-    : m_label(std::move(label)), m_limits(limits), m_state(bucketCapacity) {}
+    : m_label(std::move(label)), m_limits(limits), m_state(bucketCapacity),
+      m_collapses(limits.collapseWindow) {}
 
 void RunTrace::append(std::span<const Event> events) {
     for (const Event& event : events) {
+        if (!isViewedEvent(event.kind))
+            continue;
         m_endNs = std::max(m_endNs, event.time_ns);
         if (event.kind == EventKind::Consumed)
             addPosition(event);
         else if (event.kind == EventKind::ReadStarted)
             addRead(event);
     }
+    m_openCollapse = m_collapses.current();
 }
 
 void RunTrace::addPosition(const Event& event) {
@@ -28,6 +32,7 @@ void RunTrace::addPosition(const Event& event) {
     m_blocks.push_back(event.block);
     m_flags.push_back(event.flags);
     m_blockExtents.add(event.block, event.block + 1);
+    m_collapses.onConsumed(event);
 }
 
 void RunTrace::addRead(const Event& event) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "chunked_column.h"
+#include "collapse_detector.h"
 #include "event.h"
 #include "extent_index.h"
 #include "state_buckets.h"
@@ -17,6 +18,17 @@
 
 namespace la {
 
+// The event kinds the views read (append() ignores the rest). The worker drops every other kind before
+// posting, so only these cross to the GUI thread: a run emits several times as many events in all.
+inline constexpr std::array kViewedEventKinds{EventKind::Consumed, EventKind::ReadStarted,
+                                              EventKind::EndOfStream};
+constexpr bool isViewedEvent(EventKind kind) {
+    for (const EventKind viewed : kViewedEventKinds)
+        if (kind == viewed)
+            return true;
+    return false;
+}
+
 // One read the stream issued: when, at which consumer position, and which blocks it covered.
 struct ReadRecord {
     std::int64_t startNs = 0;
@@ -25,10 +37,11 @@ struct ReadRecord {
     std::uint8_t nblocks = 0;
 };
 
-// The stream's limits for a policy, drawn as reference lines.
+// The stream's limits for a policy, drawn as reference lines, and the run's collapse rule.
 struct RunLimits {
     int maxPinned = 0;
     int ioCombineLimit = 0;
+    int collapseWindow = 32; // RunConfig::collapseWindow
 };
 
 // Everything the views need from one run, kept compact instead of keeping its events (a 10 M-block
@@ -71,6 +84,12 @@ public:
     Extent blockExtent(std::uint64_t first, std::uint64_t end) const;
     Extent readExtent(std::size_t first, std::size_t end) const;
 
+    // Collapses so far, found by the summary's rule as the events arrive (the last may still be going).
+    std::size_t collapseCount() const { return m_collapses.intervals().size() + (m_openCollapse ? 1 : 0); }
+    CollapseInterval collapse(std::size_t index) const {
+        return index < m_collapses.intervals().size() ? m_collapses.intervals()[index] : *m_openCollapse;
+    }
+
     void setSummary(const RunSummary& summary) { m_summary = summary; }
     const std::optional<RunSummary>& summary() const { return m_summary; }
 
@@ -94,6 +113,8 @@ private:
     std::array<std::uint64_t, 256> m_readSizes{};
     int m_largestRead = 0;
     std::int64_t m_endNs = 0;
+    CollapseDetector m_collapses;
+    std::optional<CollapseInterval> m_openCollapse; // cached: collapse() is called per interval and frame
     std::optional<RunSummary> m_summary;
 };
 

@@ -58,6 +58,14 @@ bool SeriesColumns::update(const RunTrace& trace, const Key& key, std::uint64_t 
     return complete;
 }
 
+std::uint16_t SeriesColumns::maxValue(StateSeries series) const {
+    const auto s = static_cast<std::size_t>(series);
+    std::uint16_t result = 0;
+    for (const Column& column : m_columns)
+        result = column.used ? std::max(result, column.hi[s]) : result;
+    return result;
+}
+
 Polyline SeriesColumns::polyline(StateSeries series) const {
     Polyline line;
     const auto s = static_cast<std::size_t>(series);

@@ -45,6 +45,8 @@ public:
     // A step line through the columns: horizontal where a column holds one value, a vertical stroke
     // over its min..max where it holds several.
     Polyline polyline(StateSeries series) const;
+    // Largest value of `series` in the columns binned so far (the visible x range), 0 if none.
+    std::uint16_t maxValue(StateSeries series) const;
 
 private:
     struct Column {

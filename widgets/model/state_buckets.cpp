@@ -29,7 +29,6 @@ void StateBuckets::add(const StateSample& sample) {
     }
     for (std::size_t s = 0; s < kStateSeriesCount; ++s)
         m_max[s] = std::max(m_max[s], sample.values[s]);
-    m_lastTime = sample.timeNs;
     ++m_positions;
 }
 

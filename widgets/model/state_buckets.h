@@ -53,7 +53,6 @@ public:
     }
     std::uint64_t bucketStart(std::size_t bucket) const { return bucket * m_width; }
     std::int64_t firstTime(std::size_t bucket) const { return m_buckets[bucket].time; }
-    std::int64_t lastSampleTime() const { return m_lastTime; }
     std::uint16_t lo(StateSeries series, std::size_t bucket) const {
         return m_buckets[bucket].lo[static_cast<std::size_t>(series)];
     }
@@ -81,7 +80,6 @@ private:
     std::size_t m_capacity;
     std::uint64_t m_width = 1;
     std::uint64_t m_positions = 0;
-    std::int64_t m_lastTime = 0;
     std::vector<Bucket> m_buckets;
     std::array<std::uint16_t, kStateSeriesCount> m_max{};
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "summary_rows.h"
 
+#include "block_size.h"
 #include "tooltips.h"
 
 #include <functional>
@@ -51,12 +52,14 @@ const std::vector<std::pair<QString, Cell>>& rowDefinitions() {
         {QStringLiteral("Mean I/O size"),
          [](const RunSummary& s) {
              const double blocks = s.ios ? static_cast<double>(s.misses) / static_cast<double>(s.ios) : 0.0;
-             return QStringLiteral("%1 blocks (%2 kB)").arg(blocks, 0, 'f', 2).arg(blocks * 8.0, 0, 'f', 1);
+             return QStringLiteral("%1 blocks (%2)")
+                 .arg(blocks, 0, 'f', 2)
+                 .arg(formatBytes(blocks * kBlockSize));
          }},
         {QStringLiteral("Read throughput"),
          [](const RunSummary& s) {
-             const double mb = static_cast<double>(s.bytesRead) / 1e6;
-             return seconds(s) > 0 ? QStringLiteral("%1 MB/s").arg(mb / seconds(s), 0, 'f', 1)
+             const double mib = static_cast<double>(s.bytesRead) / (1024.0 * 1024.0);
+             return seconds(s) > 0 ? QStringLiteral("%1 MiB/s").arg(mib / seconds(s), 0, 'f', 1)
                                    : QStringLiteral("–");
          }},
         {QStringLiteral("Waits (time)"),

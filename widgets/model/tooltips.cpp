@@ -37,9 +37,8 @@ QString where(const RunTrace& trace, std::uint64_t first, std::uint64_t end) {
 }
 
 QString collapseNote(const RunTrace& trace, std::uint64_t first, std::uint64_t end) {
-    if (!trace.summary())
-        return {};
-    for (const auto& interval : trace.summary()->collapseIntervals) {
+    for (std::size_t i = 0; i < trace.collapseCount(); ++i) {
+        const CollapseInterval interval = trace.collapse(i);
         if (interval.first < end && interval.second >= first)
             return QStringLiteral("\nin a collapse: ") + collapseLabel(trace, interval);
     }
@@ -54,19 +53,41 @@ QString formatCount(std::uint64_t n) {
 
 QString formatDuration(double ns) {
     const double a = std::fabs(ns);
-    if (a >= 1e9)
-        return QStringLiteral("%1 s").arg(ns / 1e9, 0, 'f', 3);
-    if (a >= 1e6)
-        return QStringLiteral("%1 ms").arg(ns / 1e6, 0, 'f', 3);
-    if (a >= 1e3)
-        return QStringLiteral("%1 µs").arg(ns / 1e3, 0, 'f', 1);
-    return QStringLiteral("%1 ns").arg(ns, 0, 'f', 0);
+    if (a >= 60e9) {
+        const auto seconds = static_cast<long long>(std::llround(a / 1e9));
+        return QStringLiteral("%1%2 min %3 s")
+            .arg(ns < 0 ? QStringLiteral("-") : QString())
+            .arg(seconds / 60)
+            .arg(seconds % 60);
+    }
+    const double unit = a >= 1e9 ? 1e9 : a >= 1e6 ? 1e6 : a >= 1e3 ? 1e3 : 1.0;
+    const char* const name = unit == 1e9 ? "s" : unit == 1e6 ? "ms" : unit == 1e3 ? "µs" : "ns";
+    // Four significant digits at most: "997 ms", "1.234 s", "12.5 µs".
+    const double v = ns / unit;
+    const int decimals = unit == 1.0 || std::fabs(v) >= 100 ? 0 : std::fabs(v) >= 10 ? 1 : 3;
+    QString number = QString::number(v, 'f', decimals);
+    if (decimals > 0) {
+        while (number.endsWith(QLatin1Char('0')))
+            number.chop(1);
+        if (number.endsWith(QLatin1Char('.')))
+            number.chop(1);
+    }
+    return number + QLatin1Char(' ') + QString::fromUtf8(name);
+}
+
+QString formatBytes(double bytes) {
+    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    std::size_t unit = 0;
+    while (std::fabs(bytes) >= 1024.0 && unit + 1 < std::size(units)) {
+        bytes /= 1024.0;
+        ++unit;
+    }
+    const bool whole = unit == 0 || std::fabs(bytes - std::round(bytes)) < 0.05 || std::fabs(bytes) >= 100;
+    return QString::number(bytes, 'f', whole ? 0 : 1) + QLatin1Char(' ') + QLatin1String(units[unit]);
 }
 
 QString formatBlocks(int blocks) {
-    const int kb = blocks * static_cast<int>(kBlockSize / 1024);
-    const QString size = kb >= 1024 && kb % 1024 == 0 ? QStringLiteral("%1 MB").arg(kb / 1024)
-                                                      : QStringLiteral("%1 kB").arg(kb);
+    const QString size = formatBytes(static_cast<double>(blocks) * kBlockSize);
     return blocks == 1 ? QStringLiteral("1 block (%1)").arg(size)
                        : QStringLiteral("%1 blocks (%2)").arg(blocks).arg(size);
 }

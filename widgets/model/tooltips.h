@@ -18,7 +18,9 @@ class RunTrace;
 
 QString formatCount(std::uint64_t n);
 QString formatDuration(double ns);
-QString formatBlocks(int blocks); // "16 blocks (128 kB)"
+QString formatBlocks(int blocks); // "16 blocks (128 KiB)"
+// Binary units throughout, as block sizes are powers of two: "8 KiB", "7.1 MiB", "512 MiB".
+QString formatBytes(double bytes);
 
 // Distance plot: the state series over positions whose extent meets [xLo, xHi).
 QString stateTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi);

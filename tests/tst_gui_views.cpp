@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The views as a user reads them, offscreen: the axes every pane shows (after a start in position mode,
+// at a deep zoom), the distance plot's log2 axis fitted to a zoomed collapse, raster tooltips on every
+// drawn cell, labels that fit a 1024×700 window, and titles and marks that say what is on screen.
+// Positions and sizes come from the layout (the panes' axis rects), never from fixed margins.
+// With LOOKAHEAD_SCREENSHOTS=DIR the scenes are also saved there as PNGs (resources/screenshots/).
+#include "cli_options.h"
+#include "dashboard.h"
+#include "distance_plot.h"
+#include "main_window.h"
+#include "plot_theme.h"
+#include "plot_view.h"
+#include "qcp.h"
+#include "run_setup_panel.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <set>
+
+using namespace la;
+
+namespace {
+
+constexpr int kTimeoutMs = 30'000; // a hang guard only: these runs take well under a second
+
+QStringList smallRun(int blocks = 8192) {
+    return {QStringLiteral("--dataset"),        QStringLiteral("alternating"),
+            QStringLiteral("--pattern-blocks"), QString::number(blocks),
+            QStringLiteral("--policy"),         QStringLiteral("pg18"),
+            QStringLiteral("--compare-policy"), QStringLiteral("pg19")};
+}
+
+CliOptions options(const QStringList& args) {
+    std::vector<std::string> list;
+    for (const QString& arg : args)
+        list.push_back(arg.toStdString());
+    return parseCommandLine(list);
+}
+
+QCustomPlot* plotOf(const PlotView* view) {
+    return view->findChild<QCustomPlot*>();
+}
+
+// Tick labels as the next paint will draw them.
+QVector<QString> tickLabels(const PlotView* view, QCPAxis* axis) {
+    plotOf(view)->replot();
+    return axis->tickVectorLabels();
+}
+
+void saveScreenshot(QWidget* widget, const QString& name) {
+    const QString dir = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS");
+    if (dir.isEmpty())
+        return;
+    for (QCustomPlot* plot : widget->findChildren<QCustomPlot*>())
+        plot->replot(); // a queued replot may still be pending
+    if (auto* plot = qobject_cast<QCustomPlot*>(widget))
+        plot->replot();
+    widget->grab().save(dir + QLatin1Char('/') + name);
+}
+
+} // namespace
+
+class TestGuiViews : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanup();
+    void startInPositionModeLabelsEveryPane();
+    void deepZoomTicksTellPositionsApart();
+    void distanceAxisIsLog2AndFitsAZoomedCollapse();
+    void rasterTooltipsCoverEveryDrawnCell();
+    void sizeHistogramHasLegendLabelsAndTooltip();
+    void smallWindowKeepsLabelsInside();
+    void statusAndStaleMarkSayWhatIsShown();
+    void openedFileSizesTheDatasetLabel();
+
+private:
+    void runToEnd(MainWindow& window, const QStringList& args);
+};
+
+void TestGuiViews::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
+    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_gui_views"));
+    QSettings().clear();
+}
+
+void TestGuiViews::cleanup() {
+    QSettings().clear();
+}
+
+void TestGuiViews::runToEnd(MainWindow& window, const QStringList& args) {
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    window.applyStartup(options(args));
+    window.startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QVERIFY(QTest::qWaitFor([&] { return window.dashboard()->idle(); }, kTimeoutMs));
+}
+
+// "Position axis" ticked, quit, started with an A/B run: B's panes, created after the mode was set,
+// used to keep the time ticker ("0 s, 1·10⁴ s" under "position").
+void TestGuiViews::startInPositionModeLabelsEveryPane() {
+    QSettings().setValue(QStringLiteral("view/positionAxis"), true);
+    MainWindow window;
+    window.resize(1400, 1000);
+    window.show();
+    runToEnd(window, smallRun());
+    QCOMPARE(window.dashboard()->xMode(), XAxis::Position);
+    for (PlotView* view : window.dashboard()->views()) {
+        QCOMPARE(view->paneCount(), std::size_t(2));
+        QVERIFY2(!view->shownTitle().contains(QStringLiteral("time")), qPrintable(view->shownTitle()));
+        for (std::size_t run = 0; run < view->paneCount(); ++run) {
+            QCPAxis* x = view->pane(run)->axis(QCPAxis::atBottom);
+            QCOMPARE(x->label(), QStringLiteral("position (buffers handed out)"));
+            const QVector<QString> labels = tickLabels(view, x);
+            QVERIFY(labels.size() >= 2);
+            for (const QString& label : labels)
+                QVERIFY2(!label.endsWith(QLatin1Char('s')),
+                         qPrintable(view->title() + QStringLiteral(": ") + label));
+        }
+    }
+    saveScreenshot(&window, QStringLiteral("start-in-position-mode.png"));
+}
+
+void TestGuiViews::deepZoomTicksTellPositionsApart() {
+    MainWindow window;
+    window.resize(1400, 1000);
+    runToEnd(window, smallRun(32768));
+    window.dashboard()->setXMode(XAxis::Position);
+    window.dashboard()->zoomTo(23400.0, 23412.0);
+    QVERIFY(QTest::qWaitFor([&] { return window.dashboard()->idle(); }, kTimeoutMs));
+    for (PlotView* view : window.dashboard()->views()) {
+        const QVector<QString> labels = tickLabels(view, view->pane(0)->axis(QCPAxis::atBottom));
+        QVERIFY(labels.size() >= 3);
+        const std::set<QString> distinct(labels.begin(), labels.end());
+        QVERIFY2(distinct.size() == static_cast<std::size_t>(labels.size()),
+                 qPrintable(QStringList(labels.begin(), labels.end()).join(QStringLiteral(", "))));
+    }
+}
+
+// Zoomed into a pg18 collapse the log2 y axis fits the 1↔2 saw-tooth, drawn as steps between 1 and 2.
+void TestGuiViews::distanceAxisIsLog2AndFitsAZoomedCollapse() {
+    MainWindow window;
+    window.resize(1400, 1000);
+    window.show();
+    runToEnd(window, smallRun());
+    auto* distance = qobject_cast<DistancePlot*>(window.dashboard()->views()[0]);
+    QVERIFY(distance);
+    QCPAxis* y = distance->pane(0)->axis(QCPAxis::atLeft);
+    QCOMPARE(y->scaleType(), QCPAxis::stLogarithmic);
+    const double wholeUpper = y->range().upper;
+    QVERIFY2(wholeUpper > 94.0, qPrintable(QString::number(wholeUpper))); // max_pinned shows
+
+    const RunTrace& pg18 = *window.controller().traces()[0];
+    QVERIFY(pg18.collapseCount() > 0);
+    const CollapseInterval collapse = pg18.collapse(0);
+    QVERIFY(collapse.second - collapse.first > 200);
+    window.dashboard()->setXMode(XAxis::Position);
+    const double lo = static_cast<double>(collapse.first) + 100.0;
+    window.dashboard()->zoomTo(lo, lo + 64.0);
+    QVERIFY(QTest::qWaitFor([&] { return window.dashboard()->idle(); }, kTimeoutMs));
+    // Fitted to what is in view (B's distance of 64 there; A and B keep identical axes), and log2: a
+    // step from 1 to 2 is as tall as one from 32 to 64.
+    QVERIFY2(y->range().upper < wholeUpper, qPrintable(QString::number(y->range().upper)));
+    QVERIFY(y->range().contains(1.0) && y->range().contains(2.0));
+    const double stepPixels = y->coordToPixel(1.0) - y->coordToPixel(2.0);
+    QVERIFY2(stepPixels >= 12.0, qPrintable(QString::number(stepPixels)));
+    QCPGraph* line = nullptr;
+    for (int i = 0; i < plotOf(distance)->graphCount(); ++i) {
+        QCPGraph* graph = plotOf(distance)->graph(i);
+        if (graph->keyAxis() == distance->pane(0)->axis(QCPAxis::atBottom) &&
+            graph->name() == QStringLiteral("distance"))
+            line = graph;
+    }
+    QVERIFY(line);
+    std::set<double> values;
+    int steps = 0;
+    double previous = 0.0;
+    for (auto it = line->data()->constBegin(); it != line->data()->constEnd(); ++it) {
+        values.insert(it->value);
+        steps += it != line->data()->constBegin() && it->value != previous;
+        previous = it->value;
+    }
+    QVERIFY2(values.count(1.0) && values.count(2.0), qPrintable(QString::number(values.size())));
+    QVERIFY2(steps >= 10, qPrintable(QString::number(steps)));
+    // The context menu's linear axis: from 0, still fitted to the zoom.
+    distance->setLogY(false);
+    QVERIFY(QTest::qWaitFor([&] { return window.dashboard()->idle(); }, kTimeoutMs));
+    QCOMPARE(y->scaleType(), QCPAxis::stLinear);
+    QCOMPARE(y->range().lower, 0.0);
+    QVERIFY(y->range().upper < wholeUpper);
+    saveScreenshot(distance, QStringLiteral("collapse-deep-zoom.png"));
+}
+
+// Every pixel a raster draws data on answers a hover with that cell's numbers, and no empty pixel
+// does, zoomed out (a cell is many blocks) and in (a block is many pixels).
+void TestGuiViews::rasterTooltipsCoverEveryDrawnCell() {
+    MainWindow window;
+    window.resize(1400, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    runToEnd(window, smallRun());
+    for (const bool zoomed : {false, true}) {
+        if (zoomed) {
+            window.dashboard()->setXMode(XAxis::Position);
+            window.dashboard()->zoomTo(1000.0, 1040.0);
+            QVERIFY(QTest::qWaitFor([&] { return window.dashboard()->idle(); }, kTimeoutMs));
+        }
+        for (std::size_t index : {std::size_t(1), std::size_t(3)}) {
+            PlotView* view = window.dashboard()->views()[index];
+            plotOf(view)->replot();
+            const QImage image = view->grab().toImage();
+            QCPAxis* x = view->pane(0)->axis(QCPAxis::atBottom);
+            const QRgb background = PlotTheme::fromPalette(view->palette()).background.rgb();
+            const std::set<QRgb> lines{x->grid()->pen().color().rgb(), x->tickPen().color().rgb()};
+            const QRect area = view->paneArea(0).adjusted(2, 2, -2, -2); // inside the axis lines
+            int drawn = 0;
+            int silent = 0;
+            int spurious = 0;
+            for (int py = area.top(); py <= area.bottom(); ++py) {
+                for (int px = area.left(); px <= area.right(); px += 3) {
+                    const QRgb colour = image.pixel(px, py);
+                    if (lines.count(colour))
+                        continue;
+                    const bool tip = !view->tooltipAt(QPoint(px, py)).isEmpty();
+                    if (colour == background) {
+                        spurious += tip;
+                    } else {
+                        ++drawn;
+                        silent += !tip;
+                    }
+                }
+            }
+            const QString what = view->title() + (zoomed ? QStringLiteral(" (zoomed)") : QString());
+            QVERIFY2(drawn > 20, qPrintable(what));
+            QVERIFY2(silent == 0, qPrintable(QStringLiteral("%1: %2 of %3 drawn pixels without a tooltip")
+                                                 .arg(what)
+                                                 .arg(silent)
+                                                 .arg(drawn)));
+            QVERIFY2(spurious == 0,
+                     qPrintable(QStringLiteral("%1: %2 tooltips on empty pixels").arg(what).arg(spurious)));
+        }
+    }
+}
+
+void TestGuiViews::sizeHistogramHasLegendLabelsAndTooltip() {
+    MainWindow window;
+    window.resize(1400, 1000);
+    window.show();
+    runToEnd(window, smallRun());
+    PlotView* sizes = window.dashboard()->views()[2];
+    QCustomPlot* plot = plotOf(sizes);
+    QCPAxisRect* histogram = nullptr;
+    for (QCPAxisRect* rect : plot->axisRects())
+        if (rect != sizes->pane(0) && rect != sizes->pane(1))
+            histogram = rect;
+    QVERIFY(histogram);
+    QCPAxis* sizeAxis = histogram->axis(QCPAxis::atLeft);
+    QVERIFY(sizeAxis->tickLabels());
+    QVERIFY(!tickLabels(sizes, sizeAxis).isEmpty());
+    QStringList legend;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && text->visible())
+            legend << text->text();
+    QVERIFY2(legend.contains(QStringLiteral("■ A")) && legend.contains(QStringLiteral("■ B")),
+             qPrintable(legend.join(QLatin1Char('|'))));
+    // Every read of this dataset is one block: hovering over that bar names both runs' counts.
+    const QPoint bar(histogram->rect().center().x(), qRound(sizeAxis->coordToPixel(1.0)));
+    const QString tip = sizes->tooltipAt(bar);
+    QVERIFY2(tip.contains(QStringLiteral("1 block (8 KiB)")) &&
+                 tip.contains(QStringLiteral("A: pg18: 4,096 reads")) &&
+                 tip.contains(QStringLiteral("B: pg19:")),
+             qPrintable(tip));
+    // Right of its plot area there is room for the last count label (it used to be cut off).
+    QVERIFY(histogram->outerRect().right() - histogram->rect().right() >= 16);
+}
+
+// At 1024×700, with the run setup panel collapsed or not, every view keeps its minimum height and the
+// distance plot's labels stay whole inside its plot area.
+void TestGuiViews::smallWindowKeepsLabelsInside() {
+    MainWindow window;
+    window.resize(1024, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    runToEnd(window, smallRun(65536));
+    for (PlotView* view : window.dashboard()->views())
+        QVERIFY2(view->height() >= view->minimumHeight(), qPrintable(view->title()));
+    PlotView* distance = window.dashboard()->views()[0];
+    QCustomPlot* plot = plotOf(distance);
+    plot->replot();
+    QStringList shown;
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+        if (!text || !text->visible() || !text->clipToAxisRect())
+            continue;
+        const QRectF area = text->clipAxisRect()->rect();
+        const QPointF anchor = text->position->pixelPosition();
+        const QSizeF size = QFontMetricsF(text->font()).size(0, text->text());
+        QRectF box(anchor, size);
+        if (text->positionAlignment() & Qt::AlignRight)
+            box.moveRight(anchor.x());
+        if (text->positionAlignment() & Qt::AlignHCenter)
+            box.moveLeft(anchor.x() - size.width() / 2);
+        if (text->positionAlignment() & Qt::AlignBottom)
+            box.moveBottom(anchor.y());
+        QVERIFY2(area.adjusted(-1, -1, 1, 1).contains(box), qPrintable(text->text()));
+        shown << text->text();
+    }
+    const QString all = shown.join(QLatin1Char('|'));
+    QVERIFY2(all.contains(QStringLiteral("1↔2")), qPrintable(all));
+    QVERIFY2(all.contains(QStringLiteral("max_pinned")), qPrintable(all));
+    QVERIFY2(all.contains(QStringLiteral("io_combine_limit")), qPrintable(all));
+    saveScreenshot(&window, QStringLiteral("window-1024x700.png"));
+}
+
+void TestGuiViews::statusAndStaleMarkSayWhatIsShown() {
+    MainWindow window;
+    QSignalSpy started(&window.controller(), &RunController::started);
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    window.applyStartup(options(smallRun()));
+    window.startRun();
+    QCOMPARE(started.count(), 1);
+    QVERIFY2(!window.statusBar()->currentMessage().contains(QStringLiteral("Ready")),
+             qPrintable(window.statusBar()->currentMessage()));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QVERIFY(!window.dashboard()->stale());
+    RunConfig changed = window.setupPanel()->config();
+    changed.stream.ioCombineLimit = 8;
+    window.setupPanel()->setConfig(changed);
+    QVERIFY(window.dashboard()->stale());
+    changed.stream.ioCombineLimit = 16;
+    window.setupPanel()->setConfig(changed);
+    QVERIFY(!window.dashboard()->stale());
+}
+
+// A pattern over an opened file is sized to the file, and the panel says so (in binary units).
+void TestGuiViews::openedFileSizesTheDatasetLabel() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("relation.dat"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QVERIFY(file.resize(qint64{910} * 8192));
+    file.close();
+    MainWindow window;
+    window.applyStartup(options(smallRun()));
+    const auto described = [&](const QString& text) {
+        for (const QLabel* label : window.setupPanel()->findChildren<QLabel*>())
+            if (label->text().contains(text))
+                return true;
+        return false;
+    };
+    QVERIFY(described(QStringLiteral("8,192 blocks (64 MiB)")));
+    RunConfig config = window.setupPanel()->config();
+    config.dataset.blocks = 0; // the pattern's size follows the file
+    window.setupPanel()->setConfig(config);
+    window.openFile(path);
+    QVERIFY(described(QStringLiteral("910 blocks (7.1 MiB)")));
+}
+
+QTEST_MAIN(TestGuiViews)
+#include "tst_gui_views.moc"
