@@ -24,7 +24,7 @@ public:
     // Fills the dataset fields of `config`.
     void apply(RunConfig& config) const;
     // Shows `config`'s dataset; returns an error message (and keeps the current one) if its name is unknown.
-    QString show(const RunConfig& config);
+    [[nodiscard]] QString show(const RunConfig& config);
     void setBlockList(const QString& path);
     void setFile(const QString& path);
     QString datasetName() const;

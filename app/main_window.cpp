@@ -72,7 +72,8 @@ MainWindow::MainWindow(QWidget* parent)
     watchSettings();
     resize(1500, 950);
     restoreSettings();
-    m_panel->setConfig(firstLaunchConfig());
+    if (const QString error = m_panel->setConfig(firstLaunchConfig()); !error.isEmpty())
+        showError(tr("Cannot use the default dataset"), error);
     statusBar()->showMessage(tr("Ready: press Run (Ctrl+R)"));
 }
 
@@ -394,7 +395,8 @@ void MainWindow::openFile(const QString& path) {
     RunConfig config = m_panel->config();
     if (config.io == IoMode::Sim) {
         config.io = IoMode::IoUring;
-        m_panel->setConfig(config);
+        if (const QString error = m_panel->setConfig(config); !error.isEmpty())
+            showError(tr("Cannot use the file"), error);
         statusBar()->showMessage(tr("A file is read with real I/O: switched the I/O method to io_uring"),
                                  15000);
     }

@@ -33,10 +33,10 @@ public:
     void startRun();
     void stopRun();
     // Renders and writes a PNG; returns an error message, empty on success.
-    QString exportPng(const PngExportRequest& request);
+    [[nodiscard]] QString exportPng(const PngExportRequest& request);
     // Why `path` must not be written (it is one of the run's inputs), empty if it may.
-    QString outputConflict(const QString& path) const;
-    QString exportSummaryJson(const QString& path);
+    [[nodiscard]] QString outputConflict(const QString& path) const;
+    [[nodiscard]] QString exportSummaryJson(const QString& path);
     // Runs the experiment again with every event written to `path` (the simulator is deterministic, so
     // it is the trace the plots show).
     void exportTraceCsv(const QString& path);

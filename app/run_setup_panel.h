@@ -26,7 +26,7 @@ public:
 
     RunConfig config() const;
     // Shows `config`; returns an error message if part of it cannot be shown (e.g. an unknown dataset).
-    QString setConfig(const RunConfig& config);
+    [[nodiscard]] QString setConfig(const RunConfig& config);
     // What run B changes (with Comparison::Policy, config().comparePolicy is B's policy).
     Comparison comparison() const;
     void setComparison(Comparison comparison);

@@ -89,7 +89,10 @@ int main(int argc, char** argv) {
     la::MainWindow window;
     window.resize(1500, 950);
     window.show();
-    window.setupPanel()->setConfig(options.run);
+    if (const QString error = window.setupPanel()->setConfig(options.run); !error.isEmpty()) {
+        std::fprintf(stderr, "lookahead-gui-bench: %s\n", qPrintable(error));
+        return 2;
+    }
     window.setupPanel()->setComparison(la::Comparison::Policy);
 
     StallMeter meter;

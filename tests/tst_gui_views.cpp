@@ -333,10 +333,10 @@ void TestGuiViews::statusAndStaleMarkSayWhatIsShown() {
     QVERIFY(!window.dashboard()->stale());
     RunConfig changed = window.setupPanel()->config();
     changed.stream.ioCombineLimit = 8;
-    window.setupPanel()->setConfig(changed);
+    QCOMPARE(window.setupPanel()->setConfig(changed), QString());
     QVERIFY(window.dashboard()->stale());
     changed.stream.ioCombineLimit = 16;
-    window.setupPanel()->setConfig(changed);
+    QCOMPARE(window.setupPanel()->setConfig(changed), QString());
     QVERIFY(!window.dashboard()->stale());
 }
 
@@ -359,7 +359,7 @@ void TestGuiViews::openedFileSizesTheDatasetLabel() {
     QVERIFY(described(QStringLiteral("8,192 blocks (64 MiB)")));
     RunConfig config = window.setupPanel()->config();
     config.dataset.blocks = 0; // the pattern's size follows the file
-    window.setupPanel()->setConfig(config);
+    QCOMPARE(window.setupPanel()->setConfig(config), QString());
     window.openFile(path);
     QVERIFY(described(QStringLiteral("910 blocks (7.1 MiB)")));
 }

@@ -169,7 +169,7 @@ void TestGuiWindow::stopMidRunIsClean() {
     MainWindow window;
     QSignalSpy data(&window.controller(), &RunController::dataArrived);
     QSignalSpy finished(&window.controller(), &RunController::finished);
-    window.setupPanel()->setConfig(longRun());
+    QCOMPARE(window.setupPanel()->setConfig(longRun()), QString());
     window.startRun();
     QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kTimeoutMs);
     QVERIFY(!window.setupPanel()->runButton()->isEnabled());
@@ -189,7 +189,7 @@ void TestGuiWindow::closingMidRunIsClean() {
     auto window = std::make_unique<MainWindow>();
     window->show();
     QSignalSpy data(&window->controller(), &RunController::dataArrived);
-    window->setupPanel()->setConfig(longRun());
+    QCOMPARE(window->setupPanel()->setConfig(longRun()), QString());
     window->startRun();
     QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kTimeoutMs);
     // Closing cancels and joins the worker (a hang would trip ctest's timeout): nothing runs after.
