@@ -106,7 +106,9 @@ std::string commandHelp(std::string_view section) {
     for (const CommandOption& o : commandOptions()) {
         if (o.section != section)
             continue;
-        std::string head = "  --" + std::string(o.name) + (o.valueName ? " " + std::string(o.valueName) : "");
+        std::string head = std::string("  --").append(o.name); // GCC bug 105329, see run_options.cpp
+        if (o.valueName)
+            head.append(" ").append(o.valueName);
         head.resize(std::max<std::size_t>(head.size() + 1, 26), ' ');
         std::string help = o.help;
         for (std::size_t at = help.find('\n'); at != std::string::npos; at = help.find('\n', at + 1))

@@ -357,7 +357,7 @@ void setRunOption(RunConfig& config, const RunOption& option, const std::string&
         std::string what = expected(option);
         if (option.name == "scale")
             what += " (leave --scale out for the preset's small default size)";
-        throw InputError("--" + std::string(option.name) + " '" + excerpt(value) + "': " + what);
+        throw InputError(std::string("--").append(option.name) + " '" + excerpt(value) + "': " + what);
     }
     option.set(config, value);
 }
@@ -366,8 +366,8 @@ void validateRunConfig(const RunConfig& config) {
     for (const RunOption& option : runOptions()) {
         const std::string value = option.get(config);
         if (!value.empty() && !accepts(option, value))
-            throw InputError("--" + std::string(option.name) + " " + excerpt(value) + " is out of range (" +
-                             expected(option) + ")");
+            throw InputError(std::string("--").append(option.name) + " " + excerpt(value) +
+                             " is out of range (" + expected(option) + ")");
     }
 }
 
@@ -376,11 +376,14 @@ std::string runOptionHelp(std::string_view section) {
     for (const RunOption& o : runOptions()) {
         if (o.section != section)
             continue;
-        std::string head = "  --" + std::string(o.name);
+        // Appended piece by piece: `"literal" + std::string` trips GCC 12's -Wrestrict false positive at
+        // -O3 (GCC bug 105329).
+        std::string head = "  --";
+        head.append(o.name);
         if (!o.negation.empty())
-            head += ", --" + std::string(o.negation);
+            head.append(", --").append(o.negation);
         if (o.kind != OptionKind::Flag)
-            head += " " + std::string(o.valueName);
+            head.append(" ").append(o.valueName);
         head.resize(std::max<std::size_t>(head.size() + 1, 26), ' ');
         std::string help(o.help);
         for (std::size_t at = help.find('\n'); at != std::string::npos; at = help.find('\n', at + 1))
