@@ -64,12 +64,12 @@ void TestRunOptions::outOfRangeIsRefusedEverywhere() {
                  QStringLiteral("--eic '5000': expected a whole number 0..1000"));
     }
     // Built in code, not parsed: the same check before the run.
-    config.stream.effectiveIoConcurrency = 5000;
-    QVERIFY_THROWS_EXCEPTION(InputError, validateRunConfig(config));
-    config = RunConfig{};
-    config.device.jitter = 2.0;
-    QVERIFY_THROWS_EXCEPTION(InputError, validateRunConfig(config));
-    config = RunConfig{};
+    RunConfig tooMuchConcurrency;
+    tooMuchConcurrency.stream.effectiveIoConcurrency = 5000;
+    QVERIFY_THROWS_EXCEPTION(InputError, validateRunConfig(tooMuchConcurrency));
+    RunConfig tooMuchJitter;
+    tooMuchJitter.device.jitter = 2.0;
+    QVERIFY_THROWS_EXCEPTION(InputError, validateRunConfig(tooMuchJitter));
     validateRunConfig(config);
     // One spelling, the earlier one still understood.
     setRunOption(config, *findRunOption("io"), "uring");
