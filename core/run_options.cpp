@@ -42,18 +42,26 @@ double asReal(const std::string& value) {
     return number;
 }
 
-RunOption whole(std::string_view name, std::string_view settingsKey, std::string_view jsonKey,
-                std::string_view section, std::string_view help, std::uint64_t lo, std::uint64_t hi,
-                std::function<std::string(const RunConfig&)> get,
-                std::function<void(RunConfig&, std::uint64_t)> set) {
+// The fields every kind of option has.
+RunOption named(std::string_view name, std::string_view settingsKey, std::string_view jsonKey,
+                OptionKind kind, std::string_view section, std::string_view valueName,
+                std::string_view help) {
     RunOption o;
     o.name = name;
     o.settingsKey = settingsKey;
     o.jsonKey = jsonKey;
-    o.kind = OptionKind::Whole;
+    o.kind = kind;
     o.section = section;
-    o.valueName = "N";
+    o.valueName = valueName;
     o.help = help;
+    return o;
+}
+
+RunOption whole(std::string_view name, std::string_view settingsKey, std::string_view jsonKey,
+                std::string_view section, std::string_view help, std::uint64_t lo, std::uint64_t hi,
+                std::function<std::string(const RunConfig&)> get,
+                std::function<void(RunConfig&, std::uint64_t)> set) {
+    RunOption o = named(name, settingsKey, jsonKey, OptionKind::Whole, section, "N", help);
     o.minWhole = lo;
     o.maxWhole = hi;
     o.get = std::move(get);
@@ -65,14 +73,7 @@ RunOption real(std::string_view name, std::string_view settingsKey, std::string_
                std::string_view section, std::string_view valueName, std::string_view help, double lo,
                double hi, bool loExclusive, std::function<std::string(const RunConfig&)> get,
                std::function<void(RunConfig&, double)> set) {
-    RunOption o;
-    o.name = name;
-    o.settingsKey = settingsKey;
-    o.jsonKey = jsonKey;
-    o.kind = OptionKind::Real;
-    o.section = section;
-    o.valueName = valueName;
-    o.help = help;
+    RunOption o = named(name, settingsKey, jsonKey, OptionKind::Real, section, valueName, help);
     o.minReal = lo;
     o.maxReal = hi;
     o.minExclusive = loExclusive;
@@ -85,14 +86,7 @@ RunOption text(std::string_view name, std::string_view settingsKey, std::string_
                std::string_view section, std::string_view valueName, std::string_view help,
                std::vector<std::string_view> choices, std::function<std::string(const RunConfig&)> get,
                std::function<void(RunConfig&, const std::string&)> set) {
-    RunOption o;
-    o.name = name;
-    o.settingsKey = settingsKey;
-    o.jsonKey = jsonKey;
-    o.kind = OptionKind::Text;
-    o.section = section;
-    o.valueName = valueName;
-    o.help = help;
+    RunOption o = named(name, settingsKey, jsonKey, OptionKind::Text, section, valueName, help);
     o.choices = std::move(choices);
     o.get = std::move(get);
     o.set = std::move(set);
@@ -101,13 +95,7 @@ RunOption text(std::string_view name, std::string_view settingsKey, std::string_
 
 RunOption flag(std::string_view name, std::string_view settingsKey, std::string_view jsonKey,
                std::string_view section, std::string_view help, bool StreamConfig::*field) {
-    RunOption o;
-    o.name = name;
-    o.settingsKey = settingsKey;
-    o.jsonKey = jsonKey;
-    o.kind = OptionKind::Flag;
-    o.section = section;
-    o.help = help;
+    RunOption o = named(name, settingsKey, jsonKey, OptionKind::Flag, section, {}, help);
     o.get = [field](const RunConfig& c) { return flagText(c.stream.*field); };
     o.set = [field](RunConfig& c, const std::string& v) { c.stream.*field = v == "true"; };
     return o;
