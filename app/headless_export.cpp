@@ -10,6 +10,7 @@
 #include "signal_cancel.h"
 #include "summary_json.h"
 #include "tooltips.h"
+#include "trace_export.h"
 
 #include <QCoreApplication>
 #include <QSocketNotifier>
@@ -28,6 +29,16 @@ void printRun(const RunSummary& s) {
                 s.error.empty() ? "" : (" ERROR: " + s.error).c_str());
 }
 
+// The runs with their events, as the worker kept them; a run that never began has none.
+std::vector<SpooledRun> spooledRuns(const RunController& controller) {
+    std::vector<SpooledRun> runs;
+    const std::vector<std::shared_ptr<const EventSpool>> spools = controller.spools();
+    for (std::size_t i = 0; i < spools.size(); ++i)
+        if (spools[i])
+            runs.push_back({controller.variants()[i].label, spools[i]});
+    return runs;
+}
+
 // Everything after the worker is done: numbers, JSON, the PNG. Returns the exit code.
 int finish(const CliOptions& options, const RunController& controller, Dashboard& dashboard) {
     const std::vector<RunSummary> runs = controller.summaries();
@@ -42,6 +53,14 @@ int finish(const CliOptions& options, const RunController& controller, Dashboard
         std::printf("%s\n", qPrintable(dashboard.verdict()));
     dashboard.setLive(false);
     dashboard.summariesChanged();
+    if (!options.traceCsv.empty()) {
+        if (const std::string error =
+                writeTraceCsv(options.traceCsv, spooledRuns(controller), nullptr, nullptr);
+            !error.empty()) {
+            std::fprintf(stderr, "lookahead: %s\n", error.c_str());
+            exitCode = 1;
+        }
+    }
     if (!options.summaryJson.empty()) {
         const QString error =
             writeSummaryJson(QString::fromStdString(options.summaryJson), controller.experiment(), runs);
@@ -70,6 +89,8 @@ bool outputsUsable(const CliOptions& options) {
         OutputFile png(options.exportPng, "PNG");
         if (!options.summaryJson.empty())
             OutputFile json(options.summaryJson, "summary JSON");
+        if (!options.traceCsv.empty())
+            OutputFile csv(options.traceCsv, "trace CSV");
     } catch (const InputError& error) {
         std::fprintf(stderr, "lookahead: %s\n", error.what());
         return false;
@@ -83,9 +104,10 @@ int runHeadlessExport(const CliOptions& options) {
     if (!outputsUsable(options))
         return 2;
     RunController controller;
+    controller.setKeepEvents(!options.traceCsv.empty());
     Dashboard dashboard;
     int exitCode = 0;
-    QObject::connect(&controller, &RunController::started, &dashboard,
+    QObject::connect(&controller, &RunController::tracesChanged, &dashboard,
                      [&] { dashboard.setRuns(controller.traces()); });
     QObject::connect(&controller, &RunController::notice, &dashboard,
                      [](const QString& text) { std::fprintf(stderr, "lookahead: %s\n", qPrintable(text)); });
@@ -103,8 +125,7 @@ int runHeadlessExport(const CliOptions& options) {
         signalWatch.setEnabled(false);
         controller.stop();
     });
-    controller.start(makeExperiment(options.run, options.comparison),
-                     QString::fromStdString(options.traceCsv));
+    controller.start(makeExperiment(options.run, options.comparison));
     if (!controller.running())
         return exitCode;
     return QCoreApplication::exec();

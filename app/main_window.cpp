@@ -5,6 +5,7 @@
 #include "dataset_picker.h"
 #include "input_error.h"
 #include "io/output_guard.h"
+#include "io/scan_file.h"
 #include "plot_view.h"
 #include "png_export.h"
 #include "run_setup_panel.h"
@@ -21,6 +22,7 @@
 #include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressDialog>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -30,8 +32,41 @@
 #include <QToolBar>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace la {
+
+namespace {
+
+// Checks the files `config` names, as the Open dialogs do; clears each unusable one and returns why.
+QString dropUnusableFiles(RunConfig& config) {
+    QStringList problems;
+    if (!config.file.empty()) {
+        try {
+            inspectScanFile(config.file);
+        } catch (const InputError& error) {
+            problems << QString::fromUtf8(error.what());
+            config.file.clear();
+        }
+    }
+    if (!config.blockList.empty()) {
+        try {
+            loadBlockList(config.blockList, Direction::Forward);
+        } catch (const InputError& error) {
+            problems << QString::fromUtf8(error.what());
+            config.blockList.clear();
+        }
+    }
+    return problems.join(QStringLiteral("\n\n"));
+}
+
+// A message fit for the one-line status bar: its first line, cut short.
+QString statusLine(const QString& message) {
+    const QString line = message.section(QLatin1Char('\n'), 0, 0);
+    return line.size() > 140 ? line.left(139) + QStringLiteral("…") : line;
+}
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_dashboard(new Dashboard(this)), m_panel(new RunSetupPanel) {
@@ -61,11 +96,12 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_panel, &RunSetupPanel::runRequested, this, &MainWindow::startRun);
     connect(m_panel, &RunSetupPanel::stopRequested, this, &MainWindow::stopRun);
     connect(m_panel->datasetPicker(), &DatasetPicker::openFileRequested, this, [this] {
-        chooseFile(tr("Open a file to scan"), tr("Any file (*)"), false, &MainWindow::openFile);
+        chooseFile(tr("Open a file to scan"), tr("Any file (*)"), false,
+                   [this](const QString& path) { openFile(path); });
     });
     connect(m_panel->datasetPicker(), &DatasetPicker::openBlockListRequested, this, [this] {
         chooseFile(tr("Open a block list"), tr("Block lists (*.txt *.csv);;Any file (*)"), false,
-                   &MainWindow::openBlockList);
+                   [this](const QString& path) { openBlockList(path); });
     });
     connect(m_dashboard, &Dashboard::exportPlotRequested, this, &MainWindow::openExportDialog);
     connect(m_dashboard, &Dashboard::exportAllRequested, this, [this] { openExportDialog(-1); });
@@ -115,10 +151,14 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(m_exportAction);
     file->addAction(tr("Export &CSV trace…"), this, [this] {
-        chooseFile(tr("Export CSV trace"), tr("CSV files (*.csv)"), true, &MainWindow::exportTraceCsv);
+        chooseFile(tr("Export CSV trace"), tr("CSV files (*.csv)"), true, [this](const QString& path) {
+            if (const QString error = exportTraceCsv(path); !error.isEmpty())
+                showError(tr("Export failed"), error);
+        });
     });
     file->addAction(tr("Export &JSON summary…"), this, [this] {
-        chooseFile(tr("Export JSON summary"), tr("JSON files (*.json)"), true, &MainWindow::saveJson);
+        chooseFile(tr("Export JSON summary"), tr("JSON files (*.json)"), true,
+                   [this](const QString& path) { saveJson(path); });
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -167,6 +207,7 @@ void MainWindow::buildMenus() {
 void MainWindow::connectController() {
     RunController* c = &m_controller;
     connect(c, &RunController::started, this, &MainWindow::onStarted);
+    connect(c, &RunController::tracesChanged, this, &MainWindow::onTracesChanged);
     connect(c, &RunController::runStarted, this, [this](int run, int runs) {
         m_runClock.restart();
         m_clockRun = run;
@@ -191,8 +232,7 @@ void MainWindow::connectController() {
     });
     connect(c, &RunController::notice, this,
             [this](const QString& text) { statusBar()->showMessage(text, 20000); });
-    connect(c, &RunController::failed, this,
-            [this](const QString& message) { showError(tr("Cannot run"), message); });
+    connect(c, &RunController::failed, this, &MainWindow::onFailed);
     connect(c, &RunController::finished, this, &MainWindow::onFinished);
 }
 
@@ -200,13 +240,26 @@ void MainWindow::applyStartup(const CliOptions& options) {
     const bool fromCommandLine = std::any_of(options.given.begin(), options.given.end(),
                                              [](const std::string& name) { return describesRun(name); });
     const QSettings settings;
-    const RunConfig config = fromCommandLine ? options.run : loadRunConfig(settings, firstLaunchConfig());
-    const QString error = m_panel->setConfig(config);
+    RunConfig config = fromCommandLine ? options.run : loadRunConfig(settings, firstLaunchConfig());
+    // Files are checked now, as one chosen in the dialog is. A bad one on the command line is an
+    // error (also on stderr, for whoever typed it); one left in the settings from last time, since
+    // moved or deleted, is dropped with a note.
+    const QString fileError = dropUnusableFiles(config);
+    QString error;
+    if (fromCommandLine && !fileError.isEmpty()) {
+        std::fprintf(stderr, "lookahead: %s\n", qPrintable(fileError));
+        error = fileError;
+    } else if (!fileError.isEmpty()) {
+        statusBar()->showMessage(tr("Not using the file from last time: %1").arg(statusLine(fileError)),
+                                 30000);
+    }
+    if (const QString datasetError = m_panel->setConfig(config); !datasetError.isEmpty())
+        error = error.isEmpty() ? datasetError : error + QStringLiteral("\n\n") + datasetError;
     const int comparison =
         settings.value(QStringLiteral("run/comparison"), static_cast<int>(Comparison::Policy)).toInt();
     m_panel->setComparison(fromCommandLine ? options.comparison : static_cast<Comparison>(comparison));
     if (!error.isEmpty())
-        showError(tr("Cannot use the dataset"), error);
+        showError(tr("Cannot start with these settings"), error);
     if (options.startRun && error.isEmpty())
         QTimer::singleShot(0, this, &MainWindow::startRun);
 }
@@ -248,17 +301,30 @@ void MainWindow::updateStale() {
 }
 
 void MainWindow::onStarted() {
-    m_dashboard->setStale(false);
-    m_dashboard->setVerdict({});
-    m_dashboard->setExpectedPositions(0);
-    m_dashboard->setRuns(m_controller.traces());
-    m_dashboard->setLive(true);
+    m_startShown = false;
+    m_failure.clear();
     m_panel->setRunning(true);
     m_runAction->setEnabled(false);
     m_stopAction->setEnabled(true);
     m_clockRun = -1;
     m_panel->showProgress(tr("Starting…"), -1.0);
     statusBar()->showMessage(tr("Running: press Stop (Esc) to stop"));
+}
+
+void MainWindow::onTracesChanged() {
+    m_startShown = true;
+    m_dashboard->setStale(false);
+    m_dashboard->setVerdict({});
+    m_dashboard->setExpectedPositions(0);
+    m_dashboard->setRuns(m_controller.traces());
+    m_dashboard->setLive(true);
+}
+
+void MainWindow::onFailed(const QString& message) {
+    m_failure = message;
+    const bool kept = !m_startShown && !m_controller.traces().empty();
+    showError(tr("Cannot run"),
+              kept ? tr("%1\n\nThe plots still show the previous results.").arg(message) : message);
 }
 
 void MainWindow::onProgress(int run, int runs, quint64 done, quint64 total) {
@@ -271,12 +337,12 @@ void MainWindow::onProgress(int run, int runs, quint64 done, quint64 total) {
     m_dashboard->setExpectedPositions(total);
     const double part = static_cast<double>(done) / static_cast<double>(total);
     const double elapsed = static_cast<double>(m_runClock.elapsed()) * 1e6;
-    QString text =
-        tr("Run %1/%2 (%3): %4 / %5 blocks")
-            .arg(run + 1)
-            .arg(runs)
-            .arg(QString::fromStdString(m_controller.traces()[static_cast<std::size_t>(run)]->label()),
-                 formatCount(done), formatCount(total));
+    QString text = tr("Run %1/%2 (%3): %4 / %5 blocks")
+                       .arg(run + 1)
+                       .arg(runs)
+                       .arg(QString::fromStdString(
+                                m_controller.runningExperiment().runs[static_cast<std::size_t>(run)].label),
+                            formatCount(done), formatCount(total));
     if (done > 0 && done < total)
         text +=
             tr(" — ETA %1")
@@ -285,15 +351,29 @@ void MainWindow::onProgress(int run, int runs, quint64 done, quint64 total) {
 }
 
 void MainWindow::onFinished(bool cancelled) {
+    m_panel->setRunning(false);
+    m_runAction->setEnabled(true);
+    m_stopAction->setEnabled(false);
+    if (!m_startShown) {
+        // Nothing of this start reached the screen: the plots, summary and verdict are the last run's.
+        const QString outcome = !m_failure.isEmpty() ? tr("Failed: %1").arg(statusLine(m_failure))
+                                : cancelled          ? tr("Stopped before the run began")
+                                                     : tr("Done");
+        const QString kept =
+            m_controller.traces().empty() ? QString() : tr(" — the previous results are shown");
+        m_panel->showProgress(outcome, 0.0);
+        statusBar()->showMessage(outcome + kept);
+        updateStale();
+        return;
+    }
     const std::vector<RunSummary> runs = m_controller.summaries();
     m_dashboard->setVerdict(variantVerdict(m_controller.variants(), runs));
     m_dashboard->setLive(false);
     m_dashboard->summariesChanged();
-    m_panel->setRunning(false);
-    m_runAction->setEnabled(true);
-    m_stopAction->setEnabled(false);
-    const QString outcome = cancelled ? tr("Stopped") : tr("Done");
-    m_panel->showProgress(outcome, cancelled ? 0.0 : 1.0);
+    const QString outcome = !m_failure.isEmpty() ? tr("Failed: %1").arg(statusLine(m_failure))
+                            : cancelled          ? tr("Stopped")
+                                                 : tr("Done");
+    m_panel->showProgress(outcome, cancelled || !m_failure.isEmpty() ? 0.0 : 1.0);
     statusBar()->showMessage(m_dashboard->verdict().isEmpty()
                                  ? outcome
                                  : outcome + QStringLiteral(" — ") + m_dashboard->verdict());
@@ -367,20 +447,54 @@ void MainWindow::saveJson(const QString& path) {
         showError(tr("Export failed"), error);
 }
 
-void MainWindow::exportTraceCsv(const QString& path) {
-    const Experiment runs = m_controller.variants().empty()
-                                ? makeExperiment(m_panel->config(), m_panel->comparison())
-                                : m_controller.experiment();
-    if (const QString conflict = outputConflict(path); !conflict.isEmpty()) {
-        showError(tr("Export failed"), conflict);
-        return;
+QString MainWindow::exportTraceCsv(const QString& path) {
+    if (m_traceExport)
+        return tr("A trace CSV is being written already (%1).").arg(m_traceExport->path());
+    const std::vector<const RunTrace*> traces = m_controller.traces();
+    const std::vector<std::shared_ptr<const EventSpool>> spools = m_controller.spools();
+    if (traces.empty())
+        return tr("Nothing to export yet: run an experiment first.");
+    std::vector<SpooledRun> runs;
+    for (std::size_t i = 0; i < traces.size(); ++i) {
+        const QString label = QString::fromStdString(traces[i]->label());
+        if (!spools[i])
+            return tr("Run %1 is still going: wait until it has finished, or stop it, then export.")
+                .arg(label);
+        if (!spools[i]->broken().empty())
+            return tr("The events of run %1 were not kept (%2), so its trace cannot be exported. "
+                      "Run it again, or from the command line with --trace-csv FILE.")
+                .arg(label, QString::fromStdString(spools[i]->broken()));
+        runs.push_back({traces[i]->label(), spools[i]});
     }
-    statusBar()->showMessage(tr("Running again to write every event to %1").arg(path), 10000);
-    m_controller.start(runs, path);
+    if (const QString conflict = outputConflict(path); !conflict.isEmpty())
+        return conflict;
+    auto* job = new TraceExport(path, std::move(runs), this);
+    m_traceExport = job;
+    auto* progress = new QProgressDialog(tr("Writing the trace of the runs on screen to %1…").arg(path),
+                                         tr("Cancel"), 0, 1000, this);
+    progress->setAttribute(Qt::WA_DeleteOnClose);
+    progress->setWindowTitle(tr("Export CSV trace"));
+    progress->setMinimumDuration(500);
+    progress->setAutoClose(false);
+    progress->setAutoReset(false);
+    connect(progress, &QProgressDialog::canceled, job, &TraceExport::cancel);
+    connect(job, &TraceExport::progressChanged, progress,
+            [progress](double fraction) { progress->setValue(static_cast<int>(fraction * 1000.0)); });
+    connect(job, &TraceExport::finished, this, [this, job, progress, path](const QString& error) {
+        progress->close();
+        job->deleteLater();
+        if (error.isEmpty())
+            statusBar()->showMessage(tr("Wrote %1").arg(path), 10000);
+        else
+            showError(tr("Export failed"), error);
+        emit traceCsvFinished(path, error);
+    });
+    job->start();
+    return {};
 }
 
 void MainWindow::chooseFile(const QString& title, const QString& filter, bool save,
-                            void (MainWindow::*then)(const QString&)) {
+                            const std::function<void(const QString&)>& then) {
     auto* dialog = new QFileDialog(this, title, QString(), filter);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setAcceptMode(save ? QFileDialog::AcceptSave : QFileDialog::AcceptOpen);
@@ -390,6 +504,13 @@ void MainWindow::chooseFile(const QString& title, const QString& filter, bool sa
 }
 
 void MainWindow::openFile(const QString& path) {
+    // Checked now, so a bad file is reported when it is chosen rather than at the next run.
+    try {
+        inspectScanFile(path.toStdString());
+    } catch (const InputError& error) {
+        showError(tr("Cannot scan this file"), QString::fromUtf8(error.what()));
+        return;
+    }
     m_panel->datasetPicker()->setFile(path);
     updateStale();
     RunConfig config = m_panel->config();

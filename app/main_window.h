@@ -4,10 +4,13 @@
 #include "cli_options.h"
 #include "export_dialog.h"
 #include "run_controller.h"
+#include "trace_export.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
+
+#include <functional>
 
 class QAction;
 class QMessageBox;
@@ -37,9 +40,9 @@ public:
     // Why `path` must not be written (it is one of the run's inputs), empty if it may.
     [[nodiscard]] QString outputConflict(const QString& path) const;
     [[nodiscard]] QString exportSummaryJson(const QString& path);
-    // Runs the experiment again with every event written to `path` (the simulator is deterministic, so
-    // it is the trace the plots show).
-    void exportTraceCsv(const QString& path);
+    // Writes every event of the runs on screen to `path`, in the background with a progress dialog;
+    // traceCsvFinished() follows. Returns why it cannot start, empty if it started.
+    QString exportTraceCsv(const QString& path);
     // Scan this file (real I/O) / this block list (checked at once; a bad one gets an error dialog).
     void openFile(const QString& path);
     void openBlockList(const QString& path);
@@ -50,6 +53,10 @@ public:
     // The error dialog on screen, if any (tests check it without blocking).
     QMessageBox* errorDialog() const;
     QString caption() const;
+
+signals:
+    // An export of the trace CSV has ended; `error` is empty if `path` was written.
+    void traceCsvFinished(const QString& path, const QString& error);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -62,11 +69,13 @@ private:
     void watchSettings();
     void updateStale();
     void onStarted();
+    void onTracesChanged();
+    void onFailed(const QString& message);
     void onProgress(int run, int runs, quint64 done, quint64 total);
     void onFinished(bool cancelled);
     void openExportDialog(int plotIndex);
     void chooseFile(const QString& title, const QString& filter, bool save,
-                    void (MainWindow::*then)(const QString&));
+                    const std::function<void(const QString&)>& then);
     void saveJson(const QString& path);
     void saveSettings() const;
     void restoreSettings();
@@ -84,6 +93,9 @@ private:
     QElapsedTimer m_runClock;
     int m_clockRun = -1;
     PngExportRequest m_lastExport;
+    QPointer<TraceExport> m_traceExport;
+    bool m_startShown = false; // the running experiment has replaced the one on screen
+    QString m_failure;         // why the running experiment failed, if it did
 };
 
 } // namespace la

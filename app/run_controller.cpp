@@ -2,9 +2,10 @@
 #include "run_controller.h"
 
 #include "input_error.h"
+#include "io/dataset_file.h"
+#include "io/scan_target.h"
 #include "io_backend.h"
 #include "registry.h"
-#include "trace_csv.h"
 #include "tsan_annotations.h"
 
 #include <QThread>
@@ -46,13 +47,22 @@ WorkerMessage message(WorkerMessage::Kind kind, int run = 0, std::string text = 
     return m;
 }
 
+// A spool for one run's events next to the dataset files (a private directory on disk, not a tmpfs
+// in RAM). Without one the run still goes; exports then say why they cannot write it.
+std::shared_ptr<EventSpool> spoolFor(const RunConfig& config) {
+    try {
+        const std::string dir = datasetCacheDir(config);
+        preparePrivateDir(dir);
+        return std::make_shared<EventSpool>(dir);
+    } catch (const InputError& error) {
+        return std::make_shared<EventSpool>(EventSpool::Unavailable{error.what()});
+    }
+}
+
 // The worker's whole life: runs the variants in turn; every outcome goes through the mailbox.
-void runJob(const std::vector<RunVariant>& runs, const std::string& csvPath, Mailbox& mailbox,
+void runJob(const std::vector<RunVariant>& runs, bool keepEvents, Mailbox& mailbox,
             const std::atomic<bool>& cancel) {
     try {
-        std::unique_ptr<TraceCsvWriter> csv;
-        if (!csvPath.empty())
-            csv = std::make_unique<TraceCsvWriter>(csvPath, runs.front().label);
         for (int run = 0; run < static_cast<int>(runs.size()); ++run) {
             const RunVariant& variant = runs[static_cast<std::size_t>(run)];
             if (cancel.load())
@@ -61,10 +71,9 @@ void runJob(const std::vector<RunVariant>& runs, const std::string& csvPath, Mai
             MailboxSink sink(mailbox, run, cancel);
             RunCallbacks callbacks;
             callbacks.sinks.push_back(&sink);
-            if (csv) {
-                csv->setRunLabel(variant.label);
-                callbacks.sinks.push_back(csv.get());
-            }
+            std::shared_ptr<EventSpool> spool = keepEvents ? spoolFor(variant.config) : nullptr;
+            if (spool)
+                callbacks.sinks.push_back(spool.get());
             callbacks.progress = [&mailbox, run](std::uint64_t done, std::uint64_t total) {
                 mailbox.setProgress(run, done, total);
             };
@@ -78,13 +87,14 @@ void runJob(const std::vector<RunVariant>& runs, const std::string& csvPath, Mai
             callbacks.cancel = &cancel;
             WorkerMessage finished = message(WorkerMessage::Kind::RunFinished, run);
             finished.summary = runScan(variant.config, variant.policy, callbacks);
+            if (spool)
+                spool->finish();
+            finished.spool = std::move(spool);
             const bool stop = finished.summary.cancelled || !finished.summary.error.empty();
             mailbox.post(std::move(finished));
             if (stop)
                 break;
         }
-        if (csv)
-            csv->commit();
     } catch (const InputError& error) {
         mailbox.post(message(WorkerMessage::Kind::Error, 0, error.what()));
     } catch (const IoError& error) {
@@ -123,61 +133,65 @@ RunController::~RunController() {
 
 std::vector<const RunTrace*> RunController::traces() const {
     std::vector<const RunTrace*> result;
-    for (const auto& trace : m_traces)
+    for (const auto& trace : m_shown.traces)
         result.push_back(trace.get());
     return result;
 }
 
 std::vector<RunSummary> RunController::summaries() const {
     std::vector<RunSummary> result;
-    for (const auto& trace : m_traces) {
+    for (const auto& trace : m_shown.traces) {
         if (trace->summary())
             result.push_back(*trace->summary());
     }
     return result;
 }
 
+std::vector<std::shared_ptr<const EventSpool>> RunController::spools() const {
+    return m_shown.spools;
+}
+
 const RunConfig& RunController::config() const {
     static const RunConfig kNone;
-    return m_experiment.runs.empty() ? kNone : m_experiment.runs.front().config;
+    return m_shown.experiment.runs.empty() ? kNone : m_shown.experiment.runs.front().config;
 }
 
-void RunController::start(const RunConfig& config, const QString& traceCsvPath) {
-    start(makeExperiment(config, Comparison::Policy), traceCsvPath);
+void RunController::start(const RunConfig& config) {
+    start(makeExperiment(config, Comparison::Policy));
 }
 
-void RunController::start(const Experiment& experiment, const QString& traceCsvPath) {
+void RunController::start(const Experiment& experiment) {
     const std::vector<RunVariant>& runs = experiment.runs;
     // Checked before anything changes: a bad policy leaves the current run alone.
-    std::vector<std::unique_ptr<RunTrace>> traces;
+    RunSet next;
     try {
         for (const RunVariant& run : runs) {
             const StreamLimits limits =
                 computeLimits(streamConfigFor(run.config), mechanicsFor(run.policy, run.config.mechanics));
-            traces.push_back(std::make_unique<RunTrace>(
+            next.traces.push_back(std::make_unique<RunTrace>(
                 run.label, RunLimits{limits.maxPinned, limits.ioCombineLimit, run.config.collapseWindow}));
         }
     } catch (const InputError& error) {
         emit failed(QString::fromUtf8(error.what()));
         return;
     }
+    next.experiment = experiment;
+    next.spools.resize(runs.size());
     if (m_job) {
         m_job->cancel = true;
         m_retired.push_back(std::move(m_job));
     }
     ++m_generation;
-    m_experiment = experiment;
+    m_running = std::move(next);
+    m_runningShown = false;
     m_lastProgress = WorkerProgress{};
-    // The views switch to the new traces in started(); the old ones go only after that.
-    const auto old = std::exchange(m_traces, std::move(traces));
-    emit started();
 
     auto job = std::make_unique<Job>();
     job->generation = m_generation;
     Job* raw = job.get();
-    const std::string csv = traceCsvPath.toStdString();
-    job->thread.reset(QThread::create([raw, runs, csv] {
-        runJob(runs, csv, raw->mailbox, raw->cancel);
+    const bool keepEvents = m_keepEvents;
+    job->thread.reset(QThread::create([raw, runs, keepEvents] {
+        runJob(runs, keepEvents, raw->mailbox, raw->cancel);
         raw->mailbox.markFinished();
         LA_TSAN_RELEASE(raw);
     }));
@@ -185,6 +199,19 @@ void RunController::start(const Experiment& experiment, const QString& traceCsvP
     job->thread->start();
     m_job = std::move(job);
     m_timer.start();
+    emit started();
+}
+
+// The new experiment has produced something to draw: it replaces the one on screen.
+void RunController::show() {
+    if (m_runningShown)
+        return;
+    m_runningShown = true;
+    m_shown.experiment = m_running.experiment;
+    m_shown.spools = std::move(m_running.spools);
+    // The views switch to the new traces in tracesChanged(); the old ones go only after that.
+    const auto old = std::exchange(m_shown.traces, std::move(m_running.traces));
+    emit tracesChanged();
 }
 
 void RunController::stop() {
@@ -218,7 +245,7 @@ void RunController::drain() {
     WorkerProgress progress;
     std::deque<WorkerMessage> messages = m_job->mailbox.take(progress);
     bool grew = false;
-    const int runs = static_cast<int>(m_traces.size());
+    const int runs = static_cast<int>(m_running.experiment.runs.size());
     for (WorkerMessage& message : messages) {
         handle(message, grew);
         // A slot may have started another run: what is left belongs to the old one.
@@ -241,19 +268,22 @@ void RunController::handle(WorkerMessage& message, bool& grew) {
     const auto run = static_cast<std::size_t>(message.run);
     switch (message.kind) {
     case WorkerMessage::Kind::RunStarted:
-        emit runStarted(message.run, static_cast<int>(m_traces.size()));
+        emit runStarted(message.run, static_cast<int>(m_running.experiment.runs.size()));
         break;
     case WorkerMessage::Kind::Events:
-        if (run < m_traces.size()) {
-            m_traces[run]->append(message.events);
+        show();
+        if (run < m_shown.traces.size()) {
+            m_shown.traces[run]->append(message.events);
             grew = true;
         }
         if (m_job)
             m_job->mailbox.recycle(std::move(message.events));
         break;
     case WorkerMessage::Kind::RunFinished:
-        if (run < m_traces.size()) {
-            m_traces[run]->setSummary(message.summary);
+        show();
+        if (run < m_shown.traces.size()) {
+            m_shown.traces[run]->setSummary(message.summary);
+            m_shown.spools[run] = std::move(message.spool);
             if (grew)
                 emit dataArrived();
             grew = false;

@@ -19,6 +19,8 @@ namespace la {
 // worker thread and turns its event batches into RunTraces on the GUI thread. Data flows one way:
 // the worker posts to a Mailbox, a timer drains it at 30 Hz; no Qt object crosses threads. Each
 // start() bumps the generation: a run still going is cancelled and whatever it still says is dropped.
+// The runs on screen stay until the new experiment's first events arrive, so a start that fails
+// (a bad file, a block list beyond its end) leaves them as they were.
 class RunController : public QObject {
     Q_OBJECT
 public:
@@ -26,28 +28,37 @@ public:
     ~RunController() override;
 
     // Runs the experiment's runs one after the other. Bad input found before the worker starts (an
-    // unknown policy) is reported through failed(). `traceCsvPath`: also write every event there as CSV.
-    void start(const Experiment& experiment, const QString& traceCsvPath = {});
+    // unknown policy) is reported through failed() and nothing starts.
+    void start(const Experiment& experiment);
     // A, then B if config.comparePolicy names a policy.
-    void start(const RunConfig& config, const QString& traceCsvPath = {});
+    void start(const RunConfig& config);
     // Asks the worker to stop; finished(true) follows once it has.
     void stop();
     // Cancels and joins every worker (the window is closing).
     void shutdown();
+    // Keep every event of each run in a spool file, for exports of what is on screen (default on).
+    void setKeepEvents(bool keep) { m_keepEvents = keep; }
 
     bool running() const { return m_job != nullptr; }
     quint64 generation() const { return m_generation; }
-    const Experiment& experiment() const { return m_experiment; }
-    const std::vector<RunVariant>& variants() const { return m_experiment.runs; }
+    // The experiment on screen (not the one starting, until its first events arrive).
+    const Experiment& experiment() const { return m_shown.experiment; }
+    const std::vector<RunVariant>& variants() const { return m_shown.experiment.runs; }
+    // The experiment the worker runs now (or ran last).
+    const Experiment& runningExperiment() const { return m_running.experiment; }
     // A's settings (the caption and the summary JSON describe the experiment by them).
     const RunConfig& config() const;
     std::vector<const RunTrace*> traces() const;
     // Summaries of the runs that have finished, in order.
     std::vector<RunSummary> summaries() const;
+    // Every event of each finished run on screen, in order (null where none were kept).
+    std::vector<std::shared_ptr<const EventSpool>> spools() const;
 
 signals:
-    // New traces exist (one per policy, empty so far): views should switch to traces().
+    // The worker started (the runs on screen stay until tracesChanged()).
     void started();
+    // New traces are on screen (one per run, empty so far): views should switch to traces().
+    void tracesChanged();
     void runStarted(int run, int runs);
     void dataArrived();
     void progressChanged(int run, int runs, quint64 done, quint64 total);
@@ -60,8 +71,15 @@ signals:
 
 private:
     struct Job;
+    // An experiment and what the views draw of it.
+    struct RunSet {
+        Experiment experiment;
+        std::vector<std::unique_ptr<RunTrace>> traces;
+        std::vector<std::shared_ptr<const EventSpool>> spools;
+    };
     void drain();
     void handle(WorkerMessage& message, bool& grew);
+    void show();
     void finishJob();
     void reapRetired();
 
@@ -69,8 +87,10 @@ private:
     std::vector<std::unique_ptr<Job>> m_retired;
     QTimer m_timer;
     quint64 m_generation = 0;
-    Experiment m_experiment;
-    std::vector<std::unique_ptr<RunTrace>> m_traces;
+    RunSet m_shown;
+    RunSet m_running;           // the worker's runs: their traces move to m_shown with the first events
+    bool m_runningShown = true; // m_running's traces have moved to m_shown
+    bool m_keepEvents = true;
     WorkerProgress m_lastProgress;
 };
 

@@ -2,12 +2,14 @@
 #pragma once
 
 #include "event.h"
+#include "io/event_spool.h"
 #include "summary.h"
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <string>
@@ -20,9 +22,10 @@ struct WorkerMessage {
     enum class Kind : std::uint8_t { RunStarted, Events, RunFinished, Notice, Error, Done };
     Kind kind = Kind::Done;
     int run = 0;
-    std::string text;          // Notice, Error
-    std::vector<Event> events; // Events
-    RunSummary summary;        // RunFinished
+    std::string text;                  // Notice, Error
+    std::vector<Event> events;         // Events
+    RunSummary summary;                // RunFinished
+    std::shared_ptr<EventSpool> spool; // RunFinished: every event of the run, if it was kept
 };
 
 // The latest progress; only the newest value matters, so it is overwritten rather than queued.

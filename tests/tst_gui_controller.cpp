@@ -45,7 +45,8 @@ private slots:
     void destroyMidRun();
     void unknownPolicyFailsAtOnce();
     void badBlockListFailsFromTheWorker();
-    void traceCsvIsWritten();
+    void spoolsHoldEveryEvent();
+    void failedStartKeepsTheRunsOnScreen();
     void mailboxBackPressureKeepsEveryEvent();
     void mailboxNeverBlocksACancelledWorker();
 };
@@ -53,13 +54,15 @@ private slots:
 void TestGuiController::runDeliversEveryEvent() {
     RunController controller;
     QSignalSpy started(&controller, &RunController::started);
+    QSignalSpy shown(&controller, &RunController::tracesChanged);
     QSignalSpy runFinished(&controller, &RunController::runFinished);
     QSignalSpy finished(&controller, &RunController::finished);
     QSignalSpy failed(&controller, &RunController::failed);
     controller.start(smallRun());
     QCOMPARE(started.count(), 1);
-    QCOMPARE(controller.traces().size(), std::size_t(2));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(shown.count(), 1);
+    QCOMPARE(controller.traces().size(), std::size_t(2));
     QCOMPARE(finished.first().first().toBool(), false);
     QCOMPARE(failed.count(), 0);
     QCOMPARE(runFinished.count(), 2);
@@ -146,23 +149,78 @@ void TestGuiController::badBlockListFailsFromTheWorker() {
     QVERIFY(controller.summaries().empty());
 }
 
-void TestGuiController::traceCsvIsWritten() {
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("trace.csv"));
+namespace {
+
+// Counts what a replayed spool hands back, and builds the summary from it.
+class CountingSink final : public EventSink {
+public:
+    void onEvents(std::span<const Event> batch) override {
+        events += batch.size();
+        for (const Event& e : batch) {
+            consumed += e.kind == EventKind::Consumed;
+            reads += e.kind == EventKind::ReadStarted;
+        }
+        builder.onEvents(batch);
+    }
+    std::uint64_t events = 0, consumed = 0, reads = 0;
+    SummaryBuilder builder;
+};
+
+} // namespace
+
+// The spool of each run holds all its events, not only those the views read: replayed, they give
+// the run's own summary.
+void TestGuiController::spoolsHoldEveryEvent() {
     RunController controller;
     QSignalSpy finished(&controller, &RunController::finished);
-    RunConfig config = smallRun();
-    config.comparePolicy.clear();
-    controller.start(config, path);
+    controller.start(smallRun());
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QByteArray header = file.readLine();
-    QVERIFY2(header.contains("time_ns"), header.constData());
-    int rows = 0;
-    while (!file.atEnd() && rows < 100)
-        rows += !file.readLine().isEmpty();
-    QCOMPARE(rows, 100);
+    const auto spools = controller.spools();
+    const auto summaries = controller.summaries();
+    QCOMPARE(spools.size(), std::size_t(2));
+    for (std::size_t i = 0; i < 2; ++i) {
+        QVERIFY(spools[i]);
+        QVERIFY2(spools[i]->broken().empty(), spools[i]->broken().c_str());
+        CountingSink sink;
+        std::uint64_t lastDone = 0;
+        QVERIFY(
+            spools[i]->replay(sink, nullptr, [&](std::uint64_t done, std::uint64_t) { lastDone = done; }));
+        QCOMPARE(sink.events, spools[i]->events());
+        QCOMPARE(lastDone, sink.events);
+        QCOMPARE(sink.consumed, summaries[i].blocks);
+        QCOMPARE(sink.reads, summaries[i].ios);
+        QVERIFY(sink.events > sink.consumed + sink.reads); // hits, misses, distance changes too
+        RunSummary rebuilt;
+        sink.builder.finish(rebuilt);
+        QCOMPARE(rebuilt.hits, summaries[i].hits);
+        QCOMPARE(rebuilt.misses, summaries[i].misses);
+        QCOMPARE(rebuilt.waits, summaries[i].waits);
+        QCOMPARE(rebuilt.runtimeNs, summaries[i].runtimeNs);
+    }
+}
+
+// A start that fails in the worker (a block list that cannot be read) never replaces the runs on
+// screen: the same traces, summaries and experiment stay.
+void TestGuiController::failedStartKeepsTheRunsOnScreen() {
+    RunController controller;
+    QSignalSpy finished(&controller, &RunController::finished);
+    QSignalSpy shown(&controller, &RunController::tracesChanged);
+    QSignalSpy failed(&controller, &RunController::failed);
+    controller.start(smallRun());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    const std::vector<const RunTrace*> before = controller.traces();
+    const std::uint64_t blocks = controller.summaries().front().blocks;
+    RunConfig bad = smallRun();
+    bad.blockList = "/nonexistent/blocks.txt";
+    controller.start(bad);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kTimeoutMs);
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(shown.count(), 1);
+    QCOMPARE(controller.traces(), before);
+    QCOMPARE(controller.summaries().size(), std::size_t(2));
+    QCOMPARE(controller.summaries().front().blocks, blocks);
+    QVERIFY(controller.config().blockList.empty());
+    QCOMPARE(controller.runningExperiment().runs.front().config.blockList, bad.blockList);
 }
 
 void TestGuiController::mailboxBackPressureKeepsEveryEvent() {

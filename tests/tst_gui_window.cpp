@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "plot_view.h"
 #include "run_setup_panel.h"
+#include "summary_panel.h"
 
 #include <QAction>
 #include <QFile>
@@ -18,11 +19,13 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <set>
 
 using namespace la;
@@ -104,8 +107,13 @@ private slots:
     void unknownDatasetShowsError();
     void exportOntoAnInputIsRefused();
     void exportWriteErrorSaysWhy();
+    void exportedCsvHoldsTheRunsOnScreen();
+    void failedStartKeepsThePreviousResults();
+    void badFilesAreRefusedWhenChosen();
+    void badFileOnTheCommandLineIsRefused();
 
 private:
+    QString makeFile(const QString& name, qint64 bytes);
     void runToEnd(MainWindow& window, const QStringList& args);
     QTemporaryDir m_dir;
 };
@@ -362,6 +370,165 @@ void TestGuiWindow::exportWriteErrorSaysWhy() {
     QVERIFY2(error.contains(request.path) && error.contains(QString::fromUtf8(std::strerror(ENOENT))),
              qPrintable(error));
     QVERIFY(!error.contains(QStringLiteral("Unknown error")));
+}
+
+QString TestGuiWindow::makeFile(const QString& name, qint64 bytes) {
+    const QString path = m_dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    QByteArray chunk(8192, '\0');
+    for (qint64 done = 0; done < bytes; done += chunk.size()) {
+        for (int i = 0; i < chunk.size(); i += 512)
+            chunk[i] = static_cast<char>((done / 8192 + i) & 0x7f); // no holes, no zero pages
+        file.write(chunk.constData(), std::min<qint64>(chunk.size(), bytes - done));
+    }
+    return path;
+}
+
+namespace {
+
+// The rows of a trace CSV, split into cells, per run label.
+std::map<QString, std::vector<QList<QByteArray>>> csvRows(const QString& path) {
+    std::map<QString, std::vector<QList<QByteArray>>> rows;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return rows;
+    file.readLine(); // header
+    while (!file.atEnd()) {
+        const QList<QByteArray> cells = file.readLine().trimmed().split(',');
+        rows[QString::fromUtf8(cells[0])].push_back(cells);
+    }
+    return rows;
+}
+
+} // namespace
+
+// With real I/O no two runs are alike, so only the runs on screen can be exported: the CSV holds
+// exactly their reads (start time, block, size) and positions, and no new run is started.
+void TestGuiWindow::exportedCsvHoldsTheRunsOnScreen() {
+    const QString data = makeFile(QStringLiteral("scan-me.bin"), 4 << 20);
+    MainWindow window;
+    runToEnd(window, {QStringLiteral("--file"), data, QStringLiteral("--io"), QStringLiteral("sync"),
+                      QStringLiteral("--policy"), QStringLiteral("pg18"), QStringLiteral("--compare-policy"),
+                      QStringLiteral("pg19")});
+    const quint64 generation = window.controller().generation();
+    const std::vector<const RunTrace*> traces = window.controller().traces();
+    QCOMPARE(traces.size(), std::size_t(2));
+    const QString csv = m_dir.filePath(QStringLiteral("on-screen.csv"));
+    QSignalSpy written(&window, &MainWindow::traceCsvFinished);
+    QCOMPARE(window.exportTraceCsv(csv), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, kTimeoutMs);
+    QCOMPARE(written.first().at(1).toString(), QString());
+    QCOMPARE(window.controller().generation(), generation);
+    QVERIFY(!window.controller().running());
+    const auto rows = csvRows(csv);
+    QCOMPARE(rows.size(), std::size_t(2));
+    for (const RunTrace* trace : traces) {
+        const auto it = rows.find(QString::fromStdString(trace->label()));
+        QVERIFY2(it != rows.end(), trace->label().c_str());
+        std::size_t read = 0;
+        std::uint64_t consumed = 0, misses = 0;
+        for (const QList<QByteArray>& cells : it->second) {
+            QCOMPARE(cells.size(), 13);
+            if (cells[3] == "consumed")
+                ++consumed;
+            if (cells[3] == "miss")
+                ++misses;
+            if (cells[3] != "read_started")
+                continue;
+            QVERIFY(read < trace->reads());
+            const ReadRecord record = trace->read(read++);
+            QCOMPARE(cells[1].toLongLong(), record.startNs);
+            QCOMPARE(cells[4].toUInt(), record.block);
+            QCOMPARE(cells[5].toUInt(), unsigned(record.nblocks));
+        }
+        QCOMPARE(read, trace->reads());
+        QCOMPARE(consumed, trace->positions());
+        QCOMPARE(consumed, trace->summary()->blocks);
+        QCOMPARE(misses, trace->summary()->misses);
+        QCOMPARE(static_cast<std::uint64_t>(read), trace->summary()->ios);
+    }
+}
+
+// A start that fails in the worker (a block list past the end of the file) keeps the plots, the
+// summary and the verdict of the last run, and says what failed.
+void TestGuiWindow::failedStartKeepsThePreviousResults() {
+    MainWindow window;
+    runToEnd(window, kSmallRun);
+    const std::vector<const RunTrace*> shown = window.dashboard()->runs();
+    const QString verdict = window.dashboard()->verdict();
+    const auto summary = window.dashboard()->summaryPanel()->rows();
+    QVERIFY(!verdict.isEmpty());
+    const QString data = makeFile(QStringLiteral("small.bin"), 16 * 8192);
+    const QString list = m_dir.filePath(QStringLiteral("beyond.txt"));
+    QFile file(list);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("3\n4\n5000\n");
+    file.close();
+    RunConfig config = window.setupPanel()->config();
+    config.io = IoMode::Sync;
+    config.file = data.toStdString();
+    QCOMPARE(window.setupPanel()->setConfig(config), QString());
+    window.setupPanel()->datasetPicker()->setBlockList(list);
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    window.startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_VERIFY(window.errorDialog());
+    const QString error = window.errorDialog()->text();
+    QVERIFY2(error.contains(QStringLiteral("5000")) || error.contains(QStringLiteral("beyond.txt")),
+             qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("previous results")), qPrintable(error));
+    QCOMPARE(window.dashboard()->runs(), shown);
+    QCOMPARE(window.dashboard()->verdict(), verdict);
+    const auto after = window.dashboard()->summaryPanel()->rows();
+    QCOMPARE(after.size(), summary.size());
+    for (std::size_t i = 0; i < after.size(); ++i)
+        QCOMPARE(after[i].values, summary[i].values);
+    const QString status = window.statusBar()->currentMessage();
+    QVERIFY2(status.startsWith(QStringLiteral("Failed")) &&
+                 status.contains(QStringLiteral("previous results")),
+             qPrintable(status));
+    QVERIFY(window.dashboard()->stale()); // the panel now describes the run that failed
+    QVERIFY(window.setupPanel()->runButton()->isEnabled());
+}
+
+// Open file… checks the file at once, in the window's words; a bad one is never set.
+void TestGuiWindow::badFilesAreRefusedWhenChosen() {
+    const QString tiny = makeFile(QStringLiteral("tiny.bin"), 100);
+    MainWindow window;
+    window.applyStartup(options(kSmallRun));
+    const std::pair<QString, QString> cases[] = {
+        {tiny, QStringLiteral("shorter than one 8 kB block")},
+        {QStringLiteral("/dev/zero"), QStringLiteral("not a regular file")},
+        {m_dir.filePath(QStringLiteral("missing.bin")), QStringLiteral("No such file")},
+        {m_dir.path(), QStringLiteral("is a directory")},
+    };
+    for (const auto& [path, why] : cases) {
+        window.openFile(path);
+        QVERIFY2(window.errorDialog(), qPrintable(path));
+        const QString text = window.errorDialog()->text();
+        QVERIFY2(text.contains(path) && text.contains(why), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("--")), qPrintable(text)); // no command-line wording
+        QCOMPARE(window.setupPanel()->config().file, std::string());
+        QCOMPARE(window.setupPanel()->config().io, IoMode::Sim);
+        window.errorDialog()->close();
+    }
+}
+
+// `lookahead --file /nonexistent --run` opens the window with an error, runs nothing, and keeps
+// the default dataset.
+void TestGuiWindow::badFileOnTheCommandLineIsRefused() {
+    MainWindow window;
+    window.applyStartup(
+        options({QStringLiteral("--file"), QStringLiteral("/nonexistent"), QStringLiteral("--run")}));
+    QVERIFY(window.errorDialog());
+    QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("/nonexistent")),
+             qPrintable(window.errorDialog()->text()));
+    QCOMPARE(window.setupPanel()->config().file, std::string());
+    QTest::qWait(200);
+    QVERIFY(!window.controller().running());
+    QVERIFY(window.controller().traces().empty());
 }
 
 QTEST_MAIN(TestGuiWindow)

@@ -47,6 +47,8 @@ public:
     // No refresh pending or in progress (tests wait for this before checking pixels).
     bool idle() const { return !m_refreshTimer.isActive(); }
     const std::vector<PlotView*>& views() const { return m_views; }
+    const std::vector<const RunTrace*>& runs() const { return m_runs; }
+    const SummaryPanel* summaryPanel() const { return m_summary; }
 
     // The whole dashboard (plotIndex < 0) or one view, at size × scale pixels, always in the light
     // theme, with `caption` (the run's settings) and the verdict printed on top. `panes` (if given)

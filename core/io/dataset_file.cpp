@@ -113,29 +113,6 @@ void checkPrivatePath(const std::filesystem::path& dir) {
     }
 }
 
-// Creates what is missing of `dir` with mode 0700 and checks that the whole path is private.
-void preparePrivateDir(const std::string& dir) {
-    std::filesystem::path path = std::filesystem::absolute(dir);
-    std::vector<std::filesystem::path> missing;
-    for (auto p = path; !p.empty() && !std::filesystem::exists(p); p = p.parent_path()) {
-        missing.push_back(p);
-        if (p == p.parent_path())
-            break;
-    }
-    std::reverse(missing.begin(), missing.end()); // outermost first
-    for (const auto& missingDir : missing)
-        if (::mkdir(missingDir.c_str(), 0700) != 0 && errno != EEXIST)
-            throw InputError("cannot create the dataset directory '" + dir + "': " + std::strerror(errno) +
-                             " (choose another with --cache-dir)");
-    std::error_code error;
-    const auto real = std::filesystem::canonical(path, error);
-    if (error)
-        throw InputError("cannot use the dataset directory '" + dir + "': " + error.message());
-    if (!std::filesystem::is_directory(real))
-        throw InputError("cannot use the dataset directory '" + dir + "': it is not a directory");
-    checkPrivatePath(real);
-}
-
 // What stands at a dataset file's name before we write it: nothing, a file we may replace (ours,
 // or never written: all zeros), or something we must not touch (InputError).
 void checkReplaceable(const std::string& path) {
@@ -163,6 +140,28 @@ void checkReplaceable(const std::string& path) {
 }
 
 } // namespace
+
+void preparePrivateDir(const std::string& dir) {
+    std::filesystem::path path = std::filesystem::absolute(dir);
+    std::vector<std::filesystem::path> missing;
+    for (auto p = path; !p.empty() && !std::filesystem::exists(p); p = p.parent_path()) {
+        missing.push_back(p);
+        if (p == p.parent_path())
+            break;
+    }
+    std::reverse(missing.begin(), missing.end()); // outermost first
+    for (const auto& missingDir : missing)
+        if (::mkdir(missingDir.c_str(), 0700) != 0 && errno != EEXIST)
+            throw InputError("cannot create the dataset directory '" + dir + "': " + std::strerror(errno) +
+                             " (choose another with --cache-dir)");
+    std::error_code error;
+    const auto real = std::filesystem::canonical(path, error);
+    if (error)
+        throw InputError("cannot use the dataset directory '" + dir + "': " + error.message());
+    if (!std::filesystem::is_directory(real))
+        throw InputError("cannot use the dataset directory '" + dir + "': it is not a directory");
+    checkPrivatePath(real);
+}
 
 std::string defaultDatasetDir() {
     const auto absolute = [](const char* name) -> const char* {

@@ -20,6 +20,10 @@ struct DatasetFile {
 // or not absolute (the XDG spec says to ignore relative paths).
 std::string defaultDatasetDir();
 
+// Creates what is missing of `dir` with mode 0700 and checks that the whole path is private (ours
+// or root's, writable by nobody else unless sticky). Throws InputError.
+void preparePrivateDir(const std::string& dir);
+
 // The file's name without extension: "<name>-<scale>-<seed>-<blocks>", with characters that do not
 // belong in a file name (the ':' of "sparse-miss:16") replaced by '_'.
 std::string datasetFileKey(const std::string& name, double scale, std::uint64_t seed, std::uint64_t blocks);

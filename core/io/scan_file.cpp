@@ -28,7 +28,12 @@ std::string notRegular(mode_t mode) {
 }
 
 InputError fileError(const std::string& path, const std::string& what) {
-    return InputError("cannot scan '" + path + "': " + what + " (--file needs a readable regular file)");
+    std::string text = "cannot scan '";
+    text += path;
+    text += "': ";
+    text += what;
+    text += "; choose a readable regular file of at least one 8 kB block, such as a relation's segment file";
+    return InputError(text);
 }
 
 } // namespace
@@ -67,7 +72,7 @@ std::int64_t readFully(int fd, std::byte* buffer, std::uint64_t length, std::uin
 ScanFile inspectScanFile(const std::string& path) {
     struct stat st {};
     if (path.empty())
-        throw InputError("--file needs a path");
+        throw InputError("no file to scan was given");
     if (::stat(path.c_str(), &st) != 0)
         throw fileError(path, std::strerror(errno));
     if (const std::string what = notRegular(st.st_mode); !what.empty())

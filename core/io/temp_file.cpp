@@ -62,10 +62,10 @@ std::string TempFile::freshName() const {
         .string();
 }
 
-int TempFile::create(const std::string& dir, const std::string& finalName, mode_t mode) {
+int TempFile::create(const std::string& dir, const std::string& finalName, mode_t mode, int access) {
     m_dir = dir;
     m_finalName = finalName;
-    const int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+    const int fd = ::open(dir.c_str(), O_TMPFILE | access | O_CLOEXEC, mode);
     if (fd >= 0) {
         m_fd.reset(fd);
         return 0;
@@ -75,7 +75,7 @@ int TempFile::create(const std::string& dir, const std::string& finalName, mode_
         return errno;
     for (int attempt = 0; attempt < 8; ++attempt) {
         const std::string path = freshName();
-        const int named = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        const int named = ::open(path.c_str(), access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (named >= 0) {
             m_fd.reset(named);
             m_namedPath = path;

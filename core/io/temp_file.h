@@ -3,6 +3,7 @@
 
 #include "unique_fd.h"
 
+#include <fcntl.h>
 #include <sys/types.h>
 
 #include <string>
@@ -16,8 +17,8 @@ namespace la {
 // removeStaleTempFiles() can tell an orphan from a file still being written.
 class TempFile {
 public:
-    // Returns 0, or the errno of the failed create.
-    int create(const std::string& dir, const std::string& finalName, mode_t mode);
+    // Returns 0, or the errno of the failed create. `access`: O_WRONLY or O_RDWR.
+    int create(const std::string& dir, const std::string& finalName, mode_t mode, int access = O_WRONLY);
     // Gives the file `finalPath` (in the same directory), atomically replacing whatever is there.
     // Returns 0 or an errno. The descriptor stays open.
     int publish(const std::string& finalPath);
