@@ -68,7 +68,17 @@ const std::vector<CommandOption>& commandOptions() {
              o.exportPng = v;
              o.headless = true;
          }},
-        {"Output", "png-size", "WxH", "size of that PNG (default 1600x1000)",
+        {"Output", "export-svg", "FILE", "the same as an SVG vector drawing (implies --headless)",
+         [](CliOptions& o, const std::string& v) {
+             o.exportSvg = v;
+             o.headless = true;
+         }},
+        {"Output", "export-pdf", "FILE", "the same as a PDF page (implies --headless)",
+         [](CliOptions& o, const std::string& v) {
+             o.exportPdf = v;
+             o.headless = true;
+         }},
+        {"Output", "png-size", "WxH", "size of the exported plots in pixels (default 1600x1000; a PDF page is that at 96 dpi)",
          [](CliOptions& o, const std::string& v) {
              const auto x = v.find_first_of("xX");
              if (x == std::string::npos)

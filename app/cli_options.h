@@ -23,12 +23,17 @@ struct CliOptions {
     std::string summaryJson; // --summary-json FILE
     std::string traceCsv;    // --trace-csv FILE
     std::string exportPng;   // --export-png FILE: render the plots offscreen (implies --headless)
+    std::string exportSvg;   // --export-svg FILE
+    std::string exportPdf;   // --export-pdf FILE
     int pngWidth = 1600;     // --png-size WxH
     int pngHeight = 1000;
     std::string importTrace;          // --import-trace FILE: an observed run instead of a dataset
     std::string traceFormat = "auto"; // --trace-format
     std::string traceRelation;        // --trace-relation PATH|fd:N
     std::vector<std::string> given;   // option names present on the command line (without "--")
+
+    // Any of --export-png, --export-svg, --export-pdf: the plots are drawn offscreen.
+    bool exportsPlots() const { return !exportPng.empty() || !exportSvg.empty() || !exportPdf.empty(); }
 };
 
 // Throws InputError with a one-line message for anything malformed or unknown.

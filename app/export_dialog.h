@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "plot_file.h"
+
 #include <QDialog>
 #include <QSize>
 #include <QString>
@@ -13,9 +15,10 @@ class QSpinBox;
 
 namespace la {
 
-// What File → Export plots as PNG asks: the whole dashboard or one plot, size, scale and file.
-struct PngExportRequest {
+// What File → Export plots asks: the whole dashboard or one plot, format, size, scale and file.
+struct PlotExportRequest {
     int plotIndex = -1; // -1 = every plot
+    PlotFormat format = PlotFormat::Png;
     QSize size{1600, 1000};
     double scale = 1.0;
     QString path;
@@ -25,16 +28,19 @@ struct PngExportRequest {
 class ExportDialog : public QDialog {
     Q_OBJECT
 public:
-    ExportDialog(const QStringList& plotTitles, const PngExportRequest& initial, QWidget* parent = nullptr);
-    PngExportRequest request() const;
+    ExportDialog(const QStringList& plotTitles, const PlotExportRequest& initial, QWidget* parent = nullptr);
+    PlotExportRequest request() const;
 
 signals:
-    void requested(const PngExportRequest& request);
+    void requested(const PlotExportRequest& request);
 
 private:
     void browse();
 
+    void formatChanged();
+
     QComboBox* m_what;
+    QComboBox* m_format;
     QSpinBox* m_width;
     QSpinBox* m_height;
     QDoubleSpinBox* m_scale;

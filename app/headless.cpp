@@ -134,6 +134,10 @@ std::vector<NamedPath> outputsOf(const CliOptions& options) {
         outputs.push_back({"--summary-json", options.summaryJson});
     if (!options.exportPng.empty())
         outputs.push_back({"--export-png", options.exportPng});
+    if (!options.exportSvg.empty())
+        outputs.push_back({"--export-svg", options.exportSvg});
+    if (!options.exportPdf.empty())
+        outputs.push_back({"--export-pdf", options.exportPdf});
     return outputs;
 }
 

@@ -5,6 +5,7 @@
 #include "headless.h"
 #include "input_error.h"
 #include "io/output_file.h"
+#include "plot_file.h"
 #include "png_export.h"
 #include "run_controller.h"
 #include "signal_cancel.h"
@@ -27,6 +28,17 @@ void printRun(const RunSummary& s) {
                 qPrintable(formatCount(s.waits)), qPrintable(formatDuration(static_cast<double>(s.waitNs))),
                 qPrintable(formatDuration(static_cast<double>(s.runtimeNs))), s.collapseIntervals.size(),
                 s.error.empty() ? "" : (" ERROR: " + s.error).c_str());
+}
+
+// The plot files the command line asks for, each in its option's format.
+std::vector<std::pair<PlotFormat, std::string>> plotOutputs(const CliOptions& options) {
+    std::vector<std::pair<PlotFormat, std::string>> outputs;
+    for (const auto& [format, file] :
+         {std::pair{PlotFormat::Png, &options.exportPng}, std::pair{PlotFormat::Svg, &options.exportSvg},
+          std::pair{PlotFormat::Pdf, &options.exportPdf}})
+        if (!file->empty())
+            outputs.emplace_back(format, *file);
+    return outputs;
 }
 
 // The runs with their events, as the worker kept them; a run that never began has none.
@@ -69,16 +81,22 @@ int finish(const CliOptions& options, const RunController& controller, Dashboard
             exitCode = 1;
         }
     }
-    const QString path = QString::fromStdString(options.exportPng);
-    const QString caption = runCaption(controller.variants());
-    const QSize size(options.pngWidth, options.pngHeight);
-    const QString error =
-        writePng(path, dashboard.renderImage(size, 1.0, caption), caption, controller.experiment(), runs);
-    if (!error.isEmpty()) {
-        std::fprintf(stderr, "lookahead: %s\n", qPrintable(error));
-        return 1;
+    PlotExport what;
+    what.size = QSize(options.pngWidth, options.pngHeight);
+    what.caption = runCaption(controller.variants());
+    what.experiment = controller.experiment();
+    what.runs = runs;
+    for (const auto& [format, file] : plotOutputs(options)) {
+        what.format = format;
+        const QString path = QString::fromStdString(file);
+        if (const QString error = writePlotFile(path, dashboard, what); !error.isEmpty()) {
+            std::fprintf(stderr, "lookahead: %s\n", qPrintable(error));
+            exitCode = 1;
+            continue;
+        }
+        std::printf("wrote %s (%s, %dx%d)\n", qPrintable(path), qPrintable(plotFormatName(format)),
+                    what.size.width(), what.size.height());
     }
-    std::printf("wrote %s (%dx%d)\n", qPrintable(path), size.width(), size.height());
     return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;
 }
 
@@ -86,7 +104,8 @@ int finish(const CliOptions& options, const RunController& controller, Dashboard
 bool outputsUsable(const CliOptions& options) {
     try {
         checkOutputsApart(runInputs(options.run), outputsOf(options));
-        OutputFile png(options.exportPng, "PNG");
+        for (const auto& [format, file] : plotOutputs(options))
+            OutputFile plot(file, plotFormatName(format).toStdString());
         if (!options.summaryJson.empty())
             OutputFile json(options.summaryJson, "summary JSON");
         if (!options.traceCsv.empty())

@@ -83,7 +83,7 @@ int runImportHeadless(const CliOptions& options) {
     std::optional<OutputFile> json;
     std::optional<ObservedTrace> trace;
     try {
-        if (!options.exportPng.empty())
+        if (options.exportsPlots())
             throw InputError(
                 "--export-png cannot draw an imported trace yet; use --summary-json or the window");
         std::vector<NamedPath> inputs = runInputs(options.run);

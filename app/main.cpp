@@ -55,9 +55,9 @@ int run(int argc, char** argv) {
     }
     la::SignalCancel::install();
     // An imported trace is not drawn offscreen yet: runHeadless refuses its --export-png.
-    if (options.headless && (options.exportPng.empty() || !options.importTrace.empty()))
+    if (options.headless && (!options.exportsPlots() || !options.importTrace.empty()))
         return la::runHeadless(options);
-    if (!options.exportPng.empty()) {
+    if (options.exportsPlots()) {
         // QCustomPlot draws with QWidgets, so the export needs a QApplication, offscreen.
         qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);

@@ -6,6 +6,7 @@
 #include "input_error.h"
 #include "io/output_guard.h"
 #include "io/scan_file.h"
+#include "plot_file.h"
 #include "plot_view.h"
 #include "png_export.h"
 #include "run_setup_panel.h"
@@ -123,7 +124,7 @@ void MainWindow::buildActions() {
     m_stopAction = new QAction(tr("&Stop"), this);
     m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_stopAction->setEnabled(false);
-    m_exportAction = new QAction(tr("&Export plots as PNG…"), this);
+    m_exportAction = new QAction(tr("&Export plots (PNG, SVG, PDF)…"), this);
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_timeAxis = new QAction(tr("&Time axis"), this);
     m_positionAxis = new QAction(tr("&Position axis"), this);
@@ -405,26 +406,33 @@ QString MainWindow::outputConflict(const QString& path) const {
     return {};
 }
 
-QString MainWindow::exportPng(const PngExportRequest& request) {
+QString MainWindow::exportPlots(const PlotExportRequest& request) {
     if (m_controller.traces().empty())
         return tr("Nothing to export yet: run an experiment first.");
     if (const QString conflict = outputConflict(request.path); !conflict.isEmpty())
         return conflict;
     m_lastExport = request;
-    const QImage image = m_dashboard->renderImage(request.size, request.scale, caption(), request.plotIndex);
-    return writePng(request.path, image, caption(), m_controller.experiment(), m_controller.summaries());
+    PlotExport what;
+    what.format = request.format;
+    what.size = request.size;
+    what.scale = request.scale;
+    what.plotIndex = request.plotIndex;
+    what.caption = caption();
+    what.experiment = m_controller.experiment();
+    what.runs = m_controller.summaries();
+    return writePlotFile(request.path, *m_dashboard, what);
 }
 
 void MainWindow::openExportDialog(int plotIndex) {
     QStringList titles;
     for (PlotView* view : m_dashboard->views())
         titles << view->title();
-    PngExportRequest initial = m_lastExport;
+    PlotExportRequest initial = m_lastExport;
     initial.plotIndex = plotIndex;
     auto* dialog = new ExportDialog(titles, initial, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &ExportDialog::requested, this, [this](const PngExportRequest& request) {
-        const QString error = exportPng(request);
+    connect(dialog, &ExportDialog::requested, this, [this](const PlotExportRequest& request) {
+        const QString error = exportPlots(request);
         if (error.isEmpty())
             statusBar()->showMessage(tr("Wrote %1").arg(request.path), 10000);
         else
@@ -544,6 +552,7 @@ void MainWindow::saveSettings() const {
     settings.setValue(QStringLiteral("view/positionAxis"), m_dashboard->xMode() == XAxis::Position);
     settings.setValue(QStringLiteral("export/size"), m_lastExport.size);
     settings.setValue(QStringLiteral("export/scale"), m_lastExport.scale);
+    settings.setValue(QStringLiteral("export/format"), static_cast<int>(m_lastExport.format));
 }
 
 void MainWindow::restoreSettings() {
@@ -556,6 +565,8 @@ void MainWindow::restoreSettings() {
     }
     m_lastExport.size = settings.value(QStringLiteral("export/size"), m_lastExport.size).toSize();
     m_lastExport.scale = settings.value(QStringLiteral("export/scale"), m_lastExport.scale).toDouble();
+    m_lastExport.format = static_cast<PlotFormat>(std::clamp(
+        settings.value(QStringLiteral("export/format"), 0).toInt(), 0, static_cast<int>(PlotFormat::Pdf)));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -35,8 +35,8 @@ public:
 
     void startRun();
     void stopRun();
-    // Renders and writes a PNG; returns an error message, empty on success.
-    [[nodiscard]] QString exportPng(const PngExportRequest& request);
+    // Renders and writes the plots on screen as PNG, SVG or PDF; returns an error message, empty on success.
+    [[nodiscard]] QString exportPlots(const PlotExportRequest& request);
     // Why `path` must not be written (it is one of the run's inputs), empty if it may.
     [[nodiscard]] QString outputConflict(const QString& path) const;
     [[nodiscard]] QString exportSummaryJson(const QString& path);
@@ -92,7 +92,7 @@ private:
     QPointer<QMessageBox> m_errorDialog;
     QElapsedTimer m_runClock;
     int m_clockRun = -1;
-    PngExportRequest m_lastExport;
+    PlotExportRequest m_lastExport;
     QPointer<TraceExport> m_traceExport;
     bool m_startShown = false; // the running experiment has replaced the one on screen
     QString m_failure;         // why the running experiment failed, if it did

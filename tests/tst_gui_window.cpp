@@ -15,13 +15,16 @@
 #include <QFontInfo>
 #include <QFontMetrics>
 #include <QMessageBox>
+#include <QPainter>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
 
 #include <cerrno>
 #include <cstring>
@@ -111,6 +114,8 @@ private slots:
     void failedStartKeepsThePreviousResults();
     void badFilesAreRefusedWhenChosen();
     void badFileOnTheCommandLineIsRefused();
+    void vectorExportsAreDrawingsWithMetadata();
+    void headlessWritesEveryPlotFormat();
 
 private:
     QString makeFile(const QString& name, qint64 bytes);
@@ -226,12 +231,12 @@ void TestGuiWindow::exportedPngHasSizeAndContent() {
     QFETCH(double, scale);
     MainWindow window;
     runToEnd(window, kSmallRun);
-    PngExportRequest request;
+    PlotExportRequest request;
     request.plotIndex = plot;
     request.size = size;
     request.scale = scale;
     request.path = m_dir.filePath(QStringLiteral("export-%1.png").arg(plot * 10 + qRound(scale * 2)));
-    QCOMPARE(window.exportPng(request), QString());
+    QCOMPARE(window.exportPlots(request), QString());
     const QImage image(request.path);
     QCOMPARE(image.size(), QSize(qRound(size.width() * scale), qRound(size.height() * scale)));
     QVERIFY(image.text(QStringLiteral("lookahead.summary")).contains(QStringLiteral("lookahead.summary/1")));
@@ -267,10 +272,10 @@ void TestGuiWindow::headlessExportEqualsWindowExport() {
 
     MainWindow window;
     runToEnd(window, kSmallRun);
-    PngExportRequest request;
+    PlotExportRequest request;
     request.size = QSize(1200, 800);
     request.path = m_dir.filePath(QStringLiteral("window.png"));
-    QCOMPARE(window.exportPng(request), QString());
+    QCOMPARE(window.exportPlots(request), QString());
 
     const QImage a = QImage(headlessPath).convertToFormat(QImage::Format_RGB32);
     const QImage b = QImage(request.path).convertToFormat(QImage::Format_RGB32);
@@ -343,9 +348,9 @@ void TestGuiWindow::exportOntoAnInputIsRefused() {
     file.close();
     MainWindow window;
     runToEnd(window, {QStringLiteral("--blocks"), list, QStringLiteral("--policy"), QStringLiteral("pg18")});
-    PngExportRequest request;
+    PlotExportRequest request;
     request.path = list;
-    const QString pngError = window.exportPng(request);
+    const QString pngError = window.exportPlots(request);
     QVERIFY2(pngError.contains(QStringLiteral("same file as --blocks")), qPrintable(pngError));
     const QString jsonError = window.exportSummaryJson(list);
     QVERIFY2(jsonError.contains(QStringLiteral("same file as --blocks")), qPrintable(jsonError));
@@ -356,17 +361,17 @@ void TestGuiWindow::exportOntoAnInputIsRefused() {
 void TestGuiWindow::exportWriteErrorSaysWhy() {
     MainWindow window;
     runToEnd(window, kSmallRun);
-    PngExportRequest request;
+    PlotExportRequest request;
     request.path = QStringLiteral("/dev/full");
     const QString full = QString::fromUtf8(std::strerror(ENOSPC));
-    QString error = window.exportPng(request);
+    QString error = window.exportPlots(request);
     QVERIFY2(error.contains(QStringLiteral("cannot write PNG '/dev/full'")) && error.contains(full),
              qPrintable(error));
     error = window.exportSummaryJson(QStringLiteral("/dev/full"));
     QVERIFY2(error.contains(QStringLiteral("cannot write summary JSON '/dev/full'")) && error.contains(full),
              qPrintable(error));
     request.path = m_dir.filePath(QStringLiteral("no-such-dir/plots.png"));
-    error = window.exportPng(request);
+    error = window.exportPlots(request);
     QVERIFY2(error.contains(request.path) && error.contains(QString::fromUtf8(std::strerror(ENOENT))),
              qPrintable(error));
     QVERIFY(!error.contains(QStringLiteral("Unknown error")));
@@ -529,6 +534,88 @@ void TestGuiWindow::badFileOnTheCommandLineIsRefused() {
     QTest::qWait(200);
     QVERIFY(!window.controller().running());
     QVERIFY(window.controller().traces().empty());
+}
+
+// SVG and PDF are drawings, not one embedded picture: lines and text as vector elements, the page
+// the requested size, and the same metadata as a PNG (caption, labels, compare mode, config).
+void TestGuiWindow::vectorExportsAreDrawingsWithMetadata() {
+    MainWindow window;
+    runToEnd(window, kSmallRun);
+    PlotExportRequest request;
+    request.size = QSize(1200, 800);
+    request.format = PlotFormat::Svg;
+    request.path = m_dir.filePath(QStringLiteral("dashboard.svg"));
+    QCOMPARE(window.exportPlots(request), QString());
+    QFile svgFile(request.path);
+    QVERIFY(svgFile.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&svgFile);
+    std::map<QString, int> elements;
+    QString description, viewBox;
+    while (!xml.atEnd()) {
+        if (xml.readNext() != QXmlStreamReader::StartElement)
+            continue;
+        ++elements[xml.name().toString()];
+        if (xml.name() == QStringLiteral("svg"))
+            viewBox = xml.attributes().value(QStringLiteral("viewBox")).toString();
+        if (xml.name() == QStringLiteral("desc"))
+            description = xml.readElementText();
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QCOMPARE(viewBox, QStringLiteral("0 0 1200 800"));
+    QVERIFY2(elements[QStringLiteral("text")] > 100,
+             qPrintable(QString::number(elements[QStringLiteral("text")])));
+    QVERIFY(elements[QStringLiteral("path")] + elements[QStringLiteral("polyline")] > 50);
+    QVERIFY(description.contains(QStringLiteral("\"compare\":\"policy\"")));
+    QVERIFY(description.contains(QStringLiteral("\"label\":\"pg19\"")));
+    QVERIFY(description.contains(QStringLiteral("alternating")));
+    // Drawn by an SVG renderer, every plot has ink where the PNG export has it.
+    QSvgRenderer renderer(request.path);
+    QVERIFY(renderer.isValid());
+    QImage drawn(request.size, QImage::Format_ARGB32);
+    drawn.fill(Qt::white);
+    QPainter painter(&drawn);
+    renderer.render(&painter);
+    painter.end();
+    std::vector<std::vector<QRect>> panes;
+    window.dashboard()->renderImage(request.size, 1.0, window.caption(), -1, &panes);
+    for (const std::vector<QRect>& view : panes)
+        for (const QRect& pane : view)
+            QVERIFY2(inkShare(drawn, pane) > 0.005, qPrintable(QString::number(inkShare(drawn, pane))));
+
+    request.format = PlotFormat::Pdf;
+    request.path = m_dir.filePath(QStringLiteral("dashboard.pdf"));
+    QCOMPARE(window.exportPlots(request), QString());
+    QFile pdfFile(request.path);
+    QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+    const QByteArray pdf = pdfFile.readAll();
+    QVERIFY(pdf.startsWith("%PDF-"));
+    QVERIFY(pdf.contains("lookahead.summary"));
+    QVERIFY(pdf.contains("pg19"));
+    QCOMPARE(pdf.count("/Type /Page\n") + pdf.count("/Type /Page\r") + pdf.count("/Type /Page "), 1);
+}
+
+// --export-svg and --export-pdf beside --export-png, in one run.
+void TestGuiWindow::headlessWritesEveryPlotFormat() {
+#if defined(__SANITIZE_THREAD__)
+    QSKIP("TSan aborts a fork() after threads exist (die_after_fork); this check is not about threads");
+#endif
+    const QString png = m_dir.filePath(QStringLiteral("all.png"));
+    const QString svg = m_dir.filePath(QStringLiteral("all.svg"));
+    const QString pdf = m_dir.filePath(QStringLiteral("all.pdf"));
+    QProcess process;
+    process.setProgram(QStringLiteral(LOOKAHEAD_BINARY));
+    process.setArguments(kSmallRun + QStringList{QStringLiteral("--export-png"), png,
+                                                 QStringLiteral("--export-svg"), svg,
+                                                 QStringLiteral("--export-pdf"), pdf});
+    process.start();
+    QVERIFY(process.waitForFinished(kTimeoutMs));
+    QCOMPARE(process.exitCode(), 0);
+    QCOMPARE(QImage(png).size(), QSize(1600, 1000));
+    QVERIFY(QSvgRenderer(svg).isValid());
+    QCOMPARE(QSvgRenderer(svg).viewBox(), QRect(0, 0, 1600, 1000));
+    QFile file(pdf);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll().startsWith("%PDF-"));
 }
 
 QTEST_MAIN(TestGuiWindow)

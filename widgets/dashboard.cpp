@@ -246,13 +246,42 @@ double Dashboard::paintCaption(QPainter* painter, double width, const QString& c
 
 QImage Dashboard::renderImage(QSize size, double scale, const QString& caption, int plotIndex,
                               std::vector<std::vector<QRect>>* panes) {
-    const PlotTheme light = PlotTheme::light();
     QImage image(QSize(qRound(size.width() * scale), qRound(size.height() * scale)),
                  QImage::Format_ARGB32_Premultiplied);
-    image.fill(light.background);
+    image.fill(PlotTheme::light().background);
     QPainter painter(&image);
     painter.setRenderHint(QPainter::TextAntialiasing);
     painter.scale(scale, scale);
+    paintExport(
+        painter, size, caption, plotIndex,
+        [&](PlotView* view, int width, int height, double y, std::vector<QRect>* viewPanes) {
+            painter.drawImage(QRectF(0.0, y, width, height),
+                              view->renderImage(width, height, scale, viewPanes));
+        },
+        panes);
+    return image;
+}
+
+QPicture Dashboard::renderPicture(QSize size, const QString& caption, int plotIndex) {
+    QPicture picture;
+    QPainter painter(&picture);
+    painter.fillRect(QRectF(QPointF(0.0, 0.0), QSizeF(size)), PlotTheme::light().background);
+    paintExport(
+        painter, size, caption, plotIndex,
+        [&](PlotView* view, int width, int height, double y, std::vector<QRect>* viewPanes) {
+            const QPicture plot = view->renderPicture(width, height, viewPanes);
+            painter.drawPicture(QPointF(0.0, y), plot);
+        },
+        nullptr);
+    painter.end();
+    // A picture's bounds are what was drawn; the page is the export's size.
+    picture.setBoundingRect(QRect(QPoint(0, 0), size));
+    return picture;
+}
+
+void Dashboard::paintExport(QPainter& painter, QSize size, const QString& caption, int plotIndex,
+                            const ViewPainter& paintView, std::vector<std::vector<QRect>>* panes) {
+    const PlotTheme light = PlotTheme::light();
     const double width = size.width();
     double y = paintCaption(&painter, width, caption);
 
@@ -275,20 +304,18 @@ QImage Dashboard::renderImage(QSize size, double scale, const QString& caption, 
         const int h = static_cast<int>(plotsHeight * weight / weightSum);
         view->setTheme(light);
         std::vector<QRect> viewPanes;
-        const QImage plot = view->renderImage(size.width(), h, scale, &viewPanes);
+        paintView(view, size.width(), h, y, &viewPanes);
         if (panes) {
             for (QRect& rect : viewPanes)
                 rect.translate(0, static_cast<int>(y));
             panes->push_back(std::move(viewPanes));
         }
         view->setTheme(PlotTheme::fromPalette(view->palette()));
-        painter.drawImage(QRectF(0.0, y, width, h), plot);
         y += h;
     }
     if (whole)
         paintSummaryTable(&painter, QRectF(0.0, y, width, tableHeight), m_summary->headers(),
                           m_summary->rows(), light);
-    return image;
 }
 
 } // namespace la

@@ -4,10 +4,12 @@
 #include "x_mapping.h"
 
 #include <QImage>
+#include <QPicture>
 #include <QTimer>
 #include <QWidget>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 class QLabel;
@@ -55,6 +57,8 @@ public:
     // receives where each rendered view's run panes are in the image, in logical pixels.
     QImage renderImage(QSize size, double scale, const QString& caption, int plotIndex = -1,
                        std::vector<std::vector<QRect>>* panes = nullptr);
+    // The same as vector drawing commands at size (logical pixels = points), for SVG and PDF.
+    QPicture renderPicture(QSize size, const QString& caption, int plotIndex = -1);
     // Zooms every view to [lo, hi) as a user's zoom would (auto-ranging stops until a reset).
     void zoomTo(double lo, double hi);
 
@@ -73,6 +77,12 @@ private:
     void onUserRange(PlotView* source, double lo, double hi);
     double dataEnd() const;
     double paintCaption(QPainter* painter, double width, const QString& caption) const;
+    // Draws one view at (0, y), width × height, filling `panes` with its run panes.
+    using ViewPainter =
+        std::function<void(PlotView*, int width, int height, double y, std::vector<QRect>* panes)>;
+    // Lays out what an export shows (caption, the views, the summary table) and paints it.
+    void paintExport(QPainter& painter, QSize size, const QString& caption, int plotIndex,
+                     const ViewPainter& paintView, std::vector<std::vector<QRect>>* panes);
 
     QLabel* m_verdict;
     QLabel* m_stale;

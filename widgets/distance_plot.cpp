@@ -27,6 +27,15 @@ QVector<double> toVector(const std::vector<double>& v) {
     return QVector<double>(v.begin(), v.end());
 }
 
+// A log axis has no 0 (the stream's end): it sits on the axis' bottom. Drawn below it, the line would
+// leave the pane in an SVG, which does not clip.
+QVector<double> atLeast(const std::vector<double>& v, double floor) {
+    QVector<double> out(v.begin(), v.end());
+    for (double& value : out)
+        value = std::max(value, floor);
+    return out;
+}
+
 } // namespace
 
 DistancePlot::DistancePlot(QWidget* parent) : PlotView(tr("Read-ahead distance"), parent) {
@@ -197,7 +206,8 @@ void DistancePlot::publishPane(std::size_t run) {
     if (p.columns.takeChanged()) {
         for (std::size_t s = 0; s < kStateSeriesCount; ++s) {
             const Polyline line = p.columns.polyline(static_cast<StateSeries>(s));
-            p.graphs[s]->setData(toVector(line.x), toVector(line.y), true);
+            p.graphs[s]->setData(toVector(line.x), m_logY ? atLeast(line.y, kLogBottom) : toVector(line.y),
+                                 true);
         }
     }
     p.graphs[static_cast<std::size_t>(StateSeries::CombineDistance)]->setVisible(m_showCombine);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace la {
 
@@ -314,6 +315,23 @@ bool PlotView::refreshPanes(std::chrono::steady_clock::time_point deadline) {
 }
 
 QImage PlotView::renderImage(int width, int height, double scale, std::vector<QRect>* panes) {
+    QImage image;
+    renderForExport(width, height, scale, panes,
+                    [&] { image = m_plot->toPixmap(width, height, scale).toImage(); });
+    return image;
+}
+
+QPicture PlotView::renderPicture(int width, int height, std::vector<QRect>* panes) {
+    QPicture picture;
+    renderForExport(width, height, 1.0, panes, [&] {
+        QCPPainter painter(&picture);
+        m_plot->toPainter(&painter, width, height);
+    });
+    return picture;
+}
+
+void PlotView::renderForExport(int width, int height, double scale, std::vector<QRect>* panes,
+                               const std::function<void()>& draw) {
     const QRect screenViewport = m_plot->viewport();
     const double screenScale = m_pixelScale;
     m_pixelScale = scale;
@@ -321,7 +339,7 @@ QImage PlotView::renderImage(int width, int height, double scale, std::vector<QR
     // Twice: the first pass may change tick labels and so the layout the second pass bins for.
     for (int pass = 0; pass < 2; ++pass)
         refreshPanes(std::chrono::steady_clock::time_point::max());
-    QImage image = m_plot->toPixmap(width, height, scale).toImage();
+    draw();
     if (panes) {
         panes->clear();
         for (const QCPAxisRect* rect : m_panes)
@@ -330,7 +348,6 @@ QImage PlotView::renderImage(int width, int height, double scale, std::vector<QR
     m_plot->setViewport(screenViewport);
     m_pixelScale = screenScale;
     emit needsRefresh();
-    return image;
 }
 
 QString PlotView::tooltipAt(const QPoint& pos) const {

@@ -5,11 +5,13 @@
 #include "x_mapping.h"
 
 #include <QMargins>
+#include <QPicture>
 #include <QString>
 #include <QWidget>
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 class QCPAxis;
@@ -69,6 +71,8 @@ public:
     // export is as sharp as the screen. Restores the on-screen state afterwards. `panes` (if given)
     // receives where each run's plot area is in the image, in logical pixels.
     QImage renderImage(int width, int height, double scale, std::vector<QRect>* panes = nullptr);
+    // The same as vector drawing commands (for SVG and PDF); the raster panes stay images.
+    QPicture renderPicture(int width, int height, std::vector<QRect>* panes = nullptr);
     // Margins of a side-column element lined up with the panes (their top and bottom margins).
     static QMargins paneMargins(int left, int right);
 
@@ -127,6 +131,9 @@ protected:
 
 private:
     bool refreshPanes(std::chrono::steady_clock::time_point deadline);
+    // Lays the view out at width × height for an export, calls `draw`, and restores the screen state.
+    void renderForExport(int width, int height, double scale, std::vector<QRect>* panes,
+                         const std::function<void()>& draw);
     QCPAxisRect* addPaneRect();
     void setupPane(QCPAxisRect* rect);
     void onAxisRangeChanged(const QCPRange& range);

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "plot_file.h"
+
+#include "dashboard.h"
+#include "io/output_file.h"
+#include "png_export.h"
+#include "summary_json.h"
+
+#include <QBuffer>
+#include <QJsonDocument>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+
+#include <array>
+
+namespace la {
+
+namespace {
+
+struct FormatEntry {
+    PlotFormat format;
+    const char* suffix;
+    const char* name;
+    const char* filter;
+};
+
+constexpr std::array kFormats{
+    FormatEntry{PlotFormat::Png, "png", "PNG", "PNG image (*.png)"},
+    FormatEntry{PlotFormat::Svg, "svg", "SVG", "SVG drawing (*.svg)"},
+    FormatEntry{PlotFormat::Pdf, "pdf", "PDF", "PDF document (*.pdf)"},
+};
+
+const FormatEntry& entryOf(PlotFormat format) {
+    for (const FormatEntry& entry : kFormats)
+        if (entry.format == format)
+            return entry;
+    return kFormats.front();
+}
+
+QString summaryText(const PlotExport& what) {
+    return QString::fromUtf8(
+        QJsonDocument(summaryDocument(what.experiment, what.runs)).toJson(QJsonDocument::Compact));
+}
+
+// The caption and the summary JSON, as SVG and PDF carry them.
+QString metadataText(const PlotExport& what) {
+    return QString(what.caption + QStringLiteral("\nlookahead.summary: ") + summaryText(what));
+}
+
+QString writeBytes(const QString& path, PlotFormat format, const QByteArray& bytes) {
+    return QString::fromStdString(writeOutputFile(path.toStdString(), entryOf(format).name,
+                                                  std::string_view(bytes.constData(), bytes.size())));
+}
+
+QString writeSvg(const QString& path, Dashboard& dashboard, const PlotExport& what) {
+    const QPicture picture = dashboard.renderPicture(what.size, what.caption, what.plotIndex);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    // The picture replays at the target's resolution; the same one keeps one unit one pixel.
+    svg.setResolution(picture.logicalDpiX());
+    svg.setSize(what.size);
+    svg.setViewBox(QRect(QPoint(0, 0), what.size));
+    svg.setTitle(what.caption.section(QLatin1Char('\n'), 0, 0));
+    svg.setDescription(metadataText(what));
+    QPainter painter;
+    if (!painter.begin(&svg))
+        return QStringLiteral("cannot draw the SVG '%1'").arg(path);
+    painter.drawPicture(0, 0, picture);
+    painter.end();
+    return writeBytes(path, PlotFormat::Svg, bytes);
+}
+
+// XMP metadata is XML: the caption and the JSON go in as text.
+QByteArray xmpPacket(const PlotExport& what) {
+    const QString description = metadataText(what).toHtmlEscaped();
+    return QStringLiteral("<?xpacket begin=\"\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>"
+                          "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF "
+                          "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+                          "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\">"
+                          "<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">%1</rdf:li></rdf:Alt>"
+                          "</dc:description></rdf:Description></rdf:RDF></x:xmpmeta>"
+                          "<?xpacket end=\"w\"?>")
+        .arg(description)
+        .toUtf8();
+}
+
+QString writePdf(const QString& path, Dashboard& dashboard, const PlotExport& what) {
+    const QPicture picture = dashboard.renderPicture(what.size, what.caption, what.plotIndex);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QPdfWriter pdf(&buffer);
+        // The picture's resolution keeps one unit one pixel; the page is the export's size at it.
+        const int dpi = picture.logicalDpiX();
+        pdf.setResolution(dpi);
+        pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(what.size) * 72.0 / dpi, QPageSize::Point),
+                                      QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        pdf.setTitle(what.caption.section(QLatin1Char('\n'), 0, 0));
+        pdf.setCreator(QStringLiteral("Lookahead " LOOKAHEAD_VERSION));
+        pdf.setDocumentXmpMetadata(xmpPacket(what));
+        QPainter painter;
+        if (!painter.begin(&pdf))
+            return QStringLiteral("cannot draw the PDF '%1'").arg(path);
+        painter.drawPicture(0, 0, picture);
+        painter.end();
+    }
+    return writeBytes(path, PlotFormat::Pdf, bytes);
+}
+
+} // namespace
+
+PlotFormat plotFormatOf(const QString& path) {
+    for (const FormatEntry& entry : kFormats)
+        if (path.endsWith(QLatin1Char('.') + QLatin1String(entry.suffix), Qt::CaseInsensitive))
+            return entry.format;
+    return PlotFormat::Png;
+}
+
+QString plotFileFilter(PlotFormat current) {
+    QStringList filters{QString::fromLatin1(entryOf(current).filter)};
+    for (const FormatEntry& entry : kFormats)
+        if (entry.format != current)
+            filters << QString::fromLatin1(entry.filter);
+    return filters.join(QStringLiteral(";;"));
+}
+
+QString plotFormatName(PlotFormat format) {
+    return QString::fromLatin1(entryOf(format).name);
+}
+
+QString writePlotFile(const QString& path, Dashboard& dashboard, const PlotExport& what) {
+    switch (what.format) {
+    case PlotFormat::Svg:
+        return writeSvg(path, dashboard, what);
+    case PlotFormat::Pdf:
+        return writePdf(path, dashboard, what);
+    case PlotFormat::Png:
+        break;
+    }
+    return writePng(path, dashboard.renderImage(what.size, what.scale, what.caption, what.plotIndex),
+                    what.caption, what.experiment, what.runs);
+}
+
+} // namespace la
