@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment.h"
 
-#include "summary_json.h"
+#include "verdict.h"
 
 namespace la {
 

@@ -119,19 +119,4 @@ QString writeSummaryJson(const QString& path, const Experiment& experiment,
                                                   std::string_view(bytes.constData(), bytes.size())));
 }
 
-QString verdict(const RunSummary& a, const RunSummary& b) {
-    const QLocale locale(QLocale::English);
-    const QString name = QString::fromStdString(b.policy);
-    QString speed;
-    if (a.runtimeNs > 0 && b.runtimeNs > 0) {
-        const double ratio = static_cast<double>(a.runtimeNs) / static_cast<double>(b.runtimeNs);
-        speed = ratio >= 1.0 ? QStringLiteral("%1x faster").arg(ratio, 0, 'f', 2)
-                             : QStringLiteral("%1x slower").arg(1.0 / ratio, 0, 'f', 2);
-    }
-    const auto waitDelta = static_cast<qint64>(a.waits) - static_cast<qint64>(b.waits);
-    const QString waits = waitDelta >= 0 ? QStringLiteral("%1 fewer waits").arg(locale.toString(waitDelta))
-                                         : QStringLiteral("%1 more waits").arg(locale.toString(-waitDelta));
-    return QStringLiteral("B (%1): %2, %3").arg(name, speed, waits);
-}
-
 } // namespace la

@@ -25,7 +25,4 @@ QByteArray summaryJson(const Experiment& experiment, const std::vector<RunSummar
 [[nodiscard]] QString writeSummaryJson(const QString& path, const Experiment& experiment,
                                        const std::vector<RunSummary>& runs);
 
-// "B (pg19): 2.7x faster, 1,480 fewer waits" - the one-line A/B verdict.
-QString verdict(const RunSummary& a, const RunSummary& b);
-
 } // namespace la

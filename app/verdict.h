@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "summary.h"
+
+#include <QString>
+
+namespace la {
+
+// The one-line A/B verdict: B's two largest differences from A, how much faster or slower B ran, and what
+// limited each run. "B (pg19): 2,778 → 177 reads, 1.70× faster; A I/O-bound (waited 41 % of the time,
+// distance ≤ 2 for 98 % of blocks), B consumer-bound (waited 2 %)". `b.policy` is B's label.
+QString verdict(const RunSummary& a, const RunSummary& b);
+
+// What held a run back: "I/O-bound (waited 41 % of the time)" or "consumer-bound (waited 2 %)".
+QString limitingFactor(const RunSummary& run);
+
+} // namespace la
