@@ -7,6 +7,7 @@
 #include "io/output_guard.h"
 #include "io/scan_file.h"
 #include "plot_file.h"
+#include "run_options.h"
 #include "plot_view.h"
 #include "png_export.h"
 #include "run_setup_panel.h"
@@ -21,6 +22,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressDialog>
@@ -59,6 +61,20 @@ QString dropUnusableFiles(RunConfig& config) {
         }
     }
     return problems.join(QStringLiteral("\n\n"));
+}
+
+// What makes two experiments run alike: each run's label, policy and every option.
+std::string experimentKey(const Experiment& experiment) {
+    std::string key = comparisonName(experiment.comparison);
+    for (const RunVariant& run : experiment.runs) {
+        key += '|';
+        key += run.label;
+        key += ' ';
+        key += run.policy;
+        key += ' ';
+        key += runOptionsText(run.config);
+    }
+    return key;
 }
 
 // A message fit for the one-line status bar: its first line, cut short.
@@ -266,6 +282,10 @@ void MainWindow::applyStartup(const CliOptions& options) {
 }
 
 void MainWindow::startRun() {
+    if (const QString error = m_panel->configError(); !error.isEmpty()) {
+        showError(tr("Cannot run"), error);
+        return;
+    }
     saveSettings();
     m_controller.start(makeExperiment(m_panel->config(), m_panel->comparison()));
 }
@@ -287,6 +307,8 @@ void MainWindow::watchSettings() {
         connect(box, &QDoubleSpinBox::valueChanged, this, &MainWindow::updateStale);
     for (auto* check : m_panel->findChildren<QCheckBox*>())
         connect(check, &QCheckBox::toggled, this, &MainWindow::updateStale);
+    for (auto* edit : m_panel->findChildren<QLineEdit*>())
+        connect(edit, &QLineEdit::textChanged, this, &MainWindow::updateStale);
 }
 
 void MainWindow::updateStale() {
@@ -294,7 +316,8 @@ void MainWindow::updateStale() {
         return;
     bool stale = true;
     try {
-        stale = runCaption(makeExperiment(m_panel->config(), m_panel->comparison()).runs) != caption();
+        stale = experimentKey(makeExperiment(m_panel->config(), m_panel->comparison())) !=
+                experimentKey(m_controller.experiment());
     } catch (const InputError&) {
         // Settings that cannot run are not the ones shown either.
     }

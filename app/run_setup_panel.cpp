@@ -2,6 +2,8 @@
 #include "run_setup_panel.h"
 
 #include "dataset_picker.h"
+#include "input_error.h"
+#include "option_editor.h"
 #include "registry.h"
 #include "run_options.h"
 
@@ -15,6 +17,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -81,6 +84,18 @@ std::string text(const QComboBox* combo) {
     return combo->currentText().trimmed().toStdString();
 }
 
+// What a user tunes less often, in the window as on the command line: the simulated device, the
+// worker pool, the seed, the stream's pin limit and the collapse rule. Each is one option of the table.
+const char* const kAdvancedOptions[][2] = {
+    {"latency-us", "Simulated latency (µs)"},
+    {"device-parallelism", "Device parallelism"},
+    {"jitter", "Latency jitter"},
+    {"io-workers", "io_workers"},
+    {"seed", "Seed"},
+    {"max-pinned", "max_pinned"},
+    {"collapse-window", "Collapse window (misses)"},
+};
+
 const char* const kIoMethods[][2] = {
     {"io_uring", "io_uring (real I/O)"},
     {"worker", "worker pool (real I/O)"},
@@ -134,6 +149,7 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
     layout->addWidget(buildPolicyGroup());
     layout->addWidget(buildStreamGroup());
     layout->addWidget(buildIoGroup());
+    layout->addWidget(buildAdvancedGroup());
     layout->addStretch(1);
 
     connect(m_run, &QPushButton::clicked, this, &RunSetupPanel::runRequested);
@@ -190,6 +206,36 @@ QWidget* RunSetupPanel::buildIoGroup() {
     return group(this, tr("I/O"), form);
 }
 
+RunSetupPanel::~RunSetupPanel() = default;
+
+// Folded away by default: a first-time user sees what PostgreSQL users tune.
+QWidget* RunSetupPanel::buildAdvancedGroup() {
+    auto* form = new QFormLayout;
+    for (const auto& [name, label] : kAdvancedOptions) {
+        m_advanced.push_back(std::make_unique<OptionEditor>(*findRunOption(name), this));
+        form->addRow(tr(label), m_advanced.back()->widget());
+    }
+    auto* body = new QWidget(this);
+    body->setLayout(form);
+    body->setVisible(false);
+    auto* toggle = new QToolButton(this);
+    toggle->setText(tr("Advanced settings"));
+    toggle->setCheckable(true);
+    toggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toggle->setArrowType(Qt::RightArrow);
+    toggle->setAutoRaise(true);
+    connect(toggle, &QToolButton::toggled, body, [toggle, body](bool open) {
+        toggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        body->setVisible(open);
+    });
+    auto* box = new QWidget(this);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(toggle);
+    layout->addWidget(body);
+    return box;
+}
+
 void RunSetupPanel::ioMethodChanged() {
     const bool sim = m_ioMethod->currentData().toString() == QLatin1String("sim");
     m_simBehaviour->setEnabled(sim);
@@ -226,7 +272,26 @@ RunConfig RunSetupPanel::config() const {
     c.stream.ioMethod = static_cast<IoMethod>(m_simBehaviour->currentData().toInt());
     c.directIo = m_directIo->isChecked();
     c.osCacheCold = m_coldOsCache->isChecked();
+    for (const auto& editor : m_advanced) {
+        try {
+            editor->apply(c);
+        } catch (const InputError&) {
+            // configError() says which; the run is refused with it.
+        }
+    }
     return c;
+}
+
+QString RunSetupPanel::configError() const {
+    RunConfig c = m_base;
+    for (const auto& editor : m_advanced) {
+        try {
+            editor->apply(c);
+        } catch (const InputError& error) {
+            return QString::fromUtf8(error.what());
+        }
+    }
+    return {};
 }
 
 QString RunSetupPanel::setConfig(const RunConfig& c) {
@@ -247,6 +312,8 @@ QString RunSetupPanel::setConfig(const RunConfig& c) {
         std::max(0, m_simBehaviour->findData(static_cast<int>(c.stream.ioMethod))));
     m_directIo->setChecked(c.directIo.value_or(c.io != IoMode::Sim));
     m_coldOsCache->setChecked(c.osCacheCold);
+    for (const auto& editor : m_advanced)
+        editor->show(c);
     ioMethodChanged();
     return error;
 }

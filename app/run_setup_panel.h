@@ -6,6 +6,9 @@
 
 #include <QWidget>
 
+#include <memory>
+#include <vector>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -16,6 +19,7 @@ class QSpinBox;
 namespace la {
 
 class DatasetPicker;
+class OptionEditor;
 
 // The run setup side panel: dataset, policies A and B, stream settings (PostgreSQL 18's defaults),
 // I/O method, Run / Stop and the progress of the run.
@@ -23,8 +27,12 @@ class RunSetupPanel : public QWidget {
     Q_OBJECT
 public:
     explicit RunSetupPanel(QWidget* parent = nullptr);
+    ~RunSetupPanel() override;
 
+    // The settings shown. A value the option table refuses (typed into a line edit) is left out and
+    // named by configError().
     RunConfig config() const;
+    QString configError() const;
     // Shows `config`; returns an error message if part of it cannot be shown (e.g. an unknown dataset).
     [[nodiscard]] QString setConfig(const RunConfig& config);
     // What run B changes (with Comparison::Policy, config().comparePolicy is B's policy).
@@ -46,6 +54,7 @@ private:
     QWidget* buildPolicyGroup();
     QWidget* buildStreamGroup();
     QWidget* buildIoGroup();
+    QWidget* buildAdvancedGroup();
     void ioMethodChanged();
     void comparisonChanged();
 
@@ -67,6 +76,7 @@ private:
     QComboBox* m_simBehaviour;
     QCheckBox* m_directIo;
     QCheckBox* m_coldOsCache;
+    std::vector<std::unique_ptr<OptionEditor>> m_advanced;
     QPushButton* m_run;
     QPushButton* m_stop;
     QProgressBar* m_progress;

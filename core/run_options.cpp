@@ -359,6 +359,21 @@ void validateRunConfig(const RunConfig& config) {
     }
 }
 
+std::string runOptionsText(const RunConfig& config) {
+    std::string text;
+    for (const RunOption& option : runOptions()) {
+        const std::string value = option.get(config);
+        if (value.empty())
+            continue;
+        if (!text.empty())
+            text += ' ';
+        text.append(option.name);
+        text += '=';
+        text += value;
+    }
+    return text;
+}
+
 std::string runOptionHelp(std::string_view section) {
     std::string text;
     for (const RunOption& o : runOptions()) {

@@ -47,6 +47,10 @@ void setRunOption(RunConfig& config, const RunOption& option, const std::string&
 // or by the window passes the same checks as the command line.
 void validateRunConfig(const RunConfig& config);
 
+// Every option's value, "name=value" joined by spaces (unset options left out): two configurations
+// run alike exactly when their texts are equal.
+std::string runOptionsText(const RunConfig& config);
+
 // The help lines of one section, generated from the table.
 std::string runOptionHelp(std::string_view section);
 

@@ -7,6 +7,7 @@
 #include "dataset_picker.h"
 #include "main_window.h"
 #include "plot_view.h"
+#include "run_options.h"
 #include "run_setup_panel.h"
 #include "summary_panel.h"
 
@@ -19,6 +20,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QSvgRenderer>
@@ -116,6 +118,7 @@ private slots:
     void badFileOnTheCommandLineIsRefused();
     void vectorExportsAreDrawingsWithMetadata();
     void headlessWritesEveryPlotFormat();
+    void advancedSettingsReachTheRun();
 
 private:
     QString makeFile(const QString& name, qint64 bytes);
@@ -616,6 +619,43 @@ void TestGuiWindow::headlessWritesEveryPlotFormat() {
     QFile file(pdf);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(file.readAll().startsWith("%PDF-"));
+}
+
+// The simulated device, io_workers, seed, max_pinned and the collapse window are set in the window
+// and reach the run as the command line's options would; "auto" leaves max_pinned to the mechanics.
+void TestGuiWindow::advancedSettingsReachTheRun() {
+    MainWindow window;
+    const CliOptions given = options(
+        kSmallRun +
+        QStringList{QStringLiteral("--latency-us"), QStringLiteral("200"), QStringLiteral("--jitter"),
+                    QStringLiteral("0.3"), QStringLiteral("--device-parallelism"), QStringLiteral("8"),
+                    QStringLiteral("--io-workers"), QStringLiteral("5"), QStringLiteral("--seed"),
+                    QStringLiteral("123456789012"), QStringLiteral("--max-pinned"), QStringLiteral("40"),
+                    QStringLiteral("--collapse-window"), QStringLiteral("64")});
+    window.applyStartup(given);
+    const RunConfig shown = window.setupPanel()->config();
+    for (const char* name : {"latency-us", "jitter", "device-parallelism", "io-workers", "seed", "max-pinned",
+                             "collapse-window"}) {
+        const RunOption& option = *findRunOption(name);
+        QCOMPARE(QString::fromStdString(option.get(shown)), QString::fromStdString(option.get(given.run)));
+    }
+    QCOMPARE(shown.stream.maxPinnedOverride, 40);
+    QCOMPARE(shown.dataset.seed, std::uint64_t(123456789012));
+    QCOMPARE(shown.device.jitter, 0.3);
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    window.startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(window.controller().summaries().front().maxPinned, 40);
+    QVERIFY(!window.dashboard()->stale());
+    auto* maxPinned = window.setupPanel()->findChild<QSpinBox*>(QString(), Qt::FindChildrenRecursively);
+    QVERIFY(maxPinned);
+    for (QSpinBox* box : window.setupPanel()->findChildren<QSpinBox*>())
+        if (box->specialValueText() == QStringLiteral("auto") && box->value() == 40)
+            maxPinned = box;
+    QCOMPARE(maxPinned->value(), 40);
+    maxPinned->setValue(maxPinned->minimum());
+    QCOMPARE(window.setupPanel()->config().stream.maxPinnedOverride, 0);
+    QVERIFY(window.dashboard()->stale()); // a changed advanced setting marks the plots
 }
 
 QTEST_MAIN(TestGuiWindow)
