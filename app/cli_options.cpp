@@ -78,7 +78,8 @@ const std::vector<CommandOption>& commandOptions() {
              o.exportPdf = v;
              o.headless = true;
          }},
-        {"Output", "png-size", "WxH", "size of the exported plots in pixels (default 1600x1000; a PDF page is that at 96 dpi)",
+        {"Output", "png-size", "WxH",
+         "size of the exported plots in pixels (default 1600x1000; a PDF page is that at 96 dpi)",
          [](CliOptions& o, const std::string& v) {
              const auto x = v.find_first_of("xX");
              if (x == std::string::npos)

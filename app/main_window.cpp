@@ -2,14 +2,16 @@
 #include "main_window.h"
 
 #include "dashboard.h"
+#include "dataset_cache_view.h"
 #include "dataset_picker.h"
 #include "input_error.h"
 #include "io/output_guard.h"
 #include "io/scan_file.h"
+#include "io/scan_target.h"
 #include "plot_file.h"
-#include "run_options.h"
 #include "plot_view.h"
 #include "png_export.h"
+#include "run_options.h"
 #include "run_setup_panel.h"
 #include "settings_store.h"
 #include "summary_json.h"
@@ -277,8 +279,18 @@ void MainWindow::applyStartup(const CliOptions& options) {
     m_panel->setComparison(fromCommandLine ? options.comparison : static_cast<Comparison>(comparison));
     if (!error.isEmpty())
         showError(tr("Cannot start with these settings"), error);
+    refreshCacheView();
     if (options.startRun && error.isEmpty())
         QTimer::singleShot(0, this, &MainWindow::startRun);
+}
+
+// Where real runs keep dataset files for the settings shown (--cache-dir or the default).
+void MainWindow::refreshCacheView() {
+    try {
+        m_panel->cacheView()->refresh(QString::fromStdString(datasetCacheDir(m_panel->config())));
+    } catch (const InputError&) {
+        // No directory at all (no HOME): nothing cached either; the run says why if it needs one.
+    }
 }
 
 void MainWindow::startRun() {
@@ -376,6 +388,7 @@ void MainWindow::onProgress(int run, int runs, quint64 done, quint64 total) {
 
 void MainWindow::onFinished(bool cancelled) {
     m_panel->setRunning(false);
+    refreshCacheView();
     m_runAction->setEnabled(true);
     m_stopAction->setEnabled(false);
     if (!m_startShown) {

@@ -68,6 +68,7 @@ private:
     void showError(const QString& title, const QString& text);
     void watchSettings();
     void updateStale();
+    void refreshCacheView();
     void onStarted();
     void onTracesChanged();
     void onFailed(const QString& message);

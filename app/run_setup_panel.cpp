@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_setup_panel.h"
 
+#include "dataset_cache_view.h"
 #include "dataset_picker.h"
 #include "input_error.h"
 #include "option_editor.h"
@@ -122,8 +123,9 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
       m_ioMethod(new QComboBox(this)), m_simBehaviour(new QComboBox(this)),
       m_directIo(new QCheckBox(tr("Direct I/O (O_DIRECT)"), this)),
       m_coldOsCache(new QCheckBox(tr("Evict the file from the OS cache first"), this)),
-      m_run(new QPushButton(tr("Run"), this)), m_stop(new QPushButton(tr("Stop"), this)),
-      m_progress(new QProgressBar(this)), m_status(new QLabel(this)) {
+      m_cacheView(new DatasetCacheView(this)), m_run(new QPushButton(tr("Run"), this)),
+      m_stop(new QPushButton(tr("Stop"), this)), m_progress(new QProgressBar(this)),
+      m_status(new QLabel(this)) {
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run, 1);
     buttons->addWidget(m_stop, 1);
@@ -203,6 +205,7 @@ QWidget* RunSetupPanel::buildIoGroup() {
     form->addRow(tr("Simulated reads"), m_simBehaviour);
     form->addRow(m_directIo);
     form->addRow(m_coldOsCache);
+    form->addRow(m_cacheView);
     return group(this, tr("I/O"), form);
 }
 
@@ -319,6 +322,7 @@ QString RunSetupPanel::setConfig(const RunConfig& c) {
 }
 
 void RunSetupPanel::setRunning(bool running) {
+    m_cacheView->setRunning(running);
     m_run->setEnabled(!running);
     m_stop->setEnabled(running);
     if (!running)

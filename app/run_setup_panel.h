@@ -18,6 +18,7 @@ class QSpinBox;
 
 namespace la {
 
+class DatasetCacheView;
 class DatasetPicker;
 class OptionEditor;
 
@@ -39,6 +40,7 @@ public:
     Comparison comparison() const;
     void setComparison(Comparison comparison);
     DatasetPicker* datasetPicker() const { return m_dataset; }
+    DatasetCacheView* cacheView() const { return m_cacheView; }
     QPushButton* runButton() const { return m_run; }
     QPushButton* stopButton() const { return m_stop; }
 
@@ -76,6 +78,7 @@ private:
     QComboBox* m_simBehaviour;
     QCheckBox* m_directIo;
     QCheckBox* m_coldOsCache;
+    DatasetCacheView* m_cacheView;
     std::vector<std::unique_ptr<OptionEditor>> m_advanced;
     QPushButton* m_run;
     QPushButton* m_stop;

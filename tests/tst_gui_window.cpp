@@ -4,6 +4,7 @@
 // bad input ends in an error dialog with the window still usable.
 #include "cli_options.h"
 #include "dashboard.h"
+#include "dataset_cache_view.h"
 #include "dataset_picker.h"
 #include "main_window.h"
 #include "plot_view.h"
@@ -12,6 +13,7 @@
 #include "summary_panel.h"
 
 #include <QAction>
+#include <QDir>
 #include <QFile>
 #include <QFontInfo>
 #include <QFontMetrics>
@@ -119,6 +121,7 @@ private slots:
     void vectorExportsAreDrawingsWithMetadata();
     void headlessWritesEveryPlotFormat();
     void advancedSettingsReachTheRun();
+    void datasetCacheShowsItsSizeAndClearsOnlyOurFiles();
 
 private:
     QString makeFile(const QString& name, qint64 bytes);
@@ -656,6 +659,37 @@ void TestGuiWindow::advancedSettingsReachTheRun() {
     maxPinned->setValue(maxPinned->minimum());
     QCOMPARE(window.setupPanel()->config().stream.maxPinnedOverride, 0);
     QVERIFY(window.dashboard()->stale()); // a changed advanced setting marks the plots
+}
+
+// A real run writes its dataset file into the cache; the panel shows the size, and Clear deletes
+// that file only: a foreign file with the same suffix and any other file stay.
+void TestGuiWindow::datasetCacheShowsItsSizeAndClearsOnlyOurFiles() {
+    QTemporaryDir cache;
+    QVERIFY(cache.isValid());
+    QFile::setPermissions(cache.path(),
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    QFile foreign(cache.filePath(QStringLiteral("foreign.heap")));
+    QVERIFY(foreign.open(QIODevice::WriteOnly));
+    foreign.write(QByteArray(8192, 'x'));
+    foreign.close();
+    QFile notes(cache.filePath(QStringLiteral("notes.txt")));
+    QVERIFY(notes.open(QIODevice::WriteOnly));
+    notes.write("mine\n");
+    notes.close();
+    MainWindow window;
+    runToEnd(window, {QStringLiteral("--dataset"), QStringLiteral("seq"), QStringLiteral("--pattern-blocks"),
+                      QStringLiteral("512"), QStringLiteral("--io"), QStringLiteral("sync"),
+                      QStringLiteral("--cache-dir"), cache.path(), QStringLiteral("--policy"),
+                      QStringLiteral("pg18")});
+    QCOMPARE(window.controller().summaries().size(), std::size_t(1));
+    DatasetCacheView* view = window.setupPanel()->cacheView();
+    QTRY_VERIFY_WITH_TIMEOUT(!view->busy() && view->cache().files.size() == 1, kTimeoutMs);
+    QVERIFY2(view->text().contains(QStringLiteral("4.0 MiB in 1 file")), qPrintable(view->text()));
+    view->clear();
+    QTRY_VERIFY_WITH_TIMEOUT(!view->busy() && view->cache().files.empty(), kTimeoutMs);
+    QVERIFY2(view->text().contains(QStringLiteral("none")), qPrintable(view->text()));
+    const QStringList left = QDir(cache.path()).entryList(QDir::Files);
+    QCOMPARE(left, (QStringList{QStringLiteral("foreign.heap"), QStringLiteral("notes.txt")}));
 }
 
 QTEST_MAIN(TestGuiWindow)
