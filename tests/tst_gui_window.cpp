@@ -21,6 +21,7 @@
 #include <QPainter>
 #include <QProcess>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -133,6 +134,7 @@ void TestGuiWindow::initTestCase() {
     QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
     QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_gui_window"));
+    QSettings().clear(); // what an earlier run of this test saved is not a first launch
     QVERIFY(m_dir.isValid());
 }
 
