@@ -42,7 +42,7 @@ struct RunConfig {
     bool osCacheCold = true; // evict the file from the OS page cache before the run
     int ioWorkers = 3;       // worker threads of --io worker (PostgreSQL's io_workers)
     std::string cacheDir;    // where dataset files are written; empty = $XDG_CACHE_HOME/lookahead/datasets
-    std::int64_t consumerNs = 10'000; // consumer CPU per block
+    std::int64_t consumerNs = 3'000; // consumer CPU per block (docs/simulated-device.md §2)
     int collapseWindow = 32;
 };
 

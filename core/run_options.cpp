@@ -272,7 +272,8 @@ std::vector<RunOption> buildTable() {
         [](RunConfig& c, double v) { c.device.jitter = v; }));
     t.push_back(whole(
         "consumer-ns", "consumerNs", "consumer_ns", io,
-        "consumer CPU per block (default 10000; real I/O spends it on the CPU)", 0, 1'000'000'000,
+        "consumer CPU per block (default 3000, as in a replay of PostgreSQL; real I/O spends it on the CPU)",
+        0, 1'000'000'000,
         [](const RunConfig& c) {
             return c.consumerNs < 0 ? std::to_string(c.consumerNs)
                                     : wholeText(std::uint64_t(c.consumerNs), false);

@@ -150,7 +150,8 @@ void TestGuiViews::distanceAxisIsLog2AndFitsAZoomedCollapse() {
     MainWindow window;
     window.resize(1400, 1000);
     window.show();
-    runToEnd(window, smallRun());
+    // A consumer slow enough (10 µs per block) that B's distance settles at 64, below max_pinned.
+    runToEnd(window, smallRun() + QStringList{QStringLiteral("--consumer-ns"), QStringLiteral("10000")});
     auto* distance = qobject_cast<DistancePlot*>(window.dashboard()->views()[0]);
     QVERIFY(distance);
     QCPAxis* y = distance->pane(0)->axis(QCPAxis::atLeft);

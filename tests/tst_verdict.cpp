@@ -41,6 +41,7 @@ void TestVerdict::collapseIsIoBoundAndNamed() {
     RunConfig config = dataset("alternating", 8192);
     config.policy = "pg18";
     config.comparePolicy = "pg19";
+    config.consumerNs = 10'000; // slow enough that PG19, looking ahead, never waits
     const QString text = verdictOf(makeExperiment(config, Comparison::Policy));
     QVERIFY2(text.startsWith(QStringLiteral("B (pg19): 4,096 → ")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral(" waits, ")) && text.contains(QStringLiteral("× faster")),
