@@ -4,6 +4,7 @@
 #include "import_run.h"
 #include "input_error.h"
 #include "io/output_file.h"
+#include "pg/pg_source.h"
 #include "signal_cancel.h"
 #include "summary_json.h"
 #include "trace_csv.h"
@@ -178,9 +179,10 @@ int runHeadless(const CliOptions& options) {
             csv = std::make_unique<TraceCsvWriter>(options.traceCsv, experiment.runs.front().label);
         if (!options.summaryJson.empty())
             json.emplace(options.summaryJson, "summary JSON");
-        const std::string name = config.pg.active() ? "index " + pg::resolvePath(config.pg, config.pg.index)
-                                 : config.blockList.empty() ? config.dataset.name
-                                                            : config.blockList;
+        const std::string name =
+            config.pg.active() ? std::string("index ").append(pg::resolvePath(config.pg, config.pg.index))
+            : config.blockList.empty() ? config.dataset.name
+                                       : config.blockList;
         std::printf("dataset %s: %s blocks in a %s-block relation, %s%s%s\n", name.c_str(),
                     qPrintable(count(source->length())), qPrintable(count(source->relationBlocks())),
                     config.dataset.direction == Direction::Forward ? "forward" : "backward",

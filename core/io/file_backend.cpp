@@ -3,7 +3,6 @@
 
 #include "page_format.h"
 #include "scan_file.h"
-#include "trace/segment_path.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -35,6 +34,9 @@ FileBackend::FileBackend(FileBackendOptions options)
         fallBack(reason);
     if (m_options.segments.empty())
         m_options.segments.push_back(m_options.path);
+    if (m_options.segments.size() == 1)
+        m_segmentBlocks = std::uint64_t{1} << 40; // one file holds every block, however many
+
     for (const std::string& path : m_options.segments) {
         const int buffered = openForReading(path, false);
         if (buffered < 0)
@@ -83,8 +85,8 @@ void FileBackend::fallBack(const std::string& reason) {
 
 std::string FileBackend::where(std::uint64_t block) const {
     const std::uint64_t segment =
-        std::min<std::uint64_t>(block / kBlocksPerSegment, m_options.segments.size() - 1);
-    const std::uint64_t inFile = block - segment * kBlocksPerSegment;
+        std::min<std::uint64_t>(block / m_segmentBlocks, m_options.segments.size() - 1);
+    const std::uint64_t inFile = block - segment * m_segmentBlocks;
     std::string text = "'" + m_options.segments[segment] + "' at block " + std::to_string(inFile);
     if (inFile != block)
         text += " (relation block " + std::to_string(block) + ")";
@@ -104,9 +106,9 @@ void FileBackend::start(const ReadRequest& request) {
     read.nblocks = request.nblocks;
     // A read never spans files in PostgreSQL (smgr splits it), but the model may combine across a
     // segment boundary; the consumer then reads each file's part itself.
-    const std::uint64_t segment = request.firstBlock / kBlocksPerSegment;
-    const std::uint64_t inFile = request.firstBlock % kBlocksPerSegment;
-    read.crossesSegments = inFile + request.nblocks > kBlocksPerSegment;
+    const std::uint64_t segment = request.firstBlock / m_segmentBlocks;
+    const std::uint64_t inFile = request.firstBlock % m_segmentBlocks;
+    read.crossesSegments = inFile + request.nblocks > m_segmentBlocks;
     read.direct = m_useDirect && !read.crossesSegments;
     read.fd = read.direct ? m_directFds[segment].get() : m_bufferedFds[segment].get();
     read.fileOffset = inFile * kBlockSize;
@@ -177,7 +179,7 @@ bool FileBackend::complete(PendingRead& read) {
             fallBack("the kernel refused an O_DIRECT read (EINVAL); reading through the page cache");
         }
         read.direct = false;
-        read.fd = m_bufferedFds[read.firstBlock / kBlocksPerSegment].get();
+        read.fd = m_bufferedFds[read.firstBlock / m_segmentBlocks].get();
         readNow(read);
         readByConsumer = true;
     }
@@ -197,8 +199,7 @@ bool FileBackend::complete(PendingRead& read) {
             struct stat st {};
             const std::uint64_t end = read.firstBlock + (got + rest) / kBlockSize;
             const int fd =
-                m_bufferedFds[std::min<std::uint64_t>(end / kBlocksPerSegment, m_bufferedFds.size() - 1)]
-                    .get();
+                m_bufferedFds[std::min<std::uint64_t>(end / m_segmentBlocks, m_bufferedFds.size() - 1)].get();
             const std::string size =
                 ::fstat(fd, &st) == 0 ? " (the file is now " + std::to_string(st.st_size) + " bytes)" : "";
             throw IoError("short read from " + where(read.firstBlock + (got + rest) / kBlockSize) +
@@ -215,11 +216,11 @@ std::int64_t FileBackend::readBuffered(PendingRead& read, std::uint64_t from) {
     std::uint64_t done = from;
     while (done < read.length()) {
         const std::uint64_t block = read.firstBlock + done / kBlockSize;
-        const std::uint64_t segment = block / kBlocksPerSegment;
+        const std::uint64_t segment = block / m_segmentBlocks;
         if (segment >= m_bufferedFds.size())
             break; // past the last file: a short read
-        const std::uint64_t inFile = (block % kBlocksPerSegment) * kBlockSize + done % kBlockSize;
-        const std::uint64_t want = std::min(read.length() - done, kBlocksPerSegment * kBlockSize - inFile);
+        const std::uint64_t inFile = (block % m_segmentBlocks) * kBlockSize + done % kBlockSize;
+        const std::uint64_t want = std::min(read.length() - done, m_segmentBlocks * kBlockSize - inFile);
         const std::int64_t got = readFully(m_bufferedFds[segment].get(), read.buffer + done, want, inFile);
         if (got < 0)
             return got;

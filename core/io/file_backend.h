@@ -5,6 +5,7 @@
 #include "io_backend.h"
 #include "pending_read.h"
 #include "run_clock.h"
+#include "trace/segment_path.h"
 #include "unique_fd.h"
 
 #include <cstdint>
@@ -75,6 +76,7 @@ private:
 
     FileBackendOptions m_options;
     RunClock m_clock;
+    std::uint64_t m_segmentBlocks = kBlocksPerSegment;
     std::vector<UniqueFd> m_bufferedFds; // one per segment file
     std::vector<UniqueFd> m_directFds;   // kept open after a fallback: reads in flight may still use them
     bool m_useDirect = false;
