@@ -6,13 +6,13 @@
 # the page cache as it finds them, later passes from the page cache.
 #
 # Usage: bench/pg_index_bench.sh [BENCH_BINARY]
-# Environment: ROWS (default 46000000: a 1.0 GB int8 index), REPEAT (default 3),
+# Environment: ROWS (default 50000000: a 1.1 GB int8 index, two segment files), REPEAT (default 3),
 # PG_BIN (default /usr/lib/postgresql/15/bin).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BENCH=$(realpath "${1:-build/bench/lookahead-pg-index-bench}")
-ROWS=${ROWS:-46000000}
+ROWS=${ROWS:-50000000}
 REPEAT=${REPEAT:-3}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 [[ -x $BENCH ]] || { echo "no bench binary at $BENCH (build it, or pass its path)" >&2; exit 2; }
@@ -42,3 +42,5 @@ psql "CHECKPOINT;"
 INDEX="$WORK/data/$(psql "SELECT pg_relation_filepath('t_a')")"
 echo "index $(psql "SELECT pg_size_pretty(pg_relation_size('t_a'))") in $(ls "$INDEX"* | wc -l) segment file(s)" >&2
 "$BENCH" "$INDEX" "$REPEAT"
+# A narrow range at the far end of the keys: the descent reaches it without walking the leaves.
+"$BENCH" "$INDEX" 1 "$((ROWS - 1000)):$ROWS"

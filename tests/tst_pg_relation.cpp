@@ -15,6 +15,7 @@
 #include "trace/segment_path.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -134,6 +135,7 @@ private slots:
     void corruptedPageFailsItsChecksum();
     void cliScansTheRealHeap();
     void resetAndStartAfterShapeTheStream();
+    void aFileChangingUnderTheScanIsReported();
     void segmentsMapBlocks();
     void truncatedSegmentsAreRefused();
     void badInputIsRefusedAndNeverWritten_data();
@@ -189,9 +191,11 @@ void TestPgRelation::visitsEqualTheServersOrder_data() {
     QTest::addColumn<bool>("backward");
     QTest::addColumn<bool>("checksums");
     for (const char* table : {"hashed", "correlated", "dups", "deleted"}) {
-        // The whole index, a range inside it, and one across its lower end (dups has keys 0..299).
+        // The whole index, a range inside it, and ones across its ends (dups has keys 0..299, each
+        // on several leaf pages: the descent must find the first and last of equal keys).
         const bool dups = std::strcmp(table, "dups") == 0;
-        for (const char* range : {"", dups ? "10:40" : "1000:9000", dups ? "-5:3" : "-5:120"})
+        for (const char* range :
+             {"", dups ? "10:40" : "1000:9000", dups ? "-5:3" : "-5:120", dups ? "299:400" : "39990:40010"})
             for (const bool backward : {false, true})
                 for (const bool checksums : {false, true})
                     QTest::addRow("%s %s %s %s", table, *range ? range : "all",
@@ -390,6 +394,29 @@ void TestPgRelation::resetAndStartAfterShapeTheStream() {
     // The reset stream keeps starting over at distance 1: it looks ahead less.
     QVERIFY(reset[QStringLiteral("distance_mean")].toDouble() <
             continued[QStringLiteral("distance_mean")].toDouble());
+}
+
+void TestPgRelation::aFileChangingUnderTheScanIsReported() {
+    const QString copy = m_tmp.filePath(QStringLiteral("changing-heap"));
+    QFile::remove(copy);
+    QVERIFY(QFile::copy(file(m_plain, QStringLiteral("hashed")), copy));
+    // A slow consumer (1 ms a block) leaves time to touch the file, as a running server would.
+    QProcess cli;
+    cli.start(QStringLiteral(LOOKAHEAD_BINARY),
+              {QStringLiteral("--headless"), QStringLiteral("--pg-index"),
+               file(m_plain, QStringLiteral("hashed_a")), QStringLiteral("--pg-heap"), copy,
+               QStringLiteral("--pg-key-range"), QStringLiteral("1:2000"), QStringLiteral("--io"),
+               QStringLiteral("sync"), QStringLiteral("--consumer-ns"), QStringLiteral("1000000")});
+    QVERIFY(cli.waitForStarted());
+    QTest::qWait(500);
+    QFile touched(copy);
+    QVERIFY(touched.open(QIODevice::ReadWrite));
+    QVERIFY(touched.setFileTime(QDateTime::currentDateTime().addSecs(60), QFileDevice::FileModificationTime));
+    touched.close();
+    QVERIFY(cli.waitForFinished(60'000));
+    const QString out = QString::fromUtf8(cli.readAllStandardOutput());
+    QCOMPARE(cli.exitCode(), 1);
+    QVERIFY2(out.contains(QLatin1String("changed during the scan")) && out.contains(copy), qPrintable(out));
 }
 
 void TestPgRelation::segmentsMapBlocks() {

@@ -76,48 +76,59 @@ LeafPage BtreeReader::load(std::uint64_t block) {
     return p;
 }
 
-std::uint32_t BtreeReader::downlink(const LeafPage& p, Direction direction) {
-    // An internal page's first data item is the "minus infinity" downlink; its last the rightmost.
+IndexTuple BtreeReader::item(const LeafPage& p, std::uint32_t n) {
+    const LinePointer lp = linePointer(p.page, n);
+    if (lp.flags != kLpNormal || lp.offset < p.header.upper || lp.offset + lp.length > p.header.special)
+        fail(p.block, "item " + std::to_string(n) + " is not a normal item within the page");
+    IndexTuple tuple;
+    if (const std::string problem = parseIndexTuple(p.page + lp.offset, lp.length, tuple); !problem.empty())
+        fail(p.block, "item " + std::to_string(n) + ": " + problem);
+    return tuple;
+}
+
+std::uint32_t BtreeReader::downlink(const LeafPage& p, const StartTest& startIsRightOf) {
+    // An internal page's first data item is the "minus infinity" downlink; the separators after it
+    // ascend, so the start lies under the last one it is right of.
     const std::uint32_t first = p.opaque.rightmost() ? 1 : 2;
     const std::uint32_t count = lineCount(p.header);
     if (count < first)
         fail(p.block, "an internal page without downlinks");
-    const std::uint32_t n = direction == Direction::Forward ? first : count;
-    const LinePointer lp = linePointer(p.page, n);
-    IndexTuple tuple;
-    if (lp.flags != kLpNormal || lp.offset < p.header.upper || lp.offset + lp.length > p.header.special)
-        fail(p.block,
-             "item " + std::to_string(n) + " of an internal page is not a normal item within the page");
-    if (const std::string problem = parseIndexTuple(p.page + lp.offset, lp.length, tuple); !problem.empty())
-        fail(p.block, "item " + std::to_string(n) + ": " + problem);
-    return tuple.tid.block;
+    IndexTuple chosen = item(p, first);
+    for (std::uint32_t n = first + 1; n <= count; ++n) {
+        const IndexTuple separator = item(p, n);
+        if (!startIsRightOf(separator, p.block))
+            break;
+        chosen = separator;
+    }
+    return chosen.tid.block;
 }
 
-void BtreeReader::walkLeaves(Direction direction, const std::function<bool(const LeafPage&)>& visit) {
+void BtreeReader::walkLeaves(Direction direction, const StartTest& startIsRightOf,
+                             const std::function<bool(const LeafPage&)>& visit) {
     if (m_root == kNoBlock)
         return; // an empty index has no root yet
     const bool forward = direction == Direction::Forward;
-    std::uint64_t block = m_root;
     std::uint64_t steps = 0;
     // A loop in corrupt links must end: no walk visits more pages than the index has.
     const auto step = [&](std::uint64_t at) {
         if (++steps > m_index.blocks())
             fail(at, "the sibling links form a cycle");
     };
-    LeafPage p = load(block);
+    LeafPage p = load(m_root);
     while (true) {
-        // Backward starts from the rightmost page of each level (a split may have added pages right
-        // of the one the parent's last downlink names); deleted pages only pass us on.
-        while ((!forward && !p.opaque.rightmost()) || p.opaque.ignored()) {
-            if (p.opaque.rightmost())
-                fail(p.block, "the rightmost page of a level is deleted");
+        // Move right past deleted pages, and past pages whose high key the start is right of (a
+        // split whose downlink the parent does not have yet leaves such a page, as does a backward
+        // start at the end of a level).
+        while (!p.opaque.rightmost() && (p.opaque.ignored() || startIsRightOf(item(p, 1), p.block))) {
             step(p.block);
             p = load(p.opaque.next);
         }
+        if (p.opaque.ignored())
+            fail(p.block, "the rightmost page of a level is deleted");
         if (p.opaque.leaf())
             break;
         const std::uint32_t level = p.opaque.level;
-        const std::uint32_t child = downlink(p, direction);
+        const std::uint32_t child = downlink(p, startIsRightOf);
         step(p.block);
         p = load(child);
         if (p.opaque.level + 1 != level)

@@ -4,6 +4,7 @@
 #include "btree_page.h"
 #include "checksum_mode.h"
 #include "dataset.h"
+#include "index_tuple.h"
 #include "relation_files.h"
 
 #include <cstdint>
@@ -31,9 +32,16 @@ public:
     // Whether pages are checksum-verified (resolved from the metapage for ChecksumMode::Auto).
     bool checksums() const { return m_checksums; }
 
-    // Calls `visit` for each live leaf page in scan order (deleted and half-dead pages skipped)
-    // until it returns false or the level ends. An empty index calls it never.
-    void walkLeaves(Direction direction, const std::function<bool(const LeafPage&)>& visit);
+    // Whether the scan's first entry lies right of a separator (a pivot tuple, on `block`): true
+    // for every separator a scan from the far right passes, false for none of a scan from the left.
+    // Separators ascend, so the answer is true up to some point and false after it.
+    using StartTest = std::function<bool(const IndexTuple& separator, std::uint64_t block)>;
+
+    // Descends from the root to the leaf where the scan starts (by `startIsRightOf`), then calls
+    // `visit` for each live leaf page in scan order (deleted and half-dead pages skipped) until it
+    // returns false or the level ends. An empty index calls it never.
+    void walkLeaves(Direction direction, const StartTest& startIsRightOf,
+                    const std::function<bool(const LeafPage&)>& visit);
 
     // Throws InputError about the page at `block`.
     [[noreturn]] void fail(std::uint64_t block, const std::string& what) const;
@@ -41,7 +49,9 @@ public:
 private:
     // Reads and checks `block`; the page stays valid until the next load().
     LeafPage load(std::uint64_t block);
-    std::uint32_t downlink(const LeafPage& page, Direction direction);
+    // Item `n` of the page, checked and parsed.
+    IndexTuple item(const LeafPage& page, std::uint32_t n);
+    std::uint32_t downlink(const LeafPage& page, const StartTest& startIsRightOf);
 
     const SegmentedRelation& m_index;
     std::unique_ptr<std::byte[]> m_buffer;

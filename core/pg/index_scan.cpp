@@ -92,7 +92,23 @@ IndexVisits scanIndex(const IndexScanSpec& spec) {
         return Place::Inside;
     };
 
-    reader.walkLeaves(spec.direction, [&](const LeafPage& p) {
+    // Where the descent goes: forward to the first key >= LO, backward to the last key <= HI; with
+    // no range, to the ends of the leaf level.
+    const auto startIsRightOf = [&](const IndexTuple& separator, std::uint64_t block) {
+        if (!spec.range)
+            return !forward;
+        if (separator.pivot && separator.pivotKeys() == 0)
+            return true; // minus infinity
+        std::string problem;
+        const std::optional<std::int64_t> key = leadingKey(separator, *spec.range, problem);
+        if (!problem.empty())
+            reader.fail(block, "a separator: " + problem);
+        if (!key)
+            return false; // NULL sorts after every number
+        return forward ? *key < spec.range->lo : *key <= spec.range->hi;
+    };
+
+    reader.walkLeaves(spec.direction, startIsRightOf, [&](const LeafPage& p) {
         visits.startPage();
         // On every page but the rightmost, item 1 is the high key: a copy of a separator, no TID.
         const std::uint32_t first = p.opaque.rightmost() ? 1 : 2;

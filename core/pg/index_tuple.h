@@ -33,6 +33,8 @@ struct IndexTuple {
     std::uint32_t keyOffset() const { return hasNulls ? 16 : 8; }
     // The first key attribute is NULL (only meaningful if hasNulls).
     bool leadingNull() const;
+    // Key attributes a separator keeps after suffix truncation; 0 is "minus infinity".
+    std::uint32_t pivotKeys() const { return tid.offset & 0x0FFFu; }
 };
 
 // Parses the tuple, or returns what is wrong with it (bounds that do not fit its length).
