@@ -29,7 +29,7 @@ BtreeOpaque readBtreeOpaque(const std::byte* page, const PageHeader& header) {
 
 BtreeMeta readBtreeMeta(const std::byte* page) {
     const std::byte* meta = page + kPageHeaderSize;
-    return {readU32(meta), readU32(meta + 4), readU32(meta + 8), readU32(meta + 12)};
+    return {readU32(meta), readU32(meta + 4), readU32(meta + 8)};
 }
 
 std::uint32_t lineCount(const PageHeader& header) {

@@ -39,11 +39,10 @@ struct BtreeMeta {
     std::uint32_t magic = 0;
     std::uint32_t version = 0;
     std::uint32_t root = 0;
-    std::uint32_t level = 0;
 };
 
 // Line pointer states.
-inline constexpr std::uint32_t kLpUnused = 0, kLpNormal = 1, kLpRedirect = 2, kLpDead = 3;
+inline constexpr std::uint32_t kLpUnused = 0, kLpNormal = 1, kLpDead = 3; // 2 is a redirect (heap only)
 
 struct LinePointer {
     std::uint32_t offset = 0;
