@@ -528,6 +528,8 @@ void TestPgRelation::badInputIsRefusedAndNeverWritten_data() {
                                  << QStringLiteral("not a btree metapage");
     QTest::newRow("zeroed page") << QStringLiteral("copy:zero") << QStringList{} << QStringLiteral("zeroed");
     QTest::newRow("torn page") << QStringLiteral("copy:torn") << QStringList{} << QStringLiteral("torn page");
+    QTest::newRow("index checksum") << QStringLiteral("copy:checksum") << QStringList{}
+                                    << QStringLiteral("checksum mismatch (stored");
     QTest::newRow("truncated") << QStringLiteral("copy:truncate") << QStringList{}
                                << QStringLiteral("not a whole number of 8192-byte blocks");
 }
@@ -541,7 +543,10 @@ void TestPgRelation::badInputIsRefusedAndNeverWritten() {
         const QString how = index.mid(5);
         path = m_tmp.filePath(QStringLiteral("bad-") + how);
         QFile::remove(path);
-        QVERIFY(QFile::copy(file(m_plain, QStringLiteral("hashed_a")), path));
+        // The checksum case needs a cluster with checksums; the others one without, so that the
+        // damage they do is what is reported, not the checksum it breaks.
+        const Cluster& from = how == QLatin1String("checksum") ? m_checked : m_plain;
+        QVERIFY(QFile::copy(file(from, QStringLiteral("hashed_a")), path));
         QFile(path).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
         // The metapage's root block: the page every scan reads after it.
         QFile f(path);
@@ -556,6 +561,8 @@ void TestPgRelation::badInputIsRefusedAndNeverWritten() {
             QVERIFY(patch(path, 24, u32(0x12345)));
         else if (how == QLatin1String("zero"))
             QVERIFY(patch(path, qint64(root) * kBlockSize, QByteArray(kBlockSize, '\0')));
+        else if (how == QLatin1String("checksum"))
+            QVERIFY(patch(path, qint64(root) * kBlockSize + 4000, QByteArray(1, '\x5a'))); // free space
         else if (how == QLatin1String("torn"))
             QVERIFY(patch(path, qint64(root) * kBlockSize + 14, QByteArray(2, '\0'))); // pd_upper = 0
         else
