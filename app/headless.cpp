@@ -4,6 +4,7 @@
 #include "import_run.h"
 #include "input_error.h"
 #include "io/output_file.h"
+#include "pg/pg_source.h"
 #include "signal_cancel.h"
 #include "summary_json.h"
 #include "trace_csv.h"
@@ -176,16 +177,29 @@ int runHeadless(const CliOptions& options) {
     try {
         // Every input is checked, and every output opened, before anything runs or is written.
         checkOutputsApart(runInputs(config), outputsOf(options));
-        const auto source = openSource(config);
+        pg::IndexFacts facts;
+        const auto source = openSource(config, &facts);
         if (!options.traceCsv.empty())
             csv = std::make_unique<TraceCsvWriter>(options.traceCsv, experiment.runs.front().label);
         if (!options.summaryJson.empty())
             json.emplace(options.summaryJson, "summary JSON");
-        std::printf("dataset %s: %s blocks in a %s-block relation, %s%s%s\n",
-                    config.blockList.empty() ? config.dataset.name.c_str() : config.blockList.c_str(),
+        const std::string name =
+            config.pg.active() ? std::string("index ").append(pg::resolvePath(config.pg, config.pg.index))
+            : config.blockList.empty() ? config.dataset.name
+                                       : config.blockList;
+        std::printf("dataset %s: %s blocks in a %s-block relation, %s%s%s\n", name.c_str(),
                     qPrintable(count(source->length())), qPrintable(count(source->relationBlocks())),
                     config.dataset.direction == Direction::Forward ? "forward" : "backward",
                     config.file.empty() ? "" : ", file ", config.file.c_str());
+        if (config.pg.active())
+            std::printf(
+                "  index: %s leaf pages, %s TIDs, %s posting lists, %s dead items skipped; %s visits to %s "
+                "distinct heap blocks (steps +1 %s, -1 %s, other %s)%s\n",
+                qPrintable(count(facts.leafPages)), qPrintable(count(facts.tids)),
+                qPrintable(count(facts.postingLists)), qPrintable(count(facts.deadItems)),
+                qPrintable(count(facts.visits)), qPrintable(count(facts.distinctBlocks)),
+                qPrintable(count(facts.ascendingSteps)), qPrintable(count(facts.descendingSteps)),
+                qPrintable(count(facts.randomSteps)), facts.checksums ? ", checksums verified" : "");
         for (const RunVariant& variant : experiment.runs) {
             RunCallbacks callbacks;
             callbacks.notice = [](const std::string& message) {

@@ -10,6 +10,28 @@
 
 namespace la {
 
+namespace {
+
+// The index facts of a PostgreSQL index scan (docs/pg-relations.md §5); step shares are of visits - 1.
+QJsonObject pgIndexObject(const pg::IndexFacts& f) {
+    const double steps = f.visits > 1 ? static_cast<double>(f.visits - 1) : 1.0;
+    QJsonObject o;
+    o[QStringLiteral("index_blocks")] = static_cast<qint64>(f.indexBlocks);
+    o[QStringLiteral("leaf_pages")] = static_cast<qint64>(f.leafPages);
+    o[QStringLiteral("tids")] = static_cast<qint64>(f.tids);
+    o[QStringLiteral("posting_lists")] = static_cast<qint64>(f.postingLists);
+    o[QStringLiteral("dead_items")] = static_cast<qint64>(f.deadItems);
+    o[QStringLiteral("visits")] = static_cast<qint64>(f.visits);
+    o[QStringLiteral("distinct_blocks")] = static_cast<qint64>(f.distinctBlocks);
+    o[QStringLiteral("ascending_share")] = static_cast<double>(f.ascendingSteps) / steps;
+    o[QStringLiteral("descending_share")] = static_cast<double>(f.descendingSteps) / steps;
+    o[QStringLiteral("random_share")] = static_cast<double>(f.randomSteps) / steps;
+    o[QStringLiteral("checksums_verified")] = f.checksums;
+    return o;
+}
+
+} // namespace
+
 QJsonObject runSummaryObject(const RunSummary& s) {
     QJsonObject hist;
     for (const auto& [size, count] : s.ioSizeHist)
@@ -49,6 +71,8 @@ QJsonObject runSummaryObject(const RunSummary& s) {
         s.osCacheResidentBefore ? QJsonValue(*s.osCacheResidentBefore) : QJsonValue();
     o[QStringLiteral("os_cache_resident_after")] =
         s.osCacheResidentAfter ? QJsonValue(*s.osCacheResidentAfter) : QJsonValue();
+    if (s.pgIndex)
+        o[QStringLiteral("pg_index")] = pgIndexObject(*s.pgIndex);
     o[QStringLiteral("cancelled")] = s.cancelled;
     if (!s.error.empty())
         o[QStringLiteral("error")] = QString::fromStdString(s.error);

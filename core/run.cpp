@@ -8,6 +8,7 @@
 #include "io/scan_file.h"
 #include "io/scan_target.h"
 #include "memory_budget.h"
+#include "pg/pg_source.h"
 #include "prewarm.h"
 #include "read_stream.h"
 #include "registry.h"
@@ -32,8 +33,9 @@ bool realIo(const RunConfig& config) {
 std::string prewarmText(const RunConfig& config) {
     if (!config.prewarm.empty())
         return config.prewarm;
-    return config.blockList.empty() && !config.blockSequence ? defaultPrewarmFor(config.dataset.name)
-                                                             : "none";
+    return config.blockList.empty() && !config.blockSequence && !config.pg.active()
+               ? defaultPrewarmFor(config.dataset.name)
+               : "none";
 }
 
 // The real-I/O half of a run: the file, its page-cache state and the backend reading it.
@@ -46,17 +48,22 @@ struct RealIo {
 std::optional<RealIo> openRealIo(const RunConfig& config, const BlockSource& source,
                                  const StreamLimits& limits, const RunCallbacks& callbacks,
                                  RunSummary& summary) {
-    std::optional<ScanTarget> target = prepareScanTarget(config, source, callbacks);
+    std::optional<ScanTarget> target =
+        prepareScanTarget(config, source, callbacks, summary.pgIndex && summary.pgIndex->checksums);
     if (!target)
         return std::nullopt;
     if (config.osCacheCold)
-        evictFromOsCache(target->path);
+        for (const std::string& segment :
+             target->segments.empty() ? std::vector{target->path} : target->segments)
+            evictFromOsCache(segment);
     summary.osCacheResidentBefore = residentFraction(target->path);
 
     BackendRequest request;
     request.io = ioMethodOf(config.io);
     request.workers = config.ioWorkers;
     request.file.path = target->path;
+    request.file.segments = target->segments;
+    request.file.pageCheck = target->pageCheck;
     request.file.datasetId = target->datasetId;
     request.file.verify = target->ours;
     request.file.direct = config.directIo.value_or(true);
@@ -114,8 +121,20 @@ StreamConfig streamConfigFor(const RunConfig& config) {
     return stream;
 }
 
-std::unique_ptr<BlockSource> openSource(const RunConfig& config) {
+std::unique_ptr<BlockSource> openSource(const RunConfig& config, pg::IndexFacts* indexFacts) {
     validateRunConfig(config);
+    if (config.pg.active()) {
+        if (!config.blockList.empty() || config.blockSequence || !config.file.empty())
+            throw InputError(
+                "--pg-index/--pg-heap choose the blocks and the file; leave out --blocks and --file");
+        std::unique_ptr<BlockSource> source =
+            pg::openPgSource(config.pg, config.dataset.direction, indexFacts);
+        if (source->length() == 0)
+            throw InputError("the index scan returns no rows: nothing to scan (check --pg-key-range)");
+        if (config.resetEvery > 0)
+            source = std::make_unique<ResetEverySource>(std::move(source), config.resetEvery);
+        return source;
+    }
     DatasetRequest request = config.dataset;
     std::uint64_t fileBlocks = 0;
     if (!config.file.empty()) {
@@ -144,7 +163,8 @@ std::unique_ptr<BlockSource> openSource(const RunConfig& config) {
 }
 
 RunSummary runScan(const RunConfig& config, const std::string& policyName, const RunCallbacks& callbacks) {
-    std::unique_ptr<BlockSource> source = openSource(config);
+    pg::IndexFacts indexFacts;
+    std::unique_ptr<BlockSource> source = openSource(config, &indexFacts);
     std::unique_ptr<DistancePolicy> policy = makePolicy(policyName);
     const Mechanics& mechanics = mechanicsFor(policyName, config.mechanics);
     const PrewarmSpec prewarm = PrewarmSpec::parse(prewarmText(config));
@@ -167,6 +187,8 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     summary.directIo = streamConfig.directIo; // a real backend reports what it really did
     summary.maxPinned = limits.maxPinned;
     summary.ioCombineLimit = limits.ioCombineLimit;
+    if (config.pg.active())
+        summary.pgIndex = indexFacts;
     std::unique_ptr<IoBackend> io;
     std::optional<RealIo> real;
     try {
@@ -193,8 +215,11 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
                                                if (done % kProgressEvery == 0 && callbacks.progress)
                                                    callbacks.progress(done, source->length());
                                            });
-        if (real)
+        if (real) {
             summary.osCacheResidentAfter = residentFraction(real->target.path);
+            if (const std::string changed = scanTargetChanges(real->target); !changed.empty())
+                summary.error = changed;
+        }
     } catch (const IoError& error) {
         // The run ends here; the trace up to the failure is kept.
         summary.error = error.what();

@@ -4,6 +4,8 @@
 #include "dataset.h"
 #include "event.h"
 #include "io_mode.h"
+#include "pg/index_scan.h"
+#include "pg/pg_scan_config.h"
 #include "sim_device.h"
 #include "stream_config.h"
 #include "summary.h"
@@ -22,6 +24,7 @@ namespace la {
 struct RunConfig {
     DatasetRequest dataset;
     std::string blockList; // a user's block list instead of a dataset
+    pg::PgScanConfig pg;   // a real PostgreSQL index scan instead (docs/pg-relations.md)
     // A block sequence in memory instead of a dataset (the blocks an imported trace read, in order).
     std::shared_ptr<const std::vector<std::uint32_t>> blockSequence;
     std::string policy = "pg18";
@@ -61,8 +64,9 @@ struct RunCallbacks {
     const std::atomic<bool>* cancel = nullptr;
 };
 
-// Checks the configuration and builds the block source; throws InputError on bad input.
-std::unique_ptr<BlockSource> openSource(const RunConfig& config);
+// Checks the configuration and builds the block source; throws InputError on bad input. For a
+// PostgreSQL index scan, `indexFacts` (if given) receives what the index showed.
+std::unique_ptr<BlockSource> openSource(const RunConfig& config, pg::IndexFacts* indexFacts = nullptr);
 
 // Runs one policy over the configured dataset on the calling thread. Bad input throws InputError
 // before anything runs; an I/O error mid-run ends it with summary.error set (events so far kept).

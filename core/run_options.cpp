@@ -147,6 +147,49 @@ std::vector<RunOption> buildTable() {
             c.dataset.seed = v;
             c.device.seed = v;
         }));
+    // A real PostgreSQL index scan (docs/pg-relations.md).
+    t.push_back(text(
+        "pg-index", "pgIndex", "pg_index", dataset, "FILE",
+        "scan a real PostgreSQL btree index (its first segment file, read-only) for the heap\n"
+        "visit order; with --pg-heap",
+        {}, [](const RunConfig& c) { return c.pg.index; },
+        [](RunConfig& c, const std::string& v) { c.pg.index = v; }));
+    t.push_back(text(
+        "pg-heap", "pgHeap", "pg_heap", dataset, "FILE",
+        "the index's table (its first segment file): the relation scanned, read-only", {},
+        [](const RunConfig& c) { return c.pg.heap; },
+        [](RunConfig& c, const std::string& v) { c.pg.heap = v; }));
+    t.push_back(text(
+        "pg-datadir", "pgDatadir", "pg_datadir", dataset, "DIR",
+        "a data directory: relative --pg-index/--pg-heap paths are under it, as\n"
+        "SELECT pg_relation_filepath('t'), pg_relation_filepath('idx') prints them",
+        {}, [](const RunConfig& c) { return c.pg.dataDir; },
+        [](RunConfig& c, const std::string& v) { c.pg.dataDir = v; }));
+    t.push_back(text(
+        "pg-key", "pgKey", "pg_key", dataset, "T", "type of the index's leading column: int2, int4 or int8",
+        {"int2", "int4", "int8"}, [](const RunConfig& c) { return c.pg.keyType; },
+        [](RunConfig& c, const std::string& v) { c.pg.keyType = v; }));
+    t.push_back(text(
+        "pg-key-range", "pgKeyRange", "pg_key_range", dataset, "LO:HI",
+        "the scan's a BETWEEN LO AND HI on the leading column (default: the whole index)", {},
+        [](const RunConfig& c) { return c.pg.keyRange; },
+        [](RunConfig& c, const std::string& v) { c.pg.keyRange = v; }));
+    t.push_back(text(
+        "index-batches", "indexBatches", "index_batches", dataset, "M",
+        "continue (default: one stream across leaf pages) or reset (the stream resets at every\n"
+        "leaf page, as the 2025 \"simple\" prefetch patch did)",
+        {"continue", "reset"}, [](const RunConfig& c) { return c.pg.resetAtBatches ? "reset" : "continue"; },
+        [](RunConfig& c, const std::string& v) { c.pg.resetAtBatches = v == "reset"; }));
+    t.push_back(whole(
+        "stream-start-after", "streamStartAfter", "stream_start_after", dataset,
+        "the first N heap visits are read one by one, before the stream starts (default 0)", 0, 1ULL << 32,
+        [](const RunConfig& c) { return wholeText(c.pg.streamStartAfter); },
+        [](RunConfig& c, std::uint64_t v) { c.pg.streamStartAfter = v; }));
+    t.push_back(text(
+        "pg-checksums", "pgChecksums", "pg_checksums", dataset, "M",
+        "verify data checksums: auto (default: if the index's metapage has one), on or off",
+        {"auto", "on", "off"}, [](const RunConfig& c) { return c.pg.checksums; },
+        [](RunConfig& c, const std::string& v) { c.pg.checksums = v; }));
     t.push_back(text(
         "policy", "policy", "policy", stream, "P", "distance policy (default pg18); see the list below", {},
         [](const RunConfig& c) { return c.policy; },

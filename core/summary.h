@@ -3,6 +3,7 @@
 
 #include "collapse_detector.h"
 #include "event.h"
+#include "pg/index_scan.h"
 
 #include <cstdint>
 #include <map>
@@ -43,6 +44,7 @@ struct RunSummary {
     // Fraction of the file in the OS page cache when the scan started and when it ended (real I/O only).
     std::optional<double> osCacheResidentBefore;
     std::optional<double> osCacheResidentAfter;
+    std::optional<pg::IndexFacts> pgIndex; // a PostgreSQL index scan's facts
     bool cancelled = false;
     std::string error; // non-empty if the run stopped on an error (the trace up to it is kept)
 };

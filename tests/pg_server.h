@@ -41,8 +41,9 @@ public:
     PgServer& operator=(const PgServer&) = delete;
     ~PgServer() { stop(); }
 
-    // initdb, configure and start. Returns an error message, empty on success.
-    QString start() {
+    // initdb (with data checksums if asked), configure and start. Returns an error message, empty on
+    // success.
+    QString start(bool dataChecksums = false) {
         if (!m_dir.isValid())
             return QStringLiteral("no temporary directory");
         m_port = freePort();
@@ -50,10 +51,13 @@ public:
             if (::chown(qPrintable(m_dir.path()), pg->pw_uid, pg->pw_gid) != 0)
                 return QStringLiteral("chown: ") + QString::fromLocal8Bit(std::strerror(errno));
         }
-        QString error = asPostgres(binDir() + QStringLiteral("/initdb"),
-                                   {QStringLiteral("-D"), dataDir(), QStringLiteral("-A"),
-                                    QStringLiteral("trust"), QStringLiteral("-U"), QStringLiteral("postgres"),
-                                    QStringLiteral("--no-sync"), QStringLiteral("--no-instructions")});
+        QStringList initdb{QStringLiteral("-D"),        dataDir(),
+                           QStringLiteral("-A"),        QStringLiteral("trust"),
+                           QStringLiteral("-U"),        QStringLiteral("postgres"),
+                           QStringLiteral("--no-sync"), QStringLiteral("--no-instructions")};
+        if (dataChecksums)
+            initdb << QStringLiteral("--data-checksums");
+        QString error = asPostgres(binDir() + QStringLiteral("/initdb"), initdb);
         if (!error.isEmpty())
             return error;
         QFile conf(dataDir() + QStringLiteral("/postgresql.conf"));

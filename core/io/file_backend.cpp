@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -31,27 +32,38 @@ FileBackend::FileBackend(FileBackendOptions options)
       m_reads(static_cast<std::size_t>(m_options.maxIos) + 1) {
     for (const std::string& reason : m_options.fallbacks)
         fallBack(reason);
-    const int buffered = openForReading(m_options.path, false);
-    if (buffered < 0)
-        throw IoError("cannot open '" + m_options.path + "': " + std::strerror(-buffered));
-    m_bufferedFd.reset(buffered);
+    if (m_options.segments.empty())
+        m_options.segments.push_back(m_options.path);
+    if (m_options.segments.size() == 1)
+        m_segmentBlocks = std::uint64_t{1} << 40; // one file holds every block, however many
+
+    for (const std::string& path : m_options.segments) {
+        const int buffered = openForReading(path, false);
+        if (buffered < 0)
+            throw IoError("cannot open '" + path + "': " + std::strerror(-buffered));
+        m_bufferedFds.emplace_back(buffered);
+    }
     if (!m_options.direct)
         return;
     const char* disable = std::getenv("LOOKAHEAD_DISABLE_O_DIRECT");
     const std::string forced = disable != nullptr ? disable : "";
     m_misalignNextDirect = forced == "read";
     const bool refuseAtOpen = !forced.empty() && forced != "0" && forced != "read";
-    const int direct = refuseAtOpen ? -EINVAL : openForReading(m_options.path, true);
-    if (direct >= 0) {
-        m_directFd.reset(direct);
-        m_useDirect = true;
-    } else if (direct == -EINVAL) {
-        fallBack(refuseAtOpen
-                     ? "O_DIRECT disabled by LOOKAHEAD_DISABLE_O_DIRECT; reading through the page cache"
-                     : "the file system refused O_DIRECT (EINVAL at open); reading through the page cache");
-    } else {
-        throw IoError("cannot open '" + m_options.path + "' with O_DIRECT: " + std::strerror(-direct));
+    for (const std::string& path : m_options.segments) {
+        const int direct = refuseAtOpen ? -EINVAL : openForReading(path, true);
+        if (direct == -EINVAL) {
+            m_directFds.clear();
+            fallBack(
+                refuseAtOpen
+                    ? "O_DIRECT disabled by LOOKAHEAD_DISABLE_O_DIRECT; reading through the page cache"
+                    : "the file system refused O_DIRECT (EINVAL at open); reading through the page cache");
+            return;
+        }
+        if (direct < 0)
+            throw IoError("cannot open '" + path + "' with O_DIRECT: " + std::strerror(-direct));
+        m_directFds.emplace_back(direct);
     }
+    m_useDirect = true;
 }
 
 FileBackend::~FileBackend() {
@@ -72,8 +84,13 @@ void FileBackend::fallBack(const std::string& reason) {
 }
 
 std::string FileBackend::where(std::uint64_t block) const {
-    return "'" + m_options.path + "' at block " + std::to_string(block) + " (offset " +
-           std::to_string(block * kBlockSize) + ")";
+    const std::uint64_t segment =
+        std::min<std::uint64_t>(block / m_segmentBlocks, m_options.segments.size() - 1);
+    const std::uint64_t inFile = block - segment * m_segmentBlocks;
+    std::string text = "'" + m_options.segments[segment] + "' at block " + std::to_string(inFile);
+    if (inFile != block)
+        text += " (relation block " + std::to_string(block) + ")";
+    return text + " (offset " + std::to_string(inFile * kBlockSize) + ")";
 }
 
 void FileBackend::start(const ReadRequest& request) {
@@ -87,9 +104,15 @@ void FileBackend::start(const ReadRequest& request) {
     read.ioId = request.ioId;
     read.firstBlock = request.firstBlock;
     read.nblocks = request.nblocks;
-    read.direct = m_useDirect;
-    read.fd = read.direct ? m_directFd.get() : m_bufferedFd.get();
-    read.synchronous = request.synchronous || !m_async;
+    // A read never spans files in PostgreSQL (smgr splits it), but the model may combine across a
+    // segment boundary; the consumer then reads each file's part itself.
+    const std::uint64_t segment = request.firstBlock / m_segmentBlocks;
+    const std::uint64_t inFile = request.firstBlock % m_segmentBlocks;
+    read.crossesSegments = inFile + request.nblocks > m_segmentBlocks;
+    read.direct = m_useDirect && !read.crossesSegments;
+    read.fd = read.direct ? m_directFds[segment].get() : m_bufferedFds[segment].get();
+    read.fileOffset = inFile * kBlockSize;
+    read.synchronous = request.synchronous || !m_async || read.crossesSegments;
     read.arenaOffset = offset;
     read.buffer = m_arena.at(offset);
     if (read.direct && m_misalignNextDirect) {
@@ -102,7 +125,7 @@ void FileBackend::start(const ReadRequest& request) {
     if (!read.synchronous)
         m_async->submit(read);
     else if (request.advice)
-        ::posix_fadvise(m_bufferedFd.get(), static_cast<off_t>(read.offset()),
+        ::posix_fadvise(m_bufferedFds[segment].get(), static_cast<off_t>(read.offset()),
                         static_cast<off_t>(read.length()), POSIX_FADV_WILLNEED);
 }
 
@@ -115,7 +138,8 @@ PendingRead* FileBackend::find(std::uint32_t ioId) {
 
 bool FileBackend::readNow(PendingRead& read) {
     const long before = voluntarySwitches();
-    read.result = readFully(read.fd, read.buffer, read.length(), read.offset());
+    read.result = read.crossesSegments ? readBuffered(read, 0)
+                                       : readFully(read.fd, read.buffer, read.length(), read.offset());
     read.completedNs = now();
     read.done = true;
     return voluntarySwitches() > before;
@@ -138,7 +162,7 @@ ReadOutcome FileBackend::wait(std::uint32_t ioId) {
         outcome.blocked = true;
     if (outcome.blocked)
         outcome.waitNs = now() - waitStart;
-    if (m_options.verify)
+    if (m_options.verify || m_options.pageCheck)
         verify(*read);
     read->finished = true;
     retireFinished();
@@ -155,7 +179,7 @@ bool FileBackend::complete(PendingRead& read) {
             fallBack("the kernel refused an O_DIRECT read (EINVAL); reading through the page cache");
         }
         read.direct = false;
-        read.fd = m_bufferedFd.get();
+        read.fd = m_bufferedFds[read.firstBlock / m_segmentBlocks].get();
         readNow(read);
         readByConsumer = true;
     }
@@ -166,17 +190,18 @@ bool FileBackend::complete(PendingRead& read) {
     if (got < read.length()) {
         // A read may legally return less than asked; only end of file makes it short for good. The
         // rest goes through the page cache, which, unlike O_DIRECT, takes any offset.
-        const std::int64_t rest =
-            readFully(m_bufferedFd.get(), read.buffer + got, read.length() - got, read.offset() + got);
+        const std::int64_t rest = readBuffered(read, got);
         readByConsumer = true;
         if (rest < 0)
             throw IoError("read from " + where(read.firstBlock + got / kBlockSize) +
                           " failed: " + std::strerror(static_cast<int>(-rest)));
         if (got + static_cast<std::uint64_t>(rest) < read.length()) {
             struct stat st {};
-            const std::string size = ::fstat(m_bufferedFd.get(), &st) == 0
-                                         ? " (the file is now " + std::to_string(st.st_size) + " bytes)"
-                                         : "";
+            const std::uint64_t end = read.firstBlock + (got + rest) / kBlockSize;
+            const int fd =
+                m_bufferedFds[std::min<std::uint64_t>(end / m_segmentBlocks, m_bufferedFds.size() - 1)].get();
+            const std::string size =
+                ::fstat(fd, &st) == 0 ? " (the file is now " + std::to_string(st.st_size) + " bytes)" : "";
             throw IoError("short read from " + where(read.firstBlock + (got + rest) / kBlockSize) +
                           ": the file ends there" + size + "; did it shrink during the run?");
         }
@@ -187,9 +212,35 @@ bool FileBackend::complete(PendingRead& read) {
     return readByConsumer;
 }
 
+std::int64_t FileBackend::readBuffered(PendingRead& read, std::uint64_t from) {
+    std::uint64_t done = from;
+    while (done < read.length()) {
+        const std::uint64_t block = read.firstBlock + done / kBlockSize;
+        const std::uint64_t segment = block / m_segmentBlocks;
+        if (segment >= m_bufferedFds.size())
+            break; // past the last file: a short read
+        const std::uint64_t inFile = (block % m_segmentBlocks) * kBlockSize + done % kBlockSize;
+        const std::uint64_t want = std::min(read.length() - done, m_segmentBlocks * kBlockSize - inFile);
+        const std::int64_t got = readFully(m_bufferedFds[segment].get(), read.buffer + done, want, inFile);
+        if (got < 0)
+            return got;
+        done += static_cast<std::uint64_t>(got);
+        if (static_cast<std::uint64_t>(got) < want)
+            break;
+    }
+    return static_cast<std::int64_t>(done - from);
+}
+
 void FileBackend::verify(const PendingRead& read) {
     for (std::uint32_t i = 0; i < read.nblocks; ++i) {
         const std::uint32_t block = read.firstBlock + i;
+        if (m_options.pageCheck) {
+            if (const std::string problem =
+                    m_options.pageCheck(read.buffer + std::uint64_t{i} * kBlockSize, block);
+                !problem.empty())
+                throw IoError("page check failed for " + where(block) + ": " + problem);
+            continue;
+        }
         const std::string problem =
             checkPage(read.buffer + std::uint64_t{i} * kBlockSize, m_options.datasetId, block);
         if (!problem.empty())

@@ -5,6 +5,7 @@
 #include "io_backend.h"
 #include "pending_read.h"
 #include "run_clock.h"
+#include "trace/segment_path.h"
 #include "unique_fd.h"
 
 #include <cstdint>
@@ -17,10 +18,15 @@ namespace la {
 
 struct FileBackendOptions {
     std::string path;
+    // A PostgreSQL relation's segment files in order, each of kBlocksPerSegment blocks but the last
+    // (empty: `path` alone holds every block).
+    std::vector<std::string> segments;
     std::uint64_t datasetId = 0;
     bool verify = false; // our dataset file: every page read is checked
-    bool direct = true;  // O_DIRECT, falling back to buffered reads if the kernel refuses it
-    int maxIos = 1;      // reads in flight at most (the stream's max_ios)
+    // Checks each page of someone else's file (a PostgreSQL heap): returns what is wrong, or empty.
+    std::function<std::string(const std::byte* page, std::uint32_t block)> pageCheck;
+    bool direct = true; // O_DIRECT, falling back to buffered reads if the kernel refuses it
+    int maxIos = 1;     // reads in flight at most (the stream's max_ios)
     std::uint64_t maxInFlightBlocks = 1;
     std::uint32_t maxReadBlocks = 1;
     std::vector<std::string> fallbacks; // decided before the backend existed (io_uring unavailable)
@@ -60,6 +66,8 @@ private:
     PendingRead& slot(std::uint64_t seq) { return m_reads[seq % m_reads.size()]; }
     PendingRead* find(std::uint32_t ioId);
     bool readNow(PendingRead& read);
+    // pread through the page cache, across segment files: bytes [from, length) of `read`.
+    std::int64_t readBuffered(PendingRead& read, std::uint64_t from);
     bool complete(PendingRead& read);
     void verify(const PendingRead& read);
     void retireFinished();
@@ -68,8 +76,9 @@ private:
 
     FileBackendOptions m_options;
     RunClock m_clock;
-    UniqueFd m_bufferedFd;
-    UniqueFd m_directFd; // kept open after a fallback: reads in flight may still use it
+    std::uint64_t m_segmentBlocks = kBlocksPerSegment;
+    std::vector<UniqueFd> m_bufferedFds; // one per segment file
+    std::vector<UniqueFd> m_directFds;   // kept open after a fallback: reads in flight may still use them
     bool m_useDirect = false;
     bool m_directWorked = false;       // a direct read succeeded: EINVAL from now on is a real error
     bool m_misalignNextDirect = false; // LOOKAHEAD_DISABLE_O_DIRECT=read

@@ -2,6 +2,7 @@
 #include "output_guard.h"
 
 #include "input_error.h"
+#include "pg/pg_source.h"
 #include "scan_target.h"
 
 #include <sys/stat.h>
@@ -55,7 +56,13 @@ std::vector<NamedPath> runInputs(const RunConfig& config) {
         inputs.push_back({"--blocks", config.blockList});
     if (config.prewarm.starts_with("list:"))
         inputs.push_back({"the prewarm list", config.prewarm.substr(5)});
-    if (config.io != IoMode::Sim && config.file.empty())
+    if (!config.pg.index.empty())
+        inputs.push_back({"--pg-index", pg::resolvePath(config.pg, config.pg.index)});
+    if (!config.pg.heap.empty())
+        inputs.push_back({"--pg-heap", pg::resolvePath(config.pg, config.pg.heap)});
+    if (!config.pg.dataDir.empty())
+        inputs.push_back({"--pg-datadir", config.pg.dataDir});
+    if (config.io != IoMode::Sim && config.file.empty() && config.pg.heap.empty())
         inputs.push_back({"the dataset cache directory", datasetCacheDir(config)});
     return inputs;
 }

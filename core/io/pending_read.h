@@ -15,8 +15,10 @@ struct PendingRead {
     std::uint32_t firstBlock = 0;
     std::uint32_t nblocks = 0;
     int fd = -1;
-    bool direct = false;      // fd is the O_DIRECT descriptor
-    bool synchronous = false; // performed by the consumer inside wait()
+    std::uint64_t fileOffset = 0; // in fd's file: a relation's later segments start again at 0
+    bool direct = false;          // fd is the O_DIRECT descriptor
+    bool crossesSegments = false; // read by the consumer, a part from each file
+    bool synchronous = false;     // performed by the consumer inside wait()
     std::byte* buffer = nullptr;
     std::int64_t arenaOffset = -1;
     std::int64_t submittedNs = 0;
@@ -27,7 +29,7 @@ struct PendingRead {
     std::int64_t result = 0; // bytes read, or -errno
     bool done = false;
 
-    std::uint64_t offset() const { return std::uint64_t{firstBlock} * kBlockSize; }
+    std::uint64_t offset() const { return fileOffset; }
     std::uint64_t length() const { return std::uint64_t{nblocks} * kBlockSize; }
 };
 

@@ -3,6 +3,9 @@
 
 #include "dataset_file.h"
 #include "message_text.h"
+#include "pg/heap_page.h"
+#include "pg/pg_source.h"
+#include "pg/relation_files.h"
 #include "scan_file.h"
 
 namespace la {
@@ -22,14 +25,51 @@ std::string fileKey(const RunConfig& config, std::uint64_t blocks) {
     return datasetFileKey(info.name, scale, config.dataset.seed, blocks);
 }
 
+std::string stampsOf(const std::vector<std::string>& files) {
+    std::string text;
+    for (const std::string& file : files) {
+        const pg::FileStamp stamp = pg::stampOf(file);
+        text.append(file)
+            .append(" ")
+            .append(std::to_string(stamp.bytes))
+            .append(" bytes, mtime ")
+            .append(std::to_string(stamp.mtimeNs))
+            .append("\n");
+    }
+    return text;
+}
+
+ScanTarget pgHeapTarget(const RunConfig& config, bool checksums) {
+    const pg::SegmentedRelation heap(pg::resolvePath(config.pg, config.pg.heap), "--pg-heap");
+    ScanTarget target{heap.path(), 0, false, {}, {}, {}};
+    for (const pg::Segment& segment : heap.segments())
+        target.segments.push_back(segment.path);
+    target.pageCheck = [checksums](const std::byte* page, std::uint32_t block) {
+        return pg::heapPageProblem(page, block, checksums);
+    };
+    target.stamps = stampsOf(target.segments);
+    return target;
+}
+
 } // namespace
+
+std::string scanTargetChanges(const ScanTarget& target) {
+    if (target.segments.empty() || stampsOf(target.segments) == target.stamps)
+        return {};
+    return "the table's files changed during the scan (size or modification time of " + target.path +
+           (target.segments.size() > 1 ? " or its segments" : "") +
+           "): a running server may be writing them, so these results may not match the files; stop the "
+           "server or copy the files after a CHECKPOINT";
+}
 
 std::string datasetCacheDir(const RunConfig& config) {
     return config.cacheDir.empty() ? defaultDatasetDir() : config.cacheDir;
 }
 
 std::optional<ScanTarget> prepareScanTarget(const RunConfig& config, const BlockSource& source,
-                                            const RunCallbacks& callbacks) {
+                                            const RunCallbacks& callbacks, bool pgChecksums) {
+    if (!config.pg.heap.empty())
+        return pgHeapTarget(config, pgChecksums);
     if (!config.file.empty()) {
         const ScanFile file = inspectScanFile(config.file);
         if (file.partialBytes > 0 && callbacks.notice)
@@ -42,14 +82,14 @@ std::optional<ScanTarget> prepareScanTarget(const RunConfig& config, const Block
                              " are holes, which the kernel returns without device I/O, so this scan looks "
                              "faster than a real relation's (write the file out in full, e.g. with cp "
                              "--sparse=never, for a true picture)");
-        return ScanTarget{file.path, 0, false};
+        return ScanTarget{file.path, 0, false, {}, {}, {}};
     }
     const std::string dir = datasetCacheDir(config);
     const std::optional<DatasetFile> file =
         materializeDataset(dir, fileKey(config, source.relationBlocks()), source.relationBlocks(), callbacks);
     if (!file)
         return std::nullopt;
-    return ScanTarget{file->path, file->datasetId, true};
+    return ScanTarget{file->path, file->datasetId, true, {}, {}, {}};
 }
 
 } // namespace la

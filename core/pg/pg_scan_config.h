@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace la::pg {
+
+// A scan of a real PostgreSQL index and table (docs/pg-relations.md), as the options give it.
+struct PgScanConfig {
+    std::string index;                  // --pg-index: the btree's first segment file
+    std::string heap;                   // --pg-heap: the table's first segment file
+    std::string dataDir;                // --pg-datadir: relative --pg-index/--pg-heap paths are under it
+    std::string keyType;                // --pg-key: int2, int4 or int8 (empty = int8)
+    std::string keyRange;               // --pg-key-range LO:HI (empty = the whole index)
+    bool resetAtBatches = false;        // --index-batches reset
+    std::uint64_t streamStartAfter = 0; // --stream-start-after N
+    std::string checksums;              // --pg-checksums on|off|auto (empty = auto)
+
+    bool active() const { return !index.empty() || !heap.empty(); }
+};
+
+} // namespace la::pg

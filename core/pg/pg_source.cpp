@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pg_source.h"
+
+#include "index_source.h"
+#include "input_error.h"
+#include "relation_files.h"
+
+namespace la::pg {
+
+std::string resolvePath(const PgScanConfig& config, const std::string& path) {
+    if (config.dataDir.empty() || path.empty() || path.front() == '/')
+        return path;
+    std::string full = config.dataDir;
+    if (full.back() != '/')
+        full += '/';
+    return full.append(path);
+}
+
+std::unique_ptr<BlockSource> openPgSource(const PgScanConfig& config, Direction direction,
+                                          IndexFacts* facts) {
+    if (config.index.empty() || config.heap.empty())
+        throw InputError("a PostgreSQL scan needs both --pg-index FILE and --pg-heap FILE (find them with "
+                         "SELECT pg_relation_filepath('t'), pg_relation_filepath('idx'))");
+    IndexScanSpec spec;
+    spec.index = resolvePath(config, config.index);
+    spec.direction = direction;
+    spec.range = parseKeyRange(config.keyType, config.keyRange);
+    spec.checksums = checksumModeNamed(config.checksums);
+    if (!config.keyType.empty() && !spec.range)
+        throw InputError("--pg-key " + config.keyType + " needs --pg-key-range LO:HI");
+    auto visits = std::make_shared<IndexVisits>(scanIndex(spec));
+    const SegmentedRelation heap(resolvePath(config, config.heap), "--pg-heap");
+    if (!visits->blocks.empty() && visits->maxBlock >= heap.blocks())
+        throw InputError("--pg-index '" + spec.index + "' points at heap block " +
+                         std::to_string(visits->maxBlock) + ", past the end of --pg-heap '" + heap.path() +
+                         "' (" + std::to_string(heap.blocks()) + " blocks): is it this index's table?");
+    if (facts)
+        *facts = visits->facts;
+    return std::make_unique<IndexSource>(
+        std::move(visits), IndexStreamOptions{config.resetAtBatches, config.streamStartAfter}, heap.blocks());
+}
+
+} // namespace la::pg
