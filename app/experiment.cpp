@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment.h"
 
+#include "import_summary.h"
 #include "verdict.h"
 
 namespace la {
@@ -21,12 +22,16 @@ const char* comparisonName(Comparison comparison) {
         return "direction";
     case Comparison::BackwardCombining:
         return "backward-combining";
+    case Comparison::Observed:
+        return "observed";
     }
     return "none";
 }
 
 Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
-    RunVariant a{config, config.policy, config.policy};
+    RunVariant a;
+    a.config = config;
+    a.policy = a.label = config.policy;
     if (comparison == Comparison::Policy && config.comparePolicy.empty())
         comparison = Comparison::None;
     if (comparison == Comparison::None) {
@@ -51,6 +56,7 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
         (config.stream.backwardCombining ? a : b).label += " + backward combining";
         break;
     case Comparison::None:
+    case Comparison::Observed:
         break;
     }
     if (comparison != Comparison::Policy) {
@@ -60,9 +66,31 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
     return {{a, b}, comparison};
 }
 
+Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, const std::string& tracePath,
+                                const RunConfig& config) {
+    RunVariant observed;
+    observed.policy = observed.label = "observed";
+    observed.config = config;
+    observed.observed = trace;
+    observed.tracePath = tracePath;
+    RunVariant model;
+    model.config = config;
+    model.policy = config.comparePolicy.empty() ? config.policy : config.comparePolicy;
+    model.label = model.policy + " model";
+    model.config.comparePolicy.clear();
+    model.config.blockList.clear();
+    model.config.blockSequence = std::make_shared<const std::vector<std::uint32_t>>(trace->impliedBlocks());
+    return {{observed, model}, Comparison::Observed};
+}
+
 QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<RunSummary>& summaries) {
     if (runs.size() != 2 || summaries.size() != 2)
         return {};
+    if (runs[0].observed) {
+        RunSummary model = summaries[1];
+        model.policy = runs[1].policy;
+        return observedVerdict(summarizeObserved(*runs[0].observed), model);
+    }
     RunSummary b = summaries[1];
     b.policy = runs[1].label;
     return verdict(summaries[0], b);

@@ -3,6 +3,7 @@
 
 #include "dashboard.h"
 #include "headless.h"
+#include "import_run.h"
 #include "input_error.h"
 #include "io/output_file.h"
 #include "plot_file.h"
@@ -144,7 +145,20 @@ int runHeadlessExport(const CliOptions& options) {
         signalWatch.setEnabled(false);
         controller.stop();
     });
-    controller.start(makeExperiment(options.run, options.comparison));
+    if (options.importTrace.empty()) {
+        controller.start(makeExperiment(options.run, options.comparison));
+    } else {
+        try {
+            std::optional<ObservedTrace> trace = importTraceFor(options);
+            if (!trace)
+                return SignalCancel::exitCode();
+            controller.start(makeImportExperiment(std::make_shared<const ObservedTrace>(std::move(*trace)),
+                                                  options.importTrace, options.run));
+        } catch (const InputError& error) {
+            std::fprintf(stderr, "lookahead: %s\n", error.what());
+            return 2;
+        }
+    }
     if (!controller.running())
         return exitCode;
     return QCoreApplication::exec();

@@ -75,6 +75,21 @@ private:
 
 } // namespace
 
+std::optional<ObservedTrace> importTraceFor(const CliOptions& options) {
+    std::vector<NamedPath> inputs = runInputs(options.run);
+    inputs.push_back({"--import-trace", options.importTrace});
+    checkOutputsApart(inputs, outputsOf(options));
+    TraceImportCallbacks callbacks;
+    if (::isatty(STDERR_FILENO)) // scripts get errors alone on stderr
+        callbacks.progress = ProgressPrinter();
+    callbacks.cancel = &SignalCancel::requested();
+    std::optional<ObservedTrace> trace = importTrace(
+        {options.importTrace, traceFormatNamed(options.traceFormat), options.traceRelation}, callbacks);
+    if (trace)
+        reportImport(options, *trace);
+    return trace;
+}
+
 int runImportHeadless(const CliOptions& options) {
     ObservedModel model{options.run.comparePolicy.empty() ? options.run.policy : options.run.comparePolicy,
                         options.run, std::nullopt};
@@ -83,21 +98,9 @@ int runImportHeadless(const CliOptions& options) {
     std::optional<OutputFile> json;
     std::optional<ObservedTrace> trace;
     try {
-        if (options.exportsPlots())
-            throw InputError(
-                "--export-png cannot draw an imported trace yet; use --summary-json or the window");
-        std::vector<NamedPath> inputs = runInputs(options.run);
-        inputs.push_back({"--import-trace", options.importTrace});
-        checkOutputsApart(inputs, outputsOf(options));
-        TraceImportCallbacks callbacks;
-        if (::isatty(STDERR_FILENO)) // scripts get errors alone on stderr
-            callbacks.progress = ProgressPrinter();
-        callbacks.cancel = &SignalCancel::requested();
-        trace = importTrace(
-            {options.importTrace, traceFormatNamed(options.traceFormat), options.traceRelation}, callbacks);
+        trace = importTraceFor(options);
         if (!trace)
             return SignalCancel::exitCode();
-        reportImport(options, *trace);
         model.config.blockSequence =
             std::make_shared<const std::vector<std::uint32_t>>(trace->impliedBlocks());
         if (!options.traceCsv.empty())

@@ -54,8 +54,7 @@ int run(int argc, char** argv) {
         return 0;
     }
     la::SignalCancel::install();
-    // An imported trace is not drawn offscreen yet: runHeadless refuses its --export-png.
-    if (options.headless && (!options.exportsPlots() || !options.importTrace.empty()))
+    if (options.headless && !options.exportsPlots())
         return la::runHeadless(options);
     if (options.exportsPlots()) {
         // QCustomPlot draws with QWidgets, so the export needs a QApplication, offscreen.

@@ -49,6 +49,24 @@ QString ioText(const RunConfig& c) {
 QString runCaption(const std::vector<RunVariant>& runs) {
     if (runs.empty())
         return {};
+    if (runs.front().observed) {
+        const ObservedTrace& trace = *runs.front().observed;
+        QString title =
+            QStringLiteral("Lookahead — trace %1, relation %2 — observed")
+                .arg(QString::fromStdString(runs.front().tracePath), QString::fromStdString(trace.relation));
+        if (runs.size() > 1)
+            title += QStringLiteral(" vs %1").arg(QString::fromStdString(runs[1].label));
+        const RunConfig& m = runs.back().config;
+        return title +
+               QStringLiteral("\n%1 reads of %2 process(es) (%3); model: %4; effective_io_concurrency %5, "
+                              "io_combine_limit %6, consumer %7 ns/block")
+                   .arg(number(trace.reads.size()))
+                   .arg(trace.processes.size())
+                   .arg(QLatin1String(traceFormatName(trace.format)), ioText(m))
+                   .arg(m.stream.effectiveIoConcurrency)
+                   .arg(m.stream.ioCombineLimit)
+                   .arg(m.consumerNs);
+    }
     const RunConfig& c = runs.front().config;
     QString title =
         QStringLiteral("Lookahead — %1 — %2").arg(datasetText(c), QString::fromStdString(runs.front().label));

@@ -6,6 +6,8 @@
 #include "io/scan_target.h"
 #include "io_backend.h"
 #include "registry.h"
+#include "trace/observed_events.h"
+#include "trace/observed_summary.h"
 #include "tsan_annotations.h"
 
 #include <QThread>
@@ -86,7 +88,13 @@ void runJob(const std::vector<RunVariant>& runs, bool keepEvents, Mailbox& mailb
             };
             callbacks.cancel = &cancel;
             WorkerMessage finished = message(WorkerMessage::Kind::RunFinished, run);
-            finished.summary = runScan(variant.config, variant.policy, callbacks);
+            if (variant.observed) {
+                // What PostgreSQL did, replayed as events: the same views and summary as a run.
+                emitObservedEvents(*variant.observed, callbacks.sinks);
+                finished.summary = summarizeObserved(*variant.observed).run;
+            } else {
+                finished.summary = runScan(variant.config, variant.policy, callbacks);
+            }
             if (spool)
                 spool->finish();
             finished.spool = std::move(spool);
@@ -166,6 +174,11 @@ void RunController::start(const Experiment& experiment) {
     RunSet next;
     try {
         for (const RunVariant& run : runs) {
+            if (run.observed) {
+                next.traces.push_back(std::make_unique<RunTrace>(run.label));
+                next.traces.back()->markObserved();
+                continue;
+            }
             const StreamLimits limits =
                 computeLimits(streamConfigFor(run.config), mechanicsFor(run.policy, run.config.mechanics));
             next.traces.push_back(std::make_unique<RunTrace>(

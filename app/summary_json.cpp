@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "summary_json.h"
 
+#include "import_summary.h"
+
 #include "io/output_file.h"
 #include "run_options.h"
 
@@ -107,6 +109,15 @@ QJsonObject configObject(const RunConfig& c) {
 }
 
 QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunSummary>& runs) {
+    // An import's document is the one `--import-trace --summary-json` writes.
+    if (!experiment.runs.empty() && experiment.runs.front().observed) {
+        const RunVariant& model = experiment.runs.back();
+        ObservedModel described{model.policy, model.config, std::nullopt};
+        if (runs.size() > 1)
+            described.summary = runs[1];
+        return importSummaryDocument(experiment.runs.front().tracePath,
+                                     summarizeObserved(*experiment.runs.front().observed), described);
+    }
     QJsonArray list;
     bool cancelled = false;
     for (std::size_t i = 0; i < runs.size(); ++i) {

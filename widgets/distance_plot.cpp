@@ -367,4 +367,10 @@ void DistancePlot::applyTheme() {
     }
 }
 
+QString DistancePlot::cannotDraw(const RunTrace& run) const {
+    return run.observed()
+               ? tr("A syscall trace does not show the read-ahead distance:\nthe model beside it does")
+               : QString();
+}
+
 } // namespace la

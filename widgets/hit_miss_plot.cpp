@@ -94,4 +94,10 @@ void HitMissPlot::applyTheme() {
     }
 }
 
+QString HitMissPlot::cannotDraw(const RunTrace& run) const {
+    return run.observed() ? tr("A syscall trace does not show cache hits, only reads:\nsee I/O sizes and "
+                               "combined requests")
+                          : QString();
+}
+
 } // namespace la

@@ -25,6 +25,7 @@ protected:
     bool binPane(std::size_t run, std::uint64_t budget) override;
     void publishPane(std::size_t run) override;
     QString tooltip(std::size_t run, const PixelRange& pixel) const override;
+    QString cannotDraw(const RunTrace& run) const override;
     void applyTheme() override;
 
 private:

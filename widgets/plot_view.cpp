@@ -200,6 +200,9 @@ QCPAxisRect* PlotView::addPaneRect() {
 
 void PlotView::setRuns(const std::vector<const RunTrace*>& runs) {
     destroyPanes();
+    for (QCPItemText* note : m_cannotDraw)
+        m_plot->removeItem(note);
+    m_cannotDraw.clear();
     m_runs = runs;
     const std::size_t wanted = std::max<std::size_t>(1, runs.size());
     m_paneRow->take(m_side);
@@ -215,8 +218,19 @@ void PlotView::setRuns(const std::vector<const RunTrace*>& runs) {
             m_paneRow->addElement(0, static_cast<int>(i), m_panes[i]);
     }
     m_paneRow->addElement(0, static_cast<int>(m_panes.size()), m_side);
-    for (std::size_t i = 0; i < runs.size(); ++i)
+    for (std::size_t i = 0; i < runs.size(); ++i) {
         createPane(i);
+        if (const QString why = cannotDraw(*runs[i]); !why.isEmpty()) {
+            auto* note = new QCPItemText(m_plot);
+            note->position->setType(QCPItemPosition::ptAxisRectRatio);
+            note->position->setAxisRect(m_panes[i]);
+            note->position->setCoords(0.5, 0.5);
+            note->setClipAxisRect(m_panes[i]);
+            note->setText(why);
+            note->setTextAlignment(Qt::AlignCenter);
+            m_cannotDraw.push_back(note);
+        }
+    }
     updateXAxisLabels();
     applyBaseTheme();
     applyTheme();
@@ -410,6 +424,8 @@ void PlotView::setTheme(const PlotTheme& theme) {
 
 void PlotView::applyBaseTheme() {
     m_plot->setBackground(m_theme.background);
+    for (QCPItemText* note : m_cannotDraw)
+        note->setColor(m_theme.text);
     m_title->setTextColor(m_theme.text);
     for (QCPAxisRect* rect : m_plot->axisRects()) {
         for (QCPAxis* axis : rect->axes()) {

@@ -20,6 +20,7 @@ class QCPLayoutGrid;
 class QCPRange;
 class QCPTextElement;
 class QCustomPlot;
+class QCPItemText;
 class QMenu;
 class QMouseEvent;
 
@@ -105,6 +106,12 @@ protected:
     }
     // Re-colours plottables after a theme change (axes, grid and text are done by the base).
     virtual void applyTheme() = 0;
+    // Why this view cannot draw `run` (an imported syscall trace has no distance, no hits), shown in
+    // its pane instead of leaving it blank; empty if it can.
+    virtual QString cannotDraw(const RunTrace& run) const {
+        Q_UNUSED(run);
+        return {};
+    }
     // The view's own entries in the context menu (e.g. the distance plot's log/linear y axis).
     virtual void addViewActions(QMenu* menu) { Q_UNUSED(menu); }
 
@@ -150,6 +157,7 @@ private:
     QCPLayoutGrid* m_paneRow = nullptr;
     QCPLayoutGrid* m_side = nullptr;
     std::vector<QCPAxisRect*> m_panes;
+    std::vector<QCPItemText*> m_cannotDraw; // one per pane that says why it is empty
     std::vector<const RunTrace*> m_runs;
     XAxis m_xMode = XAxis::Time;
     PlotTheme m_theme;

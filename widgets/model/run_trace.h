@@ -56,6 +56,9 @@ public:
     void append(std::span<const Event> events);
 
     const std::string& label() const { return m_label; }
+    // An imported trace's reads: no distance, no hits or misses, only reads and their times.
+    bool observed() const { return m_observed; }
+    void markObserved() { m_observed = true; }
     const RunLimits& limits() const { return m_limits; }
     const StateBuckets& state() const { return m_state; }
 
@@ -116,6 +119,7 @@ private:
     CollapseDetector m_collapses;
     std::optional<CollapseInterval> m_openCollapse; // cached: collapse() is called per interval and frame
     std::optional<RunSummary> m_summary;
+    bool m_observed = false;
 };
 
 } // namespace la

@@ -32,6 +32,17 @@ QString collapses(const RunSummary& s) {
     return QStringLiteral("%1 (%2 blocks)").arg(formatCount(s.collapseIntervals.size()), formatCount(stuck));
 }
 
+// An imported trace's run: it has reads, not the stream's state.
+bool observed(const RunSummary& s) {
+    return s.policy == "observed";
+}
+
+// A cell a syscall trace cannot fill.
+Cell streamOnly(Cell cell) {
+    return
+        [cell](const RunSummary& s) { return observed(s) ? QStringLiteral("– (not in a trace)") : cell(s); };
+}
+
 QString state(const RunSummary& s) {
     if (!s.error.empty())
         return QStringLiteral("error: %1").arg(QString::fromStdString(s.error));
@@ -45,13 +56,16 @@ const std::vector<std::pair<QString, Cell>>& rowDefinitions() {
         {QStringLiteral("I/O method"), ioMethod},
         {QStringLiteral("Blocks (hits / misses)"),
          [](const RunSummary& s) {
+             if (observed(s))
+                 return QStringLiteral("%1 read").arg(formatCount(s.blocks));
              return QStringLiteral("%1 (%2 / %3)")
                  .arg(formatCount(s.blocks), formatCount(s.hits), formatCount(s.misses));
          }},
         {QStringLiteral("I/Os"), [](const RunSummary& s) { return formatCount(s.ios); }},
         {QStringLiteral("Mean I/O size"),
          [](const RunSummary& s) {
-             const double blocks = s.ios ? static_cast<double>(s.misses) / static_cast<double>(s.ios) : 0.0;
+             const double blocks =
+                 s.ios ? static_cast<double>(s.bytesRead) / kBlockSize / static_cast<double>(s.ios) : 0.0;
              return QStringLiteral("%1 blocks (%2)")
                  .arg(blocks, 0, 'f', 2)
                  .arg(formatBytes(blocks * kBlockSize));
@@ -69,19 +83,16 @@ const std::vector<std::pair<QString, Cell>>& rowDefinitions() {
          }},
         {QStringLiteral("Run time"),
          [](const RunSummary& s) { return formatDuration(static_cast<double>(s.runtimeNs)); }},
-        {QStringLiteral("Mean distance"),
-         [](const RunSummary& s) {
+        {QStringLiteral("Mean distance"), streamOnly([](const RunSummary& s) {
              return QStringLiteral("%1 (max %2)").arg(s.distanceMean, 0, 'f', 2).arg(s.distanceMax);
-         }},
-        {QStringLiteral("Blocks at distance ≤ 2"),
-         [](const RunSummary& s) {
+         })},
+        {QStringLiteral("Blocks at distance ≤ 2"), streamOnly([](const RunSummary& s) {
              return QStringLiteral("%1 %").arg(100.0 * s.fracDistanceLe2, 0, 'f', 1);
-         }},
-        {QStringLiteral("Collapses"), collapses},
-        {QStringLiteral("max_pinned / io_combine_limit"),
-         [](const RunSummary& s) {
+         })},
+        {QStringLiteral("Collapses"), streamOnly(collapses)},
+        {QStringLiteral("max_pinned / io_combine_limit"), streamOnly([](const RunSummary& s) {
              return QStringLiteral("%1 / %2").arg(s.maxPinned).arg(s.ioCombineLimit);
-         }},
+         })},
     };
     return rows;
 }
