@@ -8,6 +8,7 @@
 #include "io/output_guard.h"
 #include "io/scan_file.h"
 #include "io/scan_target.h"
+#include "message_text.h"
 #include "plot_file.h"
 #include "plot_view.h"
 #include "png_export.h"
@@ -24,6 +25,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -68,6 +70,8 @@ QString dropUnusableFiles(RunConfig& config) {
 // What makes two experiments run alike: each run's label, policy and every option.
 std::string experimentKey(const Experiment& experiment) {
     std::string key = comparisonName(experiment.comparison);
+    if (!experiment.runs.empty() && experiment.runs.front().observed)
+        key += experiment.runs.front().tracePath + experiment.runs.front().observed->relation;
     for (const RunVariant& run : experiment.runs) {
         key += '|';
         key += run.label;
@@ -114,6 +118,9 @@ MainWindow::MainWindow(QWidget* parent)
     connectController();
     connect(m_panel, &RunSetupPanel::runRequested, this, &MainWindow::startRun);
     connect(m_panel, &RunSetupPanel::stopRequested, this, &MainWindow::stopRun);
+    connect(m_panel, &RunSetupPanel::relationChosen, this,
+            [this](const QString& relation) { importTraceFile(m_tracePath, relation); });
+    connect(m_panel, &RunSetupPanel::closeTraceRequested, this, &MainWindow::closeTrace);
     connect(m_panel->datasetPicker(), &DatasetPicker::openFileRequested, this, [this] {
         chooseFile(tr("Open a file to scan"), tr("Any file (*)"), false,
                    [this](const QString& path) { openFile(path); });
@@ -167,6 +174,14 @@ void MainWindow::buildMenus() {
                     &DatasetPicker::openFileRequested);
     file->addAction(tr("Open &block list…"), m_panel->datasetPicker(),
                     &DatasetPicker::openBlockListRequested);
+    QAction* import = file->addAction(tr("&Import trace (strace, perf trace, CSV)…"), this, [this] {
+        chooseFile(tr("Import a trace of PostgreSQL's reads"),
+                   tr("Traces (*.strace *.trace *.txt *.log *.csv);;Any file (*)"), false,
+                   [this](const QString& path) { importTraceFile(path); });
+    });
+    import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    import->setToolTip(
+        tr("strace -f -ttt -T -yy -e trace=pread64,preadv,preadv2 -p PID, or perf trace -e pread64"));
     file->addSeparator();
     file->addAction(m_exportAction);
     file->addAction(tr("Export &CSV trace…"), this, [this] {
@@ -299,7 +314,10 @@ void MainWindow::startRun() {
         return;
     }
     saveSettings();
-    m_controller.start(makeExperiment(m_panel->config(), m_panel->comparison()));
+    if (m_trace && m_panel->comparison() == Comparison::Observed)
+        m_controller.start(makeImportExperiment(m_trace, m_tracePath.toStdString(), m_panel->config()));
+    else
+        m_controller.start(makeExperiment(m_panel->config(), m_panel->comparison()));
 }
 
 void MainWindow::stopRun() {
@@ -328,8 +346,11 @@ void MainWindow::updateStale() {
         return;
     bool stale = true;
     try {
-        stale = experimentKey(makeExperiment(m_panel->config(), m_panel->comparison())) !=
-                experimentKey(m_controller.experiment());
+        const Experiment shown =
+            m_trace && m_panel->comparison() == Comparison::Observed
+                ? makeImportExperiment(m_trace, m_tracePath.toStdString(), m_panel->config())
+                : makeExperiment(m_panel->config(), m_panel->comparison());
+        stale = experimentKey(shown) != experimentKey(m_controller.experiment());
     } catch (const InputError&) {
         // Settings that cannot run are not the ones shown either.
     }
@@ -435,7 +456,11 @@ QString MainWindow::caption() const {
 
 QString MainWindow::outputConflict(const QString& path) const {
     try {
-        checkOutputsApart(runInputs(m_controller.config()), {{"The export file", path.toStdString()}});
+        std::vector<NamedPath> inputs = runInputs(m_controller.config());
+        for (const RunVariant& run : m_controller.experiment().runs)
+            if (run.observed)
+                inputs.push_back({"The imported trace", run.tracePath});
+        checkOutputsApart(inputs, {{"The export file", path.toStdString()}});
     } catch (const InputError& error) {
         return QString::fromUtf8(error.what());
     }
@@ -576,6 +601,90 @@ void MainWindow::openBlockList(const QString& path) {
         return;
     }
     m_panel->datasetPicker()->setBlockList(path);
+    updateStale();
+}
+
+namespace {
+
+// What the panel says about an imported trace: the relation, its reads, and what the trace lacks.
+QString traceDescription(const QString& path, const ObservedTrace& trace) {
+    QStringList lines{QObject::tr("%1 (%2): %3 reads of %4")
+                          .arg(QFileInfo(path).fileName(), QLatin1String(traceFormatName(trace.format)))
+                          .arg(formatCount(trace.reads.size()))
+                          .arg(QString::fromStdString(excerpt(trace.relation)))};
+    if (trace.processes.size() > 1)
+        lines << QObject::tr("merged from %1 processes (I/O workers)").arg(trace.processes.size());
+    if (!trace.hasTimes)
+        lines << QObject::tr("no timestamps (strace -ttt): reads placed 1 µs apart");
+    else if (!trace.hasDurations)
+        lines << QObject::tr("no durations (strace -T): reads drawn as instantaneous");
+    if (trace.uringEnters > 0)
+        lines << QObject::tr("%1 io_uring_enter calls: their reads are not in a syscall trace")
+                     .arg(trace.uringEnters);
+    return lines.join(QLatin1Char('\n'));
+}
+
+// The relation picker's entries: "name — N reads, size" and the --trace-relation value.
+QStringList relationChoices(const ObservedTrace& trace, int& current) {
+    QStringList choices;
+    current = 0;
+    for (const TracedFile& file : trace.files) {
+        QString value = QString::fromStdString(file.name);
+        if (value.startsWith(QStringLiteral("fd ")))
+            value = QStringLiteral("fd:") + value.section(QLatin1Char(' '), 1, 1);
+        if (file.name == trace.relation)
+            current = static_cast<int>(choices.size());
+        choices << QStringLiteral("%1 — %2 reads, %3\t%4")
+                       .arg(QString::fromStdString(excerpt(file.name, 60)), formatCount(file.reads),
+                            QString::fromStdString(byteSize(file.bytes)), value);
+    }
+    return choices;
+}
+
+} // namespace
+
+void MainWindow::importTraceFile(const QString& path, const QString& relation) {
+    if (m_traceImport)
+        m_traceImport->cancel();
+    auto* job = new TraceImportJob({path.toStdString(), TraceFormat::Auto, relation.toStdString()}, this);
+    m_traceImport = job;
+    auto* progress = new QProgressDialog(tr("Reading %1…").arg(path), tr("Cancel"), 0, 1000, this);
+    progress->setAttribute(Qt::WA_DeleteOnClose);
+    progress->setWindowTitle(tr("Import trace"));
+    progress->setMinimumDuration(500);
+    progress->setAutoClose(false);
+    progress->setAutoReset(false);
+    connect(progress, &QProgressDialog::canceled, job, &TraceImportJob::cancel);
+    connect(job, &TraceImportJob::progressChanged, progress,
+            [progress](double fraction) { progress->setValue(static_cast<int>(fraction * 1000.0)); });
+    connect(
+        job, &TraceImportJob::finished, this,
+        [this, job, progress, path](std::shared_ptr<const ObservedTrace> trace, const QString& error) {
+            progress->close();
+            job->deleteLater();
+            if (!error.isEmpty()) {
+                showError(tr("Cannot import the trace"), error);
+            } else if (trace) {
+                m_trace = std::move(trace);
+                m_tracePath = path;
+                int current = 0;
+                const QStringList relations = relationChoices(*m_trace, current);
+                m_panel->setTrace(traceDescription(path, *m_trace), relations, current);
+                updateStale();
+                statusBar()->showMessage(
+                    tr("Imported %1 reads of %2: press Run to see them beside the model")
+                        .arg(formatCount(m_trace->reads.size()), QString::fromStdString(m_trace->relation)),
+                    20000);
+            }
+            emit traceImported(error);
+        });
+    job->start();
+}
+
+void MainWindow::closeTrace() {
+    m_trace.reset();
+    m_tracePath.clear();
+    m_panel->setTrace({}, {}, 0);
     updateStale();
 }
 

@@ -5,6 +5,7 @@
 #include "export_dialog.h"
 #include "run_controller.h"
 #include "trace_export.h"
+#include "trace_import_job.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -46,6 +47,11 @@ public:
     // Scan this file (real I/O) / this block list (checked at once; a bad one gets an error dialog).
     void openFile(const QString& path);
     void openBlockList(const QString& path);
+    // Imports a strace / perf trace / trace CSV in the background (progress, cancel); `relation` as
+    // --trace-relation (empty: the file read most). traceImported() follows.
+    void importTraceFile(const QString& path, const QString& relation = {});
+    void closeTrace();
+    const ObservedTrace* importedTrace() const { return m_trace.get(); }
 
     RunController& controller() { return m_controller; }
     Dashboard* dashboard() const { return m_dashboard; }
@@ -55,6 +61,8 @@ public:
     QString caption() const;
 
 signals:
+    // An import has ended; `error` is empty if the trace is now set.
+    void traceImported(const QString& error);
     // An export of the trace CSV has ended; `error` is empty if `path` was written.
     void traceCsvFinished(const QString& path, const QString& error);
 
@@ -95,6 +103,9 @@ private:
     int m_clockRun = -1;
     PlotExportRequest m_lastExport;
     QPointer<TraceExport> m_traceExport;
+    QPointer<TraceImportJob> m_traceImport;
+    std::shared_ptr<const ObservedTrace> m_trace; // the imported trace the panel models, if any
+    QString m_tracePath;
     bool m_startShown = false; // the running experiment has replaced the one on screen
     QString m_failure;         // why the running experiment failed, if it did
 };

@@ -147,6 +147,7 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
+    layout->addWidget(buildTraceGroup());
     layout->addWidget(group(this, tr("Dataset"), datasetLayout));
     layout->addWidget(buildPolicyGroup());
     layout->addWidget(buildStreamGroup());
@@ -211,6 +212,50 @@ QWidget* RunSetupPanel::buildIoGroup() {
 
 RunSetupPanel::~RunSetupPanel() = default;
 
+QWidget* RunSetupPanel::buildTraceGroup() {
+    m_traceText = new QLabel(this);
+    m_traceText->setWordWrap(true);
+    m_relation = new QComboBox(this);
+    m_relation->setToolTip(tr("The file whose reads are shown and modelled; the trace is read again"));
+    auto* close = new QPushButton(tr("Close trace"), this);
+    auto* form = new QFormLayout;
+    form->addRow(m_traceText);
+    form->addRow(tr("Relation"), m_relation);
+    form->addRow(close);
+    m_traceGroup = group(this, tr("Imported trace"), form);
+    m_traceGroup->setVisible(false);
+    connect(m_relation, &QComboBox::activated, this,
+            [this](int index) { emit relationChosen(m_relation->itemData(index).toString()); });
+    connect(close, &QPushButton::clicked, this, &RunSetupPanel::closeTraceRequested);
+    return m_traceGroup;
+}
+
+void RunSetupPanel::setTrace(const QString& description, const QStringList& relations, int current) {
+    const int observed = m_compare->findData(static_cast<int>(Comparison::Observed));
+    m_relation->clear();
+    if (relations.isEmpty()) {
+        m_traceGroup->setVisible(false);
+        if (observed >= 0) {
+            m_compare->removeItem(observed);
+            setComparison(Comparison::Policy);
+        }
+        return;
+    }
+    m_traceText->setText(description);
+    for (const QString& relation : relations)
+        m_relation->addItem(relation.section(QLatin1Char('\t'), 0, 0),
+                            relation.section(QLatin1Char('\t'), 1, 1));
+    m_relation->setCurrentIndex(current);
+    m_traceGroup->setVisible(true);
+    if (observed < 0)
+        m_compare->addItem(tr("B: model this trace with policy B"), static_cast<int>(Comparison::Observed));
+    setComparison(Comparison::Observed);
+}
+
+bool RunSetupPanel::hasTrace() const {
+    return m_relation->count() > 0;
+}
+
 // Folded away by default: a first-time user sees what PostgreSQL users tune.
 QWidget* RunSetupPanel::buildAdvancedGroup() {
     auto* form = new QFormLayout;
@@ -255,7 +300,7 @@ void RunSetupPanel::setComparison(Comparison comparison) {
 }
 
 void RunSetupPanel::comparisonChanged() {
-    m_policyB->setEnabled(comparison() == Comparison::Policy);
+    m_policyB->setEnabled(comparison() == Comparison::Policy || comparison() == Comparison::Observed);
 }
 
 RunConfig RunSetupPanel::config() const {

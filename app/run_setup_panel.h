@@ -44,12 +44,19 @@ public:
     QPushButton* runButton() const { return m_run; }
     QPushButton* stopButton() const { return m_stop; }
 
+    // An imported trace is set: the Trace group shows `description` and the relations it read
+    // (the chosen one current), and Compare offers "B: model this trace". An empty list clears it.
+    void setTrace(const QString& description, const QStringList& relations, int current);
+    bool hasTrace() const;
+
     void setRunning(bool running);
     // `fraction` < 0 shows a busy bar.
     void showProgress(const QString& text, double fraction);
 
 signals:
     void runRequested();
+    void relationChosen(const QString& relation);
+    void closeTraceRequested();
     void stopRequested();
 
 private:
@@ -57,6 +64,7 @@ private:
     QWidget* buildStreamGroup();
     QWidget* buildIoGroup();
     QWidget* buildAdvancedGroup();
+    QWidget* buildTraceGroup();
     void ioMethodChanged();
     void comparisonChanged();
 
@@ -79,6 +87,9 @@ private:
     QCheckBox* m_directIo;
     QCheckBox* m_coldOsCache;
     DatasetCacheView* m_cacheView;
+    QWidget* m_traceGroup = nullptr;
+    QLabel* m_traceText = nullptr;
+    QComboBox* m_relation = nullptr;
     std::vector<std::unique_ptr<OptionEditor>> m_advanced;
     QPushButton* m_run;
     QPushButton* m_stop;

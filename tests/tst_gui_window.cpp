@@ -123,6 +123,7 @@ private slots:
     void headlessWritesEveryPlotFormat();
     void advancedSettingsReachTheRun();
     void datasetCacheShowsItsSizeAndClearsOnlyOurFiles();
+    void importedTraceIsShownBesideItsModel();
 
 private:
     QString makeFile(const QString& name, qint64 bytes);
@@ -692,6 +693,76 @@ void TestGuiWindow::datasetCacheShowsItsSizeAndClearsOnlyOurFiles() {
     QVERIFY2(view->text().contains(QStringLiteral("none")), qPrintable(view->text()));
     const QStringList left = QDir(cache.path()).entryList(QDir::Files);
     QCOMPARE(left, (QStringList{QStringLiteral("foreign.heap"), QStringLiteral("notes.txt")}));
+}
+
+// A trace of a run, made here by the binary itself, imported in the window: the Compare mode becomes
+// "B: model this trace", Run shows the observed reads beside pg19's model of the same blocks, the
+// panes a trace cannot fill say so, and the export refuses to overwrite the trace.
+void TestGuiWindow::importedTraceIsShownBesideItsModel() {
+#if defined(__SANITIZE_THREAD__)
+    QSKIP("TSan aborts a fork() after threads exist (die_after_fork); this check is not about threads");
+#endif
+    const QString csv = m_dir.filePath(QStringLiteral("observed.csv"));
+    QProcess process;
+    process.start(QStringLiteral(LOOKAHEAD_BINARY),
+                  {QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
+                   QStringLiteral("--pattern-blocks"), QStringLiteral("2048"), QStringLiteral("--policy"),
+                   QStringLiteral("pg18"), QStringLiteral("--trace-csv"), csv});
+    QVERIFY(process.waitForFinished(kTimeoutMs));
+    QCOMPARE(process.exitCode(), 0);
+
+    MainWindow window;
+    window.applyStartup(options(kSmallRun));
+    QSignalSpy imported(&window, &MainWindow::traceImported);
+    window.importTraceFile(csv);
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kTimeoutMs);
+    QCOMPARE(imported.first().first().toString(), QString());
+    QVERIFY(window.importedTrace());
+    QVERIFY(window.setupPanel()->hasTrace());
+    QCOMPARE(window.setupPanel()->comparison(), Comparison::Observed);
+    const std::size_t reads = window.importedTrace()->reads.size();
+    QVERIFY(reads > 0);
+
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    window.startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QVERIFY(waitIdle(window));
+    const std::vector<const RunTrace*> traces = window.controller().traces();
+    QCOMPARE(traces.size(), std::size_t(2));
+    QVERIFY(traces[0]->observed());
+    QCOMPARE(traces[0]->reads(), reads);
+    QCOMPARE(traces[1]->label(), std::string("pg19 model"));
+    QCOMPARE(traces[1]->positions(), std::uint64_t(2048)); // every block the reads imply
+    QVERIFY2(window.dashboard()->verdict().startsWith(QStringLiteral("observed ")),
+             qPrintable(window.dashboard()->verdict()));
+    QVERIFY2(window.caption().contains(QStringLiteral("observed vs pg19 model")),
+             qPrintable(window.caption()));
+    const QImage image = window.dashboard()->renderImage(QSize(1200, 800), 1.0, window.caption());
+    QVERIFY(!image.isNull());
+    PlotExportRequest onto;
+    onto.path = csv;
+    const QString refused = window.exportPlots(onto);
+    QVERIFY2(refused.contains(QStringLiteral("imported trace")), qPrintable(refused));
+
+    window.closeTrace();
+    QVERIFY(!window.setupPanel()->hasTrace());
+    QCOMPARE(window.setupPanel()->comparison(), Comparison::Policy);
+
+    const QString binary = m_dir.filePath(QStringLiteral("binary.trace"));
+    QFile file(binary);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray("\x7f"
+                          "ELF\x02\x01\x01\0\0\0",
+                          10)
+                   .repeated(100));
+    file.close();
+    window.importTraceFile(binary);
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, kTimeoutMs);
+    QVERIFY(!imported.last().first().toString().isEmpty());
+    QVERIFY(window.errorDialog());
+    QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("binary.trace")),
+             qPrintable(window.errorDialog()->text()));
+    QVERIFY(!window.importedTrace());
 }
 
 QTEST_MAIN(TestGuiWindow)
