@@ -30,6 +30,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -132,7 +133,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_dashboard, &Dashboard::exportPlotRequested, this, &MainWindow::openExportDialog);
     connect(m_dashboard, &Dashboard::exportAllRequested, this, [this] { openExportDialog(-1); });
     watchSettings();
-    resize(1500, 950);
+    // A first window fits the screen it opens on (a 1400×900 screen cut off the side column).
+    const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1500, 950);
+    resize(QSize(1500, 950).boundedTo(available));
     restoreSettings();
     if (const QString error = m_panel->setConfig(firstLaunchConfig()); !error.isEmpty())
         showError(tr("Cannot use the default dataset"), error);

@@ -58,9 +58,10 @@ Dashboard::Dashboard(QWidget* parent)
     QFont verdictFont = m_verdict->font();
     verdictFont.setBold(true);
     m_verdict->setFont(verdictFont);
-    // Always there, one line high: a verdict arriving at the end of a run does not push the plots down,
-    // and a long one is cut rather than widening the window.
-    m_verdict->setFixedHeight(QFontMetrics(verdictFont).height() + 4);
+    // Always there, two lines high: a verdict arriving at the end of a run does not push the plots
+    // down, and a long one wraps (it names what limited each run) rather than widening the window.
+    m_verdict->setWordWrap(true);
+    m_verdict->setFixedHeight(2 * QFontMetrics(verdictFont).lineSpacing() + 4);
     m_verdict->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_stale->setText(tr("Settings changed since this run: press Run to update"));
     m_stale->setStyleSheet(QStringLiteral("color: #c0392b;"));

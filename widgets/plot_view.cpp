@@ -94,13 +94,33 @@ private:
 // Block counts as sizes: 1 -> "8 kB", 16 -> "128 kB", on a log2 axis.
 class BlockSizeTicker : public QCPAxisTickerText {
 public:
-    explicit BlockSizeTicker(int maxBlocks) {
+    BlockSizeTicker(const QCPAxis* axis, int maxBlocks) : m_axis(axis) {
         for (int blocks = 1; blocks <= std::max(1, maxBlocks); blocks *= 2) {
             const int kb = blocks * 8;
             addTick(blocks,
                     kb >= 1024 ? QStringLiteral("%1M").arg(kb / 1024) : QStringLiteral("%1k").arg(kb));
         }
     }
+
+protected:
+    // In a short pane (a 1200×800 export) labels one octave apart would overlap: keep every second
+    // or fourth power of two, always 8k among them.
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
+        const QVector<double> all = QCPAxisTickerText::createTickVector(tickStep, range);
+        const double octave = std::abs(m_axis->coordToPixel(2.0) - m_axis->coordToPixel(1.0));
+        int every = 1;
+        while (octave * every < kMinLabelSpacing && every < 64)
+            every *= 2;
+        QVector<double> kept;
+        for (const double tick : all)
+            if (static_cast<int>(std::lround(std::log2(tick))) % every == 0)
+                kept.push_back(tick);
+        return kept;
+    }
+
+private:
+    static constexpr double kMinLabelSpacing = 13.0; // pixels: a tick label's height and a little air
+    const QCPAxis* m_axis;
 };
 
 QFont plotFont(int pixels, bool bold = false) {
@@ -412,7 +432,7 @@ void PlotView::useCompactTicks(QCPAxis* axis) {
 
 void PlotView::useBlockSizeTicks(QCPAxis* axis, int maxBlocks) {
     axis->setScaleType(QCPAxis::stLogarithmic);
-    axis->setTicker(QSharedPointer<QCPAxisTicker>(new BlockSizeTicker(maxBlocks)));
+    axis->setTicker(QSharedPointer<QCPAxisTicker>(new BlockSizeTicker(axis, maxBlocks)));
 }
 
 void PlotView::setTheme(const PlotTheme& theme) {
