@@ -298,6 +298,20 @@ void MainWindow::applyStartup(const CliOptions& options) {
     if (!error.isEmpty())
         showError(tr("Cannot start with these settings"), error);
     refreshCacheView();
+    if (!options.importTrace.empty() && error.isEmpty()) {
+        // `lookahead --import-trace FILE [--run]`: the trace beside its model, started once read.
+        if (options.startRun)
+            connect(
+                this, &MainWindow::traceImported, this,
+                [this](const QString& importError) {
+                    if (importError.isEmpty())
+                        startRun();
+                },
+                Qt::SingleShotConnection);
+        importTraceFile(QString::fromStdString(options.importTrace),
+                        QString::fromStdString(options.traceRelation));
+        return;
+    }
     if (options.startRun && error.isEmpty())
         QTimer::singleShot(0, this, &MainWindow::startRun);
 }
@@ -609,12 +623,21 @@ void MainWindow::openBlockList(const QString& path) {
 
 namespace {
 
+// The last three components of a relation's path ("base/5/16384"), which is what tells relations
+// apart, fit for a narrow panel.
+QString shortPath(const std::string& path) {
+    const QString text = QString::fromStdString(excerpt(path, 200));
+    const QStringList parts = text.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    return parts.size() > 3 ? QStringLiteral("…/") + parts.mid(parts.size() - 3).join(QLatin1Char('/'))
+                            : text;
+}
+
 // What the panel says about an imported trace: the relation, its reads, and what the trace lacks.
 QString traceDescription(const QString& path, const ObservedTrace& trace) {
     QStringList lines{QObject::tr("%1 (%2): %3 reads of %4")
                           .arg(QFileInfo(path).fileName(), QLatin1String(traceFormatName(trace.format)))
                           .arg(formatCount(trace.reads.size()))
-                          .arg(QString::fromStdString(excerpt(trace.relation)))};
+                          .arg(shortPath(trace.relation))};
     if (trace.processes.size() > 1)
         lines << QObject::tr("merged from %1 processes (I/O workers)").arg(trace.processes.size());
     if (!trace.hasTimes)
@@ -638,7 +661,7 @@ QStringList relationChoices(const ObservedTrace& trace, int& current) {
         if (file.name == trace.relation)
             current = static_cast<int>(choices.size());
         choices << QStringLiteral("%1 — %2 reads, %3\t%4")
-                       .arg(QString::fromStdString(excerpt(file.name, 60)), formatCount(file.reads),
+                       .arg(shortPath(file.name), formatCount(file.reads),
                             QString::fromStdString(byteSize(file.bytes)), value);
     }
     return choices;

@@ -216,6 +216,9 @@ QWidget* RunSetupPanel::buildTraceGroup() {
     m_traceText = new QLabel(this);
     m_traceText->setWordWrap(true);
     m_relation = new QComboBox(this);
+    // Relation paths are long: the combo must not widen the panel beyond its dock.
+    m_relation->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_relation->setMinimumContentsLength(16);
     m_relation->setToolTip(tr("The file whose reads are shown and modelled; the trace is read again"));
     auto* close = new QPushButton(tr("Close trace"), this);
     auto* form = new QFormLayout;
@@ -233,6 +236,8 @@ QWidget* RunSetupPanel::buildTraceGroup() {
 void RunSetupPanel::setTrace(const QString& description, const QStringList& relations, int current) {
     const int observed = m_compare->findData(static_cast<int>(Comparison::Observed));
     m_relation->clear();
+    // The model reads the blocks the trace implies, not a dataset.
+    m_dataset->setEnabled(relations.isEmpty());
     if (relations.isEmpty()) {
         m_traceGroup->setVisible(false);
         if (observed >= 0) {
@@ -242,6 +247,7 @@ void RunSetupPanel::setTrace(const QString& description, const QStringList& rela
         return;
     }
     m_traceText->setText(description);
+    m_traceText->setToolTip(description);
     for (const QString& relation : relations)
         m_relation->addItem(relation.section(QLatin1Char('\t'), 0, 0),
                             relation.section(QLatin1Char('\t'), 1, 1));

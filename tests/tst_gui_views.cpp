@@ -191,13 +191,13 @@ void TestGuiViews::distanceAxisIsLog2AndFitsAZoomedCollapse() {
     }
     QVERIFY2(values.count(1.0) && values.count(2.0), qPrintable(QString::number(values.size())));
     QVERIFY2(steps >= 10, qPrintable(QString::number(steps)));
+    saveScreenshot(distance, QStringLiteral("collapse-deep-zoom.png"));
     // The context menu's linear axis: from 0, still fitted to the zoom.
     distance->setLogY(false);
     QVERIFY(QTest::qWaitFor([&] { return window.dashboard()->idle(); }, kTimeoutMs));
     QCOMPARE(y->scaleType(), QCPAxis::stLinear);
     QCOMPARE(y->range().lower, 0.0);
     QVERIFY(y->range().upper < wholeUpper);
-    saveScreenshot(distance, QStringLiteral("collapse-deep-zoom.png"));
 }
 
 // Every pixel a raster draws data on answers a hover with that cell's numbers, and no empty pixel

@@ -119,6 +119,9 @@ void TestPgTrace::backwardIndexScan() {
         session.run(QStringLiteral("EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) ") + kQuery + QLatin1Char(';'));
     tracer.terminate(); // strace detaches and finishes its file on SIGTERM
     QVERIFY(tracer.waitForFinished(30'000));
+    // For the README's picture of a real server's trace: LOOKAHEAD_KEEP_TRACE=FILE keeps a copy.
+    if (const QString keep = qEnvironmentVariable("LOOKAHEAD_KEEP_TRACE"); !keep.isEmpty())
+        QFile::copy(tracePath, keep);
     QVERIFY2(plan.contains(QLatin1String("Index Scan Backward")), qPrintable(plan));
     // The scan node's "Buffers: shared hit=H read=R" (the first Buffers line, before Planning's).
     const QRegularExpressionMatch buffers =
