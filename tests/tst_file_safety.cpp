@@ -156,6 +156,7 @@ private slots:
     void writeToFullDevice_data();
     void writeToFullDevice();
     void fullFileSystemKeepsOldOutput();
+    void eventSpoolNeverFillsTheDisk();
     // 4. Sizes are checked before allocating.
     void hugeCacheStateIsRefused_data();
     void hugeCacheStateIsRefused();
@@ -388,6 +389,28 @@ void TestFileSafety::writeToFullDevice() {
     // An output must never replace the device itself.
     QCOMPARE(::stat("/dev/full", &st), 0);
     QVERIFY(S_ISCHR(st.st_mode));
+}
+
+// The events kept for exports of what is on screen stop while a gigabyte is still free: on a small
+// file system none are kept, the trace CSV that needed them is not written and says why, the PNG is.
+void TestFileSafety::eventSpoolNeverFillsTheDisk() {
+    const QString mount = path(QStringLiteral("spool-fs"));
+    SmallFileSystem fs(mount, 8 << 20);
+    if (!fs.mounted())
+        QSKIP("mounting a small tmpfs needs root");
+    const QString csv = path(QStringLiteral("spooled.csv"));
+    const QString png = path(QStringLiteral("spooled.png"));
+    const Result r =
+        lookahead({QStringLiteral("--dataset"), QStringLiteral("alternating"),
+                   QStringLiteral("--pattern-blocks"), QStringLiteral("4096"), QStringLiteral("--cache-dir"),
+                   mount, QStringLiteral("--export-png"), png, QStringLiteral("--trace-csv"), csv});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("could not be kept in '%1'").arg(mount)) &&
+                 r.err.contains(QStringLiteral("would be left free")),
+             qPrintable(r.err));
+    QVERIFY(!QFile::exists(csv));
+    QVERIFY(QFile::exists(png));
+    QCOMPARE(entries(mount), QStringList());
 }
 
 void TestFileSafety::fullFileSystemKeepsOldOutput() {

@@ -2,8 +2,10 @@
 #include "event_spool.h"
 
 #include "io_backend.h"
+#include "message_text.h"
 
 #include <fcntl.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +17,9 @@ namespace la {
 namespace {
 
 constexpr std::size_t kBufferEvents = std::size_t(1) << 15; // 1 MiB: one write per many batches
+// Left free on the file system: a long run's events (32 bytes each, ~4 per block) must never fill
+// the user's disk; the spool stops first and the export says why.
+constexpr std::uint64_t kSpareBytes = 1ULL << 30;
 
 } // namespace
 
@@ -43,6 +48,14 @@ void EventSpool::finish() {
 }
 
 void EventSpool::flush() {
+    struct statvfs fs {};
+    if (::fstatvfs(m_file.fd(), &fs) == 0 && static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize <
+                                                 kSpareBytes + m_buffer.size() * sizeof(Event)) {
+        fail(std::string("less than ")
+                 .append(byteSize(kSpareBytes))
+                 .append(" would be left free on its file system"));
+        return;
+    }
     const auto* data = reinterpret_cast<const char*>(m_buffer.data());
     std::size_t left = m_buffer.size() * sizeof(Event);
     off_t offset = static_cast<off_t>(m_events * sizeof(Event));
