@@ -5,6 +5,7 @@
 #include "tooltips.h"
 
 #include <functional>
+#include <string_view>
 
 namespace la {
 
@@ -30,6 +31,11 @@ QString collapses(const RunSummary& s) {
     for (const auto& [first, last] : s.collapseIntervals)
         stuck += last - first + 1;
     return QStringLiteral("%1 (%2 blocks)").arg(formatCount(s.collapseIntervals.size()), formatCount(stuck));
+}
+
+// explain.c's text, without its labels; "–" where it prints no such line.
+QString explainLine(const std::string& line, std::size_t label) {
+    return line.empty() ? QStringLiteral("–") : QString::fromStdString(line.substr(label));
 }
 
 QString state(const RunSummary& s) {
@@ -78,6 +84,14 @@ const std::vector<std::pair<QString, Cell>>& rowDefinitions() {
              return QStringLiteral("%1 %").arg(100.0 * s.fracDistanceLe2, 0, 'f', 1);
          }},
         {QStringLiteral("Collapses"), collapses},
+        {QStringLiteral("EXPLAIN IO Prefetch"),
+         [](const RunSummary& s) {
+             return explainLine(explainPrefetchLine(s.explainIo), std::string_view("Prefetch: ").size());
+         }},
+        {QStringLiteral("EXPLAIN IO I/O"),
+         [](const RunSummary& s) {
+             return explainLine(explainIoLine(s.explainIo), std::string_view("I/O: ").size());
+         }},
         {QStringLiteral("max_pinned / io_combine_limit"),
          [](const RunSummary& s) {
              return QStringLiteral("%1 / %2").arg(s.maxPinned).arg(s.ioCombineLimit);
