@@ -87,6 +87,7 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
                     .arg(s.collapseIntervals.size())
                     .arg(count(stuck));
     }
+    text += QString::fromStdString(explainIoText(s.explainIo));
     if (s.osCacheResidentBefore) {
         const auto percent = [](const std::optional<double>& f) {
             return f ? QStringLiteral("%1%").arg(100.0 * *f, 0, 'f', 1) : QStringLiteral("-");

@@ -90,6 +90,7 @@ std::string describeObserved(const ObservedSummary& o) {
     for (const auto& [pid, reads] : o.readsByProcess)
         processes += QStringLiteral(" %1:%2").arg(pid).arg(count(reads));
     text += QStringLiteral("  reads by process (pid:reads)%1\n").arg(processes);
+    text += QString::fromStdString(explainIoText(s.explainIo));
     text += QStringLiteral(
                 "  descending runs of 8 kB reads that could have been combined: %1 runs, %2 reads saved\n")
                 .arg(count(o.combinable.runs), count(o.combinable.readsSaved));

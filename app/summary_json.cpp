@@ -32,6 +32,22 @@ QJsonObject pgIndexObject(const pg::IndexFacts& f) {
     return o;
 }
 
+// EXPLAIN (ANALYZE, IO)'s figures unrounded; null where a run does not know them (an observed run
+// has no stream whose pins or waits it saw) and where explain.c divides by a zero count.
+QJsonObject explainIoObject(const ExplainIo& io) {
+    const auto known = [](bool has, const QJsonValue& value) { return has ? value : QJsonValue(); };
+    const bool samples = io.prefetchKnown && io.prefetchCount > 0;
+    QJsonObject o;
+    o[QStringLiteral("prefetch_avg")] = known(samples, io.prefetchAvg());
+    o[QStringLiteral("prefetch_max")] = known(samples, io.distanceMax);
+    o[QStringLiteral("prefetch_capacity")] = known(io.prefetchKnown, io.distanceCapacity);
+    o[QStringLiteral("io_count")] = static_cast<qint64>(io.ioCount);
+    o[QStringLiteral("io_waits")] = known(io.waitsKnown, static_cast<qint64>(io.waitCount));
+    o[QStringLiteral("io_size_avg")] = known(io.ioCount > 0, io.ioSizeAvg());
+    o[QStringLiteral("io_inprogress_avg")] = known(io.ioCount > 0, io.ioInProgressAvg());
+    return o;
+}
+
 } // namespace
 
 QJsonObject runSummaryObject(const RunSummary& s) {
@@ -64,6 +80,7 @@ QJsonObject runSummaryObject(const RunSummary& s) {
     o[QStringLiteral("max_pinned")] = s.maxPinned;
     o[QStringLiteral("io_combine_limit")] = s.ioCombineLimit;
     o[QStringLiteral("collapse_intervals")] = collapses;
+    o[QStringLiteral("explain_io")] = explainIoObject(s.explainIo);
     o[QStringLiteral("io_method_used")] = QString::fromStdString(s.ioMethodUsed);
     o[QStringLiteral("fallback_reason")] = QString::fromStdString(s.fallbackReason);
     o[QStringLiteral("direct_io")] = s.directIo;

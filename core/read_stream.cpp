@@ -116,6 +116,8 @@ void ReadStream::startOp(Op& op) {
         request.synchronous = op.synchronous;
         m_io.start(request);
     }
+    // read_stream_count_io: after the read joined the ones in progress.
+    m_explainIo->countIo(static_cast<int>(op.missBlocks), static_cast<int>(m_iosCount));
     emit(EventKind::ReadStarted, op.lowBlock, op.ioId, op.missBlocks);
     m_policy.onReadStarted(static_cast<int>(op.missBlocks));
 }
@@ -318,6 +320,8 @@ std::int64_t ReadStream::completeOldestIo() {
     const Distances before = m_d;
     CompletedRead read;
     read.neededWait = outcome.blocked || op.synchronous;
+    if (read.neededWait) // read_stream_count_wait: a synchronous read counts as a wait
+        m_explainIo->countWait();
     read.advice = op.advice;
     read.nblocks = static_cast<int>(op.missBlocks);
     read.latencyNs = outcome.latencyNs;
@@ -335,9 +339,16 @@ void ReadStream::releaseConsumed() {
     }
 }
 
-void ReadStream::handOut(std::uint32_t& block, std::int64_t waitNs) {
+void ReadStream::handOut(std::uint32_t& block, std::int64_t waitNs, bool fastPath) {
     const Entry entry = m_queue[m_head & m_queueMask];
     block = entry.block;
+    // read_stream_count_prefetch, with the buffer handed out still pinned; a reset's drain counts
+    // too, as PostgreSQL drains through read_stream_next_buffer(). The fast path holds the next
+    // block's pin, one in PostgreSQL's books, and at the end of the stream it samples nothing.
+    if (!fastPath)
+        m_explainIo->countPrefetch(m_pinned);
+    else if (m_pinned > 1)
+        m_explainIo->countPrefetch(m_pinned - 1);
     if (m_draining) {
         ++m_head;
         --m_pinned;
@@ -389,7 +400,7 @@ bool ReadStream::fastPathNext(std::uint32_t& block) {
     } else {
         fastPathMiss(next, pinned);
     }
-    handOut(block, 0);
+    handOut(block, 0, true);
     return true;
 }
 

@@ -5,6 +5,7 @@
 #include "buffer_pool.h"
 #include "distance_policy.h"
 #include "event.h"
+#include "explain_io.h"
 #include "io_backend.h"
 #include "mechanics.h"
 #include "stream_config.h"
@@ -38,6 +39,11 @@ public:
     void resume();
 
     const StreamLimits& limits() const { return m_limits; }
+    // Counts PostgreSQL's EXPLAIN IO statistics into `into` from now on (docs/explain-io.md).
+    void countExplainIo(ExplainIo& into) {
+        m_explainIo = &into;
+        into.distanceCapacity = m_limits.maxPinned;
+    }
     const Distances& distances() const { return m_d; }
     int pinned() const { return m_pinned; }
     int iosInProgress() const { return static_cast<int>(m_iosCount); }
@@ -87,7 +93,7 @@ private:
     bool getBlock(std::uint32_t& block);
     void endOfStream();
     std::int64_t completeOldestIo(); // returns how long the consumer waited
-    void handOut(std::uint32_t& block, std::int64_t waitNs);
+    void handOut(std::uint32_t& block, std::int64_t waitNs, bool fastPath = false);
     bool fastPathNext(std::uint32_t& block);
     void fastPathMiss(std::uint32_t block, const BufferPool::Pinned& pinned);
     void waitAtOnce(Op& op);
@@ -109,6 +115,8 @@ private:
     BlockSource& m_source;
     Tracer& m_tracer;
     StreamLimits m_limits;
+    ExplainIo m_ownExplainIo; // counted when nobody asked for them
+    ExplainIo* m_explainIo = &m_ownExplainIo;
     Distances m_d;
     Distances m_saved{0, 0, 0}; // restore-after-reset: distance when the stream last ended
     Distances m_paused;         // pause/resume

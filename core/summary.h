@@ -3,6 +3,7 @@
 
 #include "collapse_detector.h"
 #include "event.h"
+#include "explain_io.h"
 #include "pg/index_scan.h"
 
 #include <cstdint>
@@ -37,6 +38,7 @@ struct RunSummary {
     int maxPinned = 0;
     int ioCombineLimit = 0;
     std::vector<CollapseInterval> collapseIntervals;
+    ExplainIo explainIo; // EXPLAIN (ANALYZE, IO)'s read-stream figures
     std::string ioMethodUsed = "sim";
     std::string fallbackReason; // fallbacks taken (io_uring to worker, O_DIRECT to buffered), "; "-joined
     bool directIo = false;      // reads were O_DIRECT (real I/O: until the end of the run)

@@ -82,6 +82,7 @@ struct StreamRun {
         tracer.addSink(&builder);
         tracer.addSink(&trace);
         ReadStream stream(this->stream, *p, mechanicsFor(policy, mechanics), pool, io, *source, tracer);
+        stream.countExplainIo(summary.explainIo);
         consumeStream(stream, io, consumerNs, nullptr, [&](const ReadStream& handedOut, std::uint64_t) {
             if (afterEach)
                 afterEach(handedOut);

@@ -41,6 +41,7 @@ private slots:
     void listDatasets();
     void compareWritesSummaryAndTrace();
     void blockListRun();
+    void explainIoFigures();
     void compareModes_data();
     void compareModes();
     void directGovernsSimulatedAdvice_data();
@@ -132,6 +133,47 @@ void TestCli::blockListRun() {
         QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
     QCOMPARE(run[QStringLiteral("blocks")].toInteger(), 6);
     QCOMPARE(run[QStringLiteral("misses")].toInteger(), 6);
+}
+
+void TestCli::explainIoFigures() {
+    // EXPLAIN (ANALYZE, IO)'s figures (docs/explain-io.md): in the JSON unrounded, on stdout in
+    // explain.c's text form, and agreeing with the run's own counts.
+    const QString list = m_dir.filePath(QStringLiteral("seq.txt"));
+    QByteArray blocks;
+    for (int b = 0; b < 64; ++b)
+        blocks += QByteArray::number(b) + '\n';
+    writeFile(list, blocks);
+    const QString json = m_dir.filePath(QStringLiteral("explain.json"));
+    const Result r =
+        lookahead({QStringLiteral("--headless"), QStringLiteral("--blocks"), list, QStringLiteral("--policy"),
+                   QStringLiteral("fixed:8"), QStringLiteral("--summary-json"), json});
+    QCOMPARE(r.exitCode, 0);
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject run =
+        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+    const QJsonObject io = run[QStringLiteral("explain_io")].toObject();
+    for (const char* key : {"prefetch_avg", "prefetch_max", "prefetch_capacity", "io_count", "io_waits",
+                            "io_size_avg", "io_inprogress_avg"})
+        QVERIFY2(io.contains(QLatin1String(key)) && !io[QLatin1String(key)].isNull(), key);
+    const qint64 ios = run[QStringLiteral("ios")].toInteger();
+    QCOMPARE(io[QStringLiteral("io_count")].toInteger(), ios);
+    QCOMPARE(io[QStringLiteral("io_size_avg")].toDouble() * double(ios), 64.0); // every block read once
+    QCOMPARE(io[QStringLiteral("prefetch_capacity")].toInteger(),
+             run[QStringLiteral("max_pinned")].toInteger());
+    QVERIFY(io[QStringLiteral("prefetch_max")].toInteger() <= 8);       // a distance of 8 pins at most 8
+    QVERIFY(io[QStringLiteral("io_inprogress_avg")].toDouble() >= 1.0); // each read counts itself
+
+    const QString prefetch = QStringLiteral("  Prefetch: avg=%1 max=%2 capacity=%3\n")
+                                 .arg(io[QStringLiteral("prefetch_avg")].toDouble(), 0, 'f', 2)
+                                 .arg(io[QStringLiteral("prefetch_max")].toInteger())
+                                 .arg(io[QStringLiteral("prefetch_capacity")].toInteger());
+    const QString reads = QStringLiteral("  I/O: count=%1 waits=%2 size=%3 inprogress=%4\n")
+                              .arg(ios)
+                              .arg(io[QStringLiteral("io_waits")].toInteger())
+                              .arg(io[QStringLiteral("io_size_avg")].toDouble(), 0, 'f', 2)
+                              .arg(io[QStringLiteral("io_inprogress_avg")].toDouble(), 0, 'f', 2);
+    QVERIFY2(r.out.contains(prefetch + reads), qPrintable(r.out));
 }
 
 void TestCli::compareModes_data() {

@@ -270,6 +270,14 @@ void TestTraceImport::cliContract() {
     for (auto it = hist.begin(); it != hist.end(); ++it)
         histReads += it.value().toInteger();
     QCOMPARE(histReads, qint64(expected.size()));
+    // EXPLAIN IO's counters a trace can give (docs/explain-io.md): its reads, not pins or waits.
+    const QJsonObject explainIo = observed[QStringLiteral("explain_io")].toObject();
+    QCOMPARE(explainIo[QStringLiteral("io_count")].toInteger(), qint64(expected.size()));
+    QCOMPARE(explainIo[QStringLiteral("io_size_avg")].toDouble() * double(expected.size()), double(blocks));
+    QVERIFY(explainIo[QStringLiteral("io_inprogress_avg")].toDouble() >= 1.0);
+    QVERIFY(explainIo[QStringLiteral("prefetch_avg")].isNull());
+    QVERIFY(explainIo[QStringLiteral("io_waits")].isNull());
+    QVERIFY(r.out.contains(QStringLiteral("  I/O: count=%1 waits=? size=").arg(expected.size())));
     // The model reads the blocks the trace implies: every one of them, once.
     const QJsonObject model = runs[1].toObject();
     QCOMPARE(model[QStringLiteral("policy")].toString(), QStringLiteral("pg18"));

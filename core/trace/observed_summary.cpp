@@ -6,10 +6,33 @@
 
 namespace la {
 
+namespace {
+
+// EXPLAIN IO's I/O counters as a trace gives them: each read with its size and the reads in flight
+// once it started (from the durations). The stream's pins and its waits are not in a syscall trace.
+class ObservedExplainIo final : public EventSink {
+public:
+    explicit ObservedExplainIo(ExplainIo& io) : m_io(io) {
+        m_io.prefetchKnown = false;
+        m_io.waitsKnown = false;
+    }
+    void onEvents(std::span<const Event> batch) override {
+        for (const Event& event : batch)
+            if (event.kind == EventKind::ReadStarted)
+                m_io.countIo(event.nblocks, event.in_flight);
+    }
+
+private:
+    ExplainIo& m_io;
+};
+
+} // namespace
+
 ObservedSummary summarizeObserved(const ObservedTrace& trace) {
     ObservedSummary s;
     SummaryBuilder builder;
-    EventSink* sinks[] = {&builder};
+    ObservedExplainIo explainIo(s.run.explainIo);
+    EventSink* sinks[] = {&builder, &explainIo};
     emitObservedEvents(trace, sinks);
     builder.finish(s.run);
 

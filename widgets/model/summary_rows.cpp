@@ -5,6 +5,7 @@
 #include "tooltips.h"
 
 #include <functional>
+#include <string_view>
 
 namespace la {
 
@@ -41,6 +42,11 @@ bool observed(const RunSummary& s) {
 Cell streamOnly(Cell cell) {
     return
         [cell](const RunSummary& s) { return observed(s) ? QStringLiteral("– (not in a trace)") : cell(s); };
+}
+
+// explain.c's text, without its labels; "–" where it prints no such line.
+QString explainLine(const std::string& line, std::size_t label) {
+    return line.empty() ? QStringLiteral("–") : QString::fromStdString(line.substr(label));
 }
 
 QString state(const RunSummary& s) {
@@ -90,6 +96,14 @@ const std::vector<std::pair<QString, Cell>>& rowDefinitions() {
              return QStringLiteral("%1 %").arg(100.0 * s.fracDistanceLe2, 0, 'f', 1);
          })},
         {QStringLiteral("Collapses"), streamOnly(collapses)},
+        {QStringLiteral("EXPLAIN IO Prefetch"),
+         [](const RunSummary& s) {
+             return explainLine(explainPrefetchLine(s.explainIo), std::string_view("Prefetch: ").size());
+         }},
+        {QStringLiteral("EXPLAIN IO I/O"),
+         [](const RunSummary& s) {
+             return explainLine(explainIoLine(s.explainIo), std::string_view("I/O: ").size());
+         }},
         {QStringLiteral("max_pinned / io_combine_limit"), streamOnly([](const RunSummary& s) {
              return QStringLiteral("%1 / %2").arg(s.maxPinned).arg(s.ioCombineLimit);
          })},

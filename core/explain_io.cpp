@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "explain_io.h"
+
+#include <cstdio>
+
+namespace la {
+
+namespace {
+
+std::string fixed2(double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.2f", value);
+    return text;
+}
+
+} // namespace
+
+std::string explainPrefetchLine(const ExplainIo& io) {
+    if (!io.prefetchKnown || io.prefetchCount == 0)
+        return {};
+    std::string line = "Prefetch: avg=";
+    line += fixed2(io.prefetchAvg());
+    line += " max=";
+    line += std::to_string(io.distanceMax);
+    line += " capacity=";
+    line += std::to_string(io.distanceCapacity);
+    return line;
+}
+
+std::string explainIoLine(const ExplainIo& io) {
+    // explain.c prints the I/O line only under a Prefetch line, and only when a read was counted; an
+    // observed run has reads but no Prefetch line.
+    if ((io.prefetchKnown && io.prefetchCount == 0) || io.ioCount == 0)
+        return {};
+    std::string line = "I/O: count=";
+    line += std::to_string(io.ioCount);
+    line += " waits=";
+    line += io.waitsKnown ? std::to_string(io.waitCount) : std::string("?");
+    line += " size=";
+    line += fixed2(io.ioSizeAvg());
+    line += " inprogress=";
+    line += fixed2(io.ioInProgressAvg());
+    return line;
+}
+
+std::string explainIoText(const ExplainIo& io) {
+    std::string text;
+    for (const std::string& line : {explainPrefetchLine(io), explainIoLine(io)}) {
+        if (line.empty())
+            continue;
+        text += "  ";
+        text += line;
+        text += '\n';
+    }
+    return text;
+}
+
+} // namespace la
