@@ -9,6 +9,7 @@
 #include "io/scan_file.h"
 #include "io/scan_target.h"
 #include "message_text.h"
+#include "pg_index_dialog.h"
 #include "plot_file.h"
 #include "plot_view.h"
 #include "png_export.h"
@@ -36,6 +37,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QThread>
 #include <QTimer>
 #include <QToolBar>
 
@@ -122,6 +124,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_panel, &RunSetupPanel::relationChosen, this,
             [this](const QString& relation) { importTraceFile(m_tracePath, relation); });
     connect(m_panel, &RunSetupPanel::closeTraceRequested, this, &MainWindow::closeTrace);
+    connect(m_panel, &RunSetupPanel::closePgScanRequested, this, [this] {
+        RunConfig config = m_panel->config();
+        config.pg = {};
+        (void)m_panel->setConfig(config);
+        m_panel->setPgScan({});
+        updateStale();
+    });
     connect(m_panel->datasetPicker(), &DatasetPicker::openFileRequested, this, [this] {
         chooseFile(tr("Open a file to scan"), tr("Any file (*)"), false,
                    [this](const QString& path) { openFile(path); });
@@ -183,6 +192,12 @@ void MainWindow::buildMenus() {
                    [this](const QString& path) { importTraceFile(path); });
     });
     import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    file->addAction(tr("Open &PostgreSQL index…"), this, [this] {
+        auto* dialog = new PgIndexDialog(m_panel->config(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &PgIndexDialog::chosen, this, &MainWindow::openPgScan);
+        dialog->open();
+    });
     import->setToolTip(
         tr("strace -f -ttt -T -yy -e trace=pread64,preadv,preadv2 -p PID, or perf trace -e pread64"));
     file->addSeparator();
@@ -705,6 +720,60 @@ void MainWindow::importTraceFile(const QString& path, const QString& relation) {
             emit traceImported(error);
         });
     job->start();
+}
+
+namespace {
+
+QString share(std::uint64_t part, std::uint64_t whole) {
+    return QStringLiteral("%1 %").arg(
+        whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0, 0, 'f', 0);
+}
+
+// The index facts, shown as a dataset's description is.
+QString pgFactsText(const RunConfig& config, const pg::IndexFacts& f) {
+    const std::uint64_t steps = f.ascendingSteps + f.descendingSteps + f.randomSteps;
+    return QObject::tr(
+               "%1 on %2\n%3 leaf pages, %4 TIDs (%5 posting lists, %6 dead items skipped)\n"
+               "%7 heap visits over %8 distinct blocks; steps %9 ascending, %10 descending, %11 random%12")
+        .arg(shortPath(config.pg.index), shortPath(config.pg.heap), formatCount(f.leafPages),
+             formatCount(f.tids), formatCount(f.postingLists), formatCount(f.deadItems),
+             formatCount(f.visits), formatCount(f.distinctBlocks), share(f.ascendingSteps, steps))
+        .arg(share(f.descendingSteps, steps), share(f.randomSteps, steps),
+             f.checksums ? QObject::tr("; checksums verified") : QString());
+}
+
+} // namespace
+
+void MainWindow::openPgScan(const RunConfig& config) {
+    struct Result {
+        pg::IndexFacts facts;
+        std::string error;
+    };
+    auto result = std::make_shared<Result>();
+    QThread* check = QThread::create([config, result] {
+        try {
+            openSource(config, &result->facts);
+        } catch (const InputError& error) {
+            result->error = error.what();
+        }
+    });
+    statusBar()->showMessage(tr("Reading the index %1…").arg(QString::fromStdString(config.pg.index)));
+    connect(check, &QThread::finished, this, [this, check, result, config] {
+        check->wait();
+        check->deleteLater();
+        const QString error = QString::fromStdString(result->error);
+        if (!error.isEmpty()) {
+            showError(tr("Cannot scan this index"), error);
+        } else {
+            (void)m_panel->setConfig(config);
+            m_panel->setPgScan(pgFactsText(config, result->facts));
+            updateStale();
+            statusBar()->showMessage(tr("Index read: press Run to scan its table through the policies"),
+                                     15000);
+        }
+        emit pgScanChecked(error);
+    });
+    check->start();
 }
 
 void MainWindow::closeTrace() {

@@ -51,6 +51,9 @@ public:
     // --trace-relation (empty: the file read most). traceImported() follows.
     void importTraceFile(const QString& path, const QString& relation = {});
     void closeTrace();
+    // Checks the index scan `config` names on a worker thread (the index is parsed) and sets it;
+    // pgScanChecked() follows.
+    void openPgScan(const RunConfig& config);
     const ObservedTrace* importedTrace() const { return m_trace.get(); }
 
     RunController& controller() { return m_controller; }
@@ -63,6 +66,8 @@ public:
 signals:
     // An import has ended; `error` is empty if the trace is now set.
     void traceImported(const QString& error);
+    // An index scan was checked; `error` is empty if the panel now scans it.
+    void pgScanChecked(const QString& error);
     // An export of the trace CSV has ended; `error` is empty if `path` was written.
     void traceCsvFinished(const QString& path, const QString& error);
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "option_editor.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -40,6 +42,14 @@ OptionEditor::OptionEditor(const RunOption& option, QWidget* parent)
         box->setSingleStep(option.maxReal <= 1.0 ? 0.05 : 1.0);
         box->setGroupSeparatorShown(true);
         m_widget = box;
+    } else if (option.kind == OptionKind::Text && !option.choices.empty()) {
+        auto* combo = new QComboBox(parent);
+        combo->addItem(QObject::tr("default"), QString());
+        for (const std::string_view choice : option.choices) {
+            const QString text = QString::fromUtf8(choice.data(), qsizetype(choice.size()));
+            combo->addItem(text, text);
+        }
+        m_widget = combo;
     } else {
         auto* edit = new QLineEdit(parent);
         if (option.kind == OptionKind::Whole)
@@ -59,6 +69,8 @@ void OptionEditor::show(const RunConfig& config) {
         box->setValue(text.isEmpty() ? box->minimum() : text.toInt());
     else if (auto* real = qobject_cast<QDoubleSpinBox*>(m_widget))
         real->setValue(text.toDouble());
+    else if (auto* combo = qobject_cast<QComboBox*>(m_widget))
+        combo->setCurrentIndex(std::max(0, combo->findData(text)));
     else
         static_cast<QLineEdit*>(m_widget)->setText(text);
 }
@@ -68,6 +80,8 @@ QString OptionEditor::value() const {
         return m_unsettable && box->value() == box->minimum() ? QString() : QString::number(box->value());
     if (const auto* real = qobject_cast<const QDoubleSpinBox*>(m_widget))
         return QString::number(real->value(), 'g', 10);
+    if (const auto* combo = qobject_cast<const QComboBox*>(m_widget))
+        return combo->currentData().toString();
     return static_cast<const QLineEdit*>(m_widget)->text().trimmed();
 }
 
@@ -80,6 +94,8 @@ void OptionEditor::apply(RunConfig& config) const {
             setRunOption(config, m_option, fallback);
         else if (m_option.kind == OptionKind::Whole)
             m_option.set(config, "0");
+        else
+            m_option.set(config, std::string()); // a text option's "not set" is the empty text
         return;
     }
     setRunOption(config, m_option, text.toStdString());

@@ -148,6 +148,7 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
     layout->addWidget(buildTraceGroup());
+    layout->addWidget(buildPgGroup());
     layout->addWidget(group(this, tr("Dataset"), datasetLayout));
     layout->addWidget(buildPolicyGroup());
     layout->addWidget(buildStreamGroup());
@@ -256,6 +257,24 @@ void RunSetupPanel::setTrace(const QString& description, const QStringList& rela
     if (observed < 0)
         m_compare->addItem(tr("B: model this trace with policy B"), static_cast<int>(Comparison::Observed));
     setComparison(Comparison::Observed);
+}
+
+QWidget* RunSetupPanel::buildPgGroup() {
+    m_pgFacts = new QLabel(this);
+    m_pgFacts->setWordWrap(true);
+    auto* close = new QPushButton(tr("Back to datasets"), this);
+    auto* form = new QFormLayout;
+    form->addRow(m_pgFacts);
+    form->addRow(close);
+    m_pgGroup = group(this, tr("PostgreSQL index scan"), form);
+    m_pgGroup->setVisible(false);
+    connect(close, &QPushButton::clicked, this, &RunSetupPanel::closePgScanRequested);
+    return m_pgGroup;
+}
+
+void RunSetupPanel::setPgScan(const QString& facts) {
+    m_pgFacts->setText(facts);
+    m_pgGroup->setVisible(!facts.isEmpty());
 }
 
 bool RunSetupPanel::hasTrace() const {

@@ -48,6 +48,8 @@ public:
     // (the chosen one current), and Compare offers "B: model this trace". An empty list clears it.
     void setTrace(const QString& description, const QStringList& relations, int current);
     bool hasTrace() const;
+    // A PostgreSQL index scan is set (its facts shown in place of the dataset's); empty clears it.
+    void setPgScan(const QString& facts);
 
     void setRunning(bool running);
     // `fraction` < 0 shows a busy bar.
@@ -57,6 +59,7 @@ signals:
     void runRequested();
     void relationChosen(const QString& relation);
     void closeTraceRequested();
+    void closePgScanRequested();
     void stopRequested();
 
 private:
@@ -65,6 +68,7 @@ private:
     QWidget* buildIoGroup();
     QWidget* buildAdvancedGroup();
     QWidget* buildTraceGroup();
+    QWidget* buildPgGroup();
     void ioMethodChanged();
     void comparisonChanged();
 
@@ -90,6 +94,8 @@ private:
     QWidget* m_traceGroup = nullptr;
     QLabel* m_traceText = nullptr;
     QComboBox* m_relation = nullptr;
+    QWidget* m_pgGroup = nullptr;
+    QLabel* m_pgFacts = nullptr;
     std::vector<std::unique_ptr<OptionEditor>> m_advanced;
     QPushButton* m_run;
     QPushButton* m_stop;

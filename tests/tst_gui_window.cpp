@@ -7,6 +7,7 @@
 #include "dataset_cache_view.h"
 #include "dataset_picker.h"
 #include "main_window.h"
+#include "pg_server.h"
 #include "plot_view.h"
 #include "run_options.h"
 #include "run_setup_panel.h"
@@ -124,6 +125,7 @@ private slots:
     void advancedSettingsReachTheRun();
     void datasetCacheShowsItsSizeAndClearsOnlyOurFiles();
     void importedTraceIsShownBesideItsModel();
+    void postgresIndexScanFromTheWindow();
 
 private:
     QString makeFile(const QString& name, qint64 bytes);
@@ -763,6 +765,58 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
     QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("binary.trace")),
              qPrintable(window.errorDialog()->text()));
     QVERIFY(!window.importedTrace());
+}
+
+// Open PostgreSQL index with a real server's files: the index is read off the GUI thread, its
+// facts replace the dataset's description, and Run scans the heap in the index's order. A table
+// file given as the index is refused in a dialog that names it.
+void TestGuiWindow::postgresIndexScanFromTheWindow() {
+    if (const QString why = test::PgServer::unavailable(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    test::PgServer server;
+    QString error = server.start();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    server.sql(QStringLiteral("CREATE TABLE t(a int8, pad text); "
+                              "INSERT INTO t SELECT i, repeat('x', 200) FROM generate_series(1, 20000) i "
+                              "ORDER BY hashint8(i); CREATE INDEX idx ON t(a); CHECKPOINT"),
+               error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QString heap = server.sql(QStringLiteral("SELECT pg_relation_filepath('t')"), error);
+    const QString index = server.sql(QStringLiteral("SELECT pg_relation_filepath('idx')"), error);
+    const QString distinct = server.sql(
+        QStringLiteral("SELECT count(DISTINCT (ctid::text::point)[0]) FROM t WHERE a BETWEEN 100 AND 5000"),
+        error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+
+    MainWindow window;
+    window.applyStartup(options(kSmallRun));
+    RunConfig config = window.setupPanel()->config();
+    config.pg.dataDir = server.dataDir().toStdString();
+    config.pg.index = index.toStdString();
+    config.pg.heap = heap.toStdString();
+    config.pg.keyRange = "100:5000";
+    QSignalSpy checked(&window, &MainWindow::pgScanChecked);
+    window.openPgScan(config);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, kTimeoutMs);
+    QCOMPARE(checked.first().first().toString(), QString());
+    QCOMPARE(window.setupPanel()->config().pg.index, index.toStdString());
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    window.startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    const std::vector<RunSummary> runs = window.controller().summaries();
+    QCOMPARE(runs.size(), std::size_t(2));
+    QVERIFY2(runs[0].error.empty(), runs[0].error.c_str());
+    // Hash-clustered: nearly every TID is on another block, so visits come close to the distinct blocks.
+    QVERIFY(runs[0].blocks >= distinct.toULongLong());
+    QVERIFY(runs[0].ios > 0);
+
+    config.pg.index = heap.toStdString();
+    window.openPgScan(config);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 2, kTimeoutMs);
+    QVERIFY(!checked.last().first().toString().isEmpty());
+    QVERIFY(window.errorDialog());
+    QVERIFY2(window.errorDialog()->text().contains(heap.section(QLatin1Char('/'), -1)),
+             qPrintable(window.errorDialog()->text()));
 }
 
 QTEST_MAIN(TestGuiWindow)
