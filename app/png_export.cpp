@@ -20,6 +20,18 @@ QString number(std::uint64_t n) {
 }
 
 QString datasetText(const RunConfig& c) {
+    if (c.pg.active()) {
+        QString text = QStringLiteral("PostgreSQL index scan of %1 via %2")
+                           .arg(QString::fromStdString(c.pg.heap), QString::fromStdString(c.pg.index));
+        if (!c.pg.keyRange.empty())
+            text += QStringLiteral(", key %1").arg(QString::fromStdString(c.pg.keyRange));
+        text += c.pg.resetAtBatches ? QStringLiteral(", stream reset at every leaf page")
+                                    : QStringLiteral(", one stream across leaf pages");
+        if (c.pg.streamStartAfter > 0)
+            text += QStringLiteral(", stream from visit %1").arg(c.pg.streamStartAfter);
+        return text + (c.dataset.direction == Direction::Backward ? QStringLiteral(", backward")
+                                                                  : QStringLiteral(", forward"));
+    }
     QString text = c.blockList.empty()
                        ? QString::fromStdString(c.dataset.name)
                        : QStringLiteral("block list %1").arg(QString::fromStdString(c.blockList));
@@ -79,7 +91,7 @@ QString runCaption(const std::vector<RunVariant>& runs) {
             .arg(c.stream.effectiveIoConcurrency)
             .arg(c.stream.ioCombineLimit)
             .arg(c.poolBlocks ? number(c.poolBlocks) : QStringLiteral("auto"),
-                 c.prewarm.empty() ? QStringLiteral("the dataset's own") : QString::fromStdString(c.prewarm))
+                 QString::fromStdString(effectivePrewarm(c)))
             .arg(c.consumerNs);
     if (c.resetEvery)
         settings += QStringLiteral(", reset every %1").arg(number(c.resetEvery));

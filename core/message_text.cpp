@@ -40,4 +40,15 @@ std::string excerpt(std::string_view text, std::size_t limit) {
     return out;
 }
 
+std::string joined(std::initializer_list<std::string_view> parts) {
+    std::size_t size = 0;
+    for (const std::string_view part : parts)
+        size += part.size();
+    std::string text;
+    text.reserve(size);
+    for (const std::string_view part : parts)
+        text.append(part);
+    return text;
+}
+
 } // namespace la

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -12,6 +13,9 @@ namespace la {
 std::string mebibytes(std::uint64_t bytes);
 // Bytes in binary units with one decimal: "8.0 KiB", "1.5 GiB".
 std::string byteSize(std::uint64_t bytes);
+
+// The parts one after the other, in one allocation (messages built in loops).
+std::string joined(std::initializer_list<std::string_view> parts);
 
 // A piece of a user's file fit to quote in a one-line message: bytes that would garble a terminal
 // or cut the message (NUL, control characters, anything outside printable ASCII) are escaped as

@@ -30,14 +30,6 @@ bool realIo(const RunConfig& config) {
     return config.io != IoMode::Sim;
 }
 
-std::string prewarmText(const RunConfig& config) {
-    if (!config.prewarm.empty())
-        return config.prewarm;
-    return config.blockList.empty() && !config.blockSequence && !config.pg.active()
-               ? defaultPrewarmFor(config.dataset.name)
-               : "none";
-}
-
 // The real-I/O half of a run: the file, its page-cache state and the backend reading it.
 struct RealIo {
     ScanTarget target;
@@ -111,6 +103,14 @@ void noteRealIo(const FileBackend& backend, RunSummary& summary) {
 
 } // namespace
 
+std::string effectivePrewarm(const RunConfig& config) {
+    if (!config.prewarm.empty())
+        return config.prewarm;
+    return config.blockList.empty() && !config.blockSequence && !config.pg.active()
+               ? defaultPrewarmFor(config.dataset.name)
+               : "none";
+}
+
 StreamConfig streamConfigFor(const RunConfig& config) {
     StreamConfig stream = config.stream;
     stream.directIo = config.directIo.value_or(realIo(config));
@@ -167,7 +167,7 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     std::unique_ptr<BlockSource> source = openSource(config, &indexFacts);
     std::unique_ptr<DistancePolicy> policy = makePolicy(policyName);
     const Mechanics& mechanics = mechanicsFor(policyName, config.mechanics);
-    const PrewarmSpec prewarm = PrewarmSpec::parse(prewarmText(config));
+    const PrewarmSpec prewarm = PrewarmSpec::parse(effectivePrewarm(config));
 
     StreamConfig streamConfig = streamConfigFor(config);
     const std::uint64_t relation = source->relationBlocks();

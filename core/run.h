@@ -53,6 +53,10 @@ struct RunConfig {
 // shared_buffers from the pool size (StreamConfig's copies are derived here, never set apart).
 StreamConfig streamConfigFor(const RunConfig& config);
 
+// The cache state a run starts from: --prewarm, else the dataset's own ("none" for a block list, a
+// traced block sequence or a PostgreSQL index scan).
+std::string effectivePrewarm(const RunConfig& config);
+
 struct RunCallbacks {
     std::vector<EventSink*> sinks;
     // Blocks consumed so far out of the scan's length (called every few thousand blocks).

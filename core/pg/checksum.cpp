@@ -40,8 +40,8 @@ std::uint16_t pageChecksum(const std::byte* page, std::uint32_t block) {
             sums[j] = step(sums[j], words[j]);
     }
     std::uint32_t result = 0;
-    for (std::size_t j = 0; j < kSums; ++j)
-        result ^= step(step(sums[j], 0), 0);
+    for (const std::uint32_t sum : sums)
+        result ^= step(step(sum, 0), 0);
     result ^= block;
     return static_cast<std::uint16_t>(result % 65535 + 1);
 }

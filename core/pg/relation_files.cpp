@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "relation_files.h"
 
+#include "message_text.h"
+
 #include "block_size.h"
 #include "input_error.h"
 #include "io/scan_file.h"
@@ -52,28 +54,27 @@ SegmentedRelation::SegmentedRelation(const std::string& firstSegment, const std:
             try {
                 return inspectScanFile(path);
             } catch (const InputError& error) {
-                throw InputError(role + ": " + error.what());
+                throw InputError(joined({role, ": ", error.what()}));
             }
         }();
         if (file.partialBytes != 0)
-            throw InputError(
-                role + " '" + path + "' is " + std::to_string(file.bytes) +
-                " bytes, not a whole number of 8192-byte blocks: truncated or not a relation file"
-                " (block " +
-                std::to_string(file.blocks) + " is partial)");
+            throw InputError(joined(
+                {role, " '", path, "' is ", std::to_string(file.bytes),
+                 " bytes, not a whole number of 8192-byte blocks: truncated or not a relation file (block ",
+                 std::to_string(file.blocks), " is partial)"}));
         const int fd = openForReading(path, false);
         if (fd < 0)
-            throw InputError(role + " cannot open '" + path + "': " + std::strerror(-fd));
+            throw InputError(joined({role, " cannot open '", path, "': ", std::strerror(-fd)}));
         m_fds.emplace_back(fd);
         if (::fstat(fd, &st) != 0)
-            throw InputError(role + " cannot stat '" + path + "': " + std::strerror(errno));
+            throw InputError(joined({role, " cannot stat '", path, "': ", std::strerror(errno)}));
         ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
         m_segments.push_back({path, file.blocks, stampOf(st)});
         m_blocks += file.blocks;
         if (file.bytes > kSegmentBytes)
-            throw InputError(role + " '" + path + "' is longer than a 1 GiB segment (" +
-                             std::to_string(file.blocks) + " blocks; at most " +
-                             std::to_string(kBlocksPerSegment) + ")");
+            throw InputError(
+                joined({role, " '", path, "' is longer than a 1 GiB segment (", std::to_string(file.blocks),
+                        " blocks; at most ", std::to_string(kBlocksPerSegment), ")"}));
         if (file.bytes < kSegmentBytes)
             break;
     }
