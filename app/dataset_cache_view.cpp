@@ -27,8 +27,11 @@ DatasetCacheView::DatasetCacheView(QWidget* parent)
 }
 
 DatasetCacheView::~DatasetCacheView() {
-    if (m_worker)
+    // Gone before its finished() was delivered: the deleteLater() there never runs.
+    if (m_worker) {
         m_worker->wait();
+        delete m_worker;
+    }
 }
 
 void DatasetCacheView::refresh(const QString& dir) {

@@ -153,6 +153,10 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() {
     m_controller.shutdown();
+    if (m_pgCheck) {
+        m_pgCheck->wait();
+        delete m_pgCheck;
+    }
 }
 
 void MainWindow::buildActions() {
@@ -750,6 +754,10 @@ void MainWindow::openPgScan(const RunConfig& config) {
         std::string error;
     };
     auto result = std::make_shared<Result>();
+    if (m_pgCheck) {
+        showError(tr("Cannot scan this index"), tr("Another index is being read; wait until it is done."));
+        return;
+    }
     QThread* check = QThread::create([config, result] {
         try {
             openSource(config, &result->facts);
@@ -758,9 +766,11 @@ void MainWindow::openPgScan(const RunConfig& config) {
         }
     });
     statusBar()->showMessage(tr("Reading the index %1…").arg(QString::fromStdString(config.pg.index)));
+    m_pgCheck = check;
     connect(check, &QThread::finished, this, [this, check, result, config] {
         check->wait();
         check->deleteLater();
+        m_pgCheck = nullptr;
         const QString error = QString::fromStdString(result->error);
         if (!error.isEmpty()) {
             showError(tr("Cannot scan this index"), error);

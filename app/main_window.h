@@ -14,6 +14,7 @@
 #include <functional>
 
 class QAction;
+class QThread;
 class QMessageBox;
 
 namespace la {
@@ -109,6 +110,7 @@ private:
     PlotExportRequest m_lastExport;
     QPointer<TraceExport> m_traceExport;
     QPointer<TraceImportJob> m_traceImport;
+    QThread* m_pgCheck = nullptr;                 // reading an index the user chose, if any
     std::shared_ptr<const ObservedTrace> m_trace; // the imported trace the panel models, if any
     QString m_tracePath;
     bool m_startShown = false; // the running experiment has replaced the one on screen

@@ -771,6 +771,9 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
 // facts replace the dataset's description, and Run scans the heap in the index's order. A table
 // file given as the index is refused in a dialog that names it.
 void TestGuiWindow::postgresIndexScanFromTheWindow() {
+#if defined(__SANITIZE_THREAD__)
+    QSKIP("TSan aborts a fork() after threads exist (die_after_fork); the server is started with fork()");
+#endif
     if (const QString why = test::PgServer::unavailable(); !why.isEmpty())
         QSKIP(qPrintable(why));
     test::PgServer server;
