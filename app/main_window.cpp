@@ -86,6 +86,23 @@ std::string experimentKey(const Experiment& experiment) {
     return key;
 }
 
+// A progress dialog with Cancel for a background job (TraceExport, TraceImportJob): it shows after
+// half a second and stays until the caller closes it when the job has finished.
+template <typename Job>
+QProgressDialog* jobProgress(QWidget* parent, Job* job, const QString& title, const QString& label) {
+    auto* progress = new QProgressDialog(label, QObject::tr("Cancel"), 0, 1000, parent);
+    progress->setAttribute(Qt::WA_DeleteOnClose);
+    progress->setWindowTitle(title);
+    progress->setMinimumDuration(500);
+    progress->setAutoClose(false);
+    progress->setAutoReset(false);
+    QObject::connect(progress, &QProgressDialog::canceled, job, &Job::cancel);
+    QObject::connect(job, &Job::progressChanged, progress, [progress](double fraction) {
+        progress->setValue(static_cast<int>(fraction * 1000.0));
+    });
+    return progress;
+}
+
 // A message fit for the one-line status bar: its first line, cut short.
 QString statusLine(const QString& message) {
     const QString line = message.section(QLatin1Char('\n'), 0, 0);
@@ -575,16 +592,8 @@ QString MainWindow::exportTraceCsv(const QString& path) {
         return conflict;
     auto* job = new TraceExport(path, std::move(runs), this);
     m_traceExport = job;
-    auto* progress = new QProgressDialog(tr("Writing the trace of the runs on screen to %1…").arg(path),
-                                         tr("Cancel"), 0, 1000, this);
-    progress->setAttribute(Qt::WA_DeleteOnClose);
-    progress->setWindowTitle(tr("Export CSV trace"));
-    progress->setMinimumDuration(500);
-    progress->setAutoClose(false);
-    progress->setAutoReset(false);
-    connect(progress, &QProgressDialog::canceled, job, &TraceExport::cancel);
-    connect(job, &TraceExport::progressChanged, progress,
-            [progress](double fraction) { progress->setValue(static_cast<int>(fraction * 1000.0)); });
+    QProgressDialog* progress = jobProgress(this, job, tr("Export CSV trace"),
+                                            tr("Writing the trace of the runs on screen to %1…").arg(path));
     connect(job, &TraceExport::finished, this, [this, job, progress, path](const QString& error) {
         progress->close();
         job->deleteLater();
@@ -693,15 +702,7 @@ void MainWindow::importTraceFile(const QString& path, const QString& relation) {
         m_traceImport->cancel();
     auto* job = new TraceImportJob({path.toStdString(), TraceFormat::Auto, relation.toStdString()}, this);
     m_traceImport = job;
-    auto* progress = new QProgressDialog(tr("Reading %1…").arg(path), tr("Cancel"), 0, 1000, this);
-    progress->setAttribute(Qt::WA_DeleteOnClose);
-    progress->setWindowTitle(tr("Import trace"));
-    progress->setMinimumDuration(500);
-    progress->setAutoClose(false);
-    progress->setAutoReset(false);
-    connect(progress, &QProgressDialog::canceled, job, &TraceImportJob::cancel);
-    connect(job, &TraceImportJob::progressChanged, progress,
-            [progress](double fraction) { progress->setValue(static_cast<int>(fraction * 1000.0)); });
+    QProgressDialog* progress = jobProgress(this, job, tr("Import trace"), tr("Reading %1…").arg(path));
     connect(
         job, &TraceImportJob::finished, this,
         [this, job, progress, path](std::shared_ptr<const ObservedTrace> trace, const QString& error) {

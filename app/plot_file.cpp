@@ -55,6 +55,15 @@ QString writeBytes(const QString& path, PlotFormat format, const QByteArray& byt
                                                   std::string_view(bytes.constData(), bytes.size())));
 }
 
+// Replays the dashboard's drawing onto a vector device; false if the device cannot be painted on.
+bool replay(QPaintDevice& device, const QPicture& picture) {
+    QPainter painter;
+    if (!painter.begin(&device))
+        return false;
+    painter.drawPicture(0, 0, picture);
+    return painter.end();
+}
+
 QString writeSvg(const QString& path, Dashboard& dashboard, const PlotExport& what) {
     const QPicture picture = dashboard.renderPicture(what.size, what.caption, what.plotIndex);
     QByteArray bytes;
@@ -68,11 +77,8 @@ QString writeSvg(const QString& path, Dashboard& dashboard, const PlotExport& wh
     svg.setViewBox(QRect(QPoint(0, 0), what.size));
     svg.setTitle(what.caption.section(QLatin1Char('\n'), 0, 0));
     svg.setDescription(metadataText(what));
-    QPainter painter;
-    if (!painter.begin(&svg))
+    if (!replay(svg, picture))
         return QStringLiteral("cannot draw the SVG '%1'").arg(path);
-    painter.drawPicture(0, 0, picture);
-    painter.end();
     return writeBytes(path, PlotFormat::Svg, bytes);
 }
 
@@ -105,11 +111,8 @@ QString writePdf(const QString& path, Dashboard& dashboard, const PlotExport& wh
         pdf.setTitle(what.caption.section(QLatin1Char('\n'), 0, 0));
         pdf.setCreator(QStringLiteral("Lookahead " LOOKAHEAD_VERSION));
         pdf.setDocumentXmpMetadata(xmpPacket(what));
-        QPainter painter;
-        if (!painter.begin(&pdf))
+        if (!replay(pdf, picture))
             return QStringLiteral("cannot draw the PDF '%1'").arg(path);
-        painter.drawPicture(0, 0, picture);
-        painter.end();
     }
     return writeBytes(path, PlotFormat::Pdf, bytes);
 }
