@@ -8,6 +8,7 @@
 #include "text_parse.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace la {
 
@@ -35,7 +36,8 @@ PrewarmSpec PrewarmSpec::parse(const std::string& spec) {
     result.m_text = spec;
     const auto bad = [&](const std::string& why) {
         return InputError("prewarm '" + excerpt(spec) + "': " + why +
-                          " (use none, all, every:K, except-every:K, fraction:P:SEED or list:FILE)");
+                          " (use none, all, every:K, except-every:K, fraction:P:SEED, misses:PCT:SPACING or "
+                          "list:FILE)");
     };
     if (spec == "none" || spec.empty()) {
         result.m_text = "none";
@@ -64,12 +66,54 @@ PrewarmSpec PrewarmSpec::parse(const std::string& spec) {
         result.m_kind = Kind::Fraction;
         return result;
     }
+    if (spec.starts_with("misses:")) {
+        parseMisses(spec.substr(7), result);
+        result.m_kind = Kind::Misses;
+        return result;
+    }
     if (spec.starts_with("list:")) {
         result.m_list = readList(spec.substr(5));
         result.m_kind = Kind::List;
         return result;
     }
     throw bad("unknown form");
+}
+
+void PrewarmSpec::parseMisses(const std::string& rest, PrewarmSpec& result) {
+    const auto bad = [&](const std::string& why) {
+        return InputError(joined({"prewarm 'misses:", excerpt(rest), "': ", why,
+                                  " (use misses:PCT:even, misses:PCT:runs:L or misses:PCT:random[:SEED])"}));
+    };
+    const auto colon = rest.find(':');
+    double percent = 0.0;
+    if (!parseDouble(rest.substr(0, colon), percent) || percent < 0.0 || percent > 100.0)
+        throw bad("PCT must be a percentage between 0 and 100");
+    result.m_fraction = percent / 100.0;
+    const std::string spacing = colon == std::string::npos ? "even" : rest.substr(colon + 1);
+    if (spacing == "even")
+        return;
+    if (spacing.starts_with("runs:")) {
+        if (!parseUnsigned(spacing.substr(5), result.m_run) || result.m_run == 0 || result.m_run > 1'000'000)
+            throw bad("L of runs:L must be a whole number 1..1000000");
+        return;
+    }
+    if (spacing == "random" || spacing.starts_with("random:")) {
+        result.m_randomMisses = true;
+        result.m_seed = 6; // the synthetic patterns' seed (docs/datasets.md §2.5)
+        if (spacing.size() > 6 && !parseUnsigned(spacing.substr(7), result.m_seed))
+            throw bad("SEED of random:SEED must be a whole number");
+        return;
+    }
+    throw bad("SPACING must be even, runs:L or random");
+}
+
+// Runs of m_run blocks are missing or cached together; a run is missing when the running count of
+// missing runs, floor(run * fraction), steps up, which spreads them as evenly as whole runs allow.
+bool PrewarmSpec::missing(std::uint32_t block) const {
+    if (m_randomMisses)
+        return static_cast<double>(mix(block ^ mix(m_seed)) >> 11) * 0x1.0p-53 < m_fraction;
+    const double run = static_cast<double>(block / m_run);
+    return std::floor((run + 1.0) * m_fraction) > std::floor(run * m_fraction);
 }
 
 bool PrewarmSpec::contains(std::uint32_t block) const {
@@ -86,6 +130,8 @@ bool PrewarmSpec::contains(std::uint32_t block) const {
         return static_cast<double>(mix(block ^ mix(m_seed)) >> 11) * 0x1.0p-53 < m_fraction;
     case Kind::List:
         return std::binary_search(m_list.begin(), m_list.end(), block);
+    case Kind::Misses:
+        return !missing(block);
     }
     return false;
 }
@@ -104,12 +150,15 @@ std::uint64_t PrewarmSpec::count(std::uint64_t relationBlocks) const {
         return static_cast<std::uint64_t>(std::lower_bound(m_list.begin(), m_list.end(), relationBlocks) -
                                           m_list.begin());
     case Kind::Fraction:
+    case Kind::Misses:
         break;
     }
     // Counting a huge relation block by block would take seconds; only the pool's size depends on
     // it, and there the expected count serves as well.
     if (relationBlocks > kExactFractionCount)
-        return static_cast<std::uint64_t>(m_fraction * static_cast<double>(relationBlocks)) + 1;
+        return static_cast<std::uint64_t>((m_kind == Kind::Misses ? 1.0 - m_fraction : m_fraction) *
+                                          static_cast<double>(relationBlocks)) +
+               1;
     std::uint64_t n = 0;
     for (std::uint64_t b = 0; b < relationBlocks; ++b)
         n += contains(static_cast<std::uint32_t>(b)) ? 1 : 0;

@@ -5,6 +5,7 @@
 #include "io_mode.h"
 #include "mechanics.h"
 #include "message_text.h"
+#include "prewarm.h"
 #include "registry.h"
 #include "text_parse.h"
 
@@ -99,6 +100,25 @@ RunOption flag(std::string_view name, std::string_view settingsKey, std::string_
     o.get = [field](const RunConfig& c) { return flagText(c.stream.*field); };
     o.set = [field](RunConfig& c, const std::string& v) { c.stream.*field = v == "true"; };
     return o;
+}
+
+// The percentage (spacing = false) or the spacing of a "misses:PCT:SPACING" cache state; "" otherwise.
+std::string missPart(const std::string& prewarm, bool spacing) {
+    if (!prewarm.starts_with("misses:"))
+        return {};
+    const std::string rest = prewarm.substr(7);
+    const auto colon = rest.find(':');
+    if (!spacing)
+        return rest.substr(0, colon);
+    return colon == std::string::npos ? "even" : rest.substr(colon + 1);
+}
+
+std::string missesSpec(const std::string& percent, const std::string& spacing) {
+    std::string spec = "misses:";
+    spec += percent.empty() ? "0" : percent;
+    spec += ':';
+    spec += spacing.empty() ? "even" : spacing;
+    return spec;
 }
 
 std::vector<std::string_view> mechanicsNames() {
@@ -230,9 +250,29 @@ std::vector<RunOption> buildTable() {
         [](RunConfig& c, std::uint64_t v) { c.stream.maxConnections = int(v); }));
     t.push_back(text(
         "prewarm", "prewarm", "prewarm", stream, "SPEC",
-        "cache state: none, all, every:K, except-every:K, fraction:P:SEED, list:FILE", {},
-        [](const RunConfig& c) { return c.prewarm; },
+        "cache state: none, all, every:K, except-every:K, fraction:P:SEED, misses:PCT:SPACING,\nlist:FILE",
+        {}, [](const RunConfig& c) { return c.prewarm; },
         [](RunConfig& c, const std::string& v) { c.prewarm = v; }));
+    // Both rewrite --prewarm as misses:PCT:SPACING, so a sweep can vary the two as separate axes.
+    t.push_back(real(
+        "miss-fraction", "missFraction", "miss_fraction", stream, "PCT",
+        "cache state: PCT % of the blocks not cached, spaced by --miss-spacing (sets --prewarm)", 0.0, 100.0,
+        false, [](const RunConfig& c) { return missPart(c.prewarm, false); },
+        [](RunConfig& c, double v) { c.prewarm = missesSpec(realText(v), missPart(c.prewarm, true)); }));
+    t.push_back(text(
+        "miss-spacing", "missSpacing", "miss_spacing", stream, "S",
+        "how those misses lie: even (default), runs:L (L misses in a row) or random[:SEED]", {},
+        [](const RunConfig& c) { return missPart(c.prewarm, true); },
+        [](RunConfig& c, const std::string& v) {
+            const std::string spec = missesSpec(missPart(c.prewarm, false), v);
+            try {
+                PrewarmSpec::parse(spec);
+            } catch (const InputError&) {
+                throw InputError(joined({"--miss-spacing '", excerpt(v),
+                                         "': expected even, runs:L (L = 1..1000000) or random[:SEED]"}));
+            }
+            c.prewarm = spec;
+        }));
     t.push_back(whole(
         "reset-every", "resetEvery", "reset_every", stream, "end and reset the stream every N blocks", 1,
         1ULL << 32, [](const RunConfig& c) { return wholeText(c.resetEvery); },
@@ -370,10 +410,29 @@ bool accepts(const RunOption& o, const std::string& value) {
     return o.choices.empty() || in(o.choices) || in(o.aliases);
 }
 
+// Units of the numeric options, for the axes of sweep maps.
+void addUnits(std::vector<RunOption>& table) {
+    const std::pair<std::string_view, std::string_view> units[] = {
+        {"pattern-blocks", "blocks"},  {"io-combine-limit", "blocks"},  {"max-pinned", "buffers"},
+        {"shared-buffers", "blocks"},  {"miss-fraction", "%"},          {"reset-every", "blocks"},
+        {"latency-us", "\u00b5s"},     {"consumer-ns", "ns"},           {"device-parallelism", "requests"},
+        {"collapse-window", "misses"}, {"stream-start-after", "visits"}};
+    for (RunOption& option : table)
+        for (const auto& [name, unit] : units)
+            if (option.name == name)
+                option.unit = unit;
+}
+
+std::vector<RunOption> tableWithUnits() {
+    std::vector<RunOption> table = buildTable();
+    addUnits(table);
+    return table;
+}
+
 } // namespace
 
 const std::vector<RunOption>& runOptions() {
-    static const std::vector<RunOption> table = buildTable();
+    static const std::vector<RunOption> table = tableWithUnits();
     return table;
 }
 

@@ -25,6 +25,7 @@ struct RunOption {
     std::string_view section;   // of the help text: "Dataset", "Read stream", "I/O", "Output"
     std::string_view valueName; // "N", "FILE" in the help text
     std::string_view help;      // one line; a '\n' continues it on the next line
+    std::string_view unit;      // of a number, for plot axes: "%", "ns", "blocks" (empty: none)
     std::uint64_t minWhole = 0, maxWhole = 0;
     double minReal = 0.0, maxReal = 0.0;
     bool minExclusive = false;                        // Real: more than minReal
