@@ -5,8 +5,11 @@
 #include "headless_export.h"
 #include "input_error.h"
 #include "signal_cancel.h"
+#include "sweep_cli.h"
 
 #include <QApplication>
+
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -32,8 +35,23 @@ int checkedStdout(int exitCode) {
     return exitCode;
 }
 
+// The binary's own path, so the commands a sweep prints run this very build.
+std::string selfPath(const char* argv0) {
+    char path[4096];
+    const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    return n > 0 ? std::string(path, std::size_t(n)) : std::string(argv0);
+}
+
 int run(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
+    if (!args.empty() && args.front() == "sweep") {
+        la::SignalCancel::install();
+        // The maps are drawn by QCustomPlot, which needs a QApplication; no display is used.
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        la::configureApplication();
+        return la::runSweepCommand({args.begin() + 1, args.end()}, selfPath(argv[0]));
+    }
     la::CliOptions options;
     try {
         options = la::parseCommandLine(args);

@@ -64,27 +64,25 @@ bool replay(QPaintDevice& device, const QPicture& picture) {
     return painter.end();
 }
 
-QString writeSvg(const QString& path, Dashboard& dashboard, const PlotExport& what) {
-    const QPicture picture = dashboard.renderPicture(what.size, what.caption, what.plotIndex);
+QString writeSvg(const QString& path, const Drawing& drawing, int dpi) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
     svg.setOutputDevice(&buffer);
-    // The picture replays at the target's resolution; the same one keeps one unit one pixel.
-    svg.setResolution(picture.logicalDpiX());
-    svg.setSize(what.size);
-    svg.setViewBox(QRect(QPoint(0, 0), what.size));
-    svg.setTitle(what.caption.section(QLatin1Char('\n'), 0, 0));
-    svg.setDescription(metadataText(what));
-    if (!replay(svg, picture))
+    svg.setResolution(dpi);
+    svg.setSize(drawing.size);
+    svg.setViewBox(QRect(QPoint(0, 0), drawing.size));
+    svg.setTitle(drawing.title);
+    svg.setDescription(drawing.description);
+    if (!drawing.paint(svg))
         return QStringLiteral("cannot draw the SVG '%1'").arg(path);
     return writeBytes(path, PlotFormat::Svg, bytes);
 }
 
 // XMP metadata is XML: the caption and the JSON go in as text.
-QByteArray xmpPacket(const PlotExport& what) {
-    const QString description = metadataText(what).toHtmlEscaped();
+QByteArray xmpPacket(const QString& text) {
+    const QString description = text.toHtmlEscaped();
     return QStringLiteral("<?xpacket begin=\"\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>"
                           "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF "
                           "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
@@ -96,25 +94,44 @@ QByteArray xmpPacket(const PlotExport& what) {
         .toUtf8();
 }
 
-QString writePdf(const QString& path, Dashboard& dashboard, const PlotExport& what) {
-    const QPicture picture = dashboard.renderPicture(what.size, what.caption, what.plotIndex);
+QString writePdf(const QString& path, const Drawing& drawing, int dpi) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     {
         QPdfWriter pdf(&buffer);
-        // The picture's resolution keeps one unit one pixel; the page is the export's size at it.
-        const int dpi = picture.logicalDpiX();
+        // At the drawing's resolution one unit is one pixel; the page is the drawing's size at it.
         pdf.setResolution(dpi);
-        pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(what.size) * 72.0 / dpi, QPageSize::Point),
+        pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(drawing.size) * 72.0 / dpi, QPageSize::Point),
                                       QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
-        pdf.setTitle(what.caption.section(QLatin1Char('\n'), 0, 0));
+        pdf.setTitle(drawing.title);
         pdf.setCreator(QStringLiteral("Lookahead " LOOKAHEAD_VERSION));
-        pdf.setDocumentXmpMetadata(xmpPacket(what));
-        if (!replay(pdf, picture))
+        pdf.setDocumentXmpMetadata(xmpPacket(drawing.description));
+        if (!drawing.paint(pdf))
             return QStringLiteral("cannot draw the PDF '%1'").arg(path);
     }
     return writeBytes(path, PlotFormat::Pdf, bytes);
+}
+
+QString writeDrawingPng(const QString& path, const Drawing& drawing) {
+    QImage image(drawing.size, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    if (!drawing.paint(image))
+        return QStringLiteral("cannot draw the PNG '%1'").arg(path);
+    image.setText(QStringLiteral("Title"), drawing.title);
+    image.setText(QStringLiteral("Description"), drawing.description);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, "PNG"))
+        return QStringLiteral("cannot encode the PNG '%1'").arg(path);
+    return writeBytes(path, PlotFormat::Png, bytes);
+}
+
+// The dashboard's drawing, replayed onto a vector device at the picture's own resolution.
+Drawing dashboardDrawing(const QPicture& picture, const PlotExport& what) {
+    return {what.size, what.caption.section(QLatin1Char('\n'), 0, 0), metadataText(what),
+            [&picture](QPaintDevice& device) { return replay(device, picture); }};
 }
 
 } // namespace
@@ -139,16 +156,31 @@ QString plotFormatName(PlotFormat format) {
 }
 
 QString writePlotFile(const QString& path, Dashboard& dashboard, const PlotExport& what) {
-    switch (what.format) {
-    case PlotFormat::Svg:
-        return writeSvg(path, dashboard, what);
-    case PlotFormat::Pdf:
-        return writePdf(path, dashboard, what);
-    case PlotFormat::Png:
-        break;
+    if (what.format != PlotFormat::Png) {
+        const QPicture picture = dashboard.renderPicture(what.size, what.caption, what.plotIndex);
+        // The picture replays at the target's resolution; the same one keeps one unit one pixel.
+        const int dpi = picture.logicalDpiX();
+        const Drawing drawing = dashboardDrawing(picture, what);
+        return what.format == PlotFormat::Svg ? writeSvg(path, drawing, dpi) : writePdf(path, drawing, dpi);
     }
     return writePng(path, dashboard.renderImage(what.size, what.scale, what.caption, what.plotIndex),
                     what.caption, what.experiment, what.runs);
+}
+
+} // namespace la
+
+namespace la {
+
+QString writeDrawingFile(const QString& path, PlotFormat format, const Drawing& drawing) {
+    switch (format) {
+    case PlotFormat::Svg:
+        return writeSvg(path, drawing, kDrawingDpi);
+    case PlotFormat::Pdf:
+        return writePdf(path, drawing, kDrawingDpi);
+    case PlotFormat::Png:
+        break;
+    }
+    return writeDrawingPng(path, drawing);
 }
 
 } // namespace la

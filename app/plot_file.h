@@ -7,7 +7,10 @@
 #include <QSize>
 #include <QString>
 
+#include <functional>
 #include <vector>
+
+class QPaintDevice;
 
 namespace la {
 
@@ -38,5 +41,18 @@ struct PlotExport {
 // compare mode) as metadata: PNG text chunks, the SVG's <title> and <desc>, the PDF's title and XMP
 // description. Returns an error message naming the file, empty on success.
 [[nodiscard]] QString writePlotFile(const QString& path, Dashboard& dashboard, const PlotExport& what);
+
+// Anything else drawn onto a paint device (sweep maps), and what its file says about it: the PNG's
+// Title and Description text chunks, the SVG's <title> and <desc>, the PDF's title and XMP.
+struct Drawing {
+    QSize size;
+    QString title;
+    QString description;
+    std::function<bool(QPaintDevice&)> paint; // false: it could not draw
+};
+inline constexpr int kDrawingDpi = 96; // SVG and PDF: one unit is one pixel of `size`
+
+// Renders and writes the file atomically; returns an error message naming it, empty on success.
+[[nodiscard]] QString writeDrawingFile(const QString& path, PlotFormat format, const Drawing& drawing);
 
 } // namespace la

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sweep_results.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace la {
+
+namespace {
+
+std::uint64_t whole(const QJsonObject& run, const char* key) {
+    return static_cast<std::uint64_t>(run.value(QLatin1String(key)).toDouble());
+}
+
+double figure(const SweepFigures& f, double value) {
+    return f.done && f.error.empty() ? value : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (const char c : text) {
+        if (c == '"')
+            quoted += '"';
+        quoted += c;
+    }
+    quoted += '"';
+    return quoted;
+}
+
+std::string numberField(double value) {
+    if (std::isnan(value))
+        return {};
+    char text[40];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return text;
+}
+
+} // namespace
+
+SweepFigures figuresOf(const QJsonObject& run) {
+    SweepFigures f;
+    f.done = !run.value(QStringLiteral("cancelled")).toBool();
+    f.runtimeNs = static_cast<std::int64_t>(run.value(QStringLiteral("runtime_ns")).toDouble());
+    f.meanDistance = run.value(QStringLiteral("distance_mean")).toDouble();
+    f.fracDistanceLe2 = run.value(QStringLiteral("frac_distance_le2")).toDouble();
+    f.waits = whole(run, "waits");
+    f.reads = whole(run, "ios");
+    f.collapses =
+        static_cast<std::uint64_t>(run.value(QStringLiteral("collapse_intervals")).toArray().size());
+    f.blocks = whole(run, "blocks");
+    f.misses = whole(run, "misses");
+    f.error = run.value(QStringLiteral("error")).toString().toStdString();
+    return f;
+}
+
+double SweepResults::slowdown(std::uint64_t cell, std::size_t policy) const {
+    const SweepFigures& run = at(cell, policy);
+    const SweepFigures& base = at(cell, spec.policies.size());
+    if (!run.done || !base.done || !run.error.empty() || !base.error.empty() || base.runtimeNs <= 0)
+        return std::numeric_limits<double>::quiet_NaN();
+    return static_cast<double>(run.runtimeNs) / static_cast<double>(base.runtimeNs);
+}
+
+bool SweepResults::complete() const {
+    for (const SweepFigures& run : runs)
+        if (!run.done)
+            return false;
+    return true;
+}
+
+void prepareResults(SweepResults& results) {
+    const std::uint64_t cells = results.spec.cells();
+    results.runs.assign(cells * results.runsPerCell(), SweepFigures{});
+    results.baselines.clear();
+    for (std::uint64_t cell = 0; cell < cells; ++cell)
+        results.baselines.push_back(results.spec.baselinePolicy(results.spec.cellConfig(cell)));
+}
+
+const std::vector<SweepMetric>& sweepMetrics() {
+    using R = const SweepResults&;
+    static const std::vector<SweepMetric> metrics{
+        {"slowdown", "slowdown vs fixed:max_pinned (\u00d7)",
+         [](R r, std::uint64_t c, std::size_t p) { return r.slowdown(c, p); }},
+        {"frac_distance_le2", "fraction of blocks at distance \u2264 2",
+         [](R r, std::uint64_t c, std::size_t p) { return figure(r.at(c, p), r.at(c, p).fracDistanceLe2); }},
+        {"mean_distance", "mean distance (blocks)",
+         [](R r, std::uint64_t c, std::size_t p) { return figure(r.at(c, p), r.at(c, p).meanDistance); }},
+        {"collapses", "collapses",
+         [](R r, std::uint64_t c, std::size_t p) {
+             return figure(r.at(c, p), double(r.at(c, p).collapses));
+         }},
+        {"waits", "waits",
+         [](R r, std::uint64_t c, std::size_t p) { return figure(r.at(c, p), double(r.at(c, p).waits)); }},
+        {"reads", "reads",
+         [](R r, std::uint64_t c, std::size_t p) { return figure(r.at(c, p), double(r.at(c, p).reads)); }},
+        {"runtime_ms", "run time (ms)",
+         [](R r, std::uint64_t c, std::size_t p) {
+             return figure(r.at(c, p), double(r.at(c, p).runtimeNs) / 1e6);
+         }},
+    };
+    return metrics;
+}
+
+const SweepMetric* findSweepMetric(std::string_view key) {
+    for (const SweepMetric& metric : sweepMetrics())
+        if (metric.key == key)
+            return &metric;
+    return nullptr;
+}
+
+std::string sweepCsv(const SweepResults& results) {
+    const SweepSpec& spec = results.spec;
+    std::string csv = "cell";
+    for (const SweepAxis& axis : spec.axes) {
+        csv += ',';
+        csv += csvField(axis.option);
+    }
+    csv += ",policy,baseline";
+    for (const SweepMetric& metric : sweepMetrics()) {
+        csv += ',';
+        csv.append(metric.key);
+    }
+    csv += ",blocks,misses,error\n";
+    for (std::uint64_t cell = 0; cell < spec.cells(); ++cell) {
+        const std::vector<std::size_t> at = spec.coordinates(cell);
+        for (std::size_t p = 0; p < spec.policies.size(); ++p) {
+            const SweepFigures& run = results.at(cell, p);
+            csv += std::to_string(cell);
+            for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+                csv += ',';
+                csv += csvField(spec.axes[a].values[at[a]]);
+            }
+            csv += ',';
+            csv += csvField(spec.policies[p].label());
+            csv += ',';
+            csv += results.baselines[cell];
+            for (const SweepMetric& metric : sweepMetrics()) {
+                csv += ',';
+                csv += numberField(metric.value(results, cell, p));
+            }
+            csv += ',';
+            csv += std::to_string(run.blocks);
+            csv += ',';
+            csv += std::to_string(run.misses);
+            csv += ',';
+            csv += csvField(!run.error.empty() ? run.error : results.at(cell, spec.policies.size()).error);
+            csv += '\n';
+        }
+    }
+    return csv;
+}
+
+} // namespace la

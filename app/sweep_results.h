@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "sweep_spec.h"
+
+#include <QJsonObject>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace la {
+
+// What a sweep keeps of one run, read from its summary JSON's "runs" entry, so that a sweep run here
+// and one merged from per-cell JSON files give the same figures to the last digit.
+struct SweepFigures {
+    bool done = false;
+    std::int64_t runtimeNs = 0;
+    double meanDistance = 0.0;
+    double fracDistanceLe2 = 0.0;
+    std::uint64_t waits = 0;
+    std::uint64_t reads = 0;
+    std::uint64_t collapses = 0;
+    std::uint64_t blocks = 0;
+    std::uint64_t misses = 0;
+    std::string error; // the run stopped on an error
+};
+
+SweepFigures figuresOf(const QJsonObject& run);
+
+// Every run of a sweep: per cell, each policy of the spec and then the baseline.
+struct SweepResults {
+    SweepSpec spec;
+    std::vector<SweepFigures> runs;
+    std::vector<std::string> baselines; // per cell: "fixed:272"
+    bool cancelled = false;
+
+    std::size_t runsPerCell() const { return spec.policies.size() + 1; }
+    // policy == spec.policies.size() is the baseline.
+    const SweepFigures& at(std::uint64_t cell, std::size_t policy) const {
+        return runs[cell * runsPerCell() + policy];
+    }
+    SweepFigures& at(std::uint64_t cell, std::size_t policy) { return runs[cell * runsPerCell() + policy]; }
+    // Run time over the baseline's; NaN if either has none.
+    double slowdown(std::uint64_t cell, std::size_t policy) const;
+    bool complete() const;
+};
+
+// Sizes `results` for its spec and names every cell's baseline.
+void prepareResults(SweepResults& results);
+
+// A figure of a run, as the CSV's column and a map's colour.
+struct SweepMetric {
+    std::string_view key;   // CSV column and the maps' file names
+    std::string_view title; // colour scale
+    std::function<double(const SweepResults&, std::uint64_t cell, std::size_t policy)> value;
+};
+
+const std::vector<SweepMetric>& sweepMetrics();
+const SweepMetric* findSweepMetric(std::string_view key);
+
+// One row per cell and policy: the cell, its axes' values, the policy, every metric.
+std::string sweepCsv(const SweepResults& results);
+
+} // namespace la
