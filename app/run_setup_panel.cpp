@@ -191,7 +191,8 @@ QWidget* RunSetupPanel::buildStreamGroup() {
     form->addRow(tr("Reset every"), m_resetEvery);
     form->addRow(m_restoreAfterReset);
     form->addRow(m_backwardCombining);
-    m_prewarm->setToolTip(tr("none, all, every:K, except-every:K, fraction:P:SEED, misses:PCT:SPACING or list:FILE"));
+    m_prewarm->setToolTip(
+        tr("none, all, every:K, except-every:K, fraction:P:SEED, misses:PCT:SPACING or list:FILE"));
     m_resetEvery->setSuffix(tr(" blocks"));
     return group(this, tr("Read stream"), form);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sweep_spec.h"
 
+#include "cli_options.h"
 #include "input_error.h"
 #include "message_text.h"
 #include "registry.h"
@@ -241,7 +242,8 @@ std::vector<OptionValue> SweepSpec::cellOptions(std::uint64_t cell) const {
 }
 
 RunConfig SweepSpec::cellConfig(std::uint64_t cell) const {
-    RunConfig config;
+    // The command line's defaults, so that a cell's headless command (--emit-commands) runs it alike.
+    RunConfig config = parseCommandLine({}).run;
     const std::vector<OptionValue> options = cellOptions(cell);
     for (std::size_t i = 0; i < options.size(); ++i) {
         const auto& [name, value] = options[i];

@@ -3,6 +3,7 @@
 // to, the checks before a run are the command line's, and the stream's derived settings follow
 // the run's (shared_buffers back to "auto" leaves no stale value).
 #include "input_error.h"
+#include "prewarm.h"
 #include "run.h"
 #include "run_options.h"
 
@@ -45,7 +46,10 @@ void TestRunOptions::everyOptionRoundTrips() {
             value = "0.5";
             break;
         case OptionKind::Text:
-            value = o.choices.empty() ? "some-value" : std::string(o.choices.back());
+            // --miss-spacing checks its form (runs:L) without a list of choices.
+            value = o.name == "miss-spacing" ? "runs:4"
+                    : o.choices.empty()      ? "some-value"
+                                             : std::string(o.choices.back());
             break;
         }
         RunConfig config;
@@ -63,6 +67,32 @@ void TestRunOptions::outOfRangeIsRefusedEverywhere() {
         QCOMPARE(QString::fromUtf8(error.what()),
                  QStringLiteral("--eic '5000': expected a whole number 0..1000"));
     }
+    try {
+        setRunOption(config, *findRunOption("miss-spacing"), "runs:0");
+        QFAIL("runs:0 accepted");
+    } catch (const InputError& error) {
+        QCOMPARE(QString::fromUtf8(error.what()),
+                 QStringLiteral(
+                     "--miss-spacing 'runs:0': expected even, runs:L (L = 1..1000000) or random[:SEED]"));
+    }
+    // The two miss options compose one cache state, in either order.
+    RunConfig misses;
+    setRunOption(misses, *findRunOption("miss-spacing"), "runs:8");
+    setRunOption(misses, *findRunOption("miss-fraction"), "12.5");
+    QCOMPARE(QString::fromStdString(misses.prewarm), QStringLiteral("misses:12.5:runs:8"));
+    // 25 % in runs of 4: every fourth run of four blocks is missing, the first at blocks 12-15.
+    const PrewarmSpec runs = PrewarmSpec::parse("misses:25:runs:4");
+    std::string layout;
+    for (std::uint32_t b = 0; b < 32; ++b)
+        layout += runs.contains(b) ? '.' : 'M';
+    QCOMPARE(QString::fromStdString(layout), QStringLiteral("............MMMM............MMMM"));
+    const PrewarmSpec even = PrewarmSpec::parse("misses:10:even");
+    std::uint32_t cached = 0;
+    for (std::uint32_t b = 0; b < 1000; ++b)
+        cached += even.contains(b) ? 1 : 0;
+    QCOMPARE(cached, 900U);
+    QVERIFY_THROWS_EXCEPTION(InputError, PrewarmSpec::parse("misses:101:even"));
+    QVERIFY_THROWS_EXCEPTION(InputError, PrewarmSpec::parse("misses:5:sparse"));
     // Built in code, not parsed: the same check before the run.
     RunConfig tooMuchConcurrency;
     tooMuchConcurrency.stream.effectiveIoConcurrency = 5000;

@@ -134,6 +134,10 @@ void SweepMapView::rebuild(const PlotTheme& theme) {
     m_plot->replot();
 }
 
+QWidget* SweepMapView::plotWidget() const {
+    return m_plot;
+}
+
 std::optional<SweepCell> SweepMapView::cellAt(QPoint widgetPos) const {
     const QPoint pos = m_plot->mapFrom(this, widgetPos);
     for (std::size_t i = 0; i < m_shown.size(); ++i) {
@@ -173,7 +177,7 @@ bool SweepMapView::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_plot &&
         (event->type() == QEvent::MouseMove || event->type() == QEvent::MouseButtonRelease)) {
         const auto* mouse = static_cast<QMouseEvent*>(event);
-        const QPoint pos = mapFrom(m_plot, mouse->position().toPoint());
+        const QPoint pos = m_plot->mapTo(this, mouse->position().toPoint());
         if (const std::optional<SweepCell> cell = cellAt(pos)) {
             if (event->type() == QEvent::MouseMove)
                 emit cellHovered(*cell, mouse->globalPosition().toPoint());

@@ -35,7 +35,8 @@ public:
     QPoint cellCentre(const SweepCell& cell) const;
     // Draws the maps at `size` with the export theme onto `device` (an image, an SVG generator).
     void paint(QPaintDevice& device, QSize size);
-    QCustomPlot* plot() const { return m_plot; }
+    // The widget that takes the mouse (tests click on it).
+    QWidget* plotWidget() const;
 
 signals:
     void cellHovered(la::SweepCell cell, QPoint globalPos);

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sweeps (docs/sweeps.md): results that do not depend on --jobs, the same CSV from commands spread by
+// xargs and merged, the collapse map's cells, maps that are drawn, and every kind of bad input.
+#include "input_error.h"
+#include "summary_json.h"
+#include "sweep_commands.h"
+#include "sweep_map_view.h"
+#include "sweep_maps.h"
+#include "sweep_runner.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace la;
+
+namespace {
+
+const char* const kSmallSpec = R"({"schema": "lookahead.sweep/1", "name": "small",
+ "base": {"dataset": "seq", "pattern-blocks": 4000},
+ "axes": [{"option": "miss-fraction", "values": [2, 6, 20]},
+          {"option": "miss-spacing", "values": ["even", "runs:8"]}],
+ "policies": ["pg18", "adaptive@pg18"]})";
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+QByteArray readFile(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+struct Result {
+    int exitCode;
+    QString out;
+    QString err;
+};
+
+Result run(const QStringList& args) {
+    QProcess process;
+    process.start(QStringLiteral(LOOKAHEAD_BINARY), args);
+    process.waitForFinished(300'000);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+// The error loadSweepSpec() gives for a spec text, or empty if it loads.
+QString specError(const QTemporaryDir& dir, const QByteArray& text, bool force = false) {
+    const QString path = writeFile(dir, QStringLiteral("bad.json"), text);
+    try {
+        loadSweepSpec(path.toStdString(), force);
+    } catch (const InputError& error) {
+        return QString::fromUtf8(error.what());
+    }
+    return {};
+}
+
+#ifdef __SANITIZE_THREAD__
+constexpr bool kCanFork = false;
+#else
+constexpr bool kCanFork = true;
+#endif
+
+} // namespace
+
+class TestSweep : public QObject {
+    Q_OBJECT
+private slots:
+    void jobsDoNotChangeTheResults();
+    void commandsThroughXargsMergeToTheSameCsv();
+    void collapseMapCellsShowTheTrap();
+    void mapsAreDrawnPerMetricAndPolicy();
+    void hoverAndClickFindTheCell();
+    void badSpecsAreRefusedByName();
+    void badMergeDirectoriesAreRefused();
+    void cancelledSweepWritesNothing();
+};
+
+void TestSweep::jobsDoNotChangeTheResults() {
+    QTemporaryDir dir;
+    const std::string spec = writeFile(dir, QStringLiteral("s.json"), kSmallSpec).toStdString();
+    const SweepSpec loaded = loadSweepSpec(spec, false);
+    QCOMPARE(loaded.cells(), std::uint64_t(6));
+    const SweepResults one = runSweep(loaded, 1, nullptr, {});
+    const SweepResults two = runSweep(loaded, 2, nullptr, {});
+    QVERIFY(one.complete() && two.complete());
+    const std::string csv = sweepCsv(one);
+    QCOMPARE(sweepCsv(two), csv);
+    // 6 cells x 2 policies and a header; each row's reads are the cell's misses merged into runs.
+    QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 13);
+    QCOMPARE(one.at(0, 0).misses, std::uint64_t(80)); // 2 % of 4,000 blocks
+    QCOMPARE(one.at(1, 0).misses, std::uint64_t(80));
+    // Runs of 8 misses: adaptive reads each run in one I/O (the first in two, while its distance
+    // grows), pg18 at distance 1-2 in pairs.
+    QCOMPARE(one.at(1, 1).reads, std::uint64_t(11));
+    QCOMPARE(one.at(1, 0).reads, std::uint64_t(40));
+    QCOMPARE(one.baselines[0], std::string("fixed:94"));
+    if (!kCanFork)
+        QSKIP("TSan cannot run the binary's own threads in a child it forks");
+    const Result a = run({QStringLiteral("sweep"), QString::fromStdString(spec), QStringLiteral("--out"),
+                          dir.filePath(QStringLiteral("j1")), QStringLiteral("--jobs"), QStringLiteral("1"),
+                          QStringLiteral("--formats"), QStringLiteral("none")});
+    const Result b = run({QStringLiteral("sweep"), QString::fromStdString(spec), QStringLiteral("--out"),
+                          dir.filePath(QStringLiteral("j2")), QStringLiteral("--jobs"), QStringLiteral("2"),
+                          QStringLiteral("--formats"), QStringLiteral("none")});
+    QCOMPARE(a.exitCode, 0);
+    QCOMPARE(b.exitCode, 0);
+    QCOMPARE(readFile(dir.filePath(QStringLiteral("j1/sweep.csv"))), QByteArray::fromStdString(csv));
+    QCOMPARE(readFile(dir.filePath(QStringLiteral("j2/sweep.csv"))), QByteArray::fromStdString(csv));
+}
+
+void TestSweep::commandsThroughXargsMergeToTheSameCsv() {
+    if (!kCanFork)
+        QSKIP("TSan cannot run the binary's own threads in a child it forks");
+    QTemporaryDir dir;
+    const QString spec = writeFile(dir, QStringLiteral("s.json"), kSmallSpec);
+    const QString direct = dir.filePath(QStringLiteral("direct"));
+    const QString spread = dir.filePath(QStringLiteral("spread"));
+    QCOMPARE(run({QStringLiteral("sweep"), spec, QStringLiteral("--out"), direct, QStringLiteral("--formats"),
+                  QStringLiteral("none")})
+                 .exitCode,
+             0);
+    // One line per run: each a shell command of its own, run two at a time.
+    const Result emitted = run(
+        {QStringLiteral("sweep"), spec, QStringLiteral("--emit-commands"), QStringLiteral("--out"), spread});
+    QCOMPARE(emitted.exitCode, 0);
+    QCOMPARE(emitted.out.count(QLatin1Char('\n')), 18); // 6 cells x (2 policies + baseline)
+    QProcess xargs;
+    xargs.start(QStringLiteral("sh"),
+                {QStringLiteral("-c"), QStringLiteral("tr '\\n' '\\0' | xargs -0 -P2 -n1 sh -c")});
+    xargs.write(emitted.out.toUtf8());
+    xargs.closeWriteChannel();
+    QVERIFY(xargs.waitForFinished(300'000));
+    QCOMPARE(xargs.exitCode(), 0);
+    QCOMPARE(QDir(spread + QStringLiteral("/cells")).entryList({QStringLiteral("*.json")}).size(), 18);
+    const Result merged = run({QStringLiteral("sweep"), spec, QStringLiteral("--merge"), spread});
+    QVERIFY2(merged.exitCode == 0, qPrintable(merged.err));
+    QCOMPARE(readFile(spread + QStringLiteral("/sweep.csv")),
+             readFile(direct + QStringLiteral("/sweep.csv")));
+    QVERIFY(QFile::exists(spread + QStringLiteral("/slowdown-pg18.png")));
+    QVERIFY(QFile::exists(spread + QStringLiteral("/slowdown-adaptive_pg18.svg")));
+}
+
+void TestSweep::collapseMapCellsShowTheTrap() {
+    SweepResults results;
+    results.spec = loadSweepSpec("collapse-map", false);
+    const SweepSpec& spec = results.spec;
+    QCOMPARE(spec.cells(), std::uint64_t(300)); // 60 miss fractions x 5 spacings
+    QCOMPARE(spec.policies.size(), std::size_t(4));
+    prepareResults(results);
+    // The cells at 6 % misses: evenly spread, then in runs of 16; and 45 % in runs of 16.
+    const auto cellOf = [&](const std::string& fraction, const std::string& spacing) {
+        for (std::uint64_t cell = 0; cell < spec.cells(); ++cell) {
+            const auto at = spec.coordinates(cell);
+            if (spec.axes[0].values[at[0]] == fraction && spec.axes[1].values[at[1]] == spacing)
+                return cell;
+        }
+        qFatal("no cell %s %s", fraction.c_str(), spacing.c_str());
+    };
+    const auto runOf = [&](std::uint64_t cell, const std::string& policy) {
+        RunConfig config = spec.cellConfig(cell);
+        config.policy = policy;
+        return figuresOf(sweepRunObject(config, runScan(config, policy, {})));
+    };
+    for (const std::string spacing : {"even", "runs:2", "runs:4", "runs:8", "runs:16"}) {
+        const std::uint64_t cell = cellOf("6", spacing);
+        const SweepFigures adaptive = runOf(cell, "adaptive");
+        QCOMPARE(adaptive.blocks, std::uint64_t(100'000));
+        QCOMPARE(adaptive.misses, std::uint64_t(6'000));
+        QVERIFY2(adaptive.collapses == 0, spacing.c_str());
+        QVERIFY2(adaptive.fracDistanceLe2 < 0.05, spacing.c_str());
+    }
+    const SweepFigures pg18even = runOf(cellOf("6", "even"), "pg18");
+    QVERIFY(pg18even.collapses >= 1);
+    QVERIFY(pg18even.fracDistanceLe2 > 0.99);
+    QCOMPARE(pg18even.waits, pg18even.misses); // every miss waited for: nothing was read ahead
+    const SweepFigures pg18long = runOf(cellOf("45", "runs:16"), "pg18");
+    QCOMPARE(pg18long.collapses, std::uint64_t(0));
+    QVERIFY(pg18long.fracDistanceLe2 < 0.1);
+}
+
+void TestSweep::mapsAreDrawnPerMetricAndPolicy() {
+    QTemporaryDir dir;
+    const SweepResults results =
+        runSweep(loadSweepSpec(writeFile(dir, QStringLiteral("s.json"), kSmallSpec).toStdString(), false), 2,
+                 nullptr, {});
+    QStringList written;
+    QCOMPARE(writeSweepMaps(results, dir.path(), {PlotFormat::Png, PlotFormat::Svg}, &written), QString());
+    // 7 metrics x (2 policies + both side by side) x 2 formats.
+    QCOMPARE(written.size(), int(sweepMetrics().size()) * 3 * 2);
+    const QImage pg18(dir.filePath(QStringLiteral("frac_distance_le2-pg18.png")));
+    QCOMPARE(pg18.size(), QSize(640, 420));
+    QVERIFY(pg18.text(QStringLiteral("Description")).contains(QStringLiteral("lookahead sweep small")));
+    // pg18 at 2 % even misses sits at distance <= 2 throughout (the scale's top, red), adaptive at
+    // the same cell almost never (its bottom, blue): compare the two maps' bottom-left cells.
+    const QImage adaptive(dir.filePath(QStringLiteral("frac_distance_le2-adaptive_pg18.png")));
+    const auto redness = [](const QImage& image) {
+        long red = 0, blue = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                red += c.red() > 200 && c.green() < 60 && c.blue() < 60;
+                blue += c.blue() > 150 && c.red() < 80;
+            }
+        return std::pair{red, blue};
+    };
+    const auto [pg18Red, pg18Blue] = redness(pg18);
+    const auto [adaptiveRed, adaptiveBlue] = redness(adaptive);
+    QVERIFY2(pg18Red > 5000, qPrintable(QString::number(pg18Red)));
+    QVERIFY2(adaptiveBlue > pg18Blue, qPrintable(QStringLiteral("%1 %2").arg(adaptiveBlue).arg(pg18Blue)));
+    QVERIFY(adaptiveRed < pg18Red);
+    QSvgRenderer svg(dir.filePath(QStringLiteral("slowdown.svg")));
+    QVERIFY(svg.isValid());
+    QVERIFY(readFile(dir.filePath(QStringLiteral("slowdown.svg"))).contains("adaptive@pg18"));
+}
+
+void TestSweep::hoverAndClickFindTheCell() {
+    SweepGrid grid;
+    grid.title = "t";
+    grid.xTitle = "x";
+    grid.yTitle = "y";
+    grid.xLabels = {"1", "2", "3", "4"};
+    grid.yLabels = {"a", "b"};
+    grid.policies = {"p", "q"};
+    grid.values = {{0, 1, 2, 3, 4, 5, 6, 7}, {7, 6, 5, 4, 3, 2, 1, 0}};
+    SweepMapView view;
+    view.resize(900, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setGrid(grid);
+    for (const SweepCell want : {SweepCell{0, 0, 0}, SweepCell{0, 3, 1}, SweepCell{1, 2, 0}}) {
+        const std::optional<SweepCell> got = view.cellAt(view.cellCentre(want));
+        QVERIFY(got);
+        QCOMPARE(got->policy, want.policy);
+        QCOMPARE(got->x, want.x);
+        QCOMPARE(got->y, want.y);
+    }
+    std::optional<SweepCell> clicked;
+    connect(&view, &SweepMapView::cellClicked, this, [&](SweepCell cell) { clicked = cell; });
+    QTest::mouseClick(view.plotWidget(), Qt::LeftButton, {},
+                      view.plotWidget()->mapFrom(&view, view.cellCentre({1, 3, 1})));
+    QVERIFY(clicked);
+    QCOMPARE(clicked->policy, std::size_t(1));
+    QCOMPARE(clicked->x, std::size_t(3));
+    QCOMPARE(clicked->y, std::size_t(1));
+    QVERIFY(!view.cellAt(QPoint(2, 2)));
+}
+
+void TestSweep::badSpecsAreRefusedByName() {
+    QTemporaryDir dir;
+    const auto expect = [&](const QByteArray& text, const QString& part) {
+        const QString error = specError(dir, text);
+        QVERIFY2(error.contains(part), qPrintable(error + QStringLiteral(" lacks ") + part));
+        QVERIFY2(error.contains(QStringLiteral("bad.json")), qPrintable(error));
+    };
+    const QByteArray axes = R"("policies": ["pg18"], "axes": [)";
+    expect("{" + axes + R"({"option": "eicc", "values": [1]}]})",
+           QStringLiteral("axis 1: unknown option 'eicc'"));
+    expect(R"({"base": {"datasett": "seq"}, )" + axes + R"({"option": "eic", "values": [1]}]})",
+           QStringLiteral("base: unknown option 'datasett'"));
+    expect("{" + axes + R"({"option": "eic", "from": 8, "to": 2, "step": 1}]})",
+           QStringLiteral("axis 1 (eic): an empty range"));
+    expect("{" + axes + R"({"option": "eic", "values": []}]})", QStringLiteral("axis 1 (eic): no values"));
+    expect("{" + axes + R"({"option": "eic", "values": [4]}, {"option": "jitter", "values": ["lots"]}]})",
+           QStringLiteral("axis 2 (jitter): --jitter 'lots'"));
+    expect("{" + axes + R"({"option": "eic", "values": [5000]}]})",
+           QStringLiteral("axis 1 (eic): --eic '5000'"));
+    expect(R"({"policies": ["pg99"], "axes": [{"option": "eic", "values": [1]}]})",
+           QStringLiteral("policy 'pg99'"));
+    expect(R"({"axes": [{"option": "eic", "values": [1]}]})", QStringLiteral("\"policies\""));
+    expect(R"({"policies": ["pg18"], "axes": [{"option": "eic", "values": [1]})",
+           QStringLiteral("not valid JSON"));
+    expect(R"({"policies": ["pg18"], "axes": [], "colour": 1})", QStringLiteral("unknown key \"colour\""));
+    // 400 x 300 = 120,000 cells: refused without --force, accepted with it.
+    const QByteArray big = "{" + axes +
+                           R"({"option": "consumer-ns", "from": 1, "to": 400, "step": 1},
+                               {"option": "latency-us", "from": 1, "to": 300, "step": 1}]})";
+    expect(big, QStringLiteral("120000 cells is more than 100,000; give --force"));
+    QCOMPARE(specError(dir, big, true), QString());
+    const QString missing = dir.filePath(QStringLiteral("none.json"));
+    try {
+        loadSweepSpec(missing.toStdString(), false);
+        QFAIL("a missing spec loaded");
+    } catch (const InputError& error) {
+        QVERIFY(QString::fromUtf8(error.what()).contains(QStringLiteral("none.json: cannot read it")));
+    }
+    if (!kCanFork)
+        return;
+    const Result cli = run({QStringLiteral("sweep"), dir.filePath(QStringLiteral("bad.json")),
+                            QStringLiteral("--out"), dir.filePath(QStringLiteral("o"))});
+    QCOMPARE(cli.exitCode, 2);
+    QCOMPARE(cli.err.count(QStringLiteral("lookahead: ")), 1);
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("o/sweep.csv"))));
+    QCOMPARE(run({QStringLiteral("sweep"), QStringLiteral("collapse-map")}).exitCode, 2);
+    QCOMPARE(run({QStringLiteral("sweep"), QStringLiteral("collapse-map"), QStringLiteral("--out"),
+                  dir.path(), QStringLiteral("--jobs"), QStringLiteral("zero")})
+                 .exitCode,
+             2);
+}
+
+void TestSweep::badMergeDirectoriesAreRefused() {
+    QTemporaryDir dir;
+    const std::string specPath = writeFile(dir, QStringLiteral("s.json"), kSmallSpec).toStdString();
+    const SweepSpec spec = loadSweepSpec(specPath, false);
+    const SweepResults results = runSweep(spec, 2, nullptr, {});
+    // The files the commands would write, from the same runs.
+    const QString out = dir.filePath(QStringLiteral("m"));
+    QVERIFY(QDir().mkpath(out + QStringLiteral("/cells")));
+    for (std::uint64_t cell = 0; cell < spec.cells(); ++cell)
+        for (std::size_t p = 0; p < results.runsPerCell(); ++p) {
+            const RunConfig config = sweepRunConfig(results, cell, p);
+            const QJsonObject document{
+                {QStringLiteral("schema"), QStringLiteral("lookahead.summary/1")},
+                {QStringLiteral("config"), configObject(config)},
+                {QStringLiteral("runs"),
+                 QJsonArray{sweepRunObject(config, runScan(config, config.policy, {}))}}};
+            QFile file(out + QLatin1Char('/') + QString::fromStdString(sweepCellFile(results, cell, p)));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QJsonDocument(document).toJson());
+        }
+    QCOMPARE(sweepCsv(mergeSweep(spec, out.toStdString())), sweepCsv(results));
+    const auto mergeError = [&] {
+        try {
+            mergeSweep(spec, out.toStdString());
+        } catch (const InputError& error) {
+            return QString::fromUtf8(error.what());
+        }
+        return QString();
+    };
+    // A stray file, then a cell's file from another configuration, then a missing one.
+    const QString stray = out + QStringLiteral("/cells/other.json");
+    QVERIFY(QFile::copy(out + QStringLiteral("/cells/c000000-pg18.json"), stray));
+    QVERIFY2(mergeError().contains(QStringLiteral("other.json is not a run of this sweep")),
+             qPrintable(mergeError()));
+    QVERIFY(QFile::remove(stray));
+    const QString second = out + QStringLiteral("/cells/c000002-pg18.json");
+    const QByteArray original = readFile(second);
+    QVERIFY(QFile::remove(second));
+    QVERIFY(QFile::copy(out + QStringLiteral("/cells/c000004-pg18.json"), second));
+    QVERIFY2(
+        mergeError().contains(QStringLiteral("c000002-pg18.json: not this sweep's cell 2 (miss_fraction is "
+                                             "[20], the cell's [6])")),
+        qPrintable(mergeError()));
+    QVERIFY(QFile::remove(second));
+    QVERIFY2(mergeError().contains(QStringLiteral("c000002-pg18.json is missing (1 of 18 runs")),
+             qPrintable(mergeError()));
+    writeFile(dir, QStringLiteral("m/cells/c000002-pg18.json"), "{\"schema\": 1");
+    QVERIFY2(mergeError().contains(QStringLiteral("not the summary JSON of one run")),
+             qPrintable(mergeError()));
+    if (!kCanFork)
+        return;
+    // A failed merge leaves an earlier sweep.csv as it was.
+    writeFile(dir, QStringLiteral("m/sweep.csv"), "earlier\n");
+    const Result cli =
+        run({QStringLiteral("sweep"), QString::fromStdString(specPath), QStringLiteral("--merge"), out});
+    QCOMPARE(cli.exitCode, 2);
+    QVERIFY(cli.err.contains(QStringLiteral("c000002-pg18.json")));
+    QCOMPARE(readFile(out + QStringLiteral("/sweep.csv")), QByteArray("earlier\n"));
+    QFile::remove(out + QStringLiteral("/cells/c000002-pg18.json"));
+    QVERIFY(QFile::copy(out + QStringLiteral("/cells/c000000-pg18.json"), second));
+    Q_UNUSED(original);
+}
+
+void TestSweep::cancelledSweepWritesNothing() {
+    QTemporaryDir dir;
+    const SweepSpec spec = loadSweepSpec("collapse-map", false);
+    std::atomic<bool> cancel{false};
+    std::uint64_t seen = 0;
+    const SweepResults results = runSweep(spec, 2, &cancel, [&](const SweepProgress& progress) {
+        seen = progress.done;
+        if (progress.done > 0)
+            cancel = true;
+        QVERIFY(progress.total == 1500);
+    });
+    QVERIFY(results.cancelled);
+    QVERIFY(!results.complete());
+    QVERIFY(seen < 1500);
+    if (!kCanFork)
+        return;
+    QProcess process;
+    const QString out = dir.filePath(QStringLiteral("c"));
+    process.start(QStringLiteral(LOOKAHEAD_BINARY),
+                  {QStringLiteral("sweep"), QStringLiteral("collapse-map"), QStringLiteral("--out"), out});
+    QVERIFY(process.waitForStarted());
+    QTest::qWait(1500);
+    process.terminate(); // SIGTERM, as a Ctrl+C or a job scheduler's stop would
+    QVERIFY(process.waitForFinished(60'000));
+    QCOMPARE(process.exitCode(), 143);
+    QVERIFY(
+        QString::fromUtf8(process.readAllStandardError()).contains(QStringLiteral("nothing was written")));
+    QVERIFY(!QFile::exists(out + QStringLiteral("/sweep.csv")));
+}
+
+QTEST_MAIN(TestSweep)
+#include "tst_sweep.moc"
