@@ -87,6 +87,9 @@ const std::vector<CommandOption>& commandOptions() {
              o.pngWidth = int(sideOf("png-size", v.substr(0, x)));
              o.pngHeight = int(sideOf("png-size", v.substr(x + 1)));
          }},
+        {"Output", "sweep", "SPEC",
+         "(window) open the Sweep view on a spec or preset (collapse-map); with --run, start it",
+         [](CliOptions& o, const std::string& v) { o.sweep = v; }},
         {"Output", "run", nullptr, "(window) start the run at once",
          [](CliOptions& o, const std::string&) { o.startRun = true; }},
         {"Output", "help", nullptr, "this text", [](CliOptions& o, const std::string&) { o.help = true; }},

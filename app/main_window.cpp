@@ -17,6 +17,7 @@
 #include "run_setup_panel.h"
 #include "settings_store.h"
 #include "summary_json.h"
+#include "sweep_window.h"
 #include "tooltips.h"
 
 #include <QActionGroup>
@@ -239,6 +240,11 @@ void MainWindow::buildMenus() {
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(m_runAction);
     run->addAction(m_stopAction);
+    run->addSeparator();
+    run->addAction(tr("S&weep (collapse map, grids of runs)…"), this, [this] {
+        sweepWindow()->show();
+        sweepWindow()->raise();
+    });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_setupToggle);
@@ -348,8 +354,36 @@ void MainWindow::applyStartup(const CliOptions& options) {
                         QString::fromStdString(options.traceRelation));
         return;
     }
+    if (!options.sweep.empty()) {
+        // `lookahead --sweep SPEC [--run]`: the Sweep view on that spec, its sweep started at once.
+        SweepWindow* sweep = sweepWindow();
+        sweep->show();
+        if (sweep->loadSpec(QString::fromStdString(options.sweep)) && options.startRun)
+            QTimer::singleShot(0, sweep, &SweepWindow::startSweep);
+        return;
+    }
     if (options.startRun && error.isEmpty())
         QTimer::singleShot(0, this, &MainWindow::startRun);
+}
+
+SweepWindow* MainWindow::sweepWindow() {
+    if (!m_sweepWindow) {
+        m_sweepWindow = new SweepWindow(this);
+        m_sweepWindow->setWindowFlag(Qt::Window);
+        connect(m_sweepWindow, &SweepWindow::runCell, this, &MainWindow::runSweepCell);
+    }
+    return m_sweepWindow;
+}
+
+void MainWindow::runSweepCell(const RunConfig& config) {
+    if (const QString error = m_panel->setConfig(config); !error.isEmpty()) {
+        showError(tr("Cannot show this cell"), error);
+        return;
+    }
+    m_panel->setComparison(Comparison::Policy);
+    raise();
+    activateWindow();
+    startRun();
 }
 
 // Where real runs keep dataset files for the settings shown (--cache-dir or the default).

@@ -19,6 +19,8 @@ class QMessageBox;
 
 namespace la {
 
+class SweepWindow;
+
 class Dashboard;
 class RunSetupPanel;
 
@@ -55,6 +57,10 @@ public:
     // Checks the index scan `config` names on a worker thread (the index is parsed) and sets it;
     // pgScanChecked() follows.
     void openPgScan(const RunConfig& config);
+    // The Sweep view, created on first use (Run → Sweep…, or --sweep SPEC).
+    SweepWindow* sweepWindow();
+    // A sweep's cell in the main views: `config` names its policy (A) and its baseline (B).
+    void runSweepCell(const RunConfig& config);
     const ObservedTrace* importedTrace() const { return m_trace.get(); }
 
     RunController& controller() { return m_controller; }
@@ -110,6 +116,7 @@ private:
     PlotExportRequest m_lastExport;
     QPointer<TraceExport> m_traceExport;
     QPointer<TraceImportJob> m_traceImport;
+    SweepWindow* m_sweepWindow = nullptr;
     QThread* m_pgCheck = nullptr;                 // reading an index the user chose, if any
     std::shared_ptr<const ObservedTrace> m_trace; // the imported trace the panel models, if any
     QString m_tracePath;

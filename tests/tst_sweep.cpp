@@ -2,11 +2,14 @@
 // Sweeps (docs/sweeps.md): results that do not depend on --jobs, the same CSV from commands spread by
 // xargs and merged, the collapse map's cells, maps that are drawn, and every kind of bad input.
 #include "input_error.h"
+#include "main_window.h"
+#include "run_controller.h"
 #include "summary_json.h"
 #include "sweep_commands.h"
 #include "sweep_map_view.h"
 #include "sweep_maps.h"
 #include "sweep_runner.h"
+#include "sweep_window.h"
 
 #include <QApplication>
 #include <QDir>
@@ -14,10 +17,15 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMessageBox>
 #include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include <cmath>
 
@@ -89,6 +97,7 @@ private slots:
     void badSpecsAreRefusedByName();
     void badMergeDirectoriesAreRefused();
     void cancelledSweepWritesNothing();
+    void sweepViewRunsAndOpensACell();
 };
 
 void TestSweep::jobsDoNotChangeTheResults() {
@@ -404,6 +413,72 @@ void TestSweep::cancelledSweepWritesNothing() {
     QVERIFY(
         QString::fromUtf8(process.readAllStandardError()).contains(QStringLiteral("nothing was written")));
     QVERIFY(!QFile::exists(out + QStringLiteral("/sweep.csv")));
+}
+
+void TestSweep::sweepViewRunsAndOpensACell() {
+    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
+    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_sweep"));
+    QSettings().clear(); // the window starts from its defaults, not from an earlier run's settings
+    QTemporaryDir dir;
+    const QString spec = writeFile(dir, QStringLiteral("s.json"), kSmallSpec);
+    MainWindow window;
+    window.controller().setKeepEvents(false);
+    window.show();
+    SweepWindow* sweep = window.sweepWindow();
+    sweep->show();
+    QVERIFY(QTest::qWaitForWindowExposed(sweep));
+    QVERIFY(sweep->loadSpec(spec));
+    QTimer::singleShot(300, [] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+            box->accept();
+    });
+    QVERIFY(!sweep->loadSpec(dir.filePath(QStringLiteral("missing.json")))); // a dialog, nothing loaded
+    QSignalSpy finished(sweep, &SweepWindow::sweepFinished);
+    sweep->startSweep();
+    QVERIFY(sweep->running());
+    QVERIFY(finished.wait(120'000));
+    QCOMPARE(finished.first().first().toBool(), false);
+    QVERIFY(sweep->results() && sweep->results()->complete());
+    // The same figures as a sweep run without the window.
+    const SweepResults direct = runSweep(loadSweepSpec(spec.toStdString(), false), 1, nullptr, {});
+    QCOMPARE(sweepCsv(*sweep->results()), sweepCsv(direct));
+    const SweepGrid& grid = sweep->mapView()->grid();
+    QCOMPARE(grid.policies.size(), std::size_t(2));
+    QCOMPARE(grid.columns(), std::size_t(3));
+    QCOMPARE(grid.rows(), std::size_t(2));
+    QCOMPARE(grid.at(0, 0, 0), direct.at(0, 0).fracDistanceLe2); // pg18, 2 % even
+    const QString tip = sweep->cellText({0, 0, 0});
+    QVERIFY2(tip.contains(QStringLiteral("pg18")) && tip.contains(QStringLiteral("miss-fraction = 2")) &&
+                 tip.contains(QStringLiteral("vs fixed:94")) && tip.contains(QStringLiteral("collapses 1")),
+             qPrintable(tip));
+    // Exports: the maps as PNG and SVG, the CSV as the direct sweep's.
+    QCOMPARE(sweep->exportMaps(dir.filePath(QStringLiteral("map.png"))), QString());
+    QCOMPARE(sweep->exportMaps(dir.filePath(QStringLiteral("map.svg"))), QString());
+    QVERIFY(!QImage(dir.filePath(QStringLiteral("map.png"))).isNull());
+    QVERIFY(QSvgRenderer(dir.filePath(QStringLiteral("map.svg"))).isValid());
+    QCOMPARE(sweep->exportCsv(dir.filePath(QStringLiteral("out.csv"))), QString());
+    QCOMPARE(readFile(dir.filePath(QStringLiteral("out.csv"))), QByteArray::fromStdString(sweepCsv(direct)));
+    // A click on adaptive's cell at 20 % in runs of 8 runs it in the main window against its baseline.
+    QSignalSpy started(&window.controller(), &RunController::started);
+    const SweepCell cell{1, 2, 1};
+    QTest::mouseClick(
+        sweep->mapView()->plotWidget(), Qt::LeftButton, {},
+        sweep->mapView()->plotWidget()->mapFrom(sweep->mapView(), sweep->mapView()->cellCentre(cell)));
+    QVERIFY(started.count() == 1 || started.wait(5000));
+    const RunConfig& shown = window.controller().runningExperiment().runs.front().config;
+    QCOMPARE(QString::fromStdString(window.controller().runningExperiment().runs.front().policy),
+             QStringLiteral("adaptive"));
+    QCOMPARE(QString::fromStdString(shown.mechanics), QStringLiteral("pg18"));
+    QCOMPARE(QString::fromStdString(shown.prewarm), QStringLiteral("misses:20:runs:8"));
+    QCOMPARE(window.controller().runningExperiment().runs.size(), std::size_t(2));
+    QCOMPARE(QString::fromStdString(window.controller().runningExperiment().runs.back().policy),
+             QStringLiteral("fixed:94"));
+    QSignalSpy done(&window.controller(), &RunController::finished);
+    QVERIFY(done.wait(60'000));
+    const std::vector<RunSummary> summaries = window.controller().summaries();
+    QCOMPARE(summaries.size(), std::size_t(2));
+    QCOMPARE(summaries.front().waits, direct.at(sweepCellAt(direct.spec, 0, 2, 1), 1).waits);
 }
 
 QTEST_MAIN(TestSweep)
