@@ -112,7 +112,8 @@ void PrewarmSpec::parseMisses(const std::string& rest, PrewarmSpec& result) {
 bool PrewarmSpec::missing(std::uint32_t block) const {
     if (m_randomMisses)
         return static_cast<double>(mix(block ^ mix(m_seed)) >> 11) * 0x1.0p-53 < m_fraction;
-    const double run = static_cast<double>(block / m_run);
+    const std::uint64_t runIndex = block / m_run; // whole runs: the division truncates on purpose
+    const auto run = static_cast<double>(runIndex);
     return std::floor((run + 1.0) * m_fraction) > std::floor(run * m_fraction);
 }
 
