@@ -11,18 +11,19 @@ namespace la {
 namespace {
 constexpr std::uint8_t kMaxUsage = 5; // PostgreSQL's BM_MAX_USAGE_COUNT
 
-std::uint64_t slotOf(std::uint32_t block, std::uint64_t mask) {
-    return (static_cast<std::uint64_t>(block) * 0x9E3779B97F4A7C15ULL >> 17) & mask;
+std::uint64_t bitmapWords(std::uint64_t bits) {
+    return (bits + 63) / 64;
 }
 } // namespace
 
-BufferPool::BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks)
-    : m_capacity(capacity), m_direct(capacity >= relationBlocks) {
+BufferPool::BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks, Layout layout)
+    : m_capacity(capacity), m_compact(layout == Layout::Auto && capacity >= relationBlocks) {
     if (capacity == 0)
         throw InputError("shared buffers must hold at least one block");
-    if (m_direct) {
+    if (m_compact) {
         m_capacity = relationBlocks;
-        m_frames.resize(relationBlocks);
+        m_allocated.assign(bitmapWords(relationBlocks), 0);
+        m_valid.assign(bitmapWords(relationBlocks), 0);
         return;
     }
     m_frames.resize(capacity);
@@ -33,13 +34,11 @@ BufferPool::BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks)
 
 std::uint64_t BufferPool::bytesFor(std::uint64_t capacity, std::uint64_t relationBlocks) {
     if (capacity >= relationBlocks)
-        return relationBlocks * sizeof(Frame);
+        return 2 * bitmapWords(relationBlocks) * sizeof(std::uint64_t);
     return capacity * sizeof(Frame) + std::bit_ceil(capacity * 2) * sizeof(std::uint64_t);
 }
 
 std::int64_t BufferPool::find(std::uint32_t block) const {
-    if (m_direct)
-        return m_frames[block].state == Empty ? -1 : static_cast<std::int64_t>(block);
     for (std::uint64_t slot = slotOf(block, m_tableMask);; slot = (slot + 1) & m_tableMask) {
         const std::uint64_t entry = m_table[slot];
         if (entry == 0)
@@ -74,10 +73,6 @@ void BufferPool::tableErase(std::uint32_t block) {
 }
 
 std::uint32_t BufferPool::allocateFrame(std::uint32_t block) {
-    if (m_direct) {
-        ++m_resident;
-        return block;
-    }
     std::uint32_t frame;
     if (m_nextUnused < m_frames.size()) {
         frame = m_nextUnused++;
@@ -106,12 +101,22 @@ std::uint32_t BufferPool::allocateFrame(std::uint32_t block) {
             break;
         }
         tableErase(m_frames[frame].block);
+        // The hand's buffer is likely the next victim: its slot is what the next erase looks up.
+        __builtin_prefetch(&m_table[slotOf(m_frames[m_clockHand].block, m_tableMask)]);
     }
     tableInsert(block, frame);
     return frame;
 }
 
 bool BufferPool::prewarm(std::uint32_t block) {
+    if (m_compact) {
+        if (testBit(m_allocated, block))
+            return false;
+        setBit(m_allocated, block);
+        setBit(m_valid, block);
+        ++m_resident;
+        return true;
+    }
     if (find(block) >= 0)
         return false;
     const std::uint32_t frame = allocateFrame(block);
@@ -119,7 +124,7 @@ bool BufferPool::prewarm(std::uint32_t block) {
     return true;
 }
 
-BufferPool::Pinned BufferPool::pin(std::uint32_t block) {
+BufferPool::Pinned BufferPool::pinFrame(std::uint32_t block) {
     const std::int64_t found = find(block);
     if (found >= 0) {
         const auto index = static_cast<std::uint32_t>(found);
