@@ -11,18 +11,19 @@ namespace la {
 namespace {
 constexpr std::uint8_t kMaxUsage = 5; // PostgreSQL's BM_MAX_USAGE_COUNT
 
-std::uint64_t slotOf(std::uint32_t block, std::uint64_t mask) {
-    return (static_cast<std::uint64_t>(block) * 0x9E3779B97F4A7C15ULL >> 17) & mask;
+std::uint64_t bitmapWords(std::uint64_t bits) {
+    return (bits + 63) / 64;
 }
 } // namespace
 
-BufferPool::BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks)
-    : m_capacity(capacity), m_direct(capacity >= relationBlocks) {
+BufferPool::BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks, Layout layout)
+    : m_capacity(capacity), m_compact(layout == Layout::Auto && capacity >= relationBlocks) {
     if (capacity == 0)
         throw InputError("shared buffers must hold at least one block");
-    if (m_direct) {
+    if (m_compact) {
         m_capacity = relationBlocks;
-        m_frames.resize(relationBlocks);
+        m_allocated.assign(bitmapWords(relationBlocks), 0);
+        m_valid.assign(bitmapWords(relationBlocks), 0);
         return;
     }
     m_frames.resize(capacity);
@@ -33,15 +34,17 @@ BufferPool::BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks)
 
 std::uint64_t BufferPool::bytesFor(std::uint64_t capacity, std::uint64_t relationBlocks) {
     if (capacity >= relationBlocks)
-        return relationBlocks * sizeof(Frame);
+        return 2 * bitmapWords(relationBlocks) * sizeof(std::uint64_t);
     return capacity * sizeof(Frame) + std::bit_ceil(capacity * 2) * sizeof(std::uint64_t);
 }
 
+// The table's pointer and mask are copied to locals: stores into the table could alias the
+// mask (both are uint64_t), and the compiler would reload it after every store.
 std::int64_t BufferPool::find(std::uint32_t block) const {
-    if (m_direct)
-        return m_frames[block].state == Empty ? -1 : static_cast<std::int64_t>(block);
-    for (std::uint64_t slot = slotOf(block, m_tableMask);; slot = (slot + 1) & m_tableMask) {
-        const std::uint64_t entry = m_table[slot];
+    const std::uint64_t* const table = m_table.data();
+    const std::uint64_t mask = m_tableMask;
+    for (std::uint64_t slot = slotOf(block, mask);; slot = (slot + 1) & mask) {
+        const std::uint64_t entry = table[slot];
         if (entry == 0)
             return -1;
         if (static_cast<std::uint32_t>(entry >> 32) == block)
@@ -50,52 +53,57 @@ std::int64_t BufferPool::find(std::uint32_t block) const {
 }
 
 void BufferPool::tableInsert(std::uint32_t block, std::uint32_t frame) {
-    std::uint64_t slot = slotOf(block, m_tableMask);
-    while (m_table[slot] != 0)
-        slot = (slot + 1) & m_tableMask;
-    m_table[slot] = (static_cast<std::uint64_t>(block) << 32) | (std::uint64_t{frame} + 1);
+    std::uint64_t* const table = m_table.data();
+    const std::uint64_t mask = m_tableMask;
+    std::uint64_t slot = slotOf(block, mask);
+    while (table[slot] != 0)
+        slot = (slot + 1) & mask;
+    table[slot] = (static_cast<std::uint64_t>(block) << 32) | (std::uint64_t{frame} + 1);
 }
 
 void BufferPool::tableErase(std::uint32_t block) {
-    std::uint64_t slot = slotOf(block, m_tableMask);
-    while (static_cast<std::uint32_t>(m_table[slot] >> 32) != block || m_table[slot] == 0)
-        slot = (slot + 1) & m_tableMask;
-    // Backward-shift deletion keeps probe chains intact without tombstones.
+    std::uint64_t* const table = m_table.data();
+    const std::uint64_t mask = m_tableMask;
+    std::uint64_t slot = slotOf(block, mask);
+    while (static_cast<std::uint32_t>(table[slot] >> 32) != block || table[slot] == 0)
+        slot = (slot + 1) & mask;
+    // Backward-shift deletion keeps probe chains intact without tombstones: an entry moves into the
+    // hole if the hole lies on its probe path, i.e. its home is at least as far back as the hole.
     std::uint64_t hole = slot;
-    for (std::uint64_t next = (hole + 1) & m_tableMask; m_table[next] != 0; next = (next + 1) & m_tableMask) {
-        const std::uint64_t home = slotOf(static_cast<std::uint32_t>(m_table[next] >> 32), m_tableMask);
-        const bool movable = hole <= next ? (home <= hole || home > next) : (home <= hole && home > next);
-        if (movable) {
-            m_table[hole] = m_table[next];
+    for (std::uint64_t next = (hole + 1) & mask; table[next] != 0; next = (next + 1) & mask) {
+        const std::uint64_t home = slotOf(static_cast<std::uint32_t>(table[next] >> 32), mask);
+        if (((next - home) & mask) >= ((next - hole) & mask)) {
+            table[hole] = table[next];
             hole = next;
         }
     }
-    m_table[hole] = 0;
+    table[hole] = 0;
 }
 
 std::uint32_t BufferPool::allocateFrame(std::uint32_t block) {
-    if (m_direct) {
-        ++m_resident;
-        return block;
-    }
     std::uint32_t frame;
     if (m_nextUnused < m_frames.size()) {
         frame = m_nextUnused++;
         ++m_resident;
     } else {
         // Clock sweep: every pass over a buffer costs it one usage count; a full circle that finds
-        // only pinned buffers means the pool is too small for the stream.
-        std::uint64_t steps = 0;
-        const std::uint64_t limit = m_frames.size() * (kMaxUsage + 2ULL);
-        for (;; ++steps) {
-            if (steps > limit)
+        // only pinned buffers means the pool is too small for the stream. The hand and the frames
+        // are locals: a store to a usage count (a byte) could alias any member.
+        Frame* const frames = m_frames.data();
+        const std::uint64_t size = m_frames.size();
+        const std::uint64_t limit = size * (kMaxUsage + 2ULL);
+        std::uint32_t hand = m_clockHand;
+        for (std::uint64_t steps = 0;; ++steps) {
+            if (steps > limit) {
+                m_clockHand = hand;
                 throw InputError(
                     "shared buffers (" + std::to_string(m_capacity) +
                     " blocks) are all pinned: give the pool more blocks than max_pinned_buffers");
-            Frame& candidate = m_frames[m_clockHand];
-            const std::uint32_t here = m_clockHand;
-            if (++m_clockHand == m_frames.size())
-                m_clockHand = 0;
+            }
+            Frame& candidate = frames[hand];
+            const std::uint32_t here = hand;
+            if (++hand == size)
+                hand = 0;
             if (candidate.pins > 0)
                 continue;
             if (candidate.usage > 0) {
@@ -105,13 +113,24 @@ std::uint32_t BufferPool::allocateFrame(std::uint32_t block) {
             frame = here;
             break;
         }
+        m_clockHand = hand;
         tableErase(m_frames[frame].block);
+        // The hand's buffer is likely the next victim: its slot is what the next erase looks up.
+        __builtin_prefetch(&m_table[slotOf(m_frames[m_clockHand].block, m_tableMask)]);
     }
     tableInsert(block, frame);
     return frame;
 }
 
 bool BufferPool::prewarm(std::uint32_t block) {
+    if (m_compact) {
+        if (testBit(m_allocated, block))
+            return false;
+        setBit(m_allocated, block);
+        setBit(m_valid, block);
+        ++m_resident;
+        return true;
+    }
     if (find(block) >= 0)
         return false;
     const std::uint32_t frame = allocateFrame(block);
@@ -119,7 +138,7 @@ bool BufferPool::prewarm(std::uint32_t block) {
     return true;
 }
 
-BufferPool::Pinned BufferPool::pin(std::uint32_t block) {
+BufferPool::Pinned BufferPool::pinFrame(std::uint32_t block) {
     const std::int64_t found = find(block);
     if (found >= 0) {
         const auto index = static_cast<std::uint32_t>(found);

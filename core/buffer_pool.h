@@ -17,9 +17,15 @@ enum class PinResult : std::uint8_t {
 // clock sweep over usage counts (pinned buffers are never evicted).
 class BufferPool {
 public:
-    // `relationBlocks` bounds the block numbers; when the pool can hold the whole relation it maps
-    // blocks to frames directly and never evicts (the common case for patterns, and much faster).
-    BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks);
+    enum class Layout : std::uint8_t {
+        Auto,  // compact when the pool can hold the whole relation, else frames and a hash table
+        Frames // always frames and a hash table (tests compare it with the compact layout)
+    };
+    // `relationBlocks` bounds the block numbers. When the pool can hold the whole relation nothing
+    // is ever evicted, so pins and usage counts decide nothing: the pool keeps two bits per block
+    // (allocated, valid) and a block is its own frame handle (the common case for patterns; a
+    // 100 M-block relation takes 25 MB instead of 1.2 GB of frames).
+    BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks, Layout layout = Layout::Auto);
     // The memory such a pool allocates, so that callers can check it first.
     static std::uint64_t bytesFor(std::uint64_t capacity, std::uint64_t relationBlocks);
 
@@ -34,9 +40,25 @@ public:
         std::uint32_t frame; // handle for unpin() and markValid(), valid while pinned
     };
     // Pins `block`, allocating (and maybe evicting) on a miss.
-    Pinned pin(std::uint32_t block);
-    void unpin(std::uint32_t frame) { --m_frames[frame].pins; }
-    void markValid(std::uint32_t frame) { m_frames[frame].state = Valid; }
+    Pinned pin(std::uint32_t block) { return m_compact ? pinCompact(block) : pinFrame(block); }
+    // A hint that `block` will be pinned soon: its hash slot (or bitmap word) is fetched into the
+    // cache meanwhile, instead of stalling the pin on a cache miss.
+    void prefetch(std::uint32_t block) const {
+        if (m_compact)
+            __builtin_prefetch(&m_allocated[block >> 6]);
+        else
+            __builtin_prefetch(&m_table[slotOf(block, m_tableMask)]);
+    }
+    void unpin(std::uint32_t frame) {
+        if (!m_compact)
+            --m_frames[frame].pins;
+    }
+    void markValid(std::uint32_t frame) {
+        if (m_compact)
+            setBit(m_valid, frame);
+        else
+            m_frames[frame].state = Valid;
+    }
 
 private:
     enum : std::uint8_t { Empty = 0, Reading = 1, Valid = 2 };
@@ -47,18 +69,38 @@ private:
         std::uint8_t usage = 0;
     };
 
+    static std::uint64_t slotOf(std::uint32_t block, std::uint64_t mask) {
+        return (static_cast<std::uint64_t>(block) * 0x9E3779B97F4A7C15ULL >> 17) & mask;
+    }
+    static bool testBit(const std::vector<std::uint64_t>& bits, std::uint32_t i) {
+        return (bits[i >> 6] >> (i & 63)) & 1U;
+    }
+    static void setBit(std::vector<std::uint64_t>& bits, std::uint32_t i) {
+        bits[i >> 6] |= 1ULL << (i & 63);
+    }
+    Pinned pinCompact(std::uint32_t block) {
+        if (testBit(m_allocated, block))
+            return {testBit(m_valid, block) ? PinResult::Hit : PinResult::InProgress, block};
+        setBit(m_allocated, block);
+        ++m_resident;
+        return {PinResult::Allocated, block};
+    }
+    Pinned pinFrame(std::uint32_t block);
     std::int64_t find(std::uint32_t block) const;
     std::uint32_t allocateFrame(std::uint32_t block);
     void tableInsert(std::uint32_t block, std::uint32_t frame);
     void tableErase(std::uint32_t block);
 
     std::uint64_t m_capacity;
-    bool m_direct;
+    bool m_compact;
     std::uint64_t m_resident = 0;
+    // Compact layout: one bit per block for "has a buffer" (being read or valid) and one for valid.
+    std::vector<std::uint64_t> m_allocated;
+    std::vector<std::uint64_t> m_valid;
     std::vector<Frame> m_frames;
     std::uint32_t m_nextUnused = 0;
     std::uint32_t m_clockHand = 0;
-    // Open-addressing block -> frame+1 map (0 = empty slot), used when not direct.
+    // Open-addressing block -> frame+1 map (0 = empty slot) of the frames layout.
     std::vector<std::uint64_t> m_table;
     std::uint64_t m_tableMask = 0;
 };

@@ -8,7 +8,7 @@ namespace {
 constexpr std::uint64_t kMaxMissGap = 100;
 } // namespace
 
-void CollapseDetector::onConsumed(const Event& event) {
+void CollapseDetector::update(const Event& event) {
     if (event.distance > 2) {
         close();
         return;

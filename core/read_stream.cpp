@@ -24,23 +24,6 @@ ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, const
     emit(EventKind::DistanceChanged);
 }
 
-void ReadStream::emit(EventKind kind, std::uint32_t block, std::uint32_t ioId, std::uint32_t nblocks,
-                      std::uint8_t flags, std::int64_t at) {
-    Event& event = m_tracer.next();
-    event.time_ns = at >= 0 ? at : m_now;
-    event.position = m_position;
-    event.block = block;
-    event.io_id = ioId;
-    event.kind = kind;
-    event.nblocks = static_cast<std::uint8_t>(std::min<std::uint32_t>(nblocks, 255));
-    event.flags = flags;
-    event.in_flight = static_cast<std::uint16_t>(m_iosCount);
-    event.distance = static_cast<std::uint16_t>(m_d.readahead);
-    event.combine_distance = static_cast<std::uint16_t>(m_d.combine);
-    event.pinned = static_cast<std::uint16_t>(m_pinned);
-    m_tracer.commit();
-}
-
 void ReadStream::noteDistance(const Distances& before) {
     if (before.readahead != m_d.readahead || before.combine != m_d.combine)
         emit(EventKind::DistanceChanged);
@@ -58,6 +41,7 @@ bool ReadStream::getBlock(std::uint32_t& block) {
             throw InputError("block " + std::to_string(item.block) + " is past the end of the relation (" +
                              std::to_string(m_source.relationBlocks()) + " blocks)");
         block = item.block;
+        m_pool.prefetch(block); // pinned a little later, when its read is started
         emit(EventKind::Requested, block);
         return true;
     }
@@ -298,7 +282,8 @@ void ReadStream::lookAhead(bool suppressAdvice) {
 
 std::int64_t ReadStream::completeOldestIo() {
     const Op op = iosAt(0);
-    m_iosHead = (m_iosHead + 1) % m_ios.size();
+    if (++m_iosHead == m_ios.size())
+        m_iosHead = 0;
     --m_iosCount;
     ReadOutcome outcome = op.outcome;
     if (!op.alreadyWaited && op.device) {

@@ -11,6 +11,7 @@
 #include "stream_config.h"
 #include "tracer.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -102,7 +103,8 @@ private:
     void pushEntry(std::uint32_t block, std::uint32_t frame, std::uint8_t flags);
     void startOp(Op& op);
 
-    // `at` < 0 stamps the event with the backend's current time.
+    // `at` < 0 stamps the event with the backend's current time. Inline: a block costs several
+    // events, and each is a handful of stores into the tracer's batch.
     void emit(EventKind kind, std::uint32_t block = 0, std::uint32_t ioId = 0, std::uint32_t nblocks = 0,
               std::uint8_t flags = 0, std::int64_t at = -1);
     void noteDistance(const Distances& before);
@@ -128,7 +130,11 @@ private:
     // Reads in flight, oldest first: a ring of max_ios slots.
     std::vector<Op> m_ios;
     std::size_t m_iosHead = 0, m_iosCount = 0;
-    Op& iosAt(std::size_t i) { return m_ios[(m_iosHead + i) % m_ios.size()]; }
+    // i < m_ios.size(): a compare instead of a division on every look at the ring.
+    Op& iosAt(std::size_t i) {
+        const std::size_t slot = m_iosHead + i;
+        return m_ios[slot < m_ios.size() ? slot : slot - m_ios.size()];
+    }
     std::uint32_t m_nextIoId = 1;
 
     std::uint32_t m_pendingStart = 0; // lowest block for a descending run
@@ -150,5 +156,22 @@ private:
     std::int64_t m_now = 0; // backend time, refreshed whenever it can have moved
     std::uint32_t m_position = 0;
 };
+
+inline void ReadStream::emit(EventKind kind, std::uint32_t block, std::uint32_t ioId, std::uint32_t nblocks,
+                             std::uint8_t flags, std::int64_t at) {
+    Event& event = m_tracer.next();
+    event.time_ns = at >= 0 ? at : m_now;
+    event.position = m_position;
+    event.block = block;
+    event.io_id = ioId;
+    event.kind = kind;
+    event.nblocks = static_cast<std::uint8_t>(std::min<std::uint32_t>(nblocks, 255));
+    event.flags = flags;
+    event.in_flight = static_cast<std::uint16_t>(m_iosCount);
+    event.distance = static_cast<std::uint16_t>(m_d.readahead);
+    event.combine_distance = static_cast<std::uint16_t>(m_d.combine);
+    event.pinned = static_cast<std::uint16_t>(m_pinned);
+    m_tracer.commit();
+}
 
 } // namespace la

@@ -7,20 +7,35 @@
 
 namespace la {
 
-SimDevice::SimDevice(const SimDeviceConfig& config) : m_config(config), m_rng(config.seed) {
-    for (int i = 0; i < std::max(1, config.parallelism); ++i)
-        m_channels.push(0);
+SimDevice::SimDevice(const SimDeviceConfig& config)
+    : m_config(config), m_rng(config.seed),
+      m_channels(static_cast<std::size_t>(std::max(1, config.parallelism)), 0), m_pending(16) {}
+
+void SimDevice::takeEarliestChannel(std::int64_t freeAgain) {
+    const std::size_t n = m_channels.size();
+    std::size_t hole = 0;
+    for (;;) {
+        std::size_t child = 2 * hole + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && m_channels[child + 1] < m_channels[child])
+            ++child;
+        if (m_channels[child] >= freeAgain)
+            break;
+        m_channels[hole] = m_channels[child];
+        hole = child;
+    }
+    m_channels[hole] = freeAgain;
 }
 
 std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) {
-    const std::int64_t channelFree = m_channels.top();
-    m_channels.pop();
+    const std::int64_t channelFree = m_channels.front();
     std::int64_t service = m_config.baseLatencyNs + m_config.perBlockNs * nblocks;
     if (m_config.jitter > 0.0)
         service = static_cast<std::int64_t>(static_cast<double>(service) *
                                             (1.0 + m_config.jitter * (2.0 * m_rng.uniform() - 1.0)));
     const std::int64_t done = std::max(at, channelFree) + std::max<std::int64_t>(service, 1);
-    m_channels.push(done);
+    takeEarliestChannel(done);
     ++m_reads;
     m_bytes += std::uint64_t{nblocks} * kBlockSize;
     return done;
@@ -31,14 +46,25 @@ void SimDevice::start(const ReadRequest& request) {
     // Advice makes the kernel start the read now; the consumer's pread later finds it under way.
     if (!request.synchronous || request.advice)
         pending.completes = schedule(m_now, request.nblocks);
-    m_pending.push_back(pending);
+    if (m_pendingCount == m_pending.size()) {
+        std::vector<Pending> grown(m_pending.size() * 2);
+        for (std::size_t i = 0; i < m_pendingCount; ++i)
+            grown[i] = m_pending[(m_pendingHead + i) % m_pending.size()];
+        m_pending = std::move(grown);
+        m_pendingHead = 0;
+    }
+    const std::size_t tail = m_pendingHead + m_pendingCount;
+    m_pending[tail < m_pending.size() ? tail : tail - m_pending.size()] = pending;
+    ++m_pendingCount;
 }
 
 ReadOutcome SimDevice::wait(std::uint32_t ioId) {
-    if (m_pending.empty() || m_pending.front().ioId != ioId)
+    if (m_pendingCount == 0 || m_pending[m_pendingHead].ioId != ioId)
         return {};
-    Pending pending = m_pending.front();
-    m_pending.pop_front();
+    Pending pending = m_pending[m_pendingHead];
+    if (++m_pendingHead == m_pending.size())
+        m_pendingHead = 0;
+    --m_pendingCount;
     if (pending.completes == 0) {
         pending.submitted = m_now;
         pending.completes = schedule(m_now, pending.nblocks);

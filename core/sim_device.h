@@ -4,9 +4,8 @@
 #include "io_backend.h"
 #include "splitmix64.h"
 
+#include <cstddef>
 #include <cstdint>
-#include <deque>
-#include <queue>
 #include <vector>
 
 namespace la {
@@ -43,13 +42,18 @@ private:
         std::uint32_t nblocks = 0;
     };
     std::int64_t schedule(std::int64_t at, std::uint32_t nblocks);
+    void takeEarliestChannel(std::int64_t freeAgain);
 
     SimDeviceConfig m_config;
     SplitMix64 m_rng;
     std::int64_t m_now = 0;
-    // Times at which each of the device's parallel channels becomes free (min-heap).
-    std::priority_queue<std::int64_t, std::vector<std::int64_t>, std::greater<>> m_channels;
-    std::deque<Pending> m_pending; // submission order, which is also the order reads are waited for
+    // Times at which each of the device's parallel channels becomes free: a min-heap whose root is
+    // replaced in one sift per read.
+    std::vector<std::int64_t> m_channels;
+    // Submission order, which is also the order reads are waited for: a ring that grows by doubling
+    // (a deque costs more per read than the rest of the device).
+    std::vector<Pending> m_pending;
+    std::size_t m_pendingHead = 0, m_pendingCount = 0;
     std::uint64_t m_reads = 0;
     std::uint64_t m_bytes = 0;
 };

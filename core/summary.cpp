@@ -6,81 +6,77 @@
 namespace la {
 
 void SummaryBuilder::onEvents(std::span<const Event> batch) {
+    // The time integral and the per-buffer sums live in locals for the batch: through the members
+    // every event would wait on the previous event's store. The per-buffer sums are whole numbers,
+    // so integer sums give exactly the doubles the per-event sums gave.
+    double integral = m_distanceTimeIntegral;
+    std::int64_t lastTime = m_lastTime;
+    std::uint64_t lastDistance = m_lastDistance;
+    std::uint64_t distanceSum = m_distanceSum, pinnedSum = m_pinnedSum, inFlightSum = m_inFlightSum;
+    std::uint64_t le2 = m_le2;
+    std::uint16_t distanceMax = m_distanceMax;
     for (const Event& event : batch) {
-        if (event.time_ns > m_lastTime) {
-            m_distanceTimeIntegral +=
-                static_cast<double>(m_lastDistance) * static_cast<double>(event.time_ns - m_lastTime);
-            m_lastTime = event.time_ns;
+        if (event.time_ns > lastTime) {
+            integral += static_cast<double>(lastDistance) * static_cast<double>(event.time_ns - lastTime);
+            lastTime = event.time_ns;
         }
-        m_lastDistance = event.distance;
-        switch (event.kind) {
-        case EventKind::Hit:
-            ++m_s.hits;
-            break;
-        case EventKind::Miss:
-            ++m_s.misses;
-            break;
-        case EventKind::ReadStarted:
-            ++m_s.ios;
+        lastDistance = event.distance;
+        // Most kinds are only counted: one table increment, no branch on the kind.
+        ++m_kinds[static_cast<std::uint8_t>(event.kind)];
+        if (event.kind == EventKind::Consumed) {
+            distanceSum += event.distance;
+            pinnedSum += event.pinned;
+            inFlightSum += event.in_flight;
+            distanceMax = std::max(distanceMax, event.distance);
+            le2 += event.distance <= 2 ? 1 : 0;
+            m_collapses.onConsumed(event);
+        } else if (event.kind == EventKind::ReadStarted) {
             if (event.nblocks >= m_readsBySize.size())
                 m_readsBySize.resize(event.nblocks + 1);
             ++m_readsBySize[event.nblocks];
-            break;
-        case EventKind::Waited:
-            ++m_s.waits;
+        } else if (event.kind == EventKind::Waited) {
             m_waitIo = event.io_id;
             m_waitStart = event.time_ns;
-            break;
-        case EventKind::ReadCompleted:
-            if (m_waitStart >= 0 && event.io_id == m_waitIo) {
-                m_s.waitNs += event.time_ns - m_waitStart;
-                m_waitStart = -1;
-            }
-            break;
-        case EventKind::Consumed:
-            onConsumed(event);
-            break;
-        case EventKind::Reset:
-            ++m_s.resets;
-            break;
-        default:
-            break;
+        } else if (event.kind == EventKind::ReadCompleted && m_waitStart >= 0 && event.io_id == m_waitIo) {
+            m_s.waitNs += event.time_ns - m_waitStart;
+            m_waitStart = -1;
         }
     }
+    m_distanceTimeIntegral = integral;
+    m_lastTime = lastTime;
+    m_lastDistance = lastDistance;
+    m_distanceSum = distanceSum;
+    m_pinnedSum = pinnedSum;
+    m_inFlightSum = inFlightSum;
+    m_le2 = le2;
+    m_distanceMax = distanceMax;
 }
 
-void SummaryBuilder::onConsumed(const Event& event) {
-    ++m_s.blocks;
-    m_distanceSum += event.distance;
-    m_pinnedSum += event.pinned;
-    m_inFlightSum += event.in_flight;
-    m_s.distanceMax = std::max<int>(m_s.distanceMax, event.distance);
-    if (event.distance <= 2)
-        ++m_le2;
-
-    m_collapses.onConsumed(event);
+std::uint64_t SummaryBuilder::count(EventKind kind) const {
+    return m_kinds[static_cast<std::uint8_t>(kind)];
 }
 
 void SummaryBuilder::finish(RunSummary& summary) {
     m_collapses.finish();
-    const double n = m_s.blocks > 0 ? static_cast<double>(m_s.blocks) : 1.0;
-    summary.blocks = m_s.blocks;
-    summary.hits = m_s.hits;
-    summary.misses = m_s.misses;
-    summary.ios = m_s.ios;
+    const std::uint64_t blocks = count(EventKind::Consumed);
+    const double n = blocks > 0 ? static_cast<double>(blocks) : 1.0;
+    summary.blocks = blocks;
+    summary.hits = count(EventKind::Hit);
+    summary.misses = count(EventKind::Miss);
+    summary.ios = count(EventKind::ReadStarted);
     summary.ioSizeHist.clear();
     for (std::size_t size = 0; size < m_readsBySize.size(); ++size)
         if (m_readsBySize[size] > 0)
             summary.ioSizeHist[static_cast<int>(size)] = m_readsBySize[size];
-    summary.waits = m_s.waits;
+    summary.waits = count(EventKind::Waited);
     summary.waitNs = m_s.waitNs;
-    summary.resets = m_s.resets;
+    summary.resets = count(EventKind::Reset);
     summary.runtimeNs = m_lastTime;
-    summary.distanceMean = m_distanceSum / n;
-    summary.distanceMax = m_s.distanceMax;
+    summary.distanceMean = static_cast<double>(m_distanceSum) / n;
+    summary.distanceMax = m_distanceMax;
     summary.fracDistanceLe2 = static_cast<double>(m_le2) / n;
-    summary.pinnedMean = m_pinnedSum / n;
-    summary.inFlightMean = m_inFlightSum / n;
+    summary.pinnedMean = static_cast<double>(m_pinnedSum) / n;
+    summary.inFlightMean = static_cast<double>(m_inFlightSum) / n;
     summary.distanceTimeMean =
         m_lastTime > 0 ? m_distanceTimeIntegral / static_cast<double>(m_lastTime) : 0.0;
     summary.collapseIntervals = m_collapses.intervals();

@@ -6,6 +6,7 @@
 #include "explain_io.h"
 #include "pg/index_scan.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -61,14 +62,16 @@ public:
     void finish(RunSummary& summary);
 
 private:
-    void onConsumed(const Event& event);
+    std::uint64_t count(EventKind kind) const;
 
     CollapseDetector m_collapses;
     RunSummary m_s;
-    double m_distanceSum = 0, m_pinnedSum = 0, m_inFlightSum = 0;
+    std::array<std::uint64_t, 256> m_kinds{}; // events by kind
+    std::uint64_t m_distanceSum = 0, m_pinnedSum = 0, m_inFlightSum = 0;
     std::uint64_t m_le2 = 0;
+    std::uint16_t m_distanceMax = 0;
     std::int64_t m_lastTime = 0;
-    int m_lastDistance = 0;
+    std::uint64_t m_lastDistance = 0;
     double m_distanceTimeIntegral = 0.0;
     // The read the consumer is blocked on and since when (a wait always ends before the next one).
     std::uint32_t m_waitIo = 0;

@@ -13,29 +13,34 @@ namespace la {
 // small enough (16 kB) to stay in L1 between the stream writing them and the sinks reading them.
 class Tracer {
 public:
-    explicit Tracer(std::size_t batchSize = 512) : m_batch(batchSize) {}
+    explicit Tracer(std::size_t batchSize = 512)
+        : m_batch(batchSize), m_next(m_batch.data()), m_end(m_batch.data() + m_batch.size()) {}
+    Tracer(const Tracer&) = delete;
+    Tracer& operator=(const Tracer&) = delete;
 
     void addSink(EventSink* sink) { m_sinks.push_back(sink); }
 
-    // The next event slot, filled in place; commit() publishes it.
-    Event& next() { return m_batch[m_size]; }
+    // The next event slot, filled in place; commit() publishes it. A cursor rather than an index,
+    // so that an event costs one pointer bump and one compare.
+    Event& next() { return *m_next; }
     void commit() {
-        if (++m_size == m_batch.size())
+        if (++m_next == m_end)
             flush();
     }
 
     void flush() {
-        if (m_size == 0)
+        if (m_next == m_batch.data())
             return;
-        const std::span<const Event> batch(m_batch.data(), m_size);
+        const std::span<const Event> batch(m_batch.data(), m_next);
         for (EventSink* sink : m_sinks)
             sink->onEvents(batch);
-        m_size = 0;
+        m_next = m_batch.data();
     }
 
 private:
     std::vector<Event> m_batch;
-    std::size_t m_size = 0;
+    Event* m_next; // the slot next() hands out
+    Event* m_end;
     std::vector<EventSink*> m_sinks;
 };
 

@@ -2,6 +2,7 @@
 // Combining, backward scans, the unget slot, the fast path, PG17's hit-terminated reads against
 // PG18's forwarded buffers, pause/resume, and collapse detection.
 #include "block_size.h"
+#include "splitmix64.h"
 #include "stream_harness.h"
 
 #include <QTest>
@@ -38,6 +39,30 @@ std::size_t countKind(const TraceRecorder& trace, EventKind kind) {
                                                   [kind](const Event& e) { return e.kind == kind; }));
 }
 
+// Field by field: an event's padding byte is not part of the trace.
+bool sameEvent(const Event& a, const Event& b) {
+    return a.time_ns == b.time_ns && a.position == b.position && a.block == b.block && a.io_id == b.io_id &&
+           a.kind == b.kind && a.nblocks == b.nblocks && a.flags == b.flags && a.in_flight == b.in_flight &&
+           a.distance == b.distance && a.combine_distance == b.combine_distance && a.pinned == b.pinned;
+}
+
+std::vector<Event> traceWithLayout(const std::vector<std::uint32_t>& blocks, std::uint64_t relation,
+                                   const std::string& prewarm, const std::string& policyName,
+                                   BufferPool::Layout layout) {
+    VectorSource source(blocks, relation);
+    auto policy = makePolicy(policyName);
+    BufferPool pool(relation + 1, relation, layout);
+    PrewarmSpec::parse(prewarm).apply(pool, relation);
+    SimDevice io(SimDeviceConfig{});
+    Tracer tracer;
+    TraceRecorder trace;
+    tracer.addSink(&trace);
+    ReadStream stream(StreamConfig{}, *policy, mechanicsFor(policyName, ""), pool, io, source, tracer);
+    consumeStream(stream, io, 3'000, nullptr, [](const ReadStream&, std::uint64_t) {});
+    tracer.flush();
+    return trace.events;
+}
+
 } // namespace
 
 class TestStreamMechanics : public QObject {
@@ -58,6 +83,9 @@ private slots:
     void pauseResume();
     void collapseDetection_data();
     void collapseDetection();
+    void compactPoolMatchesFrames();
+    void compactPoolStreamMatchesFrames_data();
+    void compactPoolStreamMatchesFrames();
 };
 
 void TestStreamMechanics::forwardCombinesToLimit_data() {
@@ -334,6 +362,69 @@ void TestStreamMechanics::collapseDetection() {
         QVERIFY(intervals.front().first < 32);
         QVERIFY(intervals.front().second > 19900);
     }
+}
+
+void TestStreamMechanics::compactPoolMatchesFrames() {
+    // A pool that holds the whole relation keeps two bits per block; frames with a hash table must
+    // give the same answer to every pin, prewarm and completed read.
+    constexpr std::uint32_t kRelation = 300;
+    BufferPool compact(kRelation, kRelation);
+    BufferPool frames(kRelation, kRelation, BufferPool::Layout::Frames);
+    SplitMix64 rng(11);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pins; // frames' handle, compact's handle
+    for (int step = 0; step < 20000; ++step) {
+        const auto block = static_cast<std::uint32_t>(rng.below(kRelation));
+        switch (rng.below(4)) {
+        case 0:
+            QCOMPARE(compact.prewarm(block), frames.prewarm(block));
+            break;
+        case 1: {
+            const BufferPool::Pinned a = compact.pin(block);
+            const BufferPool::Pinned b = frames.pin(block);
+            QCOMPARE(a.result, b.result);
+            pins.emplace_back(b.frame, a.frame);
+            if (a.result == PinResult::Allocated && rng.below(2) == 0) {
+                compact.markValid(a.frame);
+                frames.markValid(b.frame);
+            }
+            break;
+        }
+        default:
+            if (!pins.empty()) {
+                const std::size_t i = rng.below(pins.size());
+                frames.unpin(pins[i].first);
+                compact.unpin(pins[i].second);
+                pins.erase(pins.begin() + static_cast<std::ptrdiff_t>(i));
+            }
+            break;
+        }
+        QCOMPARE(compact.resident(), frames.resident());
+    }
+}
+
+void TestStreamMechanics::compactPoolStreamMatchesFrames_data() {
+    QTest::addColumn<QString>("prewarm");
+    QTest::addColumn<QString>("policy");
+    for (const char* prewarm : {"none", "every:2", "except-every:16", "fraction:0.3:5"})
+        for (const char* policy : {"pg17", "pg18", "pg19", "adaptive"})
+            QTest::addRow("%s %s", prewarm, policy) << QString(prewarm) << QString(policy);
+}
+
+void TestStreamMechanics::compactPoolStreamMatchesFrames() {
+    QFETCH(QString, prewarm);
+    QFETCH(QString, policy);
+    // A scan with revisits, so that some blocks are found in progress and some already read.
+    std::vector<std::uint32_t> blocks;
+    SplitMix64 rng(3);
+    for (std::uint32_t i = 0; i < 3000; ++i)
+        blocks.push_back(rng.below(4) == 0 ? static_cast<std::uint32_t>(rng.below(2000)) : i % 2000);
+    const std::vector<Event> compact =
+        traceWithLayout(blocks, 2000, prewarm.toStdString(), policy.toStdString(), BufferPool::Layout::Auto);
+    const std::vector<Event> frames = traceWithLayout(blocks, 2000, prewarm.toStdString(),
+                                                      policy.toStdString(), BufferPool::Layout::Frames);
+    QCOMPARE(compact.size(), frames.size());
+    for (std::size_t i = 0; i < compact.size(); ++i)
+        QVERIFY2(sameEvent(compact[i], frames[i]), qPrintable(QString("event %1 differs").arg(i)));
 }
 
 QTEST_GUILESS_MAIN(TestStreamMechanics)

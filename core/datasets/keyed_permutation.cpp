@@ -35,4 +35,13 @@ std::uint64_t KeyedPermutation::operator()(std::uint64_t index) const {
     return value;
 }
 
+void KeyedPermutation::map(std::span<std::uint64_t> indices) const {
+    // One branch-free pass first; only the values outside [0, size) walk the cycle further.
+    for (std::uint64_t& value : indices)
+        value = encrypt(value);
+    for (std::uint64_t& value : indices)
+        while (value >= m_size)
+            value = encrypt(value);
+}
+
 } // namespace la

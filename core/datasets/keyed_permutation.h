@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 namespace la {
 
@@ -23,6 +24,9 @@ public:
 
     // The element at `index` (< size).
     std::uint64_t operator()(std::uint64_t index) const;
+    // Replaces each index (< size) by its element, as operator() would: many at once, so that the
+    // independent encryptions overlap in the CPU instead of waiting on each other.
+    void map(std::span<std::uint64_t> indices) const;
     std::uint64_t size() const { return m_size; }
 
 private:

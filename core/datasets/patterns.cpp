@@ -5,6 +5,8 @@
 #include "splitmix64.h"
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -40,21 +42,37 @@ public:
         : m_permutation(blocks, seed), m_direction(direction) {}
 
     SourceItem next() override {
-        const std::uint64_t blocks = m_permutation.size();
-        if (m_position == blocks)
-            return {};
-        const std::uint64_t index = m_direction == Direction::Forward ? m_position : blocks - 1 - m_position;
-        ++m_position;
-        return {SourceStep::Block, static_cast<std::uint32_t>(m_permutation(index))};
+        if (m_next == m_ready) {
+            refill();
+            if (m_ready == 0)
+                return {};
+        }
+        return {SourceStep::Block, static_cast<std::uint32_t>(m_batch[m_next++])};
     }
     std::uint64_t length() const override { return m_permutation.size(); }
     std::uint64_t relationBlocks() const override { return m_permutation.size(); }
-    void rewind() override { m_position = 0; }
+    void rewind() override {
+        m_position = 0;
+        m_next = m_ready = 0;
+    }
 
 private:
+    // The permutation is evaluated a batch ahead: a batch's encryptions are independent, and the
+    // CPU overlaps them far better than one per call between the stream's work.
+    void refill() {
+        const std::uint64_t blocks = m_permutation.size();
+        m_ready = static_cast<std::size_t>(std::min<std::uint64_t>(m_batch.size(), blocks - m_position));
+        m_next = 0;
+        for (std::size_t i = 0; i < m_ready; ++i, ++m_position)
+            m_batch[i] = m_direction == Direction::Forward ? m_position : blocks - 1 - m_position;
+        m_permutation.map(std::span(m_batch.data(), m_ready));
+    }
+
     KeyedPermutation m_permutation;
     Direction m_direction;
-    std::uint64_t m_position = 0;
+    std::uint64_t m_position = 0; // indices handed to the batch so far
+    std::array<std::uint64_t, 64> m_batch{};
+    std::size_t m_next = 0, m_ready = 0;
 };
 
 constexpr std::uint64_t kHashRowsPerPage = 20;
