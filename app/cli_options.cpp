@@ -87,6 +87,12 @@ const std::vector<CommandOption>& commandOptions() {
              o.pngWidth = int(sideOf("png-size", v.substr(0, x)));
              o.pngHeight = int(sideOf("png-size", v.substr(x + 1)));
          }},
+        {"Output", "save", "FILE", "write the runs, their summaries and provenance as a session (.lookahead)",
+         [](CliOptions& o, const std::string& v) { o.save = v; }},
+        {"Output", "open", "FILE",
+         "(headless) a saved session instead of a new run: print its summaries, write\n"
+         "--summary-json and the plot exports from it",
+         [](CliOptions& o, const std::string& v) { o.open = v; }},
         {"Output", "run", nullptr, "(window) start the run at once",
          [](CliOptions& o, const std::string&) { o.startRun = true; }},
         {"Output", "help", nullptr, "this text", [](CliOptions& o, const std::string&) { o.help = true; }},
@@ -160,6 +166,9 @@ bool describesRun(const std::string& name) {
 CliOptions parseCommandLine(const std::vector<std::string>& args) {
     CliOptions o;
     o.run.dataset.name = "sparse-miss:16";
+    o.commandLine = "lookahead";
+    for (const std::string& arg : args)
+        o.commandLine.append(" ").append(arg);
     std::string comparedBy;
     for (std::size_t i = 0; i < args.size(); ++i) {
         Argument a = split(args[i]);

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "session_traces.h"
+
+#include "input_error.h"
+#include "io/event_spool.h"
+#include "io_backend.h"
+
+namespace la {
+
+std::vector<std::unique_ptr<RunTrace>>
+sessionTraces(const OpenedSession& session, const std::atomic<bool>* cancel,
+              const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+    const SessionReader& reader = *session.reader;
+    std::uint64_t total = 0;
+    for (const SessionRun& run : reader.runs())
+        total += run.events;
+    std::uint64_t done = 0;
+    std::vector<std::unique_ptr<RunTrace>> traces;
+    for (std::size_t i = 0; i < reader.runs().size(); ++i) {
+        const SessionRun& run = reader.runs()[i];
+        auto trace = std::make_unique<RunTrace>(
+            run.label, RunLimits{run.maxPinned, run.ioCombineLimit, run.collapseWindow});
+        if (run.observed)
+            trace->markObserved();
+        bool stopped = false;
+        reader.readEvents(i, [&](std::span<const Event> events) {
+            if (stopped || (cancel && cancel->load(std::memory_order_relaxed))) {
+                stopped = true;
+                return;
+            }
+            trace->append(events);
+            done += events.size();
+            if (progress)
+                progress(done, total);
+        });
+        if (stopped)
+            return {};
+        trace->setSummary(session.summaries[i]);
+        traces.push_back(std::move(trace));
+    }
+    return traces;
+}
+
+std::string saveSpooledSession(const std::string& path, const Experiment& experiment,
+                               const std::vector<RunSummary>& summaries,
+                               const std::vector<std::shared_ptr<const EventSpool>>& spools) {
+    try {
+        SessionWriter writer(path);
+        for (std::size_t i = 0; i < experiment.runs.size() && i < summaries.size(); ++i) {
+            if (i >= spools.size() || !spools[i])
+                continue;
+            if (!spools[i]->broken().empty())
+                return "cannot write session '" + path + "': run " + experiment.runs[i].label +
+                       "'s events were not all kept: " + spools[i]->broken();
+            writer.beginRun(sessionRunOf(experiment.runs[i]));
+            spools[i]->replay(writer, nullptr, {});
+            endSessionRun(writer, summaries[i]);
+        }
+        finishSession(writer, experiment);
+    } catch (const std::exception& error) {
+        return error.what();
+    }
+    return {};
+}
+
+} // namespace la
