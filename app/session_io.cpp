@@ -84,6 +84,13 @@ OpenedSession openSession(const std::string& path) {
                 }
             }
         }
+        if (run.observed) {
+            std::optional<ObservedTrace> trace = reader.observed(session.experiment.runs.size());
+            if (!trace)
+                throw InputError(joined({"session '", path, "' is damaged: observed run ", run.label,
+                                         " has no imported trace; save the run again"}));
+            variant.observed = std::make_shared<const ObservedTrace>(std::move(*trace));
+        }
         session.experiment.runs.push_back(std::move(variant));
         session.summaries.push_back(summaryFromFields(run.summary, path));
     }

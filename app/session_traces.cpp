@@ -53,6 +53,8 @@ std::string saveSpooledSession(const std::string& path, const Experiment& experi
                 return "cannot write session '" + path + "': run " + experiment.runs[i].label +
                        "'s events were not all kept: " + spools[i]->broken();
             writer.beginRun(sessionRunOf(experiment.runs[i]));
+            if (const auto& observed = experiment.runs[i].observed)
+                writer.addObserved(*observed);
             spools[i]->replay(writer, nullptr, {});
             endSessionRun(writer, summaries[i]);
         }

@@ -4,6 +4,7 @@
 #include "input_error.h"
 #include "io_backend.h"
 #include "message_text.h"
+#include "trace/trace_format.h"
 
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -197,12 +198,21 @@ SessionWriter::SessionWriter(std::string path) : m_path(std::move(path)), m_targ
          "PRIMARY KEY(run, name))");
     exec("CREATE TABLE events(run INTEGER NOT NULL, chunk INTEGER NOT NULL, count INTEGER NOT NULL, "
          "hash INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY(run, chunk))");
+    // An observed run's imported trace: its facts, reads, waits and the files it read.
+    exec("CREATE TABLE observed(run INTEGER PRIMARY KEY, format TEXT NOT NULL, relation TEXT NOT NULL, "
+         "has_times INTEGER NOT NULL, has_durations INTEGER NOT NULL, lines INTEGER NOT NULL, "
+         "failed_reads INTEGER NOT NULL, unaligned_reads INTEGER NOT NULL, unmatched_resumes INTEGER NOT "
+         "NULL, "
+         "uring_enters INTEGER NOT NULL, processes TEXT NOT NULL)");
     exec(
         "CREATE TABLE observed_reads(run INTEGER NOT NULL, read INTEGER NOT NULL, start_ns INTEGER NOT NULL, "
         "duration_ns INTEGER NOT NULL, block INTEGER NOT NULL, nblocks INTEGER NOT NULL, "
         "process INTEGER NOT NULL, PRIMARY KEY(run, read))");
+    exec("CREATE TABLE observed_waits(run INTEGER NOT NULL, wait INTEGER NOT NULL, time_ns INTEGER NOT NULL, "
+         "read INTEGER NOT NULL, PRIMARY KEY(run, wait))");
+    exec("CREATE TABLE observed_files(run INTEGER NOT NULL, file INTEGER NOT NULL, name TEXT NOT NULL, "
+         "reads INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY(run, file))");
     m_insertChunk = prepare("INSERT INTO events(run, chunk, count, hash, data) VALUES (?, ?, ?, ?, ?)");
-    m_insertObserved = prepare("INSERT INTO observed_reads VALUES (?, ?, ?, ?, ?, ?, ?)");
     setMeta("format", "lookahead.session");
     setMeta("format_version", std::to_string(kSessionFormatVersion));
     setMeta("lookahead_version", LOOKAHEAD_VERSION);
@@ -266,7 +276,6 @@ void SessionWriter::setProvenance(const NameValues& provenance) {
 void SessionWriter::beginRun(const SessionRun& run) {
     ++m_run;
     m_runChunks = 0;
-    m_observedRows = 0;
     m_current = run;
     m_current.events = m_current.positions = m_current.reads = 0;
     sqlite3_stmt* statement =
@@ -322,18 +331,58 @@ void SessionWriter::flushChunk() {
     m_chunkEvents = 0;
 }
 
-void SessionWriter::addObservedReads(std::span<const SessionObservedRead> reads) {
-    for (const SessionObservedRead& read : reads) {
-        sqlite3_bind_int64(m_insertObserved, 1, m_run);
-        sqlite3_bind_int64(m_insertObserved, 2, static_cast<sqlite3_int64>(m_observedRows++));
-        sqlite3_bind_int64(m_insertObserved, 3, read.startNs);
-        sqlite3_bind_int64(m_insertObserved, 4, read.durationNs);
-        sqlite3_bind_int64(m_insertObserved, 5, read.block);
-        sqlite3_bind_int64(m_insertObserved, 6, read.nblocks);
-        sqlite3_bind_int64(m_insertObserved, 7, read.process);
-        if (sqlite3_step(m_insertObserved) != SQLITE_DONE)
-            fail("observed_reads");
-        sqlite3_reset(m_insertObserved);
+void SessionWriter::addObserved(const ObservedTrace& trace) {
+    const auto step = [&](sqlite3_stmt* statement, const char* what) {
+        if (sqlite3_step(statement) != SQLITE_DONE)
+            fail(what);
+        sqlite3_reset(statement);
+    };
+    std::string processes;
+    for (const std::uint32_t pid : trace.processes)
+        processes.append(processes.empty() ? "" : " ").append(std::to_string(pid));
+    sqlite3_stmt* facts = prepare("INSERT INTO observed VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    sqlite3_bind_int64(facts, 1, m_run);
+    bindText(facts, 2, traceFormatName(trace.format));
+    bindText(facts, 3, trace.relation);
+    sqlite3_bind_int(facts, 4, trace.hasTimes ? 1 : 0);
+    sqlite3_bind_int(facts, 5, trace.hasDurations ? 1 : 0);
+    sqlite3_bind_int64(facts, 6, static_cast<sqlite3_int64>(trace.lines));
+    sqlite3_bind_int64(facts, 7, static_cast<sqlite3_int64>(trace.failedReads));
+    sqlite3_bind_int64(facts, 8, static_cast<sqlite3_int64>(trace.unalignedReads));
+    sqlite3_bind_int64(facts, 9, static_cast<sqlite3_int64>(trace.unmatchedResumes));
+    sqlite3_bind_int64(facts, 10, static_cast<sqlite3_int64>(trace.uringEnters));
+    bindText(facts, 11, processes);
+    step(facts, "observed");
+    sqlite3_stmt* read = prepare("INSERT INTO observed_reads VALUES (?, ?, ?, ?, ?, ?, ?)");
+    std::int64_t index = 0;
+    for (const ObservedRead& r : trace.reads) {
+        sqlite3_bind_int64(read, 1, m_run);
+        sqlite3_bind_int64(read, 2, index++);
+        sqlite3_bind_int64(read, 3, r.startNs);
+        sqlite3_bind_int64(read, 4, r.durationNs);
+        sqlite3_bind_int64(read, 5, r.block);
+        sqlite3_bind_int64(read, 6, r.nblocks);
+        sqlite3_bind_int64(read, 7, r.process);
+        step(read, "observed_reads");
+    }
+    sqlite3_stmt* wait = prepare("INSERT INTO observed_waits VALUES (?, ?, ?, ?)");
+    index = 0;
+    for (const ObservedWait& w : trace.waits) {
+        sqlite3_bind_int64(wait, 1, m_run);
+        sqlite3_bind_int64(wait, 2, index++);
+        sqlite3_bind_int64(wait, 3, w.timeNs);
+        sqlite3_bind_int64(wait, 4, w.read);
+        step(wait, "observed_waits");
+    }
+    sqlite3_stmt* file = prepare("INSERT INTO observed_files VALUES (?, ?, ?, ?, ?)");
+    index = 0;
+    for (const TracedFile& f : trace.files) {
+        sqlite3_bind_int64(file, 1, m_run);
+        sqlite3_bind_int64(file, 2, index++);
+        bindText(file, 3, f.name);
+        sqlite3_bind_int64(file, 4, static_cast<sqlite3_int64>(f.reads));
+        sqlite3_bind_int64(file, 5, static_cast<sqlite3_int64>(f.bytes));
+        step(file, "observed_files");
     }
 }
 
@@ -535,25 +584,66 @@ void SessionReader::readEvents(std::size_t run,
                         std::to_string(m_runs[run].events), " events"}));
 }
 
-std::vector<SessionObservedRead> SessionReader::observedReads(std::size_t run) const {
-    sqlite3_stmt* statement = nullptr;
-    if (sqlite3_prepare_v2(m_db,
-                           "SELECT start_ns, duration_ns, block, nblocks, process FROM observed_reads "
-                           "WHERE run = ? ORDER BY read",
-                           -1, &statement, nullptr) != SQLITE_OK)
-        damaged(sqlite3_errmsg(m_db));
-    sqlite3_bind_int64(statement, 1, static_cast<sqlite3_int64>(run));
-    std::vector<SessionObservedRead> reads;
-    int rc = 0;
-    while ((rc = sqlite3_step(statement)) == SQLITE_ROW)
-        reads.push_back({sqlite3_column_int64(statement, 0), sqlite3_column_int64(statement, 1),
-                         static_cast<std::uint32_t>(sqlite3_column_int64(statement, 2)),
-                         static_cast<std::uint32_t>(sqlite3_column_int64(statement, 3)),
-                         static_cast<std::uint32_t>(sqlite3_column_int64(statement, 4))});
-    sqlite3_finalize(statement);
-    if (rc != SQLITE_DONE)
-        damaged(sqlite3_errmsg(m_db));
-    return reads;
+std::optional<ObservedTrace> SessionReader::observed(std::size_t run) const {
+    const auto rows = [&](const char* sql, const std::function<void(sqlite3_stmt*)>& row) {
+        sqlite3_stmt* statement = nullptr;
+        if (sqlite3_prepare_v2(m_db, sql, -1, &statement, nullptr) != SQLITE_OK)
+            damaged(sqlite3_errmsg(m_db));
+        sqlite3_bind_int64(statement, 1, static_cast<sqlite3_int64>(run));
+        int rc = 0;
+        while ((rc = sqlite3_step(statement)) == SQLITE_ROW)
+            row(statement);
+        sqlite3_finalize(statement);
+        if (rc != SQLITE_DONE)
+            damaged(sqlite3_errmsg(m_db));
+    };
+    std::optional<ObservedTrace> trace;
+    rows("SELECT format, relation, has_times, has_durations, lines, failed_reads, unaligned_reads, "
+         "unmatched_resumes, uring_enters, processes FROM observed WHERE run = ?",
+         [&](sqlite3_stmt* s) {
+             ObservedTrace t;
+             const std::string format = columnText(s, 0);
+             for (const TraceFormat f : {TraceFormat::Strace, TraceFormat::Perf, TraceFormat::LookaheadCsv})
+                 if (format == traceFormatName(f))
+                     t.format = f;
+             t.relation = columnText(s, 1);
+             t.hasTimes = sqlite3_column_int(s, 2) != 0;
+             t.hasDurations = sqlite3_column_int(s, 3) != 0;
+             t.lines = static_cast<std::uint64_t>(sqlite3_column_int64(s, 4));
+             t.failedReads = static_cast<std::uint64_t>(sqlite3_column_int64(s, 5));
+             t.unalignedReads = static_cast<std::uint64_t>(sqlite3_column_int64(s, 6));
+             t.unmatchedResumes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 7));
+             t.uringEnters = static_cast<std::uint64_t>(sqlite3_column_int64(s, 8));
+             const std::string pids = columnText(s, 9);
+             for (std::size_t at = 0; at < pids.size();) {
+                 std::size_t end = pids.find(' ', at);
+                 if (end == std::string::npos)
+                     end = pids.size();
+                 t.processes.push_back(static_cast<std::uint32_t>(
+                     std::strtoul(pids.substr(at, end - at).c_str(), nullptr, 10)));
+                 at = end + 1;
+             }
+             trace = std::move(t);
+         });
+    if (!trace)
+        return trace;
+    rows("SELECT start_ns, duration_ns, block, nblocks, process FROM observed_reads WHERE run = ? ORDER BY "
+         "read",
+         [&](sqlite3_stmt* s) {
+             trace->reads.push_back({sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1),
+                                     static_cast<std::uint32_t>(sqlite3_column_int64(s, 2)),
+                                     static_cast<std::uint32_t>(sqlite3_column_int64(s, 3)),
+                                     static_cast<std::uint32_t>(sqlite3_column_int64(s, 4))});
+         });
+    rows("SELECT time_ns, read FROM observed_waits WHERE run = ? ORDER BY wait", [&](sqlite3_stmt* s) {
+        trace->waits.push_back(
+            {sqlite3_column_int64(s, 0), static_cast<std::uint32_t>(sqlite3_column_int64(s, 1))});
+    });
+    rows("SELECT name, reads, bytes FROM observed_files WHERE run = ? ORDER BY file", [&](sqlite3_stmt* s) {
+        trace->files.push_back({columnText(s, 0), static_cast<std::uint64_t>(sqlite3_column_int64(s, 1)),
+                                static_cast<std::uint64_t>(sqlite3_column_int64(s, 2))});
+    });
+    return trace;
 }
 
 } // namespace la

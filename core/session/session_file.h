@@ -2,10 +2,12 @@
 #pragma once
 
 #include "event.h"
+#include "trace/observed_trace.h"
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -41,15 +43,6 @@ struct SessionRun {
     std::uint64_t reads = 0;
 };
 
-// An observed run's imported reads (ObservedRead), one row each.
-struct SessionObservedRead {
-    std::int64_t startNs = 0;
-    std::int64_t durationNs = 0;
-    std::uint32_t block = 0;
-    std::uint32_t nblocks = 0;
-    std::uint32_t process = 0;
-};
-
 // Writes a session: every statement inside one transaction, to a temporary file in the target's
 // directory that replaces `path` only on commit(). A writer destroyed without commit() removes its
 // temporary file; a process killed mid-save leaves the old file intact and a ".NAME.PID.HEX.tmp"
@@ -68,7 +61,8 @@ public:
     void beginRun(const SessionRun& run);
     // Keeps the viewed kinds (Consumed, ReadStarted, EndOfStream), ignores the rest.
     void onEvents(std::span<const Event> batch) override;
-    void addObservedReads(std::span<const SessionObservedRead> reads);
+    // An observed run's imported trace: its reads, waits, files and facts.
+    void addObserved(const ObservedTrace& trace);
     // Stores the run's summary (known once it has ended) and its event counts.
     void endRun(const NameValues& summary, const std::string& summaryJson);
     // Ends the transaction, syncs and puts the file in place.
@@ -88,12 +82,11 @@ private:
     sqlite3* m_db = nullptr;
     std::vector<sqlite3_stmt*> m_statements;
     sqlite3_stmt* m_insertChunk = nullptr;
-    sqlite3_stmt* m_insertObserved = nullptr;
+
     std::vector<unsigned char> m_chunk;
     std::uint32_t m_chunkEvents = 0;
     std::int64_t m_run = -1;
     std::uint64_t m_runChunks = 0;
-    std::uint64_t m_observedRows = 0;
     SessionRun m_current;
     bool m_committed = false;
 };
@@ -115,7 +108,8 @@ public:
 
     // Hands run `run`'s stored events back in order, in batches. Throws InputError if they are damaged.
     void readEvents(std::size_t run, const std::function<void(std::span<const Event>)>& sink) const;
-    std::vector<SessionObservedRead> observedReads(std::size_t run) const;
+    // Run `run`'s imported trace as addObserved() stored it; empty if it has none.
+    std::optional<ObservedTrace> observed(std::size_t run) const;
 
 private:
     [[noreturn]] void damaged(const std::string& why) const;

@@ -180,9 +180,8 @@ RunSummary summaryFromFields(const NameValues& fields, const std::string& where)
     s.inFlightMean = r.real("in_flight_mean");
     s.maxPinned = r.whole<int>("max_pinned");
     s.ioCombineLimit = r.whole<int>("io_combine_limit");
-    pairs("collapse_intervals", [&](std::uint64_t first, std::uint64_t last) {
-        s.collapseIntervals.push_back({first, last});
-    });
+    pairs("collapse_intervals",
+          [&](std::uint64_t first, std::uint64_t last) { s.collapseIntervals.emplace_back(first, last); });
     ExplainIo& e = s.explainIo;
     e.prefetchCount = r.whole<std::uint64_t>("explain.prefetch_count");
     e.distanceSum = r.whole<std::uint64_t>("explain.distance_sum");
