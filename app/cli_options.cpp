@@ -171,6 +171,11 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
         o.commandLine.append(" ").append(arg);
     std::string comparedBy;
     for (std::size_t i = 0; i < args.size(); ++i) {
+        // `lookahead FILE.lookahead`, as a file manager starts us (the .desktop file's %f).
+        if (!args[i].starts_with("-") && args[i].ends_with(".lookahead")) {
+            o.open = args[i];
+            continue;
+        }
         Argument a = split(args[i]);
         const CommandOption* command = findCommandOption(a.name);
         const RunOption* option = command ? nullptr : findRunOption(a.name);

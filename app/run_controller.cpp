@@ -215,6 +215,25 @@ void RunController::start(const Experiment& experiment) {
     emit started();
 }
 
+void RunController::showLoaded(Experiment experiment, std::vector<std::unique_ptr<RunTrace>> traces) {
+    if (m_job) {
+        m_job->cancel = true;
+        m_retired.push_back(std::move(m_job));
+        m_timer.start(); // drain() reaps it
+    }
+    ++m_generation;
+    m_running = RunSet{};
+    m_runningShown = true;
+    RunSet loaded;
+    loaded.experiment = std::move(experiment);
+    loaded.traces = std::move(traces);
+    loaded.spools.resize(loaded.traces.size());
+    // The views switch to the loaded traces in tracesChanged(); the old ones go only after that.
+    const RunSet old = std::exchange(m_shown, std::move(loaded));
+    emit tracesChanged();
+    emit finished(false);
+}
+
 // The new experiment has produced something to draw: it replaces the one on screen.
 void RunController::show() {
     if (m_runningShown)

@@ -32,6 +32,10 @@ public:
     void start(const Experiment& experiment);
     // A, then B if config.comparePolicy names a policy.
     void start(const RunConfig& config);
+    // Shows a saved experiment (traces rebuilt with their summaries, session_traces.h) as a finished
+    // run: tracesChanged() then finished(false). A run still going is cancelled and what it still
+    // says is dropped. Its runs have no spools: they are in their session file already.
+    void showLoaded(Experiment experiment, std::vector<std::unique_ptr<RunTrace>> traces);
     // Asks the worker to stop; finished(true) follows once it has.
     void stop();
     // Cancels and joins every worker (the window is closing).

@@ -43,9 +43,15 @@ sessionTraces(const OpenedSession& session, const std::atomic<bool>* cancel,
 
 std::string saveSpooledSession(const std::string& path, const Experiment& experiment,
                                const std::vector<RunSummary>& summaries,
-                               const std::vector<std::shared_ptr<const EventSpool>>& spools) {
+                               const std::vector<std::shared_ptr<const EventSpool>>& spools,
+                               const std::atomic<bool>* cancel,
+                               const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
     try {
         SessionWriter writer(path);
+        std::uint64_t total = 0;
+        for (const auto& spool : spools)
+            total += spool ? spool->events() : 0;
+        std::uint64_t before = 0;
         for (std::size_t i = 0; i < experiment.runs.size() && i < summaries.size(); ++i) {
             if (i >= spools.size() || !spools[i])
                 continue;
@@ -55,7 +61,13 @@ std::string saveSpooledSession(const std::string& path, const Experiment& experi
             writer.beginRun(sessionRunOf(experiment.runs[i]));
             if (const auto& observed = experiment.runs[i].observed)
                 writer.addObserved(*observed);
-            spools[i]->replay(writer, nullptr, {});
+            const bool complete = spools[i]->replay(writer, cancel, [&](std::uint64_t done, std::uint64_t) {
+                if (progress)
+                    progress(before + done, total);
+            });
+            if (!complete)
+                return "cancelled: '" + path + "' was not written";
+            before += spools[i]->events();
             endSessionRun(writer, summaries[i]);
         }
         finishSession(writer, experiment);

@@ -22,8 +22,10 @@ sessionTraces(const OpenedSession& session, const std::atomic<bool>* cancel = nu
 
 // Writes `experiment`'s runs, as kept in their spools, to a session at `path`; returns an error
 // message naming the file, empty on success. Runs without a spool are left out.
-std::string saveSpooledSession(const std::string& path, const Experiment& experiment,
-                               const std::vector<RunSummary>& summaries,
-                               const std::vector<std::shared_ptr<const EventSpool>>& spools);
+// `cancel` (may be null) stops it, leaving an existing file as it was; `progress` gets events written.
+std::string saveSpooledSession(
+    const std::string& path, const Experiment& experiment, const std::vector<RunSummary>& summaries,
+    const std::vector<std::shared_ptr<const EventSpool>>& spools, const std::atomic<bool>* cancel = nullptr,
+    const std::function<void(std::uint64_t done, std::uint64_t total)>& progress = {});
 
 } // namespace la
