@@ -207,7 +207,9 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
 
 std::string usageText() {
     return "Usage: lookahead [options]            open the window (options preconfigure it)\n"
-           "       lookahead --headless [options] run without a window and print the summary\n\nDataset\n" +
+           "       lookahead --headless [options] run without a window and print the summary\n"
+           "       lookahead FILE.lookahead       open a saved session (--save FILE) in the "
+           "window\n\nDataset\n" +
            runOptionHelp("Dataset") + "Read stream\n" + runOptionHelp("Read stream") +
            "  policies, each with the mechanics it runs on by default:\n" + policyHelp() +
            "  --compare-direction     run B in the other direction\n"

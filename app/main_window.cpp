@@ -256,6 +256,10 @@ void MainWindow::buildMenus() {
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(m_runAction);
     run->addAction(m_stopAction);
+    run->addAction(tr("Run B against this &baseline"), this, [this] {
+        if (const QString error = runAgainstBaseline(); !error.isEmpty())
+            showError(tr("Cannot run against the baseline"), error);
+    });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_setupToggle);
@@ -709,6 +713,43 @@ void MainWindow::openSessionFile(const QString& path) {
         emit sessionOpened(path, {});
     });
     job->start();
+}
+
+QString MainWindow::runAgainstBaseline() {
+    if (m_openedSession.isEmpty())
+        return tr("Open a saved session first (File → Open session): its run A is the baseline.");
+    if (m_sessionJob)
+        return tr("A session is being saved or opened already (%1).").arg(m_sessionJob->path());
+    if (const QString error = m_panel->configError(); !error.isEmpty())
+        return error;
+    // B as the panel says (it holds the baseline's settings unless changed), A as it was saved.
+    Experiment experiment = makeExperiment(m_panel->config(), m_panel->comparison());
+    if (experiment.runs.size() < 2)
+        return tr("Say what B changes (Compare in the run setup panel), then run B against the baseline.");
+    auto* job = SessionJob::open(m_openedSession, this);
+    m_sessionJob = job;
+    QProgressDialog* progress =
+        jobProgress(this, job, tr("Run B against this baseline"), tr("Reading %1…").arg(m_openedSession));
+    connect(job, &SessionJob::finished, this,
+            [this, job, progress, experiment](const QString& error) mutable {
+                progress->close();
+                job->deleteLater();
+                if (!error.isEmpty()) {
+                    showError(tr("Cannot run against the baseline"), error);
+                    return;
+                }
+                const RunVariant& saved = job->opened().experiment.runs.front();
+                if (saved.observed) {
+                    showError(tr("Cannot run against the baseline"),
+                              tr("Run A of this session is an imported trace: import it again to model it."));
+                    return;
+                }
+                experiment.runs.front() = saved;
+                saveSettings();
+                m_controller.startAgainst(experiment, std::move(job->traces().front()));
+            });
+    job->start();
+    return {};
 }
 
 void MainWindow::rememberSession(const QString& path) {

@@ -63,6 +63,9 @@ public:
     QString saveSessionFile(const QString& path);
     // Opens a session in the background and shows its runs as a finished run; sessionOpened() follows.
     void openSessionFile(const QString& path);
+    // The session on screen's run A as saved, beside a new live run B with the panel's settings (the
+    // baseline's, unless changed), on the same axes. Returns why it cannot start, empty if it started.
+    QString runAgainstBaseline();
 
     RunController& controller() { return m_controller; }
     Dashboard* dashboard() const { return m_dashboard; }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Sessions in the window, offscreen: Save run writes what the CLI reads back, Open shows the saved
-// runs with the live run's pixels and summary, Open Recent remembers them, a bad file ends in an
-// error dialog with the window usable, `lookahead FILE.lookahead` opens one.
+// runs with the live run's pixels and summary, a saved A runs beside a new live B (Run B against this
+// baseline), Open Recent remembers them, a bad file ends in an error dialog with the window usable,
+// `lookahead FILE.lookahead` opens one.
 #include "cli_options.h"
 #include "dashboard.h"
 #include "main_window.h"
@@ -120,6 +121,21 @@ void TestGuiSession::saveThenOpen() {
     // The panel holds A's settings, so Run runs the same experiment again: not stale.
     QCOMPARE(reopened.setupPanel()->config().policy, std::string("pg18"));
     QVERIFY(!reopened.dashboard()->stale());
+    // Run B against this baseline: the saved A beside a new live B with the same settings. The
+    // simulated device is deterministic, so B comes out as it did live: the same verdict and pixels.
+    QSignalSpy again(&reopened.controller(), &RunController::finished);
+    QCOMPARE(reopened.runAgainstBaseline(), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, kTimeoutMs);
+    QVERIFY(waitIdle(reopened));
+    QCOMPARE(again.first().first().toBool(), false);
+    QCOMPARE(reopened.controller().summaries().size(), std::size_t(2));
+    QCOMPARE(reopened.dashboard()->verdict(), live.dashboard()->verdict());
+    QVERIFY(reopened.dashboard()->renderImage(QSize(1200, 800), 1.0, reopened.caption()) == liveImage);
+    // Without a session on screen there is no baseline.
+    QVERIFY(!reopened.runAgainstBaseline().isEmpty());
+    reopened.openSessionFile(m_saved);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, kTimeoutMs);
+    QVERIFY(waitIdle(reopened));
     // Saving runs that came from a file says where they are.
     QVERIFY(reopened.saveSessionFile(m_dir.filePath(QStringLiteral("again.lookahead"))).contains(m_saved));
     // Open Recent remembers it.
