@@ -141,6 +141,16 @@ Event decodeSessionEvent(const unsigned char* in) {
 // ---- writing ----
 
 SessionWriter::SessionWriter(std::string path) : m_path(std::move(path)), m_target(m_path) {
+    // A constructor that throws runs no destructor: what was opened is let go here.
+    try {
+        create();
+    } catch (...) {
+        release();
+        throw;
+    }
+}
+
+void SessionWriter::create() {
     const auto refuse = [&](const std::string& why) {
         return InputError(joined({"cannot write session '", m_path, "': ", why}));
     };
@@ -165,17 +175,16 @@ SessionWriter::SessionWriter(std::string path) : m_path(std::move(path)), m_targ
     removeOrphans(dir, name);
     m_temp = (dir / joined({".", name, ".", std::to_string(::getpid()), ".", randomHex(), ".tmp"})).string();
     const int fd = ::open(m_temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0)
-        throw refuse(joined({std::strerror(errno), " (in directory '", dir.string(), "')"}));
+    if (fd < 0) {
+        const int error = errno;
+        m_temp.clear(); // not ours to remove
+        throw refuse(joined({std::strerror(error), " (in directory '", dir.string(), "')"}));
+    }
     ::fchmod(fd, mode);
     ::close(fd);
     if (sqlite3_open_v2(m_temp.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
         SQLITE_OK) {
-        const std::string why = m_db ? sqlite3_errmsg(m_db) : "out of memory";
-        sqlite3_close(m_db);
-        m_db = nullptr;
-        ::unlink(m_temp.c_str());
-        throw refuse(why);
+        throw refuse(m_db ? sqlite3_errmsg(m_db) : "out of memory");
     }
     // Nothing to roll back to: a failed save is thrown away whole, so no journal and no syncs
     // until commit() (which syncs the file once before the rename).
@@ -220,12 +229,19 @@ SessionWriter::SessionWriter(std::string path) : m_path(std::move(path)), m_targ
 }
 
 SessionWriter::~SessionWriter() {
+    release();
+}
+
+void SessionWriter::release() {
     for (sqlite3_stmt* statement : m_statements)
         sqlite3_finalize(statement);
+    m_statements.clear();
     if (m_db)
         sqlite3_close(m_db);
+    m_db = nullptr;
     if (!m_committed && !m_temp.empty())
         ::unlink(m_temp.c_str());
+    m_temp.clear();
 }
 
 void SessionWriter::fail(const std::string& what) const {
@@ -437,6 +453,15 @@ void SessionWriter::commit() {
 // ---- reading ----
 
 SessionReader::SessionReader(std::string path) : m_path(std::move(path)) {
+    try {
+        load();
+    } catch (...) {
+        sqlite3_close(m_db);
+        throw;
+    }
+}
+
+void SessionReader::load() {
     const auto refuse = [&](const std::string& why) {
         return InputError(joined({"session '", m_path, "': ", why}));
     };

@@ -71,6 +71,8 @@ public:
     const std::string& path() const { return m_path; }
 
 private:
+    void create();
+    void release();
     void flushChunk();
     [[noreturn]] void fail(const std::string& what) const;
     void exec(const char* sql);
@@ -112,6 +114,7 @@ public:
     std::optional<ObservedTrace> observed(std::size_t run) const;
 
 private:
+    void load();
     [[noreturn]] void damaged(const std::string& why) const;
 
     std::string m_path;
