@@ -5,39 +5,70 @@
 #include "io/event_spool.h"
 #include "io_backend.h"
 
+#include <thread>
+
 namespace la {
 
 std::vector<std::unique_ptr<RunTrace>>
 sessionTraces(const OpenedSession& session, const std::atomic<bool>* cancel,
               const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
     const SessionReader& reader = *session.reader;
+    const std::size_t runs = reader.runs().size();
     std::uint64_t total = 0;
     for (const SessionRun& run : reader.runs())
         total += run.events;
-    std::uint64_t done = 0;
-    std::vector<std::unique_ptr<RunTrace>> traces;
-    for (std::size_t i = 0; i < reader.runs().size(); ++i) {
+    std::atomic<std::uint64_t> done{0};
+    std::atomic<bool> stopped{false};
+    std::vector<std::unique_ptr<RunTrace>> traces(runs);
+    std::vector<std::string> errors(runs);
+    // Each run reads its own rows into its own trace; only `done` and `stopped` are shared.
+    const auto rebuild = [&](const SessionReader& from, std::size_t i, bool reports) {
         const SessionRun& run = reader.runs()[i];
         auto trace = std::make_unique<RunTrace>(
             run.label, RunLimits{run.maxPinned, run.ioCombineLimit, run.collapseWindow});
         if (run.observed)
             trace->markObserved();
-        bool stopped = false;
-        reader.readEvents(i, [&](std::span<const Event> events) {
-            if (stopped || (cancel && cancel->load(std::memory_order_relaxed))) {
+        from.readEvents(i, [&](std::span<const Event> events) {
+            if (stopped.load(std::memory_order_relaxed) ||
+                (cancel && cancel->load(std::memory_order_relaxed))) {
                 stopped = true;
                 return;
             }
             trace->append(events);
             done += events.size();
-            if (progress)
-                progress(done, total);
+            if (reports && progress)
+                progress(done.load(), total);
         });
-        if (stopped)
-            return {};
         trace->setSummary(session.summaries[i]);
-        traces.push_back(std::move(trace));
+        traces[i] = std::move(trace);
+    };
+    // Runs after the first are rebuilt on threads of their own, each with its own connection to
+    // the file (a connection is used by one thread at a time): an A/B session opens in about the
+    // time of one run.
+    std::vector<std::thread> threads;
+    for (std::size_t i = 1; i < runs; ++i)
+        threads.emplace_back([&, i] {
+            try {
+                const SessionReader own(reader.path());
+                rebuild(own, i, false);
+            } catch (const std::exception& error) {
+                errors[i] = error.what();
+                stopped = true;
+            }
+        });
+    try {
+        rebuild(reader, 0, true);
+    } catch (const std::exception& error) {
+        errors[0] = error.what();
+        stopped = true;
     }
+    for (std::thread& thread : threads)
+        thread.join();
+    for (const std::string& error : errors)
+        if (!error.empty())
+            throw InputError(error);
+    if (stopped)
+        return {};
     return traces;
 }
 
