@@ -90,6 +90,12 @@ const std::vector<CommandOption>& commandOptions() {
         {"Output", "sweep", "SPEC",
          "(window) open the Sweep view on a spec or preset (collapse-map); with --run, start it",
          [](CliOptions& o, const std::string& v) { o.sweep = v; }},
+        {"Output", "save", "FILE", "write the runs, their summaries and provenance as a session (.lookahead)",
+         [](CliOptions& o, const std::string& v) { o.save = v; }},
+        {"Output", "open", "FILE",
+         "(headless) a saved session instead of a new run: print its summaries, write\n"
+         "--summary-json and the plot exports from it",
+         [](CliOptions& o, const std::string& v) { o.open = v; }},
         {"Output", "run", nullptr, "(window) start the run at once",
          [](CliOptions& o, const std::string&) { o.startRun = true; }},
         {"Output", "help", nullptr, "this text", [](CliOptions& o, const std::string&) { o.help = true; }},
@@ -163,8 +169,16 @@ bool describesRun(const std::string& name) {
 CliOptions parseCommandLine(const std::vector<std::string>& args) {
     CliOptions o;
     o.run.dataset.name = "sparse-miss:16";
+    o.commandLine = "lookahead";
+    for (const std::string& arg : args)
+        o.commandLine.append(" ").append(arg);
     std::string comparedBy;
     for (std::size_t i = 0; i < args.size(); ++i) {
+        // `lookahead FILE.lookahead`, as a file manager starts us (the .desktop file's %f).
+        if (!args[i].starts_with("-") && args[i].ends_with(".lookahead")) {
+            o.open = args[i];
+            continue;
+        }
         Argument a = split(args[i]);
         const CommandOption* command = findCommandOption(a.name);
         const RunOption* option = command ? nullptr : findRunOption(a.name);
@@ -197,8 +211,9 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
 std::string usageText() {
     return "Usage: lookahead [options]            open the window (options preconfigure it)\n"
            "       lookahead --headless [options] run without a window and print the summary\n"
-           "       lookahead sweep SPEC --out DIR  a grid of headless runs (lookahead sweep "
-           "--help)\n\nDataset\n" +
+           "       lookahead sweep SPEC --out DIR  a grid of headless runs (lookahead sweep --help)\n"
+           "       lookahead FILE.lookahead       open a saved session (--save FILE) in the "
+           "window\n\nDataset\n" +
            runOptionHelp("Dataset") + "Read stream\n" + runOptionHelp("Read stream") +
            "  policies, each with the mechanics it runs on by default:\n" + policyHelp() +
            "  --compare-direction     run B in the other direction\n"

@@ -32,6 +32,9 @@ struct CliOptions {
     std::string traceRelation;        // --trace-relation PATH|fd:N
     std::string sweep;                // --sweep SPEC: open the Sweep view on it (--run starts it)
     std::vector<std::string> given;   // option names present on the command line (without "--")
+    std::string save;                 // --save FILE: write the runs as a session (docs/session-format.md)
+    std::string open;                 // --open FILE: a saved session instead of a new run
+    std::string commandLine;          // "lookahead ARGS...", for the provenance
 
     // Any of --export-png, --export-svg, --export-pdf: the plots are drawn offscreen.
     bool exportsPlots() const { return !exportPng.empty() || !exportSvg.empty() || !exportPdf.empty(); }

@@ -36,7 +36,7 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
         comparison = Comparison::None;
     if (comparison == Comparison::None) {
         a.config.comparePolicy.clear();
-        return {{a}, comparison};
+        return {{a}, comparison, {}};
     }
     RunVariant b = a;
     switch (comparison) {
@@ -63,7 +63,7 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
         a.config.comparePolicy.clear();
         b.config.comparePolicy.clear();
     }
-    return {{a, b}, comparison};
+    return {{a, b}, comparison, {}};
 }
 
 Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, const std::string& tracePath,
@@ -80,7 +80,7 @@ Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, cons
     model.config.comparePolicy.clear();
     model.config.blockList.clear();
     model.config.blockSequence = std::make_shared<const std::vector<std::uint32_t>>(trace->impliedBlocks());
-    return {{observed, model}, Comparison::Observed};
+    return {{observed, model}, Comparison::Observed, {}};
 }
 
 QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<RunSummary>& summaries) {

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace la {
@@ -33,6 +34,9 @@ const char* comparisonName(Comparison comparison);
 struct Experiment {
     std::vector<RunVariant> runs;
     Comparison comparison = Comparison::None;
+    // Where and how it ran (core/session/provenance.h), once known: the summary JSON and the plot
+    // files' metadata carry it, a session file keeps it.
+    std::vector<std::pair<std::string, std::string>> provenance;
 };
 
 // Comparison::Policy uses config.comparePolicy (and falls back to None without one).

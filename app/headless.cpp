@@ -5,6 +5,7 @@
 #include "input_error.h"
 #include "io/output_file.h"
 #include "pg/pg_source.h"
+#include "session_io.h"
 #include "signal_cancel.h"
 #include "summary_json.h"
 #include "trace_csv.h"
@@ -140,6 +141,8 @@ std::vector<NamedPath> outputsOf(const CliOptions& options) {
         outputs.push_back({"--export-svg", options.exportSvg});
     if (!options.exportPdf.empty())
         outputs.push_back({"--export-pdf", options.exportPdf});
+    if (!options.save.empty())
+        outputs.push_back({"--save", options.save});
     return outputs;
 }
 
@@ -166,18 +169,23 @@ int writeOutputs(std::unique_ptr<TraceCsvWriter>& csv, std::optional<OutputFile>
 }
 
 int runHeadless(const CliOptions& options) {
+    if (!options.open.empty())
+        return runOpenHeadless(options);
     if (!options.importTrace.empty())
         return runImportHeadless(options);
     const RunConfig& config = options.run;
-    const Experiment experiment = makeExperiment(config, options.comparison);
+    Experiment experiment = makeExperiment(config, options.comparison);
 
     std::vector<RunSummary> runs;
     int exitCode = 0;
     std::unique_ptr<TraceCsvWriter> csv;
     std::optional<OutputFile> json;
+    std::unique_ptr<SessionWriter> session;
     try {
         // Every input is checked, and every output opened, before anything runs or is written.
         checkOutputsApart(runInputs(config), outputsOf(options));
+        if (!options.save.empty())
+            session = std::make_unique<SessionWriter>(options.save);
         pg::IndexFacts facts;
         const auto source = openSource(config, &facts);
         if (!options.traceCsv.empty())
@@ -212,7 +220,13 @@ int runHeadless(const CliOptions& options) {
                 csv->setRunLabel(variant.label);
                 callbacks.sinks.push_back(csv.get());
             }
+            if (session) {
+                session->beginRun(sessionRunOf(variant));
+                callbacks.sinks.push_back(session.get());
+            }
             runs.push_back(runScan(variant.config, variant.policy, callbacks));
+            if (session)
+                endSessionRun(*session, runs.back());
             std::fputs(describeRun(variant.label, runs.back()).c_str(), stdout);
             if (!runs.back().error.empty())
                 exitCode = 1;
@@ -225,8 +239,11 @@ int runHeadless(const CliOptions& options) {
     }
     if (runs.size() == 2)
         std::printf("%s\n", qPrintable(variantVerdict(experiment.runs, runs)));
+    experiment.provenance = experimentProvenance(experiment, runs, options.commandLine);
     // A cancelled run's partial results are written too, whole and marked "cancelled".
     if (writeOutputs(csv, json, summaryJson(experiment, runs)) != 0)
+        exitCode = 1;
+    if (session && writeSession(*session, experiment) != 0)
         exitCode = 1;
     return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;
 }

@@ -4,6 +4,7 @@
 #include "cli_options.h"
 #include "io/output_file.h"
 #include "io/output_guard.h"
+#include "session/session_file.h"
 #include "trace_csv.h"
 
 #include <QByteArray>
@@ -28,6 +29,14 @@ std::string describeRun(const std::string& label, const RunSummary& summary);
 // Returns 0, or 1 if anything could not be written.
 int writeOutputs(std::unique_ptr<TraceCsvWriter>& csv, std::optional<OutputFile>& json,
                  const QByteArray& document);
+
+// `--headless --open FILE`: prints the saved runs' summaries and verdict and writes --summary-json
+// from them (session_headless.cpp). Exit code 2 with one line on stderr for a file that cannot be used.
+int runOpenHeadless(const CliOptions& options);
+
+// Stores the experiment's compare mode and provenance and commits the session; reports a write
+// error on stderr. Returns 0, or 1 if the session could not be written.
+int writeSession(SessionWriter& session, const Experiment& experiment);
 
 // The --list-datasets text.
 std::string datasetListing();

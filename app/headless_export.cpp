@@ -9,6 +9,8 @@
 #include "plot_file.h"
 #include "png_export.h"
 #include "run_controller.h"
+#include "session_io.h"
+#include "session_traces.h"
 #include "signal_cancel.h"
 #include "summary_json.h"
 #include "tooltips.h"
@@ -52,31 +54,17 @@ std::vector<SpooledRun> spooledRuns(const RunController& controller) {
     return runs;
 }
 
-// Everything after the worker is done: numbers, JSON, the PNG. Returns the exit code.
-int finish(const CliOptions& options, const RunController& controller, Dashboard& dashboard) {
-    const std::vector<RunSummary> runs = controller.summaries();
+// The summary JSON and the plot files of runs on `dashboard`, finished. Returns the exit code.
+int writeDrawn(const CliOptions& options, const Experiment& experiment, const std::vector<RunSummary>& runs,
+               Dashboard& dashboard) {
     int exitCode = 0;
-    for (const RunSummary& run : runs) {
-        printRun(run);
-        if (!run.error.empty())
-            exitCode = 1;
-    }
-    dashboard.setVerdict(variantVerdict(controller.variants(), runs));
+    dashboard.setVerdict(variantVerdict(experiment.runs, runs));
     if (runs.size() == 2)
         std::printf("%s\n", qPrintable(dashboard.verdict()));
     dashboard.setLive(false);
     dashboard.summariesChanged();
-    if (!options.traceCsv.empty()) {
-        if (const std::string error =
-                writeTraceCsv(options.traceCsv, spooledRuns(controller), nullptr, nullptr);
-            !error.empty()) {
-            std::fprintf(stderr, "lookahead: %s\n", error.c_str());
-            exitCode = 1;
-        }
-    }
     if (!options.summaryJson.empty()) {
-        const QString error =
-            writeSummaryJson(QString::fromStdString(options.summaryJson), controller.experiment(), runs);
+        const QString error = writeSummaryJson(QString::fromStdString(options.summaryJson), experiment, runs);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "lookahead: %s\n", qPrintable(error));
             exitCode = 1;
@@ -84,8 +72,8 @@ int finish(const CliOptions& options, const RunController& controller, Dashboard
     }
     PlotExport what;
     what.size = QSize(options.pngWidth, options.pngHeight);
-    what.caption = runCaption(controller.variants());
-    what.experiment = controller.experiment();
+    what.caption = runCaption(experiment.runs);
+    what.experiment = experiment;
     what.runs = runs;
     for (const auto& [format, file] : plotOutputs(options)) {
         what.format = format;
@@ -101,6 +89,38 @@ int finish(const CliOptions& options, const RunController& controller, Dashboard
     return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;
 }
 
+// Everything after the worker is done: numbers, JSON, the PNG. Returns the exit code.
+int finish(const CliOptions& options, const RunController& controller, Dashboard& dashboard) {
+    const std::vector<RunSummary> runs = controller.summaries();
+    Experiment experiment = controller.experiment();
+    experiment.provenance = experimentProvenance(experiment, runs, options.commandLine);
+    int exitCode = 0;
+    for (const RunSummary& run : runs) {
+        printRun(run);
+        if (!run.error.empty())
+            exitCode = 1;
+    }
+    if (!options.traceCsv.empty()) {
+        if (const std::string error =
+                writeTraceCsv(options.traceCsv, spooledRuns(controller), nullptr, nullptr);
+            !error.empty()) {
+            std::fprintf(stderr, "lookahead: %s\n", error.c_str());
+            exitCode = 1;
+        }
+    }
+    if (!options.save.empty()) {
+        if (const std::string error = saveSpooledSession(options.save, experiment, runs, controller.spools());
+            !error.empty()) {
+            std::fprintf(stderr, "lookahead: %s\n", error.c_str());
+            exitCode = 1;
+        } else {
+            std::printf("wrote %s (session)\n", options.save.c_str());
+        }
+    }
+    const int drawn = writeDrawn(options, experiment, runs, dashboard);
+    return drawn != 0 ? drawn : exitCode;
+}
+
 // Bad output paths are bad input: refused before the run, with nothing written.
 bool outputsUsable(const CliOptions& options) {
     try {
@@ -111,6 +131,8 @@ bool outputsUsable(const CliOptions& options) {
             OutputFile json(options.summaryJson, "summary JSON");
         if (!options.traceCsv.empty())
             OutputFile csv(options.traceCsv, "trace CSV");
+        if (!options.save.empty())
+            OutputFile session(options.save, "session");
     } catch (const InputError& error) {
         std::fprintf(stderr, "lookahead: %s\n", error.what());
         return false;
@@ -118,13 +140,42 @@ bool outputsUsable(const CliOptions& options) {
     return true;
 }
 
+// `--open FILE --export-png OUT`: the saved runs drawn as the live export drew them.
+int exportOpened(const CliOptions& options) {
+    std::vector<std::unique_ptr<RunTrace>> traces;
+    OpenedSession session;
+    try {
+        checkOutputsApart({{"--open", options.open}}, outputsOf(options));
+        if (!options.save.empty() || !options.traceCsv.empty())
+            throw InputError("--open reads a saved session; --save and --trace-csv write a new run's "
+                             "(run without --open)");
+        for (const auto& [format, file] : plotOutputs(options))
+            OutputFile plot(file, plotFormatName(format).toStdString());
+        session = openSession(options.open);
+        traces = sessionTraces(session);
+    } catch (const InputError& error) {
+        std::fprintf(stderr, "lookahead: %s\n", error.what());
+        return 2;
+    }
+    Dashboard dashboard;
+    std::vector<const RunTrace*> shown;
+    for (const auto& trace : traces)
+        shown.push_back(trace.get());
+    dashboard.setRuns(shown);
+    for (const RunSummary& run : session.summaries)
+        printRun(run);
+    return writeDrawn(options, session.experiment, session.summaries, dashboard);
+}
+
 } // namespace
 
 int runHeadlessExport(const CliOptions& options) {
+    if (!options.open.empty())
+        return exportOpened(options);
     if (!outputsUsable(options))
         return 2;
     RunController controller;
-    controller.setKeepEvents(!options.traceCsv.empty());
+    controller.setKeepEvents(!options.traceCsv.empty() || !options.save.empty());
     Dashboard dashboard;
     int exitCode = 0;
     QObject::connect(&controller, &RunController::tracesChanged, &dashboard,

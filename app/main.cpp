@@ -72,9 +72,11 @@ int run(int argc, char** argv) {
         return 0;
     }
     la::SignalCancel::install();
-    if (options.headless && !options.exportsPlots())
+    // An imported trace is saved from the window's path, which keeps every event of both runs.
+    const bool drawn = options.exportsPlots() || (!options.importTrace.empty() && !options.save.empty());
+    if (options.headless && !drawn)
         return la::runHeadless(options);
-    if (options.exportsPlots()) {
+    if (drawn) {
         // QCustomPlot draws with QWidgets, so the export needs a QApplication, offscreen.
         qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);

@@ -15,6 +15,7 @@
 #include "png_export.h"
 #include "run_options.h"
 #include "run_setup_panel.h"
+#include "session_io.h"
 #include "settings_store.h"
 #include "summary_json.h"
 #include "sweep_window.h"
@@ -204,8 +205,24 @@ void MainWindow::buildActions() {
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open file…"), QKeySequence::Open, m_panel->datasetPicker(),
-                    &DatasetPicker::openFileRequested);
+    file->addAction(tr("&Open session…"), QKeySequence::Open, this, [this] {
+        chooseFile(tr("Open a saved session"), tr("Lookahead sessions (*.lookahead);;Any file (*)"), false,
+                   [this](const QString& path) { openSessionFile(path); });
+    });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    fillRecentMenu();
+    file->addAction(tr("&Save run…"), QKeySequence::Save, this, [this] {
+        chooseFile(tr("Save the runs on screen"), tr("Lookahead sessions (*.lookahead)"), true,
+                   [this](const QString& chosen) {
+                       const QString path = QFileInfo(chosen).suffix().isEmpty()
+                                                ? chosen + QStringLiteral(".lookahead")
+                                                : chosen;
+                       if (const QString error = saveSessionFile(path); !error.isEmpty())
+                           showError(tr("Save failed"), error);
+                   });
+    });
+    file->addSeparator();
+    file->addAction(tr("Open &file to scan…"), m_panel->datasetPicker(), &DatasetPicker::openFileRequested);
     file->addAction(tr("Open &block list…"), m_panel->datasetPicker(),
                     &DatasetPicker::openBlockListRequested);
     QAction* import = file->addAction(tr("&Import trace (strace, perf trace, CSV)…"), this, [this] {
@@ -240,6 +257,10 @@ void MainWindow::buildMenus() {
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(m_runAction);
     run->addAction(m_stopAction);
+    run->addAction(tr("Run B against this &baseline"), this, [this] {
+        if (const QString error = runAgainstBaseline(); !error.isEmpty())
+            showError(tr("Cannot run against the baseline"), error);
+    });
     run->addSeparator();
     run->addAction(tr("S&weep (collapse map, grids of runs)…"), this, [this] {
         sweepWindow()->show();
@@ -362,6 +383,11 @@ void MainWindow::applyStartup(const CliOptions& options) {
             QTimer::singleShot(0, sweep, &SweepWindow::startSweep);
         return;
     }
+    if (!options.open.empty()) {
+        // `lookahead FILE.lookahead` (a double-click in a file manager): the saved runs.
+        openSessionFile(QString::fromStdString(options.open));
+        return;
+    }
     if (options.startRun && error.isEmpty())
         QTimer::singleShot(0, this, &MainWindow::startRun);
 }
@@ -456,6 +482,7 @@ void MainWindow::onStarted() {
 }
 
 void MainWindow::onTracesChanged() {
+    m_openedSession.clear(); // set again by openSessionFile() once its runs are shown
     m_startShown = true;
     m_dashboard->setStale(false);
     m_dashboard->setVerdict({});
@@ -639,6 +666,144 @@ QString MainWindow::exportTraceCsv(const QString& path) {
     });
     job->start();
     return {};
+}
+
+QString MainWindow::saveSessionFile(const QString& path) {
+    if (m_sessionJob)
+        return tr("A session is being saved or opened already (%1).").arg(m_sessionJob->path());
+    const std::vector<const RunTrace*> traces = m_controller.traces();
+    const std::vector<std::shared_ptr<const EventSpool>> spools = m_controller.spools();
+    if (traces.empty())
+        return tr("Nothing to save yet: run an experiment first.");
+    if (!m_openedSession.isEmpty())
+        return tr("These runs were opened from %1; they are saved there already.").arg(m_openedSession);
+    for (std::size_t i = 0; i < traces.size(); ++i) {
+        const QString label = QString::fromStdString(traces[i]->label());
+        if (!spools[i])
+            return tr("Run %1 is still going: wait until it has finished, or stop it, then save.").arg(label);
+        if (!spools[i]->broken().empty())
+            return tr("The events of run %1 were not kept (%2), so it cannot be saved. Run it again, or from "
+                      "the command line with --save FILE.")
+                .arg(label, QString::fromStdString(spools[i]->broken()));
+    }
+    if (const QString conflict = outputConflict(path); !conflict.isEmpty())
+        return conflict;
+    Experiment experiment = m_controller.experiment();
+    const std::vector<RunSummary> summaries = m_controller.summaries();
+    experiment.provenance = experimentProvenance(experiment, summaries, "lookahead (window)");
+    auto* job = SessionJob::save(path, std::move(experiment), summaries, spools, this);
+    m_sessionJob = job;
+    QProgressDialog* progress =
+        jobProgress(this, job, tr("Save run"), tr("Saving the runs on screen to %1…").arg(path));
+    connect(job, &SessionJob::finished, this, [this, job, progress, path](const QString& error) {
+        progress->close();
+        job->deleteLater();
+        if (error.isEmpty()) {
+            rememberSession(path);
+            statusBar()->showMessage(tr("Saved %1").arg(path), 10000);
+        } else {
+            showError(tr("Save failed"), error);
+        }
+        emit sessionSaved(path, error);
+    });
+    job->start();
+    return {};
+}
+
+void MainWindow::openSessionFile(const QString& path) {
+    if (m_sessionJob) {
+        showError(tr("Cannot open the session"),
+                  tr("A session is being saved or opened already (%1).").arg(m_sessionJob->path()));
+        emit sessionOpened(path, tr("busy"));
+        return;
+    }
+    auto* job = SessionJob::open(path, this);
+    m_sessionJob = job;
+    QProgressDialog* progress = jobProgress(this, job, tr("Open session"), tr("Reading %1…").arg(path));
+    connect(job, &SessionJob::finished, this, [this, job, progress, path](const QString& error) {
+        progress->close();
+        job->deleteLater();
+        if (!error.isEmpty()) {
+            showError(tr("Cannot open the session"), error);
+            emit sessionOpened(path, error);
+            return;
+        }
+        Experiment experiment = job->opened().experiment;
+        // The panel takes A's settings, so that a new run (B against this baseline) runs alike.
+        if (!experiment.runs.front().observed) {
+            // A dataset file since moved or deleted is not there to run again; the runs still show.
+            if (const QString panelError = m_panel->setConfig(experiment.runs.front().config);
+                panelError.isEmpty())
+                m_panel->setComparison(experiment.comparison);
+            else
+                statusBar()->showMessage(
+                    tr("Cannot run these settings again: %1").arg(statusLine(panelError)), 30000);
+        }
+        m_failure.clear();
+        m_controller.showLoaded(std::move(experiment), std::move(job->traces()));
+        m_openedSession = path;
+        rememberSession(path);
+        statusBar()->showMessage(tr("Opened %1 — %2").arg(path, m_dashboard->verdict()), 15000);
+        emit sessionOpened(path, {});
+    });
+    job->start();
+}
+
+QString MainWindow::runAgainstBaseline() {
+    if (m_openedSession.isEmpty())
+        return tr("Open a saved session first (File → Open session): its run A is the baseline.");
+    if (m_sessionJob)
+        return tr("A session is being saved or opened already (%1).").arg(m_sessionJob->path());
+    if (const QString error = m_panel->configError(); !error.isEmpty())
+        return error;
+    // B as the panel says (it holds the baseline's settings unless changed), A as it was saved.
+    Experiment experiment = makeExperiment(m_panel->config(), m_panel->comparison());
+    if (experiment.runs.size() < 2)
+        return tr("Say what B changes (Compare in the run setup panel), then run B against the baseline.");
+    auto* job = SessionJob::open(m_openedSession, this);
+    m_sessionJob = job;
+    QProgressDialog* progress =
+        jobProgress(this, job, tr("Run B against this baseline"), tr("Reading %1…").arg(m_openedSession));
+    connect(job, &SessionJob::finished, this,
+            [this, job, progress, experiment](const QString& error) mutable {
+                progress->close();
+                job->deleteLater();
+                if (!error.isEmpty()) {
+                    showError(tr("Cannot run against the baseline"), error);
+                    return;
+                }
+                const RunVariant& saved = job->opened().experiment.runs.front();
+                if (saved.observed) {
+                    showError(tr("Cannot run against the baseline"),
+                              tr("Run A of this session is an imported trace: import it again to model it."));
+                    return;
+                }
+                experiment.runs.front() = saved;
+                saveSettings();
+                m_controller.startAgainst(experiment, std::move(job->traces().front()));
+            });
+    job->start();
+    return {};
+}
+
+void MainWindow::rememberSession(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("session/recent")).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > 8)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("session/recent"), recent);
+    fillRecentMenu();
+}
+
+void MainWindow::fillRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("session/recent")).toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(path, this, [this, path] { openSessionFile(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::chooseFile(const QString& title, const QString& filter, bool save,

@@ -4,6 +4,7 @@
 #include "cli_options.h"
 #include "export_dialog.h"
 #include "run_controller.h"
+#include "session_job.h"
 #include "trace_export.h"
 #include "trace_import_job.h"
 
@@ -14,6 +15,7 @@
 #include <functional>
 
 class QAction;
+class QMenu;
 class QThread;
 class QMessageBox;
 
@@ -62,6 +64,14 @@ public:
     // A sweep's cell in the main views: `config` names its policy (A) and its baseline (B).
     void runSweepCell(const RunConfig& config);
     const ObservedTrace* importedTrace() const { return m_trace.get(); }
+    // Saves the runs on screen as a session (docs/session-format.md) in the background with a
+    // progress dialog; sessionSaved() follows. Returns why it cannot start, empty if it started.
+    QString saveSessionFile(const QString& path);
+    // Opens a session in the background and shows its runs as a finished run; sessionOpened() follows.
+    void openSessionFile(const QString& path);
+    // The session on screen's run A as saved, beside a new live run B with the panel's settings (the
+    // baseline's, unless changed), on the same axes. Returns why it cannot start, empty if it started.
+    QString runAgainstBaseline();
 
     RunController& controller() { return m_controller; }
     Dashboard* dashboard() const { return m_dashboard; }
@@ -77,6 +87,9 @@ signals:
     void pgScanChecked(const QString& error);
     // An export of the trace CSV has ended; `error` is empty if `path` was written.
     void traceCsvFinished(const QString& path, const QString& error);
+    // A session save or open has ended; `error` is empty on success.
+    void sessionSaved(const QString& path, const QString& error);
+    void sessionOpened(const QString& path, const QString& error);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -99,6 +112,8 @@ private:
                     const std::function<void(const QString&)>& then);
     void saveJson(const QString& path);
     void saveSettings() const;
+    void rememberSession(const QString& path);
+    void fillRecentMenu();
     void restoreSettings();
 
     RunController m_controller;
@@ -117,6 +132,9 @@ private:
     QPointer<TraceExport> m_traceExport;
     QPointer<TraceImportJob> m_traceImport;
     SweepWindow* m_sweepWindow = nullptr;
+    QPointer<SessionJob> m_sessionJob;
+    QMenu* m_recentMenu = nullptr;
+    QString m_openedSession;                      // the session the runs on screen came from, if they did
     QThread* m_pgCheck = nullptr;                 // reading an index the user chose, if any
     std::shared_ptr<const ObservedTrace> m_trace; // the imported trace the panel models, if any
     QString m_tracePath;

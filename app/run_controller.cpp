@@ -62,10 +62,11 @@ std::shared_ptr<EventSpool> spoolFor(const RunConfig& config) {
 }
 
 // The worker's whole life: runs the variants in turn; every outcome goes through the mailbox.
-void runJob(const std::vector<RunVariant>& runs, bool keepEvents, Mailbox& mailbox,
+// Runs before `firstRun` are a saved baseline, already on screen.
+void runJob(const std::vector<RunVariant>& runs, int firstRun, bool keepEvents, Mailbox& mailbox,
             const std::atomic<bool>& cancel) {
     try {
-        for (int run = 0; run < static_cast<int>(runs.size()); ++run) {
+        for (int run = firstRun; run < static_cast<int>(runs.size()); ++run) {
             const RunVariant& variant = runs[static_cast<std::size_t>(run)];
             if (cancel.load())
                 break;
@@ -169,11 +170,24 @@ void RunController::start(const RunConfig& config) {
 }
 
 void RunController::start(const Experiment& experiment) {
+    launch(experiment, nullptr);
+}
+
+void RunController::startAgainst(const Experiment& experiment, std::unique_ptr<RunTrace> baseline) {
+    launch(experiment, std::move(baseline));
+}
+
+void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrace> baseline) {
     const std::vector<RunVariant>& runs = experiment.runs;
+    const int firstRun = baseline ? 1 : 0;
     // Checked before anything changes: a bad policy leaves the current run alone.
     RunSet next;
+    if (baseline)
+        next.traces.push_back(std::move(baseline));
     try {
-        for (const RunVariant& run : runs) {
+        // After the baseline's trace, if there is one.
+        for (std::size_t i = next.traces.size(); i < runs.size(); ++i) {
+            const RunVariant& run = runs[i];
             if (run.observed) {
                 next.traces.push_back(std::make_unique<RunTrace>(run.label));
                 next.traces.back()->markObserved();
@@ -203,8 +217,8 @@ void RunController::start(const Experiment& experiment) {
     job->generation = m_generation;
     Job* raw = job.get();
     const bool keepEvents = m_keepEvents;
-    job->thread.reset(QThread::create([raw, runs, keepEvents] {
-        runJob(runs, keepEvents, raw->mailbox, raw->cancel);
+    job->thread.reset(QThread::create([raw, runs, firstRun, keepEvents] {
+        runJob(runs, firstRun, keepEvents, raw->mailbox, raw->cancel);
         raw->mailbox.markFinished();
         LA_TSAN_RELEASE(raw);
     }));
@@ -213,6 +227,25 @@ void RunController::start(const Experiment& experiment) {
     m_job = std::move(job);
     m_timer.start();
     emit started();
+}
+
+void RunController::showLoaded(Experiment experiment, std::vector<std::unique_ptr<RunTrace>> traces) {
+    if (m_job) {
+        m_job->cancel = true;
+        m_retired.push_back(std::move(m_job));
+        m_timer.start(); // drain() reaps it
+    }
+    ++m_generation;
+    m_running = RunSet{};
+    m_runningShown = true;
+    RunSet loaded;
+    loaded.experiment = std::move(experiment);
+    loaded.traces = std::move(traces);
+    loaded.spools.resize(loaded.traces.size());
+    // The views switch to the loaded traces in tracesChanged(); the old ones go only after that.
+    const RunSet old = std::exchange(m_shown, std::move(loaded));
+    emit tracesChanged();
+    emit finished(false);
 }
 
 // The new experiment has produced something to draw: it replaces the one on screen.

@@ -30,8 +30,15 @@ public:
     // Runs the experiment's runs one after the other. Bad input found before the worker starts (an
     // unknown policy) is reported through failed() and nothing starts.
     void start(const Experiment& experiment);
+    // Runs only B of `experiment`, beside `baseline`: run A's trace as it was saved, with its summary
+    // (session_traces.h). Both are shown on the same axes, as a live A/B pair is.
+    void startAgainst(const Experiment& experiment, std::unique_ptr<RunTrace> baseline);
     // A, then B if config.comparePolicy names a policy.
     void start(const RunConfig& config);
+    // Shows a saved experiment (traces rebuilt with their summaries, session_traces.h) as a finished
+    // run: tracesChanged() then finished(false). A run still going is cancelled and what it still
+    // says is dropped. Its runs have no spools: they are in their session file already.
+    void showLoaded(Experiment experiment, std::vector<std::unique_ptr<RunTrace>> traces);
     // Asks the worker to stop; finished(true) follows once it has.
     void stop();
     // Cancels and joins every worker (the window is closing).
@@ -77,6 +84,7 @@ private:
         std::vector<std::unique_ptr<RunTrace>> traces;
         std::vector<std::shared_ptr<const EventSpool>> spools;
     };
+    void launch(const Experiment& experiment, std::unique_ptr<RunTrace> baseline);
     void drain();
     void handle(WorkerMessage& message, bool& grew);
     void show();

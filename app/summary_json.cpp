@@ -50,6 +50,13 @@ QJsonObject explainIoObject(const ExplainIo& io) {
 
 } // namespace
 
+QJsonObject provenanceJson(const std::vector<std::pair<std::string, std::string>>& provenance) {
+    QJsonObject o;
+    for (const auto& [key, value] : provenance)
+        o[QString::fromStdString(key)] = QString::fromStdString(value);
+    return o;
+}
+
 QJsonObject runSummaryObject(const RunSummary& s) {
     QJsonObject hist;
     for (const auto& [size, count] : s.ioSizeHist)
@@ -132,8 +139,12 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
         ObservedModel described{model.policy, model.config, std::nullopt};
         if (runs.size() > 1)
             described.summary = runs[1];
-        return importSummaryDocument(experiment.runs.front().tracePath,
-                                     summarizeObserved(*experiment.runs.front().observed), described);
+        QJsonObject doc =
+            importSummaryDocument(experiment.runs.front().tracePath,
+                                  summarizeObserved(*experiment.runs.front().observed), described);
+        if (!experiment.provenance.empty())
+            doc[QStringLiteral("provenance")] = provenanceJson(experiment.provenance);
+        return doc;
     }
     QJsonArray list;
     bool cancelled = false;
@@ -157,6 +168,8 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
     doc[QStringLiteral("compare")] = QLatin1String(comparisonName(experiment.comparison));
     doc[QStringLiteral("runs")] = list;
     doc[QStringLiteral("cancelled")] = cancelled;
+    if (!experiment.provenance.empty())
+        doc[QStringLiteral("provenance")] = provenanceJson(experiment.provenance);
     return doc;
 }
 

@@ -19,6 +19,9 @@ QJsonObject configObject(const RunConfig& config);
 // One run's fields, as in "runs" (without label, direction and options).
 QJsonObject runSummaryObject(const RunSummary& summary);
 
+// {"key": "value", ...}: the experiment's provenance, as the document's "provenance".
+QJsonObject provenanceJson(const std::vector<std::pair<std::string, std::string>>& provenance);
+
 // The document as indented UTF-8 JSON.
 QByteArray summaryJson(const Experiment& experiment, const std::vector<RunSummary>& runs);
 // Writes the document atomically (output_file.h); returns an error message, empty on success.

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "session_traces.h"
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+class QThread;
+
+namespace la {
+
+// Saves the runs on screen to a session, or opens one and rebuilds its traces, on a worker thread
+// with progress and cancel, so that the window stays responsive for a 10 M-block session. The
+// worker touches only what it was given; the window takes the result after finished().
+class SessionJob : public QObject {
+    Q_OBJECT
+public:
+    // Writes `experiment` with its runs' spools to `path` (atomically: a cancelled save leaves an
+    // existing file as it was).
+    static SessionJob* save(QString path, Experiment experiment, std::vector<RunSummary> summaries,
+                            std::vector<std::shared_ptr<const EventSpool>> spools, QObject* parent);
+    // Reads `path` and rebuilds its traces.
+    static SessionJob* open(QString path, QObject* parent);
+    ~SessionJob() override;
+
+    void start();
+    void cancel() { m_cancel = true; }
+    const QString& path() const { return m_path; }
+    // After finished("") of an open: the session and its traces.
+    OpenedSession& opened() { return m_opened; }
+    std::vector<std::unique_ptr<RunTrace>>& traces() { return m_traces; }
+
+signals:
+    void progressChanged(double fraction);
+    // `error` is empty on success.
+    void finished(const QString& error);
+
+private:
+    SessionJob(QString path, QObject* parent);
+    void work();
+
+    QString m_path;
+    bool m_saving = false;
+    Experiment m_experiment;
+    std::vector<RunSummary> m_summaries;
+    std::vector<std::shared_ptr<const EventSpool>> m_spools;
+    OpenedSession m_opened;
+    std::vector<std::unique_ptr<RunTrace>> m_traces;
+    std::unique_ptr<QThread> m_thread;
+    QTimer m_timer;
+    std::atomic<bool> m_cancel{false};
+    std::atomic<double> m_fraction{0.0};
+    std::string m_error; // written by the worker, read after it is joined
+};
+
+} // namespace la

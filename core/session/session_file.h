@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "event.h"
+#include "trace/observed_trace.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace la {
+
+// The session file format (docs/session-format.md): an SQLite database whose user_version and meta
+// table say which format wrote it. A reader refuses a newer format instead of guessing at it.
+inline constexpr int kSessionFormatVersion = 1;
+// PRAGMA application_id: "LkHd", so `file` and our reader tell a session from another SQLite file.
+inline constexpr std::int32_t kSessionApplicationId = 0x4C6B4864;
+
+using NameValues = std::vector<std::pair<std::string, std::string>>;
+
+// One run as a session stores it, apart from its events.
+struct SessionRun {
+    std::string label;
+    std::string policy;
+    bool observed = false; // an imported trace's reads, not a modelled stream
+    std::string tracePath; // the imported trace, for an observed run
+    int maxPinned = 0;     // the view's reference lines and collapse rule (RunLimits)
+    int ioCombineLimit = 0;
+    int collapseWindow = 32;
+    NameValues options;      // every option of the option table: name, value ("" = unset)
+    NameValues summary;      // every field of the run's summary, exactly (session_summary.h)
+    std::string summaryJson; // the run's entry of the summary JSON, for people and scripts
+    std::uint64_t events = 0;
+    std::uint64_t positions = 0;
+    std::uint64_t reads = 0;
+};
+
+// Writes a session: every statement inside one transaction, to a temporary file in the target's
+// directory that replaces `path` only on commit(). A writer destroyed without commit() removes its
+// temporary file; a process killed mid-save leaves the old file intact and a ".NAME.PID.HEX.tmp"
+// file that the next save to the same directory removes. Errors throw IoError naming `path`;
+// a path that cannot be written at all throws InputError.
+class SessionWriter final : public EventSink {
+public:
+    explicit SessionWriter(std::string path);
+    ~SessionWriter() override;
+    SessionWriter(const SessionWriter&) = delete;
+    SessionWriter& operator=(const SessionWriter&) = delete;
+
+    void setMeta(const std::string& key, const std::string& value);
+    void setProvenance(const NameValues& provenance);
+    // Starts run `run.label`; the events that follow belong to it until endRun().
+    void beginRun(const SessionRun& run);
+    // Keeps the viewed kinds (Consumed, ReadStarted, EndOfStream), ignores the rest.
+    void onEvents(std::span<const Event> batch) override;
+    // An observed run's imported trace: its reads, waits, files and facts.
+    void addObserved(const ObservedTrace& trace);
+    // Stores the run's summary (known once it has ended) and its event counts.
+    void endRun(const NameValues& summary, const std::string& summaryJson);
+    // Ends the transaction, syncs and puts the file in place.
+    void commit();
+
+    const std::string& path() const { return m_path; }
+
+private:
+    void create();
+    void release();
+    void flushChunk();
+    [[noreturn]] void fail(const std::string& what) const;
+    void exec(const char* sql);
+    sqlite3_stmt* prepare(const char* sql);
+
+    std::string m_path;   // as given, for messages
+    std::string m_target; // the file replaced on commit (a symlink's target)
+    std::string m_temp;
+    sqlite3* m_db = nullptr;
+    std::vector<sqlite3_stmt*> m_statements;
+    sqlite3_stmt* m_insertChunk = nullptr;
+
+    std::vector<unsigned char> m_chunk;
+    std::uint32_t m_chunkEvents = 0;
+    std::int64_t m_run = -1;
+    std::uint64_t m_runChunks = 0;
+    SessionRun m_current;
+    bool m_committed = false;
+};
+
+// A session opened read-only and immutable: reading never writes to it, not even a lock or a journal.
+// Every problem throws InputError with one line naming the file and what to do.
+class SessionReader {
+public:
+    explicit SessionReader(std::string path);
+    ~SessionReader();
+    SessionReader(const SessionReader&) = delete;
+    SessionReader& operator=(const SessionReader&) = delete;
+
+    const std::string& path() const { return m_path; }
+    // meta's value for `key`, "" if absent.
+    std::string meta(const std::string& key) const;
+    const NameValues& provenance() const { return m_provenance; }
+    const std::vector<SessionRun>& runs() const { return m_runs; }
+
+    // Hands run `run`'s stored events back in order, in batches. Throws InputError if they are damaged.
+    void readEvents(std::size_t run, const std::function<void(std::span<const Event>)>& sink) const;
+    // Run `run`'s imported trace as addObserved() stored it; empty if it has none.
+    std::optional<ObservedTrace> observed(std::size_t run) const;
+
+private:
+    void load();
+    [[noreturn]] void damaged(const std::string& why) const;
+
+    std::string m_path;
+    sqlite3* m_db = nullptr;
+    NameValues m_meta;
+    NameValues m_provenance;
+    std::vector<SessionRun> m_runs;
+};
+
+// Bytes per stored event (docs/session-format.md gives the layout).
+inline constexpr std::size_t kSessionEventBytes = 32;
+void encodeSessionEvent(const Event& event, unsigned char* out);
+Event decodeSessionEvent(const unsigned char* in);
+
+} // namespace la

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sessions in the window, offscreen: Save run writes what the CLI reads back, Open shows the saved
+// runs with the live run's pixels and summary, a saved A runs beside a new live B (Run B against this
+// baseline), Open Recent remembers them, a bad file ends in an error dialog with the window usable,
+// `lookahead FILE.lookahead` opens one.
+#include "cli_options.h"
+#include "dashboard.h"
+#include "main_window.h"
+#include "run_setup_panel.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace la;
+
+namespace {
+
+constexpr int kTimeoutMs = 60'000;
+
+const QStringList kSmallRun{QStringLiteral("--dataset"),        QStringLiteral("alternating"),
+                            QStringLiteral("--pattern-blocks"), QStringLiteral("8192"),
+                            QStringLiteral("--policy"),         QStringLiteral("pg18"),
+                            QStringLiteral("--compare-policy"), QStringLiteral("pg19")};
+
+CliOptions options(const QStringList& args) {
+    std::vector<std::string> list;
+    for (const QString& arg : args)
+        list.push_back(arg.toStdString());
+    return parseCommandLine(list);
+}
+
+bool waitIdle(MainWindow& window) {
+    return QTest::qWaitFor([&] { return !window.controller().running() && window.dashboard()->idle(); },
+                           kTimeoutMs);
+}
+
+QJsonObject readJson(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
+}
+
+} // namespace
+
+class TestGuiSession : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void saveThenOpen();
+    void badSessionShowsError();
+    void commandLineFileOpens();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_saved;
+};
+
+void TestGuiSession::initTestCase() {
+#ifdef __SANITIZE_THREAD__
+    QSKIP("runs the binary with QProcess, which TSan cannot follow through fork");
+#endif
+    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
+    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
+    QSettings().clear();
+    QVERIFY(m_dir.isValid());
+    m_saved = m_dir.filePath(QStringLiteral("window.lookahead"));
+}
+
+void TestGuiSession::saveThenOpen() {
+    MainWindow live;
+    live.resize(1400, 1000);
+    QSignalSpy finished(&live.controller(), &RunController::finished);
+    live.applyStartup(options(kSmallRun));
+    live.startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QVERIFY(waitIdle(live));
+    QSignalSpy saved(&live, &MainWindow::sessionSaved);
+    QCOMPARE(live.saveSessionFile(m_saved), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, kTimeoutMs);
+    QCOMPARE(saved.first().at(1).toString(), QString());
+    const QImage liveImage = live.dashboard()->renderImage(QSize(1200, 800), 1.0, live.caption());
+    const QString liveJson = m_dir.filePath(QStringLiteral("live.json"));
+    QCOMPARE(live.exportSummaryJson(liveJson), QString());
+
+    // The CLI reads what the window saved: the same runs, now with the provenance.
+    QProcess cli;
+    const QString cliJson = m_dir.filePath(QStringLiteral("cli.json"));
+    cli.start(QStringLiteral(LOOKAHEAD_BINARY), {QStringLiteral("--headless"), QStringLiteral("--open"),
+                                                 m_saved, QStringLiteral("--summary-json"), cliJson});
+    QVERIFY(cli.waitForFinished(kTimeoutMs));
+    QCOMPARE(cli.exitCode(), 0);
+    const QJsonObject fromCli = readJson(cliJson);
+    QCOMPARE(fromCli[QStringLiteral("runs")], readJson(liveJson)[QStringLiteral("runs")]);
+    QCOMPARE(fromCli[QStringLiteral("provenance")].toObject()[QStringLiteral("command_line")].toString(),
+             QStringLiteral("lookahead (window)"));
+
+    // Another window opens it: the same pixels, caption and summary as the live run.
+    MainWindow reopened;
+    reopened.resize(1400, 1000);
+    reopened.applyStartup(options({}));
+    QSignalSpy opened(&reopened, &MainWindow::sessionOpened);
+    reopened.openSessionFile(m_saved);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kTimeoutMs);
+    QCOMPARE(opened.first().at(1).toString(), QString());
+    QVERIFY(waitIdle(reopened));
+    QCOMPARE(reopened.controller().traces().size(), std::size_t(2));
+    QCOMPARE(reopened.caption(), live.caption());
+    QCOMPARE(reopened.dashboard()->verdict(), live.dashboard()->verdict());
+    const QImage image = reopened.dashboard()->renderImage(QSize(1200, 800), 1.0, reopened.caption());
+    QVERIFY(image == liveImage);
+    // The panel holds A's settings, so Run runs the same experiment again: not stale.
+    QCOMPARE(reopened.setupPanel()->config().policy, std::string("pg18"));
+    QVERIFY(!reopened.dashboard()->stale());
+    // Run B against this baseline: the saved A beside a new live B with the same settings. The
+    // simulated device is deterministic, so B comes out as it did live: the same verdict and pixels.
+    QSignalSpy again(&reopened.controller(), &RunController::finished);
+    QCOMPARE(reopened.runAgainstBaseline(), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, kTimeoutMs);
+    QVERIFY(waitIdle(reopened));
+    QCOMPARE(again.first().first().toBool(), false);
+    QCOMPARE(reopened.controller().summaries().size(), std::size_t(2));
+    QCOMPARE(reopened.dashboard()->verdict(), live.dashboard()->verdict());
+    QVERIFY(reopened.dashboard()->renderImage(QSize(1200, 800), 1.0, reopened.caption()) == liveImage);
+    // Without a session on screen there is no baseline.
+    QVERIFY(!reopened.runAgainstBaseline().isEmpty());
+    reopened.openSessionFile(m_saved);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, kTimeoutMs);
+    QVERIFY(waitIdle(reopened));
+    // Saving runs that came from a file says where they are.
+    QVERIFY(reopened.saveSessionFile(m_dir.filePath(QStringLiteral("again.lookahead"))).contains(m_saved));
+    // Open Recent remembers it.
+    QCOMPARE(QSettings().value(QStringLiteral("session/recent")).toStringList().value(0),
+             QFileInfo(m_saved).absoluteFilePath());
+}
+
+void TestGuiSession::badSessionShowsError() {
+    const QString bad = m_dir.filePath(QStringLiteral("bad.lookahead"));
+    QFile file(bad);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("not a session at all\n");
+    file.close();
+    MainWindow window;
+    window.applyStartup(options({}));
+    QSignalSpy opened(&window, &MainWindow::sessionOpened);
+    window.openSessionFile(bad);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kTimeoutMs);
+    const QString error = opened.first().at(1).toString();
+    QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("not a Lookahead session")),
+             qPrintable(error));
+    QVERIFY(window.errorDialog());
+    QVERIFY(window.errorDialog()->text().contains(bad) ||
+            window.errorDialog()->informativeText().contains(bad));
+    QVERIFY(window.controller().traces().empty());
+    QVERIFY(window.setupPanel()->runButton()->isEnabled());
+}
+
+void TestGuiSession::commandLineFileOpens() {
+    QVERIFY2(QFileInfo::exists(m_saved), "saveThenOpen saves the session");
+    const CliOptions given = options({m_saved});
+    QCOMPARE(QString::fromStdString(given.open), m_saved);
+    MainWindow window;
+    QSignalSpy opened(&window, &MainWindow::sessionOpened);
+    window.applyStartup(given);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kTimeoutMs);
+    QCOMPARE(opened.first().at(1).toString(), QString());
+    QCOMPARE(window.controller().summaries().size(), std::size_t(2));
+}
+
+QTEST_MAIN(TestGuiSession)
+#include "tst_gui_session.moc"
