@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "buffer_pool.h"
 
+#include <algorithm>
+
 #include "input_error.h"
 
 #include <bit>
@@ -136,6 +138,17 @@ bool BufferPool::prewarm(std::uint32_t block) {
     const std::uint32_t frame = allocateFrame(block);
     m_frames[frame] = Frame{block, 0, Valid, 1};
     return true;
+}
+
+std::optional<std::uint64_t> BufferPool::prewarmAll() {
+    if (!m_compact)
+        return std::nullopt;
+    // Bits past the relation's end are never tested: whole words can be set.
+    std::fill(m_allocated.begin(), m_allocated.end(), ~std::uint64_t(0));
+    std::fill(m_valid.begin(), m_valid.end(), ~std::uint64_t(0));
+    const std::uint64_t loaded = m_capacity - m_resident;
+    m_resident = m_capacity;
+    return loaded;
 }
 
 BufferPool::Pinned BufferPool::pinFrame(std::uint32_t block) {

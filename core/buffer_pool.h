@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace la {
@@ -34,6 +35,10 @@ public:
 
     // Makes `block` valid without I/O (prewarm). Returns false if it was already resident.
     bool prewarm(std::uint32_t block);
+    // Makes every block valid, a bitmap word at a time (prewarm "all" of a 4 G-block relation takes
+    // milliseconds, not a minute). Returns how many became resident; nothing for a pool of frames,
+    // which has to be prewarmed block by block.
+    std::optional<std::uint64_t> prewarmAll();
 
     struct Pinned {
         PinResult result;

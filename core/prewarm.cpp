@@ -170,6 +170,9 @@ std::uint64_t PrewarmSpec::apply(BufferPool& pool, std::uint64_t relationBlocks)
     std::uint64_t loaded = 0;
     if (m_kind == Kind::None)
         return 0;
+    if (m_kind == Kind::All)
+        if (const std::optional<std::uint64_t> all = pool.prewarmAll())
+            return *all;
     if (m_kind == Kind::List) {
         for (const std::uint32_t b : m_list)
             if (b < relationBlocks && pool.resident() < pool.capacity() && pool.prewarm(b))
