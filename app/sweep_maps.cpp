@@ -95,9 +95,13 @@ QString writeSweepMaps(const SweepResults& results, const QString& dir,
     view.resize(kMapSize);
     const std::size_t policies = results.spec.policies.size();
     for (std::uint64_t slice = 0; slice < sweepSlices(results.spec); ++slice) {
-        std::string suffix = sweepSliceName(results.spec, slice);
-        if (!suffix.empty())
-            suffix.insert(0, "-");
+        // Appended, not inserted: GCC 12 at -O3 warns -Wrestrict on insert(0, "-") (GCC bug 105329).
+        const std::string sliceName = sweepSliceName(results.spec, slice);
+        std::string suffix;
+        if (!sliceName.empty()) {
+            suffix += '-';
+            suffix += sliceName;
+        }
         for (const SweepMetric& metric : sweepMetrics()) {
             const SweepGrid grid = sweepGrid(results, metric, slice);
             // Every policy alone, then all side by side: one map's width each.

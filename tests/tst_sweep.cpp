@@ -239,14 +239,14 @@ void TestSweep::mapsAreDrawnPerMetricAndPolicy() {
 }
 
 void TestSweep::hoverAndClickFindTheCell() {
-    SweepGrid grid;
-    grid.title = "t";
-    grid.xTitle = "x";
-    grid.yTitle = "y";
-    grid.xLabels = {"1", "2", "3", "4"};
-    grid.yLabels = {"a", "b"};
-    grid.policies = {"p", "q"};
-    grid.values = {{0, 1, 2, 3, 4, 5, 6, 7}, {7, 6, 5, 4, 3, 2, 1, 0}};
+    // Built whole: assigning short literals trips GCC 12's -Wrestrict at -O3 (GCC bug 105329).
+    const SweepGrid grid{"t",
+                         "x",
+                         "y",
+                         {"1", "2", "3", "4"},
+                         {"a", "b"},
+                         {"p", "q"},
+                         {{0, 1, 2, 3, 4, 5, 6, 7}, {7, 6, 5, 4, 3, 2, 1, 0}}};
     SweepMapView view;
     view.resize(900, 400);
     view.show();
