@@ -29,7 +29,7 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent), m_table(new QTabl
     m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
+    m_table->setWordWrap(true);
     refresh();
 }
 
@@ -83,8 +83,17 @@ void SummaryPanel::refresh() {
     for (int c = 0; c < m_table->columnCount(); ++c)
         columns->setSectionResizeMode(c, c % groupColumns == 0 ? QHeaderView::ResizeToContents
                                                                : QHeaderView::Stretch);
+    fitHeight();
+}
+
+void SummaryPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitHeight();
+}
+
+void SummaryPanel::fitHeight() {
     m_table->resizeRowsToContents();
-    int height = columns->sizeHint().height() + 2 * m_table->frameWidth();
+    int height = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth();
     for (int r = 0; r < m_table->rowCount(); ++r)
         height += m_table->rowHeight(r);
     m_table->setFixedHeight(height);

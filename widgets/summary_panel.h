@@ -28,7 +28,12 @@ public:
     QStringList headers() const;
     std::vector<SummaryRow> rows() const;
 
+protected:
+    // Long values (the EXPLAIN rows) wrap at the columns' new width, and the table grows to fit.
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void fitHeight();
     QTableWidget* m_table;
     std::vector<const RunTrace*> m_runs;
 };
