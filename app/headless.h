@@ -33,6 +33,9 @@ int writeOutputs(std::unique_ptr<TraceCsvWriter>& csv, std::optional<OutputFile>
 // `--headless --open FILE`: prints the saved runs' summaries and verdict and writes --summary-json
 // from them (session_headless.cpp). Exit code 2 with one line on stderr for a file that cannot be used.
 int runOpenHeadless(const CliOptions& options);
+// Before --open reads anything: no output may be the session itself, and nothing new is written
+// (--save, --trace-csv). Throws InputError.
+void checkOpenOutputs(const CliOptions& options);
 
 // Stores the experiment's compare mode and provenance and commits the session; reports a write
 // error on stderr. Returns 0, or 1 if the session could not be written.

@@ -145,10 +145,7 @@ int exportOpened(const CliOptions& options) {
     std::vector<std::unique_ptr<RunTrace>> traces;
     OpenedSession session;
     try {
-        checkOutputsApart({{"--open", options.open}}, outputsOf(options));
-        if (!options.save.empty() || !options.traceCsv.empty())
-            throw InputError("--open reads a saved session; --save and --trace-csv write a new run's "
-                             "(run without --open)");
+        checkOpenOutputs(options);
         for (const auto& [format, file] : plotOutputs(options))
             OutputFile plot(file, plotFormatName(format).toStdString());
         session = openSession(options.open);

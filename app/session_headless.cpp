@@ -20,15 +20,19 @@ int writeSession(SessionWriter& session, const Experiment& experiment) {
     return 0;
 }
 
+void checkOpenOutputs(const CliOptions& options) {
+    checkOutputsApart({{"--open", options.open}}, outputsOf(options));
+    if (!options.save.empty() || !options.traceCsv.empty())
+        throw InputError("--open reads a saved session; --save and --trace-csv write a new run's "
+                         "(run without --open)");
+}
+
 int runOpenHeadless(const CliOptions& options) {
     std::optional<OutputFile> json;
     std::unique_ptr<TraceCsvWriter> noCsv;
     OpenedSession session;
     try {
-        checkOutputsApart({{"--open", options.open}}, outputsOf(options));
-        if (!options.save.empty() || !options.traceCsv.empty())
-            throw InputError("--open reads a saved session; --save and --trace-csv write a new run's "
-                             "(run without --open)");
+        checkOpenOutputs(options);
         session = openSession(options.open);
         if (!options.summaryJson.empty())
             json.emplace(options.summaryJson, "summary JSON");

@@ -2,16 +2,11 @@
 #include "session_job.h"
 
 #include "input_error.h"
-#include "tsan_annotations.h"
-
-#include <QThread>
 
 namespace la {
 
-SessionJob::SessionJob(QString path, QObject* parent) : QObject(parent), m_path(std::move(path)) {
-    m_timer.setInterval(100);
-    connect(&m_timer, &QTimer::timeout, this, [this] { emit progressChanged(m_fraction.load()); });
-}
+SessionJob::SessionJob(QString path, QObject* parent)
+    : QObject(parent), m_path(std::move(path)), m_job(this, QStringLiteral("lookahead-session")) {}
 
 SessionJob* SessionJob::save(QString path, Experiment experiment, std::vector<RunSummary> summaries,
                              std::vector<std::shared_ptr<const EventSpool>> spools, QObject* parent) {
@@ -27,27 +22,11 @@ SessionJob* SessionJob::open(QString path, QObject* parent) {
     return new SessionJob(std::move(path), parent);
 }
 
-SessionJob::~SessionJob() {
-    if (m_thread) {
-        m_cancel = true;
-        m_thread->wait();
-    }
-}
+SessionJob::~SessionJob() = default;
 
 void SessionJob::start() {
-    m_thread.reset(QThread::create([this] {
-        work();
-        LA_TSAN_RELEASE(this);
-    }));
-    m_thread->setObjectName(QStringLiteral("lookahead-session"));
-    connect(m_thread.get(), &QThread::finished, this, [this] {
-        m_thread->wait();
-        LA_TSAN_ACQUIRE(this);
-        m_timer.stop();
-        emit finished(QString::fromStdString(m_error));
-    });
-    m_timer.start();
-    m_thread->start();
+    m_job.start([this] { work(); }, [this] { emit progressChanged(m_fraction.load()); },
+                [this] { emit finished(QString::fromStdString(m_error)); });
 }
 
 void SessionJob::work() {
@@ -56,12 +35,12 @@ void SessionJob::work() {
         m_fraction = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
     };
     if (m_saving) {
-        m_error = saveSpooledSession(path, m_experiment, m_summaries, m_spools, &m_cancel, progress);
+        m_error = saveSpooledSession(path, m_experiment, m_summaries, m_spools, m_job.cancelFlag(), progress);
         return;
     }
     try {
         m_opened = openSession(path);
-        m_traces = sessionTraces(m_opened, &m_cancel, progress);
+        m_traces = sessionTraces(m_opened, m_job.cancelFlag(), progress);
         if (m_traces.empty())
             m_error = "cancelled: '" + path + "' was not opened";
     } catch (const InputError& error) {

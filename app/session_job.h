@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "job_thread.h"
 #include "session_traces.h"
 
 #include <QObject>
 #include <QString>
-#include <QTimer>
 
 #include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
-
-class QThread;
 
 namespace la {
 
@@ -31,7 +29,7 @@ public:
     ~SessionJob() override;
 
     void start();
-    void cancel() { m_cancel = true; }
+    void cancel() { m_job.cancel(); }
     const QString& path() const { return m_path; }
     // After finished("") of an open: the session and its traces.
     OpenedSession& opened() { return m_opened; }
@@ -53,11 +51,9 @@ private:
     std::vector<std::shared_ptr<const EventSpool>> m_spools;
     OpenedSession m_opened;
     std::vector<std::unique_ptr<RunTrace>> m_traces;
-    std::unique_ptr<QThread> m_thread;
-    QTimer m_timer;
-    std::atomic<bool> m_cancel{false};
     std::atomic<double> m_fraction{0.0};
     std::string m_error; // written by the worker, read after it is joined
+    JobThread m_job;     // last: it joins the worker before the members above go
 };
 
 } // namespace la

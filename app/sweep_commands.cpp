@@ -34,14 +34,6 @@ std::string shellQuoted(const std::string& word) {
     return quoted;
 }
 
-std::string fileSafe(const std::string& label) {
-    std::string name = label;
-    for (char& c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.')
-            c = '_';
-    return name;
-}
-
 std::string joinPath(const std::string& dir, const std::string& file) {
     return dir.empty() || dir.back() == '/' ? dir + file : dir + "/" + file;
 }
@@ -67,7 +59,7 @@ std::string sweepCellFile(const SweepResults& results, std::uint64_t cell, std::
     std::snprintf(name, sizeof name, "c%06llu-", static_cast<unsigned long long>(cell));
     const std::string label =
         policy < results.spec.policies.size() ? results.spec.policies[policy].label() : "baseline";
-    return joined({"cells/", name, fileSafe(label), ".json"});
+    return joined({"cells/", name, fileSafeName(label), ".json"});
 }
 
 std::vector<std::string> sweepCommands(const SweepResults& results, const std::string& lookahead,

@@ -22,13 +22,6 @@ std::vector<std::size_t> sliceCoordinates(const SweepSpec& spec, std::uint64_t s
     return at;
 }
 
-std::string fileSafe(std::string text) {
-    for (char& c : text)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.')
-            c = '_';
-    return text;
-}
-
 QString description(const SweepResults& results, const SweepGrid& grid) {
     return QStringLiteral("lookahead sweep %1 (%2): %3")
         .arg(QString::fromStdString(results.spec.name), QString::fromStdString(results.spec.source),
@@ -63,7 +56,7 @@ std::string sweepSliceName(const SweepSpec& spec, std::uint64_t slice) {
             name += '-';
         name += spec.axes[i].option;
         name += '-';
-        name += fileSafe(spec.axes[i].values[at[i]]);
+        name += fileSafeName(spec.axes[i].values[at[i]]);
     }
     return name;
 }
@@ -110,7 +103,7 @@ QString writeSweepMaps(const SweepResults& results, const QString& dir,
                 std::string base(metric.key);
                 if (!all) {
                     base += '-';
-                    base += fileSafe(results.spec.policies[p].label());
+                    base += fileSafeName(results.spec.policies[p].label());
                 }
                 base += suffix;
                 const QSize size = all ? QSize(int(420 * policies) + 220, kMapSize.height()) : kMapSize;

@@ -3,6 +3,7 @@
 
 #include <QJsonArray>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -41,6 +42,13 @@ std::string numberField(double value) {
 }
 
 } // namespace
+
+std::string fileSafeName(std::string text) {
+    for (char& c : text)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.')
+            c = '_';
+    return text;
+}
 
 SweepFigures figuresOf(const QJsonObject& run) {
     SweepFigures f;

@@ -61,6 +61,9 @@ struct SweepMetric {
 const std::vector<SweepMetric>& sweepMetrics();
 const SweepMetric* findSweepMetric(std::string_view key);
 
+// `text` with everything but letters, digits, '-' and '.' made '_', for the sweep's file names.
+std::string fileSafeName(std::string text);
+
 // One row per cell and policy: the cell, its axes' values, the policy, every metric.
 std::string sweepCsv(const SweepResults& results);
 

@@ -3,8 +3,6 @@
 
 #include "summary_json.h"
 
-#include <QJsonArray>
-
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -27,11 +25,6 @@ RunConfig sweepRunConfig(const SweepResults& results, std::uint64_t cell, std::s
         config.policy = results.baselines[cell];
     }
     return config;
-}
-
-QJsonObject sweepRunObject(const RunConfig& config, const RunSummary& summary) {
-    const QJsonObject document = summaryDocument(makeExperiment(config, Comparison::None), {summary});
-    return document.value(QStringLiteral("runs")).toArray().first().toObject();
 }
 
 SweepResults runSweep(const SweepSpec& spec, int jobs, const std::atomic<bool>* cancel,
@@ -58,7 +51,7 @@ SweepResults runSweep(const SweepSpec& spec, int jobs, const std::atomic<bool>* 
             callbacks.cancel = cancel;
             SweepFigures figures;
             try {
-                figures = figuresOf(sweepRunObject(config, runScan(config, config.policy, callbacks)));
+                figures = figuresOf(runSummaryObject(runScan(config, config.policy, callbacks)));
             } catch (const std::exception& error) {
                 figures.done = true;
                 figures.error = error.what();

@@ -3,8 +3,6 @@
 
 #include "sweep_results.h"
 
-#include <QJsonObject>
-
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -21,9 +19,6 @@ struct SweepProgress {
 
 // The configuration of run `policy` of `cell` (policy == policies.size(): the baseline).
 RunConfig sweepRunConfig(const SweepResults& results, std::uint64_t cell, std::size_t policy);
-
-// The summary JSON entry of one run, as `lookahead --headless --summary-json` writes it.
-QJsonObject sweepRunObject(const RunConfig& config, const RunSummary& summary);
 
 // Runs every cell's policies and baseline on `jobs` threads (0 = one per core). Each run is a
 // headless run of its own, so the results do not depend on `jobs` or on the order runs finish in.

@@ -243,7 +243,8 @@ std::vector<OptionValue> SweepSpec::cellOptions(std::uint64_t cell) const {
 
 RunConfig SweepSpec::cellConfig(std::uint64_t cell) const {
     // The command line's defaults, so that a cell's headless command (--emit-commands) runs it alike.
-    RunConfig config = parseCommandLine({}).run;
+    static const RunConfig defaults = parseCommandLine({}).run;
+    RunConfig config = defaults;
     const std::vector<OptionValue> options = cellOptions(cell);
     for (std::size_t i = 0; i < options.size(); ++i) {
         const auto& [name, value] = options[i];

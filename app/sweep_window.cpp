@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <thread>
 
 namespace la {
 
@@ -35,19 +36,14 @@ QString number(double value, int decimals) {
 
 } // namespace
 
-SweepWindow::SweepWindow(QWidget* parent) : QMainWindow(parent) {
+SweepWindow::SweepWindow(QWidget* parent)
+    : QMainWindow(parent), m_job(this, QStringLiteral("lookahead-sweep")) {
     setWindowTitle(tr("Lookahead — Sweep"));
     buildUi();
-    m_poll.setInterval(200);
-    connect(&m_poll, &QTimer::timeout, this, &SweepWindow::pollProgress);
     resize(1300, 560);
 }
 
-SweepWindow::~SweepWindow() {
-    m_cancel = true;
-    if (m_worker)
-        m_worker->join();
-}
+SweepWindow::~SweepWindow() = default;
 
 void SweepWindow::buildUi() {
     auto* central = new QWidget(this);
@@ -150,27 +146,24 @@ bool SweepWindow::loadSpec(const QString& specOrPreset) {
 void SweepWindow::startSweep() {
     if (running() || (!m_spec && !loadSpec(m_specBox->currentText())))
         return;
-    m_cancel = false;
     m_done = 0;
     m_total = m_spec->cells() * (m_spec->policies.size() + 1);
     m_run->setEnabled(false);
     m_cancelButton->setEnabled(true);
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
-    m_worker.emplace([this, spec = *m_spec, jobs = m_jobs->value()] {
-        auto results =
-            std::make_shared<SweepResults>(runSweep(spec, jobs, &m_cancel, [this](const SweepProgress& p) {
+    m_job.start(
+        [this, spec = *m_spec, jobs = m_jobs->value()] {
+            m_pending = runSweep(spec, jobs, m_job.cancelFlag(), [this](const SweepProgress& p) {
                 m_done = p.done;
                 m_elapsed = p.elapsedSeconds;
-            }));
-        QMetaObject::invokeMethod(
-            this, [this, results] { finished(std::move(*results)); }, Qt::QueuedConnection);
-    });
-    m_poll.start();
+            });
+        },
+        [this] { pollProgress(); }, [this] { finished(); });
 }
 
 void SweepWindow::cancelSweep() {
-    m_cancel = true;
+    m_job.cancel();
     m_status->setText(tr("Cancelling…"));
 }
 
@@ -184,13 +177,10 @@ void SweepWindow::pollProgress() {
                           .arg(eta < 0 ? QStringLiteral("–") : QStringLiteral("%1 s").arg(eta, 0, 'f', 0)));
 }
 
-void SweepWindow::finished(SweepResults results) {
-    m_worker->join();
-    m_worker.reset();
-    m_poll.stop();
+void SweepWindow::finished() {
     m_run->setEnabled(true);
     m_cancelButton->setEnabled(false);
-    const bool cancelled = results.cancelled;
+    const bool cancelled = m_pending.cancelled;
     if (cancelled) {
         m_status->setText(tr("Cancelled; the maps show the runs that finished"));
     } else {
@@ -198,7 +188,7 @@ void SweepWindow::finished(SweepResults results) {
         m_status->setText(
             tr("%1 runs in %2 s, done").arg(formatCount(m_total.load())).arg(m_elapsed.load(), 0, 'f', 0));
     }
-    m_results = std::move(results);
+    m_results = std::move(m_pending);
     showMetric();
     emit sweepFinished(cancelled);
 }

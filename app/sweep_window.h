@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "job_thread.h"
 #include "sweep_results.h"
 
 #include <QMainWindow>
-#include <QTimer>
 
 #include <atomic>
-#include <memory>
 #include <optional>
-#include <thread>
 
 class QComboBox;
 class QLabel;
@@ -35,7 +33,7 @@ public:
     bool loadSpec(const QString& specOrPreset);
     void startSweep();
     void cancelSweep();
-    bool running() const { return m_worker.has_value(); }
+    bool running() const { return m_job.running(); }
     const std::optional<SweepResults>& results() const { return m_results; }
     SweepMapView* mapView() const { return m_map; }
     // The figures a cell's tooltip gives.
@@ -54,19 +52,17 @@ private:
     void buildUi();
     void showMetric();
     void pollProgress();
-    void finished(SweepResults results);
+    void finished();
     void chooseSpec();
     void chooseExport(bool csv);
     std::uint64_t cellOf(const SweepCell& cell) const;
 
     std::optional<SweepSpec> m_spec;
     std::optional<SweepResults> m_results;
-    std::optional<std::thread> m_worker;
-    std::atomic<bool> m_cancel{false};
+    SweepResults m_pending; // the worker's, read after it is joined
     std::atomic<std::uint64_t> m_done{0};
     std::atomic<std::uint64_t> m_total{0};
     std::atomic<double> m_elapsed{0.0};
-    QTimer m_poll;
 
     QComboBox* m_specBox = nullptr;
     QSpinBox* m_jobs = nullptr;
@@ -77,6 +73,7 @@ private:
     QComboBox* m_metric = nullptr;
     QComboBox* m_slice = nullptr;
     SweepMapView* m_map = nullptr;
+    JobThread m_job; // last: it joins the worker before the members above go
 };
 
 } // namespace la

@@ -4,50 +4,26 @@
 #include "input_error.h"
 #include "io_backend.h"
 #include "trace_csv.h"
-#include "tsan_annotations.h"
-
-#include <QThread>
 
 namespace la {
 
 TraceExport::TraceExport(QString path, std::vector<SpooledRun> runs, QObject* parent)
-    : QObject(parent), m_path(std::move(path)), m_runs(std::move(runs)) {
+    : QObject(parent), m_path(std::move(path)), m_runs(std::move(runs)),
+      m_job(this, QStringLiteral("lookahead-export")) {
     for (const SpooledRun& run : m_runs)
         m_total += run.events->events();
-    m_timer.setInterval(100);
-    connect(&m_timer, &QTimer::timeout, this, &TraceExport::poll);
 }
 
-TraceExport::~TraceExport() {
-    if (m_thread) {
-        m_cancel = true;
-        m_thread->wait();
-    }
-}
+TraceExport::~TraceExport() = default;
 
 void TraceExport::start() {
-    m_thread.reset(QThread::create([this] {
-        write();
-        LA_TSAN_RELEASE(this);
-    }));
-    m_thread->setObjectName(QStringLiteral("lookahead-export"));
-    connect(m_thread.get(), &QThread::finished, this, [this] {
-        m_thread->wait();
-        LA_TSAN_ACQUIRE(this);
-        m_timer.stop();
-        emit finished(QString::fromStdString(m_error));
-    });
-    m_timer.start();
-    m_thread->start();
-}
-
-void TraceExport::poll() {
-    if (m_total > 0)
-        emit progressChanged(static_cast<double>(m_done.load()) / static_cast<double>(m_total));
-}
-
-void TraceExport::write() {
-    m_error = writeTraceCsv(m_path.toStdString(), m_runs, &m_cancel, &m_done);
+    m_job.start(
+        [this] { m_error = writeTraceCsv(m_path.toStdString(), m_runs, m_job.cancelFlag(), &m_done); },
+        [this] {
+            if (m_total > 0)
+                emit progressChanged(static_cast<double>(m_done.load()) / static_cast<double>(m_total));
+        },
+        [this] { emit finished(QString::fromStdString(m_error)); });
 }
 
 std::string writeTraceCsv(const std::string& path, const std::vector<SpooledRun>& runs,

@@ -2,17 +2,15 @@
 #pragma once
 
 #include "io/event_spool.h"
+#include "job_thread.h"
 
 #include <QObject>
 #include <QString>
-#include <QTimer>
 
 #include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
-
-class QThread;
 
 namespace la {
 
@@ -37,7 +35,7 @@ public:
     ~TraceExport() override;
 
     void start();
-    void cancel() { m_cancel = true; }
+    void cancel() { m_job.cancel(); }
     const QString& path() const { return m_path; }
 
 signals:
@@ -46,17 +44,12 @@ signals:
     void finished(const QString& error);
 
 private:
-    void write();
-    void poll();
-
     QString m_path;
     std::vector<SpooledRun> m_runs;
-    std::unique_ptr<QThread> m_thread;
-    QTimer m_timer;
-    std::atomic<bool> m_cancel{false};
     std::atomic<std::uint64_t> m_done{0};
     std::uint64_t m_total = 0;
     std::string m_error; // written by the worker, read after it is joined
+    JobThread m_job;     // last: it joins the worker before the members above go
 };
 
 } // namespace la

@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "job_thread.h"
 #include "trace/observed_trace.h"
 #include "trace/trace_importer.h"
 
 #include <QObject>
 #include <QString>
-#include <QTimer>
 
 #include <atomic>
 #include <memory>
-
-class QThread;
 
 namespace la {
 
@@ -24,7 +22,7 @@ public:
     ~TraceImportJob() override;
 
     void start();
-    void cancel() { m_cancel = true; }
+    void cancel() { m_job.cancel(); }
     const TraceImportRequest& request() const { return m_request; }
 
 signals:
@@ -34,13 +32,11 @@ signals:
 
 private:
     TraceImportRequest m_request;
-    std::unique_ptr<QThread> m_thread;
-    QTimer m_timer;
-    std::atomic<bool> m_cancel{false};
     std::atomic<std::uint64_t> m_done{0};
     std::atomic<std::uint64_t> m_total{0};
     std::shared_ptr<const ObservedTrace> m_trace; // written by the worker, read after it is joined
     std::string m_error;
+    JobThread m_job; // last: it joins the worker before the members above go
 };
 
 } // namespace la

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The command-line contract, end to end: the built binary, its files and its exit codes.
+#include "cli_process.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,20 +12,10 @@
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Result = la::test::CliResult;
 
 Result lookahead(const QStringList& args) {
-    QProcess process;
-    process.start(QStringLiteral(LOOKAHEAD_BINARY), args);
-    if (!process.waitForFinished(120'000))
-        return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return la::test::runLookahead(args, 120'000);
 }
 
 void writeFile(const QString& path, const QByteArray& content) {

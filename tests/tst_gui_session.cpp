@@ -7,6 +7,7 @@
 #include "dashboard.h"
 #include "main_window.h"
 #include "run_setup_panel.h"
+#include "window_harness.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -28,21 +29,14 @@ namespace {
 
 constexpr int kTimeoutMs = 60'000;
 
-const QStringList kSmallRun{QStringLiteral("--dataset"),        QStringLiteral("alternating"),
-                            QStringLiteral("--pattern-blocks"), QStringLiteral("8192"),
-                            QStringLiteral("--policy"),         QStringLiteral("pg18"),
-                            QStringLiteral("--compare-policy"), QStringLiteral("pg19")};
+const QStringList kSmallRun = test::smallRun();
 
 CliOptions options(const QStringList& args) {
-    std::vector<std::string> list;
-    for (const QString& arg : args)
-        list.push_back(arg.toStdString());
-    return parseCommandLine(list);
+    return test::cliOptions(args);
 }
 
 bool waitIdle(MainWindow& window) {
-    return QTest::qWaitFor([&] { return !window.controller().running() && window.dashboard()->idle(); },
-                           kTimeoutMs);
+    return test::waitIdle(window, kTimeoutMs);
 }
 
 QJsonObject readJson(const QString& path) {

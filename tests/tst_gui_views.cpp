@@ -12,6 +12,7 @@
 #include "plot_view.h"
 #include "qcp.h"
 #include "run_setup_panel.h"
+#include "window_harness.h"
 
 #include <QFile>
 #include <QLabel>
@@ -30,18 +31,10 @@ namespace {
 
 constexpr int kTimeoutMs = 30'000; // a hang guard only: these runs take well under a second
 
-QStringList smallRun(int blocks = 8192) {
-    return {QStringLiteral("--dataset"),        QStringLiteral("alternating"),
-            QStringLiteral("--pattern-blocks"), QString::number(blocks),
-            QStringLiteral("--policy"),         QStringLiteral("pg18"),
-            QStringLiteral("--compare-policy"), QStringLiteral("pg19")};
-}
+using test::smallRun;
 
 CliOptions options(const QStringList& args) {
-    std::vector<std::string> list;
-    for (const QString& arg : args)
-        list.push_back(arg.toStdString());
-    return parseCommandLine(list);
+    return test::cliOptions(args);
 }
 
 QCustomPlot* plotOf(const PlotView* view) {

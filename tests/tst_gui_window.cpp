@@ -12,6 +12,7 @@
 #include "run_options.h"
 #include "run_setup_panel.h"
 #include "summary_panel.h"
+#include "window_harness.h"
 
 #include <QAction>
 #include <QDir>
@@ -43,16 +44,10 @@ namespace {
 
 constexpr int kTimeoutMs = 30'000;
 
-const QStringList kSmallRun{QStringLiteral("--dataset"),        QStringLiteral("alternating"),
-                            QStringLiteral("--pattern-blocks"), QStringLiteral("8192"),
-                            QStringLiteral("--policy"),         QStringLiteral("pg18"),
-                            QStringLiteral("--compare-policy"), QStringLiteral("pg19")};
+const QStringList kSmallRun = test::smallRun();
 
 CliOptions options(const QStringList& args) {
-    std::vector<std::string> list;
-    for (const QString& arg : args)
-        list.push_back(arg.toStdString());
-    return parseCommandLine(list);
+    return test::cliOptions(args);
 }
 
 RunConfig longRun() {
@@ -93,8 +88,7 @@ bool anyTooltip(const PlotView* view, const QRect& area) {
 }
 
 bool waitIdle(MainWindow& window) {
-    return QTest::qWaitFor([&] { return !window.controller().running() && window.dashboard()->idle(); },
-                           kTimeoutMs);
+    return test::waitIdle(window, kTimeoutMs);
 }
 
 } // namespace

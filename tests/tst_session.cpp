@@ -2,6 +2,8 @@
 // Session files (docs/session-format.md), end to end through the built binary: a saved run reopens
 // with the same summary JSON and the same exported pixels; bad files get one clear line and exit
 // code 2; a save killed midway leaves the old file; opening never changes the file.
+#include "cli_process.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -22,23 +24,10 @@ namespace {
 
 constexpr int kTimeoutMs = 120'000;
 
-struct Result {
-    int exitCode = -1; // -1: killed by a signal or timed out
-    QString out;
-    QString err;
-};
+using Result = la::test::CliResult;
 
 Result lookahead(const QStringList& args) {
-    QProcess process;
-    process.start(QStringLiteral(LOOKAHEAD_BINARY), args);
-    if (!process.waitForFinished(kTimeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        return {};
-    }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return la::test::runLookahead(args, kTimeoutMs);
 }
 
 QByteArray contents(const QString& path) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Sweeps (docs/sweeps.md): results that do not depend on --jobs, the same CSV from commands spread by
 // xargs and merged, the collapse map's cells, maps that are drawn, and every kind of bad input.
+#include "child_process.h"
+#include "cli_process.h"
 #include "input_error.h"
 #include "main_window.h"
 #include "run_controller.h"
@@ -52,19 +54,10 @@ QByteArray readFile(const QString& path) {
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-struct Result {
-    int exitCode;
-    QString out;
-    QString err;
-};
+using Result = test::CliResult;
 
 Result run(const QStringList& args) {
-    QProcess process;
-    process.start(QStringLiteral(LOOKAHEAD_BINARY), args);
-    process.waitForFinished(300'000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return test::runLookahead(args, 300'000);
 }
 
 // The error loadSweepSpec() gives for a spec text, or empty if it loads.
@@ -77,12 +70,6 @@ QString specError(const QTemporaryDir& dir, const QByteArray& text, bool force =
     }
     return {};
 }
-
-#ifdef __SANITIZE_THREAD__
-constexpr bool kCanFork = false;
-#else
-constexpr bool kCanFork = true;
-#endif
 
 } // namespace
 
@@ -119,7 +106,7 @@ void TestSweep::jobsDoNotChangeTheResults() {
     QCOMPARE(one.at(1, 1).reads, std::uint64_t(11));
     QCOMPARE(one.at(1, 0).reads, std::uint64_t(40));
     QCOMPARE(one.baselines[0], std::string("fixed:94"));
-    if (!kCanFork)
+    if (!test::kChildCanStartThreads)
         QSKIP("TSan cannot run the binary's own threads in a child it forks");
     const Result a = run({QStringLiteral("sweep"), QString::fromStdString(spec), QStringLiteral("--out"),
                           dir.filePath(QStringLiteral("j1")), QStringLiteral("--jobs"), QStringLiteral("1"),
@@ -134,7 +121,7 @@ void TestSweep::jobsDoNotChangeTheResults() {
 }
 
 void TestSweep::commandsThroughXargsMergeToTheSameCsv() {
-    if (!kCanFork)
+    if (!test::kChildCanStartThreads)
         QSKIP("TSan cannot run the binary's own threads in a child it forks");
     QTemporaryDir dir;
     const QString spec = writeFile(dir, QStringLiteral("s.json"), kSmallSpec);
@@ -184,7 +171,7 @@ void TestSweep::collapseMapCellsShowTheTrap() {
     const auto runOf = [&](std::uint64_t cell, const std::string& policy) {
         RunConfig config = spec.cellConfig(cell);
         config.policy = policy;
-        return figuresOf(sweepRunObject(config, runScan(config, policy, {})));
+        return figuresOf(runSummaryObject(runScan(config, policy, {})));
     };
     for (const std::string spacing : {"even", "runs:2", "runs:4", "runs:8", "runs:16"}) {
         const std::uint64_t cell = cellOf("6", spacing);
@@ -308,7 +295,7 @@ void TestSweep::badSpecsAreRefusedByName() {
     } catch (const InputError& error) {
         QVERIFY(QString::fromUtf8(error.what()).contains(QStringLiteral("none.json: cannot read it")));
     }
-    if (!kCanFork)
+    if (!test::kChildCanStartThreads)
         return;
     const Result cli = run({QStringLiteral("sweep"), dir.filePath(QStringLiteral("bad.json")),
                             QStringLiteral("--out"), dir.filePath(QStringLiteral("o"))});
@@ -336,8 +323,7 @@ void TestSweep::badMergeDirectoriesAreRefused() {
             const QJsonObject document{
                 {QStringLiteral("schema"), QStringLiteral("lookahead.summary/1")},
                 {QStringLiteral("config"), configObject(config)},
-                {QStringLiteral("runs"),
-                 QJsonArray{sweepRunObject(config, runScan(config, config.policy, {}))}}};
+                {QStringLiteral("runs"), QJsonArray{runSummaryObject(runScan(config, config.policy, {}))}}};
             QFile file(out + QLatin1Char('/') + QString::fromStdString(sweepCellFile(results, cell, p)));
             QVERIFY(file.open(QIODevice::WriteOnly));
             file.write(QJsonDocument(document).toJson());
@@ -371,7 +357,7 @@ void TestSweep::badMergeDirectoriesAreRefused() {
     writeFile(dir, QStringLiteral("m/cells/c000002-pg18.json"), "{\"schema\": 1");
     QVERIFY2(mergeError().contains(QStringLiteral("not the summary JSON of one run")),
              qPrintable(mergeError()));
-    if (!kCanFork)
+    if (!test::kChildCanStartThreads)
         return;
     // A failed merge leaves an earlier sweep.csv as it was.
     writeFile(dir, QStringLiteral("m/sweep.csv"), "earlier\n");
@@ -399,7 +385,7 @@ void TestSweep::cancelledSweepWritesNothing() {
     QVERIFY(results.cancelled);
     QVERIFY(!results.complete());
     QVERIFY(seen < 1500);
-    if (!kCanFork)
+    if (!test::kChildCanStartThreads)
         return;
     QProcess process;
     const QString out = dir.filePath(QStringLiteral("c"));

@@ -22,6 +22,19 @@ std::string optionalReal(const std::optional<double>& value) {
     return value ? real(*value) : std::string();
 }
 
+// "a:b c:d ...": the read-size histogram and the collapse intervals, as the reader's pairs() reads them.
+template <class Pairs> std::string pairsText(const Pairs& pairs) {
+    std::string text;
+    for (const auto& [first, second] : pairs) {
+        if (!text.empty())
+            text += ' ';
+        text += std::to_string(first);
+        text += ':';
+        text += std::to_string(second);
+    }
+    return text;
+}
+
 // Reads fields by name; a missing or malformed one is a damaged file.
 class FieldReader {
 public:
@@ -78,10 +91,7 @@ NameValues summaryFields(const RunSummary& s) {
     add("hits", n(s.hits));
     add("misses", n(s.misses));
     add("ios", n(s.ios));
-    std::string hist;
-    for (const auto& [size, count] : s.ioSizeHist)
-        hist.append(hist.empty() ? "" : " ").append(n(size)).append(":").append(n(count));
-    add("io_size_hist", hist);
+    add("io_size_hist", pairsText(s.ioSizeHist));
     add("device_reads", n(s.deviceReads));
     add("bytes_read", n(s.bytesRead));
     add("waits", n(s.waits));
@@ -96,10 +106,7 @@ NameValues summaryFields(const RunSummary& s) {
     add("in_flight_mean", real(s.inFlightMean));
     add("max_pinned", n(s.maxPinned));
     add("io_combine_limit", n(s.ioCombineLimit));
-    std::string collapses;
-    for (const auto& [first, last] : s.collapseIntervals)
-        collapses.append(collapses.empty() ? "" : " ").append(n(first)).append(":").append(n(last));
-    add("collapse_intervals", collapses);
+    add("collapse_intervals", pairsText(s.collapseIntervals));
     const ExplainIo& e = s.explainIo;
     add("explain.prefetch_count", n(e.prefetchCount));
     add("explain.distance_sum", n(e.distanceSum));

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The lookahead binary run as a user runs it: arguments in, exit code and both outputs back.
+
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+namespace la::test {
+
+struct CliResult {
+    int exitCode = -1; // -1: killed by a signal or timed out
+    QString out;
+    QString err;
+};
+
+// Runs LOOKAHEAD_BINARY (each test defines it); one that outlasts `timeoutMs` is killed.
+inline CliResult runLookahead(const QStringList& args, int timeoutMs) {
+    QProcess process;
+    process.start(QStringLiteral(LOOKAHEAD_BINARY), args);
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        return {};
+    }
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+} // namespace la::test

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// What the window tests share: the small A/B run they start, the command line parsed as the app
+// parses it, and waiting until a window has run and drawn everything.
+
+#include "cli_options.h"
+#include "dashboard.h"
+#include "main_window.h"
+#include "run_controller.h"
+
+#include <QStringList>
+#include <QTest>
+
+#include <string>
+#include <vector>
+
+namespace la::test {
+
+// `alternating` of `blocks` blocks, pg18 as A against pg19 as B: well under a second.
+inline QStringList smallRun(int blocks = 8192) {
+    return {QStringLiteral("--dataset"),        QStringLiteral("alternating"),
+            QStringLiteral("--pattern-blocks"), QString::number(blocks),
+            QStringLiteral("--policy"),         QStringLiteral("pg18"),
+            QStringLiteral("--compare-policy"), QStringLiteral("pg19")};
+}
+
+inline CliOptions cliOptions(const QStringList& args) {
+    std::vector<std::string> list;
+    for (const QString& arg : args)
+        list.push_back(arg.toStdString());
+    return parseCommandLine(list);
+}
+
+// The run is over and every view has drawn what it got.
+inline bool waitIdle(MainWindow& window, int timeoutMs) {
+    return QTest::qWaitFor([&] { return !window.controller().running() && window.dashboard()->idle(); },
+                           timeoutMs);
+}
+
+} // namespace la::test
