@@ -8,6 +8,7 @@
 #include "registry.h"
 #include "trace/observed_events.h"
 #include "trace/observed_summary.h"
+#include "trace_storage.h"
 #include "tsan_annotations.h"
 
 #include <QThread>
@@ -191,12 +192,14 @@ void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrac
             if (run.observed) {
                 next.traces.push_back(std::make_unique<RunTrace>(run.label));
                 next.traces.back()->markObserved();
-                continue;
+            } else {
+                const StreamLimits limits = computeLimits(streamConfigFor(run.config),
+                                                          mechanicsFor(run.policy, run.config.mechanics));
+                next.traces.push_back(
+                    std::make_unique<RunTrace>(run.label, RunLimits{limits.maxPinned, limits.ioCombineLimit,
+                                                                    run.config.collapseWindow}));
             }
-            const StreamLimits limits =
-                computeLimits(streamConfigFor(run.config), mechanicsFor(run.policy, run.config.mechanics));
-            next.traces.push_back(std::make_unique<RunTrace>(
-                run.label, RunLimits{limits.maxPinned, limits.ioCombineLimit, run.config.collapseWindow}));
+            spillBesideDatasets(*next.traces.back(), run.config);
         }
     } catch (const InputError& error) {
         emit failed(QString::fromUtf8(error.what()));

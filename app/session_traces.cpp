@@ -4,6 +4,7 @@
 #include "input_error.h"
 #include "io/event_spool.h"
 #include "io_backend.h"
+#include "trace_storage.h"
 
 #include <thread>
 
@@ -28,6 +29,8 @@ sessionTraces(const OpenedSession& session, const std::atomic<bool>* cancel,
             run.label, RunLimits{run.maxPinned, run.ioCombineLimit, run.collapseWindow});
         if (run.observed)
             trace->markObserved();
+        // In this machine's default directory: a saved --cache-dir may not exist here.
+        spillBesideDatasets(*trace, RunConfig{});
         from.readEvents(i, [&](std::span<const Event> events) {
             if (stopped.load(std::memory_order_relaxed) ||
                 (cancel && cancel->load(std::memory_order_relaxed))) {

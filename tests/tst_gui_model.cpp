@@ -10,10 +10,14 @@
 #include "summary_rows.h"
 #include "tooltips.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
+#include <random>
 
 using namespace la;
 
@@ -105,6 +109,8 @@ private slots:
     void requestRasterPaintsReadSpans();
     void ioSizeScatterOnePointPerSizeAndColumn();
     void tooltipsDescribeThePixel();
+    void spilledTraceReadsBackExactly();
+    void unwritableSpillKeepsColumnsInMemory();
     void realRunFeedsTrace();
     void collapsesAppearWhileRunning();
     void summaryRowsFormatNumbers();
@@ -448,6 +454,82 @@ void TestGuiModel::tooltipsDescribeThePixel() {
         ioSizeTooltip(trace, XAxis::Position, 0.0, 10.0).contains(QStringLiteral("4 blocks (32 KiB) ×3")),
         qPrintable(ioSizeTooltip(trace, XAxis::Position, 0.0, 10.0)));
     QCOMPARE(collapseLabel(trace, {0, 15}), QStringLiteral("distance stuck at 1↔2 for 4 misses"));
+}
+
+// A long run's exact columns on disk read back as they were appended, in any order, and the views'
+// rasters drawn from them are the in-memory trace's, cell for cell.
+void TestGuiModel::spilledTraceReadsBackExactly() {
+    Synthetic s;
+    s.positions = 300'000; // 4.6 chunks of positions, 1.1 of reads
+    s.readBlocks = 3;
+    const std::vector<Event> events = s.events();
+    RunTrace inMemory("memory", RunLimits{94, 16});
+    inMemory.append(events);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    RunTrace spilled("spilled", RunLimits{94, 16});
+    spilled.spillTo(dir.path().toStdString());
+    // In uneven batches, as the worker posts them.
+    for (std::size_t first = 0; first < events.size(); first += 7'919)
+        spilled.append(std::span(events).subspan(first, std::min<std::size_t>(7'919, events.size() - first)));
+    QVERIFY2(spilled.storageProblem().empty(), spilled.storageProblem().c_str());
+    // 4 full chunks of blocks (4 B) and flags (1 B), 1 of each read column (8 + 4 + 4 + 1 B).
+    QCOMPARE(spilled.spilledBytes(), std::uint64_t(65'536) * (4 * 5 + 17));
+    QCOMPARE(spilled.positions(), inMemory.positions());
+    QCOMPARE(spilled.reads(), inMemory.reads());
+
+    std::vector<std::uint64_t> order(spilled.positions());
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(42));
+    for (const std::uint64_t p : order)
+        if (spilled.blockAt(p) != inMemory.blockAt(p) || spilled.flagsAt(p) != inMemory.flagsAt(p))
+            QFAIL(qPrintable(QStringLiteral("position %1 differs").arg(p)));
+    for (std::size_t r = 0; r < spilled.reads(); ++r) {
+        const ReadRecord a = spilled.read(r);
+        const ReadRecord b = inMemory.read(r);
+        if (a.startNs != b.startNs || a.position != b.position || a.block != b.block ||
+            a.nblocks != b.nblocks)
+            QFAIL(qPrintable(QStringLiteral("read %1 differs").arg(r)));
+    }
+    // The search over chunk starts finds what a scan of every read finds.
+    for (const double x : {-1.0, 0.0, 4.0, 262'143.0, 262'144.0, 262'145.0, 299'999.0, 1e9}) {
+        std::size_t expected = 0;
+        while (expected < inMemory.reads() && inMemory.readPosition(expected) < x)
+            ++expected;
+        QCOMPARE(firstReadAtX(spilled, XAxis::Position, x), expected);
+        QCOMPARE(firstReadAtX(spilled, XAxis::Time, x * 1e-6), firstReadAtX(inMemory, XAxis::Time, x * 1e-6));
+    }
+    for (const RasterKey& key : {RasterKey{XAxis::Time, AxisMap{0.0, 0.3, 640}, AxisMap{0.0, 300'000.0, 200}},
+                                 RasterKey{XAxis::Position, AxisMap{131'000.0, 131'100.0, 300},
+                                           AxisMap{131'000.0, 131'100.0, 50}}}) {
+        HitMissRaster a, b;
+        QVERIFY(a.update(spilled, key, UINT64_MAX));
+        QVERIFY(b.update(inMemory, key, UINT64_MAX));
+        RequestRaster ra, rb;
+        QVERIFY(ra.update(spilled, key, UINT64_MAX));
+        QVERIFY(rb.update(inMemory, key, UINT64_MAX));
+        for (int y = 0; y < key.y.cells; ++y)
+            for (int x = 0; x < key.x.cells; ++x) {
+                QCOMPARE(a.cells().at(x, y).blocks, b.cells().at(x, y).blocks);
+                QCOMPARE(a.cells().at(x, y).misses, b.cells().at(x, y).misses);
+                QCOMPARE(a.cells().at(x, y).waits, b.cells().at(x, y).waits);
+                QCOMPARE(ra.cells().at(x, y), rb.cells().at(x, y));
+            }
+    }
+}
+
+// Where no spill file can be made, the columns stay in memory, exact, and the trace says why.
+void TestGuiModel::unwritableSpillKeepsColumnsInMemory() {
+    Synthetic s;
+    s.positions = 140'000;
+    RunTrace trace("no disk");
+    trace.spillTo("/nonexistent/lookahead-spill");
+    trace.append(s.events());
+    QVERIFY(trace.storageProblem().find("/nonexistent/lookahead-spill") != std::string::npos);
+    QCOMPARE(trace.spilledBytes(), std::uint64_t(0));
+    QCOMPARE(trace.positions(), std::uint64_t(140'000));
+    QCOMPARE(trace.blockAt(139'999), 139'999u);
+    QCOMPARE(trace.flagsAt(65'536), std::uint8_t(event_flag::miss | event_flag::waited));
 }
 
 void TestGuiModel::realRunFeedsTrace() {

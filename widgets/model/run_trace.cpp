@@ -9,6 +9,16 @@ RunTrace::RunTrace(std::string label, RunLimits limits, std::size_t bucketCapaci
     : m_label(std::move(label)), m_limits(limits), m_state(bucketCapacity),
       m_collapses(limits.collapseWindow) {}
 
+void RunTrace::spillTo(const std::string& dir) {
+    m_spill = std::make_unique<SpillFile>(dir);
+    m_blocks.spillTo(m_spill.get());
+    m_flags.spillTo(m_spill.get());
+    m_readStart.spillTo(m_spill.get());
+    m_readPosition.spillTo(m_spill.get());
+    m_readBlock.spillTo(m_spill.get());
+    m_readBlocks.spillTo(m_spill.get());
+}
+
 void RunTrace::append(std::span<const Event> events) {
     for (const Event& event : events) {
         if (!isViewedEvent(event.kind))

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "chunked_column.h"
 #include "collapse_detector.h"
 #include "event.h"
 #include "extent_index.h"
+#include "io/chunked_column.h"
+#include "io/spill_file.h"
 #include "state_buckets.h"
 #include "summary.h"
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -47,11 +49,23 @@ struct RunLimits {
 // Everything the views need from one run, kept compact instead of keeping its events (a 10 M-block
 // run has ~40 M of them, 1.3 GB): per position the block and its hit/miss/waited flags (5 bytes,
 // exact, for the raster), the state series in StateBuckets (bounded), and per read 17 bytes (exact,
-// for the request and size plots). Fed on the GUI thread from drained event batches.
+// for the request and size plots). Fed on the GUI thread from drained event batches. With spillTo(),
+// the exact columns live on disk but for a few chunks (a 100 M-block run would otherwise hold 2.2 GB
+// of them); the bounded aggregates stay in memory. One thread at a time.
 class RunTrace {
 public:
+    // Reads are stored in chunks of this many; a chunk's first read is always in memory.
+    static constexpr std::size_t kReadChunk = ChunkedColumn<std::int64_t>::kChunk;
+
     explicit RunTrace(std::string label, RunLimits limits = {},
                       std::size_t bucketCapacity = std::size_t(1) << 20);
+
+    // Keeps the exact columns in a spill file in `dir` (a private directory) from now on.
+    void spillTo(const std::string& dir);
+    // Why the columns could not all go to (or come back from) the spill file, or empty.
+    std::string storageProblem() const { return m_spill ? m_spill->broken() : std::string(); }
+    // Bytes of the exact columns on disk.
+    std::uint64_t spilledBytes() const { return m_spill ? m_spill->size() : 0; }
 
     void append(std::span<const Event> events);
 
@@ -104,6 +118,7 @@ private:
 
     std::string m_label;
     RunLimits m_limits;
+    std::unique_ptr<SpillFile> m_spill; // before the columns: they point at it
     StateBuckets m_state;
     ChunkedColumn<std::uint32_t> m_blocks;
     ChunkedColumn<std::uint8_t> m_flags;

@@ -26,16 +26,23 @@ double xOfRead(const RunTrace& trace, XAxis mode, std::size_t index) {
 }
 
 std::size_t firstReadAtX(const RunTrace& trace, XAxis mode, double x) {
-    std::size_t lo = 0;
-    std::size_t hi = trace.reads();
-    while (lo < hi) {
-        const std::size_t mid = (lo + hi) / 2;
-        if (xOfRead(trace, mode, mid) < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    const auto firstNotBelow = [&](std::size_t lo, std::size_t hi, std::size_t step) {
+        while (lo < hi) {
+            const std::size_t mid = (lo + hi) / 2;
+            if (xOfRead(trace, mode, mid * step) < x)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    };
+    // Over the chunks' first reads, which stay in memory when the reads are on disk, then inside
+    // the one chunk that holds the answer: a search loads a single chunk.
+    constexpr std::size_t step = RunTrace::kReadChunk;
+    const std::size_t chunk = firstNotBelow(0, (trace.reads() + step - 1) / step, step);
+    if (chunk == 0)
+        return 0;
+    return firstNotBelow((chunk - 1) * step + 1, std::min(chunk * step, trace.reads()), 1);
 }
 
 double bucketX(const RunTrace& trace, XAxis mode, std::size_t bucket) {

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "spill_file.h"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace la {
+
+// An append-only column stored in fixed chunks of 64 k items. Unlike std::vector it never copies what
+// it holds to grow, so appending to a column of millions stays a few microseconds on the GUI thread
+// (a vector's doubling would stall it for tens of milliseconds), and nothing is reserved up front.
+//
+// Given a SpillFile, each chunk goes to it once full and only a few recently read chunks stay in
+// memory, so a column of any length costs a few MB. Reading a spilled item loads its chunk (a
+// 64 k-item pread from the page cache); a chunk's first item stays in memory, so a binary search over
+// chunk starts loads nothing. Not safe for concurrent readers: one thread at a time.
+template <typename T> class ChunkedColumn {
+public:
+    static constexpr std::size_t kChunkBits = 16;
+    static constexpr std::size_t kChunk = std::size_t(1) << kChunkBits;
+
+    // Full chunks go to `file` from now on; nullptr keeps them all in memory. `file` outlives this.
+    void spillTo(SpillFile* file) { m_file = file; }
+
+    void push_back(T value) {
+        const std::size_t slot = m_size & (kChunk - 1);
+        if (slot == 0)
+            m_chunks.push_back({std::unique_ptr<T[]>(new T[kChunk]), -1, value}); // no pages touched yet
+        Chunk& chunk = m_chunks.back();
+        chunk.data[slot] = value;
+        ++m_size;
+        if (slot == kChunk - 1 && m_file)
+            spill(chunk);
+    }
+    T operator[](std::size_t index) const {
+        const Chunk& chunk = m_chunks[index >> kChunkBits];
+        if (chunk.data) [[likely]]
+            return chunk.data[index & (kChunk - 1)];
+        if ((index & (kChunk - 1)) == 0)
+            return chunk.first;
+        return loaded(index >> kChunkBits)[index & (kChunk - 1)];
+    }
+    std::size_t size() const { return m_size; }
+    // Chunks on disk, for tests and benchmarks.
+    std::size_t spilledChunks() const {
+        return static_cast<std::size_t>(
+            std::count_if(m_chunks.begin(), m_chunks.end(), [](const Chunk& c) { return !c.data; }));
+    }
+
+private:
+    struct Chunk {
+        std::unique_ptr<T[]> data; // null once spilled
+        std::int64_t offset = -1;  // in the spill file
+        T first{};
+    };
+    struct CachedChunk {
+        std::size_t chunk = SIZE_MAX;
+        std::unique_ptr<T[]> data;
+        std::uint64_t lastUse = 0;
+    };
+    // A sequential walk loads each chunk once; a few slots let two walks (or a walk and a search)
+    // interleave without reloading.
+    static constexpr std::size_t kCachedChunks = 4;
+
+    void spill(Chunk& chunk) {
+        const std::int64_t offset = m_file->append(chunk.data.get(), kChunk * sizeof(T));
+        if (offset < 0)
+            return; // the file says why; the chunk stays in memory
+        chunk.offset = offset;
+        chunk.data.reset();
+    }
+
+    const T* loaded(std::size_t chunk) const {
+        ++m_uses;
+        CachedChunk* victim = &m_cache[0];
+        for (CachedChunk& cached : m_cache) {
+            if (cached.chunk == chunk) {
+                cached.lastUse = m_uses;
+                return cached.data.get();
+            }
+            if (cached.lastUse < victim->lastUse)
+                victim = &cached;
+        }
+        if (!victim->data)
+            victim->data.reset(new T[kChunk]);
+        if (!m_file->read(m_chunks[chunk].offset, victim->data.get(), kChunk * sizeof(T)))
+            std::fill_n(victim->data.get(), kChunk, T{});
+        victim->chunk = chunk;
+        victim->lastUse = m_uses;
+        return victim->data.get();
+    }
+
+    std::vector<Chunk> m_chunks;
+    std::size_t m_size = 0;
+    SpillFile* m_file = nullptr;
+    mutable std::array<CachedChunk, kCachedChunks> m_cache;
+    mutable std::uint64_t m_uses = 0;
+};
+
+} // namespace la
