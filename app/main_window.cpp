@@ -595,6 +595,9 @@ QString MainWindow::exportPlots(const PlotExportRequest& request) {
     what.caption = caption();
     what.experiment = m_controller.experiment();
     what.runs = m_controller.summaries();
+    // A reopened session keeps where it was made; a live run is described as it is now.
+    if (what.experiment.provenance.empty())
+        what.experiment.provenance = experimentProvenance(what.experiment, what.runs, "lookahead (window)");
     return writePlotFile(request.path, *m_dashboard, what);
 }
 

@@ -19,6 +19,8 @@
 #include <QFile>
 #include <QFontInfo>
 #include <QFontMetrics>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMessageBox>
 #include <QPainter>
 #include <QProcess>
@@ -246,6 +248,13 @@ void TestGuiWindow::exportedPngHasSizeAndContent() {
     QCOMPARE(image.size(), QSize(qRound(size.width() * scale), qRound(size.height() * scale)));
     QVERIFY(image.text(QStringLiteral("lookahead.summary")).contains(QStringLiteral("lookahead.summary/1")));
     QVERIFY(image.text(QStringLiteral("Description")).contains(QStringLiteral("alternating")));
+    // A live run's export says where it ran, as the command line's does.
+    const QJsonObject provenance =
+        QJsonDocument::fromJson(image.text(QStringLiteral("lookahead.summary")).toUtf8())
+            .object()[QStringLiteral("provenance")]
+            .toObject();
+    QCOMPARE(provenance[QStringLiteral("command_line")].toString(), QStringLiteral("lookahead (window)"));
+    QVERIFY(!provenance[QStringLiteral("kernel")].toString().isEmpty());
     // The A pane of every plot drawn, where the export's layout put it (logical pixels).
     std::vector<std::vector<QRect>> panes;
     window.dashboard()->renderImage(size, scale, window.caption(), plot, &panes);
