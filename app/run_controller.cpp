@@ -333,6 +333,9 @@ void RunController::handle(WorkerMessage& message, bool& grew) {
         if (run < m_shown.traces.size()) {
             m_shown.traces[run]->setSummary(message.summary);
             m_shown.spools[run] = std::move(message.spool);
+            // Nothing is lost (the columns stayed in memory), but the memory is no longer bounded.
+            if (const std::string problem = m_shown.traces[run]->storageProblem(); !problem.empty())
+                emit notice(QString::fromStdString(m_shown.traces[run]->label() + ": " + problem));
             if (grew)
                 emit dataArrived();
             grew = false;
