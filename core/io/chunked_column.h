@@ -39,12 +39,14 @@ public:
             spill(chunk);
     }
     T operator[](std::size_t index) const {
-        const Chunk& chunk = m_chunks[index >> kChunkBits];
-        if (chunk.data) [[likely]]
-            return chunk.data[index & (kChunk - 1)];
-        if ((index & (kChunk - 1)) == 0)
-            return chunk.first;
-        return loaded(index >> kChunkBits)[index & (kChunk - 1)];
+        const std::size_t chunk = index >> kChunkBits;
+        if (chunk != m_lastChunk) [[unlikely]] {
+            if (!m_chunks[chunk].data && (index & (kChunk - 1)) == 0)
+                return m_chunks[chunk].first;
+            m_lastData = m_chunks[chunk].data ? m_chunks[chunk].data.get() : loaded(chunk);
+            m_lastChunk = chunk;
+        }
+        return m_lastData[index & (kChunk - 1)];
     }
     std::size_t size() const { return m_size; }
     // Chunks on disk, for tests and benchmarks.
@@ -73,6 +75,8 @@ private:
         if (offset < 0)
             return; // the file says why; the chunk stays in memory
         chunk.offset = offset;
+        if (m_lastData == chunk.data.get())
+            m_lastChunk = SIZE_MAX;
         chunk.data.reset();
     }
 
@@ -101,6 +105,9 @@ private:
     SpillFile* m_file = nullptr;
     mutable std::array<CachedChunk, kCachedChunks> m_cache;
     mutable std::uint64_t m_uses = 0;
+    // The chunk read last, in memory or cached: a walk in order checks one number per item.
+    mutable std::size_t m_lastChunk = SIZE_MAX;
+    mutable const T* m_lastData = nullptr;
 };
 
 } // namespace la
