@@ -30,8 +30,9 @@ public:
 
     void push_back(T value) {
         const std::size_t slot = m_size & (kChunk - 1);
-        if (slot == 0)
-            m_chunks.push_back({std::unique_ptr<T[]>(new T[kChunk]), -1, value}); // no pages touched yet
+        if (slot == 0) // default-initialised: no pages touched yet
+            m_chunks.push_back(
+                {m_spare ? std::move(m_spare) : std::unique_ptr<T[]>(new T[kChunk]), -1, value});
         Chunk& chunk = m_chunks.back();
         chunk.data[slot] = value;
         ++m_size;
@@ -77,7 +78,7 @@ private:
         chunk.offset = offset;
         if (m_lastData == chunk.data.get())
             m_lastChunk = SIZE_MAX;
-        chunk.data.reset();
+        m_spare = std::move(chunk.data);
     }
 
     const T* loaded(std::size_t chunk) const {
@@ -101,6 +102,7 @@ private:
     }
 
     std::vector<Chunk> m_chunks;
+    std::unique_ptr<T[]> m_spare; // the last spilled chunk's memory, for the next one: no page faults
     std::size_t m_size = 0;
     SpillFile* m_file = nullptr;
     mutable std::array<CachedChunk, kCachedChunks> m_cache;
