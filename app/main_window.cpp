@@ -763,28 +763,28 @@ QString MainWindow::runAgainstBaseline() {
     Experiment experiment = makeExperiment(m_panel->config(), m_panel->comparison());
     if (experiment.runs.size() < 2)
         return tr("Say what B changes (Compare in the run setup panel), then run B against the baseline.");
-    auto* job = SessionJob::open(m_openedSession, this);
+    auto* job = SessionJob::open(m_openedSession, this, true);
     m_sessionJob = job;
     QProgressDialog* progress =
         jobProgress(this, job, tr("Run B against this baseline"), tr("Reading %1…").arg(m_openedSession));
-    connect(job, &SessionJob::finished, this,
-            [this, job, progress, experiment](const QString& error) mutable {
-                progress->close();
-                job->deleteLater();
-                if (!error.isEmpty()) {
-                    showError(tr("Cannot run against the baseline"), error);
-                    return;
-                }
-                const RunVariant& saved = job->opened().experiment.runs.front();
-                if (saved.observed) {
-                    showError(tr("Cannot run against the baseline"),
-                              tr("Run A of this session is an imported trace: import it again to model it."));
-                    return;
-                }
-                experiment.runs.front() = saved;
-                saveSettings();
-                m_controller.startAgainst(experiment, std::move(job->traces().front()));
-            });
+    connect(
+        job, &SessionJob::finished, this, [this, job, progress, experiment](const QString& error) mutable {
+            progress->close();
+            job->deleteLater();
+            if (!error.isEmpty()) {
+                showError(tr("Cannot run against the baseline"), error);
+                return;
+            }
+            const RunVariant& saved = job->opened().experiment.runs.front();
+            if (saved.observed) {
+                showError(tr("Cannot run against the baseline"),
+                          tr("Run A of this session is an imported trace: import it again to model it."));
+                return;
+            }
+            experiment.runs.front() = saved;
+            saveSettings();
+            m_controller.startAgainst(experiment, std::move(job->traces().front()), job->spools().front());
+        });
     job->start();
     return {};
 }

@@ -50,18 +50,6 @@ WorkerMessage message(WorkerMessage::Kind kind, int run = 0, std::string text = 
     return m;
 }
 
-// A spool for one run's events next to the dataset files (a private directory on disk, not a tmpfs
-// in RAM). Without one the run still goes; exports then say why they cannot write it.
-std::shared_ptr<EventSpool> spoolFor(const RunConfig& config) {
-    try {
-        const std::string dir = datasetCacheDir(config);
-        preparePrivateDir(dir);
-        return std::make_shared<EventSpool>(dir);
-    } catch (const InputError& error) {
-        return std::make_shared<EventSpool>(EventSpool::Unavailable{error.what()});
-    }
-}
-
 // The worker's whole life: runs the variants in turn; every outcome goes through the mailbox.
 // Runs before `firstRun` are a saved baseline, already on screen.
 void runJob(const std::vector<RunVariant>& runs, int firstRun, bool keepEvents, Mailbox& mailbox,
@@ -75,7 +63,7 @@ void runJob(const std::vector<RunVariant>& runs, int firstRun, bool keepEvents, 
             MailboxSink sink(mailbox, run, cancel);
             RunCallbacks callbacks;
             callbacks.sinks.push_back(&sink);
-            std::shared_ptr<EventSpool> spool = keepEvents ? spoolFor(variant.config) : nullptr;
+            std::shared_ptr<EventSpool> spool = keepEvents ? spoolBesideDatasets(variant.config) : nullptr;
             if (spool)
                 callbacks.sinks.push_back(spool.get());
             callbacks.progress = [&mailbox, run](std::uint64_t done, std::uint64_t total) {
@@ -171,14 +159,16 @@ void RunController::start(const RunConfig& config) {
 }
 
 void RunController::start(const Experiment& experiment) {
-    launch(experiment, nullptr);
+    launch(experiment, nullptr, nullptr);
 }
 
-void RunController::startAgainst(const Experiment& experiment, std::unique_ptr<RunTrace> baseline) {
-    launch(experiment, std::move(baseline));
+void RunController::startAgainst(const Experiment& experiment, std::unique_ptr<RunTrace> baseline,
+                                 std::shared_ptr<const EventSpool> baselineEvents) {
+    launch(experiment, std::move(baseline), std::move(baselineEvents));
 }
 
-void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrace> baseline) {
+void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrace> baseline,
+                           std::shared_ptr<const EventSpool> baselineEvents) {
     const std::vector<RunVariant>& runs = experiment.runs;
     const int firstRun = baseline ? 1 : 0;
     // Checked before anything changes: a bad policy leaves the current run alone.
@@ -207,6 +197,8 @@ void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrac
     }
     next.experiment = experiment;
     next.spools.resize(runs.size());
+    if (firstRun > 0)
+        next.spools.front() = std::move(baselineEvents);
     if (m_job) {
         m_job->cancel = true;
         m_retired.push_back(std::move(m_job));

@@ -31,8 +31,10 @@ public:
     // unknown policy) is reported through failed() and nothing starts.
     void start(const Experiment& experiment);
     // Runs only B of `experiment`, beside `baseline`: run A's trace as it was saved, with its summary
-    // (session_traces.h). Both are shown on the same axes, as a live A/B pair is.
-    void startAgainst(const Experiment& experiment, std::unique_ptr<RunTrace> baseline);
+    // (session_traces.h). Both are shown on the same axes, as a live A/B pair is. `baselineEvents`
+    // (may be null) are A's events kept again, so that the pair can be saved as a new session.
+    void startAgainst(const Experiment& experiment, std::unique_ptr<RunTrace> baseline,
+                      std::shared_ptr<const EventSpool> baselineEvents);
     // A, then B if config.comparePolicy names a policy.
     void start(const RunConfig& config);
     // Shows a saved experiment (traces rebuilt with their summaries, session_traces.h) as a finished
@@ -84,7 +86,8 @@ private:
         std::vector<std::unique_ptr<RunTrace>> traces;
         std::vector<std::shared_ptr<const EventSpool>> spools;
     };
-    void launch(const Experiment& experiment, std::unique_ptr<RunTrace> baseline);
+    void launch(const Experiment& experiment, std::unique_ptr<RunTrace> baseline,
+                std::shared_ptr<const EventSpool> baselineEvents);
     void drain();
     void handle(WorkerMessage& message, bool& grew);
     void show();

@@ -18,8 +18,10 @@ SessionJob* SessionJob::save(QString path, Experiment experiment, std::vector<Ru
     return job;
 }
 
-SessionJob* SessionJob::open(QString path, QObject* parent) {
-    return new SessionJob(std::move(path), parent);
+SessionJob* SessionJob::open(QString path, QObject* parent, bool keepEvents) {
+    auto* job = new SessionJob(std::move(path), parent);
+    job->m_keepEvents = keepEvents;
+    return job;
 }
 
 SessionJob::~SessionJob() = default;
@@ -40,7 +42,7 @@ void SessionJob::work() {
     }
     try {
         m_opened = openSession(path);
-        m_traces = sessionTraces(m_opened, m_job.cancelFlag(), progress);
+        m_traces = sessionTraces(m_opened, m_job.cancelFlag(), progress, m_keepEvents ? &m_spools : nullptr);
         if (m_traces.empty())
             m_error = "cancelled: '" + path + "' was not opened";
     } catch (const InputError& error) {

@@ -24,8 +24,9 @@ public:
     // existing file as it was).
     static SessionJob* save(QString path, Experiment experiment, std::vector<RunSummary> summaries,
                             std::vector<std::shared_ptr<const EventSpool>> spools, QObject* parent);
-    // Reads `path` and rebuilds its traces.
-    static SessionJob* open(QString path, QObject* parent);
+    // Reads `path` and rebuilds its traces; with `keepEvents`, also spools of their events (spools()),
+    // so that they can be saved again beside new runs.
+    static SessionJob* open(QString path, QObject* parent, bool keepEvents = false);
     ~SessionJob() override;
 
     void start();
@@ -34,6 +35,7 @@ public:
     // After finished("") of an open: the session and its traces.
     OpenedSession& opened() { return m_opened; }
     std::vector<std::unique_ptr<RunTrace>>& traces() { return m_traces; }
+    std::vector<std::shared_ptr<const EventSpool>>& spools() { return m_spools; }
 
 signals:
     void progressChanged(double fraction);
@@ -46,6 +48,7 @@ private:
 
     QString m_path;
     bool m_saving = false;
+    bool m_keepEvents = false;
     Experiment m_experiment;
     std::vector<RunSummary> m_summaries;
     std::vector<std::shared_ptr<const EventSpool>> m_spools;

@@ -12,7 +12,8 @@ namespace la {
 
 std::vector<std::unique_ptr<RunTrace>>
 sessionTraces(const OpenedSession& session, const std::atomic<bool>* cancel,
-              const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+              const std::function<void(std::uint64_t, std::uint64_t)>& progress,
+              std::vector<std::shared_ptr<const EventSpool>>* spools) {
     const SessionReader& reader = *session.reader;
     const std::size_t runs = reader.runs().size();
     std::uint64_t total = 0;
@@ -22,7 +23,8 @@ sessionTraces(const OpenedSession& session, const std::atomic<bool>* cancel,
     std::atomic<bool> stopped{false};
     std::vector<std::unique_ptr<RunTrace>> traces(runs);
     std::vector<std::string> errors(runs);
-    // Each run reads its own rows into its own trace; only `done` and `stopped` are shared.
+    std::vector<std::shared_ptr<EventSpool>> kept(spools ? runs : 0);
+    // Each run reads its own rows into its own trace (and spool); only `done` and `stopped` are shared.
     const auto rebuild = [&](const SessionReader& from, std::size_t i, bool reports) {
         const SessionRun& run = reader.runs()[i];
         auto trace = std::make_unique<RunTrace>(
@@ -31,6 +33,8 @@ sessionTraces(const OpenedSession& session, const std::atomic<bool>* cancel,
             trace->markObserved();
         // In this machine's default directory: a saved --cache-dir may not exist here.
         spillBesideDatasets(*trace, RunConfig{});
+        if (spools)
+            kept[i] = spoolBesideDatasets(RunConfig{});
         from.readEvents(i, [&](std::span<const Event> events) {
             if (stopped.load(std::memory_order_relaxed) ||
                 (cancel && cancel->load(std::memory_order_relaxed))) {
@@ -38,12 +42,16 @@ sessionTraces(const OpenedSession& session, const std::atomic<bool>* cancel,
                 return;
             }
             trace->append(events);
+            if (spools)
+                kept[i]->onEvents(events);
             done += events.size();
             if (reports && progress)
                 progress(done.load(), total);
         });
         trace->setSummary(session.summaries[i]);
         traces[i] = std::move(trace);
+        if (spools)
+            kept[i]->finish();
     };
     // Runs after the first are rebuilt on threads of their own, each with its own connection to
     // the file (a connection is used by one thread at a time): an A/B session opens in about the
@@ -72,6 +80,8 @@ sessionTraces(const OpenedSession& session, const std::atomic<bool>* cancel,
             throw InputError(error);
     if (stopped)
         return {};
+    if (spools)
+        spools->assign(kept.begin(), kept.end());
     return traces;
 }
 

@@ -17,4 +17,14 @@ void spillBesideDatasets(RunTrace& trace, const RunConfig& config) {
     trace.spillTo(dir);
 }
 
+std::shared_ptr<EventSpool> spoolBesideDatasets(const RunConfig& config) {
+    try {
+        const std::string dir = datasetCacheDir(config);
+        preparePrivateDir(dir);
+        return std::make_shared<EventSpool>(dir);
+    } catch (const InputError& error) {
+        return std::make_shared<EventSpool>(EventSpool::Unavailable{error.what()});
+    }
+}
+
 } // namespace la

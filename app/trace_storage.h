@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/event_spool.h"
 #include "run.h"
 #include "run_trace.h"
+
+#include <memory>
 
 namespace la {
 
@@ -10,5 +13,9 @@ namespace la {
 // event spools (on disk, not a tmpfs in RAM), so a window's memory stays bounded at any run length.
 // Where that directory cannot be made private, the trace keeps them in memory.
 void spillBesideDatasets(RunTrace& trace, const RunConfig& config);
+
+// A spool for one run's events in the same directory. Without one the run still goes; exports then
+// say why they cannot write it.
+std::shared_ptr<EventSpool> spoolBesideDatasets(const RunConfig& config);
 
 } // namespace la

@@ -125,6 +125,20 @@ void TestGuiSession::saveThenOpen() {
     QCOMPARE(reopened.controller().summaries().size(), std::size_t(2));
     QCOMPARE(reopened.dashboard()->verdict(), live.dashboard()->verdict());
     QVERIFY(reopened.dashboard()->renderImage(QSize(1200, 800), 1.0, reopened.caption()) == liveImage);
+    // The pair saves as a new session: the saved A (its events kept again) and the new B, the runs the
+    // CLI then reads back equal to the live pair's.
+    const QString pair = m_dir.filePath(QStringLiteral("pair.lookahead"));
+    QSignalSpy pairSaved(&reopened, &MainWindow::sessionSaved);
+    QCOMPARE(reopened.saveSessionFile(pair), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(pairSaved.count(), 1, kTimeoutMs);
+    QCOMPARE(pairSaved.first().at(1).toString(), QString());
+    const QString pairJson = m_dir.filePath(QStringLiteral("pair.json"));
+    QProcess pairCli;
+    pairCli.start(QStringLiteral(LOOKAHEAD_BINARY), {QStringLiteral("--headless"), QStringLiteral("--open"),
+                                                     pair, QStringLiteral("--summary-json"), pairJson});
+    QVERIFY(pairCli.waitForFinished(kTimeoutMs));
+    QCOMPARE(pairCli.exitCode(), 0);
+    QCOMPARE(readJson(pairJson)[QStringLiteral("runs")], readJson(liveJson)[QStringLiteral("runs")]);
     // Without a session on screen there is no baseline.
     QVERIFY(!reopened.runAgainstBaseline().isEmpty());
     reopened.openSessionFile(m_saved);
