@@ -42,25 +42,13 @@ std::uint64_t BufferPool::bytesFor(std::uint64_t capacity, std::uint64_t relatio
 
 // The table's pointer and mask are copied to locals: stores into the table could alias the
 // mask (both are uint64_t), and the compiler would reload it after every store.
-std::int64_t BufferPool::find(std::uint32_t block) const {
+std::uint64_t BufferPool::probe(std::uint32_t block) const {
     const std::uint64_t* const table = m_table.data();
     const std::uint64_t mask = m_tableMask;
-    for (std::uint64_t slot = slotOf(block, mask);; slot = (slot + 1) & mask) {
-        const std::uint64_t entry = table[slot];
-        if (entry == 0)
-            return -1;
-        if (static_cast<std::uint32_t>(entry >> 32) == block)
-            return static_cast<std::int64_t>((entry & 0xFFFFFFFFu) - 1);
-    }
-}
-
-void BufferPool::tableInsert(std::uint32_t block, std::uint32_t frame) {
-    std::uint64_t* const table = m_table.data();
-    const std::uint64_t mask = m_tableMask;
     std::uint64_t slot = slotOf(block, mask);
-    while (table[slot] != 0)
+    while (table[slot] != 0 && static_cast<std::uint32_t>(table[slot] >> 32) != block)
         slot = (slot + 1) & mask;
-    table[slot] = (static_cast<std::uint64_t>(block) << 32) | (std::uint64_t{frame} + 1);
+    return slot;
 }
 
 void BufferPool::tableErase(std::uint32_t block) {
@@ -71,22 +59,26 @@ void BufferPool::tableErase(std::uint32_t block) {
         slot = (slot + 1) & mask;
     // Backward-shift deletion keeps probe chains intact without tombstones: an entry moves into the
     // hole if the hole lies on its probe path, i.e. its home is at least as far back as the hole.
+    // The hole is emptied at once: the table briefly holds one entry more than the pool has frames
+    // (allocateFrame), which fills a one-frame pool's two slots, and the scan must still stop.
     std::uint64_t hole = slot;
+    table[hole] = 0;
     for (std::uint64_t next = (hole + 1) & mask; table[next] != 0; next = (next + 1) & mask) {
         const std::uint64_t home = slotOf(static_cast<std::uint32_t>(table[next] >> 32), mask);
         if (((next - home) & mask) >= ((next - hole) & mask)) {
             table[hole] = table[next];
+            table[next] = 0;
             hole = next;
         }
     }
-    table[hole] = 0;
 }
 
-std::uint32_t BufferPool::allocateFrame(std::uint32_t block) {
+std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint64_t slot) {
     std::uint32_t frame;
     if (m_nextUnused < m_frames.size()) {
         frame = m_nextUnused++;
         ++m_resident;
+        m_table[slot] = entryOf(block, frame);
     } else {
         // Clock sweep: every pass over a buffer costs it one usage count; a full circle that finds
         // only pinned buffers means the pool is too small for the stream. The hand and the frames
@@ -116,11 +108,13 @@ std::uint32_t BufferPool::allocateFrame(std::uint32_t block) {
             break;
         }
         m_clockHand = hand;
+        // Entered before the victim is erased, whose backward shift could move the end of the
+        // probe chain: `slot` stays valid and the table is probed once per miss, not twice.
+        m_table[slot] = entryOf(block, frame);
         tableErase(m_frames[frame].block);
         // The hand's buffer is likely the next victim: its slot is what the next erase looks up.
         __builtin_prefetch(&m_table[slotOf(m_frames[m_clockHand].block, m_tableMask)]);
     }
-    tableInsert(block, frame);
     return frame;
 }
 
@@ -133,9 +127,10 @@ bool BufferPool::prewarm(std::uint32_t block) {
         ++m_resident;
         return true;
     }
-    if (find(block) >= 0)
+    const std::uint64_t slot = probe(block);
+    if (m_table[slot] != 0)
         return false;
-    const std::uint32_t frame = allocateFrame(block);
+    const std::uint32_t frame = allocateFrame(block, slot);
     m_frames[frame] = Frame{block, 0, Valid, 1};
     return true;
 }
@@ -152,16 +147,16 @@ std::optional<std::uint64_t> BufferPool::prewarmAll() {
 }
 
 BufferPool::Pinned BufferPool::pinFrame(std::uint32_t block) {
-    const std::int64_t found = find(block);
-    if (found >= 0) {
-        const auto index = static_cast<std::uint32_t>(found);
+    const std::uint64_t slot = probe(block);
+    if (const std::uint64_t entry = m_table[slot]; entry != 0) {
+        const auto index = static_cast<std::uint32_t>((entry & 0xFFFFFFFFu) - 1);
         Frame& frame = m_frames[index];
         ++frame.pins;
         if (frame.usage < kMaxUsage)
             ++frame.usage;
         return {frame.state == Valid ? PinResult::Hit : PinResult::InProgress, index};
     }
-    const std::uint32_t index = allocateFrame(block);
+    const std::uint32_t index = allocateFrame(block, slot);
     m_frames[index] = Frame{block, 1, Reading, 1};
     return {PinResult::Allocated, index};
 }

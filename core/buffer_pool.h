@@ -77,6 +77,10 @@ private:
     static std::uint64_t slotOf(std::uint32_t block, std::uint64_t mask) {
         return (static_cast<std::uint64_t>(block) * 0x9E3779B97F4A7C15ULL >> 17) & mask;
     }
+    // A table entry: the block in the high half, frame + 1 in the low half (0 is an empty slot).
+    static std::uint64_t entryOf(std::uint32_t block, std::uint32_t frame) {
+        return (static_cast<std::uint64_t>(block) << 32) | (std::uint64_t{frame} + 1);
+    }
     static bool testBit(const std::vector<std::uint64_t>& bits, std::uint32_t i) {
         return (bits[i >> 6] >> (i & 63)) & 1U;
     }
@@ -91,9 +95,10 @@ private:
         return {PinResult::Allocated, block};
     }
     Pinned pinFrame(std::uint32_t block);
-    std::int64_t find(std::uint32_t block) const;
-    std::uint32_t allocateFrame(std::uint32_t block);
-    void tableInsert(std::uint32_t block, std::uint32_t frame);
+    // The table slot holding `block`, or else the empty slot that ends its probe chain.
+    std::uint64_t probe(std::uint32_t block) const;
+    // A frame for `block`, which is not resident, entered in the table at its probe's empty `slot`.
+    std::uint32_t allocateFrame(std::uint32_t block, std::uint64_t slot);
     void tableErase(std::uint32_t block);
 
     std::uint64_t m_capacity;
