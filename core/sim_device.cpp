@@ -28,12 +28,16 @@ void SimDevice::takeEarliestChannel(std::int64_t freeAgain) {
     m_channels[hole] = freeAgain;
 }
 
-std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) {
+std::int64_t SimDevice::jittered(std::int64_t service) {
+    return static_cast<std::int64_t>(static_cast<double>(service) *
+                                     (1.0 + m_config.jitter * (2.0 * m_rng.uniform() - 1.0)));
+}
+
+inline std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) {
     const std::int64_t channelFree = m_channels.front();
     std::int64_t service = m_config.baseLatencyNs + m_config.perBlockNs * nblocks;
     if (m_config.jitter > 0.0)
-        service = static_cast<std::int64_t>(static_cast<double>(service) *
-                                            (1.0 + m_config.jitter * (2.0 * m_rng.uniform() - 1.0)));
+        service = jittered(service);
     const std::int64_t done = std::max(at, channelFree) + std::max<std::int64_t>(service, 1);
     takeEarliestChannel(done);
     ++m_reads;
