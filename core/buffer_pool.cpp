@@ -29,56 +29,39 @@ BufferPool::BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks, Lay
         return;
     }
     m_frames.resize(capacity);
-    const std::uint64_t slots = std::bit_ceil(capacity * 2);
-    m_table.assign(slots, 0);
-    m_tableMask = slots - 1;
+    const std::uint64_t buckets = std::bit_ceil(capacity);
+    m_buckets.assign(buckets, 0);
+    m_bucketMask = buckets - 1;
 }
 
 std::uint64_t BufferPool::bytesFor(std::uint64_t capacity, std::uint64_t relationBlocks) {
     if (capacity >= relationBlocks)
         return 2 * bitmapWords(relationBlocks) * sizeof(std::uint64_t);
-    return capacity * sizeof(Frame) + std::bit_ceil(capacity * 2) * sizeof(std::uint64_t);
+    return capacity * sizeof(Frame) + std::bit_ceil(capacity) * sizeof(std::uint32_t);
 }
 
-// The table's pointer and mask are copied to locals: stores into the table could alias the
-// mask (both are uint64_t), and the compiler would reload it after every store.
-std::uint64_t BufferPool::probe(std::uint32_t block) const {
-    const std::uint64_t* const table = m_table.data();
-    const std::uint64_t mask = m_tableMask;
-    std::uint64_t slot = slotOf(block, mask);
-    while (table[slot] != 0 && static_cast<std::uint32_t>(table[slot] >> 32) != block)
-        slot = (slot + 1) & mask;
-    return slot;
+// The frames' pointer is a local: stores through it (a byte in Frame) could alias any member.
+std::uint32_t BufferPool::find(std::uint32_t block) const {
+    const Frame* const frames = m_frames.data();
+    for (std::uint32_t link = m_buckets[bucketOf(block)]; link != 0; link = frames[link - 1].next)
+        if (frames[link - 1].block == block)
+            return link - 1;
+    return kNoFrame;
 }
 
-void BufferPool::tableErase(std::uint32_t block) {
-    std::uint64_t* const table = m_table.data();
-    const std::uint64_t mask = m_tableMask;
-    std::uint64_t slot = slotOf(block, mask);
-    while (static_cast<std::uint32_t>(table[slot] >> 32) != block || table[slot] == 0)
-        slot = (slot + 1) & mask;
-    // Backward-shift deletion keeps probe chains intact without tombstones: an entry moves into the
-    // hole if the hole lies on its probe path, i.e. its home is at least as far back as the hole.
-    // The hole is emptied at once: the table briefly holds one entry more than the pool has frames
-    // (allocateFrame), which fills a one-frame pool's two slots, and the scan must still stop.
-    std::uint64_t hole = slot;
-    table[hole] = 0;
-    for (std::uint64_t next = (hole + 1) & mask; table[next] != 0; next = (next + 1) & mask) {
-        const std::uint64_t home = slotOf(static_cast<std::uint32_t>(table[next] >> 32), mask);
-        if (((next - home) & mask) >= ((next - hole) & mask)) {
-            table[hole] = table[next];
-            table[next] = 0;
-            hole = next;
-        }
-    }
+void BufferPool::unlink(std::uint32_t frame) {
+    Frame* const frames = m_frames.data();
+    std::uint32_t* link = &m_buckets[bucketOf(frames[frame].block)];
+    while (*link != frame + 1)
+        link = &frames[*link - 1].next;
+    *link = frames[frame].next;
 }
 
-std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint64_t slot) {
+std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint32_t pins, std::uint8_t state) {
     std::uint32_t frame;
     if (m_nextUnused < m_frames.size()) {
         frame = m_nextUnused++;
         ++m_resident;
-        m_table[slot] = entryOf(block, frame);
     } else {
         // Clock sweep: every pass over a buffer costs it one usage count; a full circle that finds
         // only pinned buffers means the pool is too small for the stream. The hand and the frames
@@ -108,13 +91,13 @@ std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint64_t slot)
             break;
         }
         m_clockHand = hand;
-        // Entered before the victim is erased, whose backward shift could move the end of the
-        // probe chain: `slot` stays valid and the table is probed once per miss, not twice.
-        m_table[slot] = entryOf(block, frame);
-        tableErase(m_frames[frame].block);
-        // The hand's buffer is likely the next victim: its slot is what the next erase looks up.
-        __builtin_prefetch(&m_table[slotOf(m_frames[m_clockHand].block, m_tableMask)]);
+        unlink(frame);
+        // The hand's buffer is likely the next victim: its bucket is what the next unlink walks.
+        __builtin_prefetch(&m_buckets[bucketOf(frames[hand].block)]);
     }
+    std::uint32_t& bucket = m_buckets[bucketOf(block)];
+    m_frames[frame] = Frame{block, pins, bucket, state, 1};
+    bucket = frame + 1;
     return frame;
 }
 
@@ -127,11 +110,9 @@ bool BufferPool::prewarm(std::uint32_t block) {
         ++m_resident;
         return true;
     }
-    const std::uint64_t slot = probe(block);
-    if (m_table[slot] != 0)
+    if (find(block) != kNoFrame)
         return false;
-    const std::uint32_t frame = allocateFrame(block, slot);
-    m_frames[frame] = Frame{block, 0, Valid, 1};
+    allocateFrame(block, 0, Valid);
     return true;
 }
 
@@ -147,18 +128,14 @@ std::optional<std::uint64_t> BufferPool::prewarmAll() {
 }
 
 BufferPool::Pinned BufferPool::pinFrame(std::uint32_t block) {
-    const std::uint64_t slot = probe(block);
-    if (const std::uint64_t entry = m_table[slot]; entry != 0) {
-        const auto index = static_cast<std::uint32_t>((entry & 0xFFFFFFFFu) - 1);
+    if (const std::uint32_t index = find(block); index != kNoFrame) {
         Frame& frame = m_frames[index];
         ++frame.pins;
         if (frame.usage < kMaxUsage)
             ++frame.usage;
         return {frame.state == Valid ? PinResult::Hit : PinResult::InProgress, index};
     }
-    const std::uint32_t index = allocateFrame(block, slot);
-    m_frames[index] = Frame{block, 1, Reading, 1};
-    return {PinResult::Allocated, index};
+    return {PinResult::Allocated, allocateFrame(block, 1, Reading)};
 }
 
 } // namespace la
