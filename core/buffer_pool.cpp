@@ -16,6 +16,13 @@ constexpr std::uint8_t kMaxUsage = 5; // PostgreSQL's BM_MAX_USAGE_COUNT
 std::uint64_t bitmapWords(std::uint64_t bits) {
     return (bits + 63) / 64;
 }
+
+// Out of line and cold, so that allocateFrame() does not save and restore every callee-saved
+// register for the message's strings on each miss.
+[[noreturn, gnu::cold, gnu::noinline]] void throwAllPinned(std::uint64_t capacity) {
+    throw InputError("shared buffers (" + std::to_string(capacity) +
+                     " blocks) are all pinned: give the pool more blocks than max_pinned_buffers");
+}
 } // namespace
 
 BufferPool::BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks, Layout layout)
@@ -73,9 +80,7 @@ std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint32_t pins,
         for (std::uint64_t steps = 0;; ++steps) {
             if (steps > limit) {
                 m_clockHand = hand;
-                throw InputError(
-                    "shared buffers (" + std::to_string(m_capacity) +
-                    " blocks) are all pinned: give the pool more blocks than max_pinned_buffers");
+                throwAllPinned(m_capacity);
             }
             Frame& candidate = frames[hand];
             const std::uint32_t here = hand;
