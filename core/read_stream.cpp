@@ -411,7 +411,9 @@ void ReadStream::maybeEnterFastPath() {
     m_fastPath = true;
 }
 
-bool ReadStream::nextBuffer(std::uint32_t& block) {
+// Flattened: everything the stream does for one buffer becomes one function, instead of a dozen
+// calls per block that each save and restore registers and reload the stream's state.
+[[gnu::flatten]] bool ReadStream::nextBuffer(std::uint32_t& block) {
     releaseConsumed();
     m_now = m_io.now();
     if (m_fastPath)
