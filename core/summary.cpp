@@ -12,7 +12,9 @@ void SummaryBuilder::onEvents(std::span<const Event> batch) {
     // numbers, so integer sums give exactly the doubles the per-event sums gave.
     double integral = m_distanceTimeIntegral;
     std::int64_t lastTime = m_lastTime;
-    std::uint64_t lastDistance = m_lastDistance;
+    // Signed: a distance converts to a double in one instruction, where an unsigned 64-bit value
+    // needs a test for the top bit first.
+    auto lastDistance = static_cast<std::int64_t>(m_lastDistance);
     std::uint64_t distanceSum = m_distanceSum, pinnedSum = m_pinnedSum, inFlightSum = m_inFlightSum;
     std::uint64_t le2 = m_le2;
     std::uint16_t distanceMax = m_distanceMax;
@@ -55,7 +57,7 @@ void SummaryBuilder::onEvents(std::span<const Event> batch) {
     }
     m_distanceTimeIntegral = integral;
     m_lastTime = lastTime;
-    m_lastDistance = lastDistance;
+    m_lastDistance = static_cast<std::uint64_t>(lastDistance);
     m_distanceSum = distanceSum;
     m_pinnedSum = pinnedSum;
     m_inFlightSum = inFlightSum;
