@@ -11,7 +11,6 @@
 namespace la {
 
 namespace {
-constexpr std::uint8_t kMaxUsage = 5; // PostgreSQL's BM_MAX_USAGE_COUNT
 
 std::uint64_t bitmapWords(std::uint64_t bits) {
     return (bits + 63) / 64;
@@ -47,15 +46,6 @@ std::uint64_t BufferPool::bytesFor(std::uint64_t capacity, std::uint64_t relatio
     return capacity * sizeof(Frame) + std::bit_ceil(capacity) * sizeof(std::uint32_t);
 }
 
-// The frames' pointer is a local: stores through it (a byte in Frame) could alias any member.
-std::uint32_t BufferPool::find(std::uint32_t block) const {
-    const Frame* const frames = m_frames.data();
-    for (std::uint32_t link = m_buckets[bucketOf(block)]; link != 0; link = frames[link - 1].next)
-        if (frames[link - 1].block == block)
-            return link - 1;
-    return kNoFrame;
-}
-
 void BufferPool::unlink(std::uint32_t frame) {
     Frame* const frames = m_frames.data();
     std::uint32_t* link = &m_buckets[bucketOf(frames[frame].block)];
@@ -70,22 +60,23 @@ std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint32_t pins,
         frame = m_nextUnused++;
         ++m_resident;
     } else {
-        // Clock sweep: every pass over a buffer costs it one usage count; a full circle that finds
-        // only pinned buffers means the pool is too small for the stream. The hand and the frames
-        // are locals: a store to a usage count (a byte) could alias any member.
+        // Clock sweep: every pass over a buffer costs it one usage count; circles that find only
+        // pinned buffers mean the pool is too small for the stream (counted where the hand wraps,
+        // not on every step: an unpinned buffer is a victim within kMaxUsage + 1 circles). The hand
+        // and the frames are locals: a store to a usage count (a byte) could alias any member.
         Frame* const frames = m_frames.data();
         const std::uint64_t size = m_frames.size();
-        const std::uint64_t limit = size * (kMaxUsage + 2ULL);
         std::uint32_t hand = m_clockHand;
-        for (std::uint64_t steps = 0;; ++steps) {
-            if (steps > limit) {
-                m_clockHand = hand;
-                throwAllPinned(m_capacity);
-            }
+        for (unsigned circles = 0;;) {
             Frame& candidate = frames[hand];
             const std::uint32_t here = hand;
-            if (++hand == size)
+            if (++hand == size) {
                 hand = 0;
+                if (++circles > kMaxUsage + 2U) {
+                    m_clockHand = hand;
+                    throwAllPinned(m_capacity);
+                }
+            }
             if (candidate.pins > 0)
                 continue;
             if (candidate.usage > 0) {
@@ -130,17 +121,6 @@ std::optional<std::uint64_t> BufferPool::prewarmAll() {
     const std::uint64_t loaded = m_capacity - m_resident;
     m_resident = m_capacity;
     return loaded;
-}
-
-BufferPool::Pinned BufferPool::pinFrame(std::uint32_t block) {
-    if (const std::uint32_t index = find(block); index != kNoFrame) {
-        Frame& frame = m_frames[index];
-        ++frame.pins;
-        if (frame.usage < kMaxUsage)
-            ++frame.usage;
-        return {frame.state == Valid ? PinResult::Hit : PinResult::InProgress, index};
-    }
-    return {PinResult::Allocated, allocateFrame(block, 1, Reading)};
 }
 
 } // namespace la

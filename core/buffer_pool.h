@@ -68,6 +68,7 @@ public:
 private:
     enum : std::uint8_t { Empty = 0, Reading = 1, Valid = 2 };
     static constexpr std::uint32_t kNoFrame = ~std::uint32_t(0);
+    static constexpr std::uint8_t kMaxUsage = 5; // PostgreSQL's BM_MAX_USAGE_COUNT
     struct Frame {
         std::uint32_t block = 0;
         std::uint32_t pins = 0;
@@ -92,9 +93,26 @@ private:
         ++m_resident;
         return {PinResult::Allocated, block};
     }
-    Pinned pinFrame(std::uint32_t block);
-    // The frame holding `block`, or kNoFrame.
-    std::uint32_t find(std::uint32_t block) const;
+    // Inline, the hit and the hash lookup: the stream pins a block or more for every buffer.
+    Pinned pinFrame(std::uint32_t block) {
+        if (const std::uint32_t index = find(block); index != kNoFrame) {
+            Frame& frame = m_frames[index];
+            ++frame.pins;
+            if (frame.usage < kMaxUsage)
+                ++frame.usage;
+            return {frame.state == Valid ? PinResult::Hit : PinResult::InProgress, index};
+        }
+        return {PinResult::Allocated, allocateFrame(block, 1, Reading)};
+    }
+    // The frame holding `block`, or kNoFrame. The frames' pointer is a local: stores through it (a
+    // byte in Frame) could alias any member.
+    std::uint32_t find(std::uint32_t block) const {
+        const Frame* const frames = m_frames.data();
+        for (std::uint32_t link = m_buckets[bucketOf(block)]; link != 0; link = frames[link - 1].next)
+            if (frames[link - 1].block == block)
+                return link - 1;
+        return kNoFrame;
+    }
     // A frame for `block`, which is not resident, evicting if the pool is full.
     std::uint32_t allocateFrame(std::uint32_t block, std::uint32_t pins, std::uint8_t state);
     void unlink(std::uint32_t frame); // from its bucket
