@@ -45,6 +45,7 @@ private:
     // line: it runs once per read.
     std::int64_t schedule(std::int64_t at, std::uint32_t nblocks);
     [[gnu::noinline]] std::int64_t jittered(std::int64_t service);
+    void growPending();
     void takeEarliestChannel(std::int64_t freeAgain);
 
     SimDeviceConfig m_config;
