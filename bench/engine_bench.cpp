@@ -33,17 +33,20 @@ long peakRssKb() {
 } // namespace
 
 int main(int argc, char** argv) {
-    // Usage: lookahead-bench [BLOCKS [DATASET]]
+    // Usage: lookahead-bench [BLOCKS [DATASET [POLICY]]]: one dataset or policy alone, for a profiler
     const std::uint64_t blocks = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10'000'000ULL;
     std::printf("engine throughput, simulated device, tracing on, %llu blocks per run\n",
                 static_cast<unsigned long long>(blocks));
     std::printf("%-12s %-8s %12s %10s %12s %14s\n", "dataset", "policy", "blocks/s", "events/blk",
                 "run s (wall)", "peak RSS MB");
     const std::string only = argc > 2 ? argv[2] : "";
+    const std::string onlyPolicy = argc > 3 ? argv[3] : "";
     for (const char* dataset : {"seq", "random", "alternating"}) {
         if (!only.empty() && only != dataset)
             continue;
         for (const char* policy : {"pg18", "adaptive"}) {
+            if (!onlyPolicy.empty() && onlyPolicy != policy)
+                continue;
             la::RunConfig config;
             config.dataset.name = dataset;
             config.dataset.blocks = blocks;

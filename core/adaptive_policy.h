@@ -21,6 +21,7 @@ public:
     void start(Distances& d, const StreamLimits& limits, bool full) override;
     void onNoIo(Distances& d, const StreamLimits& limits, int iosInProgress) override;
     void onCompleted(Distances& d, const StreamLimits& limits, const CompletedRead& read) override;
+    bool observesWorkload() const override { return true; }
     void onReadStarted(int missBlocks) override;
     void onConsumed(std::int64_t now, std::int64_t waitNs) override;
 

@@ -11,10 +11,16 @@
 namespace la {
 
 namespace {
-constexpr std::uint8_t kMaxUsage = 5; // PostgreSQL's BM_MAX_USAGE_COUNT
 
 std::uint64_t bitmapWords(std::uint64_t bits) {
     return (bits + 63) / 64;
+}
+
+// Out of line and cold, so that allocateFrame() does not save and restore every callee-saved
+// register for the message's strings on each miss.
+[[noreturn, gnu::cold, gnu::noinline]] void throwAllPinned(std::uint64_t capacity) {
+    throw InputError("shared buffers (" + std::to_string(capacity) +
+                     " blocks) are all pinned: give the pool more blocks than max_pinned_buffers");
 }
 } // namespace
 
@@ -29,83 +35,48 @@ BufferPool::BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks, Lay
         return;
     }
     m_frames.resize(capacity);
-    const std::uint64_t slots = std::bit_ceil(capacity * 2);
-    m_table.assign(slots, 0);
-    m_tableMask = slots - 1;
+    const std::uint64_t buckets = std::bit_ceil(capacity);
+    m_buckets.assign(buckets, 0);
+    m_bucketMask = buckets - 1;
 }
 
 std::uint64_t BufferPool::bytesFor(std::uint64_t capacity, std::uint64_t relationBlocks) {
     if (capacity >= relationBlocks)
         return 2 * bitmapWords(relationBlocks) * sizeof(std::uint64_t);
-    return capacity * sizeof(Frame) + std::bit_ceil(capacity * 2) * sizeof(std::uint64_t);
+    return capacity * sizeof(Frame) + std::bit_ceil(capacity) * sizeof(std::uint32_t);
 }
 
-// The table's pointer and mask are copied to locals: stores into the table could alias the
-// mask (both are uint64_t), and the compiler would reload it after every store.
-std::int64_t BufferPool::find(std::uint32_t block) const {
-    const std::uint64_t* const table = m_table.data();
-    const std::uint64_t mask = m_tableMask;
-    for (std::uint64_t slot = slotOf(block, mask);; slot = (slot + 1) & mask) {
-        const std::uint64_t entry = table[slot];
-        if (entry == 0)
-            return -1;
-        if (static_cast<std::uint32_t>(entry >> 32) == block)
-            return static_cast<std::int64_t>((entry & 0xFFFFFFFFu) - 1);
-    }
+void BufferPool::unlink(std::uint32_t frame) {
+    Frame* const frames = m_frames.data();
+    std::uint32_t* link = &m_buckets[bucketOf(frames[frame].block)];
+    while (*link != frame + 1)
+        link = &frames[*link - 1].next;
+    *link = frames[frame].next;
 }
 
-void BufferPool::tableInsert(std::uint32_t block, std::uint32_t frame) {
-    std::uint64_t* const table = m_table.data();
-    const std::uint64_t mask = m_tableMask;
-    std::uint64_t slot = slotOf(block, mask);
-    while (table[slot] != 0)
-        slot = (slot + 1) & mask;
-    table[slot] = (static_cast<std::uint64_t>(block) << 32) | (std::uint64_t{frame} + 1);
-}
-
-void BufferPool::tableErase(std::uint32_t block) {
-    std::uint64_t* const table = m_table.data();
-    const std::uint64_t mask = m_tableMask;
-    std::uint64_t slot = slotOf(block, mask);
-    while (static_cast<std::uint32_t>(table[slot] >> 32) != block || table[slot] == 0)
-        slot = (slot + 1) & mask;
-    // Backward-shift deletion keeps probe chains intact without tombstones: an entry moves into the
-    // hole if the hole lies on its probe path, i.e. its home is at least as far back as the hole.
-    std::uint64_t hole = slot;
-    for (std::uint64_t next = (hole + 1) & mask; table[next] != 0; next = (next + 1) & mask) {
-        const std::uint64_t home = slotOf(static_cast<std::uint32_t>(table[next] >> 32), mask);
-        if (((next - home) & mask) >= ((next - hole) & mask)) {
-            table[hole] = table[next];
-            hole = next;
-        }
-    }
-    table[hole] = 0;
-}
-
-std::uint32_t BufferPool::allocateFrame(std::uint32_t block) {
+std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint32_t pins, std::uint8_t state) {
     std::uint32_t frame;
     if (m_nextUnused < m_frames.size()) {
         frame = m_nextUnused++;
         ++m_resident;
     } else {
-        // Clock sweep: every pass over a buffer costs it one usage count; a full circle that finds
-        // only pinned buffers means the pool is too small for the stream. The hand and the frames
-        // are locals: a store to a usage count (a byte) could alias any member.
+        // Clock sweep: every pass over a buffer costs it one usage count; circles that find only
+        // pinned buffers mean the pool is too small for the stream (counted where the hand wraps,
+        // not on every step: an unpinned buffer is a victim within kMaxUsage + 1 circles). The hand
+        // and the frames are locals: a store to a usage count (a byte) could alias any member.
         Frame* const frames = m_frames.data();
         const std::uint64_t size = m_frames.size();
-        const std::uint64_t limit = size * (kMaxUsage + 2ULL);
         std::uint32_t hand = m_clockHand;
-        for (std::uint64_t steps = 0;; ++steps) {
-            if (steps > limit) {
-                m_clockHand = hand;
-                throw InputError(
-                    "shared buffers (" + std::to_string(m_capacity) +
-                    " blocks) are all pinned: give the pool more blocks than max_pinned_buffers");
-            }
+        for (unsigned circles = 0;;) {
             Frame& candidate = frames[hand];
             const std::uint32_t here = hand;
-            if (++hand == size)
+            if (++hand == size) {
                 hand = 0;
+                if (++circles > kMaxUsage + 2U) {
+                    m_clockHand = hand;
+                    throwAllPinned(m_capacity);
+                }
+            }
             if (candidate.pins > 0)
                 continue;
             if (candidate.usage > 0) {
@@ -116,11 +87,13 @@ std::uint32_t BufferPool::allocateFrame(std::uint32_t block) {
             break;
         }
         m_clockHand = hand;
-        tableErase(m_frames[frame].block);
-        // The hand's buffer is likely the next victim: its slot is what the next erase looks up.
-        __builtin_prefetch(&m_table[slotOf(m_frames[m_clockHand].block, m_tableMask)]);
+        unlink(frame);
+        // The hand's buffer is likely the next victim: its bucket is what the next unlink walks.
+        __builtin_prefetch(&m_buckets[bucketOf(frames[hand].block)]);
     }
-    tableInsert(block, frame);
+    std::uint32_t& bucket = m_buckets[bucketOf(block)];
+    m_frames[frame] = Frame{block, pins, bucket, state, 1};
+    bucket = frame + 1;
     return frame;
 }
 
@@ -133,10 +106,9 @@ bool BufferPool::prewarm(std::uint32_t block) {
         ++m_resident;
         return true;
     }
-    if (find(block) >= 0)
+    if (find(block) != kNoFrame)
         return false;
-    const std::uint32_t frame = allocateFrame(block);
-    m_frames[frame] = Frame{block, 0, Valid, 1};
+    allocateFrame(block, 0, Valid);
     return true;
 }
 
@@ -149,21 +121,6 @@ std::optional<std::uint64_t> BufferPool::prewarmAll() {
     const std::uint64_t loaded = m_capacity - m_resident;
     m_resident = m_capacity;
     return loaded;
-}
-
-BufferPool::Pinned BufferPool::pinFrame(std::uint32_t block) {
-    const std::int64_t found = find(block);
-    if (found >= 0) {
-        const auto index = static_cast<std::uint32_t>(found);
-        Frame& frame = m_frames[index];
-        ++frame.pins;
-        if (frame.usage < kMaxUsage)
-            ++frame.usage;
-        return {frame.state == Valid ? PinResult::Hit : PinResult::InProgress, index};
-    }
-    const std::uint32_t index = allocateFrame(block);
-    m_frames[index] = Frame{block, 1, Reading, 1};
-    return {PinResult::Allocated, index};
 }
 
 } // namespace la

@@ -52,7 +52,7 @@ public:
         if (m_compact)
             __builtin_prefetch(&m_allocated[block >> 6]);
         else
-            __builtin_prefetch(&m_table[slotOf(block, m_tableMask)]);
+            __builtin_prefetch(&m_buckets[bucketOf(block)]);
     }
     void unpin(std::uint32_t frame) {
         if (!m_compact)
@@ -67,15 +67,18 @@ public:
 
 private:
     enum : std::uint8_t { Empty = 0, Reading = 1, Valid = 2 };
+    static constexpr std::uint32_t kNoFrame = ~std::uint32_t(0);
+    static constexpr std::uint8_t kMaxUsage = 5; // PostgreSQL's BM_MAX_USAGE_COUNT
     struct Frame {
         std::uint32_t block = 0;
         std::uint32_t pins = 0;
+        std::uint32_t next = 0; // the next frame of its hash bucket, + 1 (0 ends the bucket)
         std::uint8_t state = Empty;
         std::uint8_t usage = 0;
     };
 
-    static std::uint64_t slotOf(std::uint32_t block, std::uint64_t mask) {
-        return (static_cast<std::uint64_t>(block) * 0x9E3779B97F4A7C15ULL >> 17) & mask;
+    std::uint64_t bucketOf(std::uint32_t block) const {
+        return (static_cast<std::uint64_t>(block) * 0x9E3779B97F4A7C15ULL >> 17) & m_bucketMask;
     }
     static bool testBit(const std::vector<std::uint64_t>& bits, std::uint32_t i) {
         return (bits[i >> 6] >> (i & 63)) & 1U;
@@ -90,11 +93,29 @@ private:
         ++m_resident;
         return {PinResult::Allocated, block};
     }
-    Pinned pinFrame(std::uint32_t block);
-    std::int64_t find(std::uint32_t block) const;
-    std::uint32_t allocateFrame(std::uint32_t block);
-    void tableInsert(std::uint32_t block, std::uint32_t frame);
-    void tableErase(std::uint32_t block);
+    // Inline, the hit and the hash lookup: the stream pins a block or more for every buffer.
+    Pinned pinFrame(std::uint32_t block) {
+        if (const std::uint32_t index = find(block); index != kNoFrame) {
+            Frame& frame = m_frames[index];
+            ++frame.pins;
+            if (frame.usage < kMaxUsage)
+                ++frame.usage;
+            return {frame.state == Valid ? PinResult::Hit : PinResult::InProgress, index};
+        }
+        return {PinResult::Allocated, allocateFrame(block, 1, Reading)};
+    }
+    // The frame holding `block`, or kNoFrame. The frames' pointer is a local: stores through it (a
+    // byte in Frame) could alias any member.
+    std::uint32_t find(std::uint32_t block) const {
+        const Frame* const frames = m_frames.data();
+        for (std::uint32_t link = m_buckets[bucketOf(block)]; link != 0; link = frames[link - 1].next)
+            if (frames[link - 1].block == block)
+                return link - 1;
+        return kNoFrame;
+    }
+    // A frame for `block`, which is not resident, evicting if the pool is full.
+    std::uint32_t allocateFrame(std::uint32_t block, std::uint32_t pins, std::uint8_t state);
+    void unlink(std::uint32_t frame); // from its bucket
 
     std::uint64_t m_capacity;
     bool m_compact;
@@ -105,9 +126,11 @@ private:
     std::vector<Frame> m_frames;
     std::uint32_t m_nextUnused = 0;
     std::uint32_t m_clockHand = 0;
-    // Open-addressing block -> frame+1 map (0 = empty slot) of the frames layout.
-    std::vector<std::uint64_t> m_table;
-    std::uint64_t m_tableMask = 0;
+    // The frames layout's block -> frame map: a hash table chained through the frames (Frame::next),
+    // each bucket the first frame + 1 (0 = empty). A miss costs a bucket and its one frame or so,
+    // where open addressing's eviction shifted a whole probe cluster back.
+    std::vector<std::uint32_t> m_buckets;
+    std::uint64_t m_bucketMask = 0;
 };
 
 } // namespace la

@@ -20,12 +20,24 @@ class CollapseDetector {
 public:
     explicit CollapseDetector(int window = 32) : m_window(static_cast<std::uint64_t>(window)) {}
 
-    // Consumed events, in order. Inline for the common case of a healthy stream (a distance above
-    // 2 and no candidate to close), which the summary meets on almost every buffer.
+    // Consumed events, in order. Inline: the summary calls it on every buffer, and in a collapsed
+    // stream (a distance of 2 or less) every buffer gets past the first test.
     void onConsumed(const Event& event) {
-        if (event.distance > 2 && m_misses == 0)
+        if (event.distance > 2) {
+            if (m_misses > 0)
+                close();
             return;
-        update(event);
+        }
+        // After the end of the stream (distance 0) nothing is being decided, so those buffers
+        // neither extend nor break a collapse.
+        if (event.distance == 0 || !(event.flags & event_flag::miss))
+            return;
+        if (m_misses > 0 && event.position - m_last > kMaxMissGap)
+            close();
+        if (m_misses == 0)
+            m_first = event.position;
+        m_last = event.position;
+        ++m_misses;
     }
     // The run ended: a collapse still going counts.
     void finish() { close(); }
@@ -35,7 +47,9 @@ public:
     std::optional<CollapseInterval> current() const;
 
 private:
-    void update(const Event& event);
+    // Misses further apart than this are not "misses that keep coming" (below 1% of blocks).
+    static constexpr std::uint64_t kMaxMissGap = 100;
+
     void close();
 
     std::uint64_t m_window;

@@ -33,7 +33,9 @@ public:
     virtual void start(Distances& d, const StreamLimits& limits, bool full) = 0;
     virtual void onNoIo(Distances& d, const StreamLimits& limits, int iosInProgress) = 0;
     virtual void onCompleted(Distances& d, const StreamLimits& limits, const CompletedRead& read) = 0;
-    // Observations for policies that measure the workload; PostgreSQL's ignore them.
+    // Observations for policies that measure the workload; PostgreSQL's ignore them, and say so in
+    // observesWorkload() (asked once, at the stream's start) so the stream skips two calls per block.
+    virtual bool observesWorkload() const { return false; }
     virtual void onReadStarted(int /*missBlocks*/) {}
     virtual void onConsumed(std::int64_t /*now*/, std::int64_t /*waitNs*/) {}
 };

@@ -8,10 +8,21 @@
 
 namespace la {
 
+namespace {
+// Out of line and cold: the message's strings would otherwise make getBlock() save and restore
+// every callee-saved register on each of its calls, a few per block.
+[[noreturn, gnu::cold, gnu::noinline]] void throwPastTheEnd(std::uint32_t block,
+                                                            std::uint64_t relationBlocks) {
+    throw InputError("block " + std::to_string(block) + " is past the end of the relation (" +
+                     std::to_string(relationBlocks) + " blocks)");
+}
+} // namespace
+
 ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, const Mechanics& mechanics,
                        BufferPool& pool, IoBackend& io, BlockSource& source, Tracer& tracer)
     : m_config(config), m_policy(policy), m_mech(mechanics), m_pool(pool), m_io(io), m_source(source),
-      m_tracer(tracer), m_limits(computeLimits(config, mechanics)) {
+      m_tracer(tracer), m_limits(computeLimits(config, mechanics)),
+      m_policyObserves(policy.observesWorkload()) {
     // Room for every pinned buffer plus a pending read that PG19 may grow past a small distance.
     const auto slots =
         std::bit_ceil(static_cast<std::uint64_t>(m_limits.maxPinned) + 2 * m_limits.ioCombineLimit + 4);
@@ -38,8 +49,7 @@ bool ReadStream::getBlock(std::uint32_t& block) {
     const SourceItem item = m_source.next();
     if (item.step == SourceStep::Block) {
         if (item.block >= m_relationBlocks)
-            throw InputError("block " + std::to_string(item.block) + " is past the end of the relation (" +
-                             std::to_string(m_source.relationBlocks()) + " blocks)");
+            throwPastTheEnd(item.block, m_source.relationBlocks());
         block = item.block;
         m_pool.prefetch(block); // pinned a little later, when its read is started
         emit(EventKind::Requested, block);
@@ -90,7 +100,7 @@ void ReadStream::pushEntry(std::uint32_t block, std::uint32_t frame, std::uint8_
 }
 
 void ReadStream::startOp(Op& op) {
-    iosAt(m_iosCount++) = op;
+    ++m_iosCount; // `op` is the ring's next slot already (newOp)
     if (op.device) {
         ReadRequest request;
         request.ioId = op.ioId;
@@ -103,7 +113,8 @@ void ReadStream::startOp(Op& op) {
     // read_stream_count_io: after the read joined the ones in progress.
     m_explainIo->countIo(static_cast<int>(op.missBlocks), static_cast<int>(m_iosCount));
     emit(EventKind::ReadStarted, op.lowBlock, op.ioId, op.missBlocks);
-    m_policy.onReadStarted(static_cast<int>(op.missBlocks));
+    if (m_policyObserves)
+        m_policy.onReadStarted(static_cast<int>(op.missBlocks));
 }
 
 bool ReadStream::adviseRead(std::uint32_t low, bool suppressAdvice) {
@@ -143,11 +154,11 @@ void ReadStream::startHitCall(std::uint32_t block, std::uint32_t frame) {
     noteDistance(before);
 }
 
-ReadStream::Op ReadStream::newOp(bool synchronous) {
-    Op op;
+ReadStream::Op& ReadStream::newOp(bool synchronous) {
+    Op& op = iosAt(m_iosCount);
+    op = Op{};
     op.ioId = m_nextIoId++;
     op.headSeq = m_tail;
-    op.missSeqBegin = m_tail;
     op.synchronous = synchronous;
     return op;
 }
@@ -196,7 +207,7 @@ void ReadStream::startPending(bool suppressAdvice) {
         startHitCall(first, head.frame);
         return;
     }
-    Op op = newOp(m_limits.synchronous);
+    Op& op = newOp(m_limits.synchronous);
     op.advice = advice;
     addMiss(op, first, head);
     extendRead(op);
@@ -281,7 +292,8 @@ void ReadStream::lookAhead(bool suppressAdvice) {
 }
 
 std::int64_t ReadStream::completeOldestIo() {
-    const Op op = iosAt(0);
+    // Its slot is only reused by the next newOp(), after this returns.
+    const Op& op = iosAt(0);
     if (++m_iosHead == m_ios.size())
         m_iosHead = 0;
     --m_iosCount;
@@ -293,7 +305,7 @@ std::int64_t ReadStream::completeOldestIo() {
             emit(EventKind::Waited, op.lowBlock, op.ioId, op.missBlocks, 0, m_now - outcome.waitNs);
         }
     }
-    for (std::uint64_t seq = op.missSeqBegin; seq < op.missSeqBegin + op.nentries; ++seq) {
+    for (std::uint64_t seq = op.headSeq; seq < op.headSeq + op.nentries; ++seq) {
         const Entry& entry = m_queue[seq & m_queueMask];
         if (entry.flags & event_flag::miss)
             m_pool.markValid(entry.frame);
@@ -347,7 +359,8 @@ void ReadStream::handOut(std::uint32_t& block, std::int64_t waitNs, bool fastPat
     ++m_position;
     m_holdingConsumed = true;
     m_consumedFrame = entry.frame;
-    m_policy.onConsumed(m_now, waitNs);
+    if (m_policyObserves)
+        m_policy.onConsumed(m_now, waitNs);
 }
 
 void ReadStream::waitAtOnce(Op& op) {
@@ -362,14 +375,14 @@ void ReadStream::waitAtOnce(Op& op) {
 
 void ReadStream::fastPathMiss(std::uint32_t block, const BufferPool::Pinned& pinned) {
     // At distance 1 a background worker could not beat a read performed right away.
-    Op op = newOp(m_limits.synchronous || m_mech.fastPathReadsAtOnce);
+    Op& op = newOp(m_limits.synchronous || m_mech.fastPathReadsAtOnce);
     op.advice = m_limits.adviceEnabled;
     op.lowBlock = block;
     addMiss(op, block, pinned);
     m_seqBlock = static_cast<std::int64_t>(block) + 1;
     startOp(op);
     if (m_mech.fastPathReadsAtOnce && op.device)
-        waitAtOnce(iosAt(m_iosCount - 1));
+        waitAtOnce(op);
 }
 
 bool ReadStream::fastPathNext(std::uint32_t& block) {
@@ -398,7 +411,9 @@ void ReadStream::maybeEnterFastPath() {
     m_fastPath = true;
 }
 
-bool ReadStream::nextBuffer(std::uint32_t& block) {
+// Flattened: everything the stream does for one buffer becomes one function, instead of a dozen
+// calls per block that each save and restore registers and reload the stream's state.
+[[gnu::flatten]] bool ReadStream::nextBuffer(std::uint32_t& block) {
     releaseConsumed();
     m_now = m_io.now();
     if (m_fastPath)

@@ -58,11 +58,10 @@ private:
     };
     struct Op {
         std::uint32_t ioId = 0;
-        std::uint64_t headSeq = 0;  // queue position of the first buffer handed out
+        std::uint64_t headSeq = 0;  // queue position of the op's first buffer (its buffers follow)
         std::uint32_t lowBlock = 0; // lowest block the op covers (reads are ascending)
         std::uint32_t firstMiss = 0, lastMiss = 0;
         std::uint32_t missBlocks = 0;
-        std::uint64_t missSeqBegin = 0; // queue positions of the op's buffers
         std::uint32_t nentries = 0;
         bool device = false; // some block needed a read from the device
         bool advice = false;
@@ -87,7 +86,9 @@ private:
     bool adviseRead(std::uint32_t low, bool suppressAdvice);
     BufferPool::Pinned pinHead(std::uint32_t block);
     void startHitCall(std::uint32_t block, std::uint32_t frame);
-    Op newOp(bool synchronous);
+    // The op is built in place in the next free slot of the ring (the stream never starts one with
+    // max_ios in flight); startOp() adds it to the reads in progress.
+    Op& newOp(bool synchronous);
     void addMiss(Op& op, std::uint32_t block, const BufferPool::Pinned& pinned);
     void extendRead(Op& op); // over the rest of the pending read, up to a block an earlier read covers
 
@@ -119,6 +120,7 @@ private:
     StreamLimits m_limits;
     ExplainIo m_ownExplainIo; // counted when nobody asked for them
     ExplainIo* m_explainIo = &m_ownExplainIo;
+    bool m_policyObserves; // the policy's observesWorkload()
     Distances m_d;
     Distances m_saved{0, 0, 0}; // restore-after-reset: distance when the stream last ended
     Distances m_paused;         // pause/resume

@@ -41,7 +41,11 @@ private:
         std::int64_t completes = 0; // 0 = synchronous, not yet performed
         std::uint32_t nblocks = 0;
     };
+    // Small enough to be inlined into start() and wait() once the jitter's arithmetic is out of
+    // line: it runs once per read.
     std::int64_t schedule(std::int64_t at, std::uint32_t nblocks);
+    [[gnu::noinline]] std::int64_t jittered(std::int64_t service);
+    void growPending();
     void takeEarliestChannel(std::int64_t freeAgain);
 
     SimDeviceConfig m_config;

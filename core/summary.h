@@ -76,9 +76,9 @@ private:
     // The read the consumer is blocked on and since when (a wait always ends before the next one).
     std::uint32_t m_waitIo = 0;
     std::int64_t m_waitStart = -1;
-    // Reads by size in blocks, counted per read into an array (a map lookup per read is measurable
-    // in the engine's loop); it becomes RunSummary::ioSizeHist at finish().
-    std::vector<std::uint64_t> m_readsBySize = std::vector<std::uint64_t>(129);
+    // Reads by size in blocks (an event's nblocks is a byte), counted per read into an array (a map
+    // lookup per read is measurable in the engine's loop); it becomes RunSummary::ioSizeHist at finish().
+    std::array<std::uint64_t, 256> m_readsBySize{};
 };
 
 } // namespace la

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace la {
 
@@ -30,12 +31,19 @@ public:
     std::uint64_t size() const { return m_size; }
 
 private:
-    std::uint64_t encrypt(std::uint64_t value) const;
+    // Tabled: the rounds are looked up in m_roundTables rather than computed.
+    template <bool Tabled> std::uint64_t encrypt(std::uint64_t value) const;
+    template <bool Tabled> std::uint64_t walk(std::uint64_t index) const;
+    template <bool Tabled> void mapAll(std::span<std::uint64_t> indices) const;
 
     std::uint64_t m_size;
     unsigned m_halfBits;
     std::uint64_t m_halfMask;
     std::array<std::uint64_t, 4> m_roundKeys{};
+    // A round's function depends only on the half-width `right`, so for a small half (a relation
+    // of up to 2^24 blocks) each round is a table of 2^halfBits entries, at most 32 kB for all four:
+    // one load instead of a 64-bit mix with two multiplications. Empty for larger relations.
+    std::vector<std::uint16_t> m_roundTables; // round i's entry for `right` at [i << halfBits | right]
 };
 
 } // namespace la
