@@ -15,10 +15,8 @@ struct CliResult {
     QString err;
 };
 
-// Runs LOOKAHEAD_BINARY (each test defines it); one that outlasts `timeoutMs` is killed.
-inline CliResult runLookahead(const QStringList& args, int timeoutMs) {
-    QProcess process;
-    process.start(QStringLiteral(LOOKAHEAD_BINARY), args);
+// Waits for a started `process`; one that outlasts `timeoutMs` is killed.
+inline CliResult finishProcess(QProcess& process, int timeoutMs) {
     if (!process.waitForFinished(timeoutMs)) {
         process.kill();
         process.waitForFinished();
@@ -27,6 +25,13 @@ inline CliResult runLookahead(const QStringList& args, int timeoutMs) {
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             QString::fromUtf8(process.readAllStandardOutput()),
             QString::fromUtf8(process.readAllStandardError())};
+}
+
+// Runs LOOKAHEAD_BINARY (each test defines it); one that outlasts `timeoutMs` is killed.
+inline CliResult runLookahead(const QStringList& args, int timeoutMs) {
+    QProcess process;
+    process.start(QStringLiteral(LOOKAHEAD_BINARY), args);
+    return finishProcess(process, timeoutMs);
 }
 
 } // namespace la::test

@@ -4,6 +4,8 @@
 // allocating, signals cancel cleanly and leave nothing behind, block-list CSV follows RFC 4180,
 // messages stay short and printable, and bad paths are found before any work is done. Full file
 // systems are real: /dev/full, and a small tmpfs mounted by the test when it runs as root.
+#include "cli_process.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -29,11 +31,7 @@ namespace {
 
 constexpr int kTimeoutMs = 120'000;
 
-struct Result {
-    int exitCode = -1; // -1: killed by a signal or timed out
-    QString out;
-    QString err;
-};
+using Result = la::test::CliResult;
 
 struct Launch {
     QStringList args;
@@ -55,14 +53,7 @@ void prepare(QProcess& process, const Launch& launch) {
 }
 
 Result finish(QProcess& process) {
-    if (!process.waitForFinished(kTimeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        return {};
-    }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return la::test::finishProcess(process, kTimeoutMs);
 }
 
 Result lookahead(const Launch& launch) {

@@ -50,11 +50,6 @@ public:
         return m_lastData[index & (kChunk - 1)];
     }
     std::size_t size() const { return m_size; }
-    // Chunks on disk, for tests and benchmarks.
-    std::size_t spilledChunks() const {
-        return static_cast<std::size_t>(
-            std::count_if(m_chunks.begin(), m_chunks.end(), [](const Chunk& c) { return !c.data; }));
-    }
 
 private:
     struct Chunk {

@@ -3,6 +3,7 @@
 
 #include "io_backend.h"
 #include "message_text.h"
+#include "scan_file.h"
 
 #include <fcntl.h>
 #include <sys/statvfs.h>
@@ -56,20 +57,11 @@ void EventSpool::flush() {
                  .append(" would be left free on its file system"));
         return;
     }
-    const auto* data = reinterpret_cast<const char*>(m_buffer.data());
-    std::size_t left = m_buffer.size() * sizeof(Event);
-    off_t offset = static_cast<off_t>(m_events * sizeof(Event));
-    while (left > 0) {
-        const ssize_t n = ::pwrite(m_file.fd(), data, left, offset);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            fail(n < 0 ? std::strerror(errno) : "nothing written");
-            return;
-        }
-        data += n;
-        offset += n;
-        left -= static_cast<std::size_t>(n);
+    if (const int error = writeFully(m_file.fd(), reinterpret_cast<const std::byte*>(m_buffer.data()),
+                                     m_buffer.size() * sizeof(Event), m_events * sizeof(Event));
+        error != 0) {
+        fail(std::strerror(error));
+        return;
     }
     m_events += m_buffer.size();
     m_buffer.clear();

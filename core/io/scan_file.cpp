@@ -69,6 +69,18 @@ std::int64_t readFully(int fd, std::byte* buffer, std::uint64_t length, std::uin
     return static_cast<std::int64_t>(done);
 }
 
+int writeFully(int fd, const std::byte* data, std::uint64_t length, std::uint64_t offset) {
+    for (std::uint64_t done = 0; done < length;) {
+        const ssize_t n = ::pwrite(fd, data + done, length - done, static_cast<off_t>(offset + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : EIO;
+        done += static_cast<std::uint64_t>(n);
+    }
+    return 0;
+}
+
 ScanFile inspectScanFile(const std::string& path) {
     struct stat st {};
     if (path.empty())

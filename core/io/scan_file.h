@@ -26,5 +26,8 @@ int openForReading(const std::string& path, bool direct);
 
 // pread until `length` bytes are in or the file ends; returns the bytes read, or -errno.
 std::int64_t readFully(int fd, std::byte* buffer, std::uint64_t length, std::uint64_t offset);
+// pwrite until all `length` bytes are out; returns 0, or the errno of the failed write (EIO when the
+// file system took nothing).
+int writeFully(int fd, const std::byte* data, std::uint64_t length, std::uint64_t offset);
 
 } // namespace la

@@ -35,17 +35,11 @@ std::int64_t SpillFile::append(const void* data, std::size_t bytes) {
                  .append(" would be left free on its file system"));
         return -1;
     }
-    const auto* from = static_cast<const char*>(data);
     const std::uint64_t offset = m_size;
-    for (std::size_t done = 0; done < bytes;) {
-        const ssize_t n = ::pwrite(m_file.fd(), from + done, bytes - done, static_cast<off_t>(offset + done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            fail(std::string("cannot be written: ").append(n < 0 ? std::strerror(errno) : "nothing written"));
-            return -1;
-        }
-        done += static_cast<std::size_t>(n);
+    if (const int error = writeFully(m_file.fd(), static_cast<const std::byte*>(data), bytes, offset);
+        error != 0) {
+        fail(std::string("cannot be written: ").append(std::strerror(error)));
+        return -1;
     }
     m_size += bytes;
     return static_cast<std::int64_t>(offset);
