@@ -20,9 +20,9 @@ namespace {
 
 ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, const Mechanics& mechanics,
                        BufferPool& pool, IoBackend& io, BlockSource& source, Tracer& tracer)
-    : m_config(config), m_policy(policy), m_mech(mechanics), m_pool(pool), m_io(io), m_source(source),
-      m_tracer(tracer), m_limits(computeLimits(config, mechanics)),
-      m_policyObserves(policy.observesWorkload()) {
+    : m_config(config), m_policy(policy), m_mech(mechanics), m_pool(pool), m_io(io),
+      m_sim(dynamic_cast<SimDevice*>(&io)), m_source(source), m_tracer(tracer),
+      m_limits(computeLimits(config, mechanics)), m_policyObserves(policy.observesWorkload()) {
     // Room for every pinned buffer plus a pending read that PG19 may grow past a small distance.
     const auto slots =
         std::bit_ceil(static_cast<std::uint64_t>(m_limits.maxPinned) + 2 * m_limits.ioCombineLimit + 4);
@@ -108,7 +108,7 @@ void ReadStream::startOp(Op& op) {
         request.nblocks = op.lastMiss - op.firstMiss + 1;
         request.advice = op.advice;
         request.synchronous = op.synchronous;
-        m_io.start(request);
+        ioStart(request);
     }
     // read_stream_count_io: after the read joined the ones in progress.
     m_explainIo->countIo(static_cast<int>(op.missBlocks), static_cast<int>(m_iosCount));
@@ -299,8 +299,8 @@ std::int64_t ReadStream::completeOldestIo() {
     --m_iosCount;
     ReadOutcome outcome = op.outcome;
     if (!op.alreadyWaited && op.device) {
-        outcome = m_io.wait(op.ioId);
-        m_now = m_io.now();
+        outcome = ioWait(op.ioId);
+        m_now = ioNow();
         if (outcome.blocked) {
             emit(EventKind::Waited, op.lowBlock, op.ioId, op.missBlocks, 0, m_now - outcome.waitNs);
         }
@@ -364,8 +364,8 @@ void ReadStream::handOut(std::uint32_t& block, std::int64_t waitNs, bool fastPat
 }
 
 void ReadStream::waitAtOnce(Op& op) {
-    op.outcome = m_io.wait(op.ioId);
-    m_now = m_io.now();
+    op.outcome = ioWait(op.ioId);
+    m_now = ioNow();
     op.alreadyWaited = true;
     if (op.outcome.blocked) {
         emit(EventKind::Waited, op.lowBlock, op.ioId, op.missBlocks, 0, m_now - op.outcome.waitNs);
@@ -415,7 +415,7 @@ void ReadStream::maybeEnterFastPath() {
 // calls per block that each save and restore registers and reload the stream's state.
 [[gnu::flatten]] bool ReadStream::nextBuffer(std::uint32_t& block) {
     releaseConsumed();
-    m_now = m_io.now();
+    m_now = ioNow();
     if (m_fastPath)
         return fastPathNext(block);
     if (m_pinned == 0) {
@@ -435,7 +435,7 @@ void ReadStream::maybeEnterFastPath() {
 }
 
 void ReadStream::reset() {
-    m_now = m_io.now();
+    m_now = ioNow();
     Distances keep = m_saved;
     keep.readahead = std::max(keep.readahead, m_d.readahead);
     keep.combine = std::max(keep.combine, m_d.combine);

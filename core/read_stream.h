@@ -8,6 +8,7 @@
 #include "explain_io.h"
 #include "io_backend.h"
 #include "mechanics.h"
+#include "sim_device.h"
 #include "stream_config.h"
 #include "tracer.h"
 
@@ -104,6 +105,17 @@ private:
     void pushEntry(std::uint32_t block, std::uint32_t frame, std::uint8_t flags);
     void startOp(Op& op);
 
+    // The backend, called directly when it is the simulated device: a run on it is pure CPU work,
+    // and its reads' calls are cheaper than the virtual calls themselves.
+    std::int64_t ioNow() { return m_sim != nullptr ? m_sim->now() : m_io.now(); }
+    void ioStart(const ReadRequest& request) {
+        if (m_sim != nullptr)
+            m_sim->start(request);
+        else
+            m_io.start(request);
+    }
+    ReadOutcome ioWait(std::uint32_t ioId) { return m_sim != nullptr ? m_sim->wait(ioId) : m_io.wait(ioId); }
+
     // `at` < 0 stamps the event with the backend's current time. Inline: a block costs several
     // events, and each is a handful of stores into the tracer's batch.
     void emit(EventKind kind, std::uint32_t block = 0, std::uint32_t ioId = 0, std::uint32_t nblocks = 0,
@@ -115,6 +127,7 @@ private:
     Mechanics m_mech;
     BufferPool& m_pool;
     IoBackend& m_io;
+    SimDevice* m_sim; // m_io, if it is the simulated device
     BlockSource& m_source;
     Tracer& m_tracer;
     StreamLimits m_limits;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "block_size.h"
 #include "io_backend.h"
 #include "splitmix64.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -22,7 +24,8 @@ struct SimDeviceConfig {
 };
 
 // Deterministic device on a virtual clock: nothing sleeps, so a 10 M-block run takes as long as
-// the engine's own CPU work, and the same inputs always give the same trace.
+// the engine's own CPU work, and the same inputs always give the same trace. A read's start and wait
+// are defined below, inline: the read stream calls them directly (final class), a few times a block.
 class SimDevice final : public IoBackend {
 public:
     explicit SimDevice(const SimDeviceConfig& config);
@@ -41,8 +44,7 @@ private:
         std::int64_t completes = 0; // 0 = synchronous, not yet performed
         std::uint32_t nblocks = 0;
     };
-    // Small enough to be inlined into start() and wait() once the jitter's arithmetic is out of
-    // line: it runs once per read.
+    // Inline in start() and wait() once the jitter's arithmetic is out of line: it runs per read.
     std::int64_t schedule(std::int64_t at, std::uint32_t nblocks);
     [[gnu::noinline]] std::int64_t jittered(std::int64_t service);
     void growPending();
@@ -61,5 +63,72 @@ private:
     std::uint64_t m_reads = 0;
     std::uint64_t m_bytes = 0;
 };
+
+inline void SimDevice::takeEarliestChannel(std::int64_t freeAgain) {
+    // A local pointer: the stores into the heap could alias the int64 members, the vector's size
+    // among them, and the compiler would reload them on every step.
+    std::int64_t* const channels = m_channels.data();
+    const std::size_t n = m_channels.size();
+    std::size_t hole = 0;
+    for (;;) {
+        std::size_t child = 2 * hole + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && channels[child + 1] < channels[child])
+            ++child;
+        if (channels[child] >= freeAgain)
+            break;
+        channels[hole] = channels[child];
+        hole = child;
+    }
+    channels[hole] = freeAgain;
+}
+
+inline std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) {
+    const std::int64_t channelFree = m_channels.front();
+    std::int64_t service = m_config.baseLatencyNs + m_config.perBlockNs * nblocks;
+    if (m_config.jitter > 0.0)
+        service = jittered(service);
+    const std::int64_t done = std::max(at, channelFree) + std::max<std::int64_t>(service, 1);
+    takeEarliestChannel(done);
+    ++m_reads;
+    m_bytes += std::uint64_t{nblocks} * kBlockSize;
+    return done;
+}
+
+inline void SimDevice::start(const ReadRequest& request) {
+    if (m_pendingCount == m_pending.size())
+        growPending();
+    const std::size_t tail = m_pendingHead + m_pendingCount;
+    Pending& pending = m_pending[tail < m_pending.size() ? tail : tail - m_pending.size()];
+    ++m_pendingCount;
+    pending.ioId = request.ioId;
+    pending.submitted = m_now;
+    pending.nblocks = request.nblocks;
+    // Advice makes the kernel start the read now; the consumer's pread later finds it under way.
+    pending.completes = !request.synchronous || request.advice ? schedule(m_now, request.nblocks) : 0;
+}
+
+inline ReadOutcome SimDevice::wait(std::uint32_t ioId) {
+    if (m_pendingCount == 0 || m_pending[m_pendingHead].ioId != ioId)
+        return {};
+    // Its slot is only reused by a later start().
+    Pending& pending = m_pending[m_pendingHead];
+    if (++m_pendingHead == m_pending.size())
+        m_pendingHead = 0;
+    --m_pendingCount;
+    if (pending.completes == 0) {
+        pending.submitted = m_now;
+        pending.completes = schedule(m_now, pending.nblocks);
+    }
+    ReadOutcome outcome;
+    outcome.latencyNs = pending.completes - pending.submitted;
+    if (pending.completes > m_now) {
+        outcome.blocked = true;
+        outcome.waitNs = pending.completes - m_now;
+        m_now = pending.completes;
+    }
+    return outcome;
+}
 
 } // namespace la

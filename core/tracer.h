@@ -9,11 +9,12 @@
 namespace la {
 
 // Collects events into fixed-size batches and hands each full batch to every sink, so a live view
-// gets a steady trickle and the engine pays one virtual call per few hundred events. Batches are
-// small enough (16 kB) to stay in L1 between the stream writing them and the sinks reading them.
+// gets a steady trickle and the engine pays one virtual call per hundred-odd events. A batch (4 kB)
+// stays in L1 between the stream writing it and the sinks reading it, beside the pool's and the
+// dataset's own working set (16 kB batches were evicted before the sinks read them back).
 class Tracer {
 public:
-    explicit Tracer(std::size_t batchSize = 512)
+    explicit Tracer(std::size_t batchSize = 128)
         : m_batch(batchSize), m_next(m_batch.data()), m_end(m_batch.data() + m_batch.size()) {}
     Tracer(const Tracer&) = delete;
     Tracer& operator=(const Tracer&) = delete;
