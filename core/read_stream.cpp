@@ -19,10 +19,12 @@ namespace {
 } // namespace
 
 ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, const Mechanics& mechanics,
-                       BufferPool& pool, IoBackend& io, BlockSource& source, Tracer& tracer)
+                       BufferPool& pool, IoBackend& io, BlockSource& source, Tracer& tracer,
+                       SummaryBuilder* summary)
     : m_config(config), m_policy(policy), m_mech(mechanics), m_pool(pool), m_io(io),
       m_sim(dynamic_cast<SimDevice*>(&io)), m_source(source), m_tracer(tracer),
-      m_limits(computeLimits(config, mechanics)), m_policyObserves(policy.observesWorkload()) {
+      m_summary(summary != nullptr ? summary : &m_ownSummary), m_limits(computeLimits(config, mechanics)),
+      m_policyObserves(policy.observesWorkload()) {
     // Room for every pinned buffer plus a pending read that PG19 may grow past a small distance.
     const auto slots =
         std::bit_ceil(static_cast<std::uint64_t>(m_limits.maxPinned) + 2 * m_limits.ioCombineLimit + 4);

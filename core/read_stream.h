@@ -10,6 +10,7 @@
 #include "mechanics.h"
 #include "sim_device.h"
 #include "stream_config.h"
+#include "summary.h"
 #include "tracer.h"
 
 #include <algorithm>
@@ -23,11 +24,13 @@ namespace la {
 // queue of pinned buffers fed by look-ahead, one pending read grown by combining adjacent blocks, at
 // most max_ios reads in flight, a one-block "unget" slot, the all-cached fast path, one version's
 // mechanics (docs/mechanics.md) and the distance rules of a pluggable policy. Single-threaded: the
-// consumer drives it by calling nextBuffer().
+// consumer drives it by calling nextBuffer(). Each event goes to `tracer` and, as it is emitted, to
+// `summary` (one of its own if none is given).
 class ReadStream {
 public:
     ReadStream(const StreamConfig& config, DistancePolicy& policy, const Mechanics& mechanics,
-               BufferPool& pool, IoBackend& io, BlockSource& source, Tracer& tracer);
+               BufferPool& pool, IoBackend& io, BlockSource& source, Tracer& tracer,
+               SummaryBuilder* summary = nullptr);
 
     // Hands out the next block in callback order; false at end of stream (or at a reset marker,
     // after which resetRequested() is true and the caller resets to continue).
@@ -117,7 +120,7 @@ private:
     ReadOutcome ioWait(std::uint32_t ioId) { return m_sim != nullptr ? m_sim->wait(ioId) : m_io.wait(ioId); }
 
     // `at` < 0 stamps the event with the backend's current time. Inline: a block costs several
-    // events, and each is a handful of stores into the tracer's batch.
+    // events, and each is a handful of stores into the tracer's batch and a few sums.
     void emit(EventKind kind, std::uint32_t block = 0, std::uint32_t ioId = 0, std::uint32_t nblocks = 0,
               std::uint8_t flags = 0, std::int64_t at = -1);
     void noteDistance(const Distances& before);
@@ -130,6 +133,8 @@ private:
     SimDevice* m_sim; // m_io, if it is the simulated device
     BlockSource& m_source;
     Tracer& m_tracer;
+    SummaryBuilder m_ownSummary; // fed when nobody asked for it
+    SummaryBuilder* m_summary;
     StreamLimits m_limits;
     ExplainIo m_ownExplainIo; // counted when nobody asked for them
     ExplainIo* m_explainIo = &m_ownExplainIo;
@@ -186,6 +191,9 @@ inline void ReadStream::emit(EventKind kind, std::uint32_t block, std::uint32_t 
     event.distance = static_cast<std::uint16_t>(m_d.readahead);
     event.combine_distance = static_cast<std::uint16_t>(m_d.combine);
     event.pinned = static_cast<std::uint16_t>(m_pinned);
+    // Summed here rather than from the batch: the kind is a constant at each call, and the fields
+    // were just stored.
+    m_summary->add(event);
     m_tracer.commit();
 }
 

@@ -177,7 +177,6 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
 
     Tracer tracer;
     SummaryBuilder summaryBuilder(config.collapseWindow);
-    tracer.addSink(&summaryBuilder);
     for (EventSink* sink : callbacks.sinks)
         tracer.addSink(sink);
 
@@ -209,7 +208,7 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
             io = std::make_unique<SimDevice>(config.device);
         }
         IoBackend& backend = real ? static_cast<IoBackend&>(*real->choice.backend) : *io;
-        ReadStream stream(streamConfig, *policy, mechanics, pool, backend, *source, tracer);
+        ReadStream stream(streamConfig, *policy, mechanics, pool, backend, *source, tracer, &summaryBuilder);
         stream.countExplainIo(summary.explainIo); // into the summary, so a failed run keeps them
         summary.cancelled = !consumeStream(stream, backend, config.consumerNs, callbacks.cancel,
                                            [&](const ReadStream&, std::uint64_t done) {

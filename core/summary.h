@@ -6,6 +6,7 @@
 #include "explain_io.h"
 #include "pg/index_scan.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -53,29 +54,78 @@ struct RunSummary {
 };
 
 // Builds a run's summary from its event stream, so any consumer of the trace (CLI, GUI, a saved
-// CSV) agrees on what the numbers mean.
+// CSV) agrees on what the numbers mean. A run's tracer feeds it each event as the event is emitted
+// (add(), inline: the kind is then known where it is called, and the event is still in registers);
+// any other trace is fed in batches.
 class SummaryBuilder final : public EventSink {
 public:
     explicit SummaryBuilder(int collapseWindow = 32) : m_collapses(collapseWindow) {}
     void onEvents(std::span<const Event> batch) override;
+    void add(const Event& event) { m_totals.add(event, *this); }
     // Fills the event-derived fields of `summary`.
     void finish(RunSummary& summary);
 
 private:
+    // The running sums. A batch works on a local copy: through the members every event would wait
+    // on the previous event's store (and reload the int64 ones after each store into m_kinds,
+    // which may alias them).
+    struct Totals {
+        // Signed: a distance converts to a double in one instruction, where an unsigned 64-bit value
+        // needs a test for the top bit first.
+        std::int64_t lastTime = 0, lastDistance = 0;
+        double distanceTimeIntegral = 0.0;
+        // The per-buffer sums are whole numbers: integer sums give exactly the doubles the
+        // per-event sums gave.
+        std::uint64_t distanceSum = 0, pinnedSum = 0, inFlightSum = 0;
+        std::uint64_t le2 = 0;
+        std::uint16_t distanceMax = 0;
+        // The read the consumer is blocked on and since when (a wait always ends before the next one).
+        std::uint32_t waitIo = 0;
+        std::int64_t waitStart = -1, waitNs = 0;
+
+        void add(const Event& event, SummaryBuilder& builder) {
+            if (event.time_ns > lastTime) {
+                distanceTimeIntegral +=
+                    static_cast<double>(lastDistance) * static_cast<double>(event.time_ns - lastTime);
+                lastTime = event.time_ns;
+            }
+            lastDistance = event.distance;
+            // Most kinds are only counted: one table increment, and a switch rather than a chain of
+            // compares for the four kinds that carry figures.
+            ++builder.m_kinds[static_cast<std::uint8_t>(event.kind)];
+            switch (event.kind) {
+            case EventKind::Consumed:
+                distanceSum += event.distance;
+                pinnedSum += event.pinned;
+                inFlightSum += event.in_flight;
+                distanceMax = std::max(distanceMax, event.distance);
+                le2 += event.distance <= 2 ? 1 : 0;
+                builder.m_collapses.onConsumed(event);
+                break;
+            case EventKind::ReadStarted:
+                ++builder.m_readsBySize[event.nblocks];
+                break;
+            case EventKind::Waited:
+                waitIo = event.io_id;
+                waitStart = event.time_ns;
+                break;
+            case EventKind::ReadCompleted:
+                if (waitStart >= 0 && event.io_id == waitIo) {
+                    waitNs += event.time_ns - waitStart;
+                    waitStart = -1;
+                }
+                break;
+            default:
+                break;
+            }
+        }
+    };
+
     std::uint64_t count(EventKind kind) const;
 
     CollapseDetector m_collapses;
-    RunSummary m_s;
+    Totals m_totals;
     std::array<std::uint64_t, 256> m_kinds{}; // events by kind
-    std::uint64_t m_distanceSum = 0, m_pinnedSum = 0, m_inFlightSum = 0;
-    std::uint64_t m_le2 = 0;
-    std::uint16_t m_distanceMax = 0;
-    std::int64_t m_lastTime = 0;
-    std::uint64_t m_lastDistance = 0;
-    double m_distanceTimeIntegral = 0.0;
-    // The read the consumer is blocked on and since when (a wait always ends before the next one).
-    std::uint32_t m_waitIo = 0;
-    std::int64_t m_waitStart = -1;
     // Reads by size in blocks (an event's nblocks is a byte), counted per read into an array (a map
     // lookup per read is measurable in the engine's loop); it becomes RunSummary::ioSizeHist at finish().
     std::array<std::uint64_t, 256> m_readsBySize{};
