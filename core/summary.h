@@ -54,9 +54,8 @@ struct RunSummary {
 };
 
 // Builds a run's summary from its event stream, so any consumer of the trace (CLI, GUI, a saved
-// CSV) agrees on what the numbers mean. A run's tracer feeds it each event as the event is emitted
-// (add(), inline: the kind is then known where it is called, and the event is still in registers);
-// any other trace is fed in batches.
+// CSV) agrees on what the numbers mean. A run's read stream feeds it each event as it emits it
+// (add(), inline: each call site's kind is a constant there); any other trace comes in batches.
 class SummaryBuilder final : public EventSink {
 public:
     explicit SummaryBuilder(int collapseWindow = 32) : m_collapses(collapseWindow) {}
