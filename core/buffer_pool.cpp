@@ -54,7 +54,8 @@ void BufferPool::unlink(std::uint32_t frame) {
     *link = frames[frame].next;
 }
 
-std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint32_t pins, std::uint8_t state) {
+std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint64_t bucket, std::uint32_t pins,
+                                        std::uint8_t state) {
     std::uint32_t frame;
     if (m_nextUnused < m_frames.size()) {
         frame = m_nextUnused++;
@@ -91,9 +92,10 @@ std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint32_t pins,
         // The hand's buffer is likely the next victim: its bucket is what the next unlink walks.
         __builtin_prefetch(&m_buckets[bucketOf(frames[hand].block)]);
     }
-    std::uint32_t& bucket = m_buckets[bucketOf(block)];
-    m_frames[frame] = Frame{block, pins, bucket, state, 1};
-    bucket = frame + 1;
+    // Read after the unlink, which may have changed this very bucket.
+    std::uint32_t& head = m_buckets[bucket];
+    m_frames[frame] = Frame{block, pins, head, state, 1};
+    head = frame + 1;
     return frame;
 }
 
@@ -106,9 +108,10 @@ bool BufferPool::prewarm(std::uint32_t block) {
         ++m_resident;
         return true;
     }
-    if (find(block) != kNoFrame)
+    const std::uint64_t bucket = bucketOf(block);
+    if (find(block, bucket) != kNoFrame)
         return false;
-    allocateFrame(block, 0, Valid);
+    allocateFrame(block, bucket, 0, Valid);
     return true;
 }
 

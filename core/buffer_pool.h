@@ -95,26 +95,28 @@ private:
     }
     // Inline, the hit and the hash lookup: the stream pins a block or more for every buffer.
     Pinned pinFrame(std::uint32_t block) {
-        if (const std::uint32_t index = find(block); index != kNoFrame) {
+        const std::uint64_t bucket = bucketOf(block); // hashed once for the lookup and the insert
+        if (const std::uint32_t index = find(block, bucket); index != kNoFrame) {
             Frame& frame = m_frames[index];
             ++frame.pins;
             if (frame.usage < kMaxUsage)
                 ++frame.usage;
             return {frame.state == Valid ? PinResult::Hit : PinResult::InProgress, index};
         }
-        return {PinResult::Allocated, allocateFrame(block, 1, Reading)};
+        return {PinResult::Allocated, allocateFrame(block, bucket, 1, Reading)};
     }
-    // The frame holding `block`, or kNoFrame. The frames' pointer is a local: stores through it (a
-    // byte in Frame) could alias any member.
-    std::uint32_t find(std::uint32_t block) const {
+    // The frame holding `block` (in bucketOf(block)), or kNoFrame. The frames' pointer is a local:
+    // stores through it (a byte in Frame) could alias any member.
+    std::uint32_t find(std::uint32_t block, std::uint64_t bucket) const {
         const Frame* const frames = m_frames.data();
-        for (std::uint32_t link = m_buckets[bucketOf(block)]; link != 0; link = frames[link - 1].next)
+        for (std::uint32_t link = m_buckets[bucket]; link != 0; link = frames[link - 1].next)
             if (frames[link - 1].block == block)
                 return link - 1;
         return kNoFrame;
     }
-    // A frame for `block`, which is not resident, evicting if the pool is full.
-    std::uint32_t allocateFrame(std::uint32_t block, std::uint32_t pins, std::uint8_t state);
+    // A frame for `block` (in bucketOf(block)), which is not resident, evicting if the pool is full.
+    std::uint32_t allocateFrame(std::uint32_t block, std::uint64_t bucket, std::uint32_t pins,
+                                std::uint8_t state);
     void unlink(std::uint32_t frame); // from its bucket
 
     std::uint64_t m_capacity;
