@@ -8,7 +8,7 @@ namespace la {
 void SummaryBuilder::onEvents(std::span<const Event> batch) {
     Totals totals = m_totals;
     for (const Event& event : batch)
-        totals.add(event, *this);
+        accumulate(totals, event);
     m_totals = totals;
 }
 

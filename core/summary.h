@@ -60,7 +60,7 @@ class SummaryBuilder final : public EventSink {
 public:
     explicit SummaryBuilder(int collapseWindow = 32) : m_collapses(collapseWindow) {}
     void onEvents(std::span<const Event> batch) override;
-    void add(const Event& event) { m_totals.add(event, *this); }
+    void add(const Event& event) { accumulate(m_totals, event); }
     // Fills the event-derived fields of `summary`.
     void finish(RunSummary& summary);
 
@@ -81,44 +81,45 @@ private:
         // The read the consumer is blocked on and since when (a wait always ends before the next one).
         std::uint32_t waitIo = 0;
         std::int64_t waitStart = -1, waitNs = 0;
-
-        void add(const Event& event, SummaryBuilder& builder) {
-            if (event.time_ns > lastTime) {
-                distanceTimeIntegral +=
-                    static_cast<double>(lastDistance) * static_cast<double>(event.time_ns - lastTime);
-                lastTime = event.time_ns;
-            }
-            lastDistance = event.distance;
-            // Most kinds are only counted: one table increment, and a switch rather than a chain of
-            // compares for the four kinds that carry figures.
-            ++builder.m_kinds[static_cast<std::uint8_t>(event.kind)];
-            switch (event.kind) {
-            case EventKind::Consumed:
-                distanceSum += event.distance;
-                pinnedSum += event.pinned;
-                inFlightSum += event.in_flight;
-                distanceMax = std::max(distanceMax, event.distance);
-                le2 += event.distance <= 2 ? 1 : 0;
-                builder.m_collapses.onConsumed(event);
-                break;
-            case EventKind::ReadStarted:
-                ++builder.m_readsBySize[event.nblocks];
-                break;
-            case EventKind::Waited:
-                waitIo = event.io_id;
-                waitStart = event.time_ns;
-                break;
-            case EventKind::ReadCompleted:
-                if (waitStart >= 0 && event.io_id == waitIo) {
-                    waitNs += event.time_ns - waitStart;
-                    waitStart = -1;
-                }
-                break;
-            default:
-                break;
-            }
-        }
     };
+
+    // One event into `totals` and the builder's tables.
+    void accumulate(Totals& totals, const Event& event) {
+        if (event.time_ns > totals.lastTime) {
+            totals.distanceTimeIntegral += static_cast<double>(totals.lastDistance) *
+                                           static_cast<double>(event.time_ns - totals.lastTime);
+            totals.lastTime = event.time_ns;
+        }
+        totals.lastDistance = event.distance;
+        // Most kinds are only counted: one table increment, and a switch rather than a chain of
+        // compares for the four kinds that carry figures.
+        ++m_kinds[static_cast<std::uint8_t>(event.kind)];
+        switch (event.kind) {
+        case EventKind::Consumed:
+            totals.distanceSum += event.distance;
+            totals.pinnedSum += event.pinned;
+            totals.inFlightSum += event.in_flight;
+            totals.distanceMax = std::max(totals.distanceMax, event.distance);
+            totals.le2 += event.distance <= 2 ? 1 : 0;
+            m_collapses.onConsumed(event);
+            break;
+        case EventKind::ReadStarted:
+            ++m_readsBySize[event.nblocks];
+            break;
+        case EventKind::Waited:
+            totals.waitIo = event.io_id;
+            totals.waitStart = event.time_ns;
+            break;
+        case EventKind::ReadCompleted:
+            if (totals.waitStart >= 0 && event.io_id == totals.waitIo) {
+                totals.waitNs += event.time_ns - totals.waitStart;
+                totals.waitStart = -1;
+            }
+            break;
+        default:
+            break;
+        }
+    }
 
     std::uint64_t count(EventKind kind) const;
 

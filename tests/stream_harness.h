@@ -79,9 +79,9 @@ struct StreamRun {
         SimDevice io(device);
         Tracer tracer;
         SummaryBuilder builder;
-        tracer.addSink(&builder);
         tracer.addSink(&trace);
-        ReadStream stream(this->stream, *p, mechanicsFor(policy, mechanics), pool, io, *source, tracer);
+        ReadStream stream(this->stream, *p, mechanicsFor(policy, mechanics), pool, io, *source, tracer,
+                          &builder);
         stream.countExplainIo(summary.explainIo);
         consumeStream(stream, io, consumerNs, nullptr, [&](const ReadStream& handedOut, std::uint64_t) {
             if (afterEach)
