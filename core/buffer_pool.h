@@ -25,7 +25,7 @@ public:
     // `relationBlocks` bounds the block numbers. When the pool can hold the whole relation nothing
     // is ever evicted, so pins and usage counts decide nothing: the pool keeps two bits per block
     // (allocated, valid) and a block is its own frame handle (the common case for patterns; a
-    // 100 M-block relation takes 25 MB instead of 1.2 GB of frames).
+    // 100 M-block relation takes 25 MB instead of 3 GB of frames).
     BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks, Layout layout = Layout::Auto);
     // The memory such a pool allocates, so that callers can check it first.
     static std::uint64_t bytesFor(std::uint64_t capacity, std::uint64_t relationBlocks);
@@ -73,6 +73,7 @@ private:
         std::uint32_t block = 0;
         std::uint32_t pins = 0;
         std::uint32_t next = 0; // the next frame of its hash bucket, + 1 (0 ends the bucket)
+        std::uint32_t prev = 0; // the previous one, + 1 (0: this frame is the bucket's first)
         std::uint8_t state = Empty;
         std::uint8_t usage = 0;
     };
@@ -128,9 +129,9 @@ private:
     std::vector<Frame> m_frames;
     std::uint32_t m_nextUnused = 0;
     std::uint32_t m_clockHand = 0;
-    // The frames layout's block -> frame map: a hash table chained through the frames (Frame::next),
-    // each bucket the first frame + 1 (0 = empty). A miss costs a bucket and its one frame or so,
-    // where open addressing's eviction shifted a whole probe cluster back.
+    // The frames layout's block -> frame map: a hash table chained through the frames (Frame::next
+    // and Frame::prev), each bucket the first frame + 1 (0 = empty). A miss costs a bucket and
+    // seldom a frame, where open addressing's eviction shifted a whole probe cluster back.
     std::vector<std::uint32_t> m_buckets;
     std::uint64_t m_bucketMask = 0;
 };
