@@ -2,12 +2,16 @@
 #include "sim_device.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace la {
 
 SimDevice::SimDevice(const SimDeviceConfig& config)
     : m_config(config), m_rng(config.seed),
-      m_channels(static_cast<std::size_t>(std::max(1, config.parallelism)), 0), m_pending(16) {}
+      m_channels(std::bit_ceil(static_cast<std::size_t>(std::max(1, config.parallelism))), 0),
+      m_channelMask(m_channels.size() - 1),
+      m_parallelism(static_cast<std::size_t>(std::max(1, config.parallelism))), m_pending(16),
+      m_pendingMask(m_pending.size() - 1) {}
 
 std::int64_t SimDevice::jittered(std::int64_t service) {
     return static_cast<std::int64_t>(static_cast<double>(service) *
@@ -17,8 +21,9 @@ std::int64_t SimDevice::jittered(std::int64_t service) {
 void SimDevice::growPending() {
     std::vector<Pending> grown(m_pending.size() * 2);
     for (std::size_t i = 0; i < m_pendingCount; ++i)
-        grown[i] = m_pending[(m_pendingHead + i) % m_pending.size()];
+        grown[i] = m_pending[(m_pendingHead + i) & m_pendingMask];
     m_pending = std::move(grown);
+    m_pendingMask = m_pending.size() - 1;
     m_pendingHead = 0;
 }
 

@@ -53,39 +53,45 @@ private:
     SimDeviceConfig m_config;
     SplitMix64 m_rng;
     std::int64_t m_now = 0;
-    // Times at which each of the device's parallel channels becomes free: a min-heap whose root is
-    // replaced in one sift per read.
+    // Times at which each of the device's parallel channels becomes free, ascending from
+    // m_channelHead: a ring of `parallelism` times in a power-of-two array, kept sorted. A read takes
+    // the earliest channel and frees it at what is most often the latest time (reads of one size
+    // take equally long), so it usually goes in at the back at once, where a heap's sift took
+    // unpredictable branches on every read.
     std::vector<std::int64_t> m_channels;
+    std::size_t m_channelMask;
+    std::size_t m_channelHead = 0;
+    std::size_t m_parallelism;
     // Submission order, which is also the order reads are waited for: a ring that grows by doubling
-    // (a deque costs more per read than the rest of the device).
+    // (a deque costs more per read than the rest of the device), so its slots are a mask away.
     std::vector<Pending> m_pending;
+    std::size_t m_pendingMask;
     std::size_t m_pendingHead = 0, m_pendingCount = 0;
     std::uint64_t m_reads = 0;
     std::uint64_t m_bytes = 0;
 };
 
 inline void SimDevice::takeEarliestChannel(std::int64_t freeAgain) {
-    // A local pointer: the stores into the heap could alias the int64 members, the vector's size
-    // among them, and the compiler would reload them on every step.
+    // Locals: the stores into the ring could alias the int64 members, and the compiler would reload
+    // them on every step.
     std::int64_t* const channels = m_channels.data();
-    const std::size_t n = m_channels.size();
-    std::size_t hole = 0;
-    for (;;) {
-        std::size_t child = 2 * hole + 1;
-        if (child >= n)
+    const std::size_t mask = m_channelMask;
+    const std::size_t head = (m_channelHead + 1) & mask;
+    m_channelHead = head;
+    // The earliest channel's slot is now the back of the ring; later times move up to make room.
+    std::size_t slot = (head + m_parallelism - 1) & mask;
+    for (std::size_t earlier = m_parallelism - 1; earlier > 0; --earlier) {
+        const std::size_t before = (slot - 1) & mask;
+        if (channels[before] <= freeAgain)
             break;
-        if (child + 1 < n && channels[child + 1] < channels[child])
-            ++child;
-        if (channels[child] >= freeAgain)
-            break;
-        channels[hole] = channels[child];
-        hole = child;
+        channels[slot] = channels[before];
+        slot = before;
     }
-    channels[hole] = freeAgain;
+    channels[slot] = freeAgain;
 }
 
 inline std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) {
-    const std::int64_t channelFree = m_channels.front();
+    const std::int64_t channelFree = m_channels[m_channelHead];
     std::int64_t service = m_config.baseLatencyNs + m_config.perBlockNs * nblocks;
     if (m_config.jitter > 0.0)
         service = jittered(service);
@@ -97,10 +103,9 @@ inline std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) 
 }
 
 inline void SimDevice::start(const ReadRequest& request) {
-    if (m_pendingCount == m_pending.size())
+    if (m_pendingCount > m_pendingMask)
         growPending();
-    const std::size_t tail = m_pendingHead + m_pendingCount;
-    Pending& pending = m_pending[tail < m_pending.size() ? tail : tail - m_pending.size()];
+    Pending& pending = m_pending[(m_pendingHead + m_pendingCount) & m_pendingMask];
     ++m_pendingCount;
     pending.ioId = request.ioId;
     pending.submitted = m_now;
@@ -114,8 +119,7 @@ inline ReadOutcome SimDevice::wait(std::uint32_t ioId) {
         return {};
     // Its slot is only reused by a later start().
     Pending& pending = m_pending[m_pendingHead];
-    if (++m_pendingHead == m_pending.size())
-        m_pendingHead = 0;
+    m_pendingHead = (m_pendingHead + 1) & m_pendingMask;
     --m_pendingCount;
     if (pending.completes == 0) {
         pending.submitted = m_now;
