@@ -68,7 +68,7 @@ void BufferPool::unlink(std::uint32_t frame) {
 std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint64_t bucket, std::uint32_t pins,
                                         std::uint8_t state) {
     std::uint32_t frame;
-    if (m_nextUnused < m_frames.size()) {
+    if (m_nextUnused < m_capacity) { // m_capacity frames (size() would divide by a frame's size)
         frame = m_nextUnused++;
         ++m_resident;
     } else {
@@ -77,7 +77,7 @@ std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint64_t bucke
         // not on every step: an unpinned buffer is a victim within kMaxUsage + 1 circles). The hand
         // and the frames are locals: a store to a usage count (a byte) could alias any member.
         Frame* const frames = m_frames.data();
-        const std::uint64_t size = m_frames.size();
+        const std::uint64_t size = m_capacity;
         std::uint32_t hand = m_clockHand;
         for (unsigned circles = 0;;) {
             Frame& candidate = frames[hand];

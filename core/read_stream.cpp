@@ -30,7 +30,8 @@ ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, const
         std::bit_ceil(static_cast<std::uint64_t>(m_limits.maxPinned) + 2 * m_limits.ioCombineLimit + 4);
     m_queue.resize(slots);
     m_queueMask = slots - 1;
-    m_ios.resize(static_cast<std::size_t>(m_limits.maxIos));
+    m_ios.resize(std::bit_ceil(static_cast<std::size_t>(m_limits.maxIos)));
+    m_iosMask = m_ios.size() - 1;
     m_relationBlocks = source.relationBlocks();
     m_now = io.now();
     m_policy.start(m_d, m_limits, config.fullFlag);
@@ -296,8 +297,7 @@ void ReadStream::lookAhead(bool suppressAdvice) {
 std::int64_t ReadStream::completeOldestIo() {
     // Its slot is only reused by the next newOp(), after this returns.
     const Op& op = iosAt(0);
-    if (++m_iosHead == m_ios.size())
-        m_iosHead = 0;
+    m_iosHead = (m_iosHead + 1) & m_iosMask;
     --m_iosCount;
     ReadOutcome outcome = op.outcome;
     if (!op.alreadyWaited && op.device) {

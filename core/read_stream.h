@@ -37,6 +37,13 @@ public:
     bool nextBuffer(std::uint32_t& block);
     void reset();
     bool resetRequested() const { return m_resetRequested; }
+    // The consumer's CPU time on the buffer it was handed, on the backend's clock.
+    void consume(std::int64_t ns) {
+        if (m_sim != nullptr)
+            m_sim->consume(ns);
+        else
+            m_io.consume(ns);
+    }
 
     // PostgreSQL 19's pause/resume: look-ahead stops as if the stream ended, without draining,
     // and resumes at the saved distances with no ramp-up.
@@ -147,14 +154,12 @@ private:
     std::uint64_t m_queueMask = 0;
     std::uint64_t m_head = 0, m_tail = 0; // buffers [m_head, m_tail) are pinned, in callback order
     int m_pinned = 0;
-    // Reads in flight, oldest first: a ring of max_ios slots.
+    // Reads in flight, oldest first: a ring of max_ios slots, rounded up to a power of two so that
+    // a look at the ring is a mask (an Op's size is no power of two: size() would divide).
     std::vector<Op> m_ios;
+    std::size_t m_iosMask = 0;
     std::size_t m_iosHead = 0, m_iosCount = 0;
-    // i < m_ios.size(): a compare instead of a division on every look at the ring.
-    Op& iosAt(std::size_t i) {
-        const std::size_t slot = m_iosHead + i;
-        return m_ios[slot < m_ios.size() ? slot : slot - m_ios.size()];
-    }
+    Op& iosAt(std::size_t i) { return m_ios[(m_iosHead + i) & m_iosMask]; }
     std::uint32_t m_nextIoId = 1;
 
     std::uint32_t m_pendingStart = 0; // lowest block for a descending run

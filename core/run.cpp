@@ -210,7 +210,7 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
         IoBackend& backend = real ? static_cast<IoBackend&>(*real->choice.backend) : *io;
         ReadStream stream(streamConfig, *policy, mechanics, pool, backend, *source, tracer, &summaryBuilder);
         stream.countExplainIo(summary.explainIo); // into the summary, so a failed run keeps them
-        summary.cancelled = !consumeStream(stream, backend, config.consumerNs, callbacks.cancel,
+        summary.cancelled = !consumeStream(stream, config.consumerNs, callbacks.cancel,
                                            [&](const ReadStream&, std::uint64_t done) {
                                                if (done % kProgressEvery == 0 && callbacks.progress)
                                                    callbacks.progress(done, source->length());

@@ -83,7 +83,7 @@ struct StreamRun {
         ReadStream stream(this->stream, *p, mechanicsFor(policy, mechanics), pool, io, *source, tracer,
                           &builder);
         stream.countExplainIo(summary.explainIo);
-        consumeStream(stream, io, consumerNs, nullptr, [&](const ReadStream& handedOut, std::uint64_t) {
+        consumeStream(stream, consumerNs, nullptr, [&](const ReadStream& handedOut, std::uint64_t) {
             if (afterEach)
                 afterEach(handedOut);
         });

@@ -58,7 +58,7 @@ std::vector<Event> traceWithLayout(const std::vector<std::uint32_t>& blocks, std
     TraceRecorder trace;
     tracer.addSink(&trace);
     ReadStream stream(StreamConfig{}, *policy, mechanicsFor(policyName, ""), pool, io, source, tracer);
-    consumeStream(stream, io, 3'000, nullptr, [](const ReadStream&, std::uint64_t) {});
+    consumeStream(stream, 3'000, nullptr, [](const ReadStream&, std::uint64_t) {});
     tracer.flush();
     return trace.events;
 }
