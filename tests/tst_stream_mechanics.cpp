@@ -84,6 +84,7 @@ private slots:
     void collapseDetection_data();
     void collapseDetection();
     void compactPoolMatchesFrames();
+    void evictingPoolMatchesClockSweep();
     void compactPoolStreamMatchesFrames_data();
     void compactPoolStreamMatchesFrames();
 };
@@ -400,6 +401,94 @@ void TestStreamMechanics::compactPoolMatchesFrames() {
         }
         QCOMPARE(compact.resident(), frames.resident());
     }
+}
+
+void TestStreamMechanics::evictingPoolMatchesClockSweep() {
+    // A pool far smaller than the relation evicts on almost every miss. Against a model that finds
+    // blocks by looking at every frame, and sweeps the same clock: each pin's answer and handle, and
+    // what stays resident, must agree (a hash chain broken by an eviction would lose or invent a block).
+    constexpr std::uint32_t kCapacity = 24; // 64 buckets: chains of several frames are common
+    constexpr std::uint32_t kRelation = 200;
+    struct ModelFrame {
+        std::uint32_t block = 0;
+        int pins = 0;
+        int usage = 0;
+        bool valid = false;
+    };
+    std::vector<ModelFrame> model;
+    std::uint32_t hand = 0;
+    const auto modelFind = [&](std::uint32_t block) -> int {
+        for (std::size_t i = 0; i < model.size(); ++i)
+            if (model[i].block == block)
+                return static_cast<int>(i);
+        return -1;
+    };
+    const auto modelAllocate = [&](std::uint32_t block, int pins, bool valid) {
+        std::uint32_t frame = 0;
+        if (model.size() < kCapacity) {
+            frame = static_cast<std::uint32_t>(model.size());
+            model.emplace_back();
+        } else {
+            for (;;) {
+                ModelFrame& candidate = model[hand];
+                const std::uint32_t here = hand;
+                hand = (hand + 1) % kCapacity;
+                if (candidate.pins > 0)
+                    continue;
+                if (candidate.usage > 0) {
+                    --candidate.usage;
+                    continue;
+                }
+                frame = here;
+                break;
+            }
+        }
+        model[frame] = ModelFrame{block, pins, 1, valid};
+        return frame;
+    };
+
+    BufferPool pool(kCapacity, kRelation);
+    SplitMix64 rng(29);
+    std::vector<std::uint32_t> pinned; // frame handles, one per pin
+    std::uint64_t evictions = 0;
+    for (int step = 0; step < 50000; ++step) {
+        const auto block = static_cast<std::uint32_t>(rng.below(kRelation));
+        const std::uint64_t action = rng.below(8);
+        if (action == 0) {
+            const bool resident = modelFind(block) >= 0;
+            if (!resident) {
+                evictions += model.size() == kCapacity ? 1 : 0;
+                modelAllocate(block, 0, true);
+            }
+            QCOMPARE(pool.prewarm(block), !resident);
+        } else if (action < 4 && pinned.size() < kCapacity - 4) {
+            const BufferPool::Pinned got = pool.pin(block);
+            const int found = modelFind(block);
+            if (found >= 0) {
+                ModelFrame& frame = model[static_cast<std::size_t>(found)];
+                ++frame.pins;
+                frame.usage = std::min(frame.usage + 1, 5);
+                QCOMPARE(got.result, frame.valid ? PinResult::Hit : PinResult::InProgress);
+                QCOMPARE(got.frame, static_cast<std::uint32_t>(found));
+            } else {
+                evictions += model.size() == kCapacity ? 1 : 0;
+                QCOMPARE(got.result, PinResult::Allocated);
+                QCOMPARE(got.frame, modelAllocate(block, 1, false));
+            }
+            pinned.push_back(got.frame);
+            if (rng.below(2) == 0) {
+                pool.markValid(got.frame);
+                model[got.frame].valid = true;
+            }
+        } else if (!pinned.empty()) {
+            const std::size_t i = rng.below(pinned.size());
+            pool.unpin(pinned[i]);
+            --model[pinned[i]].pins;
+            pinned.erase(pinned.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+        QCOMPARE(pool.resident(), static_cast<std::uint64_t>(model.size()));
+    }
+    QVERIFY2(evictions > 10000, qPrintable(QString("only %1 evictions").arg(evictions)));
 }
 
 void TestStreamMechanics::compactPoolStreamMatchesFrames_data() {
