@@ -155,7 +155,7 @@ private:
     std::uint64_t m_head = 0, m_tail = 0; // buffers [m_head, m_tail) are pinned, in callback order
     int m_pinned = 0;
     // Reads in flight, oldest first: a ring of max_ios slots, rounded up to a power of two so that
-    // a look at the ring is a mask (an Op's size is no power of two: size() would divide).
+    // a look at the ring is one mask (no compare with the vector's size, reloaded from two pointers).
     std::vector<Op> m_ios;
     std::size_t m_iosMask = 0;
     std::size_t m_iosHead = 0, m_iosCount = 0;
