@@ -189,8 +189,6 @@ inline std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint64_
         }
         m_clockHand = hand;
         unlink(frame);
-        // The hand's buffer is likely the next victim: its bucket is what the next unlink walks.
-        __builtin_prefetch(&m_buckets[bucketOf(frames[hand].block)]);
     }
     // Read after the unlink, which may have changed this very bucket.
     std::uint32_t& head = m_buckets[bucket];

@@ -8,9 +8,8 @@ namespace la {
 
 SimDevice::SimDevice(const SimDeviceConfig& config)
     : m_config(config), m_rng(config.seed),
-      m_channels(std::bit_ceil(static_cast<std::size_t>(std::max(1, config.parallelism))), 0),
-      m_channelMask(m_channels.size() - 1),
-      m_parallelism(static_cast<std::size_t>(std::max(1, config.parallelism))), m_pending(16),
+      m_parallelism(static_cast<std::size_t>(std::max(1, config.parallelism))),
+      m_channels(std::bit_ceil(m_parallelism), 0), m_channelMask(m_channels.size() - 1), m_pending(16),
       m_pendingMask(m_pending.size() - 1) {}
 
 std::int64_t SimDevice::jittered(std::int64_t service) {

@@ -58,10 +58,10 @@ private:
     // the earliest channel and frees it at what is most often the latest time (reads of one size
     // take equally long), so it usually goes in at the back at once, where a heap's sift took
     // unpredictable branches on every read.
+    std::size_t m_parallelism;
     std::vector<std::int64_t> m_channels;
     std::size_t m_channelMask;
     std::size_t m_channelHead = 0;
-    std::size_t m_parallelism;
     // Submission order, which is also the order reads are waited for: a ring that grows by doubling
     // (a deque costs more per read than the rest of the device), so its slots are a mask away.
     std::vector<Pending> m_pending;
