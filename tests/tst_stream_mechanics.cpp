@@ -407,7 +407,7 @@ void TestStreamMechanics::evictingPoolMatchesClockSweep() {
     // A pool far smaller than the relation evicts on almost every miss. Against a model that finds
     // blocks by looking at every frame, and sweeps the same clock: each pin's answer and handle, and
     // what stays resident, must agree (a hash chain broken by an eviction would lose or invent a block).
-    constexpr std::uint32_t kCapacity = 24; // 128 buckets: many evictions unlink from a shared one
+    constexpr std::uint32_t kCapacity = 24; // about one eviction in seven unlinks from a shared bucket
     constexpr std::uint32_t kRelation = 200;
     struct ModelFrame {
         std::uint32_t block = 0;
