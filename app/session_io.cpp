@@ -79,16 +79,15 @@ OpenedSession openSession(const std::string& path) {
                 try {
                     setRunOption(variant.config, *option, value);
                 } catch (const InputError& error) {
-                    throw InputError(
-                        joined({"session '", path, "' is damaged: ", error.what(), "; save the run again"}));
+                    throw sessionDamaged(path, error.what());
                 }
             }
         }
         if (run.observed) {
             std::optional<ObservedTrace> trace = reader.observed(session.experiment.runs.size());
             if (!trace)
-                throw InputError(joined({"session '", path, "' is damaged: observed run ", run.label,
-                                         " has no imported trace; save the run again"}));
+                throw sessionDamaged(path,
+                                     joined({"observed run ", excerpt(run.label), " has no imported trace"}));
             variant.observed = std::make_shared<const ObservedTrace>(std::move(*trace));
         }
         session.experiment.runs.push_back(std::move(variant));

@@ -12,8 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -27,6 +29,16 @@ static_assert(std::endian::native == std::endian::little, "events are stored lit
 
 // Events per BLOB: 2 MiB, big enough that SQLite's per-row cost vanishes, small enough to stream.
 constexpr std::uint32_t kChunkEvents = 65536;
+
+// What a reader accepts (docs/session-format.md, "Damaged files"). Times are nanoseconds from the
+// run's start: 2^60 (36 years) is beyond any run, and a start plus a duration below it cannot
+// overflow or reach a "never" sentinel.
+constexpr std::int64_t kMaxTimeNs = std::int64_t{1} << 60;
+// One read(2) moves at most 2 GiB - 4 KiB (Linux's MAX_RW_COUNT): 262,144 blocks, one more unaligned.
+constexpr std::int64_t kMaxTracedReadBlocks = 262145;
+// Blocks are numbered in 32 bits: a read ends at block 2^32 at the latest.
+constexpr std::int64_t kBlockLimit = std::int64_t{1} << 32;
+constexpr std::int64_t kUint32Max = UINT32_MAX;
 
 bool viewed(EventKind kind) {
     return kind == EventKind::Consumed || kind == EventKind::ReadStarted || kind == EventKind::EndOfStream;
@@ -107,6 +119,21 @@ std::string columnText(sqlite3_stmt* statement, int column) {
 
 } // namespace
 
+std::string sessionLabel(std::string_view label) {
+    std::size_t chars = 0;
+    for (std::size_t at = 0; at < label.size(); ++at) {
+        // A character starts at every byte that is not a UTF-8 continuation byte.
+        if ((static_cast<unsigned char>(label[at]) & 0xC0) != 0x80 && chars++ == kSessionLabelChars)
+            return std::string(label.substr(0, at)).append("…");
+    }
+    return std::string(label);
+}
+
+InputError sessionDamaged(const std::string& path, std::string_view why) {
+    return InputError(joined({"session '", path, "' is damaged or was not written by Lookahead: ", why,
+                              "; ask for the session again or re-run"}));
+}
+
 void encodeSessionEvent(const Event& e, unsigned char* out) {
     put(out, 0, e.time_ns);
     put(out, 8, e.position);
@@ -144,6 +171,10 @@ SessionWriter::SessionWriter(std::string path) : m_path(std::move(path)), m_targ
     // A constructor that throws runs no destructor: what was opened is let go here.
     try {
         create();
+    } catch (const IoError& error) {
+        // Nothing was written yet (a full disk at the start, say): the path cannot be written at all.
+        release();
+        throw InputError(error.what());
     } catch (...) {
         release();
         throw;
@@ -244,9 +275,21 @@ void SessionWriter::release() {
     m_temp.clear();
 }
 
-void SessionWriter::fail(const std::string& what) const {
-    throw IoError(joined(
-        {"cannot write session '", m_path, "': ", what, ": ", m_db ? sqlite3_errmsg(m_db) : "no database"}));
+void SessionWriter::fail(const std::string& what) {
+    if (m_failure.empty()) {
+        // A full disk or a failed write is the file system's error: say it as the system does, not
+        // as what SQLite makes of it afterwards (a failed write rolls the transaction back, tables
+        // and all, and the next statement would report a missing table).
+        const int code = m_db ? sqlite3_errcode(m_db) & 0xff : SQLITE_ERROR;
+        const int system = m_db ? sqlite3_system_errno(m_db) : 0;
+        if (code == SQLITE_FULL || (code == SQLITE_IOERR && system != 0))
+            m_failure = joined({"cannot write session '", m_path,
+                                "': ", std::strerror(code == SQLITE_FULL && system == 0 ? ENOSPC : system)});
+        else
+            m_failure = joined({"cannot write session '", m_path, "': ", what, ": ",
+                                m_db ? sqlite3_errmsg(m_db) : "no database"});
+    }
+    throw IoError(m_failure);
 }
 
 void SessionWriter::exec(const char* sql) {
@@ -271,6 +314,8 @@ void bindText(sqlite3_stmt* statement, int column, const std::string& text) {
 } // namespace
 
 void SessionWriter::setMeta(const std::string& key, const std::string& value) {
+    if (!m_failure.empty())
+        return; // commit() reports the first failure
     sqlite3_stmt* statement = prepare("INSERT OR REPLACE INTO meta VALUES (?, ?)");
     bindText(statement, 1, key);
     bindText(statement, 2, value);
@@ -279,6 +324,8 @@ void SessionWriter::setMeta(const std::string& key, const std::string& value) {
 }
 
 void SessionWriter::setProvenance(const NameValues& provenance) {
+    if (!m_failure.empty())
+        return;
     sqlite3_stmt* statement = prepare("INSERT OR REPLACE INTO provenance VALUES (?, ?)");
     for (const auto& [key, value] : provenance) {
         bindText(statement, 1, key);
@@ -290,6 +337,8 @@ void SessionWriter::setProvenance(const NameValues& provenance) {
 }
 
 void SessionWriter::beginRun(const SessionRun& run) {
+    if (!m_failure.empty())
+        return;
     ++m_run;
     m_runChunks = 0;
     m_current = run;
@@ -298,7 +347,7 @@ void SessionWriter::beginRun(const SessionRun& run) {
         prepare("INSERT INTO runs(run, label, policy, observed, trace_path, max_pinned, io_combine_limit, "
                 "collapse_window) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     sqlite3_bind_int64(statement, 1, m_run);
-    bindText(statement, 2, run.label);
+    bindText(statement, 2, sessionLabel(run.label));
     bindText(statement, 3, run.policy);
     sqlite3_bind_int(statement, 4, run.observed ? 1 : 0);
     bindText(statement, 5, run.tracePath);
@@ -319,6 +368,8 @@ void SessionWriter::beginRun(const SessionRun& run) {
 }
 
 void SessionWriter::onEvents(std::span<const Event> batch) {
+    if (!m_failure.empty())
+        throw IoError(m_failure); // the run that feeds a broken save ends, as with a trace CSV
     for (const Event& event : batch) {
         if (!viewed(event.kind))
             continue;
@@ -348,6 +399,8 @@ void SessionWriter::flushChunk() {
 }
 
 void SessionWriter::addObserved(const ObservedTrace& trace) {
+    if (!m_failure.empty())
+        return;
     const auto step = [&](sqlite3_stmt* statement, const char* what) {
         if (sqlite3_step(statement) != SQLITE_DONE)
             fail(what);
@@ -403,6 +456,8 @@ void SessionWriter::addObserved(const ObservedTrace& trace) {
 }
 
 void SessionWriter::endRun(const NameValues& summary, const std::string& summaryJson) {
+    if (!m_failure.empty())
+        return;
     flushChunk();
     sqlite3_stmt* field = prepare("INSERT OR REPLACE INTO summary VALUES (?, ?, ?)");
     for (const auto& [name, value] : summary) {
@@ -427,6 +482,8 @@ void SessionWriter::endRun(const NameValues& summary, const std::string& summary
 void SessionWriter::commit() {
     if (m_committed)
         return;
+    if (!m_failure.empty())
+        throw IoError(m_failure);
     exec("COMMIT");
     for (sqlite3_stmt* statement : m_statements)
         sqlite3_finalize(statement);
@@ -452,6 +509,68 @@ void SessionWriter::commit() {
 
 // ---- reading ----
 
+namespace {
+
+// What a reader accepts beyond the constants above: --io-combine-limit's maximum (core/run_options.cpp).
+constexpr std::int64_t kMaxIoCombineLimit = 128;
+
+struct Finalize {
+    void operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }
+};
+using Statement = std::unique_ptr<sqlite3_stmt, Finalize>;
+
+struct CloseBlob {
+    void operator()(sqlite3_blob* blob) const { sqlite3_blob_close(blob); }
+};
+
+// A whole number in [low, high], as text for a message if it is not.
+bool wholeIn(sqlite3_stmt* row, int column, std::int64_t low, std::int64_t high, std::int64_t& out) {
+    out = sqlite3_column_int64(row, column);
+    return sqlite3_column_type(row, column) == SQLITE_INTEGER && out >= low && out <= high;
+}
+
+std::string shownValue(sqlite3_stmt* row, int column) {
+    if (sqlite3_column_type(row, column) == SQLITE_INTEGER)
+        return std::to_string(sqlite3_column_int64(row, column));
+    return "not a whole number";
+}
+
+// Why a stored event cannot be one of run `info`'s, or nullptr. Counts what it has seen.
+struct EventCheck {
+    const SessionRun& info;
+    std::uint64_t positions = 0;
+    std::uint64_t reads = 0;
+
+    const char* fault(const Event& e) {
+        if (e.time_ns < 0 || e.time_ns > kMaxTimeNs)
+            return "its time is negative or absurd";
+        if ((e.flags & ~(event_flag::miss | event_flag::waited)) != 0)
+            return "its flags are unknown";
+        // An imported trace's reads count blocks read, not buffers handed out: it has no positions.
+        if (!info.observed && e.position > info.positions)
+            return "its position is past the run's last";
+        switch (e.kind) {
+        case EventKind::Consumed:
+            if (++positions > info.positions)
+                return "the run has more positions than it says";
+            return e.block == UINT32_MAX ? "its block is past the last block there can be" : nullptr;
+        case EventKind::ReadStarted:
+            if (++reads > info.reads)
+                return "the run has more reads than it says";
+            if (e.nblocks == 0 || std::int64_t{e.block} + e.nblocks > kBlockLimit ||
+                (info.ioCombineLimit > 0 && e.nblocks > info.ioCombineLimit))
+                return "its read's blocks are out of range (past block 2^32 or io_combine_limit)";
+            return nullptr;
+        case EventKind::EndOfStream:
+            return nullptr;
+        default:
+            return "its kind is not one a session stores";
+        }
+    }
+};
+
+} // namespace
+
 SessionReader::SessionReader(std::string path) : m_path(std::move(path)) {
     try {
         load();
@@ -470,6 +589,7 @@ void SessionReader::load() {
         throw refuse(std::strerror(errno));
     if (!S_ISREG(st.st_mode))
         throw refuse("not a regular file");
+    m_fileBytes = static_cast<std::uint64_t>(st.st_size);
     // Probe the header ourselves: SQLite would call any file "not a database" only at the first query.
     {
         char header[16] = {};
@@ -504,13 +624,13 @@ void SessionReader::load() {
         throw refuse("an SQLite database but not a Lookahead session (no 'meta' table); open a .lookahead "
                      "file saved by Lookahead");
     const auto rows = [&](const char* sql, const std::function<void(sqlite3_stmt*)>& row) {
-        sqlite3_stmt* statement = nullptr;
-        if (sqlite3_prepare_v2(m_db, sql, -1, &statement, nullptr) != SQLITE_OK)
+        sqlite3_stmt* raw = nullptr;
+        if (sqlite3_prepare_v2(m_db, sql, -1, &raw, nullptr) != SQLITE_OK)
             damaged(sqlite3_errmsg(m_db));
+        const Statement statement(raw);
         int rc = 0;
-        while ((rc = sqlite3_step(statement)) == SQLITE_ROW)
-            row(statement);
-        sqlite3_finalize(statement);
+        while ((rc = sqlite3_step(raw)) == SQLITE_ROW)
+            row(raw);
         if (rc != SQLITE_DONE)
             damaged(sqlite3_errmsg(m_db));
     };
@@ -519,52 +639,77 @@ void SessionReader::load() {
     const std::int64_t version = scalar("PRAGMA user_version");
     if (version > kSessionFormatVersion ||
         std::strtol(meta("format_version").c_str(), nullptr, 10) > kSessionFormatVersion)
-        throw refuse(joined({"made by Lookahead ", meta("lookahead_version"), " (session format ",
-                             std::to_string(version), "); this is Lookahead ", LOOKAHEAD_VERSION,
-                             ", which reads format ", std::to_string(kSessionFormatVersion),
-                             ": open it with a newer Lookahead"}));
+        throw refuse(joined({"made by Lookahead ", excerpt(meta("lookahead_version"), 40),
+                             " (session format ", std::to_string(version), "); this is Lookahead ",
+                             LOOKAHEAD_VERSION, ", which reads format ",
+                             std::to_string(kSessionFormatVersion), ": open it with a newer Lookahead"}));
     if (tables != 3 || meta("format") != "lookahead.session")
         damaged("its tables are incomplete");
     rows("SELECT key, value FROM provenance",
          [&](sqlite3_stmt* s) { m_provenance.emplace_back(columnText(s, 0), columnText(s, 1)); });
+    // Every stored event takes 32 bytes of the file: a larger count is not this file's.
+    const auto maxEvents = static_cast<std::int64_t>(m_fileBytes / kSessionEventBytes);
     rows("SELECT run, label, policy, observed, trace_path, max_pinned, io_combine_limit, collapse_window, "
          "events, positions, reads, summary_json FROM runs ORDER BY run",
          [&](sqlite3_stmt* s) {
-             if (sqlite3_column_int64(s, 0) != static_cast<std::int64_t>(m_runs.size()))
-                 damaged("its runs are not numbered 0, 1, ...");
+             const std::string which = "run " + std::to_string(m_runs.size());
+             const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+                 return whole(s, column, low, high, [&] { return joined({which, "'s ", name}); });
+             };
+             const auto number = static_cast<std::int64_t>(m_runs.size());
+             field(0, "number (runs are numbered 0, 1, ...)", number, number);
              SessionRun run;
-             run.label = columnText(s, 1);
+             run.label = sessionLabel(columnText(s, 1));
              run.policy = columnText(s, 2);
-             run.observed = sqlite3_column_int(s, 3) != 0;
+             run.observed = field(3, "observed flag", 0, 1) != 0;
              run.tracePath = columnText(s, 4);
-             run.maxPinned = sqlite3_column_int(s, 5);
-             run.ioCombineLimit = sqlite3_column_int(s, 6);
-             run.collapseWindow = sqlite3_column_int(s, 7);
-             run.events = static_cast<std::uint64_t>(sqlite3_column_int64(s, 8));
-             run.positions = static_cast<std::uint64_t>(sqlite3_column_int64(s, 9));
-             run.reads = static_cast<std::uint64_t>(sqlite3_column_int64(s, 10));
+             run.maxPinned = static_cast<int>(field(5, "max_pinned", 0, INT32_MAX));
+             run.ioCombineLimit = static_cast<int>(field(6, "io_combine_limit", 0, kMaxIoCombineLimit));
+             run.collapseWindow = static_cast<int>(field(7, "collapse_window", 1, 1 << 30));
+             const std::int64_t events = field(8, "event count", 0, maxEvents);
+             const std::int64_t positions = field(9, "position count", 0, events);
+             run.reads = static_cast<std::uint64_t>(field(10, "read count", 0, events - positions));
+             run.events = static_cast<std::uint64_t>(events);
+             run.positions = static_cast<std::uint64_t>(positions);
              run.summaryJson = columnText(s, 11);
              m_runs.push_back(std::move(run));
          });
+    const auto runOf = [&](sqlite3_stmt* s, const char* table) -> SessionRun& {
+        const std::int64_t last = static_cast<std::int64_t>(m_runs.size()) - 1;
+        return m_runs[static_cast<std::size_t>(whole(s, 0, 0, last, [&] {
+            return joined({"a row of table ", table, " names a run that"});
+        }))];
+    };
     rows("SELECT run, name, value FROM options ORDER BY run, rowid", [&](sqlite3_stmt* s) {
-        const auto run = static_cast<std::size_t>(sqlite3_column_int64(s, 0));
-        if (run < m_runs.size())
-            m_runs[run].options.emplace_back(columnText(s, 1), columnText(s, 2));
+        runOf(s, "options").options.emplace_back(columnText(s, 1), columnText(s, 2));
     });
     rows("SELECT run, name, value FROM summary ORDER BY run, rowid", [&](sqlite3_stmt* s) {
-        const auto run = static_cast<std::size_t>(sqlite3_column_int64(s, 0));
-        if (run < m_runs.size())
-            m_runs[run].summary.emplace_back(columnText(s, 1), columnText(s, 2));
+        runOf(s, "summary").summary.emplace_back(columnText(s, 1), columnText(s, 2));
     });
+    // Rows of runs the file does not list, or an imported trace of a run that did not import one.
+    if (scalar("SELECT count(*) FROM events WHERE run NOT IN (SELECT run FROM runs)") != 0)
+        damaged("it has events of a run it does not list");
+    if (scalar("SELECT count(*) FROM observed WHERE run NOT IN (SELECT run FROM runs WHERE observed = 1)") !=
+        0)
+        damaged("it has an imported trace of a run that is not an observed one");
 }
 
 SessionReader::~SessionReader() {
     sqlite3_close(m_db);
 }
 
-void SessionReader::damaged(const std::string& why) const {
-    throw InputError(
-        joined({"session '", m_path, "' is damaged (truncated or corrupt: ", why, "); save the run again"}));
+void SessionReader::damaged(std::string_view why) const {
+    throw sessionDamaged(m_path, why);
+}
+
+template <class What>
+std::int64_t SessionReader::whole(sqlite3_stmt* row, int column, std::int64_t low, std::int64_t high,
+                                  const What& what) const {
+    std::int64_t value = 0;
+    if (!wholeIn(row, column, low, high, value))
+        damaged(joined({what(), " is ", shownValue(row, column), ", not in ", std::to_string(low), "..",
+                        std::to_string(high)}));
+    return value;
 }
 
 std::string SessionReader::meta(const std::string& key) const {
@@ -576,49 +721,89 @@ std::string SessionReader::meta(const std::string& key) const {
 
 void SessionReader::readEvents(std::size_t run,
                                const std::function<void(std::span<const Event>)>& sink) const {
-    sqlite3_stmt* statement = nullptr;
-    if (sqlite3_prepare_v2(m_db, "SELECT chunk, count, hash, data FROM events WHERE run = ? ORDER BY chunk",
-                           -1, &statement, nullptr) != SQLITE_OK)
+    if (run >= m_runs.size())
+        damaged(joined({"it has no run ", std::to_string(run)}));
+    const SessionRun& info = m_runs[run];
+    const std::string which = "run " + std::to_string(run);
+    sqlite3_stmt* raw = nullptr;
+    // length() of a BLOB is its size, known without reading its bytes: a chunk's bytes are read
+    // (through the incremental BLOB API) only once their size matches the count a chunk may have.
+    if (sqlite3_prepare_v2(
+            m_db,
+            "SELECT chunk, count, hash, length(data), rowid, typeof(data) = 'blob' FROM events "
+            "WHERE run = ? ORDER BY chunk",
+            -1, &raw, nullptr) != SQLITE_OK)
         damaged(sqlite3_errmsg(m_db));
-    sqlite3_bind_int64(statement, 1, static_cast<sqlite3_int64>(run));
+    const Statement statement(raw);
+    sqlite3_bind_int64(raw, 1, static_cast<sqlite3_int64>(run));
+    std::unique_ptr<sqlite3_blob, CloseBlob> blob;
+    std::vector<unsigned char> bytes;
     std::vector<Event> batch;
+    EventCheck check{info};
     std::uint64_t events = 0;
-    std::int64_t expectChunk = 0;
+    std::int64_t chunk = 0;
     int rc = 0;
-    while ((rc = sqlite3_step(statement)) == SQLITE_ROW) {
-        const std::int64_t count = sqlite3_column_int64(statement, 1);
-        const auto* data = static_cast<const unsigned char*>(sqlite3_column_blob(statement, 3));
-        const int bytes = sqlite3_column_bytes(statement, 3);
-        if (sqlite3_column_int64(statement, 0) != expectChunk++ || count <= 0 ||
-            static_cast<std::int64_t>(bytes) != count * static_cast<std::int64_t>(kSessionEventBytes) ||
-            chunkHash(data, static_cast<std::size_t>(bytes)) != sqlite3_column_int64(statement, 2)) {
-            sqlite3_finalize(statement);
-            damaged(joined({"run ", std::to_string(run), "'s events are cut, altered or out of order"}));
+    while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
+        const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+            return whole(raw, column, low, high, [&] {
+                return joined({which, "'s event chunk ", std::to_string(chunk), ": its ", name});
+            });
+        };
+        field(0, "number (chunks are numbered 0, 1, ...)", chunk, chunk);
+        const std::int64_t count = field(1, "event count", 1, kChunkEvents);
+        const auto size = static_cast<std::int64_t>(kSessionEventBytes) * count;
+        if (sqlite3_column_int(raw, 5) != 1)
+            damaged(joined({which, "'s event chunk ", std::to_string(chunk), " is not a BLOB"}));
+        field(3, "size in bytes (32 per event)", size, size);
+        const std::int64_t rowid = sqlite3_column_int64(raw, 4);
+        int opened = SQLITE_OK;
+        if (blob) {
+            opened = sqlite3_blob_reopen(blob.get(), rowid);
+        } else {
+            sqlite3_blob* handle = nullptr;
+            opened = sqlite3_blob_open(m_db, "main", "events", "data", rowid, 0, &handle);
+            blob.reset(handle);
         }
+        bytes.resize(static_cast<std::size_t>(size));
+        if (opened != SQLITE_OK || sqlite3_blob_bytes(blob.get()) != size ||
+            sqlite3_blob_read(blob.get(), bytes.data(), static_cast<int>(size), 0) != SQLITE_OK)
+            damaged(joined({which, "'s event chunk ", std::to_string(chunk),
+                            " cannot be read: ", sqlite3_errmsg(m_db)}));
+        if (chunkHash(bytes.data(), bytes.size()) != sqlite3_column_int64(raw, 2))
+            damaged(joined({which, "'s events are cut, altered or out of order"}));
         batch.resize(static_cast<std::size_t>(count));
-        for (std::size_t i = 0; i < batch.size(); ++i)
-            batch[i] = decodeSessionEvent(data + i * kSessionEventBytes);
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            batch[i] = decodeSessionEvent(bytes.data() + i * kSessionEventBytes);
+            if (const char* fault = check.fault(batch[i]))
+                damaged(joined({which, "'s event ", std::to_string(events + i), ": ", fault}));
+        }
         events += batch.size();
+        ++chunk;
         sink(batch);
     }
-    sqlite3_finalize(statement);
     if (rc != SQLITE_DONE)
         damaged(sqlite3_errmsg(m_db));
-    if (run < m_runs.size() && events != m_runs[run].events)
-        damaged(joined({"run ", std::to_string(run), " has ", std::to_string(events), " of its ",
-                        std::to_string(m_runs[run].events), " events"}));
+    if (events != info.events || check.positions != info.positions || check.reads != info.reads)
+        damaged(joined({which, " has ", std::to_string(events), " of its ", std::to_string(info.events),
+                        " events (", std::to_string(check.positions), " of ", std::to_string(info.positions),
+                        " positions, ", std::to_string(check.reads), " of ", std::to_string(info.reads),
+                        " reads)"}));
 }
 
 std::optional<ObservedTrace> SessionReader::observed(std::size_t run) const {
+    if (run >= m_runs.size())
+        damaged(joined({"it has no run ", std::to_string(run)}));
+    const SessionRun& info = m_runs[run];
+    const std::string which = "run " + std::to_string(run);
     const auto rows = [&](const char* sql, const std::function<void(sqlite3_stmt*)>& row) {
-        sqlite3_stmt* statement = nullptr;
-        if (sqlite3_prepare_v2(m_db, sql, -1, &statement, nullptr) != SQLITE_OK)
+        sqlite3_stmt* raw = nullptr;
+        if (sqlite3_prepare_v2(m_db, sql, -1, &raw, nullptr) != SQLITE_OK)
             damaged(sqlite3_errmsg(m_db));
-        sqlite3_bind_int64(statement, 1, static_cast<sqlite3_int64>(run));
+        const Statement statement(raw);
+        sqlite3_bind_int64(raw, 1, static_cast<sqlite3_int64>(run));
         int rc = 0;
-        while ((rc = sqlite3_step(statement)) == SQLITE_ROW)
-            row(statement);
-        sqlite3_finalize(statement);
+        while ((rc = sqlite3_step(raw)) == SQLITE_ROW)
+            row(raw);
         if (rc != SQLITE_DONE)
             damaged(sqlite3_errmsg(m_db));
     };
@@ -626,48 +811,102 @@ std::optional<ObservedTrace> SessionReader::observed(std::size_t run) const {
     rows("SELECT format, relation, has_times, has_durations, lines, failed_reads, unaligned_reads, "
          "unmatched_resumes, uring_enters, processes FROM observed WHERE run = ?",
          [&](sqlite3_stmt* s) {
+             const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+                 return whole(s, column, low, high, [&] {
+                     return joined({which, "'s imported trace: its ", name});
+                 });
+             };
              ObservedTrace t;
              const std::string format = columnText(s, 0);
+             t.format = TraceFormat::Auto;
              for (const TraceFormat f : {TraceFormat::Strace, TraceFormat::Perf, TraceFormat::LookaheadCsv})
                  if (format == traceFormatName(f))
                      t.format = f;
+             if (t.format == TraceFormat::Auto)
+                 damaged(joined({which, "'s imported trace has the unknown format ", excerpt(format, 40)}));
              t.relation = columnText(s, 1);
-             t.hasTimes = sqlite3_column_int(s, 2) != 0;
-             t.hasDurations = sqlite3_column_int(s, 3) != 0;
-             t.lines = static_cast<std::uint64_t>(sqlite3_column_int64(s, 4));
-             t.failedReads = static_cast<std::uint64_t>(sqlite3_column_int64(s, 5));
-             t.unalignedReads = static_cast<std::uint64_t>(sqlite3_column_int64(s, 6));
-             t.unmatchedResumes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 7));
-             t.uringEnters = static_cast<std::uint64_t>(sqlite3_column_int64(s, 8));
+             t.hasTimes = field(2, "has_times flag", 0, 1) != 0;
+             t.hasDurations = field(3, "has_durations flag", 0, 1) != 0;
+             t.lines = static_cast<std::uint64_t>(field(4, "line count", 0, INT64_MAX));
+             t.failedReads = static_cast<std::uint64_t>(field(5, "failed read count", 0, INT64_MAX));
+             t.unalignedReads = static_cast<std::uint64_t>(field(6, "unaligned read count", 0, INT64_MAX));
+             t.unmatchedResumes =
+                 static_cast<std::uint64_t>(field(7, "unmatched resume count", 0, INT64_MAX));
+             t.uringEnters = static_cast<std::uint64_t>(field(8, "io_uring_enter count", 0, INT64_MAX));
+             // Process ids, one space between: anything else is not what the writer wrote.
              const std::string pids = columnText(s, 9);
              for (std::size_t at = 0; at < pids.size();) {
                  std::size_t end = pids.find(' ', at);
                  if (end == std::string::npos)
                      end = pids.size();
-                 t.processes.push_back(static_cast<std::uint32_t>(
-                     std::strtoul(pids.substr(at, end - at).c_str(), nullptr, 10)));
+                 std::uint32_t pid = 0;
+                 const auto [stop, error] = std::from_chars(pids.data() + at, pids.data() + end, pid);
+                 if (error != std::errc() || stop != pids.data() + end || end == at)
+                     damaged(joined({which, "'s imported trace has a malformed process list"}));
+                 t.processes.push_back(pid);
                  at = end + 1;
              }
              trace = std::move(t);
          });
     if (!trace)
         return trace;
-    rows("SELECT start_ns, duration_ns, block, nblocks, process FROM observed_reads WHERE run = ? ORDER BY "
-         "read",
+    // Reads by start time, each inside block 2^32 and no longer than one read(2) can be, naming a
+    // process of the list; as many as the run's stored events say, so none is allocated beyond that.
+    std::int64_t previousStart = 0;
+    rows("SELECT read, start_ns, duration_ns, block, nblocks, process FROM observed_reads WHERE run = ? "
+         "ORDER BY read",
          [&](sqlite3_stmt* s) {
-             trace->reads.push_back({sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1),
-                                     static_cast<std::uint32_t>(sqlite3_column_int64(s, 2)),
-                                     static_cast<std::uint32_t>(sqlite3_column_int64(s, 3)),
-                                     static_cast<std::uint32_t>(sqlite3_column_int64(s, 4))});
+             const auto index = static_cast<std::int64_t>(trace->reads.size());
+             const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+                 return whole(s, column, low, high, [&] {
+                     return joined({which, "'s imported read ", std::to_string(index), ": its ", name});
+                 });
+             };
+             if (static_cast<std::uint64_t>(index) >= info.reads)
+                 damaged(joined({which, "'s imported trace has more reads than the run's ",
+                                 std::to_string(info.reads)}));
+             field(0, "number (reads are numbered 0, 1, ...)", index, index);
+             ObservedRead read;
+             read.startNs = field(1, "start (ns, reads in start order)", previousStart, kMaxTimeNs);
+             read.durationNs = field(2, "duration (ns)", 0, kMaxTimeNs);
+             const std::int64_t block = field(3, "first block", 0, kUint32Max);
+             read.block = static_cast<std::uint32_t>(block);
+             read.nblocks =
+                 static_cast<std::uint32_t>(field(4, "block count (one read(2), below block 2^32)", 1,
+                                                  std::min(kMaxTracedReadBlocks, kBlockLimit - block)));
+             read.process = static_cast<std::uint32_t>(
+                 field(5, "process index", 0, static_cast<std::int64_t>(trace->processes.size()) - 1));
+             previousStart = read.startNs;
+             trace->reads.push_back(read);
          });
-    rows("SELECT time_ns, read FROM observed_waits WHERE run = ? ORDER BY wait", [&](sqlite3_stmt* s) {
-        trace->waits.push_back(
-            {sqlite3_column_int64(s, 0), static_cast<std::uint32_t>(sqlite3_column_int64(s, 1))});
+    if (trace->reads.size() != info.reads)
+        damaged(joined({which, " has ", std::to_string(trace->reads.size()), " of its ",
+                        std::to_string(info.reads), " imported reads"}));
+    const auto lastRead = static_cast<std::int64_t>(trace->reads.size()) - 1;
+    rows("SELECT wait, time_ns, read FROM observed_waits WHERE run = ? ORDER BY wait", [&](sqlite3_stmt* s) {
+        const auto index = static_cast<std::int64_t>(trace->waits.size());
+        const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+            return whole(s, column, low, high, [&] {
+                return joined({which, "'s imported wait ", std::to_string(index), ": its ", name});
+            });
+        };
+        field(0, "number (waits are numbered 0, 1, ...)", index, index);
+        const std::int64_t time = field(1, "time (ns)", 0, kMaxTimeNs);
+        trace->waits.push_back({time, static_cast<std::uint32_t>(field(2, "read", 0, lastRead))});
     });
-    rows("SELECT name, reads, bytes FROM observed_files WHERE run = ? ORDER BY file", [&](sqlite3_stmt* s) {
-        trace->files.push_back({columnText(s, 0), static_cast<std::uint64_t>(sqlite3_column_int64(s, 1)),
-                                static_cast<std::uint64_t>(sqlite3_column_int64(s, 2))});
-    });
+    rows("SELECT file, name, reads, bytes FROM observed_files WHERE run = ? ORDER BY file",
+         [&](sqlite3_stmt* s) {
+             const auto index = static_cast<std::int64_t>(trace->files.size());
+             const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+                 return whole(s, column, low, high, [&] {
+                     return joined({which, "'s traced file ", std::to_string(index), ": its ", name});
+                 });
+             };
+             field(0, "number (files are numbered 0, 1, ...)", index, index);
+             const auto reads = static_cast<std::uint64_t>(field(2, "read count", 0, INT64_MAX));
+             const auto bytes = static_cast<std::uint64_t>(field(3, "byte count", 0, INT64_MAX));
+             trace->files.push_back({columnText(s, 1), reads, bytes});
+         });
     return trace;
 }
 

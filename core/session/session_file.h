@@ -2,6 +2,7 @@
 #pragma once
 
 #include "event.h"
+#include "input_error.h"
 #include "trace/observed_trace.h"
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,6 +27,14 @@ inline constexpr int kSessionFormatVersion = 1;
 inline constexpr std::int32_t kSessionApplicationId = 0x4C6B4864;
 
 using NameValues = std::vector<std::pair<std::string, std::string>>;
+
+// A run's label as a session keeps it: at most this many characters, longer ones cut with "…",
+// when written and when read (a crafted 10 MB label would otherwise be laid out in every caption).
+inline constexpr std::size_t kSessionLabelChars = 200;
+std::string sessionLabel(std::string_view label);
+
+// The one-line error for a session that is not what Lookahead writes: names the file and the fault.
+InputError sessionDamaged(const std::string& path, std::string_view why);
 
 // One run as a session stores it, apart from its events.
 struct SessionRun {
@@ -74,7 +84,9 @@ private:
     void create();
     void release();
     void flushChunk();
-    [[noreturn]] void fail(const std::string& what) const;
+    // Throws IoError naming the file; the first failure is kept: after it the writer writes nothing
+    // more (SQLite has rolled back), onEvents() and commit() throw it again, the rest do nothing.
+    [[noreturn]] void fail(const std::string& what);
     void exec(const char* sql);
     sqlite3_stmt* prepare(const char* sql);
 
@@ -91,10 +103,13 @@ private:
     std::uint64_t m_runChunks = 0;
     SessionRun m_current;
     bool m_committed = false;
+    std::string m_failure;
 };
 
 // A session opened read-only and immutable: reading never writes to it, not even a lock or a journal.
-// Every problem throws InputError with one line naming the file and what to do.
+// Every problem throws InputError with one line naming the file and what to do. A session is
+// untrusted input (people open files others send them): every index, count, range and time read is
+// checked against the rest of the file before it is used (docs/session-format.md, "Damaged files").
 class SessionReader {
 public:
     explicit SessionReader(std::string path);
@@ -115,7 +130,13 @@ public:
 
 private:
     void load();
-    [[noreturn]] void damaged(const std::string& why) const;
+    [[noreturn]] void damaged(std::string_view why) const;
+    // Column `column` of a row as a whole number in [low, high]; text, NULL or out of range is damage,
+    // named by what() (built only then: rows are read by the million).
+    template <class What>
+    std::int64_t whole(sqlite3_stmt* row, int column, std::int64_t low, std::int64_t high,
+                       const What& what) const;
+    std::uint64_t m_fileBytes = 0;
 
     std::string m_path;
     sqlite3* m_db = nullptr;

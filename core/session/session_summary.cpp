@@ -72,8 +72,7 @@ public:
 
 private:
     [[noreturn]] void bad(const std::string& name, const char* why) const {
-        throw InputError(joined({"session '", m_where, "' is damaged: summary field '", name, "' ", why,
-                                 "; save the run again"}));
+        throw sessionDamaged(m_where, joined({"summary field '", name, "' ", why}));
     }
     std::map<std::string, std::string> m_fields;
     std::string m_where;
@@ -166,13 +165,18 @@ RunSummary summaryFromFields(const NameValues& fields, const std::string& where)
                                  {"b", colon == std::string::npos ? "" : item.substr(colon + 1)}};
             const FieldReader p(one, where);
             if (colon == std::string::npos || !p.has("a"))
-                throw InputError(joined({"session '", where, "' is damaged: summary field '", name,
-                                         "' is malformed; save the run again"}));
+                throw sessionDamaged(where, joined({"summary field '", name, "' is malformed"}));
             add(p.whole<std::uint64_t>("a"), p.whole<std::uint64_t>("b"));
             at = end + 1;
         }
     };
-    pairs("io_size_hist", [&](std::uint64_t size, std::uint64_t count) { s.ioSizeHist[int(size)] = count; });
+    // Sizes as the engine's events count them (1..255 blocks), intervals in order: the views sum
+    // last - first and index by size.
+    pairs("io_size_hist", [&](std::uint64_t size, std::uint64_t count) {
+        if (size == 0 || size > 255)
+            throw sessionDamaged(where, "summary field 'io_size_hist' has a read size outside 1..255");
+        s.ioSizeHist[int(size)] = count;
+    });
     s.deviceReads = r.whole<std::uint64_t>("device_reads");
     s.bytesRead = r.whole<std::uint64_t>("bytes_read");
     s.waits = r.whole<std::uint64_t>("waits");
@@ -187,8 +191,12 @@ RunSummary summaryFromFields(const NameValues& fields, const std::string& where)
     s.inFlightMean = r.real("in_flight_mean");
     s.maxPinned = r.whole<int>("max_pinned");
     s.ioCombineLimit = r.whole<int>("io_combine_limit");
-    pairs("collapse_intervals",
-          [&](std::uint64_t first, std::uint64_t last) { s.collapseIntervals.emplace_back(first, last); });
+    pairs("collapse_intervals", [&](std::uint64_t first, std::uint64_t last) {
+        if (last < first)
+            throw sessionDamaged(where, "summary field 'collapse_intervals' has an interval that ends "
+                                        "before it starts");
+        s.collapseIntervals.emplace_back(first, last);
+    });
     ExplainIo& e = s.explainIo;
     e.prefetchCount = r.whole<std::uint64_t>("explain.prefetch_count");
     e.distanceSum = r.whole<std::uint64_t>("explain.distance_sum");

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Session files are untrusted input (issue 22): a session damaged with the sqlite3 tool, as a hostile
+// sender would, gets one line naming the file and what is wrong and exit code 2 from the built
+// binary; never a crash, a hang or an allocation the file's size does not justify. Labels are capped,
+// and a save that fills the file system says so (docs/session-format.md, "Damaged files").
+#include "hostile_session.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/mount.h>
+#include <unistd.h>
+
+namespace {
+
+using la::test::CliResult;
+
+CliResult lookahead(const QStringList& args) {
+    return la::test::runLookahead(args, la::test::kSessionTimeoutMs);
+}
+
+const QString kDamaged = QStringLiteral("is damaged or was not written by Lookahead: ");
+
+} // namespace
+
+class TestHostileSessions : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void damagedSessionIsRefused_data();
+    void damagedSessionIsRefused();
+    void hugeLabelIsCapped();
+    void saveOnFullFileSystemSaysSo();
+
+private:
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+    QTemporaryDir m_dir;
+    QString m_observed; // an imported strace, saved
+    QString m_model;    // a modelled A/B run, saved
+};
+
+void TestHostileSessions::initTestCase() {
+    if (la::test::sqlite3Tool().isEmpty())
+        QSKIP("the sqlite3 tool is not installed (packaging/install-deps.sh installs it)");
+    QVERIFY(m_dir.isValid());
+    const QString trace = path(QStringLiteral("scan.strace"));
+    QVERIFY(la::test::writeSmallStrace(trace));
+    m_observed = path(QStringLiteral("observed.lookahead"));
+    QVERIFY(la::test::saveImportedSession(trace, m_observed));
+    m_model = path(QStringLiteral("model.lookahead"));
+    const CliResult r =
+        lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("alternating"),
+                   QStringLiteral("--pattern-blocks"), QStringLiteral("4096"), QStringLiteral("--policy"),
+                   QStringLiteral("pg18"), QStringLiteral("--compare-policy"), QStringLiteral("pg19"),
+                   QStringLiteral("--save"), m_model});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    // Both open cleanly before any damage, summaries and pictures alike.
+    for (const QString& session : {m_observed, m_model})
+        for (const QString& output : {QStringLiteral("--summary-json"), QStringLiteral("--export-png")}) {
+            const QString out = path(output == QLatin1String("--export-png") ? QStringLiteral("ok.png")
+                                                                             : QStringLiteral("ok.json"));
+            const CliResult ok =
+                lookahead({QStringLiteral("--headless"), QStringLiteral("--open"), session, output, out});
+            QVERIFY2(ok.exitCode == 0, qPrintable(session + QLatin1Char(' ') + ok.err));
+        }
+}
+
+void TestHostileSessions::damagedSessionIsRefused_data() {
+    QTest::addColumn<bool>("observed"); // damage the imported trace's session, else the model's
+    QTest::addColumn<QString>("sql");
+    QTest::addColumn<bool>("drawn"); // found when the events are read (--export-png), not on open
+    QTest::addColumn<QString>("expected");
+    const auto row = [](const char* name, bool observed, const char* sql, bool drawn, const char* expected) {
+        QTest::newRow(name) << observed << QString::fromUtf8(sql) << drawn << QString::fromUtf8(expected);
+    };
+    // Indices and ranges of an imported trace.
+    row("read's process past the list (issue 22 #1)", true, "UPDATE observed_reads SET process = 99999",
+        false, "run 0's imported read 0: its process index is 99999, not in 0..1");
+    row("read of 2^32-1 blocks", true, "UPDATE observed_reads SET nblocks = 4294967295 WHERE read = 3", false,
+        "imported read 3: its block count (one read(2), below block 2^32) is 4294967295");
+    row("read past block 2^32", true,
+        "UPDATE observed_reads SET block = 4294967295, nblocks = 2 WHERE read = 5", false,
+        "imported read 5: its block count");
+    row("negative block", true, "UPDATE observed_reads SET block = -1 WHERE read = 2", false,
+        "imported read 2: its first block is -1");
+    row("reads out of start order", true, "UPDATE observed_reads SET start_ns = 1 WHERE read = 2", false,
+        "imported read 2: its start (ns, reads in start order) is 1");
+    row("absurd duration", true, "UPDATE observed_reads SET duration_ns = 9223372036854775807 WHERE read = 1",
+        false, "imported read 1: its duration (ns) is 9223372036854775807");
+    row("text where a number belongs", true, "UPDATE observed_reads SET nblocks = 'many' WHERE read = 4",
+        false, "imported read 4: its block count (one read(2), below block 2^32) is not a whole number");
+    row("wait for a read that is not there", true, "INSERT INTO observed_waits VALUES (0, 0, 10, 5000)",
+        false, "run 0's imported wait 0: its read is 5000, not in 0..39");
+    row("a read missing", true, "DELETE FROM observed_reads WHERE read = 39", false,
+        "run 0 has 39 of its 40 imported reads");
+    row("reads renumbered", true, "UPDATE observed_reads SET read = read + 100 WHERE read = 7", false,
+        "imported read 7: its number (reads are numbered 0, 1, ...) is 8, not in 7..7");
+    row("malformed process list", true, "UPDATE observed SET processes = '100 x'", false,
+        "run 0's imported trace has a malformed process list");
+    row("unknown trace format", true, "UPDATE observed SET format = 'ebpf'", false,
+        "run 0's imported trace has the unknown format ebpf");
+    row("imported trace of a modelled run", true, "UPDATE runs SET observed = 0", false,
+        "an imported trace of a run that is not an observed one");
+    // Counts and run indices of the runs table.
+    row("event count beyond the file", false, "UPDATE runs SET events = 1000000000000 WHERE run = 1", false,
+        "run 1's event count is 1000000000000, not in 0..");
+    row("runs not numbered 0, 1", false, "UPDATE runs SET run = 7 WHERE run = 1", false,
+        "run 1's number (runs are numbered 0, 1, ...) is 7");
+    row("observed flag not a flag", false, "UPDATE runs SET observed = 7 WHERE run = 0", false,
+        "run 0's observed flag is 7, not in 0..1");
+    row("absurd io_combine_limit", false, "UPDATE runs SET io_combine_limit = 100000 WHERE run = 0", false,
+        "run 0's io_combine_limit is 100000, not in 0..128");
+    row("collapse window 0", false, "UPDATE runs SET collapse_window = 0 WHERE run = 1", false,
+        "run 1's collapse_window is 0, not in 1..");
+    row("options of a run not listed", false, "UPDATE options SET run = 42 WHERE run = 1", false,
+        "a row of table options names a run that is 42, not in 0..1");
+    row("events of a run not listed", false, "UPDATE events SET run = 9 WHERE run = 1", false,
+        "it has events of a run it does not list");
+    row("read size 0 in the summary", false, "UPDATE summary SET value = '0:5' WHERE name = 'io_size_hist'",
+        false, "summary field 'io_size_hist' has a read size outside 1..255");
+    row("collapse interval backwards", false,
+        "UPDATE summary SET value = '10:5' WHERE name = 'collapse_intervals'", false,
+        "summary field 'collapse_intervals' has an interval that ends before it starts");
+    // The stored events, read when the runs are drawn.
+    row("chunk count off its BLOB", false, "UPDATE events SET count = count + 1 WHERE run = 0", true,
+        "run 0's event chunk 0: its size in bytes (32 per event) is");
+    row("600 MB BLOB (read only after its size is checked)", false,
+        "UPDATE events SET data = zeroblob(64 * 1024 * 1024) WHERE run = 0 AND chunk = 0", true,
+        "run 0's event chunk 0: its size in bytes (32 per event) is 67108864");
+    row("chunk that is text", false, "UPDATE events SET data = 'abc' WHERE run = 0 AND chunk = 0", true,
+        "run 0's event chunk 0 is not a BLOB");
+    row("chunk renumbered", false, "UPDATE events SET chunk = 5 WHERE run = 1 AND chunk = 0", true,
+        "run 1's event chunk 0: its number (chunks are numbered 0, 1, ...) is 5");
+    row("fewer positions than events say", false, "UPDATE runs SET positions = positions - 1 WHERE run = 1",
+        true, "the run has more positions than it says");
+    row("fewer reads than events say", false, "UPDATE runs SET reads = reads - 1 WHERE run = 0", true,
+        "the run has more reads than it says");
+    row("more reads than events say", false, "UPDATE runs SET reads = reads + 1 WHERE run = 0", true,
+        "run 0 has ");
+    row("altered chunk", false, "UPDATE events SET hash = hash + 1 WHERE run = 0", true,
+        "run 0's events are cut, altered or out of order");
+}
+
+void TestHostileSessions::damagedSessionIsRefused() {
+    QFETCH(bool, observed);
+    QFETCH(QString, sql);
+    QFETCH(bool, drawn);
+    QFETCH(QString, expected);
+    const QString file = path(QStringLiteral("damaged.lookahead"));
+    QVERIFY(la::test::damagedCopy(observed ? m_observed : m_model, file, sql));
+    const QString json = path(QStringLiteral("damaged.json"));
+    const QString png = path(QStringLiteral("damaged.png"));
+    QStringList outputs{QStringLiteral("--export-png")};
+    if (!drawn)
+        outputs << QStringLiteral("--summary-json");
+    for (const QString& output : outputs) {
+        const CliResult r = lookahead({QStringLiteral("--headless"), QStringLiteral("--open"), file, output,
+                                       output == QLatin1String("--export-png") ? png : json});
+        QCOMPARE(r.exitCode, 2);
+        const QStringList lines =
+            r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts).filter(QStringLiteral("lookahead: "));
+        QCOMPARE(lines.size(), 1);
+        // One line: the file, that it is damaged, what is wrong, and what to do.
+        QVERIFY2(lines.front().startsWith(QStringLiteral("lookahead: session '%1' ").arg(file) + kDamaged),
+                 qPrintable(r.err));
+        QVERIFY2(lines.front().contains(expected), qPrintable(r.err));
+        QVERIFY2(lines.front().endsWith(QStringLiteral("; ask for the session again or re-run")),
+                 qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(json));
+        QVERIFY(!QFileInfo::exists(png));
+    }
+}
+
+// A 10 MB label took 64 s and 1.2 GB to draw: a session keeps at most 200 characters of one.
+void TestHostileSessions::hugeLabelIsCapped() {
+    const QString file = path(QStringLiteral("label.lookahead"));
+    QVERIFY(
+        la::test::damagedCopy(m_model, file,
+                              QStringLiteral("UPDATE runs SET label = 'A' || substr(hex(zeroblob(5000000)), "
+                                             "1, 10000000) WHERE run = 0")));
+    // The run's description names it, cut.
+    const CliResult described =
+        lookahead({QStringLiteral("--headless"), QStringLiteral("--open"), file,
+                   QStringLiteral("--summary-json"), path(QStringLiteral("label.json"))});
+    QVERIFY2(described.exitCode == 0, qPrintable(described.err.left(500)));
+    const QString capped = QStringLiteral("A") + QString(199, QLatin1Char('0')) + QStringLiteral("…");
+    QVERIFY2(described.out.contains(QStringLiteral("run %1 (policy pg18)").arg(capped)),
+             qPrintable(described.out.left(500)));
+    QVERIFY2(described.out.size() < 20'000, qPrintable(QString::number(described.out.size())));
+    // And drawing it takes what drawing any run takes.
+    QElapsedTimer timer;
+    timer.start();
+    const QString png = path(QStringLiteral("label.png"));
+    const CliResult drawn = lookahead(
+        {QStringLiteral("--headless"), QStringLiteral("--open"), file, QStringLiteral("--export-png"), png});
+    QVERIFY2(drawn.exitCode == 0, qPrintable(drawn.err.left(500)));
+    QVERIFY(QFileInfo::exists(png));
+    QVERIFY2(timer.elapsed() < 30'000, qPrintable(QString::number(timer.elapsed())));
+}
+
+// ENOSPC during --save: "No space left on device" and the I/O-error exit code, no temporary left,
+// where it said "internal error ... no such table: events" (exit 70).
+void TestHostileSessions::saveOnFullFileSystemSaysSo() {
+    if (::geteuid() != 0)
+        QSKIP("mounting a small tmpfs needs root");
+    const QString mount = path(QStringLiteral("small-fs"));
+    QVERIFY(QDir().mkpath(mount));
+    if (::mount("tmpfs", QFile::encodeName(mount).constData(), "tmpfs", 0, "size=1048576,mode=0700") != 0)
+        QSKIP("cannot mount a tmpfs here");
+    const QString session = mount + QStringLiteral("/full.lookahead");
+    const CliResult r = lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"),
+                                   QStringLiteral("alternating"), QStringLiteral("--pattern-blocks"),
+                                   QStringLiteral("200000"), QStringLiteral("--save"), session});
+    const QStringList left = QDir(mount).entryList(QDir::Files | QDir::Hidden);
+    ::umount2(QFile::encodeName(mount).constData(), MNT_DETACH);
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("cannot write session '%1'").arg(session)) &&
+                 r.err.contains(QStringLiteral("No space left on device")),
+             qPrintable(r.err));
+    QVERIFY2(!r.err.contains(QStringLiteral("internal error")), qPrintable(r.err));
+    QCOMPARE(left, QStringList());
+}
+
+QTEST_MAIN(TestHostileSessions)
+#include "tst_hostile_sessions.moc"
