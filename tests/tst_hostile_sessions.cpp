@@ -126,6 +126,11 @@ void TestHostileSessions::damagedSessionIsRefused_data() {
     row("collapse interval backwards", false,
         "UPDATE summary SET value = '10:5' WHERE name = 'collapse_intervals'", false,
         "summary field 'collapse_intervals' has an interval that ends before it starts");
+    row("10 kB policy in the summary", false,
+        "UPDATE summary SET value = hex(zeroblob(5000)) WHERE run = 0 AND name = 'policy'", false,
+        "a summary field's name or value is longer than 4096 bytes");
+    row("10 kB traced relation", true, "UPDATE observed SET relation = hex(zeroblob(5000))", false,
+        "run 0's traced relation is longer than 4096 bytes");
     // The stored events, read when the runs are drawn.
     row("chunk count off its BLOB", false, "UPDATE events SET count = count + 1 WHERE run = 0", true,
         "run 0's event chunk 0: its size in bytes (32 per event) is");

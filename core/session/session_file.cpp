@@ -39,6 +39,9 @@ constexpr std::int64_t kMaxTracedReadBlocks = 262145;
 // Blocks are numbered in 32 bits: a read ends at block 2^32 at the latest.
 constexpr std::int64_t kBlockLimit = std::int64_t{1} << 32;
 constexpr std::int64_t kUint32Max = UINT32_MAX;
+// Names, paths and summary texts (a path is at most PATH_MAX, a message one line): what is longer
+// was not written by Lookahead and would only bloat every caption and line it is shown in.
+constexpr int kMaxTextBytes = 4096;
 
 bool viewed(EventKind kind) {
     return kind == EventKind::Consumed || kind == EventKind::ReadStarted || kind == EventKind::EndOfStream;
@@ -660,9 +663,9 @@ void SessionReader::load() {
              field(0, "number (runs are numbered 0, 1, ...)", number, number);
              SessionRun run;
              run.label = sessionLabel(columnText(s, 1));
-             run.policy = columnText(s, 2);
+             run.policy = text(s, 2, [&] { return which + "'s policy"; });
              run.observed = field(3, "observed flag", 0, 1) != 0;
-             run.tracePath = columnText(s, 4);
+             run.tracePath = text(s, 4, [&] { return which + "'s trace path"; });
              run.maxPinned = static_cast<int>(field(5, "max_pinned", 0, INT32_MAX));
              run.ioCombineLimit = static_cast<int>(field(6, "io_combine_limit", 0, kMaxIoCombineLimit));
              run.collapseWindow = static_cast<int>(field(7, "collapse_window", 1, 1 << 30));
@@ -681,10 +684,12 @@ void SessionReader::load() {
         }))];
     };
     rows("SELECT run, name, value FROM options ORDER BY run, rowid", [&](sqlite3_stmt* s) {
-        runOf(s, "options").options.emplace_back(columnText(s, 1), columnText(s, 2));
+        const auto what = [] { return std::string("an option's name or value"); };
+        runOf(s, "options").options.emplace_back(text(s, 1, what), text(s, 2, what));
     });
     rows("SELECT run, name, value FROM summary ORDER BY run, rowid", [&](sqlite3_stmt* s) {
-        runOf(s, "summary").summary.emplace_back(columnText(s, 1), columnText(s, 2));
+        const auto what = [] { return std::string("a summary field's name or value"); };
+        runOf(s, "summary").summary.emplace_back(text(s, 1, what), text(s, 2, what));
     });
     // Rows of runs the file does not list, or an imported trace of a run that did not import one.
     if (scalar("SELECT count(*) FROM events WHERE run NOT IN (SELECT run FROM runs)") != 0)
@@ -710,6 +715,12 @@ std::int64_t SessionReader::whole(sqlite3_stmt* row, int column, std::int64_t lo
         damaged(joined({what(), " is ", shownValue(row, column), ", not in ", std::to_string(low), "..",
                         std::to_string(high)}));
     return value;
+}
+
+template <class What> std::string SessionReader::text(sqlite3_stmt* row, int column, const What& what) const {
+    if (sqlite3_column_bytes(row, column) > kMaxTextBytes)
+        damaged(joined({what(), " is longer than ", std::to_string(kMaxTextBytes), " bytes"}));
+    return columnText(row, column);
 }
 
 std::string SessionReader::meta(const std::string& key) const {
@@ -824,7 +835,7 @@ std::optional<ObservedTrace> SessionReader::observed(std::size_t run) const {
                      t.format = f;
              if (t.format == TraceFormat::Auto)
                  damaged(joined({which, "'s imported trace has the unknown format ", excerpt(format, 40)}));
-             t.relation = columnText(s, 1);
+             t.relation = text(s, 1, [&] { return which + "'s traced relation"; });
              t.hasTimes = field(2, "has_times flag", 0, 1) != 0;
              t.hasDurations = field(3, "has_durations flag", 0, 1) != 0;
              t.lines = static_cast<std::uint64_t>(field(4, "line count", 0, INT64_MAX));
@@ -905,7 +916,12 @@ std::optional<ObservedTrace> SessionReader::observed(std::size_t run) const {
              field(0, "number (files are numbered 0, 1, ...)", index, index);
              const auto reads = static_cast<std::uint64_t>(field(2, "read count", 0, INT64_MAX));
              const auto bytes = static_cast<std::uint64_t>(field(3, "byte count", 0, INT64_MAX));
-             trace->files.push_back({columnText(s, 1), reads, bytes});
+             trace->files.push_back(
+                 {text(s, 1,
+                       [&] {
+                           return joined({which, "'s traced file ", std::to_string(index)});
+                       }),
+                  reads, bytes});
          });
     return trace;
 }

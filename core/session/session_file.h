@@ -136,6 +136,8 @@ private:
     template <class What>
     std::int64_t whole(sqlite3_stmt* row, int column, std::int64_t low, std::int64_t high,
                        const What& what) const;
+    // Column `column` as text of at most 4096 bytes (a name, a path, a summary field); longer is damage.
+    template <class What> std::string text(sqlite3_stmt* row, int column, const What& what) const;
     std::uint64_t m_fileBytes = 0;
 
     std::string m_path;
