@@ -218,7 +218,7 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
         if (real) {
             summary.osCacheResidentAfter = residentFraction(real->target.path);
             if (const std::string changed = scanTargetChanges(real->target); !changed.empty())
-                summary.error = changed;
+                throw InputError(changed); // like a bad page: the input is at fault, not a read
         }
     } catch (const IoError& error) {
         // The run ends here; the trace up to the failure is kept.

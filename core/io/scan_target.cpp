@@ -2,11 +2,14 @@
 #include "scan_target.h"
 
 #include "dataset_file.h"
+#include "input_error.h"
 #include "message_text.h"
 #include "pg/heap_page.h"
+#include "pg/page_header.h"
 #include "pg/pg_source.h"
 #include "pg/relation_files.h"
 #include "scan_file.h"
+#include "trace/segment_path.h"
 
 namespace la {
 
@@ -44,8 +47,14 @@ ScanTarget pgHeapTarget(const RunConfig& config, bool checksums) {
     ScanTarget target{heap.path(), 0, false, {}, {}, {}};
     for (const pg::Segment& segment : heap.segments())
         target.segments.push_back(segment.path);
-    target.pageCheck = [checksums](const std::byte* page, std::uint32_t block) {
-        return pg::heapPageProblem(page, block, checksums);
+    // A bad page is bad input, reported as every other (stderr, exit status 2), not a failed read.
+    target.pageCheck = [checksums, segments = target.segments](const std::byte* page, std::uint32_t block) {
+        if (std::string problem = pg::heapPageProblem(page, block, checksums); !problem.empty())
+            throw InputError(
+                "--pg-heap " +
+                pg::pageWhere(segments[block / kBlocksPerSegment], block % kBlocksPerSegment, block) + ": " +
+                problem);
+        return std::string();
     };
     target.stamps = stampsOf(target.segments);
     return target;
@@ -58,8 +67,8 @@ std::string scanTargetChanges(const ScanTarget& target) {
         return {};
     return "the table's files changed during the scan (size or modification time of " + target.path +
            (target.segments.size() > 1 ? " or its segments" : "") +
-           "): a running server may be writing them, so these results may not match the files; stop the "
-           "server or copy the files after a CHECKPOINT";
+           "): a running server may be writing them, so the scan's results would not match the files; stop "
+           "the server or copy the files after a CHECKPOINT";
 }
 
 std::string datasetCacheDir(const RunConfig& config) {

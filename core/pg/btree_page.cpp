@@ -2,6 +2,8 @@
 #include "btree_page.h"
 
 #include "block_size.h"
+#include "checksum.h"
+#include "index_tuple.h"
 
 namespace la::pg {
 
@@ -29,16 +31,7 @@ BtreeOpaque readBtreeOpaque(const std::byte* page, const PageHeader& header) {
 
 BtreeMeta readBtreeMeta(const std::byte* page) {
     const std::byte* meta = page + kPageHeaderSize;
-    return {readU32(meta), readU32(meta + 4), readU32(meta + 8)};
-}
-
-std::uint32_t lineCount(const PageHeader& header) {
-    return (header.lower - kPageHeaderSize) / 4;
-}
-
-LinePointer linePointer(const std::byte* page, std::uint32_t n) {
-    const std::uint32_t word = readU32(page + kPageHeaderSize + 4 * (n - 1));
-    return {word & 0x7FFFu, (word >> 15) & 0x3u, word >> 17};
+    return {readU32(meta), readU32(meta + 4), readU32(meta + 8), readU32(meta + 12)};
 }
 
 std::string notBtreeReason(const std::byte* page, const PageHeader& header) {
@@ -60,6 +53,81 @@ std::string notBtreeReason(const std::byte* page, const PageHeader& header) {
     if (size == 8)
         return "a GIN or BRIN index page (8 bytes of special space)";
     return "a page with " + std::to_string(size) + " bytes of special space, not a btree's 16";
+}
+
+namespace {
+
+// What is wrong with item `n` of a live page as a part of the tree's structure: on a leaf, the high
+// key is a separator (pivot tuple) and every other item an entry; on an internal page every item is
+// a separator, the first after the high key being the "minus infinity" downlink with no key.
+std::string itemRoleProblem(const BtreeOpaque& o, std::uint32_t n, const IndexTuple& t) {
+    const std::uint32_t firstData = o.rightmost() ? 1 : 2;
+    const bool highKey = n == 1 && !o.rightmost();
+    const bool looksHighKey = t.pivot && (o.leaf() || t.pivotKeys() > 0);
+    if (n == 1 && o.rightmost() && looksHighKey)
+        return "item 1 is a high key, so the page is not the rightmost of its level, yet its right-link "
+               "is 0 (P_NONE): the link to its right sibling is lost";
+    if (highKey && !looksHighKey)
+        return "item 1 is not a high key, yet the page has a right sibling (right-link " +
+               std::to_string(o.next) + "): every page but the rightmost of a level starts with one";
+    if (o.leaf())
+        return t.pivot && !highKey ? "item " + std::to_string(n) + " is a separator among a leaf's entries"
+                                   : std::string();
+    if (!t.pivot)
+        return "item " + std::to_string(n) + " of an internal page is an entry, not a downlink";
+    if (n == firstData && t.pivotKeys() != 0)
+        return "item " + std::to_string(n) + ", an internal page's first downlink, has a key (it has none)";
+    if (n > firstData && t.pivotKeys() == 0)
+        return "item " + std::to_string(n) + " of an internal page is a downlink without a key";
+    return {};
+}
+
+} // namespace
+
+std::string btreePageProblem(const std::byte* page, std::uint32_t block, bool checksums) {
+    const PageHeader header = readPageHeader(page);
+    if (isNewPage(header))
+        return isAllZero(page) ? "a zeroed (new) page where the btree links to a page: torn or zeroed"
+                               : "a torn page (pd_upper 0, not all zeros)";
+    if (std::string problem = pageHeaderProblem(page); !problem.empty())
+        return problem;
+    if (checksums)
+        if (const std::uint16_t sum = pageChecksum(page, block); sum != header.checksum)
+            return "checksum mismatch (stored " + std::to_string(header.checksum) + ", computed " +
+                   std::to_string(sum) + ")";
+    if (std::string reason = notBtreeReason(page, header); !reason.empty())
+        return "not a btree page: " + reason;
+    if (lineCount(header) * 4 + kPageHeaderSize != header.lower)
+        return "pd_lower " + std::to_string(header.lower) + " does not end a line-pointer array";
+    const BtreeOpaque o = readBtreeOpaque(page, header);
+    if ((o.flags & kBtpMeta) != 0)
+        return "a second metapage (META flag) inside the index";
+    if (o.ignored())
+        return {}; // deleted and half-dead pages hold no entries: every scan passes over them
+    if (o.leaf() != (o.level == 0))
+        return o.leaf() ? "a leaf page at level " + std::to_string(o.level) + " (leaves are at level 0)"
+                        : std::string("an internal page at level 0 (only leaves are at level 0)");
+    const std::uint32_t count = lineCount(header);
+    if (!o.rightmost() && count == 0)
+        return "no high key, yet the page has a right sibling (right-link " + std::to_string(o.next) + ")";
+    for (std::uint32_t n = 1; n <= count; ++n) {
+        const LinePointer lp = linePointer(page, n);
+        const std::string item = "item " + std::to_string(n);
+        if (lp.flags == kLpUnused && (n > 1 || o.rightmost()))
+            continue;
+        if (lp.flags != kLpNormal && lp.flags != kLpDead)
+            return item + (lp.flags == kLpUnused ? " (the high key) is unused"
+                                                 : " is a redirect, which btree pages never hold");
+        if (lp.offset < header.upper || lp.offset + lp.length > header.special)
+            return item + " (offset " + std::to_string(lp.offset) + ", " + std::to_string(lp.length) +
+                   " bytes) lies outside the tuple area";
+        IndexTuple tuple;
+        if (std::string problem = parseIndexTuple(page + lp.offset, lp.length, tuple); !problem.empty())
+            return item + ": " + problem;
+        if (std::string problem = itemRoleProblem(o, n, tuple); !problem.empty())
+            return problem;
+    }
+    return {};
 }
 
 } // namespace la::pg

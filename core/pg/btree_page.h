@@ -20,6 +20,7 @@ inline constexpr std::uint16_t kBtpLeaf = 1 << 0;
 inline constexpr std::uint16_t kBtpDeleted = 1 << 2;
 inline constexpr std::uint16_t kBtpMeta = 1 << 3;
 inline constexpr std::uint16_t kBtpHalfDead = 1 << 4;
+inline constexpr std::uint16_t kBtpIncompleteSplit = 1 << 7; // its right sibling has no downlink yet
 
 // The btree's special space at the end of every page.
 struct BtreeOpaque {
@@ -30,6 +31,7 @@ struct BtreeOpaque {
     std::uint16_t cycleId = 0;
 
     bool leaf() const { return (flags & kBtpLeaf) != 0; }
+    bool deleted() const { return (flags & kBtpDeleted) != 0; }
     bool rightmost() const { return next == kNoBlock; }
     // Deleted and half-dead pages are skipped by every scan.
     bool ignored() const { return (flags & (kBtpDeleted | kBtpHalfDead)) != 0; }
@@ -39,28 +41,23 @@ struct BtreeMeta {
     std::uint32_t magic = 0;
     std::uint32_t version = 0;
     std::uint32_t root = 0;
-};
-
-// Line pointer states.
-inline constexpr std::uint32_t kLpUnused = 0, kLpNormal = 1, kLpDead = 3; // 2 is a redirect (heap only)
-
-struct LinePointer {
-    std::uint32_t offset = 0;
-    std::uint32_t flags = 0;
-    std::uint32_t length = 0;
+    std::uint32_t level = 0; // btm_level: the root's level, 0 when the root is the only leaf
 };
 
 BtreeOpaque readBtreeOpaque(const std::byte* page, const PageHeader& header);
 BtreeMeta readBtreeMeta(const std::byte* page);
 
-// Line pointers on the page (pd_lower's worth).
-std::uint32_t lineCount(const PageHeader& header);
-// Line pointer `n`, counting from 1 as PostgreSQL's offset numbers do.
-LinePointer linePointer(const std::byte* page, std::uint32_t n);
-
 // Why a page with this header is not a btree page ("a heap (table) page", "a hash index page"),
 // from the size of its special space and the page id some access methods put at its end; empty
 // if it has a btree's 16-byte special space.
 std::string notBtreeReason(const std::byte* page, const PageHeader& header);
+
+// What is wrong with one btree page other than the metapage, judged from its 8192 bytes alone, or
+// empty (docs/pg-relations.md §2.4): a zeroed or torn page, a bad header, a checksum mismatch (if
+// `checksums`; `block` is its relation block), a special space that is not a btree's, a leaf flag
+// that disagrees with the level, or items that do not fit the page or do not parse. For a live
+// page also the high key against the right-link: every page but the rightmost of its level starts
+// with a high key, and the rightmost (right-link 0) has none. Safe on arbitrary bytes.
+std::string btreePageProblem(const std::byte* page, std::uint32_t block, bool checksums);
 
 } // namespace la::pg

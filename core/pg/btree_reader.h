@@ -23,8 +23,9 @@ struct LeafPage {
 
 // Reads a btree index read-only: checks the metapage, descends from the root to the first leaf
 // of the scan's direction and walks the leaf level by its sibling links (docs/pg-relations.md §2).
-// Every page read is checked (header, checksum, btree special space); anything wrong throws
-// InputError naming the file and block.
+// Every page read is checked (btreePageProblem), and so are the links between pages: the root's
+// level against the metapage, each child's against its parent's, each sibling's links against its
+// neighbour's (docs/pg-relations.md §2.4); anything wrong throws InputError naming the file and block.
 class BtreeReader {
 public:
     BtreeReader(const SegmentedRelation& index, ChecksumMode checksums);
@@ -47,16 +48,22 @@ public:
     [[noreturn]] void fail(std::uint64_t block, const std::string& what) const;
 
 private:
-    // Reads and checks `block`; the page stays valid until the next load().
-    LeafPage load(std::uint64_t block);
+    // Reads and checks `block`, which a link on page `from` leads to; the page stays valid until
+    // the next load().
+    LeafPage load(std::uint64_t block, std::uint64_t from);
     // Item `n` of the page, checked and parsed.
     IndexTuple item(const LeafPage& page, std::uint32_t n);
-    std::uint32_t downlink(const LeafPage& page, const StartTest& startIsRightOf);
+    // The child the start lies under; `first` is set if it is the page's first downlink.
+    std::uint32_t downlink(const LeafPage& page, const StartTest& startIsRightOf, bool& first);
+    // Loads the sibling `block` of `from` (to its right if `rightward`) and checks that the two
+    // pages' links and levels agree.
+    LeafPage loadSibling(const LeafPage& from, std::uint32_t block, bool rightward);
 
     const SegmentedRelation& m_index;
     std::unique_ptr<std::byte[]> m_buffer;
     bool m_checksums = false;
     std::uint32_t m_root = 0;
+    std::uint32_t m_rootLevel = 0;
 };
 
 } // namespace la::pg

@@ -2,6 +2,7 @@
 #include "index_scan.h"
 
 #include "btree_reader.h"
+#include "heap_page.h"
 #include "index_tuple.h"
 #include "input_error.h"
 
@@ -64,6 +65,72 @@ private:
 // Where a tuple's key lies against the range in the scan's direction.
 enum class Place { Before, Inside, After };
 
+// Item `n` of a page btreePageProblem() accepted: its bounds and its parse were checked there.
+IndexTuple tupleAt(const LeafPage& p, std::uint32_t n) {
+    const LinePointer lp = linePointer(p.page, n);
+    IndexTuple tuple;
+    parseIndexTuple(p.page + lp.offset, lp.length, tuple);
+    return tuple;
+}
+
+// A leading key as the scan compares it; nothing is NULL, which sorts after every number.
+using Key = std::optional<std::int64_t>;
+
+bool above(const Key& a, const Key& b) {
+    return a ? b && *a > *b : static_cast<bool>(b);
+}
+
+std::string keyText(const Key& key) {
+    return key ? std::to_string(*key) : std::string("NULL");
+}
+
+// Keys ascend along the leaf level, so on each page no entry is above its high key and the right
+// sibling's first entry is not below it (docs/pg-relations.md §2.4). Checked on the pages a
+// range scan reads, as the range's integer type.
+class KeyOrder {
+public:
+    KeyOrder(const BtreeReader& reader, bool forward) : m_reader(reader), m_forward(forward) {}
+
+    // `highKey`: none on the rightmost page; `firstKey`: none if the page has no entries.
+    void startPage(const LeafPage& p, const std::optional<Key>& highKey, const std::optional<Key>& firstKey) {
+        // Forward, the left sibling's high key bounds this page's first entry; backward, this
+        // page's high key bounds the right sibling's first entry.
+        const std::string sibling = " of its " + std::string(m_forward ? "left" : "right") +
+                                    " sibling, block " + std::to_string(m_boundaryBlock);
+        if (m_forward && m_boundary && firstKey && above(*m_boundary, *firstKey))
+            fail(p.block, "its first key " + keyText(*firstKey) + " is below the high key " +
+                              keyText(*m_boundary) + sibling);
+        if (!m_forward && m_boundary && highKey && above(*highKey, *m_boundary))
+            fail(p.block, "its high key " + keyText(*highKey) + " is above the first key " +
+                              keyText(*m_boundary) + sibling);
+        if (const std::optional<Key>& next = m_forward ? highKey : firstKey; next) {
+            m_boundary = next;
+            m_boundaryBlock = p.block;
+        }
+        m_block = p.block;
+        m_highKey = highKey;
+    }
+
+    void checkItem(std::uint32_t n, const Key& key) const {
+        if (m_highKey && above(key, *m_highKey))
+            fail(m_block, "item " + std::to_string(n) + "'s key " + keyText(key) +
+                              " is above the page's high key " + keyText(*m_highKey));
+    }
+
+private:
+    [[noreturn]] void fail(std::uint64_t block, const std::string& what) const {
+        m_reader.fail(block,
+                      what + ": the leaf level's keys are out of order (corrupt sibling links or keys)");
+    }
+
+    const BtreeReader& m_reader;
+    bool m_forward;
+    std::optional<Key> m_boundary; // see startPage()
+    std::uint64_t m_boundaryBlock = 0;
+    std::optional<Key> m_highKey; // the current page's
+    std::uint64_t m_block = 0;    // the current page
+};
+
 } // namespace
 
 IndexVisits scanIndex(const IndexScanSpec& spec) {
@@ -75,14 +142,15 @@ IndexVisits scanIndex(const IndexScanSpec& spec) {
     VisitBuilder visits(out);
     const bool forward = spec.direction == Direction::Forward;
 
-    // Keys ascend along the leaf level; NULLs sort last (NULLS LAST), outside every range.
-    const auto place = [&](const IndexTuple& tuple, const LeafPage& p, std::uint32_t n) {
-        if (!spec.range)
-            return Place::Inside;
+    // The leading key of item `n` as the range's integer type; nothing for NULL, which sorts last.
+    const auto keyOf = [&](const IndexTuple& tuple, const LeafPage& p, std::uint32_t n) {
         std::string problem;
         const std::optional<std::int64_t> key = leadingKey(tuple, *spec.range, problem);
         if (!problem.empty())
             reader.fail(p.block, "item " + std::to_string(n) + ": " + problem);
+        return key;
+    };
+    const auto place = [&](const std::optional<std::int64_t>& key) {
         if (!key)
             return forward ? Place::After : Place::Before;
         if (*key < spec.range->lo)
@@ -108,45 +176,57 @@ IndexVisits scanIndex(const IndexScanSpec& spec) {
         return forward ? *key < spec.range->lo : *key <= spec.range->hi;
     };
 
+    const auto addTid = [&](Tid tid, const LeafPage& p, std::uint32_t n) {
+        if (spec.heapBlocks && tid.block >= *spec.heapBlocks)
+            reader.fail(p.block, "item " + std::to_string(n) + " points at heap block " +
+                                     std::to_string(tid.block) + ", past the end of --pg-heap '" + spec.heap +
+                                     "' (" + std::to_string(*spec.heapBlocks) +
+                                     " blocks in all its segment files): is that this index's table?");
+        if (tid.offset == 0 || tid.offset > kMaxHeapTuplesPerPage)
+            reader.fail(p.block, "item " + std::to_string(n) + " points at line pointer " +
+                                     std::to_string(tid.offset) + " of heap block " +
+                                     std::to_string(tid.block) + " (a heap page has 1.." +
+                                     std::to_string(kMaxHeapTuplesPerPage) + ")");
+        visits.add(tid.block);
+    };
+
+    KeyOrder order(reader, forward);
     reader.walkLeaves(spec.direction, startIsRightOf, [&](const LeafPage& p) {
         visits.startPage();
         // On every page but the rightmost, item 1 is the high key: a copy of a separator, no TID.
+        // The page was checked whole as it was read (btreePageProblem): every item parses.
         const std::uint32_t first = p.opaque.rightmost() ? 1 : 2;
         const std::uint32_t count = lineCount(p.header);
+        if (spec.range)
+            order.startPage(
+                p, p.opaque.rightmost() ? std::nullopt : std::optional(keyOf(tupleAt(p, 1), p, 1)),
+                count >= first ? std::optional(keyOf(tupleAt(p, first), p, first)) : std::nullopt);
         for (std::uint32_t i = 0; first + i <= count; ++i) {
             const std::uint32_t n = forward ? first + i : count - i;
             const LinePointer lp = linePointer(p.page, n);
             if (lp.flags == kLpUnused)
                 continue;
-            if (lp.flags != kLpNormal && lp.flags != kLpDead)
-                reader.fail(p.block,
-                            "item " + std::to_string(n) + " is a redirect, which btree pages never hold");
-            if (lp.offset < p.header.upper || lp.offset + lp.length > p.header.special)
-                reader.fail(p.block, "item " + std::to_string(n) + " (offset " + std::to_string(lp.offset) +
-                                         ", " + std::to_string(lp.length) +
-                                         " bytes) lies outside the tuple area");
-            IndexTuple tuple;
-            if (const std::string problem = parseIndexTuple(p.page + lp.offset, lp.length, tuple);
-                !problem.empty())
-                reader.fail(p.block, "item " + std::to_string(n) + ": " + problem);
-            if (tuple.pivot)
-                continue;
-            const Place where = place(tuple, p, n);
-            if (where == Place::After)
-                return false; // sorted: nothing further along is in range
-            if (where == Place::Before)
-                continue;
+            const IndexTuple tuple = tupleAt(p, n);
+            if (spec.range) {
+                const std::optional<std::int64_t> key = keyOf(tuple, p, n);
+                order.checkItem(n, key);
+                const Place where = place(key);
+                if (where == Place::After)
+                    return false; // sorted: nothing further along is in range
+                if (where == Place::Before)
+                    continue;
+            }
             if (lp.flags == kLpDead) {
                 ++out.facts.deadItems; // killed by an earlier scan: an index scan skips it
                 continue;
             }
             if (!tuple.posting) {
-                visits.add(tuple.tid.block);
+                addTid(tuple.tid, p, n);
                 continue;
             }
             ++out.facts.postingLists;
             for (std::uint32_t k = 0; k < tuple.postingCount; ++k)
-                visits.add(tuple.postingTid(forward ? k : tuple.postingCount - 1 - k).block);
+                addTid(tuple.postingTid(forward ? k : tuple.postingCount - 1 - k), p, n);
         }
         return true;
     });

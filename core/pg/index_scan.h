@@ -32,6 +32,10 @@ struct IndexScanSpec {
     Direction direction = Direction::Forward;
     std::optional<KeyRange> range; // none: the whole index
     ChecksumMode checksums = ChecksumMode::Auto;
+    // The table's size in blocks, all its segments: every TID must point inside it. Unset (tests,
+    // the bench) leaves TIDs unchecked; a scan of a user's files always sets it.
+    std::optional<std::uint64_t> heapBlocks;
+    std::string heap; // the table's first segment, for messages
 };
 
 // The heap visit sequence an index scan drives: one entry per heap block change, in scan order.
@@ -44,7 +48,9 @@ struct IndexVisits {
 };
 
 // Reads the btree read-only and derives the visits. Throws InputError naming the file and block
-// for anything that is not a sound btree of version 4, or a key range the key cannot have.
+// for anything that is not a sound btree of version 4 (docs/pg-relations.md §2.4), a TID past the
+// table's end, or a key range the key cannot have. With a key range the keys are checked too: on
+// each leaf page none above its high key, and the right sibling's first not below it.
 IndexVisits scanIndex(const IndexScanSpec& spec);
 
 } // namespace la::pg

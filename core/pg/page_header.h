@@ -46,6 +46,20 @@ bool isAllZero(const std::byte* page);
 // pd_upper and pd_special out of order or past the page.
 std::string pageHeaderProblem(const std::byte* page);
 
+// Line pointer states.
+inline constexpr std::uint32_t kLpUnused = 0, kLpNormal = 1, kLpRedirect = 2, kLpDead = 3;
+
+struct LinePointer {
+    std::uint32_t offset = 0;
+    std::uint32_t flags = 0;
+    std::uint32_t length = 0;
+};
+
+// Line pointers on the page (pd_lower's worth).
+std::uint32_t lineCount(const PageHeader& header);
+// Line pointer `n`, counting from 1 as PostgreSQL's offset numbers do.
+LinePointer linePointer(const std::byte* page, std::uint32_t n);
+
 // Bytes of special space the page declares (0 for a heap page).
 std::uint32_t specialSize(const PageHeader& header);
 

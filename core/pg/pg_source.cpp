@@ -3,6 +3,7 @@
 
 #include "index_source.h"
 #include "input_error.h"
+#include "message_text.h"
 #include "relation_files.h"
 
 namespace la::pg {
@@ -28,12 +29,18 @@ std::unique_ptr<BlockSource> openPgSource(const PgScanConfig& config, Direction 
     spec.checksums = checksumModeNamed(config.checksums);
     if (!config.keyType.empty() && !spec.range)
         throw InputError("--pg-key " + config.keyType + " needs --pg-key-range LO:HI");
-    auto visits = std::make_shared<IndexVisits>(scanIndex(spec));
+    // The table is sized first: every TID is checked against it before anything is sized from one.
     const SegmentedRelation heap(resolvePath(config, config.heap), "--pg-heap");
-    if (!visits->blocks.empty() && visits->maxBlock >= heap.blocks())
-        throw InputError("--pg-index '" + spec.index + "' points at heap block " +
-                         std::to_string(visits->maxBlock) + ", past the end of --pg-heap '" + heap.path() +
-                         "' (" + std::to_string(heap.blocks()) + " blocks): is it this index's table?");
+    spec.heapBlocks = heap.blocks();
+    spec.heap = heap.path();
+    auto visits = std::make_shared<IndexVisits>(scanIndex(spec));
+    if (visits->blocks.empty())
+        throw InputError(
+            "--pg-index '" + spec.index + "': the scan returns no rows, so there is nothing to scan (" +
+            (spec.range
+                 ? "no entry has a key in --pg-key-range " + excerpt(config.keyRange) + "; widen the range"
+                 : "the index has no live entries: an empty table, or every entry is marked dead") +
+            ")");
     if (facts)
         *facts = visits->facts;
     return std::make_unique<IndexSource>(

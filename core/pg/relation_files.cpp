@@ -102,10 +102,14 @@ void SegmentedRelation::read(std::uint64_t block, std::byte* page) const {
 }
 
 std::string SegmentedRelation::where(std::uint64_t block) const {
+    // A block past the end has no file: name the relation, never a segment that does not exist.
+    if (block >= m_blocks)
+        return "'" + path() + "' relation block " + std::to_string(block) +
+               " (past its end: " + std::to_string(m_blocks) + " blocks in " +
+               std::to_string(m_segments.size()) + " segment file" + (m_segments.size() == 1 ? "" : "s") +
+               ")";
     const std::uint64_t n = block / kBlocksPerSegment;
-    const std::string& file =
-        n < m_segments.size() ? m_segments[n].path : segmentPath(path(), std::uint32_t(n));
-    return pageWhere(file, block % kBlocksPerSegment, block);
+    return pageWhere(m_segments[n].path, block % kBlocksPerSegment, block);
 }
 
 std::string SegmentedRelation::changes() const {
