@@ -324,14 +324,14 @@ void TestSweep::badMergeDirectoriesAreRefused() {
                 {QStringLiteral("schema"), QStringLiteral("lookahead.summary/1")},
                 {QStringLiteral("config"), configObject(config)},
                 {QStringLiteral("runs"), QJsonArray{runSummaryObject(runScan(config, config.policy, {}))}}};
-            QFile file(out + QLatin1Char('/') + QString::fromStdString(sweepCellFile(results, cell, p)));
+            QFile file(out + QLatin1Char('/') + QString::fromStdString(sweepCellFile(results.spec, cell, p)));
             QVERIFY(file.open(QIODevice::WriteOnly));
             file.write(QJsonDocument(document).toJson());
         }
-    QCOMPARE(sweepCsv(mergeSweep(spec, out.toStdString())), sweepCsv(results));
+    QCOMPARE(sweepCsv(mergeSweep(spec, out.toStdString(), nullptr)), sweepCsv(results));
     const auto mergeError = [&] {
         try {
-            mergeSweep(spec, out.toStdString());
+            mergeSweep(spec, out.toStdString(), nullptr);
         } catch (const InputError& error) {
             return QString::fromUtf8(error.what());
         }
