@@ -320,7 +320,8 @@ int runSweepCommand(const std::vector<std::string>& args, const std::string& loo
         const bool tty = isatty(STDERR_FILENO) != 0;
         const auto progress = [tty](const SweepProgress& p) { printProgress(p, tty); };
         if (!parsed.merge.empty()) {
-            // The runs' files are inputs too; listing them is bounded like the results themselves.
+            // The runs' files are inputs too; their list takes memory like the results themselves.
+            requireSweepMemory(spec, sizeof(NamedPath) + 64);
             for (std::uint64_t cell = 0; cell < spec.cells(); ++cell)
                 for (std::size_t policy = 0; policy <= spec.policies.size(); ++policy)
                     inputs.push_back({"the run file", parsed.out + "/" + sweepCellFile(spec, cell, policy)});

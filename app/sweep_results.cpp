@@ -85,16 +85,22 @@ bool SweepResults::complete() const {
     return true;
 }
 
-bool prepareResults(SweepResults& results, const std::atomic<bool>* cancel,
-                    const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
-    const std::uint64_t cells = results.spec.cells();
-    const std::uint64_t runs = cells * results.runsPerCell(); // loadSweepSpec() checked it fits
+void requireSweepMemory(const SweepSpec& spec, std::uint64_t moreBytesPerRun) {
+    const std::uint64_t cells = spec.cells();
+    const std::uint64_t runs = cells * (spec.policies.size() + 1); // loadSweepSpec() checked it fits
     std::uint64_t bytes = 0;
-    if (!checkedMul<std::uint64_t>(runs, sizeof(SweepFigures), bytes) ||
+    if (!checkedMul<std::uint64_t>(runs, sizeof(SweepFigures) + moreBytesPerRun, bytes) ||
         !checkedAdd<std::uint64_t>(bytes, cells * sizeof(std::string), bytes))
         bytes = std::numeric_limits<std::uint64_t>::max();
     requireMemory(bytes, "the results of " + std::to_string(runs) + " sweep runs",
                   "sweep fewer cells (fewer values on an axis), or split the spec into several");
+}
+
+bool prepareResults(SweepResults& results, const std::atomic<bool>* cancel,
+                    const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+    requireSweepMemory(results.spec);
+    const std::uint64_t cells = results.spec.cells();
+    const std::uint64_t runs = cells * results.runsPerCell(); // loadSweepSpec() checked it fits
     results.baselines.clear();
     results.baselines.reserve(cells);
     auto last = std::chrono::steady_clock::now();

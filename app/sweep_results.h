@@ -49,6 +49,10 @@ struct SweepResults {
     bool complete() const;
 };
 
+// Refuses (InputError) a sweep whose results, and `moreBytesPerRun` for each run, would take more
+// memory than the process may use.
+void requireSweepMemory(const SweepSpec& spec, std::uint64_t moreBytesPerRun = 0);
+
 // Sets `results` up for its spec: checks every cell (a bad one throws InputError naming it) and names
 // its baseline. Results that would take more than the memory allows are refused (InputError) before
 // anything is allocated. The set-up of a large grid takes a while, so it calls `progress(cells

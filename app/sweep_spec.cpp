@@ -4,6 +4,7 @@
 #include "checked_math.h"
 #include "cli_options.h"
 #include "input_error.h"
+#include "io/output_guard.h"
 #include "io/unique_fd.h"
 #include "message_text.h"
 #include "registry.h"
@@ -238,6 +239,21 @@ private:
     std::string m_source;
 };
 
+// The cell's configuration, checked; every run reads its files anew, so a FIFO (which would block,
+// and could be read once) or a device is refused before anything opens it.
+RunConfig checkInputsAreFiles(const SweepSpec& spec, std::uint64_t cell) {
+    RunConfig config = spec.checkedCellConfig(cell);
+    for (const NamedPath& input : runInputs(config)) {
+        struct stat st {};
+        if (::stat(input.path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+            throw InputError(joined({"sweep spec ", excerpt(spec.source, 200), ": cell ",
+                                     std::to_string(cell), ": ", input.role, " '", excerpt(input.path, 200),
+                                     "' is a FIFO or a device; every run of a sweep reads it again, so "
+                                     "give a regular file"}));
+    }
+    return config;
+}
+
 } // namespace
 
 std::string SweepPolicy::label() const {
@@ -372,10 +388,10 @@ SweepSpec loadSweepSpec(const std::string& specOrPreset, bool force) {
     for (const SweepAxis& axis : spec.axes) {
         stride /= axis.values.size();
         for (std::uint64_t value = 1; value < axis.values.size(); ++value)
-            spec.checkedCellConfig(value * stride);
+            checkInputsAreFiles(spec, value * stride);
     }
     for (const std::uint64_t cell : {std::uint64_t(0), spec.cells() - 1}) {
-        const RunConfig config = spec.checkedCellConfig(cell);
+        const RunConfig config = checkInputsAreFiles(spec, cell);
         try {
             openSource(config);
         } catch (const InputError& error) {

@@ -70,6 +70,7 @@ class TestHostileSweeps : public QObject {
 private slots:
     void fifoSpecIsRefusedAtOnce();
     void fifoMergeCellIsRefusedAtOnce();
+    void fifoACellReadsIsRefusedAtOnce();
     void devZeroAndHugeDocumentsAreRefused();
     void mapsNeverReplaceTheSpec();
     void emittedCommandsNeverReplaceAnInput();
@@ -98,6 +99,19 @@ void TestHostileSweeps::fifoMergeCellIsRefusedAtOnce() {
     QCOMPARE(::mkfifo(QFile::encodeName(cell).constData(), 0600), 0);
     expectRefused(sweep({spec, QStringLiteral("--merge"), out}),
                   QStringLiteral("sweep run file %1: it is a FIFO").arg(cell));
+}
+
+void TestHostileSweeps::fifoACellReadsIsRefusedAtOnce() {
+    QTemporaryDir dir;
+    // Every run reads its block list anew: a FIFO would hang the first and starve the others.
+    const QString fifo = dir.filePath(QStringLiteral("blocks"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const QString spec =
+        writeFile(dir.filePath(QStringLiteral("s.json")),
+                  R"({"base": {"blocks": ")" + QFile::encodeName(fifo) +
+                      R"("}, "axes": [{"option": "eic", "values": [1, 2]}], "policies": ["pg18"]})");
+    expectRefused(sweep({spec, QStringLiteral("--out"), dir.filePath(QStringLiteral("o"))}),
+                  QStringLiteral("--blocks '%1' is a FIFO or a device").arg(fifo));
 }
 
 void TestHostileSweeps::devZeroAndHugeDocumentsAreRefused() {

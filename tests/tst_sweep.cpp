@@ -392,12 +392,19 @@ void TestSweep::cancelledSweepWritesNothing() {
     process.start(QStringLiteral(LOOKAHEAD_BINARY),
                   {QStringLiteral("sweep"), QStringLiteral("collapse-map"), QStringLiteral("--out"), out});
     QVERIFY(process.waitForStarted());
-    QTest::qWait(1500);
+    // Once runs go (their first progress line), not before: the cancel must stop runs.
+    QByteArray err;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            err += process.readAllStandardError();
+            return err.contains(" runs (");
+        },
+        60'000));
     process.terminate(); // SIGTERM, as a Ctrl+C or a job scheduler's stop would
     QVERIFY(process.waitForFinished(60'000));
     QCOMPARE(process.exitCode(), 143);
-    QVERIFY(
-        QString::fromUtf8(process.readAllStandardError()).contains(QStringLiteral("nothing was written")));
+    err += process.readAllStandardError();
+    QVERIFY(QString::fromUtf8(err).contains(QStringLiteral("nothing was written")));
     QVERIFY(!QFile::exists(out + QStringLiteral("/sweep.csv")));
 }
 
