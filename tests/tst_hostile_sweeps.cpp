@@ -8,11 +8,14 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace la;
 
@@ -106,6 +109,10 @@ void TestHostileSweeps::fifoACellReadsIsRefusedAtOnce() {
     // Every run reads its block list anew: a FIFO would hang the first and starve the others.
     const QString fifo = dir.filePath(QStringLiteral("blocks"));
     QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    // A writer that holds it open and writes nothing, as a stalled `<(command)` would.
+    const int writer = ::open(QFile::encodeName(fifo).constData(), O_RDWR | O_CLOEXEC);
+    QVERIFY(writer >= 0);
+    const auto closeWriter = qScopeGuard([writer] { ::close(writer); });
     const QString spec =
         writeFile(dir.filePath(QStringLiteral("s.json")),
                   R"({"base": {"blocks": ")" + QFile::encodeName(fifo) +
