@@ -200,6 +200,12 @@ void SweepWindow::finished() {
         return;
     }
     const bool cancelled = m_pending.cancelled;
+    if (m_pending.runs.empty()) {
+        // Cancelled while setting up: there is nothing to draw, and the maps shown stay as they were.
+        m_status->setText(tr("Cancelled while setting up"));
+        emit sweepFinished(true);
+        return;
+    }
     if (cancelled) {
         m_status->setText(tr("Cancelled; the maps show the runs that finished"));
     } else {

@@ -85,6 +85,7 @@ private slots:
     void badMergeDirectoriesAreRefused();
     void cancelledSweepWritesNothing();
     void sweepViewRunsAndOpensACell();
+    void sweepViewCancelsItsSetUp();
 };
 
 void TestSweep::jobsDoNotChangeTheResults() {
@@ -472,6 +473,22 @@ void TestSweep::sweepViewRunsAndOpensACell() {
     const std::vector<RunSummary> summaries = window.controller().summaries();
     QCOMPARE(summaries.size(), std::size_t(2));
     QCOMPARE(summaries.front().waits, direct.at(sweepCellAt(direct.spec, 0, 2, 1), 1).waits);
+}
+
+void TestSweep::sweepViewCancelsItsSetUp() {
+    QTemporaryDir dir;
+    // 100,000 cells: their set-up (every cell configured) outlasts the click on Cancel.
+    const QString spec = writeFile(dir, QStringLiteral("big.json"), R"({"base": {"dataset": "seq"},
+ "axes": [{"option": "consumer-ns", "from": 1, "to": 400}, {"option": "latency-us", "from": 1, "to": 250}],
+ "policies": ["pg18"]})");
+    SweepWindow sweep;
+    QVERIFY(sweep.loadSpec(spec));
+    QSignalSpy finished(&sweep, &SweepWindow::sweepFinished);
+    sweep.startSweep();
+    sweep.cancelSweep();
+    QVERIFY(finished.wait(60'000));
+    QCOMPARE(finished.first().first().toBool(), true);
+    QVERIFY(!sweep.results()); // nothing ran, nothing to draw
 }
 
 QTEST_MAIN(TestSweep)
