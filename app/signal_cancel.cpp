@@ -2,6 +2,7 @@
 #include "signal_cancel.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -16,7 +17,15 @@ int g_pipe[2] = {-1, -1};
 static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
               "a signal handler may only touch lock-free atomics");
 
+pthread_t g_mainThread{};
+
 extern "C" void onSignal(int signal) {
+    // The kernel hands a process's signal to any thread; the main thread is the one that may sit in
+    // a blocking call (a write to a full pipe) that the signal must interrupt, so it gets it.
+    if (::gettid() != ::getpid()) {
+        ::pthread_kill(g_mainThread, signal);
+        return;
+    }
     if (g_requested.exchange(true)) {
         ::signal(signal, SIG_DFL);
         ::raise(signal);
@@ -34,10 +43,13 @@ extern "C" void onSignal(int signal) {
 void SignalCancel::install() {
     if (g_pipe[0] < 0 && ::pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
         g_pipe[0] = g_pipe[1] = -1;
+    g_mainThread = ::pthread_self();
     struct sigaction action {};
     action.sa_handler = onSignal;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
+    // No SA_RESTART: a blocking call (a read of a pipe, a write to a full one) must return EINTR and
+    // let the cancel be seen; every EINTR loop re-checks the cancel flag before retrying.
+    action.sa_flags = 0;
     ::sigaction(SIGINT, &action, nullptr);
     ::sigaction(SIGTERM, &action, nullptr);
     ::signal(SIGXFSZ, SIG_IGN);

@@ -7,7 +7,8 @@ namespace la {
 
 // SIGINT and SIGTERM go to the run's cancel path instead of killing the process mid-write: the run
 // stops, the partial results are written whole (marked cancelled) and the process exits 128 + the
-// signal's number. A second signal kills at once, as the user then clearly wants. SIGXFSZ is
+// signal's number. A second signal kills at once, as the user then clearly wants. The signal goes to
+// the main thread without SA_RESTART, so a call blocked there returns EINTR. SIGXFSZ is
 // ignored, so a write over the file size limit fails with EFBIG and is reported like any other.
 class SignalCancel {
 public:

@@ -7,10 +7,12 @@
 #include "sweep_runner.h"
 
 #include <QDir>
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <set>
 
@@ -54,28 +56,34 @@ std::string firstDifference(const QJsonObject& found, const QJsonObject& expecte
 
 } // namespace
 
-std::string sweepCellFile(const SweepResults& results, std::uint64_t cell, std::size_t policy) {
+std::string sweepCellFile(const SweepSpec& spec, std::uint64_t cell, std::size_t policy) {
     char name[32];
     std::snprintf(name, sizeof name, "c%06llu-", static_cast<unsigned long long>(cell));
-    const std::string label =
-        policy < results.spec.policies.size() ? results.spec.policies[policy].label() : "baseline";
+    const std::string label = policy < spec.policies.size() ? spec.policies[policy].label() : "baseline";
     return joined({"cells/", name, fileSafeName(label), ".json"});
 }
 
-std::vector<std::string> sweepCommands(const SweepResults& results, const std::string& lookahead,
-                                       const std::string& outDir) {
-    std::vector<std::string> commands;
-    for (std::uint64_t cell = 0; cell < results.spec.cells(); ++cell)
-        for (std::size_t policy = 0; policy < results.runsPerCell(); ++policy) {
+bool emitSweepCommands(const SweepSpec& spec, const std::string& lookahead, const std::string& outDir,
+                       const std::atomic<bool>* cancel,
+                       const std::function<bool(const std::string&)>& print) {
+    const std::size_t runsPerCell = spec.policies.size() + 1;
+    for (std::uint64_t cell = 0; cell < spec.cells(); ++cell) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return false;
+        const RunConfig cellConfig = spec.checkedCellConfig(cell);
+        const std::string baseline = spec.baselinePolicy(cellConfig);
+        std::string options;
+        for (const auto& [name, value] : spec.cellOptions(cell)) {
+            options += " --";
+            options += name;
+            options += ' ';
+            options += shellQuoted(value);
+        }
+        for (std::size_t policy = 0; policy < runsPerCell; ++policy) {
+            const RunConfig config = sweepRunConfig(spec, cellConfig, baseline, policy);
             std::string command = shellQuoted(lookahead);
             command += " --headless";
-            for (const auto& [name, value] : results.spec.cellOptions(cell)) {
-                command += " --";
-                command += name;
-                command += ' ';
-                command += shellQuoted(value);
-            }
-            const RunConfig config = sweepRunConfig(results, cell, policy);
+            command += options;
             command += " --policy ";
             command += shellQuoted(config.policy);
             if (!config.mechanics.empty()) {
@@ -83,32 +91,44 @@ std::vector<std::string> sweepCommands(const SweepResults& results, const std::s
                 command += shellQuoted(config.mechanics);
             }
             command += " --summary-json ";
-            command += shellQuoted(joinPath(outDir, sweepCellFile(results, cell, policy)));
+            command += shellQuoted(joinPath(outDir, sweepCellFile(spec, cell, policy)));
             command += " >/dev/null";
-            commands.push_back(std::move(command));
+            if (!print(command))
+                return false;
         }
-    return commands;
+    }
+    return true;
 }
 
-SweepResults mergeSweep(const SweepSpec& spec, const std::string& outDir) {
+SweepResults mergeSweep(const SweepSpec& spec, const std::string& outDir, const std::atomic<bool>* cancel,
+                        const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
     SweepResults results;
     results.spec = spec;
-    prepareResults(results);
+    if (!prepareResults(results, cancel, progress)) {
+        results.cancelled = true;
+        return results;
+    }
     std::set<std::string> expected;
     std::uint64_t missing = 0;
     std::string firstMissing;
     for (std::uint64_t cell = 0; cell < spec.cells(); ++cell)
         for (std::size_t policy = 0; policy < results.runsPerCell(); ++policy) {
-            const std::string relative = sweepCellFile(results, cell, policy);
+            if (cancel && cancel->load(std::memory_order_relaxed)) {
+                results.cancelled = true;
+                return results;
+            }
+            const std::string relative = sweepCellFile(spec, cell, policy);
             expected.insert(relative.substr(6));
             const std::string path = joinPath(outDir, relative);
-            QFile file(QString::fromStdString(path));
-            if (!file.open(QIODevice::ReadOnly)) {
+            struct stat st {};
+            if (::lstat(path.c_str(), &st) != 0 && errno == ENOENT) {
                 if (missing++ == 0)
                     firstMissing = path;
                 continue;
             }
-            const QJsonDocument document = QJsonDocument::fromJson(file.readAll());
+            const QJsonDocument document = QJsonDocument::fromJson(QByteArray::fromStdString(
+                readSweepDocument(path, "sweep run file", kSweepCellFileBytes,
+                                  "a run's file is the summary JSON its command writes; run it again")));
             const QJsonArray runs = document.object().value(QStringLiteral("runs")).toArray();
             if (document.object().value(QStringLiteral("schema")).toString() !=
                     QStringLiteral("lookahead.summary/1") ||

@@ -22,6 +22,31 @@ std::vector<std::size_t> sliceCoordinates(const SweepSpec& spec, std::uint64_t s
     return at;
 }
 
+// "-eic-16" for the slice's files, empty with two axes or fewer. Appended, not inserted: GCC 12 at -O3
+// warns -Wrestrict on insert(0, "-") (GCC bug 105329).
+std::string sliceSuffix(const SweepSpec& spec, std::uint64_t slice) {
+    const std::string sliceName = sweepSliceName(spec, slice);
+    std::string suffix;
+    if (!sliceName.empty()) {
+        suffix += '-';
+        suffix += sliceName;
+    }
+    return suffix;
+}
+
+// DIR/<metric>-<policy><suffix>.<format>; policy == policies.size() is the map of every policy.
+QString mapPath(const SweepSpec& spec, const QString& dir, const std::string& suffix,
+                const SweepMetric& metric, std::size_t policy, PlotFormat format) {
+    std::string base(metric.key);
+    if (policy < spec.policies.size()) {
+        base += '-';
+        base += fileSafeName(spec.policies[policy].label());
+    }
+    base += suffix;
+    return QDir(dir).filePath(QString::fromStdString(base) + QLatin1Char('.') +
+                              plotFormatName(format).toLower());
+}
+
 QString description(const SweepResults& results, const SweepGrid& grid) {
     return QStringLiteral("lookahead sweep %1 (%2): %3")
         .arg(QString::fromStdString(results.spec.name), QString::fromStdString(results.spec.source),
@@ -82,36 +107,35 @@ SweepGrid sweepGrid(const SweepResults& results, const SweepMetric& metric, std:
     return grid;
 }
 
+QStringList sweepMapFiles(const SweepSpec& spec, const QString& dir, const std::vector<PlotFormat>& formats) {
+    QStringList files;
+    for (std::uint64_t slice = 0; slice < sweepSlices(spec); ++slice) {
+        const std::string suffix = sliceSuffix(spec, slice);
+        for (const SweepMetric& metric : sweepMetrics())
+            for (std::size_t p = 0; p <= spec.policies.size(); ++p)
+                for (const PlotFormat format : formats)
+                    files << mapPath(spec, dir, suffix, metric, p, format);
+    }
+    return files;
+}
+
 QString writeSweepMaps(const SweepResults& results, const QString& dir,
                        const std::vector<PlotFormat>& formats, QStringList* written) {
     SweepMapView view;
     view.resize(kMapSize);
     const std::size_t policies = results.spec.policies.size();
     for (std::uint64_t slice = 0; slice < sweepSlices(results.spec); ++slice) {
-        // Appended, not inserted: GCC 12 at -O3 warns -Wrestrict on insert(0, "-") (GCC bug 105329).
-        const std::string sliceName = sweepSliceName(results.spec, slice);
-        std::string suffix;
-        if (!sliceName.empty()) {
-            suffix += '-';
-            suffix += sliceName;
-        }
+        const std::string suffix = sliceSuffix(results.spec, slice);
         for (const SweepMetric& metric : sweepMetrics()) {
             const SweepGrid grid = sweepGrid(results, metric, slice);
             // Every policy alone, then all side by side: one map's width each.
             for (std::size_t p = 0; p <= policies; ++p) {
                 const bool all = p == policies;
-                std::string base(metric.key);
-                if (!all) {
-                    base += '-';
-                    base += fileSafeName(results.spec.policies[p].label());
-                }
-                base += suffix;
                 const QSize size = all ? QSize(int(420 * policies) + 220, kMapSize.height()) : kMapSize;
                 view.resize(size);
                 view.setGrid(grid, all ? -1 : int(p));
                 for (const PlotFormat format : formats) {
-                    const QString path = QDir(dir).filePath(QString::fromStdString(base) + QLatin1Char('.') +
-                                                            plotFormatName(format).toLower());
+                    const QString path = mapPath(results.spec, dir, suffix, metric, p, format);
                     const Drawing drawing{
                         size,
                         QString::fromStdString(grid.title) + QStringLiteral(" — ") +

@@ -22,6 +22,9 @@ std::uint64_t sweepCellAt(const SweepSpec& spec, std::uint64_t slice, std::size_
 // "eic-16-io-combine-limit-8": the axes a slice fixes, for file names; empty with two axes or fewer.
 std::string sweepSliceName(const SweepSpec& spec, std::uint64_t slice);
 
+// Every file writeSweepMaps() writes, so that each can be checked against the inputs first.
+QStringList sweepMapFiles(const SweepSpec& spec, const QString& dir, const std::vector<PlotFormat>& formats);
+
 // Writes DIR/<metric>-<policy>.<format> for every metric, policy and format, and DIR/<metric>.<format>
 // with every policy side by side (all of one metric on one colour scale). `written` gets each file.
 // Needs a QApplication (QCustomPlot draws with widgets). Returns an error message, empty on success.

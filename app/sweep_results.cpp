@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sweep_results.h"
 
+#include "checked_math.h"
+#include "memory_budget.h"
+
 #include <QJsonArray>
 
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -81,12 +85,38 @@ bool SweepResults::complete() const {
     return true;
 }
 
-void prepareResults(SweepResults& results) {
+void requireSweepMemory(const SweepSpec& spec, std::uint64_t moreBytesPerRun) {
+    const std::uint64_t cells = spec.cells();
+    const std::uint64_t runs = cells * (spec.policies.size() + 1); // loadSweepSpec() checked it fits
+    std::uint64_t bytes = 0;
+    if (!checkedMul<std::uint64_t>(runs, sizeof(SweepFigures) + moreBytesPerRun, bytes) ||
+        !checkedAdd<std::uint64_t>(bytes, cells * sizeof(std::string), bytes))
+        bytes = std::numeric_limits<std::uint64_t>::max();
+    requireMemory(bytes, "the results of " + std::to_string(runs) + " sweep runs",
+                  "sweep fewer cells (fewer values on an axis), or split the spec into several");
+}
+
+bool prepareResults(SweepResults& results, const std::atomic<bool>* cancel,
+                    const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+    requireSweepMemory(results.spec);
     const std::uint64_t cells = results.spec.cells();
-    results.runs.assign(cells * results.runsPerCell(), SweepFigures{});
+    const std::uint64_t runs = cells * results.runsPerCell(); // loadSweepSpec() checked it fits
     results.baselines.clear();
-    for (std::uint64_t cell = 0; cell < cells; ++cell)
-        results.baselines.push_back(results.spec.baselinePolicy(results.spec.cellConfig(cell)));
+    results.baselines.reserve(cells);
+    auto last = std::chrono::steady_clock::now();
+    for (std::uint64_t cell = 0; cell < cells; ++cell) {
+        if (cell % 1024 == 0) {
+            if (cancel && cancel->load(std::memory_order_relaxed))
+                return false;
+            if (progress && std::chrono::steady_clock::now() - last > std::chrono::milliseconds(200)) {
+                last = std::chrono::steady_clock::now();
+                progress(cell, cells);
+            }
+        }
+        results.baselines.push_back(results.spec.baselinePolicy(results.spec.checkedCellConfig(cell)));
+    }
+    results.runs.assign(runs, SweepFigures{});
+    return true;
 }
 
 const std::vector<SweepMetric>& sweepMetrics() {

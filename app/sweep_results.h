@@ -5,6 +5,7 @@
 
 #include <QJsonObject>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -48,8 +49,16 @@ struct SweepResults {
     bool complete() const;
 };
 
-// Sizes `results` for its spec and names every cell's baseline.
-void prepareResults(SweepResults& results);
+// Refuses (InputError) a sweep whose results, and `moreBytesPerRun` for each run, would take more
+// memory than the process may use.
+void requireSweepMemory(const SweepSpec& spec, std::uint64_t moreBytesPerRun = 0);
+
+// Sets `results` up for its spec: checks every cell (a bad one throws InputError naming it) and names
+// its baseline. Results that would take more than the memory allows are refused (InputError) before
+// anything is allocated. The set-up of a large grid takes a while, so it calls `progress(cells
+// checked, cells)` now and then and stops when `cancel` is set, returning false.
+bool prepareResults(SweepResults& results, const std::atomic<bool>* cancel = nullptr,
+                    const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
 
 // A figure of a run, as the CSV's column and a map's colour.
 struct SweepMetric {

@@ -16,22 +16,37 @@ double SweepProgress::etaSeconds() const {
     return elapsedSeconds / static_cast<double>(done) * static_cast<double>(total - done);
 }
 
-RunConfig sweepRunConfig(const SweepResults& results, std::uint64_t cell, std::size_t policy) {
-    RunConfig config = results.spec.cellConfig(cell);
-    if (policy < results.spec.policies.size()) {
-        config.policy = results.spec.policies[policy].policy;
-        config.mechanics = results.spec.policies[policy].mechanics;
+RunConfig sweepRunConfig(const SweepSpec& spec, RunConfig cellConfig, const std::string& baseline,
+                         std::size_t policy) {
+    if (policy < spec.policies.size()) {
+        cellConfig.policy = spec.policies[policy].policy;
+        cellConfig.mechanics = spec.policies[policy].mechanics;
     } else {
-        config.policy = results.baselines[cell];
+        cellConfig.policy = baseline;
     }
-    return config;
+    return cellConfig;
+}
+
+RunConfig sweepRunConfig(const SweepResults& results, std::uint64_t cell, std::size_t policy) {
+    return sweepRunConfig(results.spec, results.spec.cellConfig(cell), results.baselines[cell], policy);
 }
 
 SweepResults runSweep(const SweepSpec& spec, int jobs, const std::atomic<bool>* cancel,
                       const std::function<void(const SweepProgress&)>& progress) {
     SweepResults results;
     results.spec = spec;
-    prepareResults(results);
+    auto start = std::chrono::steady_clock::now();
+    const auto seconds = [&start] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    if (!prepareResults(results, cancel, [&](std::uint64_t checked, std::uint64_t cells) {
+            if (progress)
+                progress({checked, cells, seconds(), true});
+        })) {
+        results.cancelled = true;
+        return results;
+    }
+    start = std::chrono::steady_clock::now(); // the ETA is the runs' pace, not the set-up's
     const std::uint64_t total = results.runs.size();
     if (jobs <= 0)
         jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
@@ -65,7 +80,6 @@ SweepResults runSweep(const SweepSpec& spec, int jobs, const std::atomic<bool>* 
         finished.notify_all();
     };
 
-    const auto start = std::chrono::steady_clock::now();
     std::vector<std::thread> threads;
     for (int i = 0; i < jobs; ++i)
         threads.emplace_back(work);
@@ -74,16 +88,14 @@ SweepResults runSweep(const SweepSpec& spec, int jobs, const std::atomic<bool>* 
         while (!finished.wait_for(lock, std::chrono::milliseconds(200), [&] { return running == 0; })) {
             lock.unlock();
             if (progress)
-                progress({done.load(), total,
-                          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
+                progress({done.load(), total, seconds()});
             lock.lock();
         }
     }
     for (std::thread& thread : threads)
         thread.join();
     if (progress)
-        progress({done.load(), total,
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
+        progress({done.load(), total, seconds()});
     results.cancelled = stopped() && !results.complete();
     return results;
 }

@@ -1,20 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sweep_spec.h"
 
+#include "checked_math.h"
 #include "cli_options.h"
 #include "input_error.h"
+#include "io/output_guard.h"
+#include "io/unique_fd.h"
 #include "message_text.h"
 #include "registry.h"
 #include "run_options.h"
 #include "stream_config.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace la {
 
@@ -73,7 +81,7 @@ public:
     explicit SpecReader(std::string source) : m_source(std::move(source)) {}
 
     [[noreturn]] void fail(const std::string& what) const {
-        throw InputError(joined({"sweep spec ", m_source, ": ", what}));
+        throw InputError(joined({"sweep spec ", excerpt(m_source, 200), ": ", what}));
     }
 
     SweepSpec read(const QByteArray& text) {
@@ -89,21 +97,41 @@ public:
             if (!QStringList{QStringLiteral("schema"), QStringLiteral("name"), QStringLiteral("base"),
                              QStringLiteral("axes"), QStringLiteral("policies")}
                      .contains(it.key()))
-                fail(joined({"unknown key \"", it.key().toStdString(),
+                fail(joined({"unknown key \"", excerpt(it.key().toStdString()),
                              "\" (a spec has schema, name, base, axes and policies)"}));
         const QString schema = root.value(QStringLiteral("schema")).toString();
         if (!schema.isEmpty() && schema != QStringLiteral("lookahead.sweep/1"))
-            fail(joined({"schema \"", schema.toStdString(), "\" is not lookahead.sweep/1"}));
+            fail(joined({"schema \"", excerpt(schema.toStdString()), "\" is not lookahead.sweep/1"}));
         SweepSpec spec;
         spec.source = m_source;
         spec.name = root.value(QStringLiteral("name")).toString(QStringLiteral("sweep")).toStdString();
+        if (spec.name.size() > kSweepNameBytes)
+            fail(joined({"\"name\" '", excerpt(spec.name, 40), "' is longer than ",
+                         std::to_string(kSweepNameBytes), " bytes; give a short name"}));
         readBase(root.value(QStringLiteral("base")), spec);
         readAxes(root.value(QStringLiteral("axes")), spec);
         readPolicies(root.value(QStringLiteral("policies")), spec);
+        checkRunCount(spec);
         return spec;
     }
 
 private:
+    // Cells and runs are counted in 64 bits everywhere; a grid past that is no sweep anyone can run.
+    void checkRunCount(const SweepSpec& spec) const {
+        std::uint64_t runs = spec.policies.size() + 1;
+        for (const SweepAxis& axis : spec.axes)
+            if (!checkedMul<std::uint64_t>(runs, axis.values.size(), runs))
+                fail("its axes make more than 2^64 runs; sweep fewer values");
+    }
+
+    std::string checkedValue(const QJsonValue& value, const std::string& where) const {
+        std::string text = valueText(value);
+        if (text.size() > kSweepValueBytes)
+            fail(joined({where, ": the value '", excerpt(text, 40), "' is longer than ",
+                         std::to_string(kSweepValueBytes), " bytes; no option takes one so long"}));
+        return text;
+    }
+
     void readBase(const QJsonValue& base, SweepSpec& spec) const {
         if (base.isUndefined())
             return;
@@ -114,9 +142,9 @@ private:
             const std::string name = it.key().toStdString();
             const RunOption* option = optionNamed(name);
             if (!option)
-                fail(joined(
-                    {"base: unknown option '", name, "' (the options are those of lookahead --help)"}));
-            spec.base.emplace_back(std::string(option->name), valueText(it.value()));
+                fail(joined({"base: unknown option '", excerpt(name),
+                             "' (the options are those of lookahead --help)"}));
+            spec.base.emplace_back(std::string(option->name), checkedValue(it.value(), "base: " + name));
         }
     }
 
@@ -143,8 +171,8 @@ private:
         const std::string name = object.value(QStringLiteral("option")).toString().toStdString();
         const RunOption* option = optionNamed(name);
         if (!option)
-            fail(
-                joined({where, ": unknown option '", name, "' (the options are those of lookahead --help)"}));
+            fail(joined({where, ": unknown option '", excerpt(name),
+                         "' (the options are those of lookahead --help)"}));
         SweepAxis axis;
         axis.option = option->name;
         axis.title = axisTitle(*option);
@@ -154,7 +182,7 @@ private:
             if (!object.value(QStringLiteral("values")).isArray())
                 fail(named + ": \"values\" must be an array");
             for (const QJsonValue& v : object.value(QStringLiteral("values")).toArray())
-                axis.values.push_back(valueText(v));
+                axis.values.push_back(checkedValue(v, named));
         } else if (object.contains(QStringLiteral("from"))) {
             axis.values = range(object, named);
         } else {
@@ -202,7 +230,7 @@ private:
                 if (!policy.mechanics.empty())
                     findMechanics(policy.mechanics);
             } catch (const InputError& error) {
-                fail(joined({"policy '", text, "': ", error.what()}));
+                fail(joined({"policy '", excerpt(text), "': ", error.what()}));
             }
             spec.policies.push_back(policy);
         }
@@ -210,6 +238,21 @@ private:
 
     std::string m_source;
 };
+
+// The cell's configuration, checked; every run reads its files anew, so a FIFO (which would block,
+// and could be read once) or a device is refused before anything opens it.
+RunConfig checkInputsAreFiles(const SweepSpec& spec, std::uint64_t cell) {
+    RunConfig config = spec.checkedCellConfig(cell);
+    for (const NamedPath& input : runInputs(config)) {
+        struct stat st {};
+        if (::stat(input.path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+            throw InputError(joined({"sweep spec ", excerpt(spec.source, 200), ": cell ",
+                                     std::to_string(cell), ": ", input.role, " '", excerpt(input.path, 200),
+                                     "' is a FIFO or a device; every run of a sweep reads it again, so "
+                                     "give a regular file"}));
+    }
+    return config;
+}
 
 } // namespace
 
@@ -253,7 +296,7 @@ RunConfig SweepSpec::cellConfig(std::uint64_t cell) const {
         } catch (const InputError& error) {
             const bool onAxis = i >= base.size();
             throw InputError(
-                joined({"sweep spec ", source, ": ",
+                joined({"sweep spec ", excerpt(source, 200), ": ",
                         onAxis ? "axis " + std::to_string(i - base.size() + 1) + " (" + name + ")" : "base",
                         ": ", error.what()}));
         }
@@ -267,6 +310,60 @@ std::string SweepSpec::baselinePolicy(const RunConfig& cellConfig) const {
     return "fixed:" + std::to_string(limits.maxPinned);
 }
 
+RunConfig SweepSpec::checkedCellConfig(std::uint64_t cell) const {
+    const RunConfig config = cellConfig(cell);
+    try {
+        validateRunConfig(config);
+        if (!config.comparePolicy.empty())
+            throw InputError("--compare-policy has no place in a sweep: list the policies instead");
+    } catch (const InputError& error) {
+        throw InputError(joined(
+            {"sweep spec ", excerpt(source, 200), ": cell ", std::to_string(cell), ": ", error.what()}));
+    }
+    return config;
+}
+
+std::string readSweepDocument(const std::string& path, const std::string& what, std::uint64_t cap,
+                              const std::string& advice) {
+    const auto refuse = [&](const std::string& why) {
+        return InputError(joined({what, " ", excerpt(path, 200), ": ", why, "; ", advice}));
+    };
+    // O_NONBLOCK: the open of a FIFO nobody writes to returns at once, and fstat then refuses it.
+    const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    struct stat st {};
+    if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0)
+        throw refuse(joined({"cannot read it (", std::strerror(errno), ")"}));
+    if (!S_ISREG(st.st_mode))
+        throw refuse(S_ISDIR(st.st_mode)    ? "it is a directory"
+                     : S_ISFIFO(st.st_mode) ? "it is a FIFO (named pipe), not a regular file"
+                                            : "it is a device or socket, not a regular file");
+    const auto tooLarge = [&] {
+        return refuse(joined({"it is larger than ", byteSize(cap), ", which no such file is"}));
+    };
+    if (std::uint64_t(st.st_size) > cap)
+        throw tooLarge();
+    // The size may change under us: read at most cap + 1 bytes whatever fstat said.
+    std::string text(std::size_t(st.st_size) + 1, '\0');
+    std::size_t got = 0;
+    for (;;) {
+        if (got == text.size()) {
+            if (text.size() > cap)
+                throw tooLarge();
+            text.resize(std::min<std::size_t>(text.size() * 2, cap + 1));
+        }
+        const ssize_t n = ::read(fd.get(), text.data() + got, text.size() - got);
+        if (n < 0 && errno == EINTR)
+            continue; // a regular file: the read does not block, so it cannot hold up a cancel
+        if (n < 0)
+            throw refuse(joined({"cannot read it (", std::strerror(errno), ")"}));
+        if (n == 0)
+            break;
+        got += std::size_t(n);
+    }
+    text.resize(got);
+    return text;
+}
+
 SweepSpec loadSweepSpec(const std::string& specOrPreset, bool force) {
     SweepSpec spec;
     bool preset = false;
@@ -276,29 +373,30 @@ SweepSpec loadSweepSpec(const std::string& specOrPreset, bool force) {
             preset = true;
         }
     if (!preset) {
-        QFile file(QString::fromStdString(specOrPreset));
-        if (!file.open(QIODevice::ReadOnly))
-            throw InputError(
-                joined({"sweep spec ", specOrPreset, ": cannot read it (", file.errorString().toStdString(),
-                        "); give a JSON file or a preset (", sweepPresets().front().first, ")"}));
-        spec = SpecReader(specOrPreset).read(file.readAll());
+        const std::string text =
+            readSweepDocument(specOrPreset, "sweep spec", kSweepSpecBytes,
+                              "give a JSON file or a preset (" + sweepPresets().front().first + ")");
+        spec = SpecReader(specOrPreset).read(QByteArray::fromStdString(text));
     }
     if (spec.cells() > kSweepCellLimit && !force)
-        throw InputError(joined({"sweep spec ", spec.source, ": ", std::to_string(spec.cells()),
+        throw InputError(joined({"sweep spec ", excerpt(spec.source, 200), ": ", std::to_string(spec.cells()),
                                  " cells is more than 100,000; give --force to run them all"}));
-    // Every cell is configured, so a bad value stops the sweep before any run; the first and the last
-    // also open their block source (a dataset, a file), which every cell shares up to its size.
-    for (std::uint64_t cell = 0; cell < spec.cells(); ++cell) {
-        const RunConfig config = spec.cellConfig(cell);
+    // Every value of every axis, in the first cell that has it: a bad value stops the sweep before
+    // any run, in time independent of the grid's size. The first and the last cell also open their
+    // block source (a dataset, a file), which every cell shares up to its size.
+    std::uint64_t stride = spec.cells();
+    for (const SweepAxis& axis : spec.axes) {
+        stride /= axis.values.size();
+        for (std::uint64_t value = 1; value < axis.values.size(); ++value)
+            checkInputsAreFiles(spec, value * stride);
+    }
+    for (const std::uint64_t cell : {std::uint64_t(0), spec.cells() - 1}) {
+        const RunConfig config = checkInputsAreFiles(spec, cell);
         try {
-            validateRunConfig(config);
-            if (!config.comparePolicy.empty())
-                throw InputError("--compare-policy has no place in a sweep: list the policies instead");
-            if (cell == 0 || cell + 1 == spec.cells())
-                openSource(config);
+            openSource(config);
         } catch (const InputError& error) {
-            throw InputError(
-                joined({"sweep spec ", spec.source, ": cell ", std::to_string(cell), ": ", error.what()}));
+            throw InputError(joined({"sweep spec ", excerpt(spec.source, 200), ": cell ",
+                                     std::to_string(cell), ": ", error.what()}));
         }
     }
     return spec;

@@ -38,6 +38,7 @@ struct SweepSpec {
     std::vector<SweepAxis> axes;   // the first varies slowest; maps put it across, the second up
     std::vector<SweepPolicy> policies;
 
+    // Known to fit 64 bits, times the policies and the baseline too: loadSweepSpec() checks.
     std::uint64_t cells() const;
     // The values of each axis in `cell` (indices into SweepAxis::values).
     std::vector<std::size_t> coordinates(std::uint64_t cell) const;
@@ -45,15 +46,33 @@ struct SweepSpec {
     std::vector<OptionValue> cellOptions(std::uint64_t cell) const;
     // The cell's configuration (policy still unset); throws InputError naming the cell and axis.
     RunConfig cellConfig(std::uint64_t cell) const;
+    // cellConfig() checked as a run checks it; throws InputError naming the spec and the cell.
+    RunConfig checkedCellConfig(std::uint64_t cell) const;
     // The baseline of a cell: a constant distance of the max_pinned_buffers its settings give.
     std::string baselinePolicy(const RunConfig& cellConfig) const;
 };
 
 inline constexpr std::uint64_t kSweepCellLimit = 100'000;
+// A spec is a page of JSON and a run's summary a few pages: a file larger than this is not one
+// (and /dev/zero must not be read until memory runs out).
+inline constexpr std::uint64_t kSweepSpecBytes = std::uint64_t(4) << 20;
+inline constexpr std::uint64_t kSweepCellFileBytes = std::uint64_t(64) << 20;
+// The longest spec name and option value: they become map titles, axis labels and file names.
+inline constexpr std::size_t kSweepNameBytes = 200;
+inline constexpr std::size_t kSweepValueBytes = 4096;
 
-// Reads a spec: a JSON file, or the name of a preset ("collapse-map"). Every cell is configured once
-// to check it. Throws InputError naming the file and the axis, value or policy that is wrong; more
-// than kSweepCellLimit cells need `force`.
+// The whole of the JSON document `path` (`what` names it in messages: "sweep spec"). Refuses, before
+// any open that could block, what is not a regular file (a FIFO, a device such as /dev/zero), and
+// a file of more than `cap` bytes, reading at most cap + 1. Throws InputError: what, the file, what
+// is wrong, then `advice`.
+std::string readSweepDocument(const std::string& path, const std::string& what, std::uint64_t cap,
+                              const std::string& advice);
+
+// Reads a spec: a JSON file, or the name of a preset ("collapse-map"). Checks every value of every
+// axis (each with the other axes at their first value) and opens the first and the last cell's block
+// source; every cell is checked again when it is set up (prepareResults(), the emitted commands), so
+// loading a spec of 10^9 cells takes no longer than one of ten. Throws InputError naming the file and
+// the axis, value or policy that is wrong; more than kSweepCellLimit cells need `force`.
 SweepSpec loadSweepSpec(const std::string& specOrPreset, bool force);
 
 // The presets' names and their JSON text (docs/sweeps.md "Presets").

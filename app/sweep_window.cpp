@@ -147,17 +147,25 @@ void SweepWindow::startSweep() {
     if (running() || (!m_spec && !loadSpec(m_specBox->currentText())))
         return;
     m_done = 0;
+    m_settingUp = true;
     m_total = m_spec->cells() * (m_spec->policies.size() + 1);
     m_run->setEnabled(false);
     m_cancelButton->setEnabled(true);
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
+    m_error.clear();
     m_job.start(
         [this, spec = *m_spec, jobs = m_jobs->value()] {
-            m_pending = runSweep(spec, jobs, m_job.cancelFlag(), [this](const SweepProgress& p) {
-                m_done = p.done;
-                m_elapsed = p.elapsedSeconds;
-            });
+            try {
+                m_pending = runSweep(spec, jobs, m_job.cancelFlag(), [this](const SweepProgress& p) {
+                    m_settingUp = p.settingUp;
+                    m_done = p.done;
+                    m_total = p.total;
+                    m_elapsed = p.elapsedSeconds;
+                });
+            } catch (const InputError& error) {
+                m_error = error.what(); // a bad cell, or results too large, found while setting up
+            }
         },
         [this] { pollProgress(); }, [this] { finished(); });
 }
@@ -170,6 +178,11 @@ void SweepWindow::cancelSweep() {
 void SweepWindow::pollProgress() {
     const SweepProgress progress{m_done.load(), m_total.load(), m_elapsed.load()};
     m_progress->setValue(progress.total ? int(progress.done * 1000 / progress.total) : 0);
+    if (m_settingUp.load()) {
+        m_status->setText(tr("Setting up: %1 of %2 cells checked")
+                              .arg(formatCount(progress.done), formatCount(progress.total)));
+        return;
+    }
     const double eta = progress.etaSeconds();
     m_status->setText(tr("%1 of %2 runs, %3 s, ETA %4")
                           .arg(formatCount(progress.done), formatCount(progress.total))
@@ -180,7 +193,19 @@ void SweepWindow::pollProgress() {
 void SweepWindow::finished() {
     m_run->setEnabled(true);
     m_cancelButton->setEnabled(false);
+    if (!m_error.empty()) {
+        m_status->setText(tr("The sweep did not start"));
+        QMessageBox::warning(this, tr("Cannot run this sweep"), QString::fromStdString(m_error));
+        emit sweepFinished(false);
+        return;
+    }
     const bool cancelled = m_pending.cancelled;
+    if (m_pending.runs.empty()) {
+        // Cancelled while setting up: there is nothing to draw, and the maps shown stay as they were.
+        m_status->setText(tr("Cancelled while setting up"));
+        emit sweepFinished(true);
+        return;
+    }
     if (cancelled) {
         m_status->setText(tr("Cancelled; the maps show the runs that finished"));
     } else {

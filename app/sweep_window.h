@@ -60,6 +60,8 @@ private:
     std::optional<SweepSpec> m_spec;
     std::optional<SweepResults> m_results;
     SweepResults m_pending; // the worker's, read after it is joined
+    std::string m_error;    // likewise: why the set-up failed
+    std::atomic<bool> m_settingUp{false};
     std::atomic<std::uint64_t> m_done{0};
     std::atomic<std::uint64_t> m_total{0};
     std::atomic<double> m_elapsed{0.0};

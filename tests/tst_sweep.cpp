@@ -85,6 +85,7 @@ private slots:
     void badMergeDirectoriesAreRefused();
     void cancelledSweepWritesNothing();
     void sweepViewRunsAndOpensACell();
+    void sweepViewCancelsItsSetUp();
 };
 
 void TestSweep::jobsDoNotChangeTheResults() {
@@ -324,14 +325,14 @@ void TestSweep::badMergeDirectoriesAreRefused() {
                 {QStringLiteral("schema"), QStringLiteral("lookahead.summary/1")},
                 {QStringLiteral("config"), configObject(config)},
                 {QStringLiteral("runs"), QJsonArray{runSummaryObject(runScan(config, config.policy, {}))}}};
-            QFile file(out + QLatin1Char('/') + QString::fromStdString(sweepCellFile(results, cell, p)));
+            QFile file(out + QLatin1Char('/') + QString::fromStdString(sweepCellFile(results.spec, cell, p)));
             QVERIFY(file.open(QIODevice::WriteOnly));
             file.write(QJsonDocument(document).toJson());
         }
-    QCOMPARE(sweepCsv(mergeSweep(spec, out.toStdString())), sweepCsv(results));
+    QCOMPARE(sweepCsv(mergeSweep(spec, out.toStdString(), nullptr)), sweepCsv(results));
     const auto mergeError = [&] {
         try {
-            mergeSweep(spec, out.toStdString());
+            mergeSweep(spec, out.toStdString(), nullptr);
         } catch (const InputError& error) {
             return QString::fromUtf8(error.what());
         }
@@ -392,12 +393,19 @@ void TestSweep::cancelledSweepWritesNothing() {
     process.start(QStringLiteral(LOOKAHEAD_BINARY),
                   {QStringLiteral("sweep"), QStringLiteral("collapse-map"), QStringLiteral("--out"), out});
     QVERIFY(process.waitForStarted());
-    QTest::qWait(1500);
+    // Once runs go (their first progress line), not before: the cancel must stop runs.
+    QByteArray err;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            err += process.readAllStandardError();
+            return err.contains(" runs (");
+        },
+        60'000));
     process.terminate(); // SIGTERM, as a Ctrl+C or a job scheduler's stop would
     QVERIFY(process.waitForFinished(60'000));
     QCOMPARE(process.exitCode(), 143);
-    QVERIFY(
-        QString::fromUtf8(process.readAllStandardError()).contains(QStringLiteral("nothing was written")));
+    err += process.readAllStandardError();
+    QVERIFY(QString::fromUtf8(err).contains(QStringLiteral("nothing was written")));
     QVERIFY(!QFile::exists(out + QStringLiteral("/sweep.csv")));
 }
 
@@ -465,6 +473,22 @@ void TestSweep::sweepViewRunsAndOpensACell() {
     const std::vector<RunSummary> summaries = window.controller().summaries();
     QCOMPARE(summaries.size(), std::size_t(2));
     QCOMPARE(summaries.front().waits, direct.at(sweepCellAt(direct.spec, 0, 2, 1), 1).waits);
+}
+
+void TestSweep::sweepViewCancelsItsSetUp() {
+    QTemporaryDir dir;
+    // 100,000 cells: their set-up (every cell configured) outlasts the click on Cancel.
+    const QString spec = writeFile(dir, QStringLiteral("big.json"), R"({"base": {"dataset": "seq"},
+ "axes": [{"option": "consumer-ns", "from": 1, "to": 400}, {"option": "latency-us", "from": 1, "to": 250}],
+ "policies": ["pg18"]})");
+    SweepWindow sweep;
+    QVERIFY(sweep.loadSpec(spec));
+    QSignalSpy finished(&sweep, &SweepWindow::sweepFinished);
+    sweep.startSweep();
+    sweep.cancelSweep();
+    QVERIFY(finished.wait(60'000));
+    QCOMPARE(finished.first().first().toBool(), true);
+    QVERIFY(!sweep.results()); // nothing ran, nothing to draw
 }
 
 QTEST_MAIN(TestSweep)
