@@ -48,7 +48,8 @@ void SignalCancel::install() {
     action.sa_handler = onSignal;
     sigemptyset(&action.sa_mask);
     // No SA_RESTART: a blocking call (a read of a pipe, a write to a full one) must return EINTR and
-    // let the cancel be seen; every EINTR loop re-checks the cancel flag before retrying.
+    // let the cancel be seen; a loop that retries on EINTR where it may block without bound must
+    // check the cancel flag before retrying.
     action.sa_flags = 0;
     ::sigaction(SIGINT, &action, nullptr);
     ::sigaction(SIGTERM, &action, nullptr);

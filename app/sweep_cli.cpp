@@ -131,6 +131,10 @@ void printProgress(const SweepProgress& progress, bool tty) {
     }
 }
 
+// More maps than anyone can look at, and more files than a check of each against every input can
+// afford: the maps are of the first two axes, one set per combination of the others.
+constexpr std::uint64_t kSweepSliceLimit = 1000;
+
 std::string csvPathIn(const std::string& out) {
     return QDir(QString::fromStdString(out)).filePath(QStringLiteral("sweep.csv")).toStdString();
 }
@@ -313,6 +317,14 @@ int runSweepCommand(const std::vector<std::string>& args, const std::string& loo
             checkNothingReadInCells(inputs, parsed.out);
             return emitCommands(spec, parsed, lookaheadBinary);
         }
+        // What keeps the results, and the number of maps, are known now: refused before any work.
+        requireSweepMemory(spec, parsed.merge.empty() ? 0 : sizeof(NamedPath) + 64);
+        if (!parsed.formats.empty() && sweepSlices(spec) > kSweepSliceLimit)
+            throw InputError(
+                joined({"sweep spec ", excerpt(spec.source, 200), ": its axes after the first two make ",
+                        std::to_string(sweepSlices(spec)), " maps of each metric and policy, more than ",
+                        std::to_string(kSweepSliceLimit),
+                        "; put the axes with the most values first, or give --formats none"}));
         std::vector<NamedPath> outputs;
         for (const QString& map : sweepMapFiles(spec, QString::fromStdString(parsed.out), parsed.formats))
             outputs.push_back({"the sweep map", map.toStdString()});
@@ -320,8 +332,7 @@ int runSweepCommand(const std::vector<std::string>& args, const std::string& loo
         const bool tty = isatty(STDERR_FILENO) != 0;
         const auto progress = [tty](const SweepProgress& p) { printProgress(p, tty); };
         if (!parsed.merge.empty()) {
-            // The runs' files are inputs too; their list takes memory like the results themselves.
-            requireSweepMemory(spec, sizeof(NamedPath) + 64);
+            // The runs' files are inputs too (their list's memory was counted above).
             for (std::uint64_t cell = 0; cell < spec.cells(); ++cell)
                 for (std::size_t policy = 0; policy <= spec.policies.size(); ++policy)
                     inputs.push_back({"the run file", parsed.out + "/" + sweepCellFile(spec, cell, policy)});

@@ -6,6 +6,7 @@
 #include "cli_process.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QScopeGuard>
@@ -288,9 +289,20 @@ void TestHostileSweeps::aBillionCellSweepIsRefusedAtOnce() {
     QTemporaryDir dir;
     const QString spec = writeFile(dir.filePath(QStringLiteral("b.json")), kBillionSpec);
     // Its results alone would take hundreds of GB: said at once, before any set-up.
+    QElapsedTimer timer;
+    timer.start();
     expectRefused(
         sweep({spec, QStringLiteral("--force"), QStringLiteral("--out"), dir.filePath(QStringLiteral("o"))}),
         QStringLiteral("sweep fewer cells"));
+    QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed()) + QStringLiteral(" ms")));
+    // Its 2,000 maps per metric and policy likewise, when the results would fit.
+    const QString slices =
+        writeFile(dir.filePath(QStringLiteral("s.json")),
+                  R"({"axes": [{"option": "eic", "values": [1]}, {"option": "latency-us", "values": [66]},
+                                                  {"option": "consumer-ns", "from": 1, "to": 2000}],
+                                         "policies": ["pg18"]})");
+    expectRefused(sweep({slices, QStringLiteral("--out"), dir.filePath(QStringLiteral("o"))}),
+                  QStringLiteral("2000 maps of each metric and policy"));
 }
 
 QTEST_GUILESS_MAIN(TestHostileSweeps)
