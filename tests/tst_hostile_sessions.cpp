@@ -131,6 +131,9 @@ void TestHostileSessions::damagedSessionIsRefused_data() {
         "a summary field's name or value is longer than 4096 bytes");
     row("10 kB traced relation", true, "UPDATE observed SET relation = hex(zeroblob(5000))", false,
         "run 0's traced relation is longer than 4096 bytes");
+    row("100 kB provenance entry", false,
+        "UPDATE provenance SET value = hex(zeroblob(50000)) WHERE key = 'command_line'", false,
+        "a meta or provenance entry is longer than 65536 bytes");
     // The stored events, read when the runs are drawn.
     row("chunk count off its BLOB", false, "UPDATE events SET count = count + 1 WHERE run = 0", true,
         "run 0's event chunk 0: its size in bytes (32 per event) is");

@@ -39,9 +39,7 @@ constexpr std::int64_t kMaxTracedReadBlocks = 262145;
 // Blocks are numbered in 32 bits: a read ends at block 2^32 at the latest.
 constexpr std::int64_t kBlockLimit = std::int64_t{1} << 32;
 constexpr std::int64_t kUint32Max = UINT32_MAX;
-// Names, paths and summary texts (a path is at most PATH_MAX, a message one line): what is longer
-// was not written by Lookahead and would only bloat every caption and line it is shown in.
-constexpr int kMaxTextBytes = 4096;
+constexpr int kMaxFactBytes = 65536; // a meta or provenance value: the command line is the longest
 
 bool viewed(EventKind kind) {
     return kind == EventKind::Consumed || kind == EventKind::ReadStarted || kind == EventKind::EndOfStream;
@@ -637,8 +635,13 @@ void SessionReader::load() {
         if (rc != SQLITE_DONE)
             damaged(sqlite3_errmsg(m_db));
     };
+    // Facts about the file and where it ran; a command line may be long, a megabyte is not one.
+    const auto fact = [&](sqlite3_stmt* s, int column) {
+        return text(
+            s, column, [] { return std::string("a meta or provenance entry"); }, kMaxFactBytes);
+    };
     rows("SELECT key, value FROM meta",
-         [&](sqlite3_stmt* s) { m_meta.emplace_back(columnText(s, 0), columnText(s, 1)); });
+         [&](sqlite3_stmt* s) { m_meta.emplace_back(fact(s, 0), fact(s, 1)); });
     const std::int64_t version = scalar("PRAGMA user_version");
     if (version > kSessionFormatVersion ||
         std::strtol(meta("format_version").c_str(), nullptr, 10) > kSessionFormatVersion)
@@ -649,7 +652,7 @@ void SessionReader::load() {
     if (tables != 3 || meta("format") != "lookahead.session")
         damaged("its tables are incomplete");
     rows("SELECT key, value FROM provenance",
-         [&](sqlite3_stmt* s) { m_provenance.emplace_back(columnText(s, 0), columnText(s, 1)); });
+         [&](sqlite3_stmt* s) { m_provenance.emplace_back(fact(s, 0), fact(s, 1)); });
     // Every stored event takes 32 bytes of the file: a larger count is not this file's.
     const auto maxEvents = static_cast<std::int64_t>(m_fileBytes / kSessionEventBytes);
     rows("SELECT run, label, policy, observed, trace_path, max_pinned, io_combine_limit, collapse_window, "
@@ -717,9 +720,10 @@ std::int64_t SessionReader::whole(sqlite3_stmt* row, int column, std::int64_t lo
     return value;
 }
 
-template <class What> std::string SessionReader::text(sqlite3_stmt* row, int column, const What& what) const {
-    if (sqlite3_column_bytes(row, column) > kMaxTextBytes)
-        damaged(joined({what(), " is longer than ", std::to_string(kMaxTextBytes), " bytes"}));
+template <class What>
+std::string SessionReader::text(sqlite3_stmt* row, int column, const What& what, int limit) const {
+    if (sqlite3_column_bytes(row, column) > limit)
+        damaged(joined({what(), " is longer than ", std::to_string(limit), " bytes"}));
     return columnText(row, column);
 }
 

@@ -33,6 +33,10 @@ using NameValues = std::vector<std::pair<std::string, std::string>>;
 inline constexpr std::size_t kSessionLabelChars = 200;
 std::string sessionLabel(std::string_view label);
 
+// Names, paths and summary texts in a session (a path is at most PATH_MAX, a message one line):
+// what is longer was not written by Lookahead and would only bloat every caption it is shown in.
+inline constexpr int kSessionTextBytes = 4096;
+
 // The one-line error for a session that is not what Lookahead writes: names the file and the fault.
 InputError sessionDamaged(const std::string& path, std::string_view why);
 
@@ -136,8 +140,9 @@ private:
     template <class What>
     std::int64_t whole(sqlite3_stmt* row, int column, std::int64_t low, std::int64_t high,
                        const What& what) const;
-    // Column `column` as text of at most 4096 bytes (a name, a path, a summary field); longer is damage.
-    template <class What> std::string text(sqlite3_stmt* row, int column, const What& what) const;
+    // Column `column` as text of at most `limit` bytes; longer is damage.
+    template <class What>
+    std::string text(sqlite3_stmt* row, int column, const What& what, int limit = kSessionTextBytes) const;
     std::uint64_t m_fileBytes = 0;
 
     std::string m_path;
