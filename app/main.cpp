@@ -98,7 +98,9 @@ int run(int argc, char** argv) {
 // display (and --headless without --export-png no GUI library at all).
 int main(int argc, char** argv) {
     try {
-        return checkedStdout(run(argc, argv));
+        const int exitCode = run(argc, argv);
+        // Whatever a signal interrupted (a run, a read of a stalled pipe) ends as the signal says.
+        return checkedStdout(la::SignalCancel::exitCode() != 0 ? la::SignalCancel::exitCode() : exitCode);
     } catch (const std::bad_alloc&) {
         // The last line of defence: sizes are checked before allocating (memory_budget.h).
         std::fprintf(stderr, "lookahead: out of memory; try a smaller dataset or --shared-buffers\n");

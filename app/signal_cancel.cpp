@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "signal_cancel.h"
 
+#include "stop_request.h"
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -10,12 +12,10 @@ namespace la {
 
 namespace {
 
-std::atomic<bool> g_requested{false};
 std::atomic<int> g_signal{0};
 int g_pipe[2] = {-1, -1};
 
-static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
-              "a signal handler may only touch lock-free atomics");
+static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may only touch lock-free atomics");
 
 pthread_t g_mainThread{};
 
@@ -26,7 +26,7 @@ extern "C" void onSignal(int signal) {
         ::pthread_kill(g_mainThread, signal);
         return;
     }
-    if (g_requested.exchange(true)) {
+    if (stopRequested().exchange(true)) {
         ::signal(signal, SIG_DFL);
         ::raise(signal);
         return;
@@ -57,7 +57,7 @@ void SignalCancel::install() {
 }
 
 const std::atomic<bool>& SignalCancel::requested() {
-    return g_requested;
+    return stopRequested();
 }
 
 int SignalCancel::exitCode() {

@@ -3,6 +3,7 @@
 #include "input_error.h"
 #include "io/unique_fd.h"
 #include "message_text.h"
+#include "stop_request.h"
 #include "visits.h"
 
 #include <fcntl.h>
@@ -56,7 +57,9 @@ private:
         ssize_t n = 0;
         do
             n = ::read(m_fd.get(), m_buffer, sizeof m_buffer);
-        while (n < 0 && errno == EINTR);
+        while (n < 0 && retryAfter(errno));
+        if (n < 0 && errno == EINTR)
+            throw InputError("reading " + m_what + " '" + m_path + "' was interrupted by a signal");
         if (n < 0)
             fail(errno);
         m_at = 0;
