@@ -243,6 +243,11 @@ void TestHostileOutputs::userFilesNamedLikeTempsStay() {
                   QStringList{QStringLiteral("--save"), sessions + QStringLiteral("/s.lookahead")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(QFileInfo(sessions + QStringLiteral("/s.lookahead")).isFile());
+    // The saved session is the user's: it keeps no mark of a temporary file.
+    char mark[256];
+    QCOMPARE(::getxattr(local(sessions + QStringLiteral("/s.lookahead")).constData(), "user.lookahead.temp",
+                        mark, sizeof mark),
+             ssize_t(-1));
     for (const QString& file : {inCache, beside})
         QCOMPARE(readFile(file), QByteArray("the user's own\n"));
 }

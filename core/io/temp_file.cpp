@@ -106,6 +106,7 @@ int TempFile::create(const std::string& dir, const std::string& finalName, mode_
 
 int TempFile::publish(const std::string& finalPath) {
     if (!m_namedPath.empty()) {
+        unmarkTempFile(m_fd.get());
         if (::rename(m_namedPath.c_str(), finalPath.c_str()) != 0)
             return errno;
         m_namedPath.clear();
@@ -142,6 +143,10 @@ TempFile::~TempFile() {
 void markTempFile(int fd, const std::string& path) {
     const std::string name = std::filesystem::path(path).filename().string();
     ::fsetxattr(fd, kTempMark, name.data(), name.size(), 0);
+}
+
+void unmarkTempFile(int fd) {
+    ::fremovexattr(fd, kTempMark);
 }
 
 void removeStaleTempFiles(const std::string& dir, const std::string& finalName) {

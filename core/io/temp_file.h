@@ -46,6 +46,9 @@ private:
 // accident this mark. Best effort: where the file system has no extended attributes, an orphan is
 // left behind rather than a user's file put at risk.
 void markTempFile(int fd, const std::string& path);
+// Takes the mark off again just before the file gets its final name: a published file is the
+// user's, and carries nothing of ours.
+void unmarkTempFile(int fd);
 
 // Removes from `dir` the temporary files (of the final name `finalName`, or of any name if it is
 // empty) whose process no longer exists: only regular files of ours, owned by us and still

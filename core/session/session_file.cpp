@@ -430,6 +430,7 @@ void SessionWriter::commit() {
             ::close(fd);
         ioFail("sync");
     }
+    unmarkTempFile(fd);
     ::close(fd);
     if (::rename(m_temp.c_str(), m_target.c_str()) != 0)
         ioFail("rename");
