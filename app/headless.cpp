@@ -4,6 +4,7 @@
 #include "import_run.h"
 #include "input_error.h"
 #include "io/output_file.h"
+#include "message_text.h"
 #include "pg/pg_source.h"
 #include "session_io.h"
 #include "signal_cancel.h"
@@ -45,12 +46,14 @@ private:
 } // namespace
 
 std::string describeRun(const std::string& label, const RunSummary& s) {
+    // Labels, policy names and messages come from users' files (a session, a trace): printed as is,
+    // an escape sequence in one would drive the terminal.
+    const auto shown = [](const std::string& text) { return QString::fromStdString(printable(text)); };
     const double seconds = static_cast<double>(s.runtimeNs) / 1e9;
     const double meanSize = s.ios ? static_cast<double>(s.misses) / static_cast<double>(s.ios) : 0.0;
     QString text;
-    text += label == s.policy ? QStringLiteral("policy %1\n").arg(QString::fromStdString(s.policy))
-                              : QStringLiteral("run %1 (policy %2)\n")
-                                    .arg(QString::fromStdString(label), QString::fromStdString(s.policy));
+    text += label == s.policy ? QStringLiteral("policy %1\n").arg(shown(s.policy))
+                              : QStringLiteral("run %1 (policy %2)\n").arg(shown(label), shown(s.policy));
     text += QStringLiteral("  blocks %1  hits %2  misses %3\n")
                 .arg(count(s.blocks), count(s.hits), count(s.misses));
     text += QStringLiteral("  reads %1 (mean %2 blocks)  device reads %3  %4 MiB\n")
@@ -66,7 +69,7 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
                 .arg(count(s.waits))
                 .arg(static_cast<double>(s.waitNs) / 1e6, 0, 'f', 1)
                 .arg(seconds, 0, 'f', 3)
-                .arg(QString::fromStdString(s.ioMethodUsed));
+                .arg(shown(s.ioMethodUsed));
     text += QStringLiteral(
                 "  distance mean %1 (time-weighted %2) max %3, at <= 2 for %4% of blocks; pinned mean %5, "
                 "in flight mean %6 (max_pinned %7)\n")
@@ -100,11 +103,11 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
                      percent(s.osCacheResidentAfter));
     }
     if (!s.fallbackReason.empty())
-        text += QStringLiteral("  fallback: %1\n").arg(QString::fromStdString(s.fallbackReason));
+        text += QStringLiteral("  fallback: %1\n").arg(shown(s.fallbackReason));
     if (s.cancelled)
         text += QStringLiteral("  cancelled\n");
     if (!s.error.empty())
-        text += QStringLiteral("  ERROR: %1\n").arg(QString::fromStdString(s.error));
+        text += QStringLiteral("  ERROR: %1\n").arg(shown(s.error));
     return text.toStdString();
 }
 
@@ -196,10 +199,10 @@ int runHeadless(const CliOptions& options) {
             config.pg.active() ? std::string("index ").append(pg::resolvePath(config.pg, config.pg.index))
             : config.blockList.empty() ? config.dataset.name
                                        : config.blockList;
-        std::printf("dataset %s: %s blocks in a %s-block relation, %s%s%s\n", name.c_str(),
+        std::printf("dataset %s: %s blocks in a %s-block relation, %s%s%s\n", printable(name).c_str(),
                     qPrintable(count(source->length())), qPrintable(count(source->relationBlocks())),
                     config.dataset.direction == Direction::Forward ? "forward" : "backward",
-                    config.file.empty() ? "" : ", file ", config.file.c_str());
+                    config.file.empty() ? "" : ", file ", printable(config.file).c_str());
         if (config.pg.active())
             std::printf(
                 "  index: %s leaf pages, %s TIDs, %s posting lists, %s dead items skipped; %s visits to %s "
@@ -238,7 +241,7 @@ int runHeadless(const CliOptions& options) {
         return 2;
     }
     if (runs.size() == 2)
-        std::printf("%s\n", qPrintable(variantVerdict(experiment.runs, runs)));
+        std::printf("%s\n", printable(variantVerdict(experiment.runs, runs).toStdString()).c_str());
     experiment.provenance = experimentProvenance(experiment, runs, options.commandLine);
     // A cancelled run's partial results are written too, whole and marked "cancelled".
     if (writeOutputs(csv, json, summaryJson(experiment, runs)) != 0)

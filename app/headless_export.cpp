@@ -6,6 +6,7 @@
 #include "import_run.h"
 #include "input_error.h"
 #include "io/output_file.h"
+#include "message_text.h"
 #include "plot_file.h"
 #include "png_export.h"
 #include "run_controller.h"
@@ -27,10 +28,11 @@ namespace {
 
 void printRun(const RunSummary& s) {
     std::printf("policy %s: %s blocks, %s reads, %s waits (%s), run time %s, %zu collapse(s)%s\n",
-                s.policy.c_str(), qPrintable(formatCount(s.blocks)), qPrintable(formatCount(s.ios)),
-                qPrintable(formatCount(s.waits)), qPrintable(formatDuration(static_cast<double>(s.waitNs))),
+                printable(s.policy).c_str(), qPrintable(formatCount(s.blocks)),
+                qPrintable(formatCount(s.ios)), qPrintable(formatCount(s.waits)),
+                qPrintable(formatDuration(static_cast<double>(s.waitNs))),
                 qPrintable(formatDuration(static_cast<double>(s.runtimeNs))), s.collapseIntervals.size(),
-                s.error.empty() ? "" : (" ERROR: " + s.error).c_str());
+                s.error.empty() ? "" : (" ERROR: " + printable(s.error)).c_str());
 }
 
 // The plot files the command line asks for, each in its option's format.
@@ -60,7 +62,7 @@ int writeDrawn(const CliOptions& options, const Experiment& experiment, const st
     int exitCode = 0;
     dashboard.setVerdict(variantVerdict(experiment.runs, runs));
     if (runs.size() == 2)
-        std::printf("%s\n", qPrintable(dashboard.verdict()));
+        std::printf("%s\n", printable(dashboard.verdict().toStdString()).c_str());
     dashboard.setLive(false);
     dashboard.summariesChanged();
     if (!options.summaryJson.empty()) {
@@ -83,7 +85,7 @@ int writeDrawn(const CliOptions& options, const Experiment& experiment, const st
             exitCode = 1;
             continue;
         }
-        std::printf("wrote %s (%s, %dx%d)\n", qPrintable(path), qPrintable(plotFormatName(format)),
+        std::printf("wrote %s (%s, %dx%d)\n", printable(file).c_str(), qPrintable(plotFormatName(format)),
                     what.size.width(), what.size.height());
     }
     return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;
@@ -114,7 +116,7 @@ int finish(const CliOptions& options, const RunController& controller, Dashboard
             std::fprintf(stderr, "lookahead: %s\n", error.c_str());
             exitCode = 1;
         } else {
-            std::printf("wrote %s (session)\n", options.save.c_str());
+            std::printf("wrote %s (session)\n", printable(options.save).c_str());
         }
     }
     const int drawn = writeDrawn(options, experiment, runs, dashboard);

@@ -2,6 +2,7 @@
 #include "headless.h"
 
 #include "input_error.h"
+#include "message_text.h"
 #include "session_io.h"
 #include "summary_json.h"
 
@@ -16,7 +17,7 @@ int writeSession(SessionWriter& session, const Experiment& experiment) {
         std::fprintf(stderr, "lookahead: %s\n", error.what());
         return 1;
     }
-    std::printf("wrote %s (session)\n", session.path().c_str());
+    std::printf("wrote %s (session)\n", printable(session.path()).c_str());
     return 0;
 }
 
@@ -41,12 +42,13 @@ int runOpenHeadless(const CliOptions& options) {
         return 2;
     }
     const Experiment& experiment = session.experiment;
-    std::printf("session %s: %zu run(s), saved by Lookahead %s\n", options.open.c_str(),
-                experiment.runs.size(), session.reader->meta("lookahead_version").c_str());
+    std::printf("session %s: %zu run(s), saved by Lookahead %s\n", printable(options.open).c_str(),
+                experiment.runs.size(), printable(session.reader->meta("lookahead_version")).c_str());
     for (std::size_t i = 0; i < experiment.runs.size(); ++i)
         std::fputs(describeRun(experiment.runs[i].label, session.summaries[i]).c_str(), stdout);
     if (session.summaries.size() == 2)
-        std::printf("%s\n", qPrintable(variantVerdict(experiment.runs, session.summaries)));
+        std::printf("%s\n",
+                    printable(variantVerdict(experiment.runs, session.summaries).toStdString()).c_str());
     return writeOutputs(noCsv, json, summaryJson(experiment, session.summaries));
 }
 

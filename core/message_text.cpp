@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "message_text.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace la {
@@ -22,6 +23,36 @@ std::string byteSize(std::uint64_t bytes) {
     return text;
 }
 
+namespace {
+
+void escapeByte(std::string& out, unsigned char c) {
+    char escaped[8];
+    std::snprintf(escaped, sizeof escaped, "\\x%02X", c);
+    out += escaped;
+}
+
+// The length of the valid UTF-8 sequence of a printable character at the start of `text`, or 0.
+std::size_t printableSequence(std::string_view text) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char lead = byte(0);
+    const std::size_t length = lead >= 0xF5 ? 0 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
+    if (length == 0 || length > text.size())
+        return 0;
+    auto code = static_cast<char32_t>(lead & (0x7F >> length));
+    for (std::size_t i = 1; i < length; ++i) {
+        if ((byte(i) & 0xC0) != 0x80)
+            return 0;
+        code = (code << 6) | (byte(i) & 0x3F);
+    }
+    const char32_t shortest[] = {0, 0, 0x80, 0x800, 0x10000};
+    const bool valid = code >= shortest[length] && code <= 0x10FFFF && (code < 0xD800 || code > 0xDFFF);
+    const bool control = code < 0xA0 || (code >= 0x202A && code <= 0x202E) ||
+                         (code >= 0x2066 && code <= 0x2069) || code == 0x200E || code == 0x200F;
+    return valid && !control ? length : 0;
+}
+
+} // namespace
+
 std::string excerpt(std::string_view text, std::size_t limit) {
     std::string out;
     std::size_t used = 0;
@@ -30,13 +61,28 @@ std::string excerpt(std::string_view text, std::size_t limit) {
         if (c >= 0x20 && c < 0x7F) {
             out += static_cast<char>(c);
         } else {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\x%02X", c);
-            out += escaped;
+            escapeByte(out, c);
         }
     }
     if (used < text.size())
         out += "… (" + std::to_string(text.size()) + " bytes)";
+    return out;
+}
+
+std::string printable(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    while (!text.empty()) {
+        const auto c = static_cast<unsigned char>(text.front());
+        const std::size_t sequence = c >= 0x80 ? printableSequence(text) : 0;
+        if (c >= 0x20 && c < 0x7F)
+            out += static_cast<char>(c);
+        else if (sequence > 0)
+            out.append(text.substr(0, sequence));
+        else
+            escapeByte(out, c);
+        text.remove_prefix(std::max<std::size_t>(sequence, 1));
+    }
     return out;
 }
 

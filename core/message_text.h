@@ -22,4 +22,9 @@ std::string joined(std::initializer_list<std::string_view> parts);
 // \xNN, and the text is cut after about `limit` characters with "… (N bytes)".
 std::string excerpt(std::string_view text, std::size_t limit = 120);
 
+// User text (a run label, a path, a policy name) whole, fit to print on a terminal: valid UTF-8
+// stays readable, while control characters (C0, DEL, C1), bidirectional overrides and bytes that
+// are not valid UTF-8 are escaped as \xNN, so no file can move the cursor or recolour the screen.
+std::string printable(std::string_view text);
+
 } // namespace la

@@ -3,6 +3,7 @@
 
 #include "input_error.h"
 #include "io_backend.h"
+#include "protected_symlinks.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -39,6 +40,8 @@ OutputFile::OutputFile(std::string path, std::string what)
     };
     if (m_path.empty())
         throw InputError(m_what + " needs a file name");
+    if (const std::string planted = foreignSymlink(m_path); !planted.empty())
+        throw refuse(planted);
     struct stat st {};
     if (::stat(m_path.c_str(), &st) == 0) {
         if (S_ISDIR(st.st_mode))

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
+#include <utility>
 
 namespace la {
 
@@ -31,23 +33,34 @@ bool allOf(std::string_view text, const char* digits) {
     return !text.empty() && text.find_first_not_of(digits) == std::string_view::npos;
 }
 
-// The PID in ".NAME.PID.<16 hex>.tmp" (ours) or ".NAME.part-PID" (earlier versions), or 0.
-long temporaryFileOwner(std::string_view name) {
-    if (!name.starts_with('.'))
-        return 0;
-    std::string_view pid;
-    if (name.ends_with(".tmp") && name.size() > 4 + 17) {
-        const std::string_view rest = name.substr(0, name.size() - 4);
-        const std::string_view hex = rest.substr(rest.size() - 16);
-        const std::string_view head = rest.substr(0, rest.size() - 17);
-        if (rest[rest.size() - 17] != '.' || !allOf(hex, "0123456789abcdef"))
-            return 0;
-        pid = head.substr(head.rfind('.') + 1);
-    } else if (const auto part = name.rfind(".part-"); part != std::string_view::npos && part > 0) {
-        pid = name.substr(part + 6);
-    }
-    return allOf(pid, "0123456789") && pid.size() < 10 ? std::strtol(std::string(pid).c_str(), nullptr, 10)
-                                                       : 0;
+// The extended attribute markTempFile() sets; its value is the file's own name.
+constexpr const char* kTempMark = "user.lookahead.temp";
+
+// The final name and PID in ".NAME.PID.<16 hex>.tmp", or a PID of 0.
+std::pair<std::string_view, long> temporaryFileOwner(std::string_view name) {
+    if (!name.starts_with('.') || !name.ends_with(".tmp") || name.size() <= 4 + 17)
+        return {};
+    const std::string_view rest = name.substr(0, name.size() - 4);
+    const std::string_view hex = rest.substr(rest.size() - 16);
+    const std::string_view head = rest.substr(1, rest.size() - 18);
+    const auto dot = head.rfind('.');
+    if (rest[rest.size() - 17] != '.' || !allOf(hex, "0123456789abcdef") || dot == std::string_view::npos)
+        return {};
+    const std::string_view pid = head.substr(dot + 1);
+    if (!allOf(pid, "0123456789") || pid.size() >= 10)
+        return {};
+    return {head.substr(0, dot), std::strtol(std::string(pid).c_str(), nullptr, 10)};
+}
+
+// Whether the file `name` in `dirFd` is a regular file of ours carrying our mark under that name.
+bool markedAsOurs(int dirFd, const std::string& name) {
+    const UniqueFd fd(::openat(dirFd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    struct stat st {};
+    if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid())
+        return false;
+    std::string mark(name.size() + 1, '\0');
+    const ssize_t length = ::fgetxattr(fd.get(), kTempMark, mark.data(), mark.size());
+    return length == static_cast<ssize_t>(name.size()) && mark.compare(0, name.size(), name) == 0;
 }
 
 bool processExists(long pid) {
@@ -79,6 +92,7 @@ int TempFile::create(const std::string& dir, const std::string& finalName, mode_
         if (named >= 0) {
             m_fd.reset(named);
             m_namedPath = path;
+            markTempFile(named, path);
             // The umask cannot be read without changing it (racy with other threads): a new
             // file gets the usual 0644.
             ::fchmod(named, mode == 0666 ? 0644 : mode);
@@ -92,6 +106,7 @@ int TempFile::create(const std::string& dir, const std::string& finalName, mode_
 
 int TempFile::publish(const std::string& finalPath) {
     if (!m_namedPath.empty()) {
+        unmarkTempFile(m_fd.get());
         if (::rename(m_namedPath.c_str(), finalPath.c_str()) != 0)
             return errno;
         m_namedPath.clear();
@@ -125,13 +140,24 @@ TempFile::~TempFile() {
         ::unlink(m_namedPath.c_str());
 }
 
-void removeStaleTempFiles(const std::string& dir) {
+void markTempFile(int fd, const std::string& path) {
+    const std::string name = std::filesystem::path(path).filename().string();
+    ::fsetxattr(fd, kTempMark, name.data(), name.size(), 0);
+}
+
+void unmarkTempFile(int fd) {
+    ::fremovexattr(fd, kTempMark);
+}
+
+void removeStaleTempFiles(const std::string& dir, const std::string& finalName) {
+    const UniqueFd dirFd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
         const std::string name = entry.path().filename().string();
-        const long pid = temporaryFileOwner(name);
-        if (pid > 0 && !processExists(pid))
-            ::unlink(entry.path().c_str());
+        const auto [finalPart, pid] = temporaryFileOwner(name);
+        if (pid > 0 && (finalName.empty() || finalPart == finalName) && !processExists(pid) &&
+            dirFd.valid() && markedAsOurs(dirFd.get(), name))
+            ::unlinkat(dirFd.get(), name.c_str(), 0);
     }
 }
 

@@ -14,7 +14,8 @@ namespace la {
 // is complete, and that vanishes if the process dies: an unnamed O_TMPFILE file, named only by
 // publish(). Where the file system has no O_TMPFILE it is a 0600 file with an unpredictable name,
 // created O_EXCL | O_NOFOLLOW and removed again unless published; its name carries our PID so that
-// removeStaleTempFiles() can tell an orphan from a file still being written.
+// removeStaleTempFiles() can tell an orphan from a file still being written, and markTempFile()
+// marks it as ours.
 class TempFile {
 public:
     // Returns 0, or the errno of the failed create. `access`: O_WRONLY or O_RDWR.
@@ -40,8 +41,19 @@ private:
     std::string m_namedPath; // the fallback's name until published; empty for O_TMPFILE
 };
 
-// Removes the temporary files of processes that no longer exist from one of our own directories,
-// including the ".NAME.part-PID" files of earlier versions.
-void removeStaleTempFiles(const std::string& dir);
+// Marks the open file `fd`, named `path` (".NAME.PID.<16 hex>.tmp"), as a temporary file we made,
+// with an extended attribute holding its name: users can give a file our kind of name, but not by
+// accident this mark. Best effort: where the file system has no extended attributes, an orphan is
+// left behind rather than a user's file put at risk.
+void markTempFile(int fd, const std::string& path);
+// Takes the mark off again just before the file gets its final name: a published file is the
+// user's, and carries nothing of ours.
+void unmarkTempFile(int fd);
+
+// Removes from `dir` the temporary files (of the final name `finalName`, or of any name if it is
+// empty) whose process no longer exists: only regular files of ours, owned by us and still
+// carrying the mark of markTempFile() under their own name. Anything else is a user's file, however
+// it is named, and stays.
+void removeStaleTempFiles(const std::string& dir, const std::string& finalName = {});
 
 } // namespace la

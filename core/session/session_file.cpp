@@ -2,6 +2,8 @@
 #include "session_file.h"
 
 #include "input_error.h"
+#include "io/protected_symlinks.h"
+#include "io/temp_file.h"
 #include "io_backend.h"
 #include "message_text.h"
 #include "trace/trace_format.h"
@@ -16,7 +18,6 @@
 #include <bit>
 #include <cerrno>
 #include <charconv>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -77,24 +78,6 @@ std::string randomHex() {
     char text[17];
     std::snprintf(text, sizeof text, "%016llx", value);
     return text;
-}
-
-// ".NAME.PID.HEX.tmp" files of processes that are gone: what a save killed mid-way left behind.
-void removeOrphans(const std::filesystem::path& dir, const std::string& name) {
-    std::error_code error;
-    const std::string prefix = std::string(".").append(name).append(".");
-    for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
-        const std::string file = entry.path().filename().string();
-        if (!file.starts_with(prefix) || !file.ends_with(".tmp"))
-            continue;
-        const std::string rest = file.substr(prefix.size(), file.size() - prefix.size() - 4);
-        const auto dot = rest.find('.');
-        if (dot == std::string::npos || rest.size() - dot - 1 != 16)
-            continue;
-        const long pid = std::strtol(rest.substr(0, dot).c_str(), nullptr, 10);
-        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-            ::unlink(entry.path().c_str());
-    }
 }
 
 // A file name as an SQLite URI path: '%', '?' and '#' would end or change it.
@@ -188,6 +171,8 @@ void SessionWriter::create() {
     };
     if (m_path.empty())
         throw InputError("the session needs a file name");
+    if (const std::string planted = foreignSymlink(m_path); !planted.empty())
+        throw refuse(planted);
     struct stat st {};
     mode_t mode = 0644;
     if (::stat(m_path.c_str(), &st) == 0) {
@@ -204,7 +189,7 @@ void SessionWriter::create() {
     const std::filesystem::path target(m_target);
     const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
     const std::string name = target.filename().string();
-    removeOrphans(dir, name);
+    removeStaleTempFiles(dir.string(), name);
     m_temp = (dir / joined({".", name, ".", std::to_string(::getpid()), ".", randomHex(), ".tmp"})).string();
     const int fd = ::open(m_temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
@@ -212,6 +197,7 @@ void SessionWriter::create() {
         m_temp.clear(); // not ours to remove
         throw refuse(joined({std::strerror(error), " (in directory '", dir.string(), "')"}));
     }
+    markTempFile(fd, m_temp);
     ::fchmod(fd, mode);
     ::close(fd);
     if (sqlite3_open_v2(m_temp.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
@@ -502,6 +488,7 @@ void SessionWriter::commit() {
             ::close(fd);
         ioFail("sync");
     }
+    unmarkTempFile(fd);
     ::close(fd);
     if (::rename(m_temp.c_str(), m_target.c_str()) != 0)
         ioFail("rename");
