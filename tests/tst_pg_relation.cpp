@@ -11,6 +11,7 @@
 #include "pg/checksum.h"
 #include "pg/heap_page.h"
 #include "pg/index_scan.h"
+#include "pg/index_tuple.h"
 #include "pg/page_header.h"
 #include "pg/relation_files.h"
 #include "pg_server.h"
@@ -134,6 +135,7 @@ private slots:
     void visitsEqualTheServersOrder();
     void checksumsMatchTheServers();
     void corruptedPageFailsItsChecksum();
+    void postingListOffsetCannotWrap();
     void cliScansTheRealHeap();
     void resetAndStartAfterShapeTheStream();
     void segmentsMapBlocks();
@@ -304,6 +306,22 @@ void TestPgRelation::corruptedPageFailsItsChecksum() {
     QVERIFY2(r.err.contains(QLatin1String("checksum mismatch")) && r.err.contains(copy) &&
                  r.err.contains(QLatin1String("block 3 at offset 24576")),
              qPrintable(r.out + r.err));
+}
+
+void TestPgRelation::postingListOffsetCannotWrap() {
+    // A posting list whose 32-bit offset plus its size wraps past 2^32 to a small number: it must
+    // not pass the bounds check (it would read 4 GB past the tuple).
+    std::vector<std::byte> tuple(24, std::byte{0});
+    const std::uint32_t offset = 0xFFFFFFF4; // + 4 TIDs * 6 bytes = 2^32 + 12
+    const std::uint16_t hi = offset >> 16, lo = offset & 0xFFFF, status = 0x2000 | 4; // BT_IS_POSTING, 4 TIDs
+    const std::uint16_t info = 24 | 0x2000; // size, INDEX_ALT_TID_MASK
+    std::memcpy(tuple.data(), &hi, 2);
+    std::memcpy(tuple.data() + 2, &lo, 2);
+    std::memcpy(tuple.data() + 4, &status, 2);
+    std::memcpy(tuple.data() + 6, &info, 2);
+    pg::IndexTuple parsed;
+    const std::string problem = pg::parseIndexTuple(tuple.data(), 24, parsed);
+    QVERIFY2(problem.find("does not fit") != std::string::npos, problem.c_str());
 }
 
 void TestPgRelation::cliScansTheRealHeap() {

@@ -4,6 +4,7 @@
 #include "block_size.h"
 #include "checksum.h"
 #include "index_tuple.h"
+#include "message_text.h"
 
 namespace la::pg {
 
@@ -112,18 +113,18 @@ std::string btreePageProblem(const std::byte* page, std::uint32_t block, bool ch
         return "no high key, yet the page has a right sibling (right-link " + std::to_string(o.next) + ")";
     for (std::uint32_t n = 1; n <= count; ++n) {
         const LinePointer lp = linePointer(page, n);
-        const std::string item = "item " + std::to_string(n);
         if (lp.flags == kLpUnused && (n > 1 || o.rightmost()))
             continue;
         if (lp.flags != kLpNormal && lp.flags != kLpDead)
-            return item + (lp.flags == kLpUnused ? " (the high key) is unused"
-                                                 : " is a redirect, which btree pages never hold");
+            return joined({"item ", std::to_string(n),
+                           lp.flags == kLpUnused ? " (the high key) is unused"
+                                                 : " is a redirect, which btree pages never hold"});
         if (lp.offset < header.upper || lp.offset + lp.length > header.special)
-            return item + " (offset " + std::to_string(lp.offset) + ", " + std::to_string(lp.length) +
-                   " bytes) lies outside the tuple area";
+            return joined({"item ", std::to_string(n), " (offset ", std::to_string(lp.offset), ", ",
+                           std::to_string(lp.length), " bytes) lies outside the tuple area"});
         IndexTuple tuple;
         if (std::string problem = parseIndexTuple(page + lp.offset, lp.length, tuple); !problem.empty())
-            return item + ": " + problem;
+            return joined({"item ", std::to_string(n), ": ", problem});
         if (std::string problem = itemRoleProblem(o, n, tuple); !problem.empty())
             return problem;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "index_tuple.h"
 
+#include "checked_math.h"
 #include "page_header.h"
 
 namespace la::pg {
@@ -58,8 +59,10 @@ std::string parseIndexTuple(const std::byte* data, std::uint32_t length, IndexTu
     t.posting = true;
     t.postingCount = t.tid.offset & kCountMask;
     t.postingOffset = t.tid.block; // an alt-TID tuple keeps the posting list's offset there
+    // The offset is a 32-bit block field: its sum with the list's size must not wrap.
+    std::uint32_t end = 0;
     if (t.postingCount < 2 || t.postingOffset < t.keyOffset() ||
-        t.postingOffset + t.postingCount * kTidBytes > length)
+        !checkedAdd(t.postingOffset, t.postingCount * kTidBytes, end) || end > length)
         return "a posting list of " + std::to_string(t.postingCount) + " TIDs at offset " +
                std::to_string(t.postingOffset) + " that does not fit its " + std::to_string(length) +
                "-byte tuple";

@@ -50,15 +50,6 @@ std::string pageHeaderProblem(const std::byte* page) {
     return {};
 }
 
-std::uint32_t lineCount(const PageHeader& header) {
-    return (header.lower - kPageHeaderSize) / 4;
-}
-
-LinePointer linePointer(const std::byte* page, std::uint32_t n) {
-    const std::uint32_t word = readU32(page + kPageHeaderSize + 4 * (n - 1));
-    return {word & 0x7FFFu, (word >> 15) & 0x3u, word >> 17};
-}
-
 std::uint32_t specialSize(const PageHeader& header) {
     return kBlockSize - header.special;
 }

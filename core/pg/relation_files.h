@@ -40,7 +40,8 @@ public:
     // Reads relation block `block` into `page` (8 kB); throws InputError if it cannot.
     void read(std::uint64_t block, std::byte* page) const;
 
-    // "'FILE.1' block 5 (relation block 131077) at offset 40960".
+    // "'FILE.1' block 5 (relation block 131077) at offset 40960"; a block past the end is named as
+    // a relation block of the first file, never by a segment file that does not exist.
     std::string where(std::uint64_t block) const;
 
     // The segments whose size or modification time differ from when they were opened, described
