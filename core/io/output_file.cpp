@@ -4,6 +4,7 @@
 #include "input_error.h"
 #include "io_backend.h"
 #include "protected_symlinks.h"
+#include "stop_request.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -22,7 +23,7 @@ constexpr std::size_t kBufferBytes = 1 << 20;
 int writeFully(int fd, std::string_view bytes) {
     while (!bytes.empty()) {
         const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-        if (n < 0 && errno == EINTR)
+        if (n < 0 && retryAfter(errno)) // a FIFO's stalled reader may block us forever
             continue;
         if (n <= 0)
             return n < 0 ? errno : EIO;
