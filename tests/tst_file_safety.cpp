@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -160,6 +161,8 @@ private slots:
     // 6. Headless signals cancel the run.
     void signalCancelsHeadlessRun_data();
     void signalCancelsHeadlessRun();
+    void signalEndsACallBlockedOnAPipe_data();
+    void signalEndsACallBlockedOnAPipe();
     // 7. Block-list CSV follows RFC 4180.
     void csvQuotingIsHonoured_data();
     void csvQuotingIsHonoured();
@@ -615,6 +618,50 @@ void TestFileSafety::signalCancelsHeadlessRun() {
     QCOMPARE(rows.last().count(','), 12); // a whole row
     QVERIFY(rows.first().startsWith("run,time_ns,"));
     QCOMPARE(entries(m_dir.path()).filter(QStringLiteral(".tmp")), QStringList());
+}
+
+void TestFileSafety::signalEndsACallBlockedOnAPipe_data() {
+    QTest::addColumn<QString>("option");
+    QTest::addColumn<QString>("blockedIn");
+    // A block list read from a FIFO whose writer never writes (a stalled `<(command)`), and a trace
+    // CSV written to a FIFO whose reader never reads: both block in the kernel, not in our loop.
+    QTest::newRow("--blocks FIFO, writer stalled")
+        << QStringLiteral("--blocks") << QStringLiteral("pipe_read");
+    QTest::newRow("--trace-csv FIFO, reader stalled")
+        << QStringLiteral("--trace-csv") << QStringLiteral("pipe_write");
+}
+
+void TestFileSafety::signalEndsACallBlockedOnAPipe() {
+    QFETCH(QString, option);
+    QFETCH(QString, blockedIn);
+    const QString fifo = path(QStringLiteral("stalled%1.fifo").arg(option));
+    QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+    // Held open both ways and never used: the other end neither sees an end of file nor drains.
+    const int held = ::open(QFile::encodeName(fifo).constData(), O_RDWR | O_CLOEXEC);
+    QVERIFY(held >= 0);
+    QStringList args{QStringLiteral("--headless"), option, fifo};
+    if (option == QStringLiteral("--trace-csv"))
+        args << QStringLiteral("--dataset") << QStringLiteral("random") << QStringLiteral("--pattern-blocks")
+             << QString::number(1'000'000);
+    QProcess process;
+    prepare(process, Launch{args, {}, {}, {}});
+    QVERIFY(process.waitForStarted());
+    const QString pid = QString::number(process.processId());
+    // Wait until one of its threads sits in the blocking call the signal must end.
+    const auto blocked = [&] {
+        const QStringList tasks =
+            QDir(QStringLiteral("/proc/%1/task").arg(pid)).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        for (const QString& task : tasks)
+            if (readFile(QStringLiteral("/proc/%1/task/%2/wchan").arg(pid, task))
+                    .contains(blockedIn.toLatin1()))
+                return true;
+        return false;
+    };
+    QVERIFY2(QTest::qWaitFor(blocked, kTimeoutMs), "the run never blocked on the FIFO");
+    ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+    const Result r = finish(process);
+    ::close(held);
+    QCOMPARE(r.exitCode, 128 + SIGINT);
 }
 
 void TestFileSafety::csvQuotingIsHonoured_data() {

@@ -23,10 +23,14 @@ constexpr std::size_t kBufferBytes = 1 << 20;
 int writeFully(int fd, std::string_view bytes) {
     while (!bytes.empty()) {
         const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-        if (n < 0 && retryAfter(errno)) // a FIFO's stalled reader may block us forever
+        // A FIFO's stalled reader may block us forever: a signal then ends the write, whether it
+        // cut the call short (EINTR) or after part of the bytes went out.
+        if (n < 0 && retryAfter(errno))
             continue;
         if (n <= 0)
             return n < 0 ? errno : EIO;
+        if (static_cast<std::size_t>(n) < bytes.size() && stopRequested().load(std::memory_order_relaxed))
+            return EINTR;
         bytes.remove_prefix(static_cast<std::size_t>(n));
     }
     return 0;
@@ -78,23 +82,27 @@ void OutputFile::fail(int error) const {
 }
 
 void OutputFile::write(std::string_view bytes) {
+    if (m_error != 0)
+        fail(m_error);
     if (m_buffer.size() + bytes.size() > kBufferBytes)
         flush();
     if (bytes.size() >= kBufferBytes) {
         if (const int error = writeFully(m_direct.valid() ? m_direct.get() : m_temp.fd(), bytes))
-            fail(error);
+            fail(m_error = error);
         return;
     }
     m_buffer.append(bytes);
 }
 
 void OutputFile::flush() {
+    if (m_error != 0)
+        fail(m_error);
     if (m_buffer.empty())
         return;
     const int error = writeFully(m_direct.valid() ? m_direct.get() : m_temp.fd(), m_buffer);
     m_buffer.clear();
     if (error != 0)
-        fail(error);
+        fail(m_error = error);
 }
 
 void OutputFile::commit() {

@@ -38,6 +38,8 @@ private:
     UniqueFd m_direct; // a device or FIFO written in place
     std::string m_buffer;
     bool m_committed = false;
+    int m_error =
+        0; // the first failed write's errno: nothing more is written (a stalled FIFO stays unblocked)
 };
 
 // Writes `bytes` to `path` through an OutputFile; returns an error message, empty on success.
