@@ -35,7 +35,7 @@ void reportImport(const CliOptions& options, const ObservedTrace& trace) {
                   std::to_string(trace.files[i].reads) + " reads)";
     note("relation " + excerpt(trace.relation) + ": " + std::to_string(trace.reads.size()) + " reads" +
          (options.traceRelation.empty()
-              ? ", the most read of " + std::to_string(trace.files.size()) + " file(s)" +
+              ? ", the most read of " + std::to_string(trace.files.size() + trace.otherFiles) + " file(s)" +
                     (others.empty() ? "" : "; others: " + others) + "; choose with --trace-relation"
               : ""));
     if (trace.processes.size() > 1)
@@ -56,6 +56,8 @@ void reportImport(const CliOptions& options, const ObservedTrace& trace) {
     if (trace.uringEnters > 0)
         note("the trace also shows " + std::to_string(trace.uringEnters) +
              " io_uring_enter calls, whose reads a syscall trace cannot see");
+    for (const std::string& text : trace.notes)
+        note(text);
 }
 
 // Reports the import's progress on stderr, every 10%.
