@@ -140,8 +140,11 @@ int runImportHeadless(const CliOptions& options) {
     if (!model.summary->error.empty())
         exitCode = 1;
     std::printf("%s\n", qPrintable(observedVerdict(observed, *model.summary)));
-    const int written = writeOutputs(
-        csv, json, QJsonDocument(importSummaryDocument(options.importTrace, observed, model)).toJson());
+    // Built only when asked for: it lists every process, which a trace may have by the million.
+    const QByteArray summary =
+        json ? QJsonDocument(importSummaryDocument(options.importTrace, observed, model)).toJson()
+             : QByteArray();
+    const int written = writeOutputs(csv, json, summary);
     if (SignalCancel::exitCode() != 0)
         return SignalCancel::exitCode();
     return exitCode != 0 ? exitCode : written;
