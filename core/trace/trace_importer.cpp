@@ -29,6 +29,9 @@ std::string quoted(const std::string& path) {
 
 // The files listed for choosing (the GUI's picker, the CLI's note); the rest are only counted.
 constexpr std::size_t kListedFiles = 64;
+// Files counted in the first pass (about 100 bytes each): the bound on its memory. Reads of files
+// first seen after this many others are counted together; --trace-relation still finds them.
+constexpr std::size_t kMaxCountedFiles = std::size_t{1} << 19;
 // Malformed lines are skipped while they are at most this share of the trace (1 in 10).
 constexpr std::uint64_t kBadShareDivisor = 10;
 
@@ -94,14 +97,17 @@ public:
         ++m_reads;
         const std::string_view key = m_key.of(line);
         const std::uint64_t hash = hashOf(key);
-        auto [it, inserted] = m_counts.try_emplace(hash);
-        Count& count = it->second;
-        if (inserted) {
-            count.hash = hash;
-            count.order = m_counts.size();
+        auto found = m_counts.find(hash);
+        if (found == m_counts.end()) {
             if (!m_wanted.empty() && !line.path.empty())
                 match(key, hash);
+            if (m_counts.size() >= kMaxCountedFiles) {
+                m_uncountedReads += line.failed ? 0 : 1;
+                return;
+            }
+            found = m_counts.emplace(hash, Count{hash, 0, 0, m_counts.size() + 1}).first;
         }
+        Count& count = found->second;
         if (line.failed)
             return;
         ++count.reads;
@@ -116,6 +122,8 @@ public:
 
     std::uint64_t reads() const { return m_reads; }
     std::size_t files() const { return m_counts.size(); }
+    // Successful reads of files past kMaxCountedFiles.
+    std::uint64_t uncountedReads() const { return m_uncountedReads; }
     const std::string& mostRead() const { return m_leaderName; }
     const std::vector<Match>& matches() const { return m_matches; }
     bool exactMatch() const { return m_exact; }
@@ -150,7 +158,9 @@ private:
                 return;
             escaped = true;
         }
-        if (m_exact || (!exact && m_matches.size() >= 2))
+        const bool known = std::any_of(m_matches.begin(), m_matches.end(),
+                                       [&](const Match& m) { return m.hash == hash && m.key == key; });
+        if (known || m_exact || (!exact && m_matches.size() >= 2))
             return;
         if (exact) {
             m_exact = true;
@@ -162,7 +172,7 @@ private:
     std::string_view m_wanted; // the relation of --trace-relation PATH, else empty
     FileKey m_key;
     std::unordered_map<std::uint64_t, Count> m_counts; // by the hash of the file's key
-    std::uint64_t m_reads = 0;
+    std::uint64_t m_reads = 0, m_uncountedReads = 0;
     std::uint64_t m_leaderReads = 0, m_leaderHash = 0;
     std::string m_leaderName;
     std::vector<Match> m_matches;
@@ -481,6 +491,11 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
             listed.push_back(count.hash);
         }
         trace.otherFiles = inventory.files() - top.size();
+        if (inventory.uncountedReads() > 0)
+            trace.notes.push_back(
+                std::to_string(inventory.uncountedReads()) + " read(s) of files first seen after " +
+                std::to_string(kMaxCountedFiles) +
+                " others were not counted per file (choose such a file with --trace-relation)");
         selection = choose(request, inventory, top, trace.relation, note);
         if (!selection.byFd) // no doubling: the reads are most of the memory
             trace.reads.reserve(inventory.readsOf(selection.hash));
