@@ -160,6 +160,22 @@ Argument split(std::string arg) {
     return a;
 }
 
+// --import-trace models the trace's own blocks: the options that choose other blocks, or a second
+// run, would be ignored, so they are refused rather than dropped; the trace's options need a trace.
+void refuseIgnoredOptions(const CliOptions& o) {
+    for (const std::string& name : o.given) {
+        const RunOption* option = findRunOption(name);
+        const bool choosesBlocks = option && option->section == "Dataset" && name != "seed";
+        const bool addsRun = name == "compare-direction" || name == "compare-backward-combining";
+        if (!o.importTrace.empty() && (choosesBlocks || addsRun))
+            throw InputError(
+                "--" + name +
+                " cannot be used with --import-trace, whose blocks are the trace's; leave one out");
+        if (o.importTrace.empty() && (name == "trace-format" || name == "trace-relation"))
+            throw InputError("--" + name + " needs --import-trace FILE");
+    }
+}
+
 } // namespace
 
 bool describesRun(const std::string& name) {
@@ -205,6 +221,7 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             setComparison(o, Comparison::Policy, "--compare-policy", comparedBy);
         o.given.push_back(a.name);
     }
+    refuseIgnoredOptions(o);
     return o;
 }
 

@@ -35,7 +35,7 @@ void reportImport(const CliOptions& options, const ObservedTrace& trace) {
                   std::to_string(trace.files[i].reads) + " reads)";
     note("relation " + excerpt(trace.relation) + ": " + std::to_string(trace.reads.size()) + " reads" +
          (options.traceRelation.empty()
-              ? ", the most read of " + std::to_string(trace.files.size()) + " file(s)" +
+              ? ", the most read of " + std::to_string(trace.files.size() + trace.otherFiles) + " file(s)" +
                     (others.empty() ? "" : "; others: " + others) + "; choose with --trace-relation"
               : ""));
     if (trace.processes.size() > 1)
@@ -56,6 +56,8 @@ void reportImport(const CliOptions& options, const ObservedTrace& trace) {
     if (trace.uringEnters > 0)
         note("the trace also shows " + std::to_string(trace.uringEnters) +
              " io_uring_enter calls, whose reads a syscall trace cannot see");
+    for (const std::string& text : trace.notes)
+        note(text);
 }
 
 // Reports the import's progress on stderr, every 10%.
@@ -138,8 +140,11 @@ int runImportHeadless(const CliOptions& options) {
     if (!model.summary->error.empty())
         exitCode = 1;
     std::printf("%s\n", qPrintable(observedVerdict(observed, *model.summary)));
-    const int written = writeOutputs(
-        csv, json, QJsonDocument(importSummaryDocument(options.importTrace, observed, model)).toJson());
+    // Built only when asked for: it lists every process, which a trace may have by the million.
+    const QByteArray summary =
+        json ? QJsonDocument(importSummaryDocument(options.importTrace, observed, model)).toJson()
+             : QByteArray();
+    const int written = writeOutputs(csv, json, summary);
     if (SignalCancel::exitCode() != 0)
         return SignalCancel::exitCode();
     return exitCode != 0 ? exitCode : written;

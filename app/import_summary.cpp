@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "import_summary.h"
 
+#include "message_text.h"
 #include "summary_json.h"
 
 #include <QJsonArray>
@@ -9,6 +10,9 @@
 namespace la {
 
 namespace {
+
+// Processes listed on stdout; a trace of many short-lived processes lists the rest as a count.
+constexpr std::size_t kProcessesShown = 16;
 
 QString count(std::uint64_t n) {
     return QLocale(QLocale::English).toString(static_cast<qulonglong>(n));
@@ -71,8 +75,9 @@ QString observedVerdict(const ObservedSummary& observed, const RunSummary& model
 
 std::string describeObserved(const ObservedSummary& o) {
     const RunSummary& s = o.run;
+    // The relation is a path or label from the trace: escaped, as every trace text on a terminal.
     QString text = QStringLiteral("observed (%1, %2)\n")
-                       .arg(QString::fromStdString(o.source), QString::fromStdString(o.relation));
+                       .arg(QString::fromStdString(o.source), QString::fromStdString(excerpt(o.relation)));
     text += QStringLiteral("  reads %1 (mean %2 blocks)  blocks %3  %4 MiB  %5 MB/s\n")
                 .arg(count(s.ios))
                 .arg(o.meanReadBlocks, 0, 'f', 2)
@@ -87,8 +92,11 @@ std::string describeObserved(const ObservedSummary& o) {
                 .arg(static_cast<double>(s.runtimeNs) / 1e9, 0, 'f', 3)
                 .arg(static_cast<double>(o.deviceTimeNs) / 1e9, 0, 'f', 3);
     QString processes;
-    for (const auto& [pid, reads] : o.readsByProcess)
-        processes += QStringLiteral(" %1:%2").arg(pid).arg(count(reads));
+    for (std::size_t i = 0; i < o.readsByProcess.size() && i < kProcessesShown; ++i)
+        processes +=
+            QStringLiteral(" %1:%2").arg(o.readsByProcess[i].first).arg(count(o.readsByProcess[i].second));
+    if (o.readsByProcess.size() > kProcessesShown)
+        processes += QStringLiteral(" and %1 more").arg(count(o.readsByProcess.size() - kProcessesShown));
     text += QStringLiteral("  reads by process (pid:reads)%1\n").arg(processes);
     text += QString::fromStdString(explainIoText(s.explainIo));
     text += QStringLiteral(

@@ -877,6 +877,8 @@ QString traceDescription(const QString& path, const ObservedTrace& trace) {
     if (trace.uringEnters > 0)
         lines << QObject::tr("%1 io_uring_enter calls: their reads are not in a syscall trace")
                      .arg(trace.uringEnters);
+    for (const std::string& note : trace.notes) // skipped lines, short reads, ... (already escaped)
+        lines << QString::fromStdString(note);
     return lines.join(QLatin1Char('\n'));
 }
 

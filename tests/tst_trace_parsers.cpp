@@ -30,6 +30,10 @@ private slots:
     void lookaheadCsvRows();
     void formatDetection();
     void segments();
+    void resultsAndInterruptedCalls();
+    void impossibleValues_data();
+    void impossibleValues();
+    void straceEscapes();
 };
 
 void TestTraceParsers::straceReadForms() {
@@ -153,6 +157,7 @@ void TestTraceParsers::straceBadLines_data() {
     QTest::newRow("prose") << "hello world";
     QTest::newRow("perf line") << "74.314 ( 0.148 ms): postgres/21796 pread64(fd: 11, count: 8192) = 8192";
     QTest::newRow("no fd") << "21715 1.0 pread64(, \"\"..., 8192, 0) = 8192";
+    QTest::newRow("negative offset of a read that succeeded") << "1 1.0 pread64(3, \"\"..., 8192, -1) = 8192";
 }
 
 void TestTraceParsers::straceBadLines() {
@@ -287,6 +292,77 @@ void TestTraceParsers::segments() {
     QCOMPARE(s.segment, 1U);
     s = splitSegment("/home/x.1/file");
     QCOMPARE(s.relation, std::string_view("/home/x.1/file"));
+}
+
+// A read's result and perf's interrupted calls (docs/trace-import.md §1, §2.2).
+void TestTraceParsers::resultsAndInterruptedCalls() {
+    TraceLine l;
+    QCOMPARE(parseStraceLine("1 1.0 pread64(3</r>, \"\"..., 81920, 0) = 8192 <0.000010>", l), LineKind::Read);
+    QCOMPARE(l.result, 8192LL);
+    QCOMPARE(coveredBytes(l), 8192ULL);
+    QCOMPARE(
+        parseStraceLine("1 1.0 pread64(3</r>, 0x7ffd12345678, 8192, -1) = -1 EINVAL (Invalid argument)", l),
+        LineKind::Read);
+    QVERIFY(l.failed);
+    QCOMPARE(parsePerfLine("507.395 (         ): postgres/21796 pread64(fd: 39, buf: 0x7f, count: 8192, pos: "
+                           "21159936)   ...",
+                           l),
+             LineKind::Read);
+    QVERIFY(l.interrupted);
+    QCOMPARE(l.durationNs, -1LL);
+    QCOMPARE(l.result, -1LL);
+    QCOMPARE(l.offset, 21159936ULL);
+    QCOMPARE(parsePerfLine("1.0 ( 0.010 ms): p/2 pread64(fd: 3, \xe2\x80\xa6, pos: 8192) = 0", l),
+             LineKind::Read);
+    QCOMPARE(l.result, 0LL);
+}
+
+// Values no real trace holds are malformed lines, so no arithmetic on them can wrap.
+void TestTraceParsers::impossibleValues_data() {
+    QTest::addColumn<int>("format");
+    QTest::addColumn<QString>("line");
+    const int strace = int(TraceFormat::Strace), perf = int(TraceFormat::Perf),
+              csv = int(TraceFormat::LookaheadCsv);
+    QTest::newRow("time INT64_MAX ns")
+        << strace << "1 9223372036.854775807 pread64(3, \"\"..., 8192, 0) = 8192";
+    QTest::newRow("time past int64") << strace
+                                     << "1 9223372036.999999999 pread64(3, \"\"..., 8192, 0) = 8192";
+    QTest::newRow("hours past int64")
+        << strace << "1 99999999999999999:00:00 pread64(3, \"\"..., 8192, 0) = 8192";
+    QTest::newRow("duration of days") << strace << "1 1.0 pread64(3, \"\"..., 8192, 0) = 8192 <100000.0>";
+    QTest::newRow("offset near 2^64")
+        << strace << "1 1.0 pread64(3, \"\"..., 8192, 18446744073709543424) = 8192";
+    QTest::newRow("past block 2^32") << strace << "1 1.0 pread64(3, \"\"..., 8192, 35184372088832) = 8192";
+    QTest::newRow("1 TiB read") << strace << "1 1.0 pread64(3, \"\"..., 1099511627776, 0) = 1099511627776";
+    QTest::newRow("result over count") << strace << "1 1.0 pread64(3, \"\"..., 8192, 0) = 16384";
+    QTest::newRow("pid past 2^32") << strace << "4294967296 1.0 pread64(3, \"\"..., 8192, 0) = 8192";
+    QTest::newRow("fd past 2^63") << strace << "1 1.0 pread64(9223372036854775808, \"\"..., 8192, 0) = 8192";
+    QTest::newRow("iovecs past 2^64")
+        << strace
+        << "1 1.0 preadv(3, [{iov_base=\"\", iov_len=18446744073709551615}, {iov_len=2}], 2, 0) = 1";
+    QTest::newRow("path past PATH_MAX")
+        << strace << "1 1.0 pread64(3</" + QString(5000, QLatin1Char('a')) + ">, \"\"..., 8192, 0) = 8192";
+    QTest::newRow("perf time past int64")
+        << perf << "9223372036854.999 ( 0.1 ms): p/1 pread64(fd: 3, count: 8192)";
+    QTest::newRow("perf tid past 2^32") << perf << "1.0 ( 0.1 ms): p/4294967296 pread64(fd: 3, count: 8192)";
+    QTest::newRow("csv block*8192 wraps") << csv << "A,1,3,read_started,2251799813685253,1,7,1,8,16,9,0,0";
+    QTest::newRow("csv nblocks 2^51") << csv << "A,1,3,read_started,0,2251799813685248,7,1,8,16,9,0,0";
+    QTest::newRow("csv 2^32-1 blocks") << csv << "A,1,3,read_started,0,4294967295,7,1,8,16,9,0,0";
+    QTest::newRow("csv time past int64") << csv << "A,9223372036854775808,3,waited,0,1,7,1,8,16,9,0,0";
+    QTest::newRow("csv io_id past 2^32") << csv << "A,1,3,read_completed,0,1,4294967296,1,8,16,9,0,0";
+}
+
+void TestTraceParsers::impossibleValues() {
+    QFETCH(int, format);
+    QFETCH(QString, line);
+    TraceLine l;
+    QCOMPARE(parseTraceLine(TraceFormat(format), line.toStdString(), l), LineKind::Bad);
+}
+
+void TestTraceParsers::straceEscapes() {
+    QCOMPARE(unescapeStracePath("/a\\nb\\x41\\101\\\\c\\"), std::string("/a\nbAA\\c\\"));
+    QCOMPARE(unescapeStracePath("plain"), std::string("plain"));
+    QCOMPARE(unescapeStracePath("\\x4"), std::string("x4")); // cut short: the escaped letter itself
 }
 
 QTEST_GUILESS_MAIN(TestTraceParsers)

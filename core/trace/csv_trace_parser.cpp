@@ -2,6 +2,7 @@
 #include "csv_trace_parser.h"
 
 #include "block_size.h"
+#include "checked_math.h"
 #include "text_cursor.h"
 
 #include <array>
@@ -37,20 +38,18 @@ LineKind parseLookaheadCsvLine(std::string_view line, TraceLine& out) {
     out.path = line.substr(0, end);
     std::uint64_t time = 0, block = 0, nblocks = 0, ioId = 0;
     if (!number(columns[Time], time) || !number(columns[Block], block) ||
-        !number(columns[Nblocks], nblocks) || !number(columns[IoId], ioId))
+        !number(columns[Nblocks], nblocks) || !number(columns[IoId], ioId) ||
+        !checkedCast(time, out.timeNs) || !checkedCast(ioId, out.ioId) || !blockBytes(block, out.offset) ||
+        !blockBytes(nblocks, out.bytes))
         return out.kind = LineKind::Bad;
     out.hasTime = true;
-    out.timeNs = static_cast<std::int64_t>(time);
-    out.ioId = static_cast<std::uint32_t>(ioId);
-    out.offset = block * kBlockSize;
-    out.bytes = nblocks * kBlockSize;
     const std::string_view event = columns[EventName];
     if (event == "read_started")
-        return out.kind = LineKind::Read;
+        return out.kind = withinBounds(out, LineKind::Read);
     if (event == "read_completed")
-        return out.kind = LineKind::Completed;
+        return out.kind = withinBounds(out, LineKind::Completed);
     if (event == "waited")
-        return out.kind = LineKind::Waited;
+        return out.kind = withinBounds(out, LineKind::Waited);
     return out.kind = LineKind::Other;
 }
 

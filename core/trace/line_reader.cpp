@@ -2,6 +2,7 @@
 #include "line_reader.h"
 
 #include "input_error.h"
+#include "message_text.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,12 +14,18 @@
 namespace la {
 
 LineReader::LineReader(const std::string& path, std::size_t bufferBytes)
-    : m_path(path), m_fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)), m_buffer(bufferBytes) {
+    // O_NONBLOCK: opening a FIFO for reading would wait for a writer; the type is checked first.
+    : m_path(path), m_fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)), m_buffer(bufferBytes) {
     if (!m_fd.valid())
-        throw InputError("cannot open trace '" + path + "': " + std::strerror(errno));
+        throw InputError("cannot open trace '" + excerpt(path) + "': " + std::strerror(errno));
     struct stat st {};
     if (::fstat(m_fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
-        throw InputError("trace '" + path + "' is not a regular file");
+        throw InputError(
+            "trace '" + excerpt(path) +
+            "' is not a regular file (a pipe, device or directory); save the trace to a file first");
+    const int flags = ::fcntl(m_fd.get(), F_GETFL);
+    if (flags < 0 || ::fcntl(m_fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0)
+        throw InputError("cannot read trace '" + excerpt(path) + "': " + std::strerror(errno));
     m_size = static_cast<std::uint64_t>(st.st_size);
     // The reader goes through the file once or twice from start to end.
     ::posix_fadvise(m_fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);

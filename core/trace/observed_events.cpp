@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "observed_events.h"
 
+#include "checked_math.h"
 #include "tracer.h"
 
 #include <algorithm>
@@ -44,22 +45,32 @@ void emitObservedEvents(const ObservedTrace& trace, std::span<EventSink* const> 
         event.in_flight = static_cast<std::uint16_t>(std::min<std::size_t>(inFlight.size(), 65535));
         tracer.commit();
     };
-    constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
-    while (nextRead < reads.size() || !inFlight.empty() || nextWait < waits.size()) {
-        const std::int64_t start = nextRead < reads.size() ? reads[nextRead].startNs : kNever;
-        const std::int64_t end = inFlight.empty() ? kNever : inFlight.top().first;
-        const std::int64_t wait = nextWait < waits.size() ? waits[nextWait].timeNs : kNever;
+    // No sentinel time: a time from the input may be any value, so each source says whether it has
+    // an event left.
+    while (true) {
+        const bool haveStart = nextRead < reads.size();
+        const bool haveEnd = !inFlight.empty();
+        const bool haveWait = nextWait < waits.size();
+        if (!haveStart && !haveEnd && !haveWait)
+            break;
+        const std::int64_t start = haveStart ? reads[nextRead].startNs : 0;
+        const std::int64_t end = haveEnd ? inFlight.top().first : 0;
+        const std::int64_t wait = haveWait ? waits[nextWait].timeNs : 0;
         // At equal times a read ends before the next starts, and a wait comes before its read ends.
-        if (wait <= end && wait <= start) {
-            emit(EventKind::Waited, wait, waits[nextWait].read);
+        if (haveWait && (!haveEnd || wait <= end) && (!haveStart || wait <= start)) {
+            if (waits[nextWait].read < reads.size())
+                emit(EventKind::Waited, wait, waits[nextWait].read);
             ++nextWait;
-        } else if (end <= start) {
+        } else if (haveEnd && (!haveStart || end <= start)) {
             const std::uint32_t read = inFlight.top().second;
             inFlight.pop();
             emit(EventKind::ReadCompleted, end, read);
         } else {
             const auto read = static_cast<std::uint32_t>(nextRead++);
-            inFlight.emplace(start + reads[read].durationNs, read);
+            std::int64_t readEnd = 0;
+            if (!checkedAdd(start, std::max<std::int64_t>(reads[read].durationNs, 0), readEnd))
+                readEnd = std::numeric_limits<std::int64_t>::max();
+            inFlight.emplace(readEnd, read);
             emit(EventKind::ReadStarted, start, read);
             position += reads[read].nblocks;
         }

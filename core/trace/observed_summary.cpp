@@ -2,7 +2,10 @@
 #include "observed_summary.h"
 
 #include "block_size.h"
+#include "checked_math.h"
 #include "observed_events.h"
+
+#include <limits>
 
 namespace la {
 
@@ -41,7 +44,8 @@ ObservedSummary summarizeObserved(const ObservedTrace& trace) {
     std::vector<std::uint64_t> perProcess(trace.processes.size());
     for (const ObservedRead& read : trace.reads) {
         s.run.blocks += read.nblocks;
-        s.deviceTimeNs += read.durationNs;
+        if (!checkedAdd(s.deviceTimeNs, read.durationNs, s.deviceTimeNs)) // saturates, never wraps
+            s.deviceTimeNs = std::numeric_limits<std::int64_t>::max();
         ++perProcess[read.process];
     }
     s.run.deviceReads = s.run.ios;

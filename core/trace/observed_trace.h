@@ -35,7 +35,8 @@ struct TracedFile {
 struct ObservedTrace {
     TraceFormat format = TraceFormat::Auto;
     std::string relation;
-    std::vector<TracedFile> files;   // every file read, most reads first
+    std::vector<TracedFile> files;   // the files read most (up to 64), most reads first
+    std::uint64_t otherFiles = 0;    // files read beyond those listed
     std::vector<ObservedRead> reads; // the relation's successful reads, by start time
     std::vector<ObservedWait> waits;
     std::vector<std::uint32_t> processes; // pids of the processes that read the relation
@@ -46,10 +47,12 @@ struct ObservedTrace {
     std::uint64_t unalignedReads = 0;   // not whole 8 kB blocks (rounded out to blocks)
     std::uint64_t unmatchedResumes = 0; // "resumed" lines whose start is not in the trace (skipped)
     std::uint64_t uringEnters = 0;
+    std::vector<std::string> notes; // what else the import noticed (skipped lines, short reads, ...)
 
     // One more than the last block read.
     std::uint64_t relationBlocks() const;
     // The block sequence the reads imply: each read's blocks, in order, reads by start time.
+    // Throws InputError if it would take more memory than this process may use.
     std::vector<std::uint32_t> impliedBlocks() const;
 };
 

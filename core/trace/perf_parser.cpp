@@ -3,6 +3,8 @@
 
 #include "text_cursor.h"
 
+#include "checked_math.h"
+
 namespace la {
 
 namespace {
@@ -25,8 +27,11 @@ std::size_t callStart(std::string_view line) {
 bool readPrefix(std::string_view prefix, TraceLine& out) {
     TextCursor c(prefix);
     c.skipSpaces();
-    if (c.readDecimalNs(kMillisecondNs, out.timeNs))
+    if (c.peek() >= '0' && c.peek() <= '9') { // a time, which must fit
+        if (!c.readDecimalNs(kMillisecondNs, out.timeNs))
+            return false;
         out.hasTime = true;
+    }
     c.skipSpaces();
     if (c.consume('(')) {
         c.skipSpaces();
@@ -47,10 +52,9 @@ bool readPrefix(std::string_view prefix, TraceLine& out) {
         return false;
     TextCursor tid(task.substr(slash + 1));
     std::uint64_t pid = 0;
-    if (!tid.readUnsigned(pid))
+    if (!tid.readUnsigned(pid) || !checkedCast(pid, out.pid))
         return false;
     tid.skipSpaces();
-    out.pid = static_cast<std::uint32_t>(pid);
     return tid.atEnd();
 }
 
@@ -59,15 +63,20 @@ bool readPrefix(std::string_view prefix, TraceLine& out) {
 bool readArguments(TextCursor& c, ReadCall call, TraceLine& out) {
     out.fd = 0;
     while (!c.consume(')')) {
+        if (c.consume("\xe2\x80\xa6")) { // an argument elided as "…"
+            c.skipSpaces();
+            if (c.consume(','))
+                c.skipSpaces();
+            continue;
+        }
         const std::string_view key = c.readName();
         if (key.empty() || !c.consume(": "))
             return false;
         std::uint64_t value = 0;
         const bool number = c.readUnsigned(value);
         if (key == "fd") {
-            if (!number)
+            if (!number || !checkedCast(value, out.fd))
                 return false;
-            out.fd = static_cast<std::int64_t>(value);
             if (c.consume('<')) { // perf with its vfs_getname probe shows the path
                 const std::string_view rest = c.rest();
                 const std::size_t end = rest.find('>');
@@ -123,14 +132,19 @@ LineKind parsePerfLine(std::string_view line, TraceLine& out) {
         std::uint64_t result = 0;
         if (c.consume('-'))
             out.failed = true;
-        else if (!c.readUnsigned(result))
+        else if (!c.readUnsigned(result) || !checkedCast(result, out.result))
             return out.kind = LineKind::Bad;
         if (call == ReadCall::Preadv) // perf shows no iovec lengths: what the call returned
             out.bytes = out.failed ? 0 : result;
+    } else if (c.consume("...")) { // another task cut in: the read started, its end is not shown
+        out.interrupted = true;
+        c.skipSpaces();
+        if (!c.atEnd())
+            return out.kind = LineKind::Bad;
     } else if (!c.atEnd()) {
         return out.kind = LineKind::Bad;
     }
-    return out.kind = LineKind::Read;
+    return out.kind = withinBounds(out, LineKind::Read);
 }
 
 } // namespace la

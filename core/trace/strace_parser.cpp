@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "strace_parser.h"
 
+#include "checked_math.h"
 #include "text_cursor.h"
 
 namespace la {
@@ -18,16 +19,16 @@ bool readPid(TextCursor& c, TraceLine& out) {
     if (c.consume("[pid")) {
         c.skipSpaces();
         std::uint64_t pid = 0;
-        if (!c.readUnsigned(pid) || !c.consume(']'))
+        if (!c.readUnsigned(pid) || !c.consume(']') || !checkedCast(pid, out.pid))
             return false;
-        out.pid = static_cast<std::uint32_t>(pid);
         c.skipSpaces();
         return true;
     }
     const std::size_t start = c.pos();
     std::uint64_t pid = 0;
     if (c.readUnsigned(pid) && c.peek() == ' ') {
-        out.pid = static_cast<std::uint32_t>(pid);
+        if (!checkedCast(pid, out.pid))
+            return false;
         c.skipSpaces();
     } else {
         c.seek(start); // a timestamp, not a pid
@@ -46,8 +47,9 @@ bool readTime(TextCursor& c, TraceLine& out) {
         std::uint64_t minutes = 0;
         std::int64_t secondsNs = 0;
         if (!c.consume(':') || !c.readUnsigned(minutes) || !c.consume(':') ||
-            !c.readDecimalNs(kSecondNs, secondsNs))
-            return false;
+            !c.readDecimalNs(kSecondNs, secondsNs) || first >= 24 || minutes >= 60 ||
+            secondsNs >= 61 * kSecondNs)
+            return false; // a time of day
         out.timeNs = static_cast<std::int64_t>(first * 3600 + minutes * 60) * kSecondNs + secondsNs;
     } else {
         c.seek(start);
@@ -62,9 +64,8 @@ bool readTime(TextCursor& c, TraceLine& out) {
 // "39</var/lib/postgresql/15/main/base/5/16390>" (-yy) or "39".
 bool readFd(TextCursor& c, TraceLine& out) {
     std::uint64_t fd = 0;
-    if (!c.readUnsigned(fd))
+    if (!c.readUnsigned(fd) || !checkedCast(fd, out.fd))
         return false;
-    out.fd = static_cast<std::int64_t>(fd);
     if (c.consume('<')) {
         const std::string_view rest = c.rest();
         const std::size_t end = rest.find(">,");
@@ -89,9 +90,8 @@ bool readIovecs(TextCursor& c, std::uint64_t& bytes) {
                 return false;
         } else if (c.consume("iov_len=")) {
             std::uint64_t length = 0;
-            if (!c.readUnsigned(length))
+            if (!c.readUnsigned(length) || !checkedAdd(bytes, length, bytes))
                 return false;
-            bytes += length;
         } else {
             c.seek(c.pos() + 1);
         }
@@ -119,6 +119,8 @@ bool readTail(TextCursor& c, ReadCall call, TraceLine& out) {
     if (!c.readUnsigned(count) || !c.consume(','))
         return false;
     c.skipSpaces();
+    // A negative offset is refused by the kernel: only a failed call may show one.
+    const bool negativeOffset = c.consume('-');
     if (!c.readUnsigned(out.offset) || !c.skipTo(')') || !c.consume(')'))
         return false;
     out.bytes = call == ReadCall::Preadv ? iovBytes : count;
@@ -130,9 +132,11 @@ bool readTail(TextCursor& c, ReadCall call, TraceLine& out) {
     if (c.consume('?') || c.consume('-')) {
         out.failed = true;
         c.readUnsigned(result);
-    } else if (!c.readUnsigned(result)) {
+    } else if (!c.readUnsigned(result) || !checkedCast(result, out.result)) {
         return false;
     }
+    if (negativeOffset && !out.failed)
+        return false;
     // A failed call is followed by "ERRNO (text)" before the duration.
     const std::size_t lt = c.rest().rfind(" <");
     if (lt == std::string_view::npos)
@@ -146,7 +150,45 @@ bool readTail(TextCursor& c, ReadCall call, TraceLine& out) {
     return true;
 }
 
+int hexDigit(char c) {
+    if (isDigit(c))
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 } // namespace
+
+std::string unescapeStracePath(std::string_view path) {
+    std::string plain;
+    plain.reserve(path.size());
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        if (path[i] != '\\' || i + 1 == path.size()) {
+            plain += path[i];
+            continue;
+        }
+        const char c = path[++i];
+        if (c == 'x' && i + 2 < path.size() && hexDigit(path[i + 1]) >= 0 && hexDigit(path[i + 2]) >= 0) {
+            plain += static_cast<char>(hexDigit(path[i + 1]) * 16 + hexDigit(path[i + 2]));
+            i += 2;
+        } else if (c >= '0' && c <= '7') {
+            int value = 0;
+            std::size_t digits = 0;
+            for (; digits < 3 && i < path.size() && path[i] >= '0' && path[i] <= '7'; ++digits, ++i)
+                value = value * 8 + (path[i] - '0');
+            --i;
+            plain += static_cast<char>(value & 0xff);
+        } else {
+            static constexpr std::string_view kNamed = "n\nt\tr\rv\vf\f";
+            const std::size_t at = kNamed.find(c);
+            plain += at != std::string_view::npos && at % 2 == 0 ? kNamed[at + 1] : c;
+        }
+    }
+    return plain;
+}
 
 LineKind parseStraceLine(std::string_view line, TraceLine& out) {
     out = TraceLine{};
@@ -171,7 +213,7 @@ LineKind parseStraceLine(std::string_view line, TraceLine& out) {
             out.failed = true;
             return out.kind = LineKind::Resumed;
         }
-        return out.kind = readTail(c, call, out) ? LineKind::Resumed : LineKind::Bad;
+        return out.kind = readTail(c, call, out) ? withinBounds(out, LineKind::Resumed) : LineKind::Bad;
     }
     const std::string_view name = c.readName();
     if (name.empty() || !c.consume('('))
@@ -185,8 +227,8 @@ LineKind parseStraceLine(std::string_view line, TraceLine& out) {
         return out.kind = LineKind::Bad;
     c.skipSpaces();
     if (c.consume("<unfinished ...>"))
-        return out.kind = LineKind::Started;
-    return out.kind = readTail(c, call, out) ? LineKind::Read : LineKind::Bad;
+        return out.kind = withinBounds(out, LineKind::Started);
+    return out.kind = readTail(c, call, out) ? withinBounds(out, LineKind::Read) : LineKind::Bad;
 }
 
 } // namespace la

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "checked_math.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -80,7 +82,10 @@ public:
                 ++m_pos;
             }
         }
-        ns = static_cast<std::int64_t>(whole) * unitNs + fraction;
+        if (!checkedAdd(static_cast<std::int64_t>(whole) * unitNs, fraction, ns)) {
+            m_pos = start;
+            return false;
+        }
         return true;
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace_format.h"
 
+#include "checked_math.h"
 #include "csv_trace_parser.h"
 #include "input_error.h"
 #include "message_text.h"
@@ -29,6 +30,27 @@ TraceFormat traceFormatNamed(std::string_view name) {
         if (name == traceFormatName(format))
             return format;
     throw InputError("--trace-format '" + excerpt(name) + "': choose auto, strace, perf or lookahead-csv");
+}
+
+std::uint64_t coveredBytes(const TraceLine& line) {
+    return line.result >= 0 && static_cast<std::uint64_t>(line.result) < line.bytes
+               ? static_cast<std::uint64_t>(line.result)
+               : line.bytes;
+}
+
+LineKind withinBounds(const TraceLine& line, LineKind kind) {
+    if (line.timeNs < 0 || line.timeNs > kMaxTraceTimeNs || line.durationNs > kMaxReadDurationNs ||
+        line.path.size() > kMaxTracePathBytes)
+        return LineKind::Bad;
+    if ((kind != LineKind::Read && kind != LineKind::Resumed) || line.failed)
+        return kind;
+    if (line.result >= 0 && static_cast<std::uint64_t>(line.result) > line.bytes)
+        return LineKind::Bad; // a read returns at most what it asked for
+    const std::uint64_t covered = coveredBytes(line);
+    std::uint32_t first = 0, end = 0;
+    if (covered > kMaxReadBytes || (covered > 0 && !blockSpan(line.offset, covered, first, end)))
+        return LineKind::Bad;
+    return kind;
 }
 
 LineKind parseTraceLine(TraceFormat format, std::string_view line, TraceLine& out) {

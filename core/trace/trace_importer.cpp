@@ -2,9 +2,11 @@
 #include "trace_importer.h"
 
 #include "block_size.h"
+#include "checked_math.h"
 #include "input_error.h"
 #include "message_text.h"
 #include "segment_path.h"
+#include "strace_parser.h"
 #include "text_cursor.h"
 #include "trace_scanner.h"
 
@@ -25,118 +27,203 @@ std::string quoted(const std::string& path) {
     return "'" + excerpt(path) + "'";
 }
 
-// Which reads belong to the relation.
-struct Selection {
-    bool byFd = false;
-    std::int64_t fd = -1;
-    bool anyProcess = true;
-    std::uint32_t pid = 0;
-    std::string relation; // by path: segment 0's path
+// The files listed for choosing (the GUI's picker, the CLI's note); the rest are only counted.
+constexpr std::size_t kListedFiles = 64;
+// Files counted in the first pass (about 100 bytes each): the bound on its memory. Reads of files
+// first seen after this many others are counted together; --trace-relation still finds them.
+constexpr std::size_t kMaxCountedFiles = std::size_t{1} << 19;
+// Malformed lines are skipped while they are at most this share of the trace (1 in 10).
+constexpr std::uint64_t kBadShareDivisor = 10;
 
-    bool matches(const TraceLine& line) const {
-        if (byFd)
-            return line.fd == fd && (anyProcess || line.pid == pid) && (anyProcess || line.path.empty());
-        return !line.path.empty() && splitSegment(line.path).relation == relation;
+// The group a read belongs to (§4 of docs/trace-import.md): its relation's path, or its fd and
+// process when the trace gives no path.
+class FileKey {
+public:
+    // The view is valid until the next call.
+    std::string_view of(const TraceLine& line) {
+        if (!line.path.empty())
+            return splitSegment(line.path).relation;
+        // Built by appending: `"literal" + std::string` trips GCC 12's -Wrestrict false positive at
+        // -O3 (GCC bug 105329). \x01 keeps these keys apart from paths.
+        m_buffer.assign(1, '\x01')
+            .append(std::to_string(line.fd))
+            .append(1, '@')
+            .append(std::to_string(line.pid));
+        return m_buffer;
     }
+
+private:
+    std::string m_buffer;
 };
 
-// Pass 1: every file read, with counts.
+std::uint64_t hashOf(std::string_view key) {
+    return std::hash<std::string_view>{}(key);
+}
+
+// How a file is shown and chosen again: its relation's path, or "fd N of process P".
+std::string displayName(const TraceLine& line, std::string_view key) {
+    if (!line.path.empty())
+        return std::string(key);
+    return "fd " + std::to_string(line.fd) + " of process " + std::to_string(line.pid);
+}
+
+// Whether `key` (a relation's path) is `wanted`, exactly or by its last components.
+bool relationMatches(std::string_view key, std::string_view wanted, bool& exact) {
+    exact = key == wanted;
+    return exact || (key.size() > wanted.size() && key.ends_with(wanted) &&
+                     key[key.size() - wanted.size() - 1] == '/');
+}
+
+// Pass 1: reads per file. Only counters are kept per file (no names: a trace of a million files
+// read once each must not cost a name each); the names of the most read come from pass 2.
 class Inventory final : public TraceVisitor {
 public:
-    struct File {
-        TracedFile listed;
-        Selection selection;
+    struct Count {
+        std::uint64_t hash = 0;
+        std::uint64_t reads = 0;
+        std::uint64_t bytes = 0;
         std::uint64_t order = 0;
     };
+    // A file whose path matches --trace-relation.
+    struct Match {
+        std::string key;
+        std::uint64_t hash = 0;
+        bool escaped = false; // matched once strace's escapes in its name were undone
+    };
+
+    explicit Inventory(std::string_view wanted) : m_wanted(wanted) {}
 
     void read(const TraceLine& line) override {
         ++m_reads;
-        File& file = fileOf(line);
+        const std::string_view key = m_key.of(line);
+        const std::uint64_t hash = hashOf(key);
+        auto found = m_counts.find(hash);
+        if (found == m_counts.end()) {
+            if (!m_wanted.empty() && !line.path.empty())
+                match(key, hash);
+            if (m_counts.size() >= kMaxCountedFiles) {
+                m_uncountedReads += line.failed ? 0 : 1;
+                return;
+            }
+            found = m_counts.emplace(hash, Count{hash, 0, 0, m_counts.size() + 1}).first;
+        }
+        Count& count = found->second;
         if (line.failed)
             return;
-        ++file.listed.reads;
-        file.listed.bytes += line.bytes;
+        ++count.reads;
+        count.bytes += coveredBytes(line); // each below 2^31 (kMaxReadBytes): 2^33 reads before a wrap
+        if (count.reads > m_leaderReads) {
+            m_leaderReads = count.reads;
+            if (m_leaderHash != hash)
+                m_leaderName = displayName(line, key);
+            m_leaderHash = hash;
+        }
     }
 
     std::uint64_t reads() const { return m_reads; }
-    // Most reads first, then in order of first appearance.
-    std::vector<File> files() const {
-        std::vector<File> list;
-        list.reserve(m_files.size());
-        for (const auto& entry : m_files)
+    std::size_t files() const { return m_counts.size(); }
+    // Successful reads of files past kMaxCountedFiles.
+    std::uint64_t uncountedReads() const { return m_uncountedReads; }
+    const std::string& mostRead() const { return m_leaderName; }
+    const std::vector<Match>& matches() const { return m_matches; }
+    bool exactMatch() const { return m_exact; }
+    std::uint64_t readsOf(std::uint64_t hash) const {
+        const auto found = m_counts.find(hash);
+        return found == m_counts.end() ? 0 : found->second.reads;
+    }
+    // The `n` most read files, most reads first, then in order of first appearance.
+    std::vector<Count> top(std::size_t n) const {
+        std::vector<Count> list;
+        list.reserve(m_counts.size());
+        for (const auto& entry : m_counts)
             list.push_back(entry.second);
-        std::sort(list.begin(), list.end(), [](const File& a, const File& b) {
-            return a.listed.reads != b.listed.reads ? a.listed.reads > b.listed.reads : a.order < b.order;
-        });
+        const auto more = [](const Count& a, const Count& b) {
+            return a.reads != b.reads ? a.reads > b.reads : a.order < b.order;
+        };
+        n = std::min(n, list.size());
+        std::partial_sort(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(n), list.end(), more);
+        list.resize(n);
         return list;
     }
 
 private:
-    File& fileOf(const TraceLine& line) {
-        if (!line.path.empty()) {
-            const std::string_view relation = splitSegment(line.path).relation;
-            // Consecutive reads are nearly always of the same file: skip the hash lookup then.
-            if (m_last && relation == m_lastKey)
-                return *m_last;
-            m_lastKey.assign(relation);
-        } else {
-            // Built by appending: `"literal" + std::string` trips GCC 12's -Wrestrict false positive at
-            // -O3 (GCC bug 105329). \x01 keeps these keys apart from paths.
-            m_lastKey.assign(1, '\x01')
-                .append(std::to_string(line.fd))
-                .append(1, '@')
-                .append(std::to_string(line.pid));
+    // Keeps an exact match, else up to two matches by the path's end (two make the choice ambiguous).
+    void match(std::string_view key, std::uint64_t hash) {
+        bool exact = false;
+        bool escaped = false;
+        if (!relationMatches(key, m_wanted, exact)) {
+            if (key.find('\\') == std::string_view::npos)
+                return;
+            if (!relationMatches(unescapeStracePath(key), m_wanted, exact))
+                return;
+            escaped = true;
         }
-        auto [it, inserted] = m_files.try_emplace(m_lastKey);
-        if (inserted) {
-            File& file = it->second;
-            file.order = m_files.size();
-            if (line.path.empty()) {
-                file.listed.name =
-                    "fd " + std::to_string(line.fd) + " of process " + std::to_string(line.pid);
-                file.selection = Selection{true, line.fd, false, line.pid, {}};
-            } else {
-                file.listed.name = m_lastKey;
-                file.selection.relation = m_lastKey;
-            }
+        const bool known = std::any_of(m_matches.begin(), m_matches.end(),
+                                       [&](const Match& m) { return m.hash == hash && m.key == key; });
+        if (known || m_exact || (!exact && m_matches.size() >= 2))
+            return;
+        if (exact) {
+            m_exact = true;
+            m_matches.clear();
         }
-        m_last = line.path.empty() ? nullptr : &it->second;
-        return it->second;
+        m_matches.push_back({std::string(key), hash, escaped});
     }
 
-    std::unordered_map<std::string, File> m_files;
-    std::string m_lastKey;
-    File* m_last = nullptr; // stable: unordered_map never moves its elements
-    std::uint64_t m_reads = 0;
+    std::string_view m_wanted; // the relation of --trace-relation PATH, else empty
+    FileKey m_key;
+    std::unordered_map<std::uint64_t, Count> m_counts; // by the hash of the file's key
+    std::uint64_t m_reads = 0, m_uncountedReads = 0;
+    std::uint64_t m_leaderReads = 0, m_leaderHash = 0;
+    std::string m_leaderName;
+    std::vector<Match> m_matches;
+    bool m_exact = false;
 };
 
-// Pass 2: the relation's reads.
+// Which reads belong to the relation: descriptor N in every process, or one file's key.
+struct Selection {
+    bool byFd = false;
+    std::int64_t fd = -1;
+    std::uint64_t hash = 0;
+};
+
+// Pass 2: the relation's reads, and the names of the listed files.
 class Collector final : public TraceVisitor {
 public:
-    explicit Collector(const Selection& selection, ObservedTrace& trace)
-        : m_selection(selection), m_trace(trace) {}
+    Collector(const Selection& selection, ObservedTrace& trace, const std::vector<std::uint64_t>& listed)
+        : m_selection(selection), m_trace(trace) {
+        for (std::size_t i = 0; i < listed.size(); ++i)
+            m_listed.emplace(listed[i], i);
+    }
 
     void read(const TraceLine& line) override {
-        if (!m_selection.matches(line))
+        if (!matches(line, true))
             return;
         if (line.failed) {
             ++m_trace.failedReads;
             return;
         }
-        if (line.bytes == 0)
-            return; // nothing read
+        if (line.interrupted)
+            ++m_interrupted;
+        const std::uint64_t covered = coveredBytes(line);
+        if (covered < line.bytes)
+            ++m_shortReads;
+        if (covered == 0)
+            return; // nothing read (end of file)
         const std::uint32_t segment = line.path.empty() ? 0 : splitSegment(line.path).segment;
-        const std::uint64_t first = segment * kBlocksPerSegment + line.offset / kBlockSize;
-        const std::uint64_t end =
-            segment * kBlocksPerSegment + (line.offset + line.bytes + kBlockSize - 1) / kBlockSize;
-        if (end > UINT32_MAX)
-            throw InputError("a read at byte " + std::to_string(line.offset) + " of " +
-                             quoted(m_trace.relation) + " is past block 2^32, beyond any relation");
-        if (line.offset % kBlockSize != 0 || line.bytes % kBlockSize != 0)
+        std::uint32_t first = 0, end = 0;
+        std::uint64_t base = 0, firstBlock = 0, endBlock = 0;
+        if (!blockSpan(line.offset, covered, first, end) ||
+            !checkedMul<std::uint64_t>(segment, kBlocksPerSegment, base) ||
+            !checkedAdd<std::uint64_t>(base, first, firstBlock) ||
+            !checkedAdd<std::uint64_t>(base, end, endBlock) || endBlock > UINT32_MAX)
+            throw InputError("a read at byte " + std::to_string(line.offset) + " of segment " +
+                             std::to_string(segment) + " of " + quoted(m_name) +
+                             " is past block 2^32, beyond any relation");
+        if (line.offset % kBlockSize != 0 || covered % kBlockSize != 0)
             ++m_trace.unalignedReads;
         ObservedRead read;
-        read.block = static_cast<std::uint32_t>(first);
-        read.nblocks = static_cast<std::uint32_t>(end - first);
+        read.block = static_cast<std::uint32_t>(firstBlock);
+        read.nblocks = static_cast<std::uint32_t>(endBlock - firstBlock);
         read.durationNs = std::max<std::int64_t>(line.durationNs, 0);
         if (line.hasTime) {
             read.startNs = line.timeNs;
@@ -153,41 +240,86 @@ public:
     }
 
     void completed(const TraceLine& line) override {
-        if (!m_selection.matches(line))
+        if (!matches(line, false))
             return;
         const auto found = m_byIoId.find(line.ioId);
         if (found == m_byIoId.end())
             return;
         ObservedRead& read = m_trace.reads[found->second];
-        read.durationNs = std::max<std::int64_t>(line.timeNs - read.startNs, 0);
+        // Both times are within kMaxTraceTimeNs: no overflow; an absurd gap is a day at most.
+        read.durationNs = std::clamp<std::int64_t>(line.timeNs - read.startNs, 0, kMaxReadDurationNs);
         m_trace.hasDurations = true;
         m_byIoId.erase(found);
     }
 
     void waited(const TraceLine& line) override {
-        if (!m_selection.matches(line))
+        if (!matches(line, false))
             return;
         const auto found = m_byIoId.find(line.ioId);
         if (found != m_byIoId.end())
             m_trace.waits.push_back({line.timeNs, found->second});
     }
 
+    // The chosen file's name ("" for fd:N, named by the option).
+    const std::string& name() const { return m_name; }
+    std::uint64_t shortReads() const { return m_shortReads; }
+    std::uint64_t interruptedReads() const { return m_interrupted; }
+
 private:
+    bool matches(const TraceLine& line, bool isRead) {
+        const std::string_view key = m_key.of(line);
+        const std::uint64_t hash = hashOf(key);
+        if (isRead)
+            nameListed(line, key, hash);
+        if (m_selection.byFd) {
+            if (line.fd != m_selection.fd)
+                return false;
+            if (!line.path.empty())
+                requireOneFile(key);
+            return true;
+        }
+        if (hash != m_selection.hash)
+            return false;
+        if (m_chosenKey.empty()) { // the first read: from here on the key itself must match
+            m_chosenKey.assign(key);
+            m_name = displayName(line, key);
+        }
+        return key == m_chosenKey;
+    }
+
+    void nameListed(const TraceLine& line, std::string_view key, std::uint64_t hash) {
+        const auto found = m_listed.find(hash);
+        if (found != m_listed.end() && m_trace.files[found->second].name.empty())
+            m_trace.files[found->second].name = displayName(line, key);
+    }
+
+    // fd:N must not merge different files that the trace tells apart by their paths.
+    void requireOneFile(std::string_view relation) {
+        if (m_fdRelation.empty())
+            m_fdRelation.assign(relation);
+        else if (relation != m_fdRelation)
+            throw InputError("--trace-relation fd:" + std::to_string(m_selection.fd) +
+                             ": that descriptor reads different files in this trace (" +
+                             quoted(m_fdRelation) + " and " + quoted(std::string(relation)) +
+                             "); choose one with --trace-relation PATH");
+    }
+
     std::uint32_t processIndex(std::uint32_t pid) {
-        auto& processes = m_trace.processes;
-        if (m_lastProcess < processes.size() && processes[m_lastProcess] == pid)
-            return m_lastProcess;
-        const auto found = std::find(processes.begin(), processes.end(), pid);
-        m_lastProcess = static_cast<std::uint32_t>(found - processes.begin());
-        if (found == processes.end())
-            processes.push_back(pid);
-        return m_lastProcess;
+        const auto [it, inserted] =
+            m_processIndex.try_emplace(pid, static_cast<std::uint32_t>(m_trace.processes.size()));
+        if (inserted)
+            m_trace.processes.push_back(pid);
+        return it->second;
     }
 
     const Selection& m_selection;
     ObservedTrace& m_trace;
-    std::unordered_map<std::uint32_t, std::uint32_t> m_byIoId; // CSV reads not yet completed
-    std::uint32_t m_lastProcess = 0;
+    FileKey m_key;
+    std::unordered_map<std::uint64_t, std::size_t> m_listed; // key hash -> index in trace.files
+    std::string m_chosenKey, m_name, m_fdRelation;
+    std::unordered_map<std::uint32_t, std::uint32_t> m_byIoId;       // CSV reads not yet completed
+    std::unordered_map<std::uint32_t, std::uint32_t> m_processIndex; // pid -> index in processes
+    std::uint64_t m_shortReads = 0, m_interrupted = 0;
 };
 
 // The first lines, for detecting the format; rejects empty and binary files.
@@ -219,16 +351,21 @@ TraceFormat formatOf(const TraceImportRequest& request, const std::vector<std::s
     return *detected;
 }
 
+std::string badLinesShown(const ScanStats& stats) {
+    std::string shown;
+    for (const std::string& bad : stats.firstBad)
+        shown += (shown.empty() ? "" : "; ") + bad;
+    return shown;
+}
+
 void requireReads(const TraceImportRequest& request, TraceFormat format, const ScanStats& stats,
                   const Inventory& inventory) {
-    if (stats.badLines > 0) {
-        std::string shown;
-        for (const std::string& bad : stats.firstBad)
-            shown += (shown.empty() ? "" : "; ") + bad;
+    if (stats.badLines > 0 && (stats.badLines > stats.lines / kBadShareDivisor || inventory.reads() == 0))
         throw InputError("trace " + quoted(request.path) + ": " + std::to_string(stats.badLines) + " of " +
                          std::to_string(stats.lines) + " lines are not " + traceFormatName(format) +
-                         " output or are cut short (" + shown + ")");
-    }
+                         " output or are cut short, more than 1 in " + std::to_string(kBadShareDivisor) +
+                         " (" + badLinesShown(stats) +
+                         "); check the format (--trace-format) and that the file is complete");
     if (inventory.reads() > 0)
         return;
     if (stats.uringEnters > 0)
@@ -238,50 +375,56 @@ void requireReads(const TraceImportRequest& request, TraceFormat format, const S
     throw InputError("trace " + quoted(request.path) + " has no reads (pread64, preadv or preadv2)");
 }
 
-// The selection and its name; `expectedReads` is set when the listing knows how many reads it has.
-Selection choose(const TraceImportRequest& request, const std::vector<Inventory::File>& files,
-                 std::string& name, std::uint64_t& expectedReads) {
+// The selection; `name` is set when known before pass 2, `note` when the user should hear how.
+Selection choose(const TraceImportRequest& request, const Inventory& inventory,
+                 const std::vector<Inventory::Count>& top, std::string& name, std::string& note) {
     const std::string& wanted = request.relation;
-    if (wanted.empty()) {
-        name = files.front().listed.name;
-        expectedReads = files.front().listed.reads;
-        return files.front().selection;
-    }
+    if (wanted.empty())
+        return Selection{false, -1, top.front().hash};
     if (wanted.starts_with("fd:")) {
         std::uint64_t fd = 0;
+        Selection selection{true, -1, 0};
         TextCursor c(std::string_view(wanted).substr(3));
-        if (!c.readUnsigned(fd) || !c.atEnd())
+        if (!c.readUnsigned(fd) || !c.atEnd() || !checkedCast(fd, selection.fd))
             throw InputError("--trace-relation " + quoted(wanted) +
                              ": expected fd:N with a descriptor number");
         name = wanted;
-        return Selection{true, static_cast<std::int64_t>(fd), true, 0, {}};
+        return selection;
     }
-    const std::string_view relation = splitSegment(wanted).relation;
-    const Inventory::File* match = nullptr;
-    for (const Inventory::File& file : files) {
-        const std::string& key = file.selection.relation;
-        const bool exact = key == relation;
-        const bool suffix = key.size() > relation.size() && key.ends_with(relation) &&
-                            key[key.size() - relation.size() - 1] == '/';
-        if (!exact && !suffix)
-            continue;
-        if (exact) {
-            match = &file;
-            break;
-        }
-        if (match)
-            throw InputError("--trace-relation " + quoted(wanted) + " matches both " +
-                             quoted(match->listed.name) + " and " + quoted(file.listed.name) +
-                             "; give more of the path");
-        match = &file;
-    }
-    if (!match)
+    const std::vector<Inventory::Match>& matches = inventory.matches();
+    if (matches.size() > 1)
+        throw InputError("--trace-relation " + quoted(wanted) + " matches both " + quoted(matches[0].key) +
+                         " and " + quoted(matches[1].key) + "; give more of the path");
+    if (matches.empty())
         throw InputError("--trace-relation " + quoted(wanted) + ": no reads of that file in trace " +
-                         quoted(request.path) + " (the most read is " + quoted(files.front().listed.name) +
-                         ")");
-    name = match->listed.name;
-    expectedReads = match->listed.reads;
-    return match->selection;
+                         quoted(request.path) + " (the most read is " + quoted(inventory.mostRead()) + ")");
+    if (matches.front().escaped)
+        note = "the trace shows " + quoted(wanted) + " as " + quoted(matches.front().key) +
+               " (strace escapes such names)";
+    name = matches.front().key;
+    return Selection{false, -1, matches.front().hash};
+}
+
+// What the import noticed that the user should know, besides the counters the trace keeps.
+void addNotes(ObservedTrace& trace, const ScanStats& stats, const Collector& collector) {
+    if (stats.badLines > 0)
+        trace.notes.push_back("skipped " + std::to_string(stats.badLines) + " malformed line(s) of " +
+                              std::to_string(stats.lines) + ": " + badLinesShown(stats));
+    if (collector.shortReads() > 0)
+        trace.notes.push_back(std::to_string(collector.shortReads()) +
+                              " read(s) returned less than they asked for (end of file or short reads): "
+                              "only the blocks they returned are counted");
+    if (collector.interruptedReads() > 0)
+        trace.notes.push_back(std::to_string(collector.interruptedReads()) +
+                              " read(s) were interrupted by another task and their end is not in the trace: "
+                              "their durations and results are unknown");
+    if (stats.unfinishedCalls > 0)
+        trace.notes.push_back(
+            std::to_string(stats.unfinishedCalls) +
+            " call(s) began (<unfinished ...>) but never resumed in the trace and are left out");
+    if (trace.otherFiles > 0)
+        trace.notes.push_back("the trace reads " + std::to_string(trace.otherFiles) +
+                              " more file(s) than are listed");
 }
 
 bool earlier(const ObservedRead& a, const ObservedRead& b) {
@@ -331,22 +474,40 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
     trace.format = formatOf(request, firstLines(reader, request.path));
 
     ScanProgress progress{callbacks.progress, callbacks.cancel, 0, 2 * reader.size()};
-    Inventory inventory;
-    ScanStats stats;
-    if (!scanTrace(reader, trace.format, inventory, stats, progress))
-        return std::nullopt;
-    requireReads(request, trace.format, stats, inventory);
-    const std::vector<Inventory::File> files = inventory.files();
-    for (const Inventory::File& file : files)
-        trace.files.push_back(file.listed);
-    std::uint64_t expectedReads = 0;
-    const Selection selection = choose(request, files, trace.relation, expectedReads);
-    trace.reads.reserve(expectedReads); // no doubling: the reads are most of the memory
+    const std::string_view wanted =
+        request.relation.starts_with("fd:") ? std::string_view() : splitSegment(request.relation).relation;
+    std::vector<std::uint64_t> listed;
+    std::string note;
+    Selection selection;
+    {
+        Inventory inventory(wanted);
+        ScanStats stats;
+        if (!scanTrace(reader, trace.format, inventory, stats, progress))
+            return std::nullopt;
+        requireReads(request, trace.format, stats, inventory);
+        const std::vector<Inventory::Count> top = inventory.top(kListedFiles);
+        for (const Inventory::Count& count : top) {
+            trace.files.push_back({{}, count.reads, count.bytes});
+            listed.push_back(count.hash);
+        }
+        trace.otherFiles = inventory.files() - top.size();
+        if (inventory.uncountedReads() > 0)
+            trace.notes.push_back(
+                std::to_string(inventory.uncountedReads()) + " read(s) of files first seen after " +
+                std::to_string(kMaxCountedFiles) +
+                " others were not counted per file (choose such a file with --trace-relation)");
+        selection = choose(request, inventory, top, trace.relation, note);
+        if (!selection.byFd) // no doubling: the reads are most of the memory
+            trace.reads.reserve(inventory.readsOf(selection.hash));
+    } // the per-file counters go before the reads are kept
 
     progress.doneBefore = reader.size();
-    Collector collector(selection, trace);
+    Collector collector(selection, trace, listed);
+    ScanStats stats;
     if (!scanTrace(reader, trace.format, collector, stats, progress))
         return std::nullopt;
+    if (trace.relation.empty())
+        trace.relation = collector.name();
     if (trace.reads.empty() && trace.failedReads > 0)
         throw InputError("trace " + quoted(request.path) + ": every read of " + quoted(trace.relation) +
                          " failed (" + std::to_string(trace.failedReads) + " errors)");
@@ -355,6 +516,9 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
     trace.lines = stats.lines;
     trace.uringEnters = stats.uringEnters;
     trace.unmatchedResumes = stats.unmatchedResumes;
+    if (!note.empty())
+        trace.notes.push_back(note);
+    addNotes(trace, stats, collector);
     sortByStart(trace);
     rebaseTimes(trace);
     return trace;

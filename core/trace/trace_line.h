@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -29,9 +30,24 @@ struct TraceLine {
     std::string_view path;        // the file read (strace -yy, perf with paths; the run label for CSV)
     std::uint64_t offset = 0;     // bytes into the file
     std::uint64_t bytes = 0;      // requested length
+    std::int64_t result = -1;     // bytes the call returned; -1: the trace does not say
     bool failed = false;          // the call returned an error
+    bool interrupted = false;     // perf: another task cut the call; its end is not in the trace
     std::uint32_t ioId = 0;       // Lookahead CSV: the read's number
 };
+
+// What a line may say (docs/trace-import.md, "Bad input"): beyond these it is malformed, so no
+// impossible value can reach the importer's arithmetic or its sentinels.
+inline constexpr std::int64_t kMaxTraceTimeNs = 4'000'000'000'000'000'000; // about 2096 as epoch time
+inline constexpr std::int64_t kMaxReadDurationNs = 86'400'000'000'000;     // one day
+inline constexpr std::uint64_t kMaxReadBytes = 0x7ffff000; // Linux's most bytes for one read call
+inline constexpr std::size_t kMaxTracePathBytes = 4096;    // PATH_MAX; also caps CSV run labels
+
+// The bytes a read covered: its result when the trace gives one, else the length asked for.
+std::uint64_t coveredBytes(const TraceLine& line);
+
+// `kind` if every field of `line` is within those bounds, else Bad. Each parser ends with it.
+LineKind withinBounds(const TraceLine& line, LineKind kind);
 
 // The reads every parser recognizes: pread64 (pread on old strace), preadv and preadv2.
 enum class ReadCall : std::uint8_t { None, Pread, Preadv, UringEnter };

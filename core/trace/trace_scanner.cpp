@@ -8,14 +8,17 @@ namespace la {
 namespace {
 constexpr std::uint64_t kProgressEveryLines = 1 << 16;
 constexpr std::size_t kBadLinesShown = 3;
+// Calls waiting for their "resumed" line. Real traces have one per blocked process at most; beyond
+// this many a trace's unfinished calls would make memory grow with the trace, so later ones are
+// dropped (and counted).
+constexpr std::size_t kMaxPendingCalls = 4096;
 
 // A read strace showed as "<unfinished ...>": the part its "resumed" line lacks.
 struct PendingRead {
-    bool active = false;
     bool hasTime = false;
     std::int64_t timeNs = 0;
     std::int64_t fd = -1;
-    std::string path; // kept per process, so its capacity is reused
+    std::string path;
 };
 } // namespace
 
@@ -42,8 +45,14 @@ bool scanTrace(LineReader& reader, TraceFormat format, TraceVisitor& visitor, Sc
             visitor.read(line);
             break;
         case LineKind::Started: {
-            PendingRead& p = pending[line.pid];
-            p.active = true;
+            if (pending.size() >= kMaxPendingCalls && !pending.contains(line.pid)) {
+                ++stats.unfinishedCalls;
+                break;
+            }
+            auto [it, inserted] = pending.try_emplace(line.pid);
+            if (!inserted)
+                ++stats.unfinishedCalls; // the process started another call: this one never resumed
+            PendingRead& p = it->second;
             p.hasTime = line.hasTime;
             p.timeNs = line.timeNs;
             p.fd = line.fd;
@@ -52,12 +61,12 @@ bool scanTrace(LineReader& reader, TraceFormat format, TraceVisitor& visitor, Sc
         }
         case LineKind::Resumed: {
             const auto found = pending.find(line.pid);
-            if (found == pending.end() || !found->second.active) {
+            if (found == pending.end()) {
                 ++stats.unmatchedResumes; // strace attached while the call was in progress
                 break;
             }
-            PendingRead& p = found->second;
-            p.active = false;
+            const PendingRead p = std::move(found->second);
+            pending.erase(found);
             line.hasTime = p.hasTime;
             line.timeNs = p.timeNs;
             line.fd = p.fd;
@@ -85,6 +94,7 @@ bool scanTrace(LineReader& reader, TraceFormat format, TraceVisitor& visitor, Sc
             break;
         }
     }
+    stats.unfinishedCalls += pending.size();
     if (progress.progress)
         progress.progress(progress.doneBefore + reader.bytesConsumed(), progress.total);
     return true;

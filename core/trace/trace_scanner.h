@@ -31,6 +31,7 @@ struct ScanStats {
     std::vector<std::string> firstBad; // "line N: 'excerpt'" for the first three
     std::uint64_t uringEnters = 0;
     std::uint64_t unmatchedResumes = 0;
+    std::uint64_t unfinishedCalls = 0; // "<unfinished ...>" calls that never resumed (left out)
 };
 
 struct ScanProgress {
