@@ -11,8 +11,11 @@ namespace {
 
 void scan(const std::string& index, la::Direction direction, std::optional<la::pg::KeyRange> range) {
     try {
+        // As a scan of a user's files does: every TID checked against the table's size (a small
+        // table here, so a TID far past it is refused before anything is sized from it).
+        constexpr std::uint64_t kHeapBlocks = 1024;
         const la::pg::IndexVisits visits =
-            la::pg::scanIndex({index, direction, range, la::pg::ChecksumMode::Auto});
+            la::pg::scanIndex({index, direction, range, la::pg::ChecksumMode::Auto, kHeapBlocks, "heap"});
         (void)visits.blocks.size();
     } catch (const la::InputError&) {
         // A clear refusal is what an untrusted file may get.
