@@ -280,8 +280,8 @@ int writeOutputs(const SweepResults& results, const SweepArgs& args) {
     }
     std::printf("sweep %s: %llu cells x %zu policies (+ baseline): %s and %lld maps in %s\n",
                 excerpt(results.spec.name).c_str(), static_cast<unsigned long long>(results.spec.cells()),
-                results.spec.policies.size(), csvPath.c_str(), static_cast<long long>(written.size()),
-                args.out.c_str());
+                results.spec.policies.size(), printable(csvPath).c_str(),
+                static_cast<long long>(written.size()), printable(args.out).c_str());
     return 0;
 }
 
