@@ -66,10 +66,13 @@ private:
 enum class Place { Before, Inside, After };
 
 // Item `n` of a page btreePageProblem() accepted: its bounds and its parse were checked there.
-IndexTuple tupleAt(const LeafPage& p, std::uint32_t n) {
+// Item `n` of a leaf. The page check lets unused line pointers through, and the high key and first
+// item are read without looking at their flags: an item that does not parse is refused here.
+IndexTuple tupleAt(const BtreeReader& reader, const LeafPage& p, std::uint32_t n) {
     const LinePointer lp = linePointer(p.page, n);
     IndexTuple tuple;
-    parseIndexTuple(p.page + lp.offset, lp.length, tuple);
+    if (const std::string problem = parseIndexTuple(p.page + lp.offset, lp.length, tuple); !problem.empty())
+        reader.fail(p.block, "item " + std::to_string(n) + ": " + problem);
     return tuple;
 }
 
@@ -199,14 +202,14 @@ IndexVisits scanIndex(const IndexScanSpec& spec) {
         const std::uint32_t count = lineCount(p.header);
         if (spec.range)
             order.startPage(
-                p, p.opaque.rightmost() ? std::nullopt : std::optional(keyOf(tupleAt(p, 1), p, 1)),
-                count >= first ? std::optional(keyOf(tupleAt(p, first), p, first)) : std::nullopt);
+                p, p.opaque.rightmost() ? std::nullopt : std::optional(keyOf(tupleAt(reader, p, 1), p, 1)),
+                count >= first ? std::optional(keyOf(tupleAt(reader, p, first), p, first)) : std::nullopt);
         for (std::uint32_t i = 0; first + i <= count; ++i) {
             const std::uint32_t n = forward ? first + i : count - i;
             const LinePointer lp = linePointer(p.page, n);
             if (lp.flags == kLpUnused)
                 continue;
-            const IndexTuple tuple = tupleAt(p, n);
+            const IndexTuple tuple = tupleAt(reader, p, n);
             if (spec.range) {
                 const std::optional<std::int64_t> key = keyOf(tuple, p, n);
                 order.checkItem(n, key);

@@ -27,7 +27,8 @@ Tid IndexTuple::postingTid(std::uint32_t i) const {
 }
 
 std::uint32_t IndexTuple::keyBytes() const {
-    return (posting ? postingOffset : length) - keyOffset();
+    const std::uint32_t end = posting ? postingOffset : length;
+    return end > keyOffset() ? end - keyOffset() : 0;
 }
 
 bool IndexTuple::leadingNull() const {
