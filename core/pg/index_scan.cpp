@@ -65,11 +65,12 @@ private:
 // Where a tuple's key lies against the range in the scan's direction.
 enum class Place { Before, Inside, After };
 
-// Item `n` of a page btreePageProblem() accepted: its bounds and its parse were checked there.
-// Item `n` of a leaf. The page check lets unused line pointers through, and the high key and first
-// item are read without looking at their flags: an item that does not parse is refused here.
+// Item `n` of a leaf. btreePageProblem() checked the bounds and the parse of every item in use; an
+// unused one's offset and length mean nothing, so reading one is refused rather than done.
 IndexTuple tupleAt(const BtreeReader& reader, const LeafPage& p, std::uint32_t n) {
     const LinePointer lp = linePointer(p.page, n);
+    if (lp.flags == kLpUnused)
+        reader.fail(p.block, "item " + std::to_string(n) + " is unused where an entry is needed");
     IndexTuple tuple;
     if (const std::string problem = parseIndexTuple(p.page + lp.offset, lp.length, tuple); !problem.empty())
         reader.fail(p.block, "item " + std::to_string(n) + ": " + problem);
@@ -200,10 +201,16 @@ IndexVisits scanIndex(const IndexScanSpec& spec) {
         // The page was checked whole as it was read (btreePageProblem): every item parses.
         const std::uint32_t first = p.opaque.rightmost() ? 1 : 2;
         const std::uint32_t count = lineCount(p.header);
-        if (spec.range)
+        if (spec.range) {
+            // The first key is that of the first item in use (an unused one has no tuple to read).
+            std::uint32_t firstUsed = first;
+            while (firstUsed <= count && linePointer(p.page, firstUsed).flags == kLpUnused)
+                ++firstUsed;
             order.startPage(
                 p, p.opaque.rightmost() ? std::nullopt : std::optional(keyOf(tupleAt(reader, p, 1), p, 1)),
-                count >= first ? std::optional(keyOf(tupleAt(reader, p, first), p, first)) : std::nullopt);
+                firstUsed <= count ? std::optional(keyOf(tupleAt(reader, p, firstUsed), p, firstUsed))
+                                   : std::nullopt);
+        }
         for (std::uint32_t i = 0; first + i <= count; ++i) {
             const std::uint32_t n = forward ? first + i : count - i;
             const LinePointer lp = linePointer(p.page, n);
