@@ -596,15 +596,13 @@ void SessionReader::load() {
                         nullptr) != SQLITE_OK)
         damaged(m_db ? sqlite3_errmsg(m_db) : "out of memory");
     const auto scalar = [&](const char* sql) {
-        sqlite3_stmt* statement = nullptr;
-        if (sqlite3_prepare_v2(m_db, sql, -1, &statement, nullptr) != SQLITE_OK)
+        sqlite3_stmt* raw = nullptr;
+        if (sqlite3_prepare_v2(m_db, sql, -1, &raw, nullptr) != SQLITE_OK)
             damaged(sqlite3_errmsg(m_db));
-        const int rc = sqlite3_step(statement);
-        const std::int64_t value = rc == SQLITE_ROW ? sqlite3_column_int64(statement, 0) : 0;
-        sqlite3_finalize(statement);
-        if (rc != SQLITE_ROW)
+        const Statement statement(raw);
+        if (sqlite3_step(raw) != SQLITE_ROW)
             damaged(sqlite3_errmsg(m_db));
-        return value;
+        return static_cast<std::int64_t>(sqlite3_column_int64(raw, 0));
     };
     const std::int64_t tables = scalar(
         "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('meta', 'runs', 'events')");
