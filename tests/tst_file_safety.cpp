@@ -5,6 +5,7 @@
 // messages stay short and printable, and bad paths are found before any work is done. Full file
 // systems are real: /dev/full, and a small tmpfs mounted by the test when it runs as root.
 #include "cli_process.h"
+#include "test_files.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -30,6 +31,9 @@
 #include <functional>
 
 namespace {
+
+using la::test::readFile;
+using la::test::writeFile;
 
 constexpr int kTimeoutMs = 120'000;
 
@@ -66,17 +70,6 @@ Result lookahead(const Launch& launch) {
 
 Result lookahead(const QStringList& args) {
     return lookahead(Launch{args, {}, {}, {}});
-}
-
-void writeFile(const QString& path, const QByteArray& content) {
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    QCOMPARE(file.write(content), content.size());
-}
-
-QByteArray readFile(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 // Every entry of a directory, hidden ones included.

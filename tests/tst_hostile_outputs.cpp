@@ -4,6 +4,7 @@
 // shared sticky directory, stale-temporary cleanup deletes only files marked as ours, and text
 // from users' files reaches stdout escaped.
 #include "cli_process.h"
+#include "test_files.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,23 +19,15 @@
 
 namespace {
 
+using la::test::readFile;
+using la::test::writeFile;
+
 constexpr int kTimeoutMs = 60'000;
 
 using Result = la::test::CliResult;
 
 Result lookahead(const QStringList& args) {
     return la::test::runLookahead(args, kTimeoutMs);
-}
-
-void writeFile(const QString& path, const QByteArray& content) {
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    QCOMPARE(file.write(content), content.size());
-}
-
-QByteArray readFile(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 QByteArray local(const QString& path) {

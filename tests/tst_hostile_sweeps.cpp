@@ -4,6 +4,7 @@
 // line and exit 2, never a hang, a crash, unbounded memory or a replaced file.
 
 #include "cli_process.h"
+#include "test_files.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -22,6 +23,9 @@ using namespace la;
 
 namespace {
 
+using la::test::readFile;
+using la::test::writeFile;
+
 constexpr int kQuickMs = 20'000; // a refusal is immediate; the bound only stops a hang
 
 // One cell, two runs: the smallest sweep.
@@ -34,18 +38,6 @@ const QByteArray kBillionSpec = R"({"name": "billion", "base": {"dataset": "seq"
           {"option": "consumer-ns", "from": 1, "to": 1000},
           {"option": "latency-us", "from": 1, "to": 1000}],
  "policies": ["pg18", "pg19"]})";
-
-QString writeFile(const QString& path, const QByteArray& text) {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
-}
-
-QByteArray readFile(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 test::CliResult sweep(const QStringList& args) {
     return test::runLookahead(QStringList{QStringLiteral("sweep")} + args, kQuickMs);

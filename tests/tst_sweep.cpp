@@ -12,6 +12,7 @@
 #include "sweep_maps.h"
 #include "sweep_runner.h"
 #include "sweep_window.h"
+#include "test_files.h"
 
 #include <QApplication>
 #include <QDir>
@@ -35,6 +36,8 @@ using namespace la;
 
 namespace {
 
+using la::test::readFile;
+
 const char* const kSmallSpec = R"({"schema": "lookahead.sweep/1", "name": "small",
  "base": {"dataset": "seq", "pattern-blocks": 4000},
  "axes": [{"option": "miss-fraction", "values": [2, 6, 20]},
@@ -42,16 +45,7 @@ const char* const kSmallSpec = R"({"schema": "lookahead.sweep/1", "name": "small
  "policies": ["pg18", "adaptive@pg18"]})";
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
-    const QString path = dir.filePath(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
-}
-
-QByteArray readFile(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    return la::test::writeFile(dir.filePath(name), text);
 }
 
 using Result = test::CliResult;
