@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli_options.h"
-#include "gui_main.h"
-#include "headless.h"
-#include "headless_export.h"
+#include "cli/cli_options.h"
+#include "cli/export_command.h"
+#include "cli/run_command.h"
+#include "cli/signal_cancel.h"
+#include "cli/sweep_command.h"
+#include "gui/gui_main.h"
 #include "input_error.h"
-#include "signal_cancel.h"
-#include "sweep_cli.h"
 
 #include <QApplication>
 

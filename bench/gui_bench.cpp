@@ -4,12 +4,12 @@
 //
 //   lookahead-gui-bench [run options]    (default: --dataset alternating --pattern-blocks 10000000
 //                                          --policy pg18; offscreen unless QT_QPA_PLATFORM is set)
-#include "cli_options.h"
+#include "cli/cli_options.h"
 #include "dashboard.h"
+#include "gui/main_window.h"
+#include "gui/run_controller.h"
+#include "gui/run_setup_panel.h"
 #include "input_error.h"
-#include "main_window.h"
-#include "run_controller.h"
-#include "run_setup_panel.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

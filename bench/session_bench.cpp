@@ -5,10 +5,10 @@
 //
 //   lookahead-session-bench [BLOCKS] [FILE]     (FILE default /tmp/lookahead-session-bench.lookahead)
 #include "dashboard.h"
-#include "experiment.h"
+#include "experiment/experiment.h"
+#include "experiment/session_io.h"
+#include "experiment/session_traces.h"
 #include "run.h"
-#include "session_io.h"
-#include "session_traces.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -3,7 +3,7 @@
 // PostgreSQL backward index scan's under io_method=worker (three processes, interleaved calls,
 // heap, index and catalog files), imports it, and prints lines per second and the peak RSS.
 // Usage: lookahead-trace-bench [LINES] [DIR]
-#include "trace/trace_importer.h"
+#include "observed/trace_importer.h"
 
 #include <sys/resource.h>
 #include <unistd.h>

@@ -3,7 +3,7 @@
 
 #include "adaptive_policy.h"
 #include "input_error.h"
-#include "pg_policies.h"
+#include "version_policies.h"
 
 #include <array>
 #include <charconv>

@@ -2,8 +2,8 @@
 // Golden traces: short scenarios run by the engine on the simulated device, compared row by row
 // with the CSVs in tests/golden/ (see tests/golden/README.md). Any change in behaviour, even one
 // event, shows up here as a diff; LOOKAHEAD_UPDATE_GOLDEN=1 rewrites the files instead.
+#include "event_csv.h"
 #include "stream_harness.h"
-#include "trace_csv.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -61,7 +61,7 @@ std::vector<Scenario> scenarios() {
 QStringList traceOf(const QString& policy, const QString& mechanics, const QString& dir) {
     const std::string path = (dir + QStringLiteral("/trace.csv")).toStdString();
     {
-        TraceCsvWriter writer(path, "");
+        EventCsvWriter writer(path, "");
         for (const Scenario& scenario : scenarios()) {
             StreamRun run;
             run.policy = policy.toStdString();

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The run controller: a worker thread per run, drained on the GUI thread; stop, restart and
 // destruction mid-run are clean. Also run under TSan (see tests/tsan-qt.supp).
-#include "run_controller.h"
-#include "run_mailbox.h"
+#include "gui/run_controller.h"
+#include "gui/run_mailbox.h"
 
 #include <QFile>
 #include <QSignalSpy>

@@ -2,8 +2,8 @@
 // The double-click path with a hostile session (issue 22 #1): `lookahead FILE.lookahead` hands the
 // file to the window, which opens it on a worker thread; a damaged file ends in the one-line error
 // in a dialog, nothing drawn, the window still usable; never a crash.
+#include "gui/run_setup_panel.h"
 #include "hostile_session.h"
-#include "run_setup_panel.h"
 #include "window_harness.h"
 
 #include <QMessageBox>

@@ -3,10 +3,10 @@
 // runs with the live run's pixels and summary, a saved A runs beside a new live B (Run B against this
 // baseline), Open Recent remembers them, a bad file ends in an error dialog with the window usable,
 // `lookahead FILE.lookahead` opens one.
-#include "cli_options.h"
+#include "cli/cli_options.h"
 #include "dashboard.h"
-#include "main_window.h"
-#include "run_setup_panel.h"
+#include "gui/main_window.h"
+#include "gui/run_setup_panel.h"
 #include "window_harness.h"
 
 #include <QFile>

@@ -4,14 +4,14 @@
 // drawn cell, labels that fit a 1024×700 window, and titles and marks that say what is on screen.
 // Positions and sizes come from the layout (the panes' axis rects), never from fixed margins.
 // With LOOKAHEAD_SCREENSHOTS=DIR the scenes are also saved there as PNGs (resources/screenshots/).
-#include "cli_options.h"
+#include "cli/cli_options.h"
 #include "dashboard.h"
 #include "distance_plot.h"
-#include "main_window.h"
+#include "gui/main_window.h"
+#include "gui/run_setup_panel.h"
 #include "plot_theme.h"
 #include "plot_view.h"
 #include "qcp.h"
-#include "run_setup_panel.h"
 #include "window_harness.h"
 
 #include <QFile>

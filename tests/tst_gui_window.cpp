@@ -2,15 +2,15 @@
 // The window, offscreen: it builds, a run fills every plot, Stop and closing mid-run are clean,
 // exports have the requested size and real content, the headless export draws the same pixels, and
 // bad input ends in an error dialog with the window still usable.
-#include "cli_options.h"
+#include "cli/cli_options.h"
 #include "dashboard.h"
-#include "dataset_cache_view.h"
-#include "dataset_picker.h"
-#include "main_window.h"
+#include "gui/dataset_cache_view.h"
+#include "gui/dataset_picker.h"
+#include "gui/main_window.h"
+#include "gui/run_setup_panel.h"
 #include "pg_server.h"
 #include "plot_view.h"
 #include "run_options.h"
-#include "run_setup_panel.h"
 #include "summary_panel.h"
 #include "window_harness.h"
 

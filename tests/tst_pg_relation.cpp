@@ -7,6 +7,7 @@
 #include "block_size.h"
 #include "input_error.h"
 #include "io/file_backend.h"
+#include "observed/segment_path.h"
 #include "pg/btree_page.h"
 #include "pg/checksum.h"
 #include "pg/heap_page.h"
@@ -15,7 +16,6 @@
 #include "pg/page_header.h"
 #include "pg/relation_files.h"
 #include "pg_server.h"
-#include "trace/segment_path.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A real PostgreSQL 15 backward index scan, traced with strace and imported: the reads the trace
 // shows are exactly the buffer misses PostgreSQL counts.
+#include "observed/observed_summary.h"
+#include "observed/trace_importer.h"
 #include "pg_server.h"
-#include "trace/observed_summary.h"
-#include "trace/trace_importer.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,15 +3,15 @@
 // xargs and merged, the collapse map's cells, maps that are drawn, and every kind of bad input.
 #include "child_process.h"
 #include "cli_process.h"
+#include "experiment/summary_json.h"
+#include "gui/main_window.h"
+#include "gui/run_controller.h"
+#include "gui/sweep_window.h"
 #include "input_error.h"
-#include "main_window.h"
-#include "run_controller.h"
-#include "summary_json.h"
-#include "sweep_commands.h"
+#include "render/sweep_maps.h"
+#include "sweep/sweep_commands.h"
+#include "sweep/sweep_runner.h"
 #include "sweep_map_view.h"
-#include "sweep_maps.h"
-#include "sweep_runner.h"
-#include "sweep_window.h"
 #include "test_files.h"
 
 #include <QApplication>

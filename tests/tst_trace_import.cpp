@@ -2,10 +2,10 @@
 // Importing traces made here: strace of Lookahead's own real-I/O scans, its trace CSV, traces
 // generated from known reads, and broken copies of them (docs/trace-import.md).
 #include "input_error.h"
-#include "trace/combinable_runs.h"
-#include "trace/observed_events.h"
-#include "trace/observed_summary.h"
-#include "trace/trace_importer.h"
+#include "observed/combinable_runs.h"
+#include "observed/observed_events.h"
+#include "observed/observed_summary.h"
+#include "observed/trace_importer.h"
 
 #include <QFile>
 #include <QFileInfo>

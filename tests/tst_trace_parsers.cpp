@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Every line form docs/trace-import.md lists, one by one (the only hand-written trace text).
-#include "trace/csv_trace_parser.h"
-#include "trace/perf_parser.h"
-#include "trace/segment_path.h"
-#include "trace/strace_parser.h"
-#include "trace/trace_format.h"
+#include "observed/csv_trace_parser.h"
+#include "observed/perf_parser.h"
+#include "observed/segment_path.h"
+#include "observed/strace_parser.h"
+#include "observed/trace_format.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The A/B verdict names the largest difference and what limited each run, from real simulated runs.
-#include "experiment.h"
+#include "experiment/experiment.h"
+#include "experiment/verdict.h"
 #include "run.h"
-#include "verdict.h"
 
 #include <QRegularExpression>
 #include <QTest>

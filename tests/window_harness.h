@@ -4,10 +4,10 @@
 // What the window tests share: the small A/B run they start, the command line parsed as the app
 // parses it, and waiting until a window has run and drawn everything.
 
-#include "cli_options.h"
+#include "cli/cli_options.h"
 #include "dashboard.h"
-#include "main_window.h"
-#include "run_controller.h"
+#include "gui/main_window.h"
+#include "gui/run_controller.h"
 
 #include <QStringList>
 #include <QTest>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "benchmark_indexes.h"
 #include "dataset.h"
-#include "family_a.h"
-#include "family_b.h"
-#include "family_c.h"
 #include "input_error.h"
 #include "message_text.h"
+#include "parametric_tables.h"
 #include "patterns.h"
+#include "range_scan_tables.h"
 #include "visits.h"
 
 #include <charconv>

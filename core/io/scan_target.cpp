@@ -4,12 +4,12 @@
 #include "dataset_file.h"
 #include "input_error.h"
 #include "message_text.h"
+#include "observed/segment_path.h"
 #include "pg/heap_page.h"
 #include "pg/page_header.h"
 #include "pg/pg_source.h"
 #include "pg/relation_files.h"
 #include "scan_file.h"
-#include "trace/segment_path.h"
 
 namespace la {
 

@@ -6,8 +6,8 @@
 #include "block_size.h"
 #include "input_error.h"
 #include "io/scan_file.h"
+#include "observed/segment_path.h"
 #include "page_header.h"
-#include "trace/segment_path.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -6,7 +6,7 @@
 #include "io/temp_file.h"
 #include "io_backend.h"
 #include "message_text.h"
-#include "trace/trace_format.h"
+#include "observed/trace_format.h"
 
 #include <fcntl.h>
 #include <sqlite3.h>

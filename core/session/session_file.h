@@ -3,7 +3,7 @@
 
 #include "event.h"
 #include "input_error.h"
-#include "trace/observed_trace.h"
+#include "observed/observed_trace.h"
 
 #include <cstdint>
 #include <functional>

@@ -2,10 +2,10 @@
 #pragma once
 
 // The line parsers' targets: every line of the input is parsed alone, as the trace scanner hands
-// lines to them (core/trace/trace_scanner.h).
+// lines to them (core/observed/trace_scanner.h).
 
 #include "fuzz_input.h"
-#include "trace/trace_line.h"
+#include "observed/trace_line.h"
 
 #include <cstdlib>
 

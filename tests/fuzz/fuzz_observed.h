@@ -2,13 +2,13 @@
 #pragma once
 
 // What the CLI does with an observed trace once it has one, from an imported trace or from a
-// session (app/import_run.cpp): its summary, its event stream and the block sequence it implies.
+// session (app/cli/import_command.cpp): its summary, its event stream and the block sequence it implies.
 // A trace or session that a reader accepted must survive all three.
 
 #include "event.h"
-#include "trace/observed_events.h"
-#include "trace/observed_summary.h"
-#include "trace/observed_trace.h"
+#include "observed/observed_events.h"
+#include "observed/observed_summary.h"
+#include "observed/observed_trace.h"
 
 namespace la::fuzz {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Fuzz target: a session file as --open reads it (app/session_io.h openSession over SessionReader,
+// Fuzz target: a session file as --open reads it (app/experiment/session_io.h openSession over SessionReader,
 // core/session/session_file.h). The bytes are an SQLite database, mutated; every run's events are
 // read back and every imported trace is used as the CLI uses it.
+#include "experiment/session_io.h"
 #include "fuzz_input.h"
 #include "fuzz_observed.h"
 #include "input_error.h"
-#include "session_io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string path = la::fuzz::scratch().write("s.lookahead", la::fuzz::bytesAsText(data, size));

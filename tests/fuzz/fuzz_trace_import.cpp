@@ -4,7 +4,7 @@
 #include "fuzz_input.h"
 #include "fuzz_observed.h"
 #include "input_error.h"
-#include "trace/trace_importer.h"
+#include "observed/trace_importer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string path = la::fuzz::scratch().write("trace", la::fuzz::bytesAsText(data, size));

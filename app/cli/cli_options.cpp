@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/cli_options.h"
+
+#include "input_error.h"
+#include "message_text.h"
+#include "observed/trace_format.h"
+#include "registry.h"
+#include "run_options.h"
+#include "text_parse.h"
+
+#include <functional>
+
+namespace la {
+
+namespace {
+
+// An option of the command line itself (what to do, where to write), not of the run: the run's
+// options come from run_options.h.
+struct CommandOption {
+    const char* section; // of the help text
+    const char* name;
+    const char* valueName; // nullptr: a flag
+    const char* help;
+    std::function<void(CliOptions&, const std::string&)> apply;
+};
+
+std::uint64_t sideOf(const std::string& option, const std::string& value) {
+    std::uint64_t side = 0;
+    if (!parseUnsigned(value, side) || side < 16 || side > 16384)
+        throw InputError("--" + option + " '" + excerpt(value) + "': expected WIDTHxHEIGHT, each 16..16384");
+    return side;
+}
+
+// Both say what run B changes; at most one may.
+void setComparison(CliOptions& o, Comparison comparison, const std::string& flag, std::string& comparedBy) {
+    if (!comparedBy.empty() && comparedBy != flag)
+        throw InputError(flag + " and " + comparedBy + " both say what run B changes; choose one");
+    comparedBy = flag;
+    o.comparison = comparison;
+}
+
+const std::vector<CommandOption>& commandOptions() {
+    static const std::vector<CommandOption> options{
+        {"Observed runs", "import-trace", "FILE",
+         "import what PostgreSQL really read (strace -f -ttt -T -yy, perf trace, or a\n"
+         "--trace-csv file) and model the same blocks with --compare-policy (or --policy)",
+         [](CliOptions& o, const std::string& v) { o.importTrace = v; }},
+        {"Observed runs", "trace-format", "F", "auto (default), strace, perf or lookahead-csv",
+         [](CliOptions& o, const std::string& v) {
+             traceFormatNamed(v); // refused here, before anything runs
+             o.traceFormat = v;
+         }},
+        {"Observed runs", "trace-relation", "R",
+         "the file whose reads to import: a path (or its end, e.g. base/5/16390), or fd:N;\n"
+         "default the file read most",
+         [](CliOptions& o, const std::string& v) { o.traceRelation = v; }},
+        {"Output", "headless", nullptr, "run without a window and print the summary",
+         [](CliOptions& o, const std::string&) { o.headless = true; }},
+        {"Output", "list-datasets", nullptr,
+         "print every preset and pattern with its description and default size",
+         [](CliOptions& o, const std::string&) { o.listDatasets = true; }},
+        {"Output", "summary-json", "FILE", "write the run summary as JSON (schema lookahead.summary/1)",
+         [](CliOptions& o, const std::string& v) { o.summaryJson = v; }},
+        {"Output", "trace-csv", "FILE", "write every event as CSV",
+         [](CliOptions& o, const std::string& v) { o.traceCsv = v; }},
+        {"Output", "export-png", "FILE", "render the window's plots offscreen to a PNG (implies --headless)",
+         [](CliOptions& o, const std::string& v) {
+             o.exportPng = v;
+             o.headless = true;
+         }},
+        {"Output", "export-svg", "FILE", "the same as an SVG vector drawing (implies --headless)",
+         [](CliOptions& o, const std::string& v) {
+             o.exportSvg = v;
+             o.headless = true;
+         }},
+        {"Output", "export-pdf", "FILE", "the same as a PDF page (implies --headless)",
+         [](CliOptions& o, const std::string& v) {
+             o.exportPdf = v;
+             o.headless = true;
+         }},
+        {"Output", "png-size", "WxH",
+         "size of the exported plots in pixels (default 1600x1000; a PDF page is that at 96 dpi)",
+         [](CliOptions& o, const std::string& v) {
+             const auto x = v.find_first_of("xX");
+             if (x == std::string::npos)
+                 throw InputError("--png-size '" + excerpt(v) + "': expected WIDTHxHEIGHT, e.g. 1600x1000");
+             o.pngWidth = int(sideOf("png-size", v.substr(0, x)));
+             o.pngHeight = int(sideOf("png-size", v.substr(x + 1)));
+         }},
+        {"Output", "sweep", "SPEC",
+         "(window) open the Sweep view on a spec or preset (collapse-map); with --run, start it",
+         [](CliOptions& o, const std::string& v) { o.sweep = v; }},
+        {"Output", "save", "FILE", "write the runs, their summaries and provenance as a session (.lookahead)",
+         [](CliOptions& o, const std::string& v) { o.save = v; }},
+        {"Output", "open", "FILE",
+         "(headless) a saved session instead of a new run: print its summaries, write\n"
+         "--summary-json and the plot exports from it",
+         [](CliOptions& o, const std::string& v) { o.open = v; }},
+        {"Output", "run", nullptr, "(window) start the run at once",
+         [](CliOptions& o, const std::string&) { o.startRun = true; }},
+        {"Output", "help", nullptr, "this text", [](CliOptions& o, const std::string&) { o.help = true; }},
+        {"Output", "version", nullptr, "the version",
+         [](CliOptions& o, const std::string&) { o.version = true; }},
+    };
+    return options;
+}
+
+const CommandOption* findCommandOption(const std::string& name) {
+    for (const CommandOption& option : commandOptions())
+        if (name == option.name)
+            return &option;
+    return nullptr;
+}
+
+// One help line per policy: name, description and the mechanics it runs on by default.
+std::string policyHelp() {
+    std::string lines;
+    for (const PolicyEntry& entry : policyRegistry())
+        lines += "    " + (entry.name + std::string(22, ' ')).substr(0, 22) + entry.description + " (on " +
+                 entry.mechanics->name + " mechanics)\n";
+    return lines;
+}
+
+std::string commandHelp(std::string_view section) {
+    std::string text;
+    for (const CommandOption& o : commandOptions()) {
+        if (o.section != section)
+            continue;
+        std::string head = std::string("  --").append(o.name); // GCC bug 105329, see run_options.cpp
+        if (o.valueName)
+            head.append(" ").append(o.valueName);
+        head.resize(std::max<std::size_t>(head.size() + 1, 26), ' ');
+        std::string help = o.help;
+        for (std::size_t at = help.find('\n'); at != std::string::npos; at = help.find('\n', at + 1))
+            help.insert(at + 1, std::string(26, ' '));
+        text += head + help + "\n";
+    }
+    return text;
+}
+
+// The option's name and value: "--name value" or "--name=value".
+struct Argument {
+    std::string name;
+    std::string value;
+    bool inlineValue = false;
+};
+
+Argument split(std::string arg) {
+    if (arg == "-h")
+        arg = "--help";
+    if (!arg.starts_with("--"))
+        throw InputError("unexpected argument '" + excerpt(arg) + "' (options start with --; see --help)");
+    Argument a;
+    a.name = arg.substr(2);
+    if (const auto eq = a.name.find('='); eq != std::string::npos) {
+        a.value = a.name.substr(eq + 1);
+        a.name = a.name.substr(0, eq);
+        a.inlineValue = true;
+    }
+    return a;
+}
+
+// --import-trace models the trace's own blocks: the options that choose other blocks, or a second
+// run, would be ignored, so they are refused rather than dropped; the trace's options need a trace.
+void refuseIgnoredOptions(const CliOptions& o) {
+    for (const std::string& name : o.given) {
+        const RunOption* option = findRunOption(name);
+        const bool choosesBlocks = option && option->section == "Dataset" && name != "seed";
+        const bool addsRun = name == "compare-direction" || name == "compare-backward-combining";
+        if (!o.importTrace.empty() && (choosesBlocks || addsRun))
+            throw InputError(
+                "--" + name +
+                " cannot be used with --import-trace, whose blocks are the trace's; leave one out");
+        if (o.importTrace.empty() && (name == "trace-format" || name == "trace-relation"))
+            throw InputError("--" + name + " needs --import-trace FILE");
+    }
+}
+
+} // namespace
+
+bool describesRun(const std::string& name) {
+    return findCommandOption(name) == nullptr;
+}
+
+CliOptions parseCommandLine(const std::vector<std::string>& args) {
+    CliOptions o;
+    o.run.dataset.name = "sparse-miss:16";
+    o.commandLine = "lookahead";
+    for (const std::string& arg : args)
+        o.commandLine.append(" ").append(arg);
+    std::string comparedBy;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        // `lookahead FILE.lookahead`, as a file manager starts us (the .desktop file's %f).
+        if (!args[i].starts_with("-") && args[i].ends_with(".lookahead")) {
+            o.open = args[i];
+            continue;
+        }
+        Argument a = split(args[i]);
+        const CommandOption* command = findCommandOption(a.name);
+        const RunOption* option = command ? nullptr : findRunOption(a.name);
+        const bool isFlag = a.name == "compare-direction" || a.name == "compare-backward-combining" ||
+                            (command && !command->valueName) || (option && option->kind == OptionKind::Flag);
+        if (!command && !option && !isFlag)
+            throw InputError("unknown option '--" + excerpt(a.name) + "' (see --help)");
+        if (isFlag && a.inlineValue)
+            throw InputError("--" + a.name + " takes no value");
+        if (!isFlag && !a.inlineValue) {
+            if (i + 1 >= args.size())
+                throw InputError("--" + a.name + " needs a value (see --help)");
+            a.value = args[++i];
+        }
+        if (a.name == "compare-direction")
+            setComparison(o, Comparison::Direction, "--compare-direction", comparedBy);
+        else if (a.name == "compare-backward-combining")
+            setComparison(o, Comparison::BackwardCombining, "--compare-backward-combining", comparedBy);
+        else if (command)
+            command->apply(o, a.value);
+        else
+            setRunOption(o.run, *option, isFlag ? (a.name == option->negation ? "false" : "true") : a.value);
+        if (a.name == "compare-policy")
+            setComparison(o, Comparison::Policy, "--compare-policy", comparedBy);
+        o.given.push_back(a.name);
+    }
+    refuseIgnoredOptions(o);
+    return o;
+}
+
+std::string usageText() {
+    return "Usage: lookahead [options]            open the window (options preconfigure it)\n"
+           "       lookahead --headless [options] run without a window and print the summary\n"
+           "       lookahead sweep SPEC --out DIR  a grid of headless runs (lookahead sweep --help)\n"
+           "       lookahead FILE.lookahead       open a saved session (--save FILE) in the "
+           "window\n\nDataset\n" +
+           runOptionHelp("Dataset") + "Read stream\n" + runOptionHelp("Read stream") +
+           "  policies, each with the mechanics it runs on by default:\n" + policyHelp() +
+           "  --compare-direction     run B in the other direction\n"
+           "  --compare-backward-combining\n"
+           "                          run B with --backward-combining toggled\n"
+           "I/O\n" +
+           runOptionHelp("I/O") + "Observed runs\n" + commandHelp("Observed runs") + "Output\n" +
+           runOptionHelp("Output") + commandHelp("Output") +
+           "Environment\n"
+           "  LOOKAHEAD_DISABLE_IO_URING=1  --io io_uring falls back to the worker pool, as where io_uring "
+           "is "
+           "blocked\n"
+           "  LOOKAHEAD_DISABLE_O_DIRECT=1  O_DIRECT is refused at open (=read: the first O_DIRECT read is "
+           "refused)\n";
+}
+
+} // namespace la

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "experiment/experiment.h"
+#include "run.h"
+
+#include <string>
+#include <vector>
+
+namespace la {
+
+// What the command line asked for. The same options configure a headless run and preconfigure
+// the window, so both front ends agree on names and defaults.
+struct CliOptions {
+    RunConfig run;
+    // What B changes: --compare-policy, --compare-direction or --compare-backward-combining.
+    Comparison comparison = Comparison::None;
+    bool headless = false;
+    bool listDatasets = false;
+    bool help = false;
+    bool version = false;
+    bool startRun = false;   // --run: the window starts the run at once
+    std::string summaryJson; // --summary-json FILE
+    std::string traceCsv;    // --trace-csv FILE
+    std::string exportPng;   // --export-png FILE: render the plots offscreen (implies --headless)
+    std::string exportSvg;   // --export-svg FILE
+    std::string exportPdf;   // --export-pdf FILE
+    int pngWidth = 1600;     // --png-size WxH
+    int pngHeight = 1000;
+    std::string importTrace;          // --import-trace FILE: an observed run instead of a dataset
+    std::string traceFormat = "auto"; // --trace-format
+    std::string traceRelation;        // --trace-relation PATH|fd:N
+    std::string sweep;                // --sweep SPEC: open the Sweep view on it (--run starts it)
+    std::vector<std::string> given;   // option names present on the command line (without "--")
+    std::string save;                 // --save FILE: write the runs as a session (docs/session-format.md)
+    std::string open;                 // --open FILE: a saved session instead of a new run
+    std::string commandLine;          // "lookahead ARGS...", for the provenance
+
+    // Any of --export-png, --export-svg, --export-pdf: the plots are drawn offscreen.
+    bool exportsPlots() const { return !exportPng.empty() || !exportSvg.empty() || !exportPdf.empty(); }
+};
+
+// Throws InputError with a one-line message for anything malformed or unknown.
+CliOptions parseCommandLine(const std::vector<std::string>& args);
+
+std::string usageText();
+
+// False for the options of the command line itself (--headless, --summary-json, --run, ...): only
+// the others describe a run, and only those override the window's saved settings.
+bool describesRun(const std::string& name);
+
+} // namespace la

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/run_command.h"
+
+#include "experiment/session_io.h"
+#include "experiment/summary_json.h"
+#include "input_error.h"
+#include "message_text.h"
+
+#include <cstdio>
+
+namespace la {
+
+int writeSession(SessionWriter& session, const Experiment& experiment) {
+    try {
+        finishSession(session, experiment);
+    } catch (const IoError& error) {
+        std::fprintf(stderr, "lookahead: %s\n", error.what());
+        return 1;
+    }
+    std::printf("wrote %s (session)\n", printable(session.path()).c_str());
+    return 0;
+}
+
+void checkOpenOutputs(const CliOptions& options) {
+    checkOutputsApart({{"--open", options.open}}, outputsOf(options));
+    if (!options.save.empty() || !options.traceCsv.empty())
+        throw InputError("--open reads a saved session; --save and --trace-csv write a new run's "
+                         "(run without --open)");
+}
+
+int runOpenHeadless(const CliOptions& options) {
+    std::optional<OutputFile> json;
+    std::unique_ptr<EventCsvWriter> noCsv;
+    OpenedSession session;
+    try {
+        checkOpenOutputs(options);
+        session = openSession(options.open);
+        if (!options.summaryJson.empty())
+            json.emplace(options.summaryJson, "summary JSON");
+    } catch (const InputError& error) {
+        std::fprintf(stderr, "lookahead: %s\n", error.what());
+        return 2;
+    }
+    const Experiment& experiment = session.experiment;
+    std::printf("session %s: %zu run(s), saved by Lookahead %s\n", printable(options.open).c_str(),
+                experiment.runs.size(), printable(session.reader->meta("lookahead_version")).c_str());
+    for (std::size_t i = 0; i < experiment.runs.size(); ++i)
+        std::fputs(describeRun(experiment.runs[i].label, session.summaries[i]).c_str(), stdout);
+    if (session.summaries.size() == 2)
+        std::printf("%s\n",
+                    printable(variantVerdict(experiment.runs, session.summaries).toStdString()).c_str());
+    return writeOutputs(noCsv, json, summaryJson(experiment, session.summaries));
+}
+
+} // namespace la

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "experiment/experiment.h"
+
+#include "experiment/import_summary.h"
+#include "experiment/verdict.h"
+
+namespace la {
+
+namespace {
+std::string directionName(Direction direction) {
+    return direction == Direction::Forward ? "forward" : "backward";
+}
+} // namespace
+
+const char* comparisonName(Comparison comparison) {
+    switch (comparison) {
+    case Comparison::None:
+        return "none";
+    case Comparison::Policy:
+        return "policy";
+    case Comparison::Direction:
+        return "direction";
+    case Comparison::BackwardCombining:
+        return "backward-combining";
+    case Comparison::Observed:
+        return "observed";
+    }
+    return "none";
+}
+
+Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
+    RunVariant a;
+    a.config = config;
+    a.policy = a.label = config.policy;
+    if (comparison == Comparison::Policy && config.comparePolicy.empty())
+        comparison = Comparison::None;
+    if (comparison == Comparison::None) {
+        a.config.comparePolicy.clear();
+        return {{a}, comparison, {}};
+    }
+    RunVariant b = a;
+    switch (comparison) {
+    case Comparison::Policy:
+        b.policy = b.label = config.comparePolicy;
+        break;
+    case Comparison::Direction:
+        b.config.dataset.direction =
+            config.dataset.direction == Direction::Forward ? Direction::Backward : Direction::Forward;
+        // Appended in two steps: `" " + std::string` trips GCC 12's -Wrestrict false positive at -O3
+        // (GCC bug 105329).
+        for (RunVariant* run : {&a, &b})
+            run->label.append(1, ' ').append(directionName(run->config.dataset.direction));
+        break;
+    case Comparison::BackwardCombining:
+        b.config.stream.backwardCombining = !config.stream.backwardCombining;
+        (config.stream.backwardCombining ? a : b).label += " + backward combining";
+        break;
+    case Comparison::None:
+    case Comparison::Observed:
+        break;
+    }
+    if (comparison != Comparison::Policy) {
+        a.config.comparePolicy.clear();
+        b.config.comparePolicy.clear();
+    }
+    return {{a, b}, comparison, {}};
+}
+
+Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, const std::string& tracePath,
+                                const RunConfig& config) {
+    RunVariant observed;
+    observed.policy = observed.label = "observed";
+    observed.config = config;
+    observed.observed = trace;
+    observed.tracePath = tracePath;
+    RunVariant model;
+    model.config = config;
+    model.policy = config.comparePolicy.empty() ? config.policy : config.comparePolicy;
+    model.label = model.policy + " model";
+    model.config.comparePolicy.clear();
+    model.config.blockList.clear();
+    model.config.blockSequence = std::make_shared<const std::vector<std::uint32_t>>(trace->impliedBlocks());
+    return {{observed, model}, Comparison::Observed, {}};
+}
+
+QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<RunSummary>& summaries) {
+    if (runs.size() != 2 || summaries.size() != 2)
+        return {};
+    if (runs[0].observed) {
+        RunSummary model = summaries[1];
+        model.policy = runs[1].policy;
+        return observedVerdict(summarizeObserved(*runs[0].observed), model);
+    }
+    RunSummary b = summaries[1];
+    b.policy = runs[1].label;
+    return verdict(summaries[0], b);
+}
+
+} // namespace la

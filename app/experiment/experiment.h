@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "observed/observed_trace.h"
+#include "run.h"
+
+#include <QString>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace la {
+
+// One run of an experiment: its settings, its policy and the name the views give it.
+struct RunVariant {
+    RunConfig config;
+    std::string policy;
+    std::string label;
+    // An imported trace replayed as a run (instead of running `policy`), and the file it came from.
+    std::shared_ptr<const ObservedTrace> observed;
+    std::string tracePath;
+};
+
+// What B changes relative to A (same dataset, same cache state). Observed: A is an imported trace,
+// B the model of its block sequence.
+enum class Comparison { None, Policy, Direction, BackwardCombining, Observed };
+
+// "none", "policy", "direction", "backward-combining", "observed": the compare mode in the summary JSON.
+const char* comparisonName(Comparison comparison);
+
+// A alone, or A then B. The CLI, the window and the exports all describe runs by this.
+struct Experiment {
+    std::vector<RunVariant> runs;
+    Comparison comparison = Comparison::None;
+    // Where and how it ran (core/session/provenance.h), once known: the summary JSON and the plot
+    // files' metadata carry it, a session file keeps it.
+    std::vector<std::pair<std::string, std::string>> provenance;
+};
+
+// Comparison::Policy uses config.comparePolicy (and falls back to None without one).
+Experiment makeExperiment(const RunConfig& config, Comparison comparison);
+
+// A: what the trace at `tracePath` says PostgreSQL read; B: the blocks those reads imply, run through
+// `config.comparePolicy` (or `config.policy`) with `config`'s device and stream settings.
+Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, const std::string& tracePath,
+                                const RunConfig& config);
+
+// The A/B verdict with B's label ("B (pg19): 2.7x faster, 1,480 fewer waits").
+QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<RunSummary>& summaries);
+
+} // namespace la

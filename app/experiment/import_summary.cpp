@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "experiment/import_summary.h"
+
+#include "experiment/summary_json.h"
+#include "message_text.h"
+
+#include <QJsonArray>
+#include <QLocale>
+
+namespace la {
+
+namespace {
+
+// Processes listed on stdout; a trace of many short-lived processes lists the rest as a count.
+constexpr std::size_t kProcessesShown = 16;
+
+QString count(std::uint64_t n) {
+    return QLocale(QLocale::English).toString(static_cast<qulonglong>(n));
+}
+
+std::uint64_t singleBlockReads(const RunSummary& s) {
+    const auto found = s.ioSizeHist.find(1);
+    return found == s.ioSizeHist.end() ? 0 : found->second;
+}
+
+QJsonObject observedObject(const std::string& tracePath, const ObservedSummary& observed) {
+    QJsonObject o = runSummaryObject(observed.run);
+    o[QStringLiteral("label")] = QStringLiteral("observed");
+    o[QStringLiteral("source")] = QString::fromStdString(observed.source);
+    o[QStringLiteral("relation")] = QString::fromStdString(observed.relation);
+    o[QStringLiteral("trace")] = QString::fromStdString(tracePath);
+    o[QStringLiteral("device_time_ns")] = static_cast<qint64>(observed.deviceTimeNs);
+    o[QStringLiteral("mb_per_s")] = observed.megabytesPerSecond;
+    o[QStringLiteral("mean_read_blocks")] = observed.meanReadBlocks;
+    o[QStringLiteral("combinable_descending_runs")] =
+        QJsonObject{{QStringLiteral("runs"), static_cast<qint64>(observed.combinable.runs)},
+                    {QStringLiteral("reads_saved"), static_cast<qint64>(observed.combinable.readsSaved)}};
+    QJsonArray processes;
+    for (const auto& [pid, reads] : observed.readsByProcess)
+        processes.append(QJsonObject{{QStringLiteral("pid"), static_cast<qint64>(pid)},
+                                     {QStringLiteral("reads"), static_cast<qint64>(reads)}});
+    o[QStringLiteral("processes")] = processes;
+    return o;
+}
+
+} // namespace
+
+QJsonObject importSummaryDocument(const std::string& tracePath, const ObservedSummary& observed,
+                                  const ObservedModel& model) {
+    QJsonArray runs{observedObject(tracePath, observed)};
+    if (model.summary) {
+        QJsonObject run = runSummaryObject(*model.summary);
+        run[QStringLiteral("label")] = QString::fromStdString(model.policy);
+        run[QStringLiteral("direction")] = QStringLiteral("forward");
+        run[QStringLiteral("options")] = configObject(model.config);
+        runs.append(run);
+    }
+    QJsonObject config = configObject(model.config);
+    config.remove(QStringLiteral("dataset"));
+    config[QStringLiteral("import_trace")] = QString::fromStdString(tracePath);
+    QJsonObject doc;
+    doc[QStringLiteral("schema")] = QStringLiteral("lookahead.summary/1");
+    doc[QStringLiteral("config")] = config;
+    doc[QStringLiteral("compare")] = QStringLiteral("observed");
+    doc[QStringLiteral("runs")] = runs;
+    doc[QStringLiteral("cancelled")] = model.summary && model.summary->cancelled;
+    return doc;
+}
+
+QString observedVerdict(const ObservedSummary& observed, const RunSummary& model) {
+    return QStringLiteral("observed %1 reads (%2 of 8 kB); %3 model %4 reads (%5 of 8 kB)")
+        .arg(count(observed.run.ios), count(singleBlockReads(observed.run)),
+             QString::fromStdString(model.policy), count(model.ios), count(singleBlockReads(model)));
+}
+
+std::string describeObserved(const ObservedSummary& o) {
+    const RunSummary& s = o.run;
+    // The relation is a path or label from the trace: escaped, as every trace text on a terminal.
+    QString text = QStringLiteral("observed (%1, %2)\n")
+                       .arg(QString::fromStdString(o.source), QString::fromStdString(excerpt(o.relation)));
+    text += QStringLiteral("  reads %1 (mean %2 blocks)  blocks %3  %4 MiB  %5 MB/s\n")
+                .arg(count(s.ios))
+                .arg(o.meanReadBlocks, 0, 'f', 2)
+                .arg(count(s.blocks))
+                .arg(static_cast<double>(s.bytesRead) / 1048576.0, 0, 'f', 1)
+                .arg(o.megabytesPerSecond, 0, 'f', 1);
+    QString hist;
+    for (const auto& [size, n] : s.ioSizeHist)
+        hist += QStringLiteral(" %1:%2").arg(size).arg(n);
+    text += QStringLiteral("  read sizes (blocks:count)%1\n").arg(hist);
+    text += QStringLiteral("  run time %1 s  device time %2 s\n")
+                .arg(static_cast<double>(s.runtimeNs) / 1e9, 0, 'f', 3)
+                .arg(static_cast<double>(o.deviceTimeNs) / 1e9, 0, 'f', 3);
+    QString processes;
+    for (std::size_t i = 0; i < o.readsByProcess.size() && i < kProcessesShown; ++i)
+        processes +=
+            QStringLiteral(" %1:%2").arg(o.readsByProcess[i].first).arg(count(o.readsByProcess[i].second));
+    if (o.readsByProcess.size() > kProcessesShown)
+        processes += QStringLiteral(" and %1 more").arg(count(o.readsByProcess.size() - kProcessesShown));
+    text += QStringLiteral("  reads by process (pid:reads)%1\n").arg(processes);
+    text += QString::fromStdString(explainIoText(s.explainIo));
+    text += QStringLiteral(
+                "  descending runs of 8 kB reads that could have been combined: %1 runs, %2 reads saved\n")
+                .arg(count(o.combinable.runs), count(o.combinable.readsSaved));
+    return text.toStdString();
+}
+
+} // namespace la

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "experiment/session_io.h"
+
+#include "experiment/summary_json.h"
+#include "input_error.h"
+#include "io/output_guard.h"
+#include "message_text.h"
+#include "registry.h"
+#include "run_options.h"
+#include "session/provenance.h"
+#include "session/session_summary.h"
+#include "stream_config.h"
+
+#include <QJsonDocument>
+
+namespace la {
+
+SessionRun sessionRunOf(const RunVariant& variant) {
+    SessionRun run;
+    run.label = variant.label;
+    run.policy = variant.policy;
+    run.observed = variant.observed != nullptr;
+    run.tracePath = variant.tracePath;
+    run.collapseWindow = variant.config.collapseWindow;
+    if (!run.observed) {
+        const StreamLimits limits = computeLimits(streamConfigFor(variant.config),
+                                                  mechanicsFor(variant.policy, variant.config.mechanics));
+        run.maxPinned = limits.maxPinned;
+        run.ioCombineLimit = limits.ioCombineLimit;
+    }
+    for (const RunOption& option : runOptions())
+        run.options.emplace_back(std::string(option.name), option.get(variant.config));
+    return run;
+}
+
+void endSessionRun(SessionWriter& writer, const RunSummary& summary) {
+    writer.endRun(summaryFields(summary),
+                  QJsonDocument(runSummaryObject(summary)).toJson(QJsonDocument::Compact).toStdString());
+}
+
+void finishSession(SessionWriter& writer, const Experiment& experiment) {
+    writer.setMeta("compare", comparisonName(experiment.comparison));
+    writer.setProvenance(experiment.provenance);
+    writer.commit();
+}
+
+NameValues experimentProvenance(const Experiment& experiment, const std::vector<RunSummary>& summaries,
+                                const std::string& commandLine) {
+    std::string scanned;
+    for (const RunVariant& variant : experiment.runs) {
+        if (variant.observed || variant.config.io == IoMode::Sim || !scanned.empty())
+            continue;
+        // The file read, or the dataset cache directory its file lives in (same filesystem and device).
+        for (const NamedPath& input : runInputs(variant.config))
+            if (input.role == "--file" || input.role == "--pg-heap" ||
+                input.role == "the dataset cache directory")
+                scanned = input.path;
+    }
+    bool direct = false;
+    for (const RunSummary& summary : summaries)
+        direct = direct || summary.directIo;
+    return collectProvenance(commandLine, scanned, direct);
+}
+
+OpenedSession openSession(const std::string& path) {
+    OpenedSession session;
+    session.reader = std::make_unique<SessionReader>(path);
+    const SessionReader& reader = *session.reader;
+    if (reader.runs().empty())
+        throw InputError(joined({"session '", path, "' holds no runs; save a run that has finished"}));
+    for (const SessionRun& run : reader.runs()) {
+        RunVariant variant;
+        variant.label = run.label;
+        variant.policy = run.policy;
+        variant.tracePath = run.tracePath;
+        for (const auto& [name, value] : run.options) {
+            // An option this version does not know (a newer file of the same format) is left at its default.
+            if (const RunOption* option = findRunOption(name); option && !value.empty()) {
+                try {
+                    setRunOption(variant.config, *option, value);
+                } catch (const InputError& error) {
+                    throw sessionDamaged(path, error.what());
+                }
+            }
+        }
+        if (run.observed) {
+            std::optional<ObservedTrace> trace = reader.observed(session.experiment.runs.size());
+            if (!trace)
+                throw sessionDamaged(path,
+                                     joined({"observed run ", excerpt(run.label), " has no imported trace"}));
+            variant.observed = std::make_shared<const ObservedTrace>(std::move(*trace));
+        }
+        session.experiment.runs.push_back(std::move(variant));
+        session.summaries.push_back(summaryFromFields(run.summary, path));
+    }
+    const std::string compare = reader.meta("compare");
+    for (const Comparison c : {Comparison::None, Comparison::Policy, Comparison::Direction,
+                               Comparison::BackwardCombining, Comparison::Observed})
+        if (compare == comparisonName(c))
+            session.experiment.comparison = c;
+    session.experiment.provenance = reader.provenance();
+    return session;
+}
+
+} // namespace la

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "experiment/experiment.h"
+#include "session/session_file.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace la {
+
+// The glue between an experiment and a session file (docs/session-format.md). Saving: begin each run
+// with sessionRunOf(), feed its events to the writer, end it with endSessionRun(); finishSession()
+// stores the compare mode and the provenance and commits.
+SessionRun sessionRunOf(const RunVariant& variant);
+void endSessionRun(SessionWriter& writer, const RunSummary& summary);
+void finishSession(SessionWriter& writer, const Experiment& experiment);
+
+// The provenance of an experiment that has run (core/session/provenance.h): the file its first run
+// with real I/O read, and whether any run used O_DIRECT.
+NameValues experimentProvenance(const Experiment& experiment, const std::vector<RunSummary>& summaries,
+                                const std::string& commandLine);
+
+// A session read back: the experiment as it was described, its runs' exact summaries, and the open
+// file for the events. Throws InputError (one line: the file, what is wrong, what to do).
+struct OpenedSession {
+    Experiment experiment;
+    std::vector<RunSummary> summaries;
+    std::unique_ptr<SessionReader> reader;
+};
+OpenedSession openSession(const std::string& path);
+
+} // namespace la

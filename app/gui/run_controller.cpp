@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "gui/run_controller.h"
+
+#include "experiment/run_storage.h"
+#include "gui/tsan_annotations.h"
+#include "input_error.h"
+#include "io/dataset_file.h"
+#include "io/scan_target.h"
+#include "io_backend.h"
+#include "observed/observed_events.h"
+#include "observed/observed_summary.h"
+#include "registry.h"
+
+#include <QThread>
+
+#include <algorithm>
+#include <atomic>
+#include <iterator>
+
+namespace la {
+
+namespace {
+
+constexpr int kDrainIntervalMs = 33; // <= 30 Hz: the eye sees no more, and each drain stays small
+
+// Hands the events the views read of each batch of one run to the mailbox (on the worker thread).
+class MailboxSink final : public EventSink {
+public:
+    MailboxSink(Mailbox& mailbox, int run, const std::atomic<bool>& cancel)
+        : m_mailbox(mailbox), m_run(run), m_cancel(cancel) {}
+    void onEvents(std::span<const Event> batch) override {
+        m_viewed.clear();
+        std::copy_if(batch.begin(), batch.end(), std::back_inserter(m_viewed),
+                     [](const Event& event) { return isViewedEvent(event.kind); });
+        m_mailbox.postEvents(m_run, m_viewed, m_cancel);
+    }
+
+private:
+    Mailbox& m_mailbox;
+    int m_run;
+    const std::atomic<bool>& m_cancel;
+    std::vector<Event> m_viewed; // reused: batches arrive many times a second
+};
+
+WorkerMessage message(WorkerMessage::Kind kind, int run = 0, std::string text = {}) {
+    WorkerMessage m;
+    m.kind = kind;
+    m.run = run;
+    m.text = std::move(text);
+    return m;
+}
+
+// The worker's whole life: runs the variants in turn; every outcome goes through the mailbox.
+// Runs before `firstRun` are a saved baseline, already on screen.
+void runJob(const std::vector<RunVariant>& runs, int firstRun, bool keepEvents, Mailbox& mailbox,
+            const std::atomic<bool>& cancel) {
+    try {
+        for (int run = firstRun; run < static_cast<int>(runs.size()); ++run) {
+            const RunVariant& variant = runs[static_cast<std::size_t>(run)];
+            if (cancel.load())
+                break;
+            mailbox.post(message(WorkerMessage::Kind::RunStarted, run));
+            MailboxSink sink(mailbox, run, cancel);
+            RunCallbacks callbacks;
+            callbacks.sinks.push_back(&sink);
+            std::shared_ptr<EventSpool> spool = keepEvents ? spoolBesideDatasets(variant.config) : nullptr;
+            if (spool)
+                callbacks.sinks.push_back(spool.get());
+            callbacks.progress = [&mailbox, run](std::uint64_t done, std::uint64_t total) {
+                mailbox.setProgress(run, done, total);
+            };
+            callbacks.preparing = [&mailbox](const std::string& stage, std::uint64_t done,
+                                             std::uint64_t total) {
+                mailbox.setPreparing(stage, done, total);
+            };
+            callbacks.notice = [&mailbox, run](const std::string& text) {
+                mailbox.post(message(WorkerMessage::Kind::Notice, run, text));
+            };
+            callbacks.cancel = &cancel;
+            WorkerMessage finished = message(WorkerMessage::Kind::RunFinished, run);
+            if (variant.observed) {
+                // What PostgreSQL did, replayed as events: the same views and summary as a run.
+                emitObservedEvents(*variant.observed, callbacks.sinks);
+                finished.summary = summarizeObserved(*variant.observed).run;
+            } else {
+                finished.summary = runScan(variant.config, variant.policy, callbacks);
+            }
+            if (spool)
+                spool->finish();
+            finished.spool = std::move(spool);
+            const bool stop = finished.summary.cancelled || !finished.summary.error.empty();
+            mailbox.post(std::move(finished));
+            if (stop)
+                break;
+        }
+    } catch (const InputError& error) {
+        mailbox.post(message(WorkerMessage::Kind::Error, 0, error.what()));
+    } catch (const IoError& error) {
+        mailbox.post(message(WorkerMessage::Kind::Error, 0, error.what()));
+    } catch (const std::exception& error) {
+        mailbox.post(
+            message(WorkerMessage::Kind::Error, 0, std::string("unexpected error: ") + error.what()));
+    }
+    mailbox.post(message(WorkerMessage::Kind::Done));
+}
+
+} // namespace
+
+struct RunController::Job {
+    quint64 generation = 0;
+    Mailbox mailbox;
+    std::atomic<bool> cancel{false};
+    bool cancelled = false;
+    std::unique_ptr<QThread> thread;
+
+    // Joins the worker and takes over what it wrote (see tsan_annotations.h).
+    void join() {
+        thread->wait();
+        LA_TSAN_ACQUIRE(this);
+    }
+};
+
+RunController::RunController(QObject* parent) : QObject(parent) {
+    m_timer.setInterval(kDrainIntervalMs);
+    connect(&m_timer, &QTimer::timeout, this, &RunController::drain);
+}
+
+RunController::~RunController() {
+    shutdown();
+}
+
+std::vector<const RunTrace*> RunController::traces() const {
+    std::vector<const RunTrace*> result;
+    for (const auto& trace : m_shown.traces)
+        result.push_back(trace.get());
+    return result;
+}
+
+std::vector<RunSummary> RunController::summaries() const {
+    std::vector<RunSummary> result;
+    for (const auto& trace : m_shown.traces) {
+        if (trace->summary())
+            result.push_back(*trace->summary());
+    }
+    return result;
+}
+
+std::vector<std::shared_ptr<const EventSpool>> RunController::spools() const {
+    return m_shown.spools;
+}
+
+const RunConfig& RunController::config() const {
+    static const RunConfig kNone;
+    return m_shown.experiment.runs.empty() ? kNone : m_shown.experiment.runs.front().config;
+}
+
+void RunController::start(const RunConfig& config) {
+    start(makeExperiment(config, Comparison::Policy));
+}
+
+void RunController::start(const Experiment& experiment) {
+    launch(experiment, nullptr, nullptr);
+}
+
+void RunController::startAgainst(const Experiment& experiment, std::unique_ptr<RunTrace> baseline,
+                                 std::shared_ptr<const EventSpool> baselineEvents) {
+    launch(experiment, std::move(baseline), std::move(baselineEvents));
+}
+
+void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrace> baseline,
+                           std::shared_ptr<const EventSpool> baselineEvents) {
+    const std::vector<RunVariant>& runs = experiment.runs;
+    const int firstRun = baseline ? 1 : 0;
+    // Checked before anything changes: a bad policy leaves the current run alone.
+    RunSet next;
+    if (baseline)
+        next.traces.push_back(std::move(baseline));
+    try {
+        // After the baseline's trace, if there is one.
+        for (std::size_t i = next.traces.size(); i < runs.size(); ++i) {
+            const RunVariant& run = runs[i];
+            if (run.observed) {
+                next.traces.push_back(std::make_unique<RunTrace>(run.label));
+                next.traces.back()->markObserved();
+            } else {
+                const StreamLimits limits = computeLimits(streamConfigFor(run.config),
+                                                          mechanicsFor(run.policy, run.config.mechanics));
+                next.traces.push_back(
+                    std::make_unique<RunTrace>(run.label, RunLimits{limits.maxPinned, limits.ioCombineLimit,
+                                                                    run.config.collapseWindow}));
+            }
+            spillBesideDatasets(*next.traces.back(), run.config);
+        }
+    } catch (const InputError& error) {
+        emit failed(QString::fromUtf8(error.what()));
+        return;
+    }
+    next.experiment = experiment;
+    next.spools.resize(runs.size());
+    if (firstRun > 0)
+        next.spools.front() = std::move(baselineEvents);
+    if (m_job) {
+        m_job->cancel = true;
+        m_retired.push_back(std::move(m_job));
+    }
+    ++m_generation;
+    m_running = std::move(next);
+    m_runningShown = false;
+    m_lastProgress = WorkerProgress{};
+
+    auto job = std::make_unique<Job>();
+    job->generation = m_generation;
+    Job* raw = job.get();
+    const bool keepEvents = m_keepEvents;
+    job->thread.reset(QThread::create([raw, runs, firstRun, keepEvents] {
+        runJob(runs, firstRun, keepEvents, raw->mailbox, raw->cancel);
+        raw->mailbox.markFinished();
+        LA_TSAN_RELEASE(raw);
+    }));
+    job->thread->setObjectName(QStringLiteral("lookahead-run"));
+    job->thread->start();
+    m_job = std::move(job);
+    m_timer.start();
+    emit started();
+}
+
+void RunController::showLoaded(Experiment experiment, std::vector<std::unique_ptr<RunTrace>> traces) {
+    if (m_job) {
+        m_job->cancel = true;
+        m_retired.push_back(std::move(m_job));
+        m_timer.start(); // drain() reaps it
+    }
+    ++m_generation;
+    m_running = RunSet{};
+    m_runningShown = true;
+    RunSet loaded;
+    loaded.experiment = std::move(experiment);
+    loaded.traces = std::move(traces);
+    loaded.spools.resize(loaded.traces.size());
+    // The views switch to the loaded traces in tracesChanged(); the old ones go only after that.
+    const RunSet old = std::exchange(m_shown, std::move(loaded));
+    emit tracesChanged();
+    emit finished(false);
+}
+
+// The new experiment has produced something to draw: it replaces the one on screen.
+void RunController::show() {
+    if (m_runningShown)
+        return;
+    m_runningShown = true;
+    m_shown.experiment = m_running.experiment;
+    m_shown.spools = std::move(m_running.spools);
+    // The views switch to the new traces in tracesChanged(); the old ones go only after that.
+    const auto old = std::exchange(m_shown.traces, std::move(m_running.traces));
+    emit tracesChanged();
+}
+
+void RunController::stop() {
+    if (m_job) {
+        m_job->cancel = true;
+        m_job->cancelled = true;
+    }
+}
+
+void RunController::shutdown() {
+    if (m_job) {
+        m_job->cancel = true;
+        m_retired.push_back(std::move(m_job));
+    }
+    for (auto& job : m_retired) {
+        job->cancel = true;
+        job->join();
+    }
+    m_retired.clear();
+    m_timer.stop();
+}
+
+void RunController::drain() {
+    reapRetired();
+    if (!m_job) {
+        if (m_retired.empty())
+            m_timer.stop();
+        return;
+    }
+    const quint64 generation = m_generation;
+    WorkerProgress progress;
+    std::deque<WorkerMessage> messages = m_job->mailbox.take(progress);
+    bool grew = false;
+    const int runs = static_cast<int>(m_running.experiment.runs.size());
+    for (WorkerMessage& message : messages) {
+        handle(message, grew);
+        // A slot may have started another run: what is left belongs to the old one.
+        if (generation != m_generation)
+            return;
+    }
+    if (grew)
+        emit dataArrived();
+    if (generation != m_generation || !m_job)
+        return;
+    if (!progress.stage.empty())
+        emit preparing(QString::fromStdString(progress.stage), progress.stageDone, progress.stageTotal);
+    else if (progress.run >= 0 &&
+             (progress.done != m_lastProgress.done || progress.run != m_lastProgress.run))
+        emit progressChanged(progress.run, runs, progress.done, progress.total);
+    m_lastProgress = progress;
+}
+
+void RunController::handle(WorkerMessage& message, bool& grew) {
+    const auto run = static_cast<std::size_t>(message.run);
+    switch (message.kind) {
+    case WorkerMessage::Kind::RunStarted:
+        emit runStarted(message.run, static_cast<int>(m_running.experiment.runs.size()));
+        break;
+    case WorkerMessage::Kind::Events:
+        show();
+        if (run < m_shown.traces.size()) {
+            m_shown.traces[run]->append(message.events);
+            grew = true;
+        }
+        if (m_job)
+            m_job->mailbox.recycle(std::move(message.events));
+        break;
+    case WorkerMessage::Kind::RunFinished:
+        show();
+        if (run < m_shown.traces.size()) {
+            m_shown.traces[run]->setSummary(message.summary);
+            m_shown.spools[run] = std::move(message.spool);
+            // Nothing is lost (the columns stayed in memory), but the memory is no longer bounded.
+            if (const std::string problem = m_shown.traces[run]->storageProblem(); !problem.empty())
+                emit notice(QString::fromStdString(m_shown.traces[run]->label() + ": " + problem));
+            if (grew)
+                emit dataArrived();
+            grew = false;
+            emit runFinished(message.run);
+        }
+        break;
+    case WorkerMessage::Kind::Notice:
+        emit notice(QString::fromStdString(message.text));
+        break;
+    case WorkerMessage::Kind::Error:
+        emit failed(QString::fromStdString(message.text));
+        break;
+    case WorkerMessage::Kind::Done:
+        if (grew)
+            emit dataArrived();
+        grew = false;
+        finishJob();
+        break;
+    }
+}
+
+void RunController::finishJob() {
+    std::unique_ptr<Job> job = std::move(m_job);
+    job->join();
+    if (m_retired.empty())
+        m_timer.stop();
+    emit finished(job->cancelled);
+}
+
+void RunController::reapRetired() {
+    for (auto it = m_retired.begin(); it != m_retired.end();) {
+        if ((*it)->mailbox.finished()) {
+            (*it)->join();
+            it = m_retired.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+} // namespace la

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "gui/run_setup_panel.h"
+
+#include "gui/dataset_cache_view.h"
+#include "gui/dataset_picker.h"
+#include "gui/option_editor.h"
+#include "input_error.h"
+#include "registry.h"
+#include "run_options.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace la {
+
+namespace {
+
+QComboBox* editableCombo(QWidget* parent, const QStringList& items, const QString& placeholder = {}) {
+    auto* combo = new QComboBox(parent);
+    combo->setEditable(true);
+    combo->addItems(items);
+    combo->setInsertPolicy(QComboBox::NoInsert);
+    if (!placeholder.isEmpty())
+        combo->lineEdit()->setPlaceholderText(placeholder);
+    return combo;
+}
+
+// The policies the registry lists, each by a name that runs as it stands.
+QStringList policyNames() {
+    QStringList names;
+    for (const PolicyEntry& entry : policyRegistry())
+        names << QString::fromUtf8(entry.example);
+    return names;
+}
+
+QString policyTooltip() {
+    QString text;
+    for (const PolicyEntry& entry : policyRegistry())
+        text += QStringLiteral("%1%2: %3")
+                    .arg(text.isEmpty() ? QString() : QStringLiteral("\n"), QString::fromUtf8(entry.name),
+                         QString::fromUtf8(entry.description));
+    return text;
+}
+
+QSpinBox* spin(QWidget* parent, int lo, int hi, const QString& special = {}, const QString& suffix = {}) {
+    auto* box = new QSpinBox(parent);
+    box->setRange(lo, hi);
+    box->setSpecialValueText(special);
+    box->setSuffix(suffix);
+    box->setGroupSeparatorShown(true);
+    return box;
+}
+
+// A spin box with the option's range and help (run_options.h); `special` names 0 ("auto", "never").
+QSpinBox* spinFor(QWidget* parent, std::string_view option, const QString& special = {},
+                  const QString& suffix = {}) {
+    const RunOption& o = *findRunOption(option);
+    constexpr std::uint64_t kIntMax = 2'000'000'000; // a QSpinBox holds an int
+    QSpinBox* box = spin(parent, special.isEmpty() ? int(std::min(o.minWhole, kIntMax)) : 0,
+                         int(std::min(o.maxWhole, kIntMax)), special, suffix);
+    box->setToolTip(QString::fromUtf8(o.help.data(), qsizetype(o.help.size()))
+                        .replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    return box;
+}
+
+QGroupBox* group(QWidget* parent, const QString& title, QLayout* layout) {
+    auto* box = new QGroupBox(title, parent);
+    box->setLayout(layout);
+    return box;
+}
+
+std::string text(const QComboBox* combo) {
+    return combo->currentText().trimmed().toStdString();
+}
+
+// What a user tunes less often, in the window as on the command line: the simulated device, the
+// worker pool, the seed, the stream's pin limit and the collapse rule. Each is one option of the table.
+const char* const kAdvancedOptions[][2] = {
+    {"latency-us", "Simulated latency (µs)"},
+    {"device-parallelism", "Device parallelism"},
+    {"jitter", "Latency jitter"},
+    {"io-workers", "io_workers"},
+    {"seed", "Seed"},
+    {"max-pinned", "max_pinned"},
+    {"collapse-window", "Collapse window (misses)"},
+};
+
+const char* const kIoMethods[][2] = {
+    {"io_uring", "io_uring (real I/O)"},
+    {"worker", "worker pool (real I/O)"},
+    {"sync", "sync (real I/O)"},
+    {"sim", "simulated device"},
+};
+
+} // namespace
+
+RunSetupPanel::RunSetupPanel(QWidget* parent)
+    : QWidget(parent), m_dataset(new DatasetPicker(this)), m_policyA(editableCombo(this, policyNames())),
+      m_policyB(editableCombo(this, QStringList{QString()} + policyNames(), tr("none (no comparison)"))),
+      m_eic(spinFor(this, "eic")), m_ioCombineLimit(spinFor(this, "io-combine-limit", {}, tr(" blocks"))),
+      m_sharedBuffers(spinFor(this, "shared-buffers", tr("auto"), tr(" blocks"))),
+      m_prewarm(
+          editableCombo(this,
+                        {QString(), QStringLiteral("none"), QStringLiteral("all"), QStringLiteral("every:2"),
+                         QStringLiteral("except-every:16"), QStringLiteral("fraction:0.5:1")},
+                        tr("the dataset's own"))),
+      m_consumerNs(spinFor(this, "consumer-ns", {}, tr(" ns/block"))),
+      m_resetEvery(spinFor(this, "reset-every", tr("never"))),
+      m_restoreAfterReset(new QCheckBox(tr("Restore distance after reset"), this)),
+      m_backwardCombining(new QCheckBox(tr("Backward combining (CF7035)"), this)),
+      m_ioMethod(new QComboBox(this)), m_simBehaviour(new QComboBox(this)),
+      m_directIo(new QCheckBox(tr("Direct I/O (O_DIRECT)"), this)),
+      m_coldOsCache(new QCheckBox(tr("Evict the file from the OS cache first"), this)),
+      m_cacheView(new DatasetCacheView(this)), m_run(new QPushButton(tr("Run"), this)),
+      m_stop(new QPushButton(tr("Stop"), this)), m_progress(new QProgressBar(this)),
+      m_status(new QLabel(this)) {
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run, 1);
+    buttons->addWidget(m_stop, 1);
+    m_run->setToolTip(tr("Run (Ctrl+R)"));
+    m_stop->setToolTip(tr("Stop (Esc)"));
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    // An empty bar looks like a text field: hidden until a run shows progress, its space kept.
+    QSizePolicy keepSpace = m_progress->sizePolicy();
+    keepSpace.setRetainSizeWhenHidden(true);
+    m_progress->setSizePolicy(keepSpace);
+    m_progress->setVisible(false);
+    m_status->setWordWrap(true);
+
+    auto* datasetLayout = new QVBoxLayout;
+    datasetLayout->addWidget(m_dataset);
+    // Run, Stop and the progress first: they are what a user looks for during a run.
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(buildTraceGroup());
+    layout->addWidget(buildPgGroup());
+    layout->addWidget(group(this, tr("Dataset"), datasetLayout));
+    layout->addWidget(buildPolicyGroup());
+    layout->addWidget(buildStreamGroup());
+    layout->addWidget(buildIoGroup());
+    layout->addWidget(buildAdvancedGroup());
+    layout->addStretch(1);
+
+    connect(m_run, &QPushButton::clicked, this, &RunSetupPanel::runRequested);
+    connect(m_stop, &QPushButton::clicked, this, &RunSetupPanel::stopRequested);
+    connect(m_ioMethod, &QComboBox::currentIndexChanged, this, &RunSetupPanel::ioMethodChanged);
+    connect(m_compare, &QComboBox::currentIndexChanged, this, &RunSetupPanel::comparisonChanged);
+    setComparison(Comparison::Policy);
+    setRunning(false);
+}
+
+QWidget* RunSetupPanel::buildPolicyGroup() {
+    m_compare = new QComboBox(this);
+    m_compare->addItem(tr("no comparison"), static_cast<int>(Comparison::None));
+    m_compare->addItem(tr("B: another policy"), static_cast<int>(Comparison::Policy));
+    m_compare->addItem(tr("B: the other direction"), static_cast<int>(Comparison::Direction));
+    m_compare->addItem(tr("B: backward combining toggled"), static_cast<int>(Comparison::BackwardCombining));
+    m_compare->setToolTip(
+        tr("B runs after A on the same dataset and cache state, shown with identical axes"));
+    auto* policies = new QFormLayout;
+    policies->addRow(tr("Policy A"), m_policyA);
+    policies->addRow(tr("Compare"), m_compare);
+    policies->addRow(tr("Policy B"), m_policyB);
+    m_policyA->setToolTip(policyTooltip());
+    m_policyB->setToolTip(tr("A second policy run on the same dataset and cache state (A/B)"));
+    return group(this, tr("Policies"), policies);
+}
+
+QWidget* RunSetupPanel::buildStreamGroup() {
+    auto* form = new QFormLayout;
+    form->addRow(tr("effective_io_concurrency"), m_eic);
+    form->addRow(tr("io_combine_limit"), m_ioCombineLimit);
+    form->addRow(tr("shared_buffers"), m_sharedBuffers);
+    form->addRow(tr("Cache state (prewarm)"), m_prewarm);
+    form->addRow(tr("Consumer cost"), m_consumerNs);
+    form->addRow(tr("Reset every"), m_resetEvery);
+    form->addRow(m_restoreAfterReset);
+    form->addRow(m_backwardCombining);
+    m_prewarm->setToolTip(
+        tr("none, all, every:K, except-every:K, fraction:P:SEED, misses:PCT:SPACING or list:FILE"));
+    m_resetEvery->setSuffix(tr(" blocks"));
+    return group(this, tr("Read stream"), form);
+}
+
+QWidget* RunSetupPanel::buildIoGroup() {
+    for (const auto& [key, label] : kIoMethods)
+        m_ioMethod->addItem(tr(label), QString::fromLatin1(key));
+    m_simBehaviour->addItem(tr("like io_method=worker"), static_cast<int>(IoMethod::Worker));
+    m_simBehaviour->addItem(tr("like io_method=io_uring"), static_cast<int>(IoMethod::IoUring));
+    m_simBehaviour->addItem(tr("like io_method=sync"), static_cast<int>(IoMethod::Sync));
+    auto* form = new QFormLayout;
+    form->addRow(tr("I/O method"), m_ioMethod);
+    form->addRow(tr("Simulated reads"), m_simBehaviour);
+    form->addRow(m_directIo);
+    form->addRow(m_coldOsCache);
+    form->addRow(m_cacheView);
+    return group(this, tr("I/O"), form);
+}
+
+RunSetupPanel::~RunSetupPanel() = default;
+
+QWidget* RunSetupPanel::buildTraceGroup() {
+    m_traceText = new QLabel(this);
+    m_traceText->setWordWrap(true);
+    m_relation = new QComboBox(this);
+    // Relation paths are long: the combo must not widen the panel beyond its dock.
+    m_relation->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_relation->setMinimumContentsLength(16);
+    m_relation->setToolTip(tr("The file whose reads are shown and modelled; the trace is read again"));
+    auto* close = new QPushButton(tr("Close trace"), this);
+    auto* form = new QFormLayout;
+    form->addRow(m_traceText);
+    form->addRow(tr("Relation"), m_relation);
+    form->addRow(close);
+    m_traceGroup = group(this, tr("Imported trace"), form);
+    m_traceGroup->setVisible(false);
+    connect(m_relation, &QComboBox::activated, this,
+            [this](int index) { emit relationChosen(m_relation->itemData(index).toString()); });
+    connect(close, &QPushButton::clicked, this, &RunSetupPanel::closeTraceRequested);
+    return m_traceGroup;
+}
+
+void RunSetupPanel::setTrace(const QString& description, const QStringList& relations, int current) {
+    const int observed = m_compare->findData(static_cast<int>(Comparison::Observed));
+    m_relation->clear();
+    // The model reads the blocks the trace implies, not a dataset.
+    m_dataset->setEnabled(relations.isEmpty());
+    if (relations.isEmpty()) {
+        m_traceGroup->setVisible(false);
+        if (observed >= 0) {
+            m_compare->removeItem(observed);
+            setComparison(Comparison::Policy);
+        }
+        return;
+    }
+    m_traceText->setText(description);
+    m_traceText->setToolTip(description);
+    for (const QString& relation : relations)
+        m_relation->addItem(relation.section(QLatin1Char('\t'), 0, 0),
+                            relation.section(QLatin1Char('\t'), 1, 1));
+    m_relation->setCurrentIndex(current);
+    m_traceGroup->setVisible(true);
+    if (observed < 0)
+        m_compare->addItem(tr("B: model this trace with policy B"), static_cast<int>(Comparison::Observed));
+    setComparison(Comparison::Observed);
+}
+
+QWidget* RunSetupPanel::buildPgGroup() {
+    m_pgFacts = new QLabel(this);
+    m_pgFacts->setWordWrap(true);
+    auto* close = new QPushButton(tr("Back to datasets"), this);
+    auto* form = new QFormLayout;
+    form->addRow(m_pgFacts);
+    form->addRow(close);
+    m_pgGroup = group(this, tr("PostgreSQL index scan"), form);
+    m_pgGroup->setVisible(false);
+    connect(close, &QPushButton::clicked, this, &RunSetupPanel::closePgScanRequested);
+    return m_pgGroup;
+}
+
+void RunSetupPanel::setPgScan(const QString& facts) {
+    m_pgFacts->setText(facts);
+    m_pgGroup->setVisible(!facts.isEmpty());
+}
+
+bool RunSetupPanel::hasTrace() const {
+    return m_relation->count() > 0;
+}
+
+// Folded away by default: a first-time user sees what PostgreSQL users tune.
+QWidget* RunSetupPanel::buildAdvancedGroup() {
+    auto* form = new QFormLayout;
+    for (const auto& [name, label] : kAdvancedOptions) {
+        m_advanced.push_back(std::make_unique<OptionEditor>(*findRunOption(name), this));
+        form->addRow(tr(label), m_advanced.back()->widget());
+    }
+    auto* body = new QWidget(this);
+    body->setLayout(form);
+    body->setVisible(false);
+    auto* toggle = new QToolButton(this);
+    toggle->setText(tr("Advanced settings"));
+    toggle->setCheckable(true);
+    toggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toggle->setArrowType(Qt::RightArrow);
+    toggle->setAutoRaise(true);
+    connect(toggle, &QToolButton::toggled, body, [toggle, body](bool open) {
+        toggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        body->setVisible(open);
+    });
+    auto* box = new QWidget(this);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(toggle);
+    layout->addWidget(body);
+    return box;
+}
+
+void RunSetupPanel::ioMethodChanged() {
+    const bool sim = m_ioMethod->currentData().toString() == QLatin1String("sim");
+    m_simBehaviour->setEnabled(sim);
+    m_coldOsCache->setEnabled(!sim);
+}
+
+Comparison RunSetupPanel::comparison() const {
+    return static_cast<Comparison>(m_compare->currentData().toInt());
+}
+
+void RunSetupPanel::setComparison(Comparison comparison) {
+    m_compare->setCurrentIndex(std::max(0, m_compare->findData(static_cast<int>(comparison))));
+    comparisonChanged();
+}
+
+void RunSetupPanel::comparisonChanged() {
+    m_policyB->setEnabled(comparison() == Comparison::Policy || comparison() == Comparison::Observed);
+}
+
+RunConfig RunSetupPanel::config() const {
+    RunConfig c = m_base;
+    m_dataset->apply(c);
+    c.policy = text(m_policyA);
+    c.comparePolicy = text(m_policyB);
+    c.stream.effectiveIoConcurrency = m_eic->value();
+    c.stream.ioCombineLimit = m_ioCombineLimit->value();
+    c.poolBlocks = static_cast<std::uint64_t>(m_sharedBuffers->value());
+    c.prewarm = text(m_prewarm);
+    c.consumerNs = m_consumerNs->value();
+    c.resetEvery = static_cast<std::uint64_t>(m_resetEvery->value());
+    c.stream.restoreAfterReset = m_restoreAfterReset->isChecked();
+    c.stream.backwardCombining = m_backwardCombining->isChecked();
+    c.io = ioModeNamed(m_ioMethod->currentData().toString().toStdString()).value_or(IoMode::Sim);
+    c.stream.ioMethod = static_cast<IoMethod>(m_simBehaviour->currentData().toInt());
+    c.directIo = m_directIo->isChecked();
+    c.osCacheCold = m_coldOsCache->isChecked();
+    for (const auto& editor : m_advanced) {
+        try {
+            editor->apply(c);
+        } catch (const InputError&) {
+            // configError() says which; the run is refused with it.
+        }
+    }
+    return c;
+}
+
+QString RunSetupPanel::configError() const {
+    RunConfig c = m_base;
+    for (const auto& editor : m_advanced) {
+        try {
+            editor->apply(c);
+        } catch (const InputError& error) {
+            return QString::fromUtf8(error.what());
+        }
+    }
+    return {};
+}
+
+QString RunSetupPanel::setConfig(const RunConfig& c) {
+    m_base = c;
+    const QString error = m_dataset->show(c);
+    m_policyA->setCurrentText(QString::fromStdString(c.policy));
+    m_policyB->setCurrentText(QString::fromStdString(c.comparePolicy));
+    m_eic->setValue(c.stream.effectiveIoConcurrency);
+    m_ioCombineLimit->setValue(c.stream.ioCombineLimit);
+    m_sharedBuffers->setValue(static_cast<int>(std::min<std::uint64_t>(c.poolBlocks, 2'000'000'000)));
+    m_prewarm->setCurrentText(QString::fromStdString(c.prewarm));
+    m_consumerNs->setValue(static_cast<int>(std::clamp<std::int64_t>(c.consumerNs, 0, 1'000'000'000)));
+    m_resetEvery->setValue(static_cast<int>(std::min<std::uint64_t>(c.resetEvery, 2'000'000'000)));
+    m_restoreAfterReset->setChecked(c.stream.restoreAfterReset);
+    m_backwardCombining->setChecked(c.stream.backwardCombining);
+    m_ioMethod->setCurrentIndex(std::max(0, m_ioMethod->findData(QString::fromLatin1(ioModeName(c.io)))));
+    m_simBehaviour->setCurrentIndex(
+        std::max(0, m_simBehaviour->findData(static_cast<int>(c.stream.ioMethod))));
+    m_directIo->setChecked(c.directIo.value_or(c.io != IoMode::Sim));
+    m_coldOsCache->setChecked(c.osCacheCold);
+    for (const auto& editor : m_advanced)
+        editor->show(c);
+    ioMethodChanged();
+    return error;
+}
+
+void RunSetupPanel::setRunning(bool running) {
+    m_cacheView->setRunning(running);
+    m_run->setEnabled(!running);
+    m_stop->setEnabled(running);
+    if (!running)
+        m_progress->setRange(0, 1000);
+}
+
+void RunSetupPanel::showProgress(const QString& status, double fraction) {
+    m_progress->setVisible(true);
+    if (fraction < 0.0) {
+        m_progress->setRange(0, 0);
+    } else {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000.0));
+    }
+    m_status->setText(status);
+}
+
+} // namespace la

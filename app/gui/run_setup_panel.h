@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "experiment/experiment.h"
+#include "run.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace la {
+
+class DatasetCacheView;
+class DatasetPicker;
+class OptionEditor;
+
+// The run setup side panel: dataset, policies A and B, stream settings (PostgreSQL 18's defaults),
+// I/O method, Run / Stop and the progress of the run.
+class RunSetupPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunSetupPanel(QWidget* parent = nullptr);
+    ~RunSetupPanel() override;
+
+    // The settings shown. A value the option table refuses (typed into a line edit) is left out and
+    // named by configError().
+    RunConfig config() const;
+    QString configError() const;
+    // Shows `config`; returns an error message if part of it cannot be shown (e.g. an unknown dataset).
+    [[nodiscard]] QString setConfig(const RunConfig& config);
+    // What run B changes (with Comparison::Policy, config().comparePolicy is B's policy).
+    Comparison comparison() const;
+    void setComparison(Comparison comparison);
+    DatasetPicker* datasetPicker() const { return m_dataset; }
+    DatasetCacheView* cacheView() const { return m_cacheView; }
+    QPushButton* runButton() const { return m_run; }
+    QPushButton* stopButton() const { return m_stop; }
+
+    // An imported trace is set: the Trace group shows `description` and the relations it read
+    // (the chosen one current), and Compare offers "B: model this trace". An empty list clears it.
+    void setTrace(const QString& description, const QStringList& relations, int current);
+    bool hasTrace() const;
+    // A PostgreSQL index scan is set (its facts shown in place of the dataset's); empty clears it.
+    void setPgScan(const QString& facts);
+
+    void setRunning(bool running);
+    // `fraction` < 0 shows a busy bar.
+    void showProgress(const QString& text, double fraction);
+
+signals:
+    void runRequested();
+    void relationChosen(const QString& relation);
+    void closeTraceRequested();
+    void closePgScanRequested();
+    void stopRequested();
+
+private:
+    QWidget* buildPolicyGroup();
+    QWidget* buildStreamGroup();
+    QWidget* buildIoGroup();
+    QWidget* buildAdvancedGroup();
+    QWidget* buildTraceGroup();
+    QWidget* buildPgGroup();
+    void ioMethodChanged();
+    void comparisonChanged();
+
+    // Fields the panel does not show (seed, simulated latency, ...) keep what setConfig() was given.
+    RunConfig m_base;
+    DatasetPicker* m_dataset;
+    QComboBox* m_policyA;
+    QComboBox* m_compare;
+    QComboBox* m_policyB;
+    QSpinBox* m_eic;
+    QSpinBox* m_ioCombineLimit;
+    QSpinBox* m_sharedBuffers;
+    QComboBox* m_prewarm;
+    QSpinBox* m_consumerNs;
+    QSpinBox* m_resetEvery;
+    QCheckBox* m_restoreAfterReset;
+    QCheckBox* m_backwardCombining;
+    QComboBox* m_ioMethod;
+    QComboBox* m_simBehaviour;
+    QCheckBox* m_directIo;
+    QCheckBox* m_coldOsCache;
+    DatasetCacheView* m_cacheView;
+    QWidget* m_traceGroup = nullptr;
+    QLabel* m_traceText = nullptr;
+    QComboBox* m_relation = nullptr;
+    QWidget* m_pgGroup = nullptr;
+    QLabel* m_pgFacts = nullptr;
+    std::vector<std::unique_ptr<OptionEditor>> m_advanced;
+    QPushButton* m_run;
+    QPushButton* m_stop;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+};
+
+} // namespace la

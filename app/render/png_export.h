@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "experiment/experiment.h"
+#include "run.h"
+
+#include <QImage>
+#include <QString>
+
+#include <vector>
+
+namespace la {
+
+// The experiment's settings in two lines (A's settings; B differs as its label says), printed on top
+// of every exported PNG.
+QString runCaption(const std::vector<RunVariant>& runs);
+
+// Writes `image` as PNG with provenance in text chunks: Title, Software, Description (the caption)
+// and lookahead.summary (the summary JSON, config included), atomically (output_file.h). Returns an
+// error message naming the file and the cause, empty on success.
+[[nodiscard]] QString writePng(const QString& path, QImage image, const QString& caption,
+                               const Experiment& experiment, const std::vector<RunSummary>& runs);
+
+// "1600x1000" -> 1600 × 1000; an invalid size for anything else (16..16384 per side).
+QSize parsePngSize(const QString& text);
+
+} // namespace la

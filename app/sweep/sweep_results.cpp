@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sweep/sweep_results.h"
+
+#include "checked_math.h"
+#include "memory_budget.h"
+
+#include <QJsonArray>
+
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace la {
+
+namespace {
+
+std::uint64_t whole(const QJsonObject& run, const char* key) {
+    return static_cast<std::uint64_t>(run.value(QLatin1String(key)).toDouble());
+}
+
+double figure(const SweepFigures& f, double value) {
+    return f.done && f.error.empty() ? value : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (const char c : text) {
+        if (c == '"')
+            quoted += '"';
+        quoted += c;
+    }
+    quoted += '"';
+    return quoted;
+}
+
+std::string numberField(double value) {
+    if (std::isnan(value))
+        return {};
+    char text[40];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return text;
+}
+
+} // namespace
+
+std::string fileSafeName(std::string text) {
+    for (char& c : text)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.')
+            c = '_';
+    return text;
+}
+
+SweepFigures figuresOf(const QJsonObject& run) {
+    SweepFigures f;
+    f.done = !run.value(QStringLiteral("cancelled")).toBool();
+    f.runtimeNs = static_cast<std::int64_t>(run.value(QStringLiteral("runtime_ns")).toDouble());
+    f.meanDistance = run.value(QStringLiteral("distance_mean")).toDouble();
+    f.fracDistanceLe2 = run.value(QStringLiteral("frac_distance_le2")).toDouble();
+    f.waits = whole(run, "waits");
+    f.reads = whole(run, "ios");
+    f.collapses =
+        static_cast<std::uint64_t>(run.value(QStringLiteral("collapse_intervals")).toArray().size());
+    f.blocks = whole(run, "blocks");
+    f.misses = whole(run, "misses");
+    f.error = run.value(QStringLiteral("error")).toString().toStdString();
+    return f;
+}
+
+double SweepResults::slowdown(std::uint64_t cell, std::size_t policy) const {
+    const SweepFigures& run = at(cell, policy);
+    const SweepFigures& base = at(cell, spec.policies.size());
+    if (!run.done || !base.done || !run.error.empty() || !base.error.empty() || base.runtimeNs <= 0)
+        return std::numeric_limits<double>::quiet_NaN();
+    return static_cast<double>(run.runtimeNs) / static_cast<double>(base.runtimeNs);
+}
+
+bool SweepResults::complete() const {
+    for (const SweepFigures& run : runs)
+        if (!run.done)
+            return false;
+    return true;
+}
+
+void requireSweepMemory(const SweepSpec& spec, std::uint64_t moreBytesPerRun) {
+    const std::uint64_t cells = spec.cells();
+    const std::uint64_t runs = cells * (spec.policies.size() + 1); // loadSweepSpec() checked it fits
+    std::uint64_t bytes = 0;
+    if (!checkedMul<std::uint64_t>(runs, sizeof(SweepFigures) + moreBytesPerRun, bytes) ||
+        !checkedAdd<std::uint64_t>(bytes, cells * sizeof(std::string), bytes))
+        bytes = std::numeric_limits<std::uint64_t>::max();
+    requireMemory(bytes, "the results of " + std::to_string(runs) + " sweep runs",
+                  "sweep fewer cells (fewer values on an axis), or split the spec into several");
+}
+
+bool prepareResults(SweepResults& results, const std::atomic<bool>* cancel,
+                    const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+    requireSweepMemory(results.spec);
+    const std::uint64_t cells = results.spec.cells();
+    const std::uint64_t runs = cells * results.runsPerCell(); // loadSweepSpec() checked it fits
+    results.baselines.clear();
+    results.baselines.reserve(cells);
+    auto last = std::chrono::steady_clock::now();
+    for (std::uint64_t cell = 0; cell < cells; ++cell) {
+        if (cell % 1024 == 0) {
+            if (cancel && cancel->load(std::memory_order_relaxed))
+                return false;
+            if (progress && std::chrono::steady_clock::now() - last > std::chrono::milliseconds(200)) {
+                last = std::chrono::steady_clock::now();
+                progress(cell, cells);
+            }
+        }
+        results.baselines.push_back(results.spec.baselinePolicy(results.spec.checkedCellConfig(cell)));
+    }
+    results.runs.assign(runs, SweepFigures{});
+    return true;
+}
+
+const std::vector<SweepMetric>& sweepMetrics() {
+    using R = const SweepResults&;
+    static const std::vector<SweepMetric> metrics{
+        {"slowdown", "slowdown vs fixed:max_pinned (\u00d7)",
+         [](R r, std::uint64_t c, std::size_t p) { return r.slowdown(c, p); }},
+        {"frac_distance_le2", "fraction of blocks at distance \u2264 2",
+         [](R r, std::uint64_t c, std::size_t p) { return figure(r.at(c, p), r.at(c, p).fracDistanceLe2); }},
+        {"mean_distance", "mean distance (blocks)",
+         [](R r, std::uint64_t c, std::size_t p) { return figure(r.at(c, p), r.at(c, p).meanDistance); }},
+        {"collapses", "collapses",
+         [](R r, std::uint64_t c, std::size_t p) {
+             return figure(r.at(c, p), double(r.at(c, p).collapses));
+         }},
+        {"waits", "waits",
+         [](R r, std::uint64_t c, std::size_t p) { return figure(r.at(c, p), double(r.at(c, p).waits)); }},
+        {"reads", "reads",
+         [](R r, std::uint64_t c, std::size_t p) { return figure(r.at(c, p), double(r.at(c, p).reads)); }},
+        {"runtime_ms", "run time (ms)",
+         [](R r, std::uint64_t c, std::size_t p) {
+             return figure(r.at(c, p), double(r.at(c, p).runtimeNs) / 1e6);
+         }},
+    };
+    return metrics;
+}
+
+const SweepMetric* findSweepMetric(std::string_view key) {
+    for (const SweepMetric& metric : sweepMetrics())
+        if (metric.key == key)
+            return &metric;
+    return nullptr;
+}
+
+std::string sweepCsv(const SweepResults& results) {
+    const SweepSpec& spec = results.spec;
+    std::string csv = "cell";
+    for (const SweepAxis& axis : spec.axes) {
+        csv += ',';
+        csv += csvField(axis.option);
+    }
+    csv += ",policy,baseline";
+    for (const SweepMetric& metric : sweepMetrics()) {
+        csv += ',';
+        csv.append(metric.key);
+    }
+    csv += ",blocks,misses,error\n";
+    for (std::uint64_t cell = 0; cell < spec.cells(); ++cell) {
+        const std::vector<std::size_t> at = spec.coordinates(cell);
+        for (std::size_t p = 0; p < spec.policies.size(); ++p) {
+            const SweepFigures& run = results.at(cell, p);
+            csv += std::to_string(cell);
+            for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+                csv += ',';
+                csv += csvField(spec.axes[a].values[at[a]]);
+            }
+            csv += ',';
+            csv += csvField(spec.policies[p].label());
+            csv += ',';
+            csv += results.baselines[cell];
+            for (const SweepMetric& metric : sweepMetrics()) {
+                csv += ',';
+                csv += numberField(metric.value(results, cell, p));
+            }
+            csv += ',';
+            csv += std::to_string(run.blocks);
+            csv += ',';
+            csv += std::to_string(run.misses);
+            csv += ',';
+            csv += csvField(!run.error.empty() ? run.error : results.at(cell, spec.policies.size()).error);
+            csv += '\n';
+        }
+    }
+    return csv;
+}
+
+} // namespace la

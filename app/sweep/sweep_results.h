@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "sweep/sweep_spec.h"
+
+#include <QJsonObject>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace la {
+
+// What a sweep keeps of one run, read from its summary JSON's "runs" entry, so that a sweep run here
+// and one merged from per-cell JSON files give the same figures to the last digit.
+struct SweepFigures {
+    bool done = false;
+    std::int64_t runtimeNs = 0;
+    double meanDistance = 0.0;
+    double fracDistanceLe2 = 0.0;
+    std::uint64_t waits = 0;
+    std::uint64_t reads = 0;
+    std::uint64_t collapses = 0;
+    std::uint64_t blocks = 0;
+    std::uint64_t misses = 0;
+    std::string error; // the run stopped on an error
+};
+
+SweepFigures figuresOf(const QJsonObject& run);
+
+// Every run of a sweep: per cell, each policy of the spec and then the baseline.
+struct SweepResults {
+    SweepSpec spec;
+    std::vector<SweepFigures> runs;
+    std::vector<std::string> baselines; // per cell: "fixed:272"
+    bool cancelled = false;
+
+    std::size_t runsPerCell() const { return spec.policies.size() + 1; }
+    // policy == spec.policies.size() is the baseline.
+    const SweepFigures& at(std::uint64_t cell, std::size_t policy) const {
+        return runs[cell * runsPerCell() + policy];
+    }
+    SweepFigures& at(std::uint64_t cell, std::size_t policy) { return runs[cell * runsPerCell() + policy]; }
+    // Run time over the baseline's; NaN if either has none.
+    double slowdown(std::uint64_t cell, std::size_t policy) const;
+    bool complete() const;
+};
+
+// Refuses (InputError) a sweep whose results, and `moreBytesPerRun` for each run, would take more
+// memory than the process may use.
+void requireSweepMemory(const SweepSpec& spec, std::uint64_t moreBytesPerRun = 0);
+
+// Sets `results` up for its spec: checks every cell (a bad one throws InputError naming it) and names
+// its baseline. Results that would take more than the memory allows are refused (InputError) before
+// anything is allocated. The set-up of a large grid takes a while, so it calls `progress(cells
+// checked, cells)` now and then and stops when `cancel` is set, returning false.
+bool prepareResults(SweepResults& results, const std::atomic<bool>* cancel = nullptr,
+                    const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
+
+// A figure of a run, as the CSV's column and a map's colour.
+struct SweepMetric {
+    std::string_view key;   // CSV column and the maps' file names
+    std::string_view title; // colour scale
+    std::function<double(const SweepResults&, std::uint64_t cell, std::size_t policy)> value;
+};
+
+const std::vector<SweepMetric>& sweepMetrics();
+const SweepMetric* findSweepMetric(std::string_view key);
+
+// `text` with everything but letters, digits, '-' and '.' made '_', for the sweep's file names.
+std::string fileSafeName(std::string text);
+
+// One row per cell and policy: the cell, its axes' values, the policy, every metric.
+std::string sweepCsv(const SweepResults& results);
+
+} // namespace la

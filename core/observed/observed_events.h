@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "event.h"
+#include "observed_trace.h"
+
+#include <span>
+
+namespace la {
+
+// Replays an observed trace as the engine's event stream (core/event.h), so every sink that reads a
+// run (SummaryBuilder, EventCsvWriter, the window's trace) reads it too: ReadStarted at each read's
+// start, ReadCompleted at its end, Waited where the trace recorded waits, in time order, with the
+// reads in flight after each event. A syscall trace knows nothing of the stream's distance or of
+// cache hits, so there are no Requested/Hit/Miss/Consumed/DistanceChanged events. `position` counts
+// the blocks whose reads started before the event; io_id is the read's number from 1.
+void emitObservedEvents(const ObservedTrace& trace, std::span<EventSink* const> sinks);
+
+} // namespace la
