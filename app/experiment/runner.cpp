@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "experiment/runner.h"
+
+#include "event_csv.h"
+#include "experiment/run_storage.h"
+#include "experiment/session_io.h"
+#include "input_error.h"
+#include "observed/observed_events.h"
+#include "observed/observed_summary.h"
+
+#include <optional>
+
+namespace la {
+
+namespace {
+
+// The run's summary: a model run's from the engine, an observed run's from its imported reads,
+// replayed as events so that every sink sees it as it would see a run.
+RunSummary runVariant(const RunVariant& variant, const RunCallbacks& callbacks) {
+    if (!variant.observed)
+        return runScan(variant.config, variant.policy, callbacks);
+    emitObservedEvents(*variant.observed, callbacks.sinks);
+    return summarizeObserved(*variant.observed).run;
+}
+
+// Commits the files written during the runs; each failure is kept, naming its file.
+void commitOutputs(std::unique_ptr<EventCsvWriter>& csv, std::unique_ptr<SessionWriter>& session,
+                   const Experiment& experiment, ExperimentResult& result) {
+    try {
+        if (csv)
+            csv->commit();
+    } catch (const IoError& error) {
+        result.writeErrors.emplace_back(error.what());
+    }
+    try {
+        if (session)
+            finishSession(*session, experiment);
+    } catch (const IoError& error) {
+        result.writeErrors.emplace_back(error.what());
+    }
+}
+
+} // namespace
+
+ExperimentResult runExperiment(Experiment& experiment, const ExperimentOutputs& outputs,
+                               const ExperimentCallbacks& callbacks, int firstRun) {
+    ExperimentResult result;
+    std::unique_ptr<SessionWriter> session;
+    std::unique_ptr<EventCsvWriter> csv;
+    if (!outputs.session.empty())
+        session = std::make_unique<SessionWriter>(outputs.session);
+    if (callbacks.ready)
+        callbacks.ready();
+    if (!outputs.eventCsv.empty() && static_cast<std::size_t>(firstRun) < experiment.runs.size())
+        csv = std::make_unique<EventCsvWriter>(outputs.eventCsv,
+                                               experiment.runs[static_cast<std::size_t>(firstRun)].label);
+    for (int run = firstRun; run < static_cast<int>(experiment.runs.size()); ++run) {
+        const RunVariant& variant = experiment.runs[static_cast<std::size_t>(run)];
+        if (callbacks.cancel && callbacks.cancel->load()) {
+            result.stopped = true;
+            break;
+        }
+        RunCallbacks engine;
+        if (callbacks.runStarted)
+            callbacks.runStarted(run, engine.sinks);
+        std::shared_ptr<EventSpool> spool =
+            outputs.spoolEvents ? spoolBesideDatasets(variant.config) : nullptr;
+        if (spool)
+            engine.sinks.push_back(spool.get());
+        if (csv) {
+            csv->setRunLabel(variant.label);
+            engine.sinks.push_back(csv.get());
+        }
+        if (session) {
+            session->beginRun(sessionRunOf(variant));
+            if (variant.observed)
+                session->addObserved(*variant.observed);
+            engine.sinks.push_back(session.get());
+        }
+        if (callbacks.progress)
+            engine.progress = [&callbacks, run](std::uint64_t done, std::uint64_t total) {
+                callbacks.progress(run, done, total);
+            };
+        engine.preparing = callbacks.preparing;
+        if (callbacks.notice)
+            engine.notice = [&callbacks, run](const std::string& text) { callbacks.notice(run, text); };
+        engine.cancel = callbacks.cancel;
+        RunSummary summary = runVariant(variant, engine);
+        if (spool)
+            spool->finish();
+        if (session)
+            endSessionRun(*session, summary);
+        result.summaries.push_back(summary);
+        if (callbacks.runFinished)
+            callbacks.runFinished(run, summary, std::move(spool));
+        if (summary.cancelled || !summary.error.empty()) {
+            result.stopped = true;
+            break;
+        }
+    }
+    experiment.provenance = experimentProvenance(experiment, result.summaries, outputs.commandLine);
+    commitOutputs(csv, session, experiment, result);
+    return result;
+}
+
+} // namespace la

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "experiment/experiment.h"
+#include "io/event_spool.h"
+#include "run.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace la {
+
+// What an experiment writes as it runs, besides what its front end draws or prints. Each is opened
+// before the first run (a file that cannot be created is bad input: nothing runs) and put in place
+// after the last, so a failed or cancelled experiment leaves an existing file as it was.
+struct ExperimentOutputs {
+    std::string eventCsv;     // every event of every run, one row each, labelled with the run
+    std::string session;      // a session file of the runs and their summaries
+    bool spoolEvents = false; // keep each run's events in a spool beside the datasets (later exports)
+    std::string commandLine;  // for the provenance
+};
+
+// How a front end follows an experiment. Every member may be empty; all are called on the thread
+// that runs the experiment.
+struct ExperimentCallbacks {
+    // After the outputs are open, before the first run: the front end's own checks and opening
+    // (throwing InputError stops the experiment before anything runs).
+    std::function<void()> ready;
+    // Run `run` starts: `sinks` gets the front end's own sinks for its events.
+    std::function<void(int run, std::vector<EventSink*>& sinks)> runStarted;
+    // Run `run` ended (finished, cancelled or failed); `spool` holds its events if they were spooled.
+    std::function<void(int run, const RunSummary& summary, std::shared_ptr<EventSpool> spool)> runFinished;
+    std::function<void(int run, std::uint64_t done, std::uint64_t total)> progress;
+    std::function<void(const std::string& stage, std::uint64_t done, std::uint64_t total)> preparing;
+    std::function<void(int run, const std::string& text)> notice;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct ExperimentResult {
+    std::vector<RunSummary> summaries; // the runs that ran (from `firstRun`), in order
+    // Outputs that could not be written, each a message naming its file.
+    std::vector<std::string> writeErrors;
+    bool stopped = false; // a run was cancelled or failed: the runs after it did not run
+};
+
+// The one driver of an experiment, for every front end (CLI, window, exports, sweeps, benches): runs
+// `experiment`'s runs in turn from `firstRun` (the runs before it are a saved baseline, already
+// run), replays observed runs as events, feeds every sink, stops at the first cancelled or failed
+// run, then fills `experiment.provenance` and commits the outputs. Throws InputError for bad input
+// found before anything ran (an output that cannot be created, a dataset that cannot be opened).
+ExperimentResult runExperiment(Experiment& experiment, const ExperimentOutputs& outputs,
+                               const ExperimentCallbacks& callbacks, int firstRun = 0);
+
+} // namespace la
