@@ -4,6 +4,10 @@
 #include "input_error.h"
 #include "io/dataset_file.h"
 #include "io/scan_target.h"
+#include "registry.h"
+
+#include <algorithm>
+#include <iterator>
 
 namespace la {
 
@@ -15,6 +19,28 @@ void spillBesideDatasets(RunTrace& trace, const RunConfig& config) {
         return; // not a directory of ours to write in: the views keep their columns in memory
     }
     trace.spillTo(dir);
+}
+
+std::unique_ptr<RunTrace> viewTraceFor(const RunVariant& run) {
+    std::unique_ptr<RunTrace> trace;
+    if (run.observed) {
+        trace = std::make_unique<RunTrace>(run.label);
+        trace->markObserved();
+    } else {
+        const StreamLimits limits =
+            computeLimits(streamConfigFor(run.config), mechanicsFor(run.policy, run.config.mechanics));
+        trace = std::make_unique<RunTrace>(
+            run.label, RunLimits{limits.maxPinned, limits.ioCombineLimit, run.config.collapseWindow});
+    }
+    spillBesideDatasets(*trace, run.config);
+    return trace;
+}
+
+void ViewTraceSink::onEvents(std::span<const Event> batch) {
+    m_viewed.clear();
+    std::copy_if(batch.begin(), batch.end(), std::back_inserter(m_viewed),
+                 [](const Event& event) { return isViewedEvent(event.kind); });
+    m_trace.append(m_viewed);
 }
 
 std::shared_ptr<EventSpool> spoolBesideDatasets(const RunConfig& config) {

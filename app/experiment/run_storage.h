@@ -2,6 +2,7 @@
 #pragma once
 
 #include "io/event_spool.h"
+#include "experiment/experiment.h"
 #include "run.h"
 #include "run_trace.h"
 
@@ -13,6 +14,23 @@ namespace la {
 // event spools (on disk, not a tmpfs in RAM), so a window's memory stays bounded at any run length.
 // Where that directory cannot be made private, the trace keeps them in memory.
 void spillBesideDatasets(RunTrace& trace, const RunConfig& config);
+
+// The views' empty trace for `run`: its limits (from its policy's mechanics and settings) or, for an
+// observed run, marked as such; its columns spilled beside the datasets. Throws InputError for an
+// unknown policy.
+std::unique_ptr<RunTrace> viewTraceFor(const RunVariant& run);
+
+// Appends the events the views read (isViewedEvent) of each batch to a trace, on the thread that runs
+// the experiment: the command line's exports draw what they ran without a window's worker.
+class ViewTraceSink final : public EventSink {
+public:
+    explicit ViewTraceSink(RunTrace& trace) : m_trace(trace) {}
+    void onEvents(std::span<const Event> batch) override;
+
+private:
+    RunTrace& m_trace;
+    std::vector<Event> m_viewed; // reused: batches arrive many times a second
+};
 
 // A spool for one run's events in the same directory. Without one the run still goes; exports then
 // say why they cannot write it.
