@@ -9,6 +9,7 @@
 #include "experiment/runner.h"
 #include "experiment/session_io.h"
 #include "experiment/session_traces.h"
+#include "experiment/verdict.h"
 #include "run.h"
 
 #include <QApplication>

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/export_command.h"
+#include "experiment/verdict.h"
 
-#include "cli/import_command.h"
 #include "cli/command_outputs.h"
+#include "cli/import_command.h"
 #include "cli/open_command.h"
+#include "dashboard.h"
 #include "experiment/run_storage.h"
 #include "experiment/runner.h"
-#include "experiment/signal_cancel.h"
-#include "dashboard.h"
 #include "experiment/session_io.h"
 #include "experiment/session_traces.h"
+#include "experiment/signal_cancel.h"
 #include "experiment/summary_json.h"
 #include "input_error.h"
 #include "io/output_file.h"
@@ -17,7 +18,6 @@
 #include "render/plot_file.h"
 #include "render/png_export.h"
 #include "tooltips.h"
-
 
 #include <cstdio>
 
@@ -44,7 +44,6 @@ std::vector<std::pair<PlotFormat, std::string>> plotOutputs(const CliOptions& op
             outputs.emplace_back(format, *file);
     return outputs;
 }
-
 
 // The summary JSON and the plot files of runs on `dashboard`, finished. Returns the exit code.
 int writeDrawn(const CliOptions& options, const Experiment& experiment, const std::vector<RunSummary>& runs,
@@ -80,7 +79,6 @@ int writeDrawn(const CliOptions& options, const Experiment& experiment, const st
     }
     return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;
 }
-
 
 // Bad output paths are bad input: refused before the run, with nothing written.
 bool outputsUsable(const CliOptions& options) {
@@ -152,7 +150,9 @@ int runHeadlessExport(const CliOptions& options) {
         if (const std::string problem = trace.storageProblem(); !problem.empty())
             std::fprintf(stderr, "lookahead: %s\n", printable(trace.label() + ": " + problem).c_str());
     };
-    callbacks.notice = [](int, const std::string& text) { std::fprintf(stderr, "lookahead: %s\n", text.c_str()); };
+    callbacks.notice = [](int, const std::string& text) {
+        std::fprintf(stderr, "lookahead: %s\n", text.c_str());
+    };
     callbacks.cancel = &SignalCancel::requested();
     try {
         if (options.importTrace.empty()) {

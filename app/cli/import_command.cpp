@@ -3,11 +3,12 @@
 
 #include "cli/command_outputs.h"
 #include "cli/summary_text.h"
-#include "experiment/runner.h"
-#include "experiment/experiment.h"
-#include "experiment/signal_cancel.h"
 #include "event_csv.h"
+#include "experiment/experiment.h"
 #include "experiment/import_summary.h"
+#include "experiment/runner.h"
+#include "experiment/signal_cancel.h"
+#include "experiment/verdict.h"
 #include "input_error.h"
 #include "io/output_file.h"
 #include "io/output_guard.h"
@@ -143,7 +144,9 @@ int runImportHeadless(const CliOptions& options) {
         ObservedModel modelled{model.policy, model.config, std::nullopt};
         if (result.summaries.size() == 2)
             modelled.summary = result.summaries[1];
-        if (writeJson(json, QJsonDocument(importSummaryDocument(options.importTrace, observed, modelled)).toJson()) != 0)
+        if (writeJson(
+                json,
+                QJsonDocument(importSummaryDocument(options.importTrace, observed, modelled)).toJson()) != 0)
             exitCode = 1;
     }
     return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/open_command.h"
+#include "experiment/verdict.h"
 
 #include "cli/command_outputs.h"
 #include "cli/summary_text.h"
@@ -12,7 +13,6 @@
 #include <cstdio>
 
 namespace la {
-
 
 void checkOpenOutputs(const CliOptions& options) {
     checkOutputsApart({{"--open", options.open}}, outputsOf(options));

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/run_command.h"
+#include "experiment/verdict.h"
 
 #include "cli/command_outputs.h"
 #include "cli/summary_text.h"
-#include "experiment/signal_cancel.h"
 #include "event_csv.h"
 #include "experiment/runner.h"
 #include "experiment/session_io.h"
+#include "experiment/signal_cancel.h"
 #include "experiment/summary_json.h"
 #include "input_error.h"
 #include "io/output_file.h"
@@ -68,11 +69,6 @@ void printDataset(const RunConfig& config, const BlockSource& source, const pg::
 
 } // namespace
 
-
-
-
-
-
 int runHeadless(const CliOptions& options) {
     const RunConfig& config = options.run;
     Experiment experiment = makeExperiment(config, options.comparison);
@@ -96,7 +92,8 @@ int runHeadless(const CliOptions& options) {
     callbacks.preparing = PreparingPrinter();
     callbacks.cancel = &SignalCancel::requested();
     callbacks.runFinished = [&](int run, const RunSummary& summary, std::shared_ptr<EventSpool>) {
-        std::fputs(describeRun(experiment.runs[static_cast<std::size_t>(run)].label, summary).c_str(), stdout);
+        std::fputs(describeRun(experiment.runs[static_cast<std::size_t>(run)].label, summary).c_str(),
+                   stdout);
     };
     ExperimentResult result;
     try {
@@ -111,9 +108,11 @@ int runHeadless(const CliOptions& options) {
         if (!summary.error.empty())
             exitCode = 1;
     if (result.summaries.size() == 2)
-        std::printf("%s\n", printable(variantVerdict(experiment.runs, result.summaries).toStdString()).c_str());
+        std::printf("%s\n",
+                    printable(variantVerdict(experiment.runs, result.summaries).toStdString()).c_str());
     // A cancelled run's partial results are written too, whole and marked "cancelled".
-    if (reportWriteErrors(result.writeErrors) != 0 || writeJson(json, summaryJson(experiment, result.summaries)) != 0)
+    if (reportWriteErrors(result.writeErrors) != 0 ||
+        writeJson(json, summaryJson(experiment, result.summaries)) != 0)
         exitCode = 1;
     if (result.sessionWritten)
         std::printf("wrote %s (session)\n", printable(options.save).c_str());

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/main_window.h"
+#include "experiment/verdict.h"
 
 #include "dashboard.h"
 #include "experiment/session_io.h"
