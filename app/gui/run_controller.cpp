@@ -3,6 +3,7 @@
 
 #include "experiment/run_storage.h"
 #include "experiment/runner.h"
+#include "gui/setting_words.h"
 #include "gui/tsan_annotations.h"
 #include "input_error.h"
 #include "io_backend.h"
@@ -164,7 +165,7 @@ void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrac
         for (std::size_t i = next.traces.size(); i < runs.size(); ++i)
             next.traces.push_back(viewTraceFor(runs[i]));
     } catch (const InputError& error) {
-        emit failed(QString::fromUtf8(error.what()));
+        emit failed(windowWording(QString::fromUtf8(error.what())));
         return;
     }
     next.experiment = experiment;
@@ -307,10 +308,10 @@ void RunController::handle(WorkerMessage& message, bool& grew) {
         }
         break;
     case WorkerMessage::Kind::Notice:
-        emit notice(QString::fromStdString(message.text));
+        emit notice(windowWording(QString::fromStdString(message.text)));
         break;
     case WorkerMessage::Kind::Error:
-        emit failed(QString::fromStdString(message.text));
+        emit failed(windowWording(QString::fromStdString(message.text)));
         break;
     case WorkerMessage::Kind::Done:
         if (grew)
