@@ -130,63 +130,39 @@ int runHeadlessExport(const CliOptions& options) {
         return exportOpened(options);
     if (!outputsUsable(options))
         return 2;
-    Experiment experiment;
-    std::vector<std::unique_ptr<RunTrace>> traces;
-    ExperimentResult result;
-    ExperimentOutputs outputs;
-    outputs.eventCsv = options.traceCsv;
-    outputs.session = options.save;
-    outputs.commandLine = options.commandLine;
-    std::vector<std::unique_ptr<ViewTraceSink>> viewSinks;
+    ExperimentOutputs outputs{options.traceCsv, options.save, false, options.commandLine};
     ExperimentCallbacks callbacks;
-    callbacks.runStarted = [&](int run, std::vector<EventSink*>& sinks) {
-        viewSinks.push_back(std::make_unique<ViewTraceSink>(*traces[static_cast<std::size_t>(run)]));
-        sinks.push_back(viewSinks.back().get());
-    };
-    callbacks.runFinished = [&](int run, const RunSummary& summary, std::shared_ptr<EventSpool>) {
-        RunTrace& trace = *traces[static_cast<std::size_t>(run)];
-        trace.setSummary(summary);
-        // Nothing is lost (the columns stayed in memory), but the memory is no longer bounded.
-        if (const std::string problem = trace.storageProblem(); !problem.empty())
-            std::fprintf(stderr, "lookahead: %s\n", printable(trace.label() + ": " + problem).c_str());
-    };
     callbacks.notice = [](int, const std::string& text) {
         std::fprintf(stderr, "lookahead: %s\n", text.c_str());
     };
     callbacks.cancel = &SignalCancel::requested();
+    std::optional<Experiment> experiment;
+    std::unique_ptr<ViewTraces> views;
+    ExperimentResult result;
     try {
-        if (options.importTrace.empty()) {
-            experiment = makeExperiment(options.run, options.comparison);
-        } else {
-            std::optional<ObservedTrace> trace = importTraceFor(options);
-            if (!trace)
-                return SignalCancel::exitCode();
-            experiment = makeImportExperiment(std::make_shared<const ObservedTrace>(std::move(*trace)),
-                                              options.importTrace, options.run);
-        }
-        for (const RunVariant& run : experiment.runs)
-            traces.push_back(viewTraceFor(run));
-        result = runExperiment(experiment, outputs, callbacks);
+        experiment = commandLineExperiment(options);
+        if (!experiment)
+            return SignalCancel::exitCode();
+        views = std::make_unique<ViewTraces>(*experiment);
+        views->follow(callbacks, [](const std::string& problem) {
+            std::fprintf(stderr, "lookahead: %s\n", printable(problem).c_str());
+        });
+        result = runExperiment(*experiment, outputs, callbacks);
     } catch (const InputError& error) {
         std::fprintf(stderr, "lookahead: %s\n", error.what());
         return 2;
     }
-    int exitCode = 0;
+    int exitCode = reportWriteErrors(result.writeErrors);
     for (const RunSummary& run : result.summaries) {
         printRun(run);
         if (!run.error.empty())
             exitCode = 1;
     }
-    if (reportWriteErrors(result.writeErrors) != 0)
-        exitCode = 1;
     if (result.sessionWritten)
         std::printf("wrote %s (session)\n", printable(options.save).c_str());
     Dashboard dashboard;
-    std::vector<const RunTrace*> shown;
-    for (const auto& trace : traces)
-        shown.push_back(trace.get());
-    dashboard.setRuns(shown);
-    const int drawn = writeDrawn(options, experiment, result.summaries, dashboard);
+    dashboard.setRuns(views->traces());
+    const int drawn = writeDrawn(options, *experiment, result.summaries, dashboard);
     return drawn != 0 ? drawn : exitCode;
 }
 

@@ -96,15 +96,24 @@ std::optional<ObservedTrace> importTraceFor(const CliOptions& options) {
     return trace;
 }
 
+std::optional<Experiment> commandLineExperiment(const CliOptions& options) {
+    if (options.importTrace.empty())
+        return makeExperiment(options.run, options.comparison);
+    std::optional<ObservedTrace> trace = importTraceFor(options);
+    if (!trace)
+        return std::nullopt;
+    return makeImportExperiment(std::make_shared<const ObservedTrace>(std::move(*trace)), options.importTrace,
+                                options.run);
+}
+
 int runImportHeadless(const CliOptions& options) {
     std::optional<OutputFile> json;
     Experiment experiment;
     try {
-        std::optional<ObservedTrace> trace = importTraceFor(options);
-        if (!trace)
+        std::optional<Experiment> imported = commandLineExperiment(options);
+        if (!imported)
             return SignalCancel::exitCode();
-        experiment = makeImportExperiment(std::make_shared<const ObservedTrace>(std::move(*trace)),
-                                          options.importTrace, options.run);
+        experiment = std::move(*imported);
     } catch (const InputError& error) {
         std::fprintf(stderr, "lookahead: %s\n", error.what());
         return 2;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "io/event_spool.h"
 #include "experiment/experiment.h"
+#include "experiment/runner.h"
+#include "io/event_spool.h"
 #include "run.h"
 #include "run_trace.h"
 
@@ -20,16 +21,25 @@ void spillBesideDatasets(RunTrace& trace, const RunConfig& config);
 // unknown policy.
 std::unique_ptr<RunTrace> viewTraceFor(const RunVariant& run);
 
-// Appends the events the views read (isViewedEvent) of each batch to a trace, on the thread that runs
-// the experiment: the command line's exports draw what they ran without a window's worker.
-class ViewTraceSink final : public EventSink {
+// The views' traces of an experiment's runs, filled on the thread that runs it: the command line's
+// exports draw what they ran without a window's worker.
+class ViewTraces {
 public:
-    explicit ViewTraceSink(RunTrace& trace) : m_trace(trace) {}
-    void onEvents(std::span<const Event> batch) override;
+    // Throws InputError for an unknown policy.
+    explicit ViewTraces(const Experiment& experiment);
+    ~ViewTraces();
+    ViewTraces(const ViewTraces&) = delete;
+    ViewTraces& operator=(const ViewTraces&) = delete;
+
+    // Hooks the traces into `callbacks`: each run's viewed events go to its trace and its summary is
+    // set when it ends; `problem` hears of a trace whose columns could not go to disk.
+    void follow(ExperimentCallbacks& callbacks, std::function<void(const std::string&)> problem);
+    std::vector<const RunTrace*> traces() const;
 
 private:
-    RunTrace& m_trace;
-    std::vector<Event> m_viewed; // reused: batches arrive many times a second
+    class Sink;
+    std::vector<std::unique_ptr<RunTrace>> m_traces;
+    std::vector<std::unique_ptr<Sink>> m_sinks;
 };
 
 // A spool for one run's events in the same directory. Without one the run still goes; exports then
