@@ -2,23 +2,18 @@
 #include "cli/command_outputs.h"
 
 #include <cstdio>
+#include <utility>
 
 namespace la {
 
 std::vector<NamedPath> outputsOf(const CliOptions& options) {
     std::vector<NamedPath> outputs;
-    if (!options.traceCsv.empty())
-        outputs.push_back({"--trace-csv", options.traceCsv});
-    if (!options.summaryJson.empty())
-        outputs.push_back({"--summary-json", options.summaryJson});
-    if (!options.exportPng.empty())
-        outputs.push_back({"--export-png", options.exportPng});
-    if (!options.exportSvg.empty())
-        outputs.push_back({"--export-svg", options.exportSvg});
-    if (!options.exportPdf.empty())
-        outputs.push_back({"--export-pdf", options.exportPdf});
-    if (!options.save.empty())
-        outputs.push_back({"--save", options.save});
+    for (const auto& [flag, path] :
+         {std::pair{"--trace-csv", &options.traceCsv}, std::pair{"--summary-json", &options.summaryJson},
+          std::pair{"--export-png", &options.exportPng}, std::pair{"--export-svg", &options.exportSvg},
+          std::pair{"--export-pdf", &options.exportPdf}, std::pair{"--save", &options.save}})
+        if (!path->empty())
+            outputs.push_back({flag, *path});
     return outputs;
 }
 
