@@ -8,6 +8,7 @@
 #include "message_text.h"
 #include "observed/trace_format.h"
 
+#include <concepts>
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/random.h>
@@ -298,6 +299,24 @@ void bindText(sqlite3_stmt* statement, int column, const std::string& text) {
     sqlite3_bind_text(statement, column, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
 }
 
+void bindValue(sqlite3_stmt* statement, int column, const std::string& text) {
+    bindText(statement, column, text);
+}
+
+template <std::integral T> void bindValue(sqlite3_stmt* statement, int column, T value) {
+    sqlite3_bind_int64(statement, column, static_cast<sqlite3_int64>(value));
+}
+
+// Binds `values` to the statement's parameters in order, runs it and resets it for the next row.
+// Returns false if the row could not be stored.
+template <typename... Values> bool insertRow(sqlite3_stmt* statement, const Values&... values) {
+    int column = 0;
+    (bindValue(statement, ++column, values), ...);
+    const bool stored = sqlite3_step(statement) == SQLITE_DONE;
+    sqlite3_reset(statement);
+    return stored;
+}
+
 } // namespace
 
 void SessionWriter::setMeta(const std::string& key, const std::string& value) {
@@ -388,58 +407,29 @@ void SessionWriter::flushChunk() {
 void SessionWriter::addObserved(const ObservedTrace& trace) {
     if (!m_failure.empty())
         return;
-    const auto step = [&](sqlite3_stmt* statement, const char* what) {
-        if (sqlite3_step(statement) != SQLITE_DONE)
-            fail(what);
-        sqlite3_reset(statement);
-    };
     std::string processes;
     for (const std::uint32_t pid : trace.processes)
         processes.append(processes.empty() ? "" : " ").append(std::to_string(pid));
-    sqlite3_stmt* facts = prepare("INSERT INTO observed VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    sqlite3_bind_int64(facts, 1, m_run);
-    bindText(facts, 2, traceFormatName(trace.format));
-    bindText(facts, 3, trace.relation);
-    sqlite3_bind_int(facts, 4, trace.hasTimes ? 1 : 0);
-    sqlite3_bind_int(facts, 5, trace.hasDurations ? 1 : 0);
-    sqlite3_bind_int64(facts, 6, static_cast<sqlite3_int64>(trace.lines));
-    sqlite3_bind_int64(facts, 7, static_cast<sqlite3_int64>(trace.failedReads));
-    sqlite3_bind_int64(facts, 8, static_cast<sqlite3_int64>(trace.unalignedReads));
-    sqlite3_bind_int64(facts, 9, static_cast<sqlite3_int64>(trace.unmatchedResumes));
-    sqlite3_bind_int64(facts, 10, static_cast<sqlite3_int64>(trace.uringEnters));
-    bindText(facts, 11, processes);
-    step(facts, "observed");
+    if (!insertRow(prepare("INSERT INTO observed VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"), m_run,
+                   std::string(traceFormatName(trace.format)), trace.relation, trace.hasTimes,
+                   trace.hasDurations, trace.lines, trace.failedReads, trace.unalignedReads,
+                   trace.unmatchedResumes, trace.uringEnters, processes))
+        fail("observed");
     sqlite3_stmt* read = prepare("INSERT INTO observed_reads VALUES (?, ?, ?, ?, ?, ?, ?)");
     std::int64_t index = 0;
-    for (const ObservedRead& r : trace.reads) {
-        sqlite3_bind_int64(read, 1, m_run);
-        sqlite3_bind_int64(read, 2, index++);
-        sqlite3_bind_int64(read, 3, r.startNs);
-        sqlite3_bind_int64(read, 4, r.durationNs);
-        sqlite3_bind_int64(read, 5, r.block);
-        sqlite3_bind_int64(read, 6, r.nblocks);
-        sqlite3_bind_int64(read, 7, r.process);
-        step(read, "observed_reads");
-    }
+    for (const ObservedRead& r : trace.reads)
+        if (!insertRow(read, m_run, index++, r.startNs, r.durationNs, r.block, r.nblocks, r.process))
+            fail("observed_reads");
     sqlite3_stmt* wait = prepare("INSERT INTO observed_waits VALUES (?, ?, ?, ?)");
     index = 0;
-    for (const ObservedWait& w : trace.waits) {
-        sqlite3_bind_int64(wait, 1, m_run);
-        sqlite3_bind_int64(wait, 2, index++);
-        sqlite3_bind_int64(wait, 3, w.timeNs);
-        sqlite3_bind_int64(wait, 4, w.read);
-        step(wait, "observed_waits");
-    }
+    for (const ObservedWait& w : trace.waits)
+        if (!insertRow(wait, m_run, index++, w.timeNs, w.read))
+            fail("observed_waits");
     sqlite3_stmt* file = prepare("INSERT INTO observed_files VALUES (?, ?, ?, ?, ?)");
     index = 0;
-    for (const TracedFile& f : trace.files) {
-        sqlite3_bind_int64(file, 1, m_run);
-        sqlite3_bind_int64(file, 2, index++);
-        bindText(file, 3, f.name);
-        sqlite3_bind_int64(file, 4, static_cast<sqlite3_int64>(f.reads));
-        sqlite3_bind_int64(file, 5, static_cast<sqlite3_int64>(f.bytes));
-        step(file, "observed_files");
-    }
+    for (const TracedFile& f : trace.files)
+        if (!insertRow(file, m_run, index++, f.name, f.reads, f.bytes))
+            fail("observed_files");
 }
 
 void SessionWriter::endRun(const NameValues& summary, const std::string& summaryJson) {
