@@ -780,128 +780,152 @@ void SessionReader::readEvents(std::size_t run,
                         " reads)"}));
 }
 
-std::optional<ObservedTrace> SessionReader::observed(std::size_t run) const {
-    if (run >= m_runs.size())
-        damaged(joined({"it has no run ", std::to_string(run)}));
-    const SessionRun& info = m_runs[run];
+void SessionReader::forEachRow(const char* sql, std::size_t run,
+                               const std::function<void(sqlite3_stmt*)>& row) const {
+    sqlite3_stmt* raw = nullptr;
+    if (sqlite3_prepare_v2(m_db, sql, -1, &raw, nullptr) != SQLITE_OK)
+        damaged(sqlite3_errmsg(m_db));
+    const Statement statement(raw);
+    sqlite3_bind_int64(raw, 1, static_cast<sqlite3_int64>(run));
+    int rc = 0;
+    while ((rc = sqlite3_step(raw)) == SQLITE_ROW)
+        row(raw);
+    if (rc != SQLITE_DONE)
+        damaged(sqlite3_errmsg(m_db));
+}
+
+std::optional<ObservedTrace> SessionReader::observedFacts(std::size_t run) const {
     const std::string which = "run " + std::to_string(run);
-    const auto rows = [&](const char* sql, const std::function<void(sqlite3_stmt*)>& row) {
-        sqlite3_stmt* raw = nullptr;
-        if (sqlite3_prepare_v2(m_db, sql, -1, &raw, nullptr) != SQLITE_OK)
-            damaged(sqlite3_errmsg(m_db));
-        const Statement statement(raw);
-        sqlite3_bind_int64(raw, 1, static_cast<sqlite3_int64>(run));
-        int rc = 0;
-        while ((rc = sqlite3_step(raw)) == SQLITE_ROW)
-            row(raw);
-        if (rc != SQLITE_DONE)
-            damaged(sqlite3_errmsg(m_db));
-    };
     std::optional<ObservedTrace> trace;
-    rows("SELECT format, relation, has_times, has_durations, lines, failed_reads, unaligned_reads, "
-         "unmatched_resumes, uring_enters, processes FROM observed WHERE run = ?",
-         [&](sqlite3_stmt* s) {
-             const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-                 return whole(s, column, low, high, [&] {
-                     return joined({which, "'s imported trace: its ", name});
-                 });
-             };
-             ObservedTrace t;
-             const std::string format = columnText(s, 0);
-             t.format = TraceFormat::Auto;
-             for (const TraceFormat f : {TraceFormat::Strace, TraceFormat::Perf, TraceFormat::LookaheadCsv})
-                 if (format == traceFormatName(f))
-                     t.format = f;
-             if (t.format == TraceFormat::Auto)
-                 damaged(joined({which, "'s imported trace has the unknown format ", excerpt(format, 40)}));
-             t.relation = text(s, 1, [&] { return which + "'s traced relation"; });
-             t.hasTimes = field(2, "has_times flag", 0, 1) != 0;
-             t.hasDurations = field(3, "has_durations flag", 0, 1) != 0;
-             t.lines = static_cast<std::uint64_t>(field(4, "line count", 0, INT64_MAX));
-             t.failedReads = static_cast<std::uint64_t>(field(5, "failed read count", 0, INT64_MAX));
-             t.unalignedReads = static_cast<std::uint64_t>(field(6, "unaligned read count", 0, INT64_MAX));
-             t.unmatchedResumes =
-                 static_cast<std::uint64_t>(field(7, "unmatched resume count", 0, INT64_MAX));
-             t.uringEnters = static_cast<std::uint64_t>(field(8, "io_uring_enter count", 0, INT64_MAX));
-             // Process ids, one space between: anything else is not what the writer wrote.
-             const std::string pids = columnText(s, 9);
-             for (std::size_t at = 0; at < pids.size();) {
-                 std::size_t end = pids.find(' ', at);
-                 if (end == std::string::npos)
-                     end = pids.size();
-                 std::uint32_t pid = 0;
-                 const auto [stop, error] = std::from_chars(pids.data() + at, pids.data() + end, pid);
-                 if (error != std::errc() || stop != pids.data() + end || end == at)
-                     damaged(joined({which, "'s imported trace has a malformed process list"}));
-                 t.processes.push_back(pid);
-                 at = end + 1;
-             }
-             trace = std::move(t);
-         });
-    if (!trace)
-        return trace;
+    forEachRow(
+        "SELECT format, relation, has_times, has_durations, lines, failed_reads, unaligned_reads, "
+        "unmatched_resumes, uring_enters, processes FROM observed WHERE run = ?",
+        run, [&](sqlite3_stmt* s) {
+            const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+                return whole(s, column, low, high, [&] {
+                    return joined({which, "'s imported trace: its ", name});
+                });
+            };
+            ObservedTrace t;
+            const std::string format = columnText(s, 0);
+            t.format = TraceFormat::Auto;
+            for (const TraceFormat f : {TraceFormat::Strace, TraceFormat::Perf, TraceFormat::LookaheadCsv})
+                if (format == traceFormatName(f))
+                    t.format = f;
+            if (t.format == TraceFormat::Auto)
+                damaged(joined({which, "'s imported trace has the unknown format ", excerpt(format, 40)}));
+            t.relation = text(s, 1, [&] { return which + "'s traced relation"; });
+            t.hasTimes = field(2, "has_times flag", 0, 1) != 0;
+            t.hasDurations = field(3, "has_durations flag", 0, 1) != 0;
+            t.lines = static_cast<std::uint64_t>(field(4, "line count", 0, INT64_MAX));
+            t.failedReads = static_cast<std::uint64_t>(field(5, "failed read count", 0, INT64_MAX));
+            t.unalignedReads = static_cast<std::uint64_t>(field(6, "unaligned read count", 0, INT64_MAX));
+            t.unmatchedResumes = static_cast<std::uint64_t>(field(7, "unmatched resume count", 0, INT64_MAX));
+            t.uringEnters = static_cast<std::uint64_t>(field(8, "io_uring_enter count", 0, INT64_MAX));
+            // Process ids, one space between: anything else is not what the writer wrote.
+            const std::string pids = columnText(s, 9);
+            for (std::size_t at = 0; at < pids.size();) {
+                std::size_t end = pids.find(' ', at);
+                if (end == std::string::npos)
+                    end = pids.size();
+                std::uint32_t pid = 0;
+                const auto [stop, error] = std::from_chars(pids.data() + at, pids.data() + end, pid);
+                if (error != std::errc() || stop != pids.data() + end || end == at)
+                    damaged(joined({which, "'s imported trace has a malformed process list"}));
+                t.processes.push_back(pid);
+                at = end + 1;
+            }
+            trace = std::move(t);
+        });
+    return trace;
+}
+
+void SessionReader::readObservedReads(std::size_t run, ObservedTrace& trace) const {
+    const std::string which = "run " + std::to_string(run);
+    const SessionRun& info = m_runs[run];
     // Reads by start time, each inside block 2^32 and no longer than one read(2) can be, naming a
     // process of the list; as many as the run's stored events say, so none is allocated beyond that.
     std::int64_t previousStart = 0;
-    rows("SELECT read, start_ns, duration_ns, block, nblocks, process FROM observed_reads WHERE run = ? "
-         "ORDER BY read",
-         [&](sqlite3_stmt* s) {
-             const auto index = static_cast<std::int64_t>(trace->reads.size());
-             const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-                 return whole(s, column, low, high, [&] {
-                     return joined({which, "'s imported read ", std::to_string(index), ": its ", name});
-                 });
-             };
-             if (static_cast<std::uint64_t>(index) >= info.reads)
-                 damaged(joined({which, "'s imported trace has more reads than the run's ",
-                                 std::to_string(info.reads)}));
-             field(0, "number (reads are numbered 0, 1, ...)", index, index);
-             ObservedRead read;
-             read.startNs = field(1, "start (ns, reads in start order)", previousStart, kMaxTimeNs);
-             read.durationNs = field(2, "duration (ns)", 0, kMaxTimeNs);
-             const std::int64_t block = field(3, "first block", 0, kUint32Max);
-             read.block = static_cast<std::uint32_t>(block);
-             read.nblocks =
-                 static_cast<std::uint32_t>(field(4, "block count (one read(2), below block 2^32)", 1,
-                                                  std::min(kMaxTracedReadBlocks, kBlockLimit - block)));
-             read.process = static_cast<std::uint32_t>(
-                 field(5, "process index", 0, static_cast<std::int64_t>(trace->processes.size()) - 1));
-             previousStart = read.startNs;
-             trace->reads.push_back(read);
-         });
-    if (trace->reads.size() != info.reads)
-        damaged(joined({which, " has ", std::to_string(trace->reads.size()), " of its ",
+    forEachRow(
+        "SELECT read, start_ns, duration_ns, block, nblocks, process FROM observed_reads WHERE run = ? "
+        "ORDER BY read",
+        run, [&](sqlite3_stmt* s) {
+            const auto index = static_cast<std::int64_t>(trace.reads.size());
+            const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+                return whole(s, column, low, high, [&] {
+                    return joined({which, "'s imported read ", std::to_string(index), ": its ", name});
+                });
+            };
+            if (static_cast<std::uint64_t>(index) >= info.reads)
+                damaged(joined(
+                    {which, "'s imported trace has more reads than the run's ", std::to_string(info.reads)}));
+            field(0, "number (reads are numbered 0, 1, ...)", index, index);
+            ObservedRead read;
+            read.startNs = field(1, "start (ns, reads in start order)", previousStart, kMaxTimeNs);
+            read.durationNs = field(2, "duration (ns)", 0, kMaxTimeNs);
+            const std::int64_t block = field(3, "first block", 0, kUint32Max);
+            read.block = static_cast<std::uint32_t>(block);
+            read.nblocks =
+                static_cast<std::uint32_t>(field(4, "block count (one read(2), below block 2^32)", 1,
+                                                 std::min(kMaxTracedReadBlocks, kBlockLimit - block)));
+            read.process = static_cast<std::uint32_t>(
+                field(5, "process index", 0, static_cast<std::int64_t>(trace.processes.size()) - 1));
+            previousStart = read.startNs;
+            trace.reads.push_back(read);
+        });
+    if (trace.reads.size() != info.reads)
+        damaged(joined({which, " has ", std::to_string(trace.reads.size()), " of its ",
                         std::to_string(info.reads), " imported reads"}));
-    const auto lastRead = static_cast<std::int64_t>(trace->reads.size()) - 1;
-    rows("SELECT wait, time_ns, read FROM observed_waits WHERE run = ? ORDER BY wait", [&](sqlite3_stmt* s) {
-        const auto index = static_cast<std::int64_t>(trace->waits.size());
-        const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-            return whole(s, column, low, high, [&] {
-                return joined({which, "'s imported wait ", std::to_string(index), ": its ", name});
-            });
-        };
-        field(0, "number (waits are numbered 0, 1, ...)", index, index);
-        const std::int64_t time = field(1, "time (ns)", 0, kMaxTimeNs);
-        trace->waits.push_back({time, static_cast<std::uint32_t>(field(2, "read", 0, lastRead))});
-    });
-    rows("SELECT file, name, reads, bytes FROM observed_files WHERE run = ? ORDER BY file",
-         [&](sqlite3_stmt* s) {
-             const auto index = static_cast<std::int64_t>(trace->files.size());
-             const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-                 return whole(s, column, low, high, [&] {
-                     return joined({which, "'s traced file ", std::to_string(index), ": its ", name});
-                 });
-             };
-             field(0, "number (files are numbered 0, 1, ...)", index, index);
-             const auto reads = static_cast<std::uint64_t>(field(2, "read count", 0, INT64_MAX));
-             const auto bytes = static_cast<std::uint64_t>(field(3, "byte count", 0, INT64_MAX));
-             trace->files.push_back(
-                 {text(s, 1,
-                       [&] {
-                           return joined({which, "'s traced file ", std::to_string(index)});
-                       }),
-                  reads, bytes});
-         });
+}
+
+void SessionReader::readObservedWaits(std::size_t run, ObservedTrace& trace) const {
+    const std::string which = "run " + std::to_string(run);
+    const auto lastRead = static_cast<std::int64_t>(trace.reads.size()) - 1;
+    forEachRow("SELECT wait, time_ns, read FROM observed_waits WHERE run = ? ORDER BY wait", run,
+               [&](sqlite3_stmt* s) {
+                   const auto index = static_cast<std::int64_t>(trace.waits.size());
+                   const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+                       return whole(s, column, low, high, [&] {
+                           return joined({which, "'s imported wait ", std::to_string(index), ": its ", name});
+                       });
+                   };
+                   field(0, "number (waits are numbered 0, 1, ...)", index, index);
+                   const std::int64_t time = field(1, "time (ns)", 0, kMaxTimeNs);
+                   trace.waits.push_back({time, static_cast<std::uint32_t>(field(2, "read", 0, lastRead))});
+               });
+}
+
+void SessionReader::readObservedFiles(std::size_t run, ObservedTrace& trace) const {
+    const std::string which = "run " + std::to_string(run);
+    forEachRow("SELECT file, name, reads, bytes FROM observed_files WHERE run = ? ORDER BY file", run,
+               [&](sqlite3_stmt* s) {
+                   const auto index = static_cast<std::int64_t>(trace.files.size());
+                   const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+                       return whole(s, column, low, high, [&] {
+                           return joined({which, "'s traced file ", std::to_string(index), ": its ", name});
+                       });
+                   };
+                   field(0, "number (files are numbered 0, 1, ...)", index, index);
+                   const auto reads = static_cast<std::uint64_t>(field(2, "read count", 0, INT64_MAX));
+                   const auto bytes = static_cast<std::uint64_t>(field(3, "byte count", 0, INT64_MAX));
+                   trace.files.push_back(
+                       {text(s, 1,
+                             [&] {
+                                 return joined({which, "'s traced file ", std::to_string(index)});
+                             }),
+                        reads, bytes});
+               });
+}
+
+std::optional<ObservedTrace> SessionReader::observed(std::size_t run) const {
+    if (run >= m_runs.size())
+        damaged(joined({"it has no run ", std::to_string(run)}));
+    std::optional<ObservedTrace> trace = observedFacts(run);
+    if (!trace)
+        return trace;
+    readObservedReads(run, *trace);
+    readObservedWaits(run, *trace);
+    readObservedFiles(run, *trace);
     return trace;
 }
 
