@@ -219,7 +219,9 @@ void MainWindow::connectController() {
     connect(c, &RunController::finished, this, &MainWindow::onFinished);
 }
 
-void MainWindow::applyStartup(const CliOptions& options) {
+// The panel takes the command line's settings if it names any run option, else the saved ones.
+// Returns why these cannot start, empty if they can.
+QString MainWindow::setStartupConfig(const CliOptions& options) {
     const bool fromCommandLine = std::any_of(options.given.begin(), options.given.end(),
                                              [](const std::string& name) { return describesRun(name); });
     const QSettings settings;
@@ -241,6 +243,11 @@ void MainWindow::applyStartup(const CliOptions& options) {
     const int comparison =
         settings.value(QStringLiteral("run/comparison"), static_cast<int>(Comparison::Policy)).toInt();
     m_panel->setComparison(fromCommandLine ? options.comparison : static_cast<Comparison>(comparison));
+    return error;
+}
+
+void MainWindow::applyStartup(const CliOptions& options) {
+    const QString error = setStartupConfig(options);
     if (!error.isEmpty())
         m_dialogs.showError(tr("Cannot start with these settings"), error);
     refreshCacheView();

@@ -54,6 +54,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    QString setStartupConfig(const CliOptions& options);
     void buildDock();
     void buildActions();
     void buildMenus();
