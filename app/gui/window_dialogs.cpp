@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/window_dialogs.h"
 
+#include "gui/setting_words.h"
+
 #include <QFileDialog>
 #include <QStatusBar>
 
@@ -9,14 +11,15 @@ namespace la {
 void WindowDialogs::showError(const QString& title, const QString& text) {
     if (m_errorDialog)
         m_errorDialog->close();
-    auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, m_window);
+    // Messages name settings as the command line spells them: the window says which control it is.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, windowWording(text), QMessageBox::Ok, m_window);
     box->setAttribute(Qt::WA_DeleteOnClose);
     m_errorDialog = box;
     box->open();
 }
 
 void WindowDialogs::showStatus(const QString& text, int timeoutMs) const {
-    m_window->statusBar()->showMessage(text, timeoutMs);
+    m_window->statusBar()->showMessage(windowWording(text), timeoutMs);
 }
 
 void WindowDialogs::chooseFile(const QString& title, const QString& filter, bool save,
