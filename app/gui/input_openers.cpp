@@ -114,10 +114,10 @@ void InputOpeners::openBlockList(const QString& path) {
 void InputOpeners::importTraceFile(const QString& path, const QString& relation) {
     if (m_traceImport)
         m_traceImport->cancel();
-    auto* job = new TraceImportJob({path.toStdString(), TraceFormat::Auto, relation.toStdString()}, this);
+    auto* job = new ObservedImportJob({path.toStdString(), TraceFormat::Auto, relation.toStdString()}, this);
     m_traceImport = job;
     QProgressDialog* progress = m_dialogs.jobProgress(job, tr("Import trace"), tr("Reading %1…").arg(path));
-    connect(job, &TraceImportJob::finished, this,
+    connect(job, &ObservedImportJob::finished, this,
             [this, job, progress, path](std::shared_ptr<const ObservedTrace> trace, const QString& error) {
                 progress->close();
                 job->deleteLater();

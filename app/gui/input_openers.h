@@ -62,7 +62,7 @@ private:
 
     RunSetupPanel* m_panel;
     WindowDialogs& m_dialogs;
-    QPointer<TraceImportJob> m_traceImport;
+    QPointer<ObservedImportJob> m_traceImport;
     QThread* m_pgCheck = nullptr;                 // reading an index the user chose, if any
     std::shared_ptr<const ObservedTrace> m_trace; // the imported trace the panel models, if any
     QString m_tracePath;

@@ -117,11 +117,11 @@ QString ScreenExports::exportTraceCsv(const QString& path) {
     }
     if (const QString conflict = outputConflict(m_controller, path); !conflict.isEmpty())
         return conflict;
-    auto* job = new TraceExport(path, std::move(runs), this);
+    auto* job = new EventCsvExport(path, std::move(runs), this);
     m_traceExport = job;
     QProgressDialog* progress = m_dialogs.jobProgress(
         job, tr("Export CSV trace"), tr("Writing the trace of the runs on screen to %1…").arg(path));
-    connect(job, &TraceExport::finished, this, [this, job, progress, path](const QString& error) {
+    connect(job, &EventCsvExport::finished, this, [this, job, progress, path](const QString& error) {
         progress->close();
         job->deleteLater();
         if (error.isEmpty())

@@ -55,7 +55,7 @@ private:
     WindowDialogs& m_dialogs;
     QAction* m_plotsAction;
     PlotExportRequest m_lastExport;
-    QPointer<TraceExport> m_traceExport;
+    QPointer<EventCsvExport> m_traceExport;
 };
 
 } // namespace la

@@ -28,7 +28,7 @@ public:
     void chooseFile(const QString& title, const QString& filter, bool save,
                     const std::function<void(const QString&)>& then) const;
 
-    // A progress dialog with Cancel for a background job (SessionJob, TraceExport, TraceImportJob):
+    // A progress dialog with Cancel for a background job (SessionJob, EventCsvExport, ObservedImportJob):
     // it shows after half a second and stays until the caller closes it when the job has finished.
     template <typename Job>
     QProgressDialog* jobProgress(Job* job, const QString& title, const QString& label) const {
