@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 namespace {
@@ -70,26 +71,61 @@ double peakRssMb() {
     return static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
 
+// The run options from the command line (the default run without any); nothing, with a message, if
+// they are wrong.
+std::optional<la::CliOptions> parseOptions(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty())
+        args = {"--dataset", "alternating", "--pattern-blocks", "10000000", "--policy", "pg18"};
+    try {
+        return la::parseCommandLine(args);
+    } catch (const la::InputError& error) {
+        std::fprintf(stderr, "lookahead-gui-bench: %s\n", error.what());
+        return std::nullopt;
+    }
+}
+
+void reportRun(la::MainWindow& window, const StallMeter& meter, qint64 runMs, const QElapsedTimer& wall) {
+    std::uint64_t blocks = 0, reads = 0;
+    for (const la::RunTrace* trace : window.controller().traces()) {
+        blocks += trace->positions();
+        reads += trace->reads();
+    }
+    const QLocale english(QLocale::English);
+    std::printf("run: %s blocks, %s reads plotted live in %.2f s (last redraw done %lld ms later)\n",
+                qPrintable(english.toString(static_cast<qulonglong>(blocks))),
+                qPrintable(english.toString(static_cast<qulonglong>(reads))),
+                static_cast<double>(runMs) / 1000.0, wall.elapsed() - runMs);
+    std::printf(
+        "event loop: longest stall %.1f ms, p99 %.1f ms, p50 %.2f ms, %zu gaps > 50 ms of %zu ticks\n",
+        meter.max(), meter.percentile(0.99), meter.percentile(0.5), meter.over(50.0), meter.ticks());
+}
+
+void timeExports(la::MainWindow& window) {
+    for (const double scale : {1.0, 2.0}) {
+        QElapsedTimer exportClock;
+        exportClock.start();
+        const QImage image = window.dashboard()->renderImage(QSize(1600, 1000), scale, window.caption());
+        const qint64 renderMs = exportClock.elapsed();
+        image.save(QStringLiteral("/dev/null"), "PNG");
+        std::printf("export: dashboard 1600x1000 at %.0fx rendered in %lld ms (%lld ms with PNG encoding)\n",
+                    scale, renderMs, exportClock.elapsed());
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty())
-        args = {"--dataset", "alternating", "--pattern-blocks", "10000000", "--policy", "pg18"};
-    la::CliOptions options;
-    try {
-        options = la::parseCommandLine(args);
-    } catch (const la::InputError& error) {
-        std::fprintf(stderr, "lookahead-gui-bench: %s\n", error.what());
+    const std::optional<la::CliOptions> options = parseOptions(argc, argv);
+    if (!options)
         return 2;
-    }
     QApplication app(argc, argv);
     la::MainWindow window;
     window.resize(1500, 950);
     window.show();
-    if (const QString error = window.setupPanel()->setConfig(options.run); !error.isEmpty()) {
+    if (const QString error = window.setupPanel()->setConfig(options->run); !error.isEmpty()) {
         std::fprintf(stderr, "lookahead-gui-bench: %s\n", qPrintable(error));
         return 2;
     }
@@ -109,29 +145,8 @@ int main(int argc, char** argv) {
             return;
         settled.stop();
         meter.stop();
-        std::uint64_t blocks = 0, reads = 0;
-        for (const la::RunTrace* trace : window.controller().traces()) {
-            blocks += trace->positions();
-            reads += trace->reads();
-        }
-        const QLocale english(QLocale::English);
-        std::printf("run: %s blocks, %s reads plotted live in %.2f s (last redraw done %lld ms later)\n",
-                    qPrintable(english.toString(static_cast<qulonglong>(blocks))),
-                    qPrintable(english.toString(static_cast<qulonglong>(reads))),
-                    static_cast<double>(runMs) / 1000.0, wall.elapsed() - runMs);
-        std::printf(
-            "event loop: longest stall %.1f ms, p99 %.1f ms, p50 %.2f ms, %zu gaps > 50 ms of %zu ticks\n",
-            meter.max(), meter.percentile(0.99), meter.percentile(0.5), meter.over(50.0), meter.ticks());
-        for (const double scale : {1.0, 2.0}) {
-            QElapsedTimer exportClock;
-            exportClock.start();
-            const QImage image = window.dashboard()->renderImage(QSize(1600, 1000), scale, window.caption());
-            const qint64 renderMs = exportClock.elapsed();
-            image.save(QStringLiteral("/dev/null"), "PNG");
-            std::printf(
-                "export: dashboard 1600x1000 at %.0fx rendered in %lld ms (%lld ms with PNG encoding)\n",
-                scale, renderMs, exportClock.elapsed());
-        }
+        reportRun(window, meter, runMs, wall);
+        timeExports(window);
         std::printf("peak RSS %.0f MB\n", peakRssMb());
         QCoreApplication::quit();
     });

@@ -101,6 +101,57 @@ void noteRealIo(const FileBackend& backend, RunSummary& summary) {
     summary.fallbackReason = backend.fallbackReason();
 }
 
+// What a run's summary says before it reads: what runs, and with which limits.
+RunSummary startingSummary(const RunConfig& config, const DistancePolicy& policy, const Mechanics& mechanics,
+                           const StreamConfig& stream, const StreamLimits& limits,
+                           const pg::IndexFacts& indexFacts) {
+    RunSummary summary;
+    summary.policy = policy.name();
+    summary.mechanics = mechanics.name;
+    summary.directIo = stream.directIo; // a real backend reports what it really did
+    summary.maxPinned = limits.maxPinned;
+    summary.ioCombineLimit = limits.ioCombineLimit;
+    if (config.pg.active())
+        summary.pgIndex = indexFacts;
+    return summary;
+}
+
+// Opens the real-I/O half of a run and sets the stream to the backend that really runs; nothing if
+// the run was cancelled while its dataset file was being written.
+std::optional<RealIo> startRealIo(const RunConfig& config, const BlockSource& source,
+                                  const StreamLimits& limits, const RunCallbacks& callbacks,
+                                  StreamConfig& stream, RunSummary& summary) {
+    // What was asked for, until the backend says what really runs (a run that fails
+    // before reading must not claim the simulated device).
+    summary.ioMethodUsed = ioModeName(config.io);
+    std::optional<RealIo> real = openRealIo(config, source, limits, callbacks, summary);
+    if (!real)
+        return real;
+    // After a fallback the stream must follow the backend that really runs.
+    stream.ioMethod = real->choice.ioMethod;
+    stream.directIo = real->choice.backend->direct();
+    summary.ioMethodUsed = ioMethodName(real->choice.ioMethod);
+    return real;
+}
+
+// The file after the run: how much of it the page cache holds, and that nothing changed it meanwhile.
+void checkRealIoAfter(const RealIo& real, RunSummary& summary) {
+    summary.osCacheResidentAfter = residentFraction(real.target.path);
+    if (const std::string changed = scanTargetChanges(real.target); !changed.empty())
+        throw InputError(changed); // like a bad page: the input is at fault, not a read
+}
+
+// Hands the sinks the last events; a sink's file (the trace CSV) that cannot be written is the
+// run's error unless it already has one.
+void flushSinks(Tracer& tracer, RunSummary& summary) {
+    try {
+        tracer.flush();
+    } catch (const IoError& error) {
+        if (summary.error.empty())
+            summary.error = error.what();
+    }
+}
+
 } // namespace
 
 std::string effectivePrewarm(const RunConfig& config) {
@@ -180,30 +231,16 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     for (EventSink* sink : callbacks.sinks)
         tracer.addSink(sink);
 
-    RunSummary summary;
-    summary.policy = policy->name();
-    summary.mechanics = mechanics.name;
-    summary.directIo = streamConfig.directIo; // a real backend reports what it really did
-    summary.maxPinned = limits.maxPinned;
-    summary.ioCombineLimit = limits.ioCombineLimit;
-    if (config.pg.active())
-        summary.pgIndex = indexFacts;
+    RunSummary summary = startingSummary(config, *policy, mechanics, streamConfig, limits, indexFacts);
     std::unique_ptr<IoBackend> io;
     std::optional<RealIo> real;
     try {
         if (realIo(config)) {
-            // What was asked for, until the backend says what really runs (a run that fails
-            // before reading must not claim the simulated device).
-            summary.ioMethodUsed = ioModeName(config.io);
-            real = openRealIo(config, *source, limits, callbacks, summary);
+            real = startRealIo(config, *source, limits, callbacks, streamConfig, summary);
             if (!real) {
                 summary.cancelled = true;
                 return summary;
             }
-            // After a fallback the stream must follow the backend that really runs.
-            streamConfig.ioMethod = real->choice.ioMethod;
-            streamConfig.directIo = real->choice.backend->direct();
-            summary.ioMethodUsed = ioMethodName(real->choice.ioMethod);
         } else {
             io = std::make_unique<SimDevice>(config.device);
         }
@@ -215,21 +252,13 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
                                                if (done % kProgressEvery == 0 && callbacks.progress)
                                                    callbacks.progress(done, source->length());
                                            });
-        if (real) {
-            summary.osCacheResidentAfter = residentFraction(real->target.path);
-            if (const std::string changed = scanTargetChanges(real->target); !changed.empty())
-                throw InputError(changed); // like a bad page: the input is at fault, not a read
-        }
+        if (real)
+            checkRealIoAfter(*real, summary);
     } catch (const IoError& error) {
         // The run ends here; the trace up to the failure is kept.
         summary.error = error.what();
     }
-    try {
-        tracer.flush();
-    } catch (const IoError& error) { // a sink's file (the trace CSV) could not be written
-        if (summary.error.empty())
-            summary.error = error.what();
-    }
+    flushSinks(tracer, summary);
     summaryBuilder.finish(summary);
     if (real)
         noteRealIo(*real->choice.backend, summary);

@@ -48,7 +48,14 @@ SweepWindow::~SweepWindow() = default;
 void SweepWindow::buildUi() {
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
-    auto* bar = new QHBoxLayout;
+    layout->addLayout(buildRunBar(central));
+    layout->addLayout(buildMapBar(central));
+    layout->addWidget(buildMap(central), 1);
+    setCentralWidget(central);
+    buildMenu();
+}
+
+QLayout* SweepWindow::buildRunBar(QWidget* central) {
     m_specBox = new QComboBox(central);
     for (const auto& [name, text] : sweepPresets())
         m_specBox->addItem(QString::fromStdString(name));
@@ -70,6 +77,19 @@ void SweepWindow::buildUi() {
     m_progress = new QProgressBar(central);
     m_progress->setMinimumWidth(160);
     m_status = new QLabel(central);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Spec:"), central));
+    bar->addWidget(m_specBox, 1);
+    bar->addWidget(open);
+    bar->addWidget(m_jobs);
+    bar->addWidget(m_run);
+    bar->addWidget(m_cancelButton);
+    bar->addWidget(m_progress);
+    bar->addWidget(m_status, 1);
+    return bar;
+}
+
+QLayout* SweepWindow::buildMapBar(QWidget* central) {
     m_metric = new QComboBox(central);
     for (const SweepMetric& metric : sweepMetrics())
         m_metric->addItem(QString::fromUtf8(metric.title.data(), qsizetype(metric.title.size())),
@@ -80,14 +100,6 @@ void SweepWindow::buildUi() {
     m_slice = new QComboBox(central);
     m_slice->setVisible(false);
     connect(m_slice, &QComboBox::currentIndexChanged, this, &SweepWindow::showMetric);
-    bar->addWidget(new QLabel(tr("Spec:"), central));
-    bar->addWidget(m_specBox, 1);
-    bar->addWidget(open);
-    bar->addWidget(m_jobs);
-    bar->addWidget(m_run);
-    bar->addWidget(m_cancelButton);
-    bar->addWidget(m_progress);
-    bar->addWidget(m_status, 1);
     auto* mapBar = new QHBoxLayout;
     mapBar->addWidget(new QLabel(tr("Colour:"), central));
     mapBar->addWidget(m_metric);
@@ -95,11 +107,11 @@ void SweepWindow::buildUi() {
     mapBar->addStretch(1);
     mapBar->addWidget(
         new QLabel(tr("Hover a cell for its figures; click it to run it in the main window"), central));
+    return mapBar;
+}
+
+SweepMapView* SweepWindow::buildMap(QWidget* central) {
     m_map = new SweepMapView(central);
-    layout->addLayout(bar);
-    layout->addLayout(mapBar);
-    layout->addWidget(m_map, 1);
-    setCentralWidget(central);
     connect(m_map, &SweepMapView::cellHovered, this,
             [this](SweepCell cell, QPoint global) { QToolTip::showText(global, cellText(cell), m_map); });
     connect(m_map, &SweepMapView::cellClicked, this, [this](SweepCell cell) {
@@ -110,7 +122,10 @@ void SweepWindow::buildUi() {
         config.comparePolicy = m_results->baselines[index];
         emit runCell(config);
     });
+    return m_map;
+}
 
+void SweepWindow::buildMenu() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open spec…"), this, &SweepWindow::chooseSpec);
     file->addAction(tr("Export &maps (PNG, SVG, PDF)…"), this, [this] { chooseExport(false); });

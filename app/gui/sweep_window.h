@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QLabel;
+class QLayout;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -50,6 +51,12 @@ signals:
 
 private:
     void buildUi();
+    // The parts of the window: the bar that picks and runs a spec, the bar that picks what the maps
+    // show, the maps, the menu.
+    QLayout* buildRunBar(QWidget* central);
+    QLayout* buildMapBar(QWidget* central);
+    SweepMapView* buildMap(QWidget* central);
+    void buildMenu();
     void showMetric();
     void pollProgress();
     void finished();

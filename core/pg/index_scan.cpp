@@ -135,6 +135,130 @@ private:
     std::uint64_t m_block = 0;    // the current page
 };
 
+// One scan's walk of the leaf level: which leaf it starts at, and each leaf page's items in scan
+// order, turned into visits (with a key range, only the items inside it, keys checked in order).
+class LeafScan {
+public:
+    LeafScan(const IndexScanSpec& spec, const BtreeReader& reader, IndexVisits& out)
+        : m_spec(spec), m_reader(reader), m_out(out), m_visits(out),
+          m_forward(spec.direction == Direction::Forward), m_order(reader, m_forward) {}
+
+    // Where the descent goes: forward to the first key >= LO, backward to the last key <= HI; with
+    // no range, to the ends of the leaf level.
+    bool startIsRightOf(const IndexTuple& separator, std::uint64_t block) const {
+        if (!m_spec.range)
+            return !m_forward;
+        if (separator.pivot && separator.pivotKeys() == 0)
+            return true; // minus infinity
+        std::string problem;
+        const std::optional<std::int64_t> key = leadingKey(separator, *m_spec.range, problem);
+        if (!problem.empty())
+            m_reader.fail(block, "a separator: " + problem);
+        if (!key)
+            return false; // NULL sorts after every number
+        return m_forward ? *key < m_spec.range->lo : *key <= m_spec.range->hi;
+    }
+
+    // Returns false once the page has an item past the range: the scan ends there.
+    bool readPage(const LeafPage& p) {
+        m_visits.startPage();
+        // On every page but the rightmost, item 1 is the high key: a copy of a separator, no TID.
+        // The page was checked whole as it was read (btreePageProblem): every item parses.
+        const std::uint32_t first = p.opaque.rightmost() ? 1 : 2;
+        const std::uint32_t count = lineCount(p.header);
+        if (m_spec.range)
+            startKeyOrder(p, first, count);
+        for (std::uint32_t i = 0; first + i <= count; ++i) {
+            const std::uint32_t n = m_forward ? first + i : count - i;
+            const LinePointer lp = linePointer(p.page, n);
+            if (lp.flags == kLpUnused)
+                continue;
+            const IndexTuple tuple = tupleAt(m_reader, p, n);
+            if (m_spec.range) {
+                const std::optional<std::int64_t> key = keyOf(tuple, p, n);
+                m_order.checkItem(n, key);
+                const Place where = place(key);
+                if (where == Place::After)
+                    return false; // sorted: nothing further along is in range
+                if (where == Place::Before)
+                    continue;
+            }
+            addItem(lp, tuple, p, n);
+        }
+        return true;
+    }
+
+    void finish() { m_visits.finish(); }
+
+private:
+    // The page's high key and first key, for the check of the leaf level's key order.
+    void startKeyOrder(const LeafPage& p, std::uint32_t first, std::uint32_t count) {
+        // The first key is that of the first item in use (an unused one has no tuple to read).
+        std::uint32_t firstUsed = first;
+        while (firstUsed <= count && linePointer(p.page, firstUsed).flags == kLpUnused)
+            ++firstUsed;
+        m_order.startPage(
+            p, p.opaque.rightmost() ? std::nullopt : std::optional(keyOf(tupleAt(m_reader, p, 1), p, 1)),
+            firstUsed <= count ? std::optional(keyOf(tupleAt(m_reader, p, firstUsed), p, firstUsed))
+                               : std::nullopt);
+    }
+
+    // The leading key of item `n` as the range's integer type; nothing for NULL, which sorts last.
+    Key keyOf(const IndexTuple& tuple, const LeafPage& p, std::uint32_t n) const {
+        std::string problem;
+        const std::optional<std::int64_t> key = leadingKey(tuple, *m_spec.range, problem);
+        if (!problem.empty())
+            m_reader.fail(p.block, "item " + std::to_string(n) + ": " + problem);
+        return key;
+    }
+
+    Place place(const Key& key) const {
+        if (!key)
+            return m_forward ? Place::After : Place::Before;
+        if (*key < m_spec.range->lo)
+            return m_forward ? Place::Before : Place::After;
+        if (*key > m_spec.range->hi)
+            return m_forward ? Place::After : Place::Before;
+        return Place::Inside;
+    }
+
+    // An item the scan returns: its TIDs, in scan order, unless an earlier scan killed it.
+    void addItem(const LinePointer& lp, const IndexTuple& tuple, const LeafPage& p, std::uint32_t n) {
+        if (lp.flags == kLpDead) {
+            ++m_out.facts.deadItems; // killed by an earlier scan: an index scan skips it
+            return;
+        }
+        if (!tuple.posting) {
+            addTid(tuple.tid, p, n);
+            return;
+        }
+        ++m_out.facts.postingLists;
+        for (std::uint32_t k = 0; k < tuple.postingCount; ++k)
+            addTid(tuple.postingTid(m_forward ? k : tuple.postingCount - 1 - k), p, n);
+    }
+
+    void addTid(Tid tid, const LeafPage& p, std::uint32_t n) {
+        if (m_spec.heapBlocks && tid.block >= *m_spec.heapBlocks)
+            m_reader.fail(p.block, "item " + std::to_string(n) + " points at heap block " +
+                                       std::to_string(tid.block) + ", past the end of --pg-heap '" +
+                                       m_spec.heap + "' (" + std::to_string(*m_spec.heapBlocks) +
+                                       " blocks in all its segment files): is that this index's table?");
+        if (tid.offset == 0 || tid.offset > kMaxHeapTuplesPerPage)
+            m_reader.fail(p.block, "item " + std::to_string(n) + " points at line pointer " +
+                                       std::to_string(tid.offset) + " of heap block " +
+                                       std::to_string(tid.block) + " (a heap page has 1.." +
+                                       std::to_string(kMaxHeapTuplesPerPage) + ")");
+        m_visits.add(tid.block);
+    }
+
+    const IndexScanSpec& m_spec;
+    const BtreeReader& m_reader;
+    IndexVisits& m_out;
+    VisitBuilder m_visits;
+    bool m_forward;
+    KeyOrder m_order;
+};
+
 } // namespace
 
 IndexVisits scanIndex(const IndexScanSpec& spec) {
@@ -143,107 +267,17 @@ IndexVisits scanIndex(const IndexScanSpec& spec) {
     IndexVisits out;
     out.facts.indexBlocks = index.blocks();
     out.facts.checksums = reader.checksums();
-    VisitBuilder visits(out);
-    const bool forward = spec.direction == Direction::Forward;
-
-    // The leading key of item `n` as the range's integer type; nothing for NULL, which sorts last.
-    const auto keyOf = [&](const IndexTuple& tuple, const LeafPage& p, std::uint32_t n) {
-        std::string problem;
-        const std::optional<std::int64_t> key = leadingKey(tuple, *spec.range, problem);
-        if (!problem.empty())
-            reader.fail(p.block, "item " + std::to_string(n) + ": " + problem);
-        return key;
-    };
-    const auto place = [&](const std::optional<std::int64_t>& key) {
-        if (!key)
-            return forward ? Place::After : Place::Before;
-        if (*key < spec.range->lo)
-            return forward ? Place::Before : Place::After;
-        if (*key > spec.range->hi)
-            return forward ? Place::After : Place::Before;
-        return Place::Inside;
-    };
-
-    // Where the descent goes: forward to the first key >= LO, backward to the last key <= HI; with
-    // no range, to the ends of the leaf level.
-    const auto startIsRightOf = [&](const IndexTuple& separator, std::uint64_t block) {
-        if (!spec.range)
-            return !forward;
-        if (separator.pivot && separator.pivotKeys() == 0)
-            return true; // minus infinity
-        std::string problem;
-        const std::optional<std::int64_t> key = leadingKey(separator, *spec.range, problem);
-        if (!problem.empty())
-            reader.fail(block, "a separator: " + problem);
-        if (!key)
-            return false; // NULL sorts after every number
-        return forward ? *key < spec.range->lo : *key <= spec.range->hi;
-    };
-
-    const auto addTid = [&](Tid tid, const LeafPage& p, std::uint32_t n) {
-        if (spec.heapBlocks && tid.block >= *spec.heapBlocks)
-            reader.fail(p.block, "item " + std::to_string(n) + " points at heap block " +
-                                     std::to_string(tid.block) + ", past the end of --pg-heap '" + spec.heap +
-                                     "' (" + std::to_string(*spec.heapBlocks) +
-                                     " blocks in all its segment files): is that this index's table?");
-        if (tid.offset == 0 || tid.offset > kMaxHeapTuplesPerPage)
-            reader.fail(p.block, "item " + std::to_string(n) + " points at line pointer " +
-                                     std::to_string(tid.offset) + " of heap block " +
-                                     std::to_string(tid.block) + " (a heap page has 1.." +
-                                     std::to_string(kMaxHeapTuplesPerPage) + ")");
-        visits.add(tid.block);
-    };
-
-    KeyOrder order(reader, forward);
-    reader.walkLeaves(spec.direction, startIsRightOf, [&](const LeafPage& p) {
-        visits.startPage();
-        // On every page but the rightmost, item 1 is the high key: a copy of a separator, no TID.
-        // The page was checked whole as it was read (btreePageProblem): every item parses.
-        const std::uint32_t first = p.opaque.rightmost() ? 1 : 2;
-        const std::uint32_t count = lineCount(p.header);
-        if (spec.range) {
-            // The first key is that of the first item in use (an unused one has no tuple to read).
-            std::uint32_t firstUsed = first;
-            while (firstUsed <= count && linePointer(p.page, firstUsed).flags == kLpUnused)
-                ++firstUsed;
-            order.startPage(
-                p, p.opaque.rightmost() ? std::nullopt : std::optional(keyOf(tupleAt(reader, p, 1), p, 1)),
-                firstUsed <= count ? std::optional(keyOf(tupleAt(reader, p, firstUsed), p, firstUsed))
-                                   : std::nullopt);
-        }
-        for (std::uint32_t i = 0; first + i <= count; ++i) {
-            const std::uint32_t n = forward ? first + i : count - i;
-            const LinePointer lp = linePointer(p.page, n);
-            if (lp.flags == kLpUnused)
-                continue;
-            const IndexTuple tuple = tupleAt(reader, p, n);
-            if (spec.range) {
-                const std::optional<std::int64_t> key = keyOf(tuple, p, n);
-                order.checkItem(n, key);
-                const Place where = place(key);
-                if (where == Place::After)
-                    return false; // sorted: nothing further along is in range
-                if (where == Place::Before)
-                    continue;
-            }
-            if (lp.flags == kLpDead) {
-                ++out.facts.deadItems; // killed by an earlier scan: an index scan skips it
-                continue;
-            }
-            if (!tuple.posting) {
-                addTid(tuple.tid, p, n);
-                continue;
-            }
-            ++out.facts.postingLists;
-            for (std::uint32_t k = 0; k < tuple.postingCount; ++k)
-                addTid(tuple.postingTid(forward ? k : tuple.postingCount - 1 - k), p, n);
-        }
-        return true;
-    });
+    LeafScan scan(spec, reader, out);
+    reader.walkLeaves(
+        spec.direction,
+        [&](const IndexTuple& separator, std::uint64_t block) {
+            return scan.startIsRightOf(separator, block);
+        },
+        [&](const LeafPage& p) { return scan.readPage(p); });
     if (const std::string changed = index.changes(); !changed.empty())
         throw InputError("--pg-index changed while it was read (" + changed +
                          "): is a server writing it? Stop it or CHECKPOINT and copy the files first");
-    visits.finish();
+    scan.finish();
     return out;
 }
 

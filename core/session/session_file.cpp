@@ -166,27 +166,49 @@ SessionWriter::SessionWriter(std::string path) : m_path(std::move(path)), m_targ
     }
 }
 
+namespace {
+
+InputError cannotWrite(const std::string& path, const std::string& why) {
+    return InputError(joined({"cannot write session '", path, "': ", why}));
+}
+
+} // namespace
+
 void SessionWriter::create() {
-    const auto refuse = [&](const std::string& why) {
-        return InputError(joined({"cannot write session '", m_path, "': ", why}));
-    };
     if (m_path.empty())
         throw InputError("the session needs a file name");
+    createTempFile(resolveTarget());
+    openDatabase();
+    exec("BEGIN"); // every statement of the save, up to commit()
+    createTables();
+    m_insertChunk = prepare("INSERT INTO events(run, chunk, count, hash, data) VALUES (?, ?, ?, ?, ?)");
+    setMeta("format", "lookahead.session");
+    setMeta("format_version", std::to_string(kSessionFormatVersion));
+    setMeta("lookahead_version", LOOKAHEAD_VERSION);
+    m_chunk.resize(std::size_t(kChunkEvents) * kSessionEventBytes);
+}
+
+mode_t SessionWriter::resolveTarget() {
     if (const std::string planted = foreignSymlink(m_path); !planted.empty())
-        throw refuse(planted);
+        throw cannotWrite(m_path, planted);
     struct stat st {};
     mode_t mode = 0644;
     if (::stat(m_path.c_str(), &st) == 0) {
         if (S_ISDIR(st.st_mode))
-            throw refuse("it is a directory; give a file name");
+            throw cannotWrite(m_path, "it is a directory; give a file name");
         if (!S_ISREG(st.st_mode))
-            throw refuse("a session is a database and needs a regular file, not a device or pipe");
+            throw cannotWrite(m_path,
+                              "a session is a database and needs a regular file, not a device or pipe");
         std::error_code error;
         const auto resolved = std::filesystem::canonical(m_path, error);
         if (!error)
             m_target = resolved.string();
         mode = st.st_mode & 07777;
     }
+    return mode;
+}
+
+void SessionWriter::createTempFile(mode_t mode) {
     const std::filesystem::path target(m_target);
     const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
     const std::string name = target.filename().string();
@@ -196,14 +218,17 @@ void SessionWriter::create() {
     if (fd < 0) {
         const int error = errno;
         m_temp.clear(); // not ours to remove
-        throw refuse(joined({std::strerror(error), " (in directory '", dir.string(), "')"}));
+        throw cannotWrite(m_path, joined({std::strerror(error), " (in directory '", dir.string(), "')"}));
     }
     markTempFile(fd, m_temp);
     ::fchmod(fd, mode);
     ::close(fd);
+}
+
+void SessionWriter::openDatabase() {
     if (sqlite3_open_v2(m_temp.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
         SQLITE_OK) {
-        throw refuse(m_db ? sqlite3_errmsg(m_db) : "out of memory");
+        throw cannotWrite(m_path, m_db ? sqlite3_errmsg(m_db) : "out of memory");
     }
     // Nothing to roll back to: a failed save is thrown away whole, so no journal and no syncs
     // until commit() (which syncs the file once before the rename).
@@ -213,7 +238,9 @@ void SessionWriter::create() {
     exec("PRAGMA locking_mode = EXCLUSIVE");
     exec(joined({"PRAGMA application_id = ", std::to_string(kSessionApplicationId)}).c_str());
     exec(joined({"PRAGMA user_version = ", std::to_string(kSessionFormatVersion)}).c_str());
-    exec("BEGIN");
+}
+
+void SessionWriter::createTables() {
     exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     exec("CREATE TABLE provenance(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     exec("CREATE TABLE runs(run INTEGER PRIMARY KEY, label TEXT NOT NULL, policy TEXT NOT NULL, "
@@ -229,9 +256,8 @@ void SessionWriter::create() {
     // An observed run's imported trace: its facts, reads, waits and the files it read.
     exec("CREATE TABLE observed(run INTEGER PRIMARY KEY, format TEXT NOT NULL, relation TEXT NOT NULL, "
          "has_times INTEGER NOT NULL, has_durations INTEGER NOT NULL, lines INTEGER NOT NULL, "
-         "failed_reads INTEGER NOT NULL, unaligned_reads INTEGER NOT NULL, unmatched_resumes INTEGER NOT "
-         "NULL, "
-         "uring_enters INTEGER NOT NULL, processes TEXT NOT NULL)");
+         "failed_reads INTEGER NOT NULL, unaligned_reads INTEGER NOT NULL, "
+         "unmatched_resumes INTEGER NOT NULL, uring_enters INTEGER NOT NULL, processes TEXT NOT NULL)");
     exec(
         "CREATE TABLE observed_reads(run INTEGER NOT NULL, read INTEGER NOT NULL, start_ns INTEGER NOT NULL, "
         "duration_ns INTEGER NOT NULL, block INTEGER NOT NULL, nblocks INTEGER NOT NULL, "
@@ -240,11 +266,6 @@ void SessionWriter::create() {
          "read INTEGER NOT NULL, PRIMARY KEY(run, wait))");
     exec("CREATE TABLE observed_files(run INTEGER NOT NULL, file INTEGER NOT NULL, name TEXT NOT NULL, "
          "reads INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY(run, file))");
-    m_insertChunk = prepare("INSERT INTO events(run, chunk, count, hash, data) VALUES (?, ?, ?, ?, ?)");
-    setMeta("format", "lookahead.session");
-    setMeta("format_version", std::to_string(kSessionFormatVersion));
-    setMeta("lookahead_version", LOOKAHEAD_VERSION);
-    m_chunk.resize(std::size_t(kChunkEvents) * kSessionEventBytes);
 }
 
 SessionWriter::~SessionWriter() {
@@ -497,10 +518,6 @@ struct Finalize {
 };
 using Statement = std::unique_ptr<sqlite3_stmt, Finalize>;
 
-struct CloseBlob {
-    void operator()(sqlite3_blob* blob) const { sqlite3_blob_close(blob); }
-};
-
 // A whole number in [low, high], as text for a message if it is not.
 bool wholeIn(sqlite3_stmt* row, int column, std::int64_t low, std::int64_t high, std::int64_t& out) {
     out = sqlite3_column_int64(row, column);
@@ -547,6 +564,49 @@ struct EventCheck {
     }
 };
 
+// The first event of a chunk that cannot be the run's, by its index in the chunk; none if `why` is null.
+struct EventFault {
+    const char* why = nullptr;
+    std::size_t index = 0;
+};
+
+// Decodes a chunk's events into `batch`, checking each in turn; stops at the first fault.
+EventFault decodeChunk(const std::vector<unsigned char>& bytes, std::vector<Event>& batch,
+                       EventCheck& check) {
+    batch.resize(bytes.size() / kSessionEventBytes);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        batch[i] = decodeSessionEvent(bytes.data() + i * kSessionEventBytes);
+        if (const char* why = check.fault(batch[i]))
+            return {why, i};
+    }
+    return {};
+}
+
+// One incremental BLOB handle for a run's event chunks, moved from row to row.
+class ChunkBlob {
+public:
+    // Reads the BLOB of `rowid` into `bytes`, whose size it must have; false if it cannot.
+    bool read(sqlite3* db, std::int64_t rowid, std::vector<unsigned char>& bytes) {
+        int opened = SQLITE_OK;
+        if (m_blob) {
+            opened = sqlite3_blob_reopen(m_blob.get(), rowid);
+        } else {
+            sqlite3_blob* handle = nullptr;
+            opened = sqlite3_blob_open(db, "main", "events", "data", rowid, 0, &handle);
+            m_blob.reset(handle);
+        }
+        const auto size = static_cast<int>(bytes.size());
+        return opened == SQLITE_OK && sqlite3_blob_bytes(m_blob.get()) == size &&
+               sqlite3_blob_read(m_blob.get(), bytes.data(), size, 0) == SQLITE_OK;
+    }
+
+private:
+    struct Close {
+        void operator()(sqlite3_blob* blob) const { sqlite3_blob_close(blob); }
+    };
+    std::unique_ptr<sqlite3_blob, Close> m_blob;
+};
+
 } // namespace
 
 SessionReader::SessionReader(std::string path) : m_path(std::move(path)) {
@@ -559,122 +619,133 @@ SessionReader::SessionReader(std::string path) : m_path(std::move(path)) {
 }
 
 void SessionReader::load() {
-    const auto refuse = [&](const std::string& why) {
-        return InputError(joined({"session '", m_path, "': ", why}));
-    };
-    struct stat st {};
-    if (::stat(m_path.c_str(), &st) != 0)
-        throw refuse(std::strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        throw refuse("not a regular file");
-    m_fileBytes = static_cast<std::uint64_t>(st.st_size);
-    // Probe the header ourselves: SQLite would call any file "not a database" only at the first query.
-    {
-        char header[16] = {};
-        const int fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            throw refuse(std::strerror(errno));
-        const ssize_t n = ::read(fd, header, sizeof header);
-        ::close(fd);
-        if (n != 16 || std::memcmp(header, "SQLite format 3", 16) != 0)
-            throw refuse("not a Lookahead session (not an SQLite database); open a .lookahead file "
-                         "saved by Lookahead");
-    }
-    // immutable=1: no locks, no journal, no -shm: the file is only ever read.
-    const std::string uri = uriPath(m_path) + "?immutable=1";
-    if (sqlite3_open_v2(uri.c_str(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
-                        nullptr) != SQLITE_OK)
-        damaged(m_db ? sqlite3_errmsg(m_db) : "out of memory");
-    const auto scalar = [&](const char* sql) {
-        sqlite3_stmt* raw = nullptr;
-        if (sqlite3_prepare_v2(m_db, sql, -1, &raw, nullptr) != SQLITE_OK)
-            damaged(sqlite3_errmsg(m_db));
-        const Statement statement(raw);
-        if (sqlite3_step(raw) != SQLITE_ROW)
-            damaged(sqlite3_errmsg(m_db));
-        return static_cast<std::int64_t>(sqlite3_column_int64(raw, 0));
-    };
-    const std::int64_t tables = scalar(
-        "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('meta', 'runs', 'events')");
-    if (scalar("PRAGMA application_id") != kSessionApplicationId || tables < 1)
-        throw refuse("an SQLite database but not a Lookahead session (no 'meta' table); open a .lookahead "
-                     "file saved by Lookahead");
-    const auto rows = [&](const char* sql, const std::function<void(sqlite3_stmt*)>& row) {
-        sqlite3_stmt* raw = nullptr;
-        if (sqlite3_prepare_v2(m_db, sql, -1, &raw, nullptr) != SQLITE_OK)
-            damaged(sqlite3_errmsg(m_db));
-        const Statement statement(raw);
-        int rc = 0;
-        while ((rc = sqlite3_step(raw)) == SQLITE_ROW)
-            row(raw);
-        if (rc != SQLITE_DONE)
-            damaged(sqlite3_errmsg(m_db));
-    };
-    // Facts about the file and where it ran; a command line may be long, a megabyte is not one.
-    const auto fact = [&](sqlite3_stmt* s, int column) {
-        return text(
-            s, column, [] { return std::string("a meta or provenance entry"); }, kMaxFactBytes);
-    };
-    rows("SELECT key, value FROM meta",
-         [&](sqlite3_stmt* s) { m_meta.emplace_back(fact(s, 0), fact(s, 1)); });
-    const std::int64_t version = scalar("PRAGMA user_version");
-    if (version > kSessionFormatVersion ||
-        std::strtol(meta("format_version").c_str(), nullptr, 10) > kSessionFormatVersion)
-        throw refuse(joined({"made by Lookahead ", excerpt(meta("lookahead_version"), 40),
-                             " (session format ", std::to_string(version), "); this is Lookahead ",
-                             LOOKAHEAD_VERSION, ", which reads format ",
-                             std::to_string(kSessionFormatVersion), ": open it with a newer Lookahead"}));
-    if (tables != 3 || meta("format") != "lookahead.session")
-        damaged("its tables are incomplete");
-    rows("SELECT key, value FROM provenance",
-         [&](sqlite3_stmt* s) { m_provenance.emplace_back(fact(s, 0), fact(s, 1)); });
-    // Every stored event takes 32 bytes of the file: a larger count is not this file's.
-    const auto maxEvents = static_cast<std::int64_t>(m_fileBytes / kSessionEventBytes);
-    rows("SELECT run, label, policy, observed, trace_path, max_pinned, io_combine_limit, collapse_window, "
-         "events, positions, reads, summary_json FROM runs ORDER BY run",
-         [&](sqlite3_stmt* s) {
-             const std::string which = "run " + std::to_string(m_runs.size());
-             const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-                 return whole(s, column, low, high, [&] { return joined({which, "'s ", name}); });
-             };
-             const auto number = static_cast<std::int64_t>(m_runs.size());
-             field(0, "number (runs are numbered 0, 1, ...)", number, number);
-             SessionRun run;
-             run.label = sessionLabel(columnText(s, 1));
-             run.policy = text(s, 2, [&] { return which + "'s policy"; });
-             run.observed = field(3, "observed flag", 0, 1) != 0;
-             run.tracePath = text(s, 4, [&] { return which + "'s trace path"; });
-             run.maxPinned = static_cast<int>(field(5, "max_pinned", 0, INT32_MAX));
-             run.ioCombineLimit = static_cast<int>(field(6, "io_combine_limit", 0, kMaxIoCombineLimit));
-             run.collapseWindow = static_cast<int>(field(7, "collapse_window", 1, 1 << 30));
-             const std::int64_t events = field(8, "event count", 0, maxEvents);
-             const std::int64_t positions = field(9, "position count", 0, events);
-             run.reads = static_cast<std::uint64_t>(field(10, "read count", 0, events - positions));
-             run.events = static_cast<std::uint64_t>(events);
-             run.positions = static_cast<std::uint64_t>(positions);
-             run.summaryJson = columnText(s, 11);
-             m_runs.push_back(std::move(run));
-         });
-    const auto runOf = [&](sqlite3_stmt* s, const char* table) -> SessionRun& {
-        const std::int64_t last = static_cast<std::int64_t>(m_runs.size()) - 1;
-        return m_runs[static_cast<std::size_t>(whole(s, 0, 0, last, [&] {
-            return joined({"a row of table ", table, " names a run that"});
-        }))];
-    };
-    rows("SELECT run, name, value FROM options ORDER BY run, rowid", [&](sqlite3_stmt* s) {
-        const auto what = [] { return std::string("an option's name or value"); };
-        runOf(s, "options").options.emplace_back(text(s, 1, what), text(s, 2, what));
-    });
-    rows("SELECT run, name, value FROM summary ORDER BY run, rowid", [&](sqlite3_stmt* s) {
-        const auto what = [] { return std::string("a summary field's name or value"); };
-        runOf(s, "summary").summary.emplace_back(text(s, 1, what), text(s, 2, what));
-    });
+    checkFile();
+    openDatabase();
+    readFacts();
+    readRuns();
+    readRunFields();
     // Rows of runs the file does not list, or an imported trace of a run that did not import one.
     if (scalar("SELECT count(*) FROM events WHERE run NOT IN (SELECT run FROM runs)") != 0)
         damaged("it has events of a run it does not list");
     if (scalar("SELECT count(*) FROM observed WHERE run NOT IN (SELECT run FROM runs WHERE observed = 1)") !=
         0)
         damaged("it has an imported trace of a run that is not an observed one");
+}
+
+void SessionReader::refuse(std::string_view why) const {
+    throw InputError(joined({"session '", m_path, "': ", why}));
+}
+
+void SessionReader::checkFile() {
+    struct stat st {};
+    if (::stat(m_path.c_str(), &st) != 0)
+        refuse(std::strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        refuse("not a regular file");
+    m_fileBytes = static_cast<std::uint64_t>(st.st_size);
+    // Probe the header ourselves: SQLite would call any file "not a database" only at the first query.
+    char header[16] = {};
+    const int fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        refuse(std::strerror(errno));
+    const ssize_t n = ::read(fd, header, sizeof header);
+    ::close(fd);
+    if (n != 16 || std::memcmp(header, "SQLite format 3", 16) != 0)
+        refuse("not a Lookahead session (not an SQLite database); open a .lookahead file saved by Lookahead");
+}
+
+void SessionReader::openDatabase() {
+    // immutable=1: no locks, no journal, no -shm: the file is only ever read.
+    const std::string uri = uriPath(m_path) + "?immutable=1";
+    if (sqlite3_open_v2(uri.c_str(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                        nullptr) != SQLITE_OK)
+        damaged(m_db ? sqlite3_errmsg(m_db) : "out of memory");
+}
+
+std::int64_t SessionReader::scalar(const char* sql) const {
+    sqlite3_stmt* raw = nullptr;
+    if (sqlite3_prepare_v2(m_db, sql, -1, &raw, nullptr) != SQLITE_OK)
+        damaged(sqlite3_errmsg(m_db));
+    const Statement statement(raw);
+    if (sqlite3_step(raw) != SQLITE_ROW)
+        damaged(sqlite3_errmsg(m_db));
+    return static_cast<std::int64_t>(sqlite3_column_int64(raw, 0));
+}
+
+void SessionReader::readFacts() {
+    const std::int64_t tables = scalar(
+        "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('meta', 'runs', 'events')");
+    if (scalar("PRAGMA application_id") != kSessionApplicationId || tables < 1)
+        refuse("an SQLite database but not a Lookahead session (no 'meta' table); open a .lookahead "
+               "file saved by Lookahead");
+    // Facts about the file and where it ran; a command line may be long, a megabyte is not one.
+    const auto fact = [&](sqlite3_stmt* s, int column) {
+        return text(
+            s, column, [] { return std::string("a meta or provenance entry"); }, kMaxFactBytes);
+    };
+    forEachRow("SELECT key, value FROM meta", std::nullopt,
+               [&](sqlite3_stmt* s) { m_meta.emplace_back(fact(s, 0), fact(s, 1)); });
+    const std::int64_t version = scalar("PRAGMA user_version");
+    if (version > kSessionFormatVersion ||
+        std::strtol(meta("format_version").c_str(), nullptr, 10) > kSessionFormatVersion)
+        refuse(joined({"made by Lookahead ", excerpt(meta("lookahead_version"), 40), " (session format ",
+                       std::to_string(version), "); this is Lookahead ", LOOKAHEAD_VERSION,
+                       ", which reads format ", std::to_string(kSessionFormatVersion),
+                       ": open it with a newer Lookahead"}));
+    if (tables != 3 || meta("format") != "lookahead.session")
+        damaged("its tables are incomplete");
+    forEachRow("SELECT key, value FROM provenance", std::nullopt,
+               [&](sqlite3_stmt* s) { m_provenance.emplace_back(fact(s, 0), fact(s, 1)); });
+}
+
+void SessionReader::readRuns() {
+    // Every stored event takes 32 bytes of the file: a larger count is not this file's.
+    const auto maxEvents = static_cast<std::int64_t>(m_fileBytes / kSessionEventBytes);
+    forEachRow(
+        "SELECT run, label, policy, observed, trace_path, max_pinned, io_combine_limit, collapse_window, "
+        "events, positions, reads, summary_json FROM runs ORDER BY run",
+        std::nullopt, [&](sqlite3_stmt* s) {
+            const std::string which = "run " + std::to_string(m_runs.size());
+            const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+                return whole(s, column, low, high, [&] { return joined({which, "'s ", name}); });
+            };
+            const auto number = static_cast<std::int64_t>(m_runs.size());
+            field(0, "number (runs are numbered 0, 1, ...)", number, number);
+            SessionRun run;
+            run.label = sessionLabel(columnText(s, 1));
+            run.policy = text(s, 2, [&] { return which + "'s policy"; });
+            run.observed = field(3, "observed flag", 0, 1) != 0;
+            run.tracePath = text(s, 4, [&] { return which + "'s trace path"; });
+            run.maxPinned = static_cast<int>(field(5, "max_pinned", 0, INT32_MAX));
+            run.ioCombineLimit = static_cast<int>(field(6, "io_combine_limit", 0, kMaxIoCombineLimit));
+            run.collapseWindow = static_cast<int>(field(7, "collapse_window", 1, 1 << 30));
+            const std::int64_t events = field(8, "event count", 0, maxEvents);
+            const std::int64_t positions = field(9, "position count", 0, events);
+            run.reads = static_cast<std::uint64_t>(field(10, "read count", 0, events - positions));
+            run.events = static_cast<std::uint64_t>(events);
+            run.positions = static_cast<std::uint64_t>(positions);
+            run.summaryJson = columnText(s, 11);
+            m_runs.push_back(std::move(run));
+        });
+}
+
+void SessionReader::readRunFields() {
+    const auto runOf = [&](sqlite3_stmt* s, const char* table) -> SessionRun& {
+        const std::int64_t last = static_cast<std::int64_t>(m_runs.size()) - 1;
+        return m_runs[static_cast<std::size_t>(whole(s, 0, 0, last, [&] {
+            return joined({"a row of table ", table, " names a run that"});
+        }))];
+    };
+    forEachRow("SELECT run, name, value FROM options ORDER BY run, rowid", std::nullopt,
+               [&](sqlite3_stmt* s) {
+                   const auto what = [] { return std::string("an option's name or value"); };
+                   runOf(s, "options").options.emplace_back(text(s, 1, what), text(s, 2, what));
+               });
+    forEachRow("SELECT run, name, value FROM summary ORDER BY run, rowid", std::nullopt,
+               [&](sqlite3_stmt* s) {
+                   const auto what = [] { return std::string("a summary field's name or value"); };
+                   runOf(s, "summary").summary.emplace_back(text(s, 1, what), text(s, 2, what));
+               });
 }
 
 SessionReader::~SessionReader() {
@@ -715,64 +786,31 @@ void SessionReader::readEvents(std::size_t run,
         damaged(joined({"it has no run ", std::to_string(run)}));
     const SessionRun& info = m_runs[run];
     const std::string which = "run " + std::to_string(run);
-    sqlite3_stmt* raw = nullptr;
-    // length() of a BLOB is its size, known without reading its bytes: a chunk's bytes are read
-    // (through the incremental BLOB API) only once their size matches the count a chunk may have.
-    if (sqlite3_prepare_v2(
-            m_db,
-            "SELECT chunk, count, hash, length(data), rowid, typeof(data) = 'blob' FROM events "
-            "WHERE run = ? ORDER BY chunk",
-            -1, &raw, nullptr) != SQLITE_OK)
-        damaged(sqlite3_errmsg(m_db));
-    const Statement statement(raw);
-    sqlite3_bind_int64(raw, 1, static_cast<sqlite3_int64>(run));
-    std::unique_ptr<sqlite3_blob, CloseBlob> blob;
+    ChunkBlob blob;
     std::vector<unsigned char> bytes;
     std::vector<Event> batch;
     EventCheck check{info};
     std::uint64_t events = 0;
     std::int64_t chunk = 0;
-    int rc = 0;
-    while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
-        const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-            return whole(raw, column, low, high, [&] {
-                return joined({which, "'s event chunk ", std::to_string(chunk), ": its ", name});
-            });
-        };
-        field(0, "number (chunks are numbered 0, 1, ...)", chunk, chunk);
-        const std::int64_t count = field(1, "event count", 1, kChunkEvents);
-        const auto size = static_cast<std::int64_t>(kSessionEventBytes) * count;
-        if (sqlite3_column_int(raw, 5) != 1)
-            damaged(joined({which, "'s event chunk ", std::to_string(chunk), " is not a BLOB"}));
-        field(3, "size in bytes (32 per event)", size, size);
-        const std::int64_t rowid = sqlite3_column_int64(raw, 4);
-        int opened = SQLITE_OK;
-        if (blob) {
-            opened = sqlite3_blob_reopen(blob.get(), rowid);
-        } else {
-            sqlite3_blob* handle = nullptr;
-            opened = sqlite3_blob_open(m_db, "main", "events", "data", rowid, 0, &handle);
-            blob.reset(handle);
-        }
-        bytes.resize(static_cast<std::size_t>(size));
-        if (opened != SQLITE_OK || sqlite3_blob_bytes(blob.get()) != size ||
-            sqlite3_blob_read(blob.get(), bytes.data(), static_cast<int>(size), 0) != SQLITE_OK)
-            damaged(joined({which, "'s event chunk ", std::to_string(chunk),
-                            " cannot be read: ", sqlite3_errmsg(m_db)}));
-        if (chunkHash(bytes.data(), bytes.size()) != sqlite3_column_int64(raw, 2))
-            damaged(joined({which, "'s events are cut, altered or out of order"}));
-        batch.resize(static_cast<std::size_t>(count));
-        for (std::size_t i = 0; i < batch.size(); ++i) {
-            batch[i] = decodeSessionEvent(bytes.data() + i * kSessionEventBytes);
-            if (const char* fault = check.fault(batch[i]))
-                damaged(joined({which, "'s event ", std::to_string(events + i), ": ", fault}));
-        }
-        events += batch.size();
-        ++chunk;
-        sink(batch);
-    }
-    if (rc != SQLITE_DONE)
-        damaged(sqlite3_errmsg(m_db));
+    // length() of a BLOB is its size, known without reading its bytes: a chunk's bytes are read
+    // (through the incremental BLOB API) only once their size matches the count a chunk may have.
+    forEachRow(
+        "SELECT chunk, count, hash, length(data), rowid, typeof(data) = 'blob' FROM events "
+        "WHERE run = ? ORDER BY chunk",
+        run, [&](sqlite3_stmt* row) {
+            const std::int64_t count = chunkEvents(row, which, chunk);
+            bytes.resize(kSessionEventBytes * static_cast<std::size_t>(count));
+            if (!blob.read(m_db, sqlite3_column_int64(row, 4), bytes))
+                damaged(joined({which, "'s event chunk ", std::to_string(chunk),
+                                " cannot be read: ", sqlite3_errmsg(m_db)}));
+            if (chunkHash(bytes.data(), bytes.size()) != sqlite3_column_int64(row, 2))
+                damaged(joined({which, "'s events are cut, altered or out of order"}));
+            if (const EventFault fault = decodeChunk(bytes, batch, check); fault.why)
+                damaged(joined({which, "'s event ", std::to_string(events + fault.index), ": ", fault.why}));
+            events += batch.size();
+            ++chunk;
+            sink(batch);
+        });
     if (events != info.events || check.positions != info.positions || check.reads != info.reads)
         damaged(joined({which, " has ", std::to_string(events), " of its ", std::to_string(info.events),
                         " events (", std::to_string(check.positions), " of ", std::to_string(info.positions),
@@ -780,13 +818,30 @@ void SessionReader::readEvents(std::size_t run,
                         " reads)"}));
 }
 
-void SessionReader::forEachRow(const char* sql, std::size_t run,
+std::int64_t SessionReader::chunkEvents(sqlite3_stmt* row, const std::string& which,
+                                        std::int64_t chunk) const {
+    const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+        return whole(row, column, low, high, [&] {
+            return joined({which, "'s event chunk ", std::to_string(chunk), ": its ", name});
+        });
+    };
+    field(0, "number (chunks are numbered 0, 1, ...)", chunk, chunk);
+    const std::int64_t count = field(1, "event count", 1, kChunkEvents);
+    const auto size = static_cast<std::int64_t>(kSessionEventBytes) * count;
+    if (sqlite3_column_int(row, 5) != 1)
+        damaged(joined({which, "'s event chunk ", std::to_string(chunk), " is not a BLOB"}));
+    field(3, "size in bytes (32 per event)", size, size);
+    return count;
+}
+
+void SessionReader::forEachRow(const char* sql, std::optional<std::size_t> run,
                                const std::function<void(sqlite3_stmt*)>& row) const {
     sqlite3_stmt* raw = nullptr;
     if (sqlite3_prepare_v2(m_db, sql, -1, &raw, nullptr) != SQLITE_OK)
         damaged(sqlite3_errmsg(m_db));
     const Statement statement(raw);
-    sqlite3_bind_int64(raw, 1, static_cast<sqlite3_int64>(run));
+    if (run)
+        sqlite3_bind_int64(raw, 1, static_cast<sqlite3_int64>(*run));
     int rc = 0;
     while ((rc = sqlite3_step(raw)) == SQLITE_ROW)
         row(raw);

@@ -5,6 +5,8 @@
 #include "input_error.h"
 #include "observed/observed_trace.h"
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -86,6 +88,12 @@ public:
 
 private:
     void create();
+    // The parts of create(): the file a save replaces (a symlink's target) and the permissions it
+    // keeps; the temporary file written in its place; the database opened on it; the format's tables.
+    mode_t resolveTarget();
+    void createTempFile(mode_t mode);
+    void openDatabase();
+    void createTables();
     void release();
     void flushChunk();
     // Throws IoError naming the file; the first failure is kept: after it the writer writes nothing
@@ -134,13 +142,28 @@ public:
 
 private:
     void load();
-    // Runs `sql` with run `run` bound to its one parameter and hands each row to `row`.
-    void forEachRow(const char* sql, std::size_t run, const std::function<void(sqlite3_stmt*)>& row) const;
+    // The parts of load(): the file is an SQLite database; opened; its meta and provenance, whose
+    // format it must be; its runs; their options and summaries.
+    void checkFile();
+    void openDatabase();
+    void readFacts();
+    void readRuns();
+    void readRunFields();
+    // The first column of the first row of `sql`.
+    std::int64_t scalar(const char* sql) const;
+    // Runs `sql`, with `run` bound to its one parameter if given, and hands each row to `row`.
+    void forEachRow(const char* sql, std::optional<std::size_t> run,
+                    const std::function<void(sqlite3_stmt*)>& row) const;
     // The parts of observed(): its facts (empty if the run has none), then its reads, waits and files.
     std::optional<ObservedTrace> observedFacts(std::size_t run) const;
     void readObservedReads(std::size_t run, ObservedTrace& trace) const;
     void readObservedWaits(std::size_t run, ObservedTrace& trace) const;
     void readObservedFiles(std::size_t run, ObservedTrace& trace) const;
+    // The number of events of chunk `chunk` of run `which`, checked against its row: its number, its
+    // count, that it is a BLOB and its size.
+    std::int64_t chunkEvents(sqlite3_stmt* row, const std::string& which, std::int64_t chunk) const;
+    // Throws InputError: the file is not a session this Lookahead reads (refuse), or is damaged.
+    [[noreturn]] void refuse(std::string_view why) const;
     [[noreturn]] void damaged(std::string_view why) const;
     // Column `column` of a row as a whole number in [low, high]; text, NULL or out of range is damage,
     // named by what() (built only then: rows are read by the million).
