@@ -3,6 +3,7 @@
 
 #include "cli/run_command.h"
 #include "cli/signal_cancel.h"
+#include "cli/summary_text.h"
 #include "event_csv.h"
 #include "experiment/import_summary.h"
 #include "input_error.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/run_command.h"
 
+#include "cli/summary_text.h"
 #include "experiment/session_io.h"
 #include "experiment/summary_json.h"
 #include "input_error.h"

@@ -22,9 +22,6 @@ int runHeadless(const CliOptions& options);
 // The files the command line asks to write, named by their options.
 std::vector<NamedPath> outputsOf(const CliOptions& options);
 
-// A run's summary as the headless run prints it, under `label`.
-std::string describeRun(const std::string& label, const RunSummary& summary);
-
 // Commits the trace CSV and writes the summary JSON `document`; reports each write error on stderr.
 // Returns 0, or 1 if anything could not be written.
 int writeOutputs(std::unique_ptr<EventCsvWriter>& csv, std::optional<OutputFile>& json,
