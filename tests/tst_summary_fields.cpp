@@ -56,6 +56,19 @@ RunSummary everyFigureSet() {
     return s;
 }
 
+QStringList words(const char* text) {
+    return QString::fromLatin1(text).split(QLatin1Char(' '));
+}
+
+// The table's figures that `in` says are there, in its order.
+QStringList tableNames(bool (SummaryField::*in)() const) {
+    QStringList names;
+    for (const SummaryField& field : summaryFieldTable())
+        if ((field.*in)())
+            names << QString::fromUtf8(field.name.data(), qsizetype(field.name.size()));
+    return names;
+}
+
 QStringList keysOf(const QJsonObject& object) {
     QStringList keys = object.keys();
     keys.sort();
@@ -67,6 +80,15 @@ QStringList namesOf(const NameValues& fields) {
     for (const auto& [name, value] : fields)
         names << QString::fromStdString(name);
     return names;
+}
+
+// `ios` reads of which `bytes` reached the device.
+RunSummary reads(const char* policy, std::uint64_t ios, std::uint64_t bytes) {
+    RunSummary s;
+    s.policy = policy;
+    s.ios = ios;
+    s.bytesRead = bytes;
+    return s;
 }
 
 QString panelValue(const RunSummary& s, const QString& label) {
@@ -104,42 +126,13 @@ void TestSummaryFields::everyNameOnce() {
 
 // The JSON's keys of a run are the table's JSON figures, the ones left out when unset only then.
 void TestSummaryFields::jsonIsTheTable() {
-    const QStringList published{"blocks",
-                                "bytes_read",
-                                "cancelled",
-                                "collapse_intervals",
-                                "device_reads",
-                                "direct_io",
-                                "distance_max",
-                                "distance_mean",
-                                "distance_time_mean",
-                                "error",
-                                "explain_io",
-                                "fallback_reason",
-                                "frac_distance_le2",
-                                "hits",
-                                "in_flight_mean",
-                                "io_combine_limit",
-                                "io_method_used",
-                                "io_size_hist",
-                                "ios",
-                                "max_pinned",
-                                "mechanics",
-                                "misses",
-                                "os_cache_resident_after",
-                                "os_cache_resident_before",
-                                "pages_verified",
-                                "pg_index",
-                                "pinned_mean",
-                                "policy",
-                                "resets",
-                                "runtime_ns",
-                                "wait_ns",
-                                "waits"};
-    QStringList table;
-    for (const SummaryField& field : summaryFieldTable())
-        if (field.inJson())
-            table << QString::fromUtf8(field.name.data(), qsizetype(field.name.size()));
+    const QStringList published =
+        words("blocks bytes_read cancelled collapse_intervals device_reads direct_io distance_max "
+              "distance_mean distance_time_mean error explain_io fallback_reason frac_distance_le2 hits "
+              "in_flight_mean io_combine_limit io_method_used io_size_hist ios max_pinned mechanics misses "
+              "os_cache_resident_after os_cache_resident_before pages_verified pg_index pinned_mean policy "
+              "resets runtime_ns wait_ns waits");
+    QStringList table = tableNames(&SummaryField::inJson);
     table.sort();
     QCOMPARE(table, published);
     QCOMPARE(keysOf(runSummaryObject(everyFigureSet())), published);
@@ -173,62 +166,17 @@ void TestSummaryFields::jsonIsTheTable() {
 
 // A session's fields are the table's session figures in its order (docs/session-format.md).
 void TestSummaryFields::sessionIsTheTable() {
-    const QStringList documented{"policy",
-                                 "mechanics",
-                                 "blocks",
-                                 "hits",
-                                 "misses",
-                                 "ios",
-                                 "io_size_hist",
-                                 "device_reads",
-                                 "bytes_read",
-                                 "waits",
-                                 "wait_ns",
-                                 "runtime_ns",
-                                 "resets",
-                                 "distance_mean",
-                                 "distance_time_mean",
-                                 "distance_max",
-                                 "frac_distance_le2",
-                                 "pinned_mean",
-                                 "in_flight_mean",
-                                 "max_pinned",
-                                 "io_combine_limit",
-                                 "collapse_intervals",
-                                 "explain.prefetch_count",
-                                 "explain.distance_sum",
-                                 "explain.distance_max",
-                                 "explain.distance_capacity",
-                                 "explain.wait_count",
-                                 "explain.io_count",
-                                 "explain.io_blocks",
-                                 "explain.io_in_progress",
-                                 "explain.prefetch_known",
-                                 "explain.waits_known",
-                                 "io_method_used",
-                                 "fallback_reason",
-                                 "direct_io",
-                                 "pages_verified",
-                                 "os_cache_resident_before",
-                                 "os_cache_resident_after",
-                                 "pg.index_blocks",
-                                 "pg.leaf_pages",
-                                 "pg.tids",
-                                 "pg.posting_lists",
-                                 "pg.dead_items",
-                                 "pg.visits",
-                                 "pg.distinct_blocks",
-                                 "pg.ascending_steps",
-                                 "pg.descending_steps",
-                                 "pg.random_steps",
-                                 "pg.checksums",
-                                 "cancelled",
-                                 "error"};
-    QStringList table;
-    for (const SummaryField& field : summaryFieldTable())
-        if (field.inSession())
-            table << QString::fromUtf8(field.name.data(), qsizetype(field.name.size()));
-    QCOMPARE(table, documented);
+    const QStringList documented =
+        words("policy mechanics blocks hits misses ios io_size_hist device_reads bytes_read waits wait_ns "
+              "runtime_ns resets distance_mean distance_time_mean distance_max frac_distance_le2 pinned_mean "
+              "in_flight_mean max_pinned io_combine_limit collapse_intervals explain.prefetch_count "
+              "explain.distance_sum explain.distance_max explain.distance_capacity explain.wait_count "
+              "explain.io_count explain.io_blocks explain.io_in_progress explain.prefetch_known "
+              "explain.waits_known io_method_used fallback_reason direct_io pages_verified "
+              "os_cache_resident_before os_cache_resident_after pg.index_blocks pg.leaf_pages pg.tids "
+              "pg.posting_lists pg.dead_items pg.visits pg.distinct_blocks pg.ascending_steps "
+              "pg.descending_steps pg.random_steps pg.checksums cancelled error");
+    QCOMPARE(tableNames(&SummaryField::inSession), documented);
     QCOMPARE(namesOf(summaryFields(everyFigureSet())), documented);
 
     RunSummary noIndex = everyFigureSet();
@@ -277,27 +225,17 @@ void TestSummaryFields::layoutsNameOnlyFiguresOfTheTable() {
 // itself. The mean read size is the blocks the reads brought in over the reads, in the text, the
 // panel and EXPLAIN alike; for an imported trace, whose every block was read, too.
 void TestSummaryFields::textAndPanelAgreeOnTheMeanReadSize() {
-    RunSummary joined;
-    joined.policy = "pg18";
+    RunSummary joined = reads("pg18", 100, 99 * 8192);
     joined.blocks = 1000;
-    joined.hits = 900;
     joined.misses = 100;
-    joined.ios = 100;
-    joined.ioSizeHist = {{1, 100}};
-    joined.deviceReads = 99;
-    joined.bytesRead = 99 * 8192;
     joined.explainIo.ioCount = 100;
     joined.explainIo.ioBlocks = 100;
     QVERIFY(QString::fromStdString(describeRun("A", joined)).contains(QStringLiteral("(mean 1.00 blocks)")));
     QCOMPARE(panelValue(joined, QStringLiteral("Mean I/O size")), QStringLiteral("1.00 blocks (8 KiB)"));
     QCOMPARE(figureNumber(summaryFieldNamed("mean_read_blocks"), joined), joined.explainIo.ioSizeAvg());
 
-    RunSummary observed;
-    observed.policy = "observed";
+    RunSummary observed = reads("observed", 4, 5 * 8192); // 3 reads of one block, 1 of two
     observed.blocks = 5;
-    observed.ios = 4;
-    observed.ioSizeHist = {{1, 3}, {2, 1}};
-    observed.bytesRead = 5 * 8192;
     QVERIFY(QString::fromStdString(describeRun("observed", observed))
                 .contains(QStringLiteral("(mean 1.25 blocks)")));
     QCOMPARE(panelValue(observed, QStringLiteral("Mean I/O size")), QStringLiteral("1.25 blocks (10 KiB)"));
