@@ -78,13 +78,13 @@ void TestGuiSession::saveThenOpen() {
     live.startRun();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
     QVERIFY(waitIdle(live));
-    QSignalSpy saved(&live, &MainWindow::sessionSaved);
-    QCOMPARE(live.saveSessionFile(m_saved), QString());
+    QSignalSpy saved(live.sessions(), &SessionFiles::saved);
+    QCOMPARE(live.sessions()->save(m_saved), QString());
     QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, kTimeoutMs);
     QCOMPARE(saved.first().at(1).toString(), QString());
     const QImage liveImage = live.dashboard()->renderImage(QSize(1200, 800), 1.0, live.caption());
     const QString liveJson = m_dir.filePath(QStringLiteral("live.json"));
-    QCOMPARE(live.exportSummaryJson(liveJson), QString());
+    QCOMPARE(live.exports()->exportSummaryJson(liveJson), QString());
 
     // The CLI reads what the window saved: the same runs, now with the provenance.
     QProcess cli;
@@ -102,8 +102,8 @@ void TestGuiSession::saveThenOpen() {
     MainWindow reopened;
     reopened.resize(1400, 1000);
     reopened.applyStartup(options({}));
-    QSignalSpy opened(&reopened, &MainWindow::sessionOpened);
-    reopened.openSessionFile(m_saved);
+    QSignalSpy opened(reopened.sessions(), &SessionFiles::opened);
+    reopened.sessions()->open(m_saved);
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kTimeoutMs);
     QCOMPARE(opened.first().at(1).toString(), QString());
     QVERIFY(waitIdle(reopened));
@@ -118,7 +118,7 @@ void TestGuiSession::saveThenOpen() {
     // Run B against this baseline: the saved A beside a new live B with the same settings. The
     // simulated device is deterministic, so B comes out as it did live: the same verdict and pixels.
     QSignalSpy again(&reopened.controller(), &RunController::finished);
-    QCOMPARE(reopened.runAgainstBaseline(), QString());
+    QCOMPARE(reopened.sessions()->runAgainstBaseline(), QString());
     QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, kTimeoutMs);
     QVERIFY(waitIdle(reopened));
     QCOMPARE(again.first().first().toBool(), false);
@@ -128,8 +128,8 @@ void TestGuiSession::saveThenOpen() {
     // The pair saves as a new session: the saved A (its events kept again) and the new B, the runs the
     // CLI then reads back equal to the live pair's.
     const QString pair = m_dir.filePath(QStringLiteral("pair.lookahead"));
-    QSignalSpy pairSaved(&reopened, &MainWindow::sessionSaved);
-    QCOMPARE(reopened.saveSessionFile(pair), QString());
+    QSignalSpy pairSaved(reopened.sessions(), &SessionFiles::saved);
+    QCOMPARE(reopened.sessions()->save(pair), QString());
     QTRY_COMPARE_WITH_TIMEOUT(pairSaved.count(), 1, kTimeoutMs);
     QCOMPARE(pairSaved.first().at(1).toString(), QString());
     const QString pairJson = m_dir.filePath(QStringLiteral("pair.json"));
@@ -140,12 +140,12 @@ void TestGuiSession::saveThenOpen() {
     QCOMPARE(pairCli.exitCode(), 0);
     QCOMPARE(readJson(pairJson)[QStringLiteral("runs")], readJson(liveJson)[QStringLiteral("runs")]);
     // Without a session on screen there is no baseline.
-    QVERIFY(!reopened.runAgainstBaseline().isEmpty());
-    reopened.openSessionFile(m_saved);
+    QVERIFY(!reopened.sessions()->runAgainstBaseline().isEmpty());
+    reopened.sessions()->open(m_saved);
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, kTimeoutMs);
     QVERIFY(waitIdle(reopened));
     // Saving runs that came from a file says where they are.
-    QVERIFY(reopened.saveSessionFile(m_dir.filePath(QStringLiteral("again.lookahead"))).contains(m_saved));
+    QVERIFY(reopened.sessions()->save(m_dir.filePath(QStringLiteral("again.lookahead"))).contains(m_saved));
     // Open Recent remembers it.
     QCOMPARE(QSettings().value(QStringLiteral("session/recent")).toStringList().value(0),
              QFileInfo(m_saved).absoluteFilePath());
@@ -159,8 +159,8 @@ void TestGuiSession::badSessionShowsError() {
     file.close();
     MainWindow window;
     window.applyStartup(options({}));
-    QSignalSpy opened(&window, &MainWindow::sessionOpened);
-    window.openSessionFile(bad);
+    QSignalSpy opened(window.sessions(), &SessionFiles::opened);
+    window.sessions()->open(bad);
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kTimeoutMs);
     const QString error = opened.first().at(1).toString();
     QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("not a Lookahead session")),
@@ -177,7 +177,7 @@ void TestGuiSession::commandLineFileOpens() {
     const CliOptions given = options({m_saved});
     QCOMPARE(QString::fromStdString(given.open), m_saved);
     MainWindow window;
-    QSignalSpy opened(&window, &MainWindow::sessionOpened);
+    QSignalSpy opened(window.sessions(), &SessionFiles::opened);
     window.applyStartup(given);
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kTimeoutMs);
     QCOMPARE(opened.first().at(1).toString(), QString());

@@ -94,6 +94,10 @@ template <class T> T wholeOf(const QJsonValue& value) {
     return static_cast<T>(number);
 }
 
+QLatin1String keyOf(const SummaryField& field) {
+    return QLatin1String(field.name.data(), qsizetype(field.name.size()));
+}
+
 // An empty text or an absent value, which a kJsonWhenSet figure leaves out.
 bool unset(const QJsonValue& value) {
     return value.isNull() || (value.isString() && value.toString().isEmpty());
@@ -142,7 +146,7 @@ QJsonObject runSummaryObject(const RunSummary& s) {
         const QJsonValue value = std::visit(JsonValueOf{}, field.view(s));
         if (field.has(kJsonWhenSet) && unset(value))
             continue;
-        o[QLatin1String(field.name.data(), qsizetype(field.name.size()))] = value;
+        o[keyOf(field)] = value;
     }
     return o;
 }
@@ -151,8 +155,7 @@ RunSummary runSummaryOf(const QJsonObject& run) {
     RunSummary s;
     for (const SummaryField& field : summaryFieldTable())
         if (field.inJson())
-            std::visit(ReadJson{run.value(QLatin1String(field.name.data(), qsizetype(field.name.size())))},
-                       field.slot(s));
+            std::visit(ReadJson{run.value(keyOf(field))}, field.slot(s));
     return s;
 }
 
