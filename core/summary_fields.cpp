@@ -26,19 +26,44 @@ constexpr FieldFormat fixed(int decimals, double divisor = 1.0) {
 }
 constexpr FieldFormat kPercent{FieldFormat::Percent, 1};
 
-// A figure kept in the summary; `member` picks it out of one, const or not.
-template <class Member>
+// `Member` of a summary: a pointer to a member of RunSummary, or a function that picks a figure
+// out of one, const or not.
+template <auto Member> auto& at(auto& s) {
+    if constexpr (std::is_member_object_pointer_v<decltype(Member)>)
+        return s.*Member;
+    else
+        return Member(s);
+}
+
+// A figure kept in the summary.
+template <auto Member>
 constexpr SummaryField stored(std::string_view name, FieldStore store, std::string_view label,
-                              std::string_view unit, FieldFormat format, std::uint8_t flags, Member) {
+                              std::string_view unit, FieldFormat format, std::uint8_t flags = 0) {
     return {name,
             store,
             label,
             unit,
             format,
             flags,
-            [](const RunSummary& s) -> FieldView { return &Member{}(s); },
-            [](RunSummary& s) -> FieldSlot { return &Member{}(s); },
+            [](const RunSummary& s) -> FieldView { return &at<Member>(s); },
+            [](RunSummary& s) -> FieldSlot { return &at<Member>(s); },
             nullptr};
+}
+
+// The counters behind EXPLAIN's averages: a session keeps them, the JSON their averages.
+template <auto Member> constexpr SummaryField explainCounter(std::string_view name, FieldFormat format) {
+    constexpr auto counter = [](auto& s) -> auto& {
+        return s.explainIo.*Member;
+    };
+    return stored<counter>(name, Session, "", "", format);
+}
+
+// An index scan's facts: a session keeps them (for a run that has them), the JSON them with shares.
+template <auto Member> constexpr SummaryField indexFact(std::string_view name, FieldFormat format) {
+    constexpr auto fact = [](auto& s) -> auto& {
+        return (*s.pgIndex).*Member;
+    };
+    return stored<fact>(name, Session, "", "", format, kPgIndex);
 }
 
 // A figure computed from the others wherever it is shown.
@@ -72,147 +97,66 @@ double collapsedBlocks(const RunSummary& s) {
 
 // The order is the session's (docs/session-format.md); the JSON's keys are sorted by Qt.
 constexpr SummaryField kFields[] = {
-    stored(
-        "policy", Both, "Policy", "", kText, 0, [](auto& s) -> auto& { return s.policy; }),
-    stored(
-        "mechanics", Both, "Mechanics", "", kText, 0, [](auto& s) -> auto& { return s.mechanics; }),
-    stored(
-        "blocks", Both, "Blocks", "blocks", kCount, 0, [](auto& s) -> auto& { return s.blocks; }),
-    stored(
-        "hits", Both, "Hits", "blocks", kCount, kNotInTrace, [](auto& s) -> auto& { return s.hits; }),
-    stored(
-        "misses", Both, "Misses", "blocks", kCount, kNotInTrace, [](auto& s) -> auto& { return s.misses; }),
-    stored(
-        "ios", Both, "I/Os", "", kCount, 0, [](auto& s) -> auto& { return s.ios; }),
-    stored(
-        "io_size_hist", Both, "Read sizes", "blocks:reads", kPairs, 0,
-        [](auto& s) -> auto& { return s.ioSizeHist; }),
-    stored(
-        "device_reads", Both, "Device reads", "", kCount, 0, [](auto& s) -> auto& { return s.deviceReads; }),
-    stored(
-        "bytes_read", Both, "Bytes read", "MiB", fixed(1, 1048576.0), 0,
-        [](auto& s) -> auto& { return s.bytesRead; }),
-    stored(
-        "waits", Both, "Waits", "", kCount, 0, [](auto& s) -> auto& { return s.waits; }),
-    stored(
-        "wait_ns", Both, "Wait time", "ms", fixed(1, 1e6), 0, [](auto& s) -> auto& { return s.waitNs; }),
-    stored(
-        "runtime_ns", Both, "Run time", "s", fixed(3, 1e9), 0, [](auto& s) -> auto& { return s.runtimeNs; }),
-    stored(
-        "resets", Both, "Resets", "", kCount, kNotInTrace, [](auto& s) -> auto& { return s.resets; }),
-    stored(
-        "distance_mean", Both, "Mean distance", "blocks", fixed(2), kNotInTrace,
-        [](auto& s) -> auto& { return s.distanceMean; }),
-    stored(
-        "distance_time_mean", Both, "Time-weighted distance", "blocks", fixed(2), kNotInTrace,
-        [](auto& s) -> auto& { return s.distanceTimeMean; }),
-    stored(
-        "distance_max", Both, "Max distance", "blocks", kWhole, kNotInTrace,
-        [](auto& s) -> auto& { return s.distanceMax; }),
-    stored(
-        "frac_distance_le2", Both, "Blocks at distance ≤ 2", "%", kPercent, kNotInTrace,
-        [](auto& s) -> auto& { return s.fracDistanceLe2; }),
-    stored(
-        "pinned_mean", Both, "Mean pinned", "buffers", fixed(2), kNotInTrace,
-        [](auto& s) -> auto& { return s.pinnedMean; }),
-    stored(
-        "in_flight_mean", Both, "Mean in flight", "reads", fixed(2), kNotInTrace,
-        [](auto& s) -> auto& { return s.inFlightMean; }),
-    stored(
-        "max_pinned", Both, "max_pinned", "buffers", kWhole, kNotInTrace,
-        [](auto& s) -> auto& { return s.maxPinned; }),
-    stored(
-        "io_combine_limit", Both, "io_combine_limit", "blocks", kWhole, kNotInTrace,
-        [](auto& s) -> auto& { return s.ioCombineLimit; }),
-    stored(
-        "collapse_intervals", Both, "Collapses", "", kCount, kNotInTrace,
-        [](auto& s) -> auto& { return s.collapseIntervals; }),
-    // The counters behind EXPLAIN's averages: a session keeps them, the JSON their averages.
-    stored(
-        "explain.prefetch_count", Session, "", "", kCount, 0,
-        [](auto& s) -> auto& { return s.explainIo.prefetchCount; }),
-    stored(
-        "explain.distance_sum", Session, "", "", kCount, 0,
-        [](auto& s) -> auto& { return s.explainIo.distanceSum; }),
-    stored(
-        "explain.distance_max", Session, "", "", kWhole, 0,
-        [](auto& s) -> auto& { return s.explainIo.distanceMax; }),
-    stored(
-        "explain.distance_capacity", Session, "", "", kWhole, 0,
-        [](auto& s) -> auto& { return s.explainIo.distanceCapacity; }),
-    stored(
-        "explain.wait_count", Session, "", "", kCount, 0,
-        [](auto& s) -> auto& { return s.explainIo.waitCount; }),
-    stored(
-        "explain.io_count", Session, "", "", kCount, 0, [](auto& s) -> auto& { return s.explainIo.ioCount; }),
-    stored(
-        "explain.io_blocks", Session, "", "", kCount, 0,
-        [](auto& s) -> auto& { return s.explainIo.ioBlocks; }),
-    stored(
-        "explain.io_in_progress", Session, "", "", kCount, 0,
-        [](auto& s) -> auto& { return s.explainIo.ioInProgress; }),
-    stored(
-        "explain.prefetch_known", Session, "", "", kOwn, 0,
-        [](auto& s) -> auto& { return s.explainIo.prefetchKnown; }),
-    stored(
-        "explain.waits_known", Session, "", "", kOwn, 0,
-        [](auto& s) -> auto& { return s.explainIo.waitsKnown; }),
-    stored(
-        "explain_io", Json, "EXPLAIN (ANALYZE, IO)", "", kOwn, 0,
-        [](auto& s) -> auto& { return s.explainIo; }),
-    stored(
-        "io_method_used", Both, "I/O method", "", kText, 0, [](auto& s) -> auto& { return s.ioMethodUsed; }),
-    stored(
-        "fallback_reason", Both, "Fallback", "", kText, 0, [](auto& s) -> auto& { return s.fallbackReason; }),
-    stored(
-        "direct_io", Both, "O_DIRECT", "", kOwn, 0, [](auto& s) -> auto& { return s.directIo; }),
-    stored(
-        "pages_verified", Both, "Pages verified", "", kCount, 0,
-        [](auto& s) -> auto& { return s.pagesVerified; }),
-    stored(
-        "os_cache_resident_before", Both, "OS page cache resident before", "%", kPercent, 0,
-        [](auto& s) -> auto& { return s.osCacheResidentBefore; }),
-    stored(
-        "os_cache_resident_after", Both, "OS page cache resident after", "%", kPercent, 0,
-        [](auto& s) -> auto& { return s.osCacheResidentAfter; }),
-    // An index scan's facts: a session keeps them, the JSON them with step shares.
-    stored(
-        "pg.index_blocks", Session, "", "", kCount, kPgIndex,
-        [](auto& s) -> auto& { return s.pgIndex->indexBlocks; }),
-    stored(
-        "pg.leaf_pages", Session, "", "", kCount, kPgIndex,
-        [](auto& s) -> auto& { return s.pgIndex->leafPages; }),
-    stored(
-        "pg.tids", Session, "", "", kCount, kPgIndex, [](auto& s) -> auto& { return s.pgIndex->tids; }),
-    stored(
-        "pg.posting_lists", Session, "", "", kCount, kPgIndex,
-        [](auto& s) -> auto& { return s.pgIndex->postingLists; }),
-    stored(
-        "pg.dead_items", Session, "", "", kCount, kPgIndex,
-        [](auto& s) -> auto& { return s.pgIndex->deadItems; }),
-    stored(
-        "pg.visits", Session, "", "", kCount, kPgIndex, [](auto& s) -> auto& { return s.pgIndex->visits; }),
-    stored(
-        "pg.distinct_blocks", Session, "", "", kCount, kPgIndex,
-        [](auto& s) -> auto& { return s.pgIndex->distinctBlocks; }),
-    stored(
-        "pg.ascending_steps", Session, "", "", kCount, kPgIndex,
-        [](auto& s) -> auto& { return s.pgIndex->ascendingSteps; }),
-    stored(
-        "pg.descending_steps", Session, "", "", kCount, kPgIndex,
-        [](auto& s) -> auto& { return s.pgIndex->descendingSteps; }),
-    stored(
-        "pg.random_steps", Session, "", "", kCount, kPgIndex,
-        [](auto& s) -> auto& { return s.pgIndex->randomSteps; }),
-    stored(
-        "pg.checksums", Session, "", "", kOwn, kPgIndex,
-        [](auto& s) -> auto& { return s.pgIndex->checksums; }),
-    stored(
-        "pg_index", Json, "Index scan", "", kOwn, kJsonWhenSet, [](auto& s) -> auto& { return s.pgIndex; }),
-    stored(
-        "cancelled", Both, "Cancelled", "", kOwn, 0, [](auto& s) -> auto& { return s.cancelled; }),
-    stored(
-        "error", Both, "Error", "", kText, kJsonWhenSet, [](auto& s) -> auto& { return s.error; }),
+    stored<&RunSummary::policy>("policy", Both, "Policy", "", kText),
+    stored<&RunSummary::mechanics>("mechanics", Both, "Mechanics", "", kText),
+    stored<&RunSummary::blocks>("blocks", Both, "Blocks", "blocks", kCount),
+    stored<&RunSummary::hits>("hits", Both, "Hits", "blocks", kCount, kNotInTrace),
+    stored<&RunSummary::misses>("misses", Both, "Misses", "blocks", kCount, kNotInTrace),
+    stored<&RunSummary::ios>("ios", Both, "I/Os", "", kCount),
+    stored<&RunSummary::ioSizeHist>("io_size_hist", Both, "Read sizes", "blocks:reads", kPairs),
+    stored<&RunSummary::deviceReads>("device_reads", Both, "Device reads", "", kCount),
+    stored<&RunSummary::bytesRead>("bytes_read", Both, "Bytes read", "MiB", fixed(1, 1048576.0)),
+    stored<&RunSummary::waits>("waits", Both, "Waits", "", kCount),
+    stored<&RunSummary::waitNs>("wait_ns", Both, "Wait time", "ms", fixed(1, 1e6)),
+    stored<&RunSummary::runtimeNs>("runtime_ns", Both, "Run time", "s", fixed(3, 1e9)),
+    stored<&RunSummary::resets>("resets", Both, "Resets", "", kCount, kNotInTrace),
+    stored<&RunSummary::distanceMean>("distance_mean", Both, "Mean distance", "blocks", fixed(2),
+                                      kNotInTrace),
+    stored<&RunSummary::distanceTimeMean>("distance_time_mean", Both, "Time-weighted distance", "blocks",
+                                          fixed(2), kNotInTrace),
+    stored<&RunSummary::distanceMax>("distance_max", Both, "Max distance", "blocks", kWhole, kNotInTrace),
+    stored<&RunSummary::fracDistanceLe2>("frac_distance_le2", Both, "Blocks at distance ≤ 2", "%", kPercent,
+                                         kNotInTrace),
+    stored<&RunSummary::pinnedMean>("pinned_mean", Both, "Mean pinned", "buffers", fixed(2), kNotInTrace),
+    stored<&RunSummary::inFlightMean>("in_flight_mean", Both, "Mean in flight", "reads", fixed(2),
+                                      kNotInTrace),
+    stored<&RunSummary::maxPinned>("max_pinned", Both, "max_pinned", "buffers", kWhole, kNotInTrace),
+    stored<&RunSummary::ioCombineLimit>("io_combine_limit", Both, "io_combine_limit", "blocks", kWhole,
+                                        kNotInTrace),
+    stored<&RunSummary::collapseIntervals>("collapse_intervals", Both, "Collapses", "", kCount, kNotInTrace),
+    explainCounter<&ExplainIo::prefetchCount>("explain.prefetch_count", kCount),
+    explainCounter<&ExplainIo::distanceSum>("explain.distance_sum", kCount),
+    explainCounter<&ExplainIo::distanceMax>("explain.distance_max", kWhole),
+    explainCounter<&ExplainIo::distanceCapacity>("explain.distance_capacity", kWhole),
+    explainCounter<&ExplainIo::waitCount>("explain.wait_count", kCount),
+    explainCounter<&ExplainIo::ioCount>("explain.io_count", kCount),
+    explainCounter<&ExplainIo::ioBlocks>("explain.io_blocks", kCount),
+    explainCounter<&ExplainIo::ioInProgress>("explain.io_in_progress", kCount),
+    explainCounter<&ExplainIo::prefetchKnown>("explain.prefetch_known", kOwn),
+    explainCounter<&ExplainIo::waitsKnown>("explain.waits_known", kOwn),
+    stored<&RunSummary::explainIo>("explain_io", Json, "EXPLAIN (ANALYZE, IO)", "", kOwn),
+    stored<&RunSummary::ioMethodUsed>("io_method_used", Both, "I/O method", "", kText),
+    stored<&RunSummary::fallbackReason>("fallback_reason", Both, "Fallback", "", kText),
+    stored<&RunSummary::directIo>("direct_io", Both, "O_DIRECT", "", kOwn),
+    stored<&RunSummary::pagesVerified>("pages_verified", Both, "Pages verified", "", kCount),
+    stored<&RunSummary::osCacheResidentBefore>("os_cache_resident_before", Both,
+                                               "OS page cache resident before", "%", kPercent),
+    stored<&RunSummary::osCacheResidentAfter>("os_cache_resident_after", Both, "OS page cache resident after",
+                                              "%", kPercent),
+    indexFact<&pg::IndexFacts::indexBlocks>("pg.index_blocks", kCount),
+    indexFact<&pg::IndexFacts::leafPages>("pg.leaf_pages", kCount),
+    indexFact<&pg::IndexFacts::tids>("pg.tids", kCount),
+    indexFact<&pg::IndexFacts::postingLists>("pg.posting_lists", kCount),
+    indexFact<&pg::IndexFacts::deadItems>("pg.dead_items", kCount),
+    indexFact<&pg::IndexFacts::visits>("pg.visits", kCount),
+    indexFact<&pg::IndexFacts::distinctBlocks>("pg.distinct_blocks", kCount),
+    indexFact<&pg::IndexFacts::ascendingSteps>("pg.ascending_steps", kCount),
+    indexFact<&pg::IndexFacts::descendingSteps>("pg.descending_steps", kCount),
+    indexFact<&pg::IndexFacts::randomSteps>("pg.random_steps", kCount),
+    indexFact<&pg::IndexFacts::checksums>("pg.checksums", kOwn),
+    stored<&RunSummary::pgIndex>("pg_index", Json, "Index scan", "", kOwn, kJsonWhenSet),
+    stored<&RunSummary::cancelled>("cancelled", Both, "Cancelled", "", kOwn),
+    stored<&RunSummary::error>("error", Both, "Error", "", kText, kJsonWhenSet),
     derived("mean_read_blocks", "Mean I/O size", "blocks", fixed(2), 0, meanReadBlocks),
     derived("read_throughput", "Read throughput", "MiB/s", fixed(1), 0, readThroughput),
     derived("collapsed_blocks", "Blocks in collapses", "blocks", kCount, kNotInTrace, collapsedBlocks),
