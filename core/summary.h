@@ -53,6 +53,11 @@ struct RunSummary {
     std::string error; // non-empty if the run stopped on an error (the trace up to it is kept)
 };
 
+// An imported trace's run (observed/observed_summary.h): it has reads, not the stream's state.
+inline bool isObservedRun(const RunSummary& summary) {
+    return summary.policy == "observed";
+}
+
 // Builds a run's summary from its event stream, so any consumer of the trace (CLI, GUI, a saved
 // CSV) agrees on what the numbers mean. A run's read stream feeds it each event as it emits it
 // (add(), inline: each call site's kind is a constant there); any other trace comes in batches.

@@ -166,7 +166,7 @@ void TestSweep::collapseMapCellsShowTheTrap() {
     const auto runOf = [&](std::uint64_t cell, const std::string& policy) {
         RunConfig config = spec.cellConfig(cell);
         config.policy = policy;
-        return figuresOf(runSummaryObject(runScan(config, policy, {})));
+        return figuresOf(runScan(config, policy, {}));
     };
     for (const std::string spacing : {"even", "runs:2", "runs:4", "runs:8", "runs:16"}) {
         const std::uint64_t cell = cellOf("6", spacing);

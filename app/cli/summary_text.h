@@ -7,7 +7,8 @@
 
 namespace la {
 
-// A run's summary as the command line prints it, under `label`.
+// A run's summary as the headless run prints it, under `label`: its figures in the words of the
+// summary fields' table (core/summary_fields.h), as the window's summary panel shows them.
 std::string describeRun(const std::string& label, const RunSummary& summary);
 
 } // namespace la

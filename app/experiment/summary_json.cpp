@@ -5,10 +5,14 @@
 
 #include "io/output_file.h"
 #include "run_options.h"
+#include "summary_fields.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QLocale>
+
+#include <cmath>
+#include <concepts>
+#include <limits>
 
 namespace la {
 
@@ -48,6 +52,83 @@ QJsonObject explainIoObject(const ExplainIo& io) {
     return o;
 }
 
+// A figure as the JSON holds it. Whole numbers are JSON numbers (a double's 53 bits are plenty).
+struct JsonValueOf {
+    QJsonValue operator()(const std::string* value) const { return QString::fromStdString(*value); }
+    QJsonValue operator()(const std::uint64_t* value) const { return static_cast<qint64>(*value); }
+    QJsonValue operator()(const std::int64_t* value) const { return static_cast<qint64>(*value); }
+    QJsonValue operator()(const int* value) const { return *value; }
+    QJsonValue operator()(const double* value) const { return *value; }
+    QJsonValue operator()(const bool* value) const { return *value; }
+    // null where nothing was measured (the simulated device has no file whose page cache could be).
+    QJsonValue operator()(const std::optional<double>* value) const {
+        return *value ? QJsonValue(**value) : QJsonValue();
+    }
+    QJsonValue operator()(const std::map<int, std::uint64_t>* value) const {
+        QJsonObject hist;
+        for (const auto& [size, count] : *value)
+            hist[QString::number(size)] = static_cast<qint64>(count);
+        return hist;
+    }
+    QJsonValue operator()(const std::vector<CollapseInterval>* value) const {
+        QJsonArray collapses;
+        for (const auto& [first, last] : *value)
+            collapses.append(QJsonArray{static_cast<qint64>(first), static_cast<qint64>(last)});
+        return collapses;
+    }
+    QJsonValue operator()(const ExplainIo* value) const { return explainIoObject(*value); }
+    QJsonValue operator()(const std::optional<pg::IndexFacts>* value) const {
+        return *value ? QJsonValue(pgIndexObject(**value)) : QJsonValue();
+    }
+};
+
+// A JSON number as a whole number of type T: NaN as 0, a value out of T's range at its limit.
+template <class T> T wholeOf(const QJsonValue& value) {
+    const double number = value.toDouble();
+    if (std::isnan(number))
+        return T{};
+    if (number <= static_cast<double>(std::numeric_limits<T>::min()))
+        return std::numeric_limits<T>::min();
+    if (number >= static_cast<double>(std::numeric_limits<T>::max()))
+        return std::numeric_limits<T>::max();
+    return static_cast<T>(number);
+}
+
+QLatin1String keyOf(const SummaryField& field) {
+    return QLatin1String(field.name.data(), qsizetype(field.name.size()));
+}
+
+// An empty text or an absent value, which a kJsonWhenSet figure leaves out.
+bool unset(const QJsonValue& value) {
+    return value.isNull() || (value.isString() && value.toString().isEmpty());
+}
+
+// Reads a figure back from the JSON, as leniently as scripts may have edited it: a missing or
+// mistyped value is the figure's zero.
+struct ReadJson {
+    QJsonValue value;
+    void operator()(std::string* figure) const { *figure = value.toString().toStdString(); }
+    template <std::integral T> void operator()(T* figure) const { *figure = wholeOf<T>(value); }
+    void operator()(bool* figure) const { *figure = value.toBool(); }
+    void operator()(double* figure) const { *figure = value.toDouble(); }
+    void operator()(std::optional<double>* figure) const {
+        *figure = value.isDouble() ? std::optional<double>(value.toDouble()) : std::nullopt;
+    }
+    void operator()(std::map<int, std::uint64_t>* figure) const {
+        const QJsonObject hist = value.toObject();
+        for (auto it = hist.begin(); it != hist.end(); ++it)
+            (*figure)[it.key().toInt()] = wholeOf<std::uint64_t>(it.value());
+    }
+    void operator()(std::vector<CollapseInterval>* figure) const {
+        for (const QJsonValue& interval : value.toArray())
+            figure->emplace_back(wholeOf<std::uint64_t>(interval.toArray().at(0)),
+                                 wholeOf<std::uint64_t>(interval.toArray().at(1)));
+    }
+    // The JSON keeps EXPLAIN's averages and the index scan's shares, not the counts they come from.
+    void operator()(ExplainIo*) const {}
+    void operator()(std::optional<pg::IndexFacts>*) const {}
+};
+
 } // namespace
 
 QJsonObject provenanceJson(const std::vector<std::pair<std::string, std::string>>& provenance) {
@@ -58,51 +139,24 @@ QJsonObject provenanceJson(const std::vector<std::pair<std::string, std::string>
 }
 
 QJsonObject runSummaryObject(const RunSummary& s) {
-    QJsonObject hist;
-    for (const auto& [size, count] : s.ioSizeHist)
-        hist[QString::number(size)] = static_cast<qint64>(count);
-    QJsonArray collapses;
-    for (const auto& [first, last] : s.collapseIntervals)
-        collapses.append(QJsonArray{static_cast<qint64>(first), static_cast<qint64>(last)});
     QJsonObject o;
-    o[QStringLiteral("policy")] = QString::fromStdString(s.policy);
-    o[QStringLiteral("mechanics")] = QString::fromStdString(s.mechanics);
-    o[QStringLiteral("blocks")] = static_cast<qint64>(s.blocks);
-    o[QStringLiteral("hits")] = static_cast<qint64>(s.hits);
-    o[QStringLiteral("misses")] = static_cast<qint64>(s.misses);
-    o[QStringLiteral("ios")] = static_cast<qint64>(s.ios);
-    o[QStringLiteral("io_size_hist")] = hist;
-    o[QStringLiteral("device_reads")] = static_cast<qint64>(s.deviceReads);
-    o[QStringLiteral("bytes_read")] = static_cast<qint64>(s.bytesRead);
-    o[QStringLiteral("waits")] = static_cast<qint64>(s.waits);
-    o[QStringLiteral("wait_ns")] = static_cast<qint64>(s.waitNs);
-    o[QStringLiteral("runtime_ns")] = static_cast<qint64>(s.runtimeNs);
-    o[QStringLiteral("resets")] = static_cast<qint64>(s.resets);
-    o[QStringLiteral("distance_mean")] = s.distanceMean;
-    o[QStringLiteral("distance_time_mean")] = s.distanceTimeMean;
-    o[QStringLiteral("distance_max")] = s.distanceMax;
-    o[QStringLiteral("frac_distance_le2")] = s.fracDistanceLe2;
-    o[QStringLiteral("pinned_mean")] = s.pinnedMean;
-    o[QStringLiteral("in_flight_mean")] = s.inFlightMean;
-    o[QStringLiteral("max_pinned")] = s.maxPinned;
-    o[QStringLiteral("io_combine_limit")] = s.ioCombineLimit;
-    o[QStringLiteral("collapse_intervals")] = collapses;
-    o[QStringLiteral("explain_io")] = explainIoObject(s.explainIo);
-    o[QStringLiteral("io_method_used")] = QString::fromStdString(s.ioMethodUsed);
-    o[QStringLiteral("fallback_reason")] = QString::fromStdString(s.fallbackReason);
-    o[QStringLiteral("direct_io")] = s.directIo;
-    o[QStringLiteral("pages_verified")] = static_cast<qint64>(s.pagesVerified);
-    // null for the simulated device: there is no file whose page cache could be measured.
-    o[QStringLiteral("os_cache_resident_before")] =
-        s.osCacheResidentBefore ? QJsonValue(*s.osCacheResidentBefore) : QJsonValue();
-    o[QStringLiteral("os_cache_resident_after")] =
-        s.osCacheResidentAfter ? QJsonValue(*s.osCacheResidentAfter) : QJsonValue();
-    if (s.pgIndex)
-        o[QStringLiteral("pg_index")] = pgIndexObject(*s.pgIndex);
-    o[QStringLiteral("cancelled")] = s.cancelled;
-    if (!s.error.empty())
-        o[QStringLiteral("error")] = QString::fromStdString(s.error);
+    for (const SummaryField& field : summaryFieldTable()) {
+        if (!field.inJson())
+            continue;
+        const QJsonValue value = std::visit(JsonValueOf{}, field.view(s));
+        if (field.has(kJsonWhenSet) && unset(value))
+            continue;
+        o[keyOf(field)] = value;
+    }
     return o;
+}
+
+RunSummary runSummaryOf(const QJsonObject& run) {
+    RunSummary s;
+    for (const SummaryField& field : summaryFieldTable())
+        if (field.inJson())
+            std::visit(ReadJson{run.value(keyOf(field))}, field.slot(s));
+    return s;
 }
 
 QJsonObject configObject(const RunConfig& c) {

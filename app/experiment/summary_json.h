@@ -16,8 +16,12 @@ namespace la {
 // `runs` are the summaries of the experiment's runs that finished, in order.
 QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunSummary>& runs);
 QJsonObject configObject(const RunConfig& config);
-// One run's fields, as in "runs" (without label, direction and options).
+// One run's figures, as in "runs" (without label, direction and options), from the summary fields'
+// table (core/summary_fields.h).
 QJsonObject runSummaryObject(const RunSummary& summary);
+// A run's figures read back from such an object (a sweep merging its runs' files). Lenient: a missing
+// or mistyped figure is zero; EXPLAIN's counters and the index facts are not there to read.
+RunSummary runSummaryOf(const QJsonObject& run);
 
 // {"key": "value", ...}: the experiment's provenance, as the document's "provenance".
 QJsonObject provenanceJson(const std::vector<std::pair<std::string, std::string>>& provenance);

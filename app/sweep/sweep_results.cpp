@@ -2,9 +2,8 @@
 #include "sweep/sweep_results.h"
 
 #include "checked_math.h"
+#include "experiment/summary_json.h"
 #include "memory_budget.h"
-
-#include <QJsonArray>
 
 #include <cctype>
 #include <chrono>
@@ -15,10 +14,6 @@
 namespace la {
 
 namespace {
-
-std::uint64_t whole(const QJsonObject& run, const char* key) {
-    return static_cast<std::uint64_t>(run.value(QLatin1String(key)).toDouble());
-}
 
 double figure(const SweepFigures& f, double value) {
     return f.done && f.error.empty() ? value : std::numeric_limits<double>::quiet_NaN();
@@ -54,20 +49,23 @@ std::string fileSafeName(std::string text) {
     return text;
 }
 
-SweepFigures figuresOf(const QJsonObject& run) {
+SweepFigures figuresOf(const RunSummary& run) {
     SweepFigures f;
-    f.done = !run.value(QStringLiteral("cancelled")).toBool();
-    f.runtimeNs = static_cast<std::int64_t>(run.value(QStringLiteral("runtime_ns")).toDouble());
-    f.meanDistance = run.value(QStringLiteral("distance_mean")).toDouble();
-    f.fracDistanceLe2 = run.value(QStringLiteral("frac_distance_le2")).toDouble();
-    f.waits = whole(run, "waits");
-    f.reads = whole(run, "ios");
-    f.collapses =
-        static_cast<std::uint64_t>(run.value(QStringLiteral("collapse_intervals")).toArray().size());
-    f.blocks = whole(run, "blocks");
-    f.misses = whole(run, "misses");
-    f.error = run.value(QStringLiteral("error")).toString().toStdString();
+    f.done = !run.cancelled;
+    f.runtimeNs = run.runtimeNs;
+    f.meanDistance = run.distanceMean;
+    f.fracDistanceLe2 = run.fracDistanceLe2;
+    f.waits = run.waits;
+    f.reads = run.ios;
+    f.collapses = run.collapseIntervals.size();
+    f.blocks = run.blocks;
+    f.misses = run.misses;
+    f.error = run.error;
     return f;
+}
+
+SweepFigures figuresOf(const QJsonObject& run) {
+    return figuresOf(runSummaryOf(run));
 }
 
 double SweepResults::slowdown(std::uint64_t cell, std::size_t policy) const {

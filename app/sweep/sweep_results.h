@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "summary.h"
 #include "sweep/sweep_spec.h"
 
 #include <QJsonObject>
@@ -14,8 +15,8 @@
 
 namespace la {
 
-// What a sweep keeps of one run, read from its summary JSON's "runs" entry, so that a sweep run here
-// and one merged from per-cell JSON files give the same figures to the last digit.
+// What a sweep keeps of one run: a few figures of its summary, in as little memory as a grid of
+// millions of runs needs.
 struct SweepFigures {
     bool done = false;
     std::int64_t runtimeNs = 0;
@@ -29,6 +30,9 @@ struct SweepFigures {
     std::string error; // the run stopped on an error
 };
 
+SweepFigures figuresOf(const RunSummary& run);
+// The same from a run of a summary JSON (a merged cell's file): its numbers read back exactly, so a
+// merged sweep has the figures of one run here to the last digit.
 SweepFigures figuresOf(const QJsonObject& run);
 
 // Every run of a sweep: per cell, each policy of the spec and then the baseline.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sweep/sweep_runner.h"
 
-#include "experiment/summary_json.h"
+#include "experiment/runner.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -61,12 +61,14 @@ SweepResults runSweep(const SweepSpec& spec, int jobs, const std::atomic<bool>* 
         for (std::uint64_t index = next++; index < total && !stopped(); index = next++) {
             const std::uint64_t cell = index / results.runsPerCell();
             const std::size_t policy = index % results.runsPerCell();
-            const RunConfig config = sweepRunConfig(results, cell, policy);
-            RunCallbacks callbacks;
+            Experiment experiment = makeExperiment(sweepRunConfig(results, cell, policy), Comparison::None);
+            ExperimentCallbacks callbacks;
             callbacks.cancel = cancel;
             SweepFigures figures;
             try {
-                figures = figuresOf(runSummaryObject(runScan(config, config.policy, callbacks)));
+                const ExperimentResult result = runExperiment(experiment, {}, callbacks);
+                if (!result.summaries.empty()) // none if cancelled before it started
+                    figures = figuresOf(result.summaries.front());
             } catch (const std::exception& error) {
                 figures.done = true;
                 figures.error = error.what();

@@ -2,8 +2,11 @@
 #include "summary_rows.h"
 
 #include "block_size.h"
+#include "figure_text.h"
+#include "summary_fields.h"
 #include "tooltips.h"
 
+#include <cmath>
 #include <functional>
 #include <string_view>
 
@@ -11,37 +14,39 @@ namespace la {
 
 namespace {
 
-using Cell = std::function<QString(const RunSummary&)>;
+// A row's cell for a run, given the figure the row is about.
+using Cell = std::function<QString(const RunSummary&, const SummaryField&)>;
 
-double seconds(const RunSummary& s) {
-    return static_cast<double>(s.runtimeNs) / 1e9;
+// The figure's text and its unit ("12.5 %"); "–" alone where there is no number.
+QString withUnit(const RunSummary& s, const SummaryField& field) {
+    const QString text = figureText(s, field.name);
+    if (field.unit.empty() || std::isnan(figureNumber(field, s)))
+        return text;
+    return text + QLatin1Char(' ') + QString::fromUtf8(field.unit.data(), qsizetype(field.unit.size()));
 }
 
-QString ioMethod(const RunSummary& s) {
-    QString text = QString::fromStdString(s.ioMethodUsed);
-    if (!s.fallbackReason.empty())
-        text += QStringLiteral(" (fallback: %1)").arg(QString::fromStdString(s.fallbackReason));
-    return text;
+// A cell of figures: `line` with each {name} replaced by that figure's text.
+Cell figures(std::string_view line) {
+    return [line](const RunSummary& s, const SummaryField&) { return fillFigures(line, s); };
 }
 
-QString collapses(const RunSummary& s) {
-    if (s.collapseIntervals.empty())
-        return QStringLiteral("none");
-    std::uint64_t stuck = 0;
-    for (const auto& [first, last] : s.collapseIntervals)
-        stuck += last - first + 1;
-    return QStringLiteral("%1 (%2 blocks)").arg(formatCount(s.collapseIntervals.size()), formatCount(stuck));
+QString ioMethod(const RunSummary& s, const SummaryField&) {
+    return fillFigures(
+        s.fallbackReason.empty() ? "{io_method_used}" : "{io_method_used} (fallback: {fallback_reason})", s);
 }
 
-// An imported trace's run: it has reads, not the stream's state.
-bool observed(const RunSummary& s) {
-    return s.policy == "observed";
+QString blocks(const RunSummary& s, const SummaryField&) {
+    return fillFigures(isObservedRun(s) ? "{blocks} read" : "{blocks} ({hits} / {misses})", s);
 }
 
-// A cell a syscall trace cannot fill.
-Cell streamOnly(Cell cell) {
-    return
-        [cell](const RunSummary& s) { return observed(s) ? QStringLiteral("– (not in a trace)") : cell(s); };
+QString meanReadSize(const RunSummary& s, const SummaryField& field) {
+    return QStringLiteral("%1 (%2)").arg(withUnit(s, field),
+                                         formatBytes(figureNumber(field, s) * kBlockSize));
+}
+
+QString collapses(const RunSummary& s, const SummaryField&) {
+    return s.collapseIntervals.empty() ? QStringLiteral("none")
+                                       : fillFigures("{collapse_intervals} ({collapsed_blocks} blocks)", s);
 }
 
 // explain.c's text, without its labels; "–" where it prints no such line.
@@ -49,64 +54,52 @@ QString explainLine(const std::string& line, std::size_t label) {
     return line.empty() ? QStringLiteral("–") : QString::fromStdString(line.substr(label));
 }
 
-QString state(const RunSummary& s) {
+QString state(const RunSummary& s, const SummaryField&) {
     if (!s.error.empty())
         return QStringLiteral("error: %1").arg(QString::fromStdString(s.error));
     return s.cancelled ? QStringLiteral("stopped") : QStringLiteral("complete");
 }
 
-const std::vector<std::pair<QString, Cell>>& rowDefinitions() {
-    static const std::vector<std::pair<QString, Cell>> rows{
-        {QStringLiteral("Policy"), [](const RunSummary& s) { return QString::fromStdString(s.policy); }},
-        {QStringLiteral("Outcome"), state},
-        {QStringLiteral("I/O method"), ioMethod},
-        {QStringLiteral("Blocks (hits / misses)"),
-         [](const RunSummary& s) {
-             if (observed(s))
-                 return QStringLiteral("%1 read").arg(formatCount(s.blocks));
-             return QStringLiteral("%1 (%2 / %3)")
-                 .arg(formatCount(s.blocks), formatCount(s.hits), formatCount(s.misses));
-         }},
-        {QStringLiteral("I/Os"), [](const RunSummary& s) { return formatCount(s.ios); }},
-        {QStringLiteral("Mean I/O size"),
-         [](const RunSummary& s) {
-             const double blocks =
-                 s.ios ? static_cast<double>(s.bytesRead) / kBlockSize / static_cast<double>(s.ios) : 0.0;
-             return QStringLiteral("%1 blocks (%2)")
-                 .arg(blocks, 0, 'f', 2)
-                 .arg(formatBytes(blocks * kBlockSize));
-         }},
-        {QStringLiteral("Read throughput"),
-         [](const RunSummary& s) {
-             const double mib = static_cast<double>(s.bytesRead) / (1024.0 * 1024.0);
-             return seconds(s) > 0 ? QStringLiteral("%1 MiB/s").arg(mib / seconds(s), 0, 'f', 1)
-                                   : QStringLiteral("–");
-         }},
-        {QStringLiteral("Waits (time)"),
-         [](const RunSummary& s) {
-             return QStringLiteral("%1 (%2)").arg(formatCount(s.waits),
+// A row: the figure it is about (the summary fields' table names it, and says whether a trace has
+// it), its label if not the figure's own, and its cell if not the figure's text and unit.
+struct RowDefinition {
+    std::string_view figure;
+    QString label;
+    Cell cell;
+};
+
+const std::vector<RowDefinition>& rowDefinitions() {
+    static const std::vector<RowDefinition> rows{
+        {"policy", {}, {}},
+        {"error", QStringLiteral("Outcome"), state},
+        {"io_method_used", {}, ioMethod},
+        {"blocks", QStringLiteral("Blocks (hits / misses)"), blocks},
+        {"ios", {}, {}},
+        {"mean_read_blocks", {}, meanReadSize},
+        {"read_throughput", {}, {}},
+        {"waits", QStringLiteral("Waits (time)"),
+         [](const RunSummary& s, const SummaryField& field) {
+             return QStringLiteral("%1 (%2)").arg(figureText(s, field.name),
                                                   formatDuration(static_cast<double>(s.waitNs)));
          }},
-        {QStringLiteral("Run time"),
-         [](const RunSummary& s) { return formatDuration(static_cast<double>(s.runtimeNs)); }},
-        {QStringLiteral("Mean distance"), streamOnly([](const RunSummary& s) {
-             return QStringLiteral("%1 (max %2)").arg(s.distanceMean, 0, 'f', 2).arg(s.distanceMax);
-         })},
-        {QStringLiteral("Blocks at distance ≤ 2"), streamOnly([](const RunSummary& s) {
-             return QStringLiteral("%1 %").arg(100.0 * s.fracDistanceLe2, 0, 'f', 1);
-         })},
-        {QStringLiteral("Collapses"), streamOnly(collapses)},
-        {QStringLiteral("EXPLAIN IO Prefetch"),
-         [](const RunSummary& s) {
+        {"runtime_ns",
+         {},
+         [](const RunSummary& s, const SummaryField&) {
+             return formatDuration(static_cast<double>(s.runtimeNs));
+         }},
+        {"distance_mean", {}, figures("{distance_mean} (max {distance_max})")},
+        {"frac_distance_le2", {}, {}},
+        {"collapse_intervals", {}, collapses},
+        {"explain_io", QStringLiteral("EXPLAIN IO Prefetch"),
+         [](const RunSummary& s, const SummaryField&) {
              return explainLine(explainPrefetchLine(s.explainIo), std::string_view("Prefetch: ").size());
          }},
-        {QStringLiteral("EXPLAIN IO I/O"),
-         [](const RunSummary& s) {
+        {"explain_io", QStringLiteral("EXPLAIN IO I/O"),
+         [](const RunSummary& s, const SummaryField&) {
              return explainLine(explainIoLine(s.explainIo), std::string_view("I/O: ").size());
          }},
-        {QStringLiteral("max_pinned / io_combine_limit"), streamOnly([](const RunSummary& s) {
-             return QStringLiteral("%1 / %2").arg(s.maxPinned).arg(s.ioCombineLimit);
-         })},
+        {"max_pinned", QStringLiteral("max_pinned / io_combine_limit"),
+         figures("{max_pinned} / {io_combine_limit}")},
     };
     return rows;
 }
@@ -115,10 +108,19 @@ const std::vector<std::pair<QString, Cell>>& rowDefinitions() {
 
 std::vector<SummaryRow> summaryRows(const std::vector<const RunSummary*>& runs) {
     std::vector<SummaryRow> rows;
-    for (const auto& [label, cell] : rowDefinitions()) {
-        SummaryRow row{label, {}};
-        for (const RunSummary* run : runs)
-            row.values.push_back(run ? cell(*run) : QStringLiteral("…"));
+    for (const RowDefinition& definition : rowDefinitions()) {
+        const SummaryField& field = summaryFieldNamed(definition.figure);
+        SummaryRow row{definition.label, {}};
+        if (row.label.isEmpty())
+            row.label = QString::fromUtf8(field.label.data(), qsizetype(field.label.size()));
+        for (const RunSummary* run : runs) {
+            if (!run)
+                row.values.push_back(QStringLiteral("…"));
+            else if (field.has(kNotInTrace) && isObservedRun(*run))
+                row.values.push_back(QStringLiteral("– (not in a trace)"));
+            else
+                row.values.push_back(definition.cell ? definition.cell(*run, field) : withUnit(*run, field));
+        }
         rows.push_back(std::move(row));
     }
     return rows;

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "summary_fields.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+
+namespace la {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+constexpr FieldStore Both = FieldStore::Both;
+constexpr FieldStore Json = FieldStore::Json;
+constexpr FieldStore Session = FieldStore::Session;
+
+constexpr FieldFormat kText{FieldFormat::Text};
+constexpr FieldFormat kCount{FieldFormat::Count};
+constexpr FieldFormat kWhole{FieldFormat::Whole};
+constexpr FieldFormat kPairs{FieldFormat::Pairs};
+constexpr FieldFormat kOwn{FieldFormat::Own};
+constexpr FieldFormat fixed(int decimals, double divisor = 1.0) {
+    return {FieldFormat::Fixed, decimals, divisor};
+}
+constexpr FieldFormat kPercent{FieldFormat::Percent, 1};
+
+// `Member` of a summary: a pointer to a member of RunSummary, or a function that picks a figure
+// out of one, const or not.
+template <auto Member> auto& at(auto& s) {
+    if constexpr (std::is_member_object_pointer_v<decltype(Member)>)
+        return s.*Member;
+    else
+        return Member(s);
+}
+
+// A figure kept in the summary.
+template <auto Member>
+constexpr SummaryField stored(std::string_view name, FieldStore store, std::string_view label,
+                              std::string_view unit, FieldFormat format, std::uint8_t flags = 0) {
+    return {name,
+            store,
+            label,
+            unit,
+            format,
+            flags,
+            [](const RunSummary& s) -> FieldView { return &at<Member>(s); },
+            [](RunSummary& s) -> FieldSlot { return &at<Member>(s); },
+            nullptr};
+}
+
+// The counters behind EXPLAIN's averages: a session keeps them, the JSON their averages.
+template <auto Member> constexpr SummaryField explainCounter(std::string_view name, FieldFormat format) {
+    constexpr auto counter = [](auto& s) -> auto& {
+        return s.explainIo.*Member;
+    };
+    return stored<counter>(name, Session, "", "", format);
+}
+
+// An index scan's facts: a session keeps them (for a run that has them), the JSON them with shares.
+template <auto Member> constexpr SummaryField indexFact(std::string_view name, FieldFormat format) {
+    constexpr auto fact = [](auto& s) -> auto& {
+        return (*s.pgIndex).*Member;
+    };
+    return stored<fact>(name, Session, "", "", format, kPgIndex);
+}
+
+// A figure computed from the others wherever it is shown.
+constexpr SummaryField derived(std::string_view name, std::string_view label, std::string_view unit,
+                               FieldFormat format, std::uint8_t flags, double (*value)(const RunSummary&)) {
+    return {name, FieldStore::Derived, label, unit, format, flags, nullptr, nullptr, value};
+}
+
+// Blocks per read: what the reads brought in over how many there were. A run's reads bring in its
+// misses, each in one read, including reads that joined one already in flight and so moved no bytes
+// (bytes_read counts only what reached the device). An observed trace has no hits or misses: every
+// block it lists was read. EXPLAIN's I/O size (explain_io.h) is the same figure.
+double meanReadBlocks(const RunSummary& s) {
+    const std::uint64_t read = isObservedRun(s) ? s.blocks : s.misses;
+    return s.ios ? static_cast<double>(read) / static_cast<double>(s.ios) : 0.0;
+}
+
+// MiB per second of run time; none for a run that took no time.
+double readThroughput(const RunSummary& s) {
+    const double seconds = static_cast<double>(s.runtimeNs) / 1e9;
+    return seconds > 0 ? static_cast<double>(s.bytesRead) / (1024.0 * 1024.0) / seconds : kNaN;
+}
+
+// Blocks handed out while the distance was stuck at 1 <-> 2.
+double collapsedBlocks(const RunSummary& s) {
+    std::uint64_t blocks = 0;
+    for (const auto& [first, last] : s.collapseIntervals)
+        blocks += last - first + 1;
+    return static_cast<double>(blocks);
+}
+
+// The order is the session's (docs/session-format.md); the JSON's keys are sorted by Qt.
+constexpr SummaryField kFields[] = {
+    stored<&RunSummary::policy>("policy", Both, "Policy", "", kText),
+    stored<&RunSummary::mechanics>("mechanics", Both, "Mechanics", "", kText),
+    stored<&RunSummary::blocks>("blocks", Both, "Blocks", "blocks", kCount),
+    stored<&RunSummary::hits>("hits", Both, "Hits", "blocks", kCount, kNotInTrace),
+    stored<&RunSummary::misses>("misses", Both, "Misses", "blocks", kCount, kNotInTrace),
+    stored<&RunSummary::ios>("ios", Both, "I/Os", "", kCount),
+    stored<&RunSummary::ioSizeHist>("io_size_hist", Both, "Read sizes", "blocks:reads", kPairs),
+    stored<&RunSummary::deviceReads>("device_reads", Both, "Device reads", "", kCount),
+    stored<&RunSummary::bytesRead>("bytes_read", Both, "Bytes read", "MiB", fixed(1, 1048576.0)),
+    stored<&RunSummary::waits>("waits", Both, "Waits", "", kCount),
+    stored<&RunSummary::waitNs>("wait_ns", Both, "Wait time", "ms", fixed(1, 1e6)),
+    stored<&RunSummary::runtimeNs>("runtime_ns", Both, "Run time", "s", fixed(3, 1e9)),
+    stored<&RunSummary::resets>("resets", Both, "Resets", "", kCount, kNotInTrace),
+    stored<&RunSummary::distanceMean>("distance_mean", Both, "Mean distance", "blocks", fixed(2),
+                                      kNotInTrace),
+    stored<&RunSummary::distanceTimeMean>("distance_time_mean", Both, "Time-weighted distance", "blocks",
+                                          fixed(2), kNotInTrace),
+    stored<&RunSummary::distanceMax>("distance_max", Both, "Max distance", "blocks", kWhole, kNotInTrace),
+    stored<&RunSummary::fracDistanceLe2>("frac_distance_le2", Both, "Blocks at distance ≤ 2", "%", kPercent,
+                                         kNotInTrace),
+    stored<&RunSummary::pinnedMean>("pinned_mean", Both, "Mean pinned", "buffers", fixed(2), kNotInTrace),
+    stored<&RunSummary::inFlightMean>("in_flight_mean", Both, "Mean in flight", "reads", fixed(2),
+                                      kNotInTrace),
+    stored<&RunSummary::maxPinned>("max_pinned", Both, "max_pinned", "buffers", kWhole, kNotInTrace),
+    stored<&RunSummary::ioCombineLimit>("io_combine_limit", Both, "io_combine_limit", "blocks", kWhole,
+                                        kNotInTrace),
+    stored<&RunSummary::collapseIntervals>("collapse_intervals", Both, "Collapses", "", kCount, kNotInTrace),
+    explainCounter<&ExplainIo::prefetchCount>("explain.prefetch_count", kCount),
+    explainCounter<&ExplainIo::distanceSum>("explain.distance_sum", kCount),
+    explainCounter<&ExplainIo::distanceMax>("explain.distance_max", kWhole),
+    explainCounter<&ExplainIo::distanceCapacity>("explain.distance_capacity", kWhole),
+    explainCounter<&ExplainIo::waitCount>("explain.wait_count", kCount),
+    explainCounter<&ExplainIo::ioCount>("explain.io_count", kCount),
+    explainCounter<&ExplainIo::ioBlocks>("explain.io_blocks", kCount),
+    explainCounter<&ExplainIo::ioInProgress>("explain.io_in_progress", kCount),
+    explainCounter<&ExplainIo::prefetchKnown>("explain.prefetch_known", kOwn),
+    explainCounter<&ExplainIo::waitsKnown>("explain.waits_known", kOwn),
+    stored<&RunSummary::explainIo>("explain_io", Json, "EXPLAIN (ANALYZE, IO)", "", kOwn),
+    stored<&RunSummary::ioMethodUsed>("io_method_used", Both, "I/O method", "", kText),
+    stored<&RunSummary::fallbackReason>("fallback_reason", Both, "Fallback", "", kText),
+    stored<&RunSummary::directIo>("direct_io", Both, "O_DIRECT", "", kOwn),
+    stored<&RunSummary::pagesVerified>("pages_verified", Both, "Pages verified", "", kCount),
+    stored<&RunSummary::osCacheResidentBefore>("os_cache_resident_before", Both,
+                                               "OS page cache resident before", "%", kPercent),
+    stored<&RunSummary::osCacheResidentAfter>("os_cache_resident_after", Both, "OS page cache resident after",
+                                              "%", kPercent),
+    indexFact<&pg::IndexFacts::indexBlocks>("pg.index_blocks", kCount),
+    indexFact<&pg::IndexFacts::leafPages>("pg.leaf_pages", kCount),
+    indexFact<&pg::IndexFacts::tids>("pg.tids", kCount),
+    indexFact<&pg::IndexFacts::postingLists>("pg.posting_lists", kCount),
+    indexFact<&pg::IndexFacts::deadItems>("pg.dead_items", kCount),
+    indexFact<&pg::IndexFacts::visits>("pg.visits", kCount),
+    indexFact<&pg::IndexFacts::distinctBlocks>("pg.distinct_blocks", kCount),
+    indexFact<&pg::IndexFacts::ascendingSteps>("pg.ascending_steps", kCount),
+    indexFact<&pg::IndexFacts::descendingSteps>("pg.descending_steps", kCount),
+    indexFact<&pg::IndexFacts::randomSteps>("pg.random_steps", kCount),
+    indexFact<&pg::IndexFacts::checksums>("pg.checksums", kOwn),
+    stored<&RunSummary::pgIndex>("pg_index", Json, "Index scan", "", kOwn, kJsonWhenSet),
+    stored<&RunSummary::cancelled>("cancelled", Both, "Cancelled", "", kOwn),
+    stored<&RunSummary::error>("error", Both, "Error", "", kText, kJsonWhenSet),
+    derived("mean_read_blocks", "Mean I/O size", "blocks", fixed(2), 0, meanReadBlocks),
+    derived("read_throughput", "Read throughput", "MiB/s", fixed(1), 0, readThroughput),
+    derived("collapsed_blocks", "Blocks in collapses", "blocks", kCount, kNotInTrace, collapsedBlocks),
+};
+
+} // namespace
+
+std::span<const SummaryField> summaryFieldTable() {
+    return kFields;
+}
+
+const SummaryField& summaryFieldNamed(std::string_view name) {
+    for (const SummaryField& field : kFields)
+        if (field.name == name)
+            return field;
+    throw std::logic_error("no summary figure '" + std::string(name) + "'");
+}
+
+double figureNumber(const SummaryField& field, const RunSummary& summary) {
+    if (field.derive)
+        return field.derive(summary);
+    return std::visit(
+        [](const auto* value) -> double {
+            using T = std::remove_cvref_t<decltype(*value)>;
+            if constexpr (std::is_arithmetic_v<T>)
+                return static_cast<double>(*value);
+            else if constexpr (std::is_same_v<T, std::optional<double>>)
+                return value->value_or(kNaN);
+            else if constexpr (std::is_same_v<T, std::map<int, std::uint64_t>> ||
+                               std::is_same_v<T, std::vector<CollapseInterval>>)
+                return static_cast<double>(value->size());
+            else
+                return kNaN;
+        },
+        field.view(summary));
+}
+
+} // namespace la

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The summary fields' table (core/summary_fields.h) is every figure once, and everything that writes,
+// reads or shows a summary agrees with it: the summary JSON, the session, the text, the panel.
+#include "cli/summary_text.h"
+#include "experiment/summary_json.h"
+#include "input_error.h"
+#include "session/session_summary.h"
+#include "summary_fields.h"
+#include "summary_rows.h"
+
+#include <QJsonObject>
+#include <QSet>
+#include <QTest>
+
+#include <set>
+
+using namespace la;
+
+namespace {
+
+// Every figure set to something no default has, the index facts and an error included.
+RunSummary everyFigureSet() {
+    RunSummary s;
+    s.policy = "pg18";
+    s.mechanics = "pg18";
+    s.blocks = 4000;
+    s.hits = 3750;
+    s.misses = 250;
+    s.ios = 240;
+    s.ioSizeHist = {{1, 230}, {2, 10}};
+    s.deviceReads = 239;
+    s.bytesRead = 249 * 8192;
+    s.waits = 17;
+    s.waitNs = 1'234'567;
+    s.runtimeNs = 53'069'047;
+    s.resets = 2;
+    s.distanceMean = 1.0622499999999999;
+    s.distanceTimeMean = 0.86592855153400439;
+    s.distanceMax = 94;
+    s.fracDistanceLe2 = 0.125;
+    s.pinnedMean = 1.87;
+    s.inFlightMean = 0.06;
+    s.maxPinned = 94;
+    s.ioCombineLimit = 16;
+    s.collapseIntervals = {{15, 3999}, {4100, 4200}};
+    s.explainIo = {3999, 7000, 5, 94, 17, 240, 250, 300, false, true};
+    s.ioMethodUsed = "worker";
+    s.fallbackReason = "io_uring to worker";
+    s.directIo = true;
+    s.pagesVerified = 249;
+    s.osCacheResidentBefore = 0.25;
+    s.osCacheResidentAfter = 1.0;
+    s.pgIndex = pg::IndexFacts{10, 8, 4000, 3, 1, 300, 250, 200, 50, 49, true};
+    s.cancelled = true;
+    s.error = "read failed";
+    return s;
+}
+
+QStringList words(const char* text) {
+    return QString::fromLatin1(text).split(QLatin1Char(' '));
+}
+
+// The table's figures that `in` says are there, in its order.
+QStringList tableNames(bool (SummaryField::*in)() const) {
+    QStringList names;
+    for (const SummaryField& field : summaryFieldTable())
+        if ((field.*in)())
+            names << QString::fromUtf8(field.name.data(), qsizetype(field.name.size()));
+    return names;
+}
+
+QStringList keysOf(const QJsonObject& object) {
+    QStringList keys = object.keys();
+    keys.sort();
+    return keys;
+}
+
+QStringList namesOf(const NameValues& fields) {
+    QStringList names;
+    for (const auto& [name, value] : fields)
+        names << QString::fromStdString(name);
+    return names;
+}
+
+// `ios` reads of which `bytes` reached the device.
+RunSummary reads(const char* policy, std::uint64_t ios, std::uint64_t bytes) {
+    RunSummary s;
+    s.policy = policy;
+    s.ios = ios;
+    s.bytesRead = bytes;
+    return s;
+}
+
+QString panelValue(const RunSummary& s, const QString& label) {
+    for (const SummaryRow& row : summaryRows({&s}))
+        if (row.label == label)
+            return row.values.front();
+    return {};
+}
+
+} // namespace
+
+class TestSummaryFields : public QObject {
+    Q_OBJECT
+private slots:
+    void everyNameOnce();
+    void jsonIsTheTable();
+    void sessionIsTheTable();
+    void sessionKeepsEveryFigure();
+    void layoutsNameOnlyFiguresOfTheTable();
+    void textAndPanelAgreeOnTheMeanReadSize();
+};
+
+void TestSummaryFields::everyNameOnce() {
+    std::set<std::string_view> names;
+    for (const SummaryField& field : summaryFieldTable()) {
+        QVERIFY2(names.insert(field.name).second, field.name.data());
+        // A stored figure has its place in a summary; a derived one its computation.
+        QCOMPARE(field.store == FieldStore::Derived, field.view == nullptr);
+        QCOMPARE(field.view == nullptr, field.slot == nullptr);
+        QCOMPARE(field.view == nullptr, field.derive != nullptr);
+        QCOMPARE(&summaryFieldNamed(field.name), &field);
+    }
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, summaryFieldNamed("no_such_figure"));
+}
+
+// The JSON's keys of a run are the table's JSON figures, the ones left out when unset only then.
+void TestSummaryFields::jsonIsTheTable() {
+    const QStringList published =
+        words("blocks bytes_read cancelled collapse_intervals device_reads direct_io distance_max "
+              "distance_mean distance_time_mean error explain_io fallback_reason frac_distance_le2 hits "
+              "in_flight_mean io_combine_limit io_method_used io_size_hist ios max_pinned mechanics misses "
+              "os_cache_resident_after os_cache_resident_before pages_verified pg_index pinned_mean policy "
+              "resets runtime_ns wait_ns waits");
+    QStringList table = tableNames(&SummaryField::inJson);
+    table.sort();
+    QCOMPARE(table, published);
+    QCOMPARE(keysOf(runSummaryObject(everyFigureSet())), published);
+
+    RunSummary unset = everyFigureSet();
+    unset.pgIndex.reset();
+    unset.error.clear();
+    unset.osCacheResidentAfter.reset();
+    QStringList whenSet = published;
+    whenSet.removeAll(QStringLiteral("pg_index"));
+    whenSet.removeAll(QStringLiteral("error"));
+    const QJsonObject object = runSummaryObject(unset);
+    QCOMPARE(keysOf(object), whenSet);
+    QVERIFY(object.value(QStringLiteral("os_cache_resident_after")).isNull()); // not measured: null
+
+    // What the JSON keeps reads back as it was (a sweep's merge reads its figures so).
+    const RunSummary back = runSummaryOf(runSummaryObject(everyFigureSet()));
+    QCOMPARE(back.runtimeNs, everyFigureSet().runtimeNs);
+    QCOMPARE(back.distanceMean, everyFigureSet().distanceMean);
+    QCOMPARE(back.collapseIntervals, everyFigureSet().collapseIntervals);
+    QCOMPARE(back.ioSizeHist, everyFigureSet().ioSizeHist);
+    QCOMPARE(back.error, everyFigureSet().error);
+    // All but EXPLAIN's averages and the index facts' shares, whose counts the JSON does not keep.
+    QJsonObject original = runSummaryObject(everyFigureSet());
+    QJsonObject readBack = runSummaryObject(back);
+    for (QJsonObject* object : {&original, &readBack})
+        for (const QString& key : {QStringLiteral("explain_io"), QStringLiteral("pg_index")})
+            object->remove(key);
+    QCOMPARE(readBack, original);
+}
+
+// A session's fields are the table's session figures in its order (docs/session-format.md).
+void TestSummaryFields::sessionIsTheTable() {
+    const QStringList documented =
+        words("policy mechanics blocks hits misses ios io_size_hist device_reads bytes_read waits wait_ns "
+              "runtime_ns resets distance_mean distance_time_mean distance_max frac_distance_le2 pinned_mean "
+              "in_flight_mean max_pinned io_combine_limit collapse_intervals explain.prefetch_count "
+              "explain.distance_sum explain.distance_max explain.distance_capacity explain.wait_count "
+              "explain.io_count explain.io_blocks explain.io_in_progress explain.prefetch_known "
+              "explain.waits_known io_method_used fallback_reason direct_io pages_verified "
+              "os_cache_resident_before os_cache_resident_after pg.index_blocks pg.leaf_pages pg.tids "
+              "pg.posting_lists pg.dead_items pg.visits pg.distinct_blocks pg.ascending_steps "
+              "pg.descending_steps pg.random_steps pg.checksums cancelled error");
+    QCOMPARE(tableNames(&SummaryField::inSession), documented);
+    QCOMPARE(namesOf(summaryFields(everyFigureSet())), documented);
+
+    RunSummary noIndex = everyFigureSet();
+    noIndex.pgIndex.reset();
+    QStringList withoutIndex = documented;
+    withoutIndex.removeIf([](const QString& name) { return name.startsWith(QStringLiteral("pg.")); });
+    QCOMPARE(namesOf(summaryFields(noIndex)), withoutIndex);
+    QVERIFY(!summaryFromFields(summaryFields(noIndex), "s").pgIndex);
+}
+
+// Written and read back, every figure is what it was, exactly.
+void TestSummaryFields::sessionKeepsEveryFigure() {
+    const RunSummary s = everyFigureSet();
+    const RunSummary back = summaryFromFields(summaryFields(s), "s");
+    QCOMPARE(summaryFields(back), summaryFields(s));
+    QCOMPARE(runSummaryObject(back), runSummaryObject(s));
+    QCOMPARE(back.explainIo.ioInProgress, s.explainIo.ioInProgress);
+    QCOMPARE(back.explainIo.prefetchKnown, s.explainIo.prefetchKnown);
+    QCOMPARE(back.pgIndex->randomSteps, s.pgIndex->randomSteps);
+
+    // Each field is required: a session without one is damaged, naming it.
+    NameValues fields = summaryFields(s);
+    fields.erase(fields.begin() + 3);
+    QVERIFY_THROWS_EXCEPTION(InputError, summaryFromFields(fields, "s"));
+    try {
+        summaryFromFields(fields, "s");
+    } catch (const InputError& error) {
+        QVERIFY2(QString::fromUtf8(error.what()).contains(QStringLiteral("summary field 'hits' is missing")),
+                 error.what());
+    }
+}
+
+// The text's and the panel's layouts print every run, one with nothing measured too (a name that is
+// not the table's would throw).
+void TestSummaryFields::layoutsNameOnlyFiguresOfTheTable() {
+    RunSummary nothing;
+    nothing.policy = "pg18";
+    for (const RunSummary& s : {nothing, everyFigureSet()}) {
+        QVERIFY(!describeRun("A", s).empty());
+        for (const SummaryRow& row : summaryRows({&s}))
+            QVERIFY2(!row.label.isEmpty() && !row.values.front().isEmpty(), qPrintable(row.label));
+    }
+}
+
+// Real I/O: 100 reads of one block, one of which joined a read already in flight and moved no bytes
+// itself. The mean read size is the blocks the reads brought in over the reads, in the text, the
+// panel and EXPLAIN alike; for an imported trace, whose every block was read, too.
+void TestSummaryFields::textAndPanelAgreeOnTheMeanReadSize() {
+    RunSummary joined = reads("pg18", 100, 99 * 8192);
+    joined.blocks = 1000;
+    joined.misses = 100;
+    joined.explainIo.ioCount = 100;
+    joined.explainIo.ioBlocks = 100;
+    QVERIFY(QString::fromStdString(describeRun("A", joined)).contains(QStringLiteral("(mean 1.00 blocks)")));
+    QCOMPARE(panelValue(joined, QStringLiteral("Mean I/O size")), QStringLiteral("1.00 blocks (8 KiB)"));
+    QCOMPARE(figureNumber(summaryFieldNamed("mean_read_blocks"), joined), joined.explainIo.ioSizeAvg());
+
+    RunSummary observed = reads("observed", 4, 5 * 8192); // 3 reads of one block, 1 of two
+    observed.blocks = 5;
+    QVERIFY(QString::fromStdString(describeRun("observed", observed))
+                .contains(QStringLiteral("(mean 1.25 blocks)")));
+    QCOMPARE(panelValue(observed, QStringLiteral("Mean I/O size")), QStringLiteral("1.25 blocks (10 KiB)"));
+}
+
+QTEST_GUILESS_MAIN(TestSummaryFields)
+#include "tst_summary_fields.moc"

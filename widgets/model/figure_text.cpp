@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "figure_text.h"
+
+#include "message_text.h"
+#include "summary_fields.h"
+#include "tooltips.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace la {
+
+QString figureText(const RunSummary& summary, std::string_view name, FigureText text) {
+    const SummaryField& field = summaryFieldNamed(name);
+    const FieldFormat& format = field.format;
+    switch (format.kind) {
+    case FieldFormat::Text: {
+        const std::string& value = *std::get<const std::string*>(field.view(summary));
+        return QString::fromStdString(text == FigureText::Printable ? printable(value) : value);
+    }
+    case FieldFormat::Count:
+        // A stored count exactly; a list's length or a derived count through its number.
+        if (field.view) {
+            const FieldView view = field.view(summary);
+            if (const auto* value = std::get_if<const std::uint64_t*>(&view))
+                return formatCount(**value);
+        }
+        return formatCount(static_cast<std::uint64_t>(figureNumber(field, summary)));
+    case FieldFormat::Whole:
+        return QString::number(static_cast<qlonglong>(figureNumber(field, summary)));
+    case FieldFormat::Fixed:
+    case FieldFormat::Percent: {
+        const double number = figureNumber(field, summary);
+        if (std::isnan(number))
+            return QStringLiteral("–");
+        return format.kind == FieldFormat::Percent
+                   ? QString::number(100.0 * number, 'f', format.decimals)
+                   : QString::number(number / format.divisor, 'f', format.decimals);
+    }
+    case FieldFormat::Pairs: {
+        QString pairs;
+        for (const auto& [size, n] : *std::get<const std::map<int, std::uint64_t>*>(field.view(summary)))
+            pairs += QStringLiteral(" %1:%2").arg(size).arg(n);
+        return pairs;
+    }
+    case FieldFormat::Own:
+        break;
+    }
+    throw std::logic_error("summary figure '" + std::string(name) + "' has no text of its own");
+}
+
+QString fillFigures(std::string_view line, const RunSummary& summary, FigureText text) {
+    QString filled;
+    std::size_t at = 0;
+    while (at < line.size()) {
+        const std::size_t open = line.find('{', at);
+        const std::size_t close = open == std::string_view::npos ? open : line.find('}', open);
+        if (close == std::string_view::npos) {
+            filled += QString::fromUtf8(line.data() + at, qsizetype(line.size() - at));
+            break;
+        }
+        filled += QString::fromUtf8(line.data() + at, qsizetype(open - at));
+        filled += figureText(summary, line.substr(open + 1, close - open - 1), text);
+        at = close + 1;
+    }
+    return filled;
+}
+
+} // namespace la

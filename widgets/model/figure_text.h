@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "summary.h"
+
+#include <QString>
+
+#include <string_view>
+
+namespace la {
+
+// How a figure that is text (a policy, a message) is shown: as it is (the window), or made safe for a
+// terminal (printable(), message_text.h): it may come from a user's file.
+enum class FigureText { AsIs, Printable };
+
+// The figure `name` of the summary fields' table (core/summary_fields.h) in its format: "12,345",
+// "0.053", "12.5"; "–" for a number there is none of. The command line's text and the summary panel
+// both print figures so. Throws std::logic_error for a name the table does not have, or a figure
+// that its layouts print with their own words (a flag, EXPLAIN's lines).
+QString figureText(const RunSummary& summary, std::string_view name, FigureText text = FigureText::AsIs);
+
+// `line` with each {name} in it replaced by that figure's text.
+QString fillFigures(std::string_view line, const RunSummary& summary, FigureText text = FigureText::AsIs);
+
+} // namespace la
