@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "raster_plot.h"
+
+#include "hit_miss_raster.h"
+#include "raster_support.h"
+#include "request_raster.h"
+#include "run_trace.h"
+
+namespace la {
+
+template <typename Raster>
+RasterPlot<Raster>::RasterPlot(const QString& title, const QString& yNoun, const QString& scaleLabel,
+                               QWidget* parent)
+    : PlotView(title, parent) {
+    setTitleAxis(yNoun);
+    m_scale = addSideColorScale(plot(), side(), scaleLabel);
+}
+
+template <typename Raster> void RasterPlot<Raster>::createPane(std::size_t run) {
+    if (m_panes.size() <= run)
+        m_panes.resize(run + 1);
+    Pane& p = m_panes[run];
+    QCPAxisRect* rect = pane(run);
+    // The map takes the scale's data range and gradient, and follows them from then on.
+    addRasterPane(p, plot(), rect, m_scale, runName(run));
+    p.raster = Raster();
+    rect->axis(QCPAxis::atLeft)->setLabel(tr("block"));
+    useCompactTicks(rect->axis(QCPAxis::atLeft));
+}
+
+template <typename Raster> void RasterPlot<Raster>::destroyPanes() {
+    for (const Pane& p : m_panes)
+        removeRasterPane(plot(), p);
+    m_panes.clear();
+}
+
+template <typename Raster> void RasterPlot<Raster>::prepare() {
+    Extent visible;
+    for (const RunTrace* trace : runs())
+        visible.add(blocksInView(*trace));
+    fitBlockRange(visible, live(), m_yLo, m_yHi);
+}
+
+template <typename Raster> RasterKey RasterPlot<Raster>::keyFor(std::size_t run) const {
+    return RasterKey{xMode(), AxisMap{xLo(), xHi(), paneColumns(run)}, AxisMap{m_yLo, m_yHi, paneRows(run)}};
+}
+
+template <typename Raster> bool RasterPlot<Raster>::binPane(std::size_t run, std::uint64_t budget) {
+    return m_panes[run].raster.update(*runs()[run], keyFor(run), budget);
+}
+
+template <typename Raster> void RasterPlot<Raster>::publishPane(std::size_t run) {
+    Pane& p = m_panes[run];
+    pane(run)->axis(QCPAxis::atLeft)->setRange(m_yLo, m_yHi);
+    if (!p.raster.takeChanged())
+        return;
+    shapeColorMap(p.map, p.raster.key());
+    const Grid<Cell>& cells = p.raster.cells();
+    QCPColorMapData* data = p.map->data();
+    for (int y = 0; y < cells.ny(); ++y) {
+        for (int x = 0; x < cells.nx(); ++x)
+            data->setCell(x, y, cellValue(cells.at(x, y)));
+    }
+}
+
+template <typename Raster> void RasterPlot<Raster>::applyTheme() {
+    m_scale->axis()->setTickLabelColor(theme().text);
+    m_scale->axis()->setLabelColor(theme().text);
+    m_scale->axis()->setBasePen(QPen(theme().axis));
+    for (Pane& p : m_panes)
+        p.runLabel->setColor(theme().text);
+}
+
+template <typename Raster>
+std::optional<typename RasterPlot<Raster>::CellUnder>
+RasterPlot<Raster>::cellUnder(std::size_t run, const PixelRange& pixel) const {
+    const Raster& r = m_panes[run].raster;
+    const RasterKey& key = r.key();
+    const int cx = key.x.cellOf((pixel.xLo + pixel.xHi) / 2);
+    const int cy = key.y.cellOf((pixel.yLo + pixel.yHi) / 2);
+    if (cx < 0 || cy < 0 || cx >= r.cells().nx() || cy >= r.cells().ny())
+        return std::nullopt;
+    return CellUnder{
+        cx, cy, key.x.cellStart(cx), key.x.cellStart(cx + 1), key.y.cellStart(cy), key.y.cellStart(cy + 1)};
+}
+
+template class RasterPlot<HitMissRaster>;
+template class RasterPlot<RequestRaster>;
+
+} // namespace la
