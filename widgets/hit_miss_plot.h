@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "hit_miss_raster.h"
 #include "raster_plot.h"
 
 namespace la {
-
-extern template class RasterPlot<HitMissRaster>;
 
 // Which block was handed out when: a block × x raster binned per pixel, coloured from hit through
 // miss to waited-for miss by density, so it stays readable at millions of blocks.

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "raster_plot.h"
 
-#include "hit_miss_raster.h"
 #include "raster_support.h"
-#include "request_raster.h"
 #include "run_trace.h"
 
 namespace la {

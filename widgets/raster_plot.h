@@ -2,8 +2,10 @@
 #pragma once
 
 #include "grid.h"
+#include "hit_miss_raster.h"
 #include "plot_view.h"
 #include "raster_pane.h"
+#include "request_raster.h"
 
 #include <optional>
 #include <type_traits>
@@ -65,5 +67,9 @@ private:
     double m_yLo = 0.0;
     double m_yHi = 1.0;
 };
+
+// The views built on it (instantiated in raster_plot.cpp, where the members are defined).
+extern template class RasterPlot<HitMissRaster>;
+extern template class RasterPlot<RequestRaster>;
 
 } // namespace la

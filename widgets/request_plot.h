@@ -2,11 +2,8 @@
 #pragma once
 
 #include "raster_plot.h"
-#include "request_raster.h"
 
 namespace la {
-
-extern template class RasterPlot<RequestRaster>;
 
 // Seekwatcher-style: file offset (block) against x, each read a vertical segment over the blocks it
 // covered, coloured by size, so forward combining and the backward flood of 8 kB reads both show.
