@@ -1,36 +1,35 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "event_csv.h"
 
+#include "enum_names.h"
+
 #include <cstdio>
 
 namespace la {
 
+namespace {
+constexpr EnumName<EventKind> kEventKindNames[] = {
+    {EventKind::Requested, "requested"},
+    {EventKind::Hit, "hit"},
+    {EventKind::Miss, "miss"},
+    {EventKind::ReadStarted, "read_started"},
+    {EventKind::ReadCompleted, "read_completed"},
+    {EventKind::Waited, "waited"},
+    {EventKind::Consumed, "consumed"},
+    {EventKind::DistanceChanged, "distance"},
+    {EventKind::Reset, "reset"},
+    {EventKind::Unget, "unget"},
+    {EventKind::EndOfStream, "end_of_stream"},
+};
+static_assert(namesEvery(kEventKindNames, EventKind::EndOfStream));
+} // namespace
+
 const char* eventKindName(EventKind kind) {
-    switch (kind) {
-    case EventKind::Requested:
-        return "requested";
-    case EventKind::Hit:
-        return "hit";
-    case EventKind::Miss:
-        return "miss";
-    case EventKind::ReadStarted:
-        return "read_started";
-    case EventKind::ReadCompleted:
-        return "read_completed";
-    case EventKind::Waited:
-        return "waited";
-    case EventKind::Consumed:
-        return "consumed";
-    case EventKind::DistanceChanged:
-        return "distance";
-    case EventKind::Reset:
-        return "reset";
-    case EventKind::Unget:
-        return "unget";
-    case EventKind::EndOfStream:
-        return "end_of_stream";
-    }
-    return "unknown";
+    return nameIn(kEventKindNames, kind, "unknown");
+}
+
+std::optional<EventKind> eventKindNamed(std::string_view name) {
+    return valueNamed(kEventKindNames, name);
 }
 
 EventCsvWriter::EventCsvWriter(const std::string& path, const std::string& runLabel)

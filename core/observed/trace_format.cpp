@@ -3,6 +3,7 @@
 
 #include "checked_math.h"
 #include "csv_trace_parser.h"
+#include "enum_names.h"
 #include "input_error.h"
 #include "message_text.h"
 #include "perf_parser.h"
@@ -10,25 +11,23 @@
 
 namespace la {
 
+namespace {
+constexpr EnumName<TraceFormat> kTraceFormatNames[] = {
+    {TraceFormat::Auto, "auto"},
+    {TraceFormat::Strace, "strace"},
+    {TraceFormat::Perf, "perf"},
+    {TraceFormat::LookaheadCsv, "lookahead-csv"},
+};
+static_assert(namesEvery(kTraceFormatNames, TraceFormat::LookaheadCsv));
+} // namespace
+
 const char* traceFormatName(TraceFormat format) {
-    switch (format) {
-    case TraceFormat::Auto:
-        return "auto";
-    case TraceFormat::Strace:
-        return "strace";
-    case TraceFormat::Perf:
-        return "perf";
-    case TraceFormat::LookaheadCsv:
-        return "lookahead-csv";
-    }
-    return "auto";
+    return nameIn(kTraceFormatNames, format, "auto");
 }
 
 TraceFormat traceFormatNamed(std::string_view name) {
-    for (TraceFormat format :
-         {TraceFormat::Auto, TraceFormat::Strace, TraceFormat::Perf, TraceFormat::LookaheadCsv})
-        if (name == traceFormatName(format))
-            return format;
+    if (const std::optional<TraceFormat> format = valueNamed(kTraceFormatNames, name))
+        return *format;
     throw InputError("--trace-format '" + excerpt(name) + "': choose auto, strace, perf or lookahead-csv");
 }
 
