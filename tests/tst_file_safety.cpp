@@ -92,6 +92,23 @@ QList<uint> requestedBlocks(const QString& csv) {
     return blocks;
 }
 
+// The bytes process `pid` has written so far to the files it holds open in `dir`. A trace CSV has
+// no name there until its run ends (O_TMPFILE), but its descriptor shows where it is.
+qint64 bytesOpenIn(qint64 pid, const QString& dir) {
+    const QString fds = QStringLiteral("/proc/%1/fd").arg(pid);
+    const QByteArray prefix = QFile::encodeName(QFileInfo(dir).canonicalFilePath()) + '/';
+    qint64 bytes = 0;
+    for (const QString& fd : QDir(fds).entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot)) {
+        const QByteArray link = QFile::encodeName(fds + QLatin1Char('/') + fd);
+        char target[4096];
+        const ssize_t length = ::readlink(link.constData(), target, sizeof target);
+        struct stat st {};
+        if (length > 0 && QByteArray(target, length).startsWith(prefix) && ::stat(link.constData(), &st) == 0)
+            bytes += st.st_size;
+    }
+    return bytes;
+}
+
 // A tmpfs of `bytes` mounted for one test (root only); unmounted when it goes.
 class SmallFileSystem {
 public:
@@ -591,7 +608,9 @@ void TestFileSafety::signalCancelsHeadlessRun() {
                    {},
                    {}});
     QVERIFY(process.waitForStarted());
-    QTest::qWait(1500); // not a bound on anything: just well into the run
+    // Well into the run: its trace CSV has rows on disk (the first megabyte flushed).
+    QVERIFY2(QTest::qWaitFor([&] { return bytesOpenIn(process.processId(), m_dir.path()) > 0; }, kTimeoutMs),
+             "the run never wrote its trace CSV");
     ::kill(static_cast<pid_t>(process.processId()), signal);
     const Result r = finish(process);
     QCOMPARE(r.exitCode, 128 + signal);

@@ -33,6 +33,7 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QXmlStreamReader>
 
 #include <cerrno>
@@ -539,13 +540,19 @@ void TestGuiWindow::badFilesAreRefusedWhenChosen() {
 // the default dataset.
 void TestGuiWindow::badFileOnTheCommandLineIsRefused() {
     MainWindow window;
+    QSignalSpy started(&window.controller(), &RunController::started);
     window.applyStartup(
         options({QStringLiteral("--file"), QStringLiteral("/nonexistent"), QStringLiteral("--run")}));
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("/nonexistent")),
              qPrintable(window.errorDialog()->text()));
     QCOMPARE(window.setupPanel()->config().file, std::string());
-    QTest::qWait(200);
+    // --run starts from the event loop: once a call queued after applyStartup() has run, whatever it
+    // queued has too.
+    bool drained = false;
+    QTimer::singleShot(0, &window, [&drained] { drained = true; });
+    QTRY_VERIFY(drained);
+    QCOMPARE(started.count(), 0);
     QVERIFY(!window.controller().running());
     QVERIFY(window.controller().traces().empty());
 }
