@@ -8,24 +8,13 @@
 
 namespace la {
 
-bool SeriesColumns::takeChanged() {
-    const bool changed = m_changed;
-    m_changed = false;
-    return changed;
-}
-
 bool SeriesColumns::update(const RunTrace& trace, const Key& key, std::uint64_t budget) {
     std::uint64_t first = 0;
     std::uint64_t end = 0;
     if (key.x.valid())
         positionsInX(trace, key.mode, key.x.lo, key.x.hi, first, end);
-    if (!m_started || !(key == m_key)) {
-        m_key = key;
+    if (startOver(key, first))
         m_columns.assign(key.x.valid() ? static_cast<std::size_t>(key.x.cells) : 0, Column{});
-        m_cursor = first;
-        m_started = true;
-        m_changed = true;
-    }
     const StateBuckets& state = trace.state();
     if (!key.x.valid() || state.size() == 0)
         return true;
@@ -51,7 +40,7 @@ bool SeriesColumns::update(const RunTrace& trace, const Key& key, std::uint64_t 
             column.used = true;
         }
         work += static_cast<std::uint64_t>(c1 - c0);
-        m_changed = true;
+        markChanged();
     }
     const bool complete = b >= bEnd;
     m_cursor = state.bucketStart(complete && b > 0 ? b - 1 : b);
@@ -73,8 +62,8 @@ Polyline SeriesColumns::polyline(StateSeries series) const {
         const Column& column = m_columns[c];
         if (!column.used)
             continue;
-        const double xs = m_key.x.cellStart(static_cast<int>(c));
-        const double xe = m_key.x.cellStart(static_cast<int>(c) + 1);
+        const double xs = key().x.cellStart(static_cast<int>(c));
+        const double xe = key().x.cellStart(static_cast<int>(c) + 1);
         line.add(xs, column.lo[s]);
         if (column.hi[s] != column.lo[s])
             line.add(xs, column.hi[s]);

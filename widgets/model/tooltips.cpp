@@ -45,6 +45,13 @@ QString collapseNote(const RunTrace& trace, std::uint64_t first, std::uint64_t e
     return {};
 }
 
+// What became of a single block, on a line of its own.
+QString outcome(bool miss, bool waited) {
+    return waited ? QStringLiteral("\nmiss, waited")
+           : miss ? QStringLiteral("\nmiss")
+                  : QStringLiteral("\nhit");
+}
+
 } // namespace
 
 QString formatCount(std::uint64_t n) {
@@ -110,9 +117,7 @@ QString stateTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi) 
     text += QStringLiteral("\npinned %1 · in flight %2")
                 .arg(series(StateSeries::Pinned), series(StateSeries::InFlight));
     if (span.blocks() == 1)
-        text += span.waits    ? QStringLiteral("\nmiss, waited")
-                : span.misses ? QStringLiteral("\nmiss")
-                              : QStringLiteral("\nhit");
+        text += outcome(span.misses > 0, span.waits > 0);
     else
         text +=
             QStringLiteral("\n%1 misses, %2 waited").arg(formatCount(span.misses), formatCount(span.waits));
@@ -131,9 +136,7 @@ QString hitMissTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi
     QString text = where(trace, first, std::max(end, first + 1));
     text += QStringLiteral("\nblocks %1").arg(range(blockLo, std::max(blockLo, blockHi)));
     if (cell.blocks == 1)
-        return text + (cell.waits    ? QStringLiteral("\nmiss, waited")
-                       : cell.misses ? QStringLiteral("\nmiss")
-                                     : QStringLiteral("\nhit"));
+        return text + outcome(cell.misses > 0, cell.waits > 0);
     return text + QStringLiteral("\n%1 buffers: %2 hits, %3 misses, %4 waited")
                       .arg(formatCount(cell.blocks), formatCount(cell.blocks - cell.misses),
                            formatCount(cell.misses), formatCount(cell.waits));
