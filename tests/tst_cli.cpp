@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The command-line contract, end to end: the built binary, its files and its exit codes.
 #include "cli_process.h"
+#include "test_files.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -18,11 +19,9 @@ Result lookahead(const QStringList& args) {
     return la::test::runLookahead(args, 120'000);
 }
 
-void writeFile(const QString& path, const QByteArray& content) {
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(content);
-}
+using la::test::readJson;
+using la::test::summaryRun;
+using la::test::writeFile;
 
 } // namespace
 
@@ -74,9 +73,8 @@ void TestCli::compareWritesSummaryAndTrace() {
     QVERIFY(r.out.contains(QLatin1String("DISTANCE COLLAPSE")));
     QVERIFY(r.out.contains(QLatin1String("B (pg19):")));
 
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonObject doc = readJson(json);
+    QVERIFY(!doc.isEmpty());
     QCOMPARE(doc[QStringLiteral("schema")].toString(), QStringLiteral("lookahead.summary/1"));
     QCOMPARE(doc[QStringLiteral("config")].toObject()[QStringLiteral("dataset")].toString(),
              QStringLiteral("alternating"));
@@ -119,10 +117,8 @@ void TestCli::blockListRun() {
     const Result r = lookahead({QStringLiteral("--headless"), QStringLiteral("--blocks"), list,
                                 QStringLiteral("--summary-json"), json});
     QCOMPARE(r.exitCode, 0);
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject run =
-        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+    const QJsonObject run = summaryRun(json);
+    QVERIFY(!run.isEmpty());
     QCOMPARE(run[QStringLiteral("blocks")].toInteger(), 6);
     QCOMPARE(run[QStringLiteral("misses")].toInteger(), 6);
 }
@@ -140,10 +136,8 @@ void TestCli::explainIoFigures() {
         lookahead({QStringLiteral("--headless"), QStringLiteral("--blocks"), list, QStringLiteral("--policy"),
                    QStringLiteral("fixed:8"), QStringLiteral("--summary-json"), json});
     QCOMPARE(r.exitCode, 0);
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject run =
-        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+    const QJsonObject run = summaryRun(json);
+    QVERIFY(!run.isEmpty());
     const QJsonObject io = run[QStringLiteral("explain_io")].toObject();
     for (const char* key : {"prefetch_avg", "prefetch_max", "prefetch_capacity", "io_count", "io_waits",
                             "io_size_avg", "io_inprogress_avg"})
@@ -199,9 +193,8 @@ void TestCli::compareModes() {
     const Result r =
         lookahead(QStringList{QStringLiteral("--headless"), QStringLiteral("--summary-json"), json} + args);
     QCOMPARE(r.exitCode, 0);
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonObject doc = readJson(json);
+    QVERIFY(!doc.isEmpty());
     QCOMPARE(doc[QStringLiteral("compare")].toString(), compare);
     const QJsonArray runs = doc[QStringLiteral("runs")].toArray();
     QCOMPARE(runs.size(), labels.size());
@@ -252,10 +245,8 @@ void TestCli::directGovernsSimulatedAdvice() {
         args << flag;
     const Result r = lookahead(args);
     QCOMPARE(r.exitCode, 0);
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject run =
-        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+    const QJsonObject run = summaryRun(json);
+    QVERIFY(!run.isEmpty());
     QCOMPARE(run[QStringLiteral("direct_io")].toBool(), direct);
     QCOMPARE(run[QStringLiteral("distance_max")].toInt(), distance);
 }
@@ -268,9 +259,8 @@ void TestCli::policyOnOtherMechanics() {
                    QStringLiteral("pg18"), QStringLiteral("--compare-policy"), QStringLiteral("pg19"),
                    QStringLiteral("--summary-json"), json});
     QCOMPARE(r.exitCode, 0);
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject summary = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonObject summary = readJson(json);
+    QVERIFY(!summary.isEmpty());
     QCOMPARE(summary[QStringLiteral("config")].toObject()[QStringLiteral("mechanics")].toString(),
              QStringLiteral("pg18"));
     const QJsonArray runs = summary[QStringLiteral("runs")].toArray();

@@ -33,6 +33,7 @@
 namespace {
 
 using la::test::readFile;
+using la::test::readJson;
 using la::test::writeFile;
 
 constexpr int kTimeoutMs = 120'000;
@@ -75,10 +76,6 @@ Result lookahead(const QStringList& args) {
 // Every entry of a directory, hidden ones included.
 QStringList entries(const QString& dir) {
     return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
-}
-
-QJsonObject readJson(const QString& path) {
-    return QJsonDocument::fromJson(readFile(path)).object();
 }
 
 // The block column of every "requested" row of a trace CSV.

@@ -45,16 +45,14 @@ using namespace la;
 
 namespace {
 
-constexpr int kTimeoutMs = 30'000;
+using test::cliOptions;
+using test::kWindowTimeoutMs;
+using test::waitIdle;
 
 const QStringList kSmallRun = test::smallRun();
 
-CliOptions options(const QStringList& args) {
-    return test::cliOptions(args);
-}
-
 RunConfig longRun() {
-    RunConfig config = options({}).run;
+    RunConfig config = cliOptions({}).run;
     config.dataset.name = "seq";
     config.dataset.blocks = 200'000'000;
     return config;
@@ -88,10 +86,6 @@ bool anyTooltip(const PlotView* view, const QRect& area) {
             if (!view->tooltipAt(QPoint(x, y)).isEmpty())
                 return true;
     return false;
-}
-
-bool waitIdle(MainWindow& window) {
-    return test::waitIdle(window, kTimeoutMs);
 }
 
 } // namespace
@@ -146,7 +140,7 @@ void TestGuiWindow::fontsRenderText() {
 
 void TestGuiWindow::windowBuildsWithADefaultDataset() {
     MainWindow window;
-    window.applyStartup(options({}));
+    window.applyStartup(cliOptions({}));
     QCOMPARE(window.dashboard()->views().size(), std::size_t(4));
     const RunConfig config = window.setupPanel()->config();
     QVERIFY(!config.dataset.name.empty());
@@ -157,9 +151,9 @@ void TestGuiWindow::windowBuildsWithADefaultDataset() {
 
 void TestGuiWindow::runToEnd(MainWindow& window, const QStringList& args) {
     QSignalSpy finished(&window.controller(), &RunController::finished);
-    window.applyStartup(options(args));
+    window.applyStartup(cliOptions(args));
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QVERIFY(waitIdle(window));
 }
 
@@ -176,7 +170,7 @@ void TestGuiWindow::runUpdatesEveryPlot() {
         const QRect left = view->paneArea(0);
         // A loaded machine may draw the last rows a frame later: wait for them, within a hang guard.
         QTRY_VERIFY2_WITH_TIMEOUT(distinctColours(view->grab().toImage(), left) > 3,
-                                  qPrintable(view->title()), kTimeoutMs);
+                                  qPrintable(view->title()), kWindowTimeoutMs);
         QVERIFY2(anyTooltip(view, left), qPrintable(view->title()));
     }
     // The pg18 distance pane has its collapse labelled; hovering over it says so.
@@ -192,12 +186,12 @@ void TestGuiWindow::stopMidRunIsClean() {
     QSignalSpy finished(&window.controller(), &RunController::finished);
     QCOMPARE(window.setupPanel()->setConfig(longRun()), QString());
     window.startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kWindowTimeoutMs);
     QVERIFY(!window.setupPanel()->runButton()->isEnabled());
     window.stopRun();
     // The stop takes effect: the run ends cancelled, long before its 200 M blocks, and the window
     // is ready for the next one (the timeout only guards against a hang).
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QCOMPARE(finished.first().first().toBool(), true);
     QVERIFY(window.setupPanel()->runButton()->isEnabled());
     const RunTrace& trace = *window.controller().traces()[0];
@@ -212,7 +206,7 @@ void TestGuiWindow::closingMidRunIsClean() {
     QSignalSpy data(&window->controller(), &RunController::dataArrived);
     QCOMPARE(window->setupPanel()->setConfig(longRun()), QString());
     window->startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kWindowTimeoutMs);
     // Closing cancels and joins the worker (a hang would trip ctest's timeout): nothing runs after.
     QVERIFY(window->close());
     QVERIFY(!window->controller().running());
@@ -282,7 +276,7 @@ void TestGuiWindow::headlessExportEqualsWindowExport() {
                                                  headlessPath, QStringLiteral("--png-size"),
                                                  QStringLiteral("1200x800")});
     process.start();
-    QVERIFY(process.waitForFinished(kTimeoutMs));
+    QVERIFY(process.waitForFinished(kWindowTimeoutMs));
     QCOMPARE(process.exitCode(), 0);
 
     MainWindow window;
@@ -314,10 +308,10 @@ void TestGuiWindow::unreadableBlockListShowsErrorAndStaysUsable() {
     QVERIFY2(window.errorDialog()->text().contains(missing), qPrintable(window.errorDialog()->text()));
     window.errorDialog()->close();
     // Set some other way (saved settings, command line): reported by the run.
-    window.applyStartup(options(kSmallRun));
+    window.applyStartup(cliOptions(kSmallRun));
     window.setupPanel()->datasetPicker()->setBlockList(missing);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QTRY_VERIFY(window.errorDialog());
     QVERIFY(window.errorDialog()->text().contains(missing));
     QVERIFY(window.setupPanel()->runButton()->isEnabled());
@@ -325,7 +319,7 @@ void TestGuiWindow::unreadableBlockListShowsErrorAndStaysUsable() {
     // Still usable: the next run works.
     window.setupPanel()->datasetPicker()->setBlockList({});
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kWindowTimeoutMs);
     QCOMPARE(window.controller().summaries().size(), std::size_t(2));
 }
 
@@ -347,7 +341,7 @@ void TestGuiWindow::malformedBlockListShowsError() {
 void TestGuiWindow::unknownDatasetShowsError() {
     MainWindow window;
     window.applyStartup(
-        options({QStringLiteral("--dataset"), QStringLiteral("no-such-preset"), QStringLiteral("--run")}));
+        cliOptions({QStringLiteral("--dataset"), QStringLiteral("no-such-preset"), QStringLiteral("--run")}));
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("no-such-preset")),
              qPrintable(window.errorDialog()->text()));
@@ -438,7 +432,7 @@ void TestGuiWindow::exportedCsvHoldsTheRunsOnScreen() {
     const QString csv = m_dir.filePath(QStringLiteral("on-screen.csv"));
     QSignalSpy written(&window, &MainWindow::traceCsvFinished);
     QCOMPARE(window.exportTraceCsv(csv), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, kWindowTimeoutMs);
     QCOMPARE(written.first().at(1).toString(), QString());
     QCOMPARE(window.controller().generation(), generation);
     QVERIFY(!window.controller().running());
@@ -493,7 +487,7 @@ void TestGuiWindow::failedStartKeepsThePreviousResults() {
     window.setupPanel()->datasetPicker()->setBlockList(list);
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QTRY_VERIFY(window.errorDialog());
     const QString error = window.errorDialog()->text();
     QVERIFY2(error.contains(QStringLiteral("5000")) || error.contains(QStringLiteral("beyond.txt")),
@@ -517,7 +511,7 @@ void TestGuiWindow::failedStartKeepsThePreviousResults() {
 void TestGuiWindow::badFilesAreRefusedWhenChosen() {
     const QString tiny = makeFile(QStringLiteral("tiny.bin"), 100);
     MainWindow window;
-    window.applyStartup(options(kSmallRun));
+    window.applyStartup(cliOptions(kSmallRun));
     const std::pair<QString, QString> cases[] = {
         {tiny, QStringLiteral("shorter than one 8 kB block")},
         {QStringLiteral("/dev/zero"), QStringLiteral("not a regular file")},
@@ -542,7 +536,7 @@ void TestGuiWindow::badFileOnTheCommandLineIsRefused() {
     MainWindow window;
     QSignalSpy started(&window.controller(), &RunController::started);
     window.applyStartup(
-        options({QStringLiteral("--file"), QStringLiteral("/nonexistent"), QStringLiteral("--run")}));
+        cliOptions({QStringLiteral("--file"), QStringLiteral("/nonexistent"), QStringLiteral("--run")}));
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("/nonexistent")),
              qPrintable(window.errorDialog()->text()));
@@ -629,7 +623,7 @@ void TestGuiWindow::headlessWritesEveryPlotFormat() {
                                                  QStringLiteral("--export-svg"), svg,
                                                  QStringLiteral("--export-pdf"), pdf});
     process.start();
-    QVERIFY(process.waitForFinished(kTimeoutMs));
+    QVERIFY(process.waitForFinished(kWindowTimeoutMs));
     QCOMPARE(process.exitCode(), 0);
     QCOMPARE(QImage(png).size(), QSize(1600, 1000));
     QVERIFY(QSvgRenderer(svg).isValid());
@@ -643,7 +637,7 @@ void TestGuiWindow::headlessWritesEveryPlotFormat() {
 // and reach the run as the command line's options would; "auto" leaves max_pinned to the mechanics.
 void TestGuiWindow::advancedSettingsReachTheRun() {
     MainWindow window;
-    const CliOptions given = options(
+    const CliOptions given = cliOptions(
         kSmallRun +
         QStringList{QStringLiteral("--latency-us"), QStringLiteral("200"), QStringLiteral("--jitter"),
                     QStringLiteral("0.3"), QStringLiteral("--device-parallelism"), QStringLiteral("8"),
@@ -662,7 +656,7 @@ void TestGuiWindow::advancedSettingsReachTheRun() {
     QCOMPARE(shown.device.jitter, 0.3);
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QCOMPARE(window.controller().summaries().front().maxPinned, 40);
     QVERIFY(!window.dashboard()->stale());
     auto* maxPinned = window.setupPanel()->findChild<QSpinBox*>(QString(), Qt::FindChildrenRecursively);
@@ -698,10 +692,10 @@ void TestGuiWindow::datasetCacheShowsItsSizeAndClearsOnlyOurFiles() {
                       QStringLiteral("pg18")});
     QCOMPARE(window.controller().summaries().size(), std::size_t(1));
     DatasetCacheView* view = window.setupPanel()->cacheView();
-    QTRY_VERIFY_WITH_TIMEOUT(!view->busy() && view->cache().files.size() == 1, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->busy() && view->cache().files.size() == 1, kWindowTimeoutMs);
     QVERIFY2(view->text().contains(QStringLiteral("4.0 MiB in 1 file")), qPrintable(view->text()));
     view->clear();
-    QTRY_VERIFY_WITH_TIMEOUT(!view->busy() && view->cache().files.empty(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->busy() && view->cache().files.empty(), kWindowTimeoutMs);
     QVERIFY2(view->text().contains(QStringLiteral("none")), qPrintable(view->text()));
     const QStringList left = QDir(cache.path()).entryList(QDir::Files);
     QCOMPARE(left, (QStringList{QStringLiteral("foreign.heap"), QStringLiteral("notes.txt")}));
@@ -720,14 +714,14 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
                   {QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
                    QStringLiteral("--pattern-blocks"), QStringLiteral("2048"), QStringLiteral("--policy"),
                    QStringLiteral("pg18"), QStringLiteral("--trace-csv"), csv});
-    QVERIFY(process.waitForFinished(kTimeoutMs));
+    QVERIFY(process.waitForFinished(kWindowTimeoutMs));
     QCOMPARE(process.exitCode(), 0);
 
     MainWindow window;
-    window.applyStartup(options(kSmallRun));
+    window.applyStartup(cliOptions(kSmallRun));
     QSignalSpy imported(&window, &MainWindow::traceImported);
     window.importTraceFile(csv);
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
     QCOMPARE(imported.first().first().toString(), QString());
     QVERIFY(window.importedTrace());
     QVERIFY(window.setupPanel()->hasTrace());
@@ -737,7 +731,7 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
 
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QVERIFY(waitIdle(window));
     const std::vector<const RunTrace*> traces = window.controller().traces();
     QCOMPARE(traces.size(), std::size_t(2));
@@ -769,7 +763,7 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
                    .repeated(100));
     file.close();
     window.importTraceFile(binary);
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, kWindowTimeoutMs);
     QVERIFY(!imported.last().first().toString().isEmpty());
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("binary.trace")),
@@ -802,7 +796,7 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
     QVERIFY2(error.isEmpty(), qPrintable(error));
 
     MainWindow window;
-    window.applyStartup(options(kSmallRun));
+    window.applyStartup(cliOptions(kSmallRun));
     RunConfig config = window.setupPanel()->config();
     config.pg.dataDir = server.dataDir().toStdString();
     config.pg.index = index.toStdString();
@@ -810,12 +804,12 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
     config.pg.keyRange = "100:5000";
     QSignalSpy checked(&window, &MainWindow::pgScanChecked);
     window.openPgScan(config);
-    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, kWindowTimeoutMs);
     QCOMPARE(checked.first().first().toString(), QString());
     QCOMPARE(window.setupPanel()->config().pg.index, index.toStdString());
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     const std::vector<RunSummary> runs = window.controller().summaries();
     QCOMPARE(runs.size(), std::size_t(2));
     QVERIFY2(runs[0].error.empty(), runs[0].error.c_str());
@@ -825,7 +819,7 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
 
     config.pg.index = heap.toStdString();
     window.openPgScan(config);
-    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 2, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 2, kWindowTimeoutMs);
     QVERIFY(!checked.last().first().toString().isEmpty());
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(heap.section(QLatin1Char('/'), -1)),

@@ -32,8 +32,11 @@ inline CliOptions cliOptions(const QStringList& args) {
     return parseCommandLine(list);
 }
 
+// How long a window test waits for a run or a view: a hang guard only, the runs take under a second.
+inline constexpr int kWindowTimeoutMs = 60'000;
+
 // The run is over and every view has drawn what it got.
-inline bool waitIdle(MainWindow& window, int timeoutMs) {
+inline bool waitIdle(MainWindow& window, int timeoutMs = kWindowTimeoutMs) {
     return QTest::qWaitFor([&] { return !window.controller().running() && window.dashboard()->idle(); },
                            timeoutMs);
 }
