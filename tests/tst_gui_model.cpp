@@ -218,17 +218,16 @@ void TestGuiModel::timePositionMapping() {
 
 void TestGuiModel::positionsInXCoversPixel() {
     const RunTrace trace = Synthetic{}.trace();
-    std::uint64_t first = 0, end = 0;
     // One pixel inside position 10's time extent: exactly position 10.
-    positionsInX(trace, XAxis::Time, 10'600e-9, 10'700e-9, first, end);
-    QCOMPARE(first, std::uint64_t(10));
-    QCOMPARE(end, std::uint64_t(11));
-    positionsInX(trace, XAxis::Position, 10.0, 20.0, first, end);
-    QCOMPARE(first, std::uint64_t(10));
-    QCOMPARE(end, std::uint64_t(20));
-    positionsInX(trace, XAxis::Position, -5.0, 1e9, first, end);
-    QCOMPARE(first, std::uint64_t(0));
-    QCOMPARE(end, std::uint64_t(100));
+    IndexRange range = positionsInX(trace, XAxis::Time, 10'600e-9, 10'700e-9);
+    QCOMPARE(range.first, std::uint64_t(10));
+    QCOMPARE(range.end, std::uint64_t(11));
+    range = positionsInX(trace, XAxis::Position, 10.0, 20.0);
+    QCOMPARE(range.first, std::uint64_t(10));
+    QCOMPARE(range.end, std::uint64_t(20));
+    range = positionsInX(trace, XAxis::Position, -5.0, 1e9);
+    QCOMPARE(range.first, std::uint64_t(0));
+    QCOMPARE(range.end, std::uint64_t(100));
 }
 
 void TestGuiModel::reducedSeriesExactWhenZoomedIn() {
@@ -419,9 +418,8 @@ void TestGuiModel::requestRasterPaintsReadSpans() {
     for (int y = 0; y < 128; ++y)
         QCOMPARE(raster.cells().at(8, y), std::uint8_t(y >= 8 && y < 24 ? 16 : 0));
     QCOMPARE(raster.cells().at(9, 10), std::uint8_t(0));
-    std::size_t first = 0, end = 0;
-    readsInX(trace, XAxis::Position, 8.0, 16.0, first, end);
-    QCOMPARE(end - first, std::size_t(2));
+    const IndexRange reads = readsInX(trace, XAxis::Position, 8.0, 16.0);
+    QCOMPARE(reads.end - reads.first, std::uint64_t(2));
 }
 
 void TestGuiModel::ioSizeScatterOnePointPerSizeAndColumn() {

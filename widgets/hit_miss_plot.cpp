@@ -20,9 +20,7 @@ HitMissPlot::HitMissPlot(QWidget* parent)
 }
 
 Extent HitMissPlot::blocksInView(const RunTrace& trace) const {
-    std::uint64_t first = 0;
-    std::uint64_t end = 0;
-    positionsInX(trace, xMode(), xLo(), xHi(), first, end);
+    const auto [first, end] = positionsInX(trace, xMode(), xLo(), xHi());
     return trace.blockExtent(first, end);
 }
 

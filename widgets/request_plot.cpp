@@ -33,9 +33,7 @@ void RequestPlot::prepare() {
 }
 
 Extent RequestPlot::blocksInView(const RunTrace& trace) const {
-    std::size_t first = 0;
-    std::size_t end = 0;
-    readsInX(trace, xMode(), xLo(), xHi(), first, end);
+    const auto [first, end] = readsInX(trace, xMode(), xLo(), xHi());
     return trace.readExtent(first, end);
 }
 

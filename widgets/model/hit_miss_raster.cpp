@@ -18,17 +18,14 @@ double hitMissValue(const HitMissCell& cell) {
 }
 
 bool HitMissRaster::update(const RunTrace& trace, const RasterKey& key, std::uint64_t budget) {
-    std::uint64_t first = 0;
-    std::uint64_t end = 0;
-    if (key.valid())
-        positionsInX(trace, key.mode, key.x.lo, key.x.hi, first, end);
-    if (startOver(key, first))
+    const IndexRange inX = key.valid() ? positionsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
+    if (startOver(key, inX.first))
         m_cells.reset(key);
     if (!key.valid())
         return true;
     std::uint64_t work = 0;
     PositionWalker walker(trace, key.mode, m_cursor);
-    while (m_cursor < end && work < budget) {
+    while (m_cursor < inX.end && work < budget) {
         const std::uint64_t p = m_cursor++;
         const double x = walker.x();
         const double xNext = walker.advance();
@@ -51,7 +48,7 @@ bool HitMissRaster::update(const RunTrace& trace, const RasterKey& key, std::uin
         work += static_cast<std::uint64_t>(x1 - x0) * static_cast<std::uint64_t>(y1 - y0 + 1);
         markChanged();
     }
-    return m_cursor >= end;
+    return m_cursor >= inX.end;
 }
 
 } // namespace la

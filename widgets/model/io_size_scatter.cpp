@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io_size_scatter.h"
 
-#include "request_raster.h"
 #include "run_trace.h"
 
 #include <bit>
@@ -9,15 +8,12 @@
 namespace la {
 
 bool IoSizeScatter::update(const RunTrace& trace, const Key& key, std::uint64_t budget) {
-    std::size_t first = 0;
-    std::size_t end = 0;
-    if (key.x.valid())
-        readsInX(trace, key.mode, key.x.lo, key.x.hi, first, end);
-    if (startOver(key, first))
+    const IndexRange inX = key.x.valid() ? readsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
+    if (startOver(key, inX.first))
         m_columns.assign(key.x.valid() ? static_cast<std::size_t>(key.x.cells) : 0, SizeBits{});
     if (!key.x.valid())
         return true;
-    for (std::uint64_t work = 0; m_cursor < end && work < budget; ++work) {
+    for (std::uint64_t work = 0; m_cursor < inX.end && work < budget; ++work) {
         const std::size_t r = m_cursor++;
         const int column = key.x.cellOf(xOfRead(trace, key.mode, r));
         if (column < 0 || column >= key.x.cells)
@@ -30,7 +26,7 @@ bool IoSizeScatter::update(const RunTrace& trace, const Key& key, std::uint64_t 
             markChanged();
         }
     }
-    return m_cursor >= end;
+    return m_cursor >= inX.end;
 }
 
 std::vector<IoSizeScatter::Point> IoSizeScatter::points() const {

@@ -23,8 +23,4 @@ private:
     Grid<std::uint8_t> m_cells;
 };
 
-// The reads issued inside [xLo, xHi): indices [first, end).
-void readsInX(const RunTrace& trace, XAxis mode, double xLo, double xHi, std::size_t& first,
-              std::size_t& end);
-
 } // namespace la

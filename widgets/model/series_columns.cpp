@@ -9,11 +9,8 @@
 namespace la {
 
 bool SeriesColumns::update(const RunTrace& trace, const Key& key, std::uint64_t budget) {
-    std::uint64_t first = 0;
-    std::uint64_t end = 0;
-    if (key.x.valid())
-        positionsInX(trace, key.mode, key.x.lo, key.x.hi, first, end);
-    if (startOver(key, first))
+    const IndexRange inX = key.x.valid() ? positionsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
+    if (startOver(key, inX.first))
         m_columns.assign(key.x.valid() ? static_cast<std::size_t>(key.x.cells) : 0, Column{});
     const StateBuckets& state = trace.state();
     if (!key.x.valid() || state.size() == 0)
@@ -21,7 +18,7 @@ bool SeriesColumns::update(const RunTrace& trace, const Key& key, std::uint64_t 
     // Bucket min/max only grow as a bucket fills or merges with its neighbour, so binning a bucket
     // again is harmless: that is how the last, still growing, bucket is kept up to date.
     std::size_t b = state.bucketOf(m_cursor);
-    const std::size_t bEnd = end > first ? std::min(state.size(), state.bucketOf(end - 1) + 1) : 0;
+    const std::size_t bEnd = inX.empty() ? 0 : std::min(state.size(), state.bucketOf(inX.end - 1) + 1);
     std::uint64_t work = 0;
     for (; b < bEnd && work < budget; ++b, ++work) {
         const double x0 = bucketX(trace, key.mode, b);

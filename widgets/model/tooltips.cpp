@@ -2,7 +2,6 @@
 #include "tooltips.h"
 
 #include "block_size.h"
-#include "request_raster.h"
 #include "run_trace.h"
 
 #include <QLocale>
@@ -100,9 +99,7 @@ QString formatBlocks(int blocks) {
 }
 
 QString stateTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi) {
-    std::uint64_t first = 0;
-    std::uint64_t end = 0;
-    positionsInX(trace, mode, xLo, xHi, first, end);
+    const auto [first, end] = positionsInX(trace, mode, xLo, xHi);
     if (end <= first)
         return {};
     const StateBuckets& state = trace.state();
@@ -128,9 +125,7 @@ QString hitMissTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi
                        const HitMissCell& cell) {
     if (cell.blocks == 0)
         return {};
-    std::uint64_t first = 0;
-    std::uint64_t end = 0;
-    positionsInX(trace, mode, xLo, xHi, first, end);
+    const auto [first, end] = positionsInX(trace, mode, xLo, xHi);
     const auto blockLo = static_cast<std::uint64_t>(std::max(0.0, std::floor(yLo)));
     const auto blockHi = static_cast<std::uint64_t>(std::max(0.0, std::ceil(yHi) - 1.0));
     QString text = where(trace, first, std::max(end, first + 1));
@@ -143,9 +138,7 @@ QString hitMissTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi
 }
 
 QString ioSizeTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi) {
-    std::size_t first = 0;
-    std::size_t end = 0;
-    readsInX(trace, mode, xLo, xHi, first, end);
+    const auto [first, end] = readsInX(trace, mode, xLo, xHi);
     if (end <= first)
         return {};
     std::map<int, std::uint64_t> sizes;
@@ -166,9 +159,7 @@ QString ioSizeTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi)
 }
 
 QString requestTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi, double yLo, double yHi) {
-    std::size_t first = 0;
-    std::size_t end = 0;
-    readsInX(trace, mode, xLo, xHi, first, end);
+    const auto [first, end] = readsInX(trace, mode, xLo, xHi);
     QStringList lines;
     std::uint64_t matches = 0;
     const std::size_t scanEnd = std::min(end, first + kMaxReadsScanned);
