@@ -2,7 +2,6 @@
 #include "distance_plot.h"
 
 #include "qcp.h"
-#include "raster_support.h"
 #include "run_trace.h"
 #include "series_columns.h"
 #include "tooltips.h"
@@ -78,7 +77,6 @@ void DistancePlot::createPane(std::size_t run) {
     }
     p.maxPinned = makeLimitLine(run);
     p.ioCombineLimit = makeLimitLine(run);
-    p.runLabel = addRunLabel(plot(), rect, runName(run));
     p.columns = SeriesColumns();
     applyYScale(rect->axis(QCPAxis::atLeft));
 }
@@ -154,8 +152,7 @@ void DistancePlot::destroyPanes() {
         for (QCPGraph* graph : p.graphs)
             plot()->removeGraph(graph);
         for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{
-                 p.maxPinned.line, p.maxPinned.label, p.ioCombineLimit.line, p.ioCombineLimit.label,
-                 p.runLabel})
+                 p.maxPinned.line, p.maxPinned.label, p.ioCombineLimit.line, p.ioCombineLimit.label})
             plot()->removeItem(item);
         for (QCPItemRect* rect : p.collapseRects)
             plot()->removeItem(rect);
@@ -359,7 +356,6 @@ void DistancePlot::applyTheme() {
             limit->label->setColor(t.limit);
             limit->label->setBrush(t.labelBackground); // data passing behind does not strike it through
         }
-        p.runLabel->setColor(t.text);
         for (QCPItemRect* rect : p.collapseRects)
             rect->setBrush(t.collapseFill);
         for (QCPItemText* text : p.collapseLabels)

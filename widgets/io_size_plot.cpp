@@ -2,7 +2,7 @@
 #include "io_size_plot.h"
 
 #include "gradients.h"
-#include "raster_support.h"
+#include "qcp.h"
 #include "run_trace.h"
 #include "tooltips.h"
 
@@ -59,7 +59,6 @@ void IoSizePlot::createPane(std::size_t run) {
     p.histogram->setWidthType(QCPBars::wtAbsolute);
     p.histogram->setWidth(5);
     p.histogram->setBarsGroup(m_barsGroup);
-    p.runLabel = addRunLabel(plot(), rect, runName(run));
     p.legend = new QCPItemText(plot());
     p.legend->setClipToAxisRect(false);
     p.legend->position->setAxisRect(m_histogramRect);
@@ -82,7 +81,6 @@ void IoSizePlot::destroyPanes() {
         for (QCPGraph* graph : p.graphs)
             plot()->removeGraph(graph);
         plot()->removePlottable(p.histogram);
-        plot()->removeItem(p.runLabel);
         plot()->removeItem(p.legend);
     }
     m_panes.clear();
@@ -185,7 +183,6 @@ void IoSizePlot::applyTheme() {
         p.histogram->setPen(Qt::NoPen);
         p.histogram->setBrush(runColours[run % 2]);
         p.legend->setColor(runColours[run % 2]);
-        p.runLabel->setColor(theme().text);
     }
 }
 

@@ -19,8 +19,7 @@ template <typename Raster> void RasterPlot<Raster>::createPane(std::size_t run) 
         m_panes.resize(run + 1);
     Pane& p = m_panes[run];
     QCPAxisRect* rect = pane(run);
-    // The map takes the scale's data range and gradient, and follows them from then on.
-    addRasterPane(p, plot(), rect, m_scale, runName(run));
+    p.map = addColorMap(rect, m_scale);
     p.raster = Raster();
     rect->axis(QCPAxis::atLeft)->setLabel(tr("block"));
     useCompactTicks(rect->axis(QCPAxis::atLeft));
@@ -28,7 +27,7 @@ template <typename Raster> void RasterPlot<Raster>::createPane(std::size_t run) 
 
 template <typename Raster> void RasterPlot<Raster>::destroyPanes() {
     for (const Pane& p : m_panes)
-        removeRasterPane(plot(), p);
+        plot()->removePlottable(p.map);
     m_panes.clear();
 }
 
@@ -65,8 +64,6 @@ template <typename Raster> void RasterPlot<Raster>::applyTheme() {
     m_scale->axis()->setTickLabelColor(theme().text);
     m_scale->axis()->setLabelColor(theme().text);
     m_scale->axis()->setBasePen(QPen(theme().axis));
-    for (Pane& p : m_panes)
-        p.runLabel->setColor(theme().text);
 }
 
 template <typename Raster>

@@ -4,7 +4,6 @@
 #include "grid.h"
 #include "hit_miss_raster.h"
 #include "plot_view.h"
-#include "raster_pane.h"
 #include "request_raster.h"
 
 #include <optional>
@@ -12,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+class QCPColorMap;
 class QCPColorScale;
 
 namespace la {
@@ -39,7 +39,7 @@ protected:
     void prepare() override;
     bool binPane(std::size_t run, std::uint64_t budget) override;
     void publishPane(std::size_t run) override;
-    // Colours the scale's axis and the run labels; a subclass adds what its scale shows.
+    // Colours the scale's axis; a subclass adds what its scale shows.
     void applyTheme() override;
 
     // A raster cell and the x and block range it covers.
@@ -57,7 +57,8 @@ protected:
     QCPColorScale* scale() const { return m_scale; }
 
 private:
-    struct Pane : RasterPane {
+    struct Pane {
+        QCPColorMap* map = nullptr;
         Raster raster;
     };
     RasterKey keyFor(std::size_t run) const;
