@@ -60,9 +60,7 @@ DistancePlot::DistancePlot(QWidget* parent) : PlotView(tr("Read-ahead distance")
 }
 
 void DistancePlot::createPane(std::size_t run) {
-    if (m_panes.size() <= run)
-        m_panes.resize(run + 1);
-    Pane& p = m_panes[run];
+    Pane& p = m_panes.emplace_back();
     QCPAxisRect* rect = pane(run);
     for (std::size_t s = 0; s < kStateSeriesCount; ++s) {
         QCPGraph* graph = plot()->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
@@ -77,7 +75,6 @@ void DistancePlot::createPane(std::size_t run) {
     }
     p.maxPinned = makeLimitLine(run);
     p.ioCombineLimit = makeLimitLine(run);
-    p.columns = SeriesColumns();
     applyYScale(rect->axis(QCPAxis::atLeft));
 }
 

@@ -43,9 +43,7 @@ void IoSizePlot::setSizeAxis(QCPAxis* axis) {
 }
 
 void IoSizePlot::createPane(std::size_t run) {
-    if (m_panes.size() <= run)
-        m_panes.resize(run + 1);
-    Pane& p = m_panes[run];
+    Pane& p = m_panes.emplace_back();
     QCPAxisRect* rect = pane(run);
     for (std::size_t c = 0; c < kSizeClasses; ++c) {
         QCPGraph* graph = plot()->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
@@ -71,7 +69,6 @@ void IoSizePlot::createPane(std::size_t run) {
     legendFont.setBold(true);
     p.legend->setFont(legendFont);
     p.legend->setPadding(QMargins(0, 1, 0, 2));
-    p.scatter = IoSizeScatter();
     rect->axis(QCPAxis::atLeft)->setLabel(tr("read size"));
     m_tickedMaxBlocks = 0;
 }

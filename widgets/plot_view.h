@@ -88,7 +88,8 @@ signals:
     void resetZoomRequested();
 
 protected:
-    // Creates the plottables and items of pane `run` (its axis rect exists already).
+    // Creates the plottables and items of pane `run` (its axis rect exists already): for runs 0, 1, ...
+    // in turn, after destroyPanes().
     virtual void createPane(std::size_t run) = 0;
     // Removes every plottable and item of every pane (before panes are rebuilt).
     virtual void destroyPanes() = 0;

@@ -15,12 +15,9 @@ RasterPlot<Raster>::RasterPlot(const QString& title, const QString& yNoun, const
 }
 
 template <typename Raster> void RasterPlot<Raster>::createPane(std::size_t run) {
-    if (m_panes.size() <= run)
-        m_panes.resize(run + 1);
-    Pane& p = m_panes[run];
+    Pane& p = m_panes.emplace_back();
     QCPAxisRect* rect = pane(run);
     p.map = addColorMap(rect, m_scale);
-    p.raster = Raster();
     rect->axis(QCPAxis::atLeft)->setLabel(tr("block"));
     useCompactTicks(rect->axis(QCPAxis::atLeft));
 }
