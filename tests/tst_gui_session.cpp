@@ -143,11 +143,8 @@ void TestGuiSession::saveThenOpen() {
 }
 
 void TestGuiSession::badSessionShowsError() {
-    const QString bad = m_dir.filePath(QStringLiteral("bad.lookahead"));
-    QFile file(bad);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("not a session at all\n");
-    file.close();
+    const QString bad =
+        test::writeFile(m_dir.filePath(QStringLiteral("bad.lookahead")), "not a session at all\n");
     MainWindow window;
     window.applyStartup(cliOptions({}));
     QSignalSpy opened(&window, &MainWindow::sessionOpened);

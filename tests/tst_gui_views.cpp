@@ -31,6 +31,7 @@ namespace {
 
 using test::cliOptions;
 using test::kWindowTimeoutMs;
+using test::runToEnd;
 using test::smallRun;
 using test::waitIdle;
 
@@ -72,7 +73,6 @@ private slots:
     void openedFileSizesTheDatasetLabel();
 
 private:
-    void runToEnd(MainWindow& window, const QStringList& args);
 };
 
 void TestGuiViews::initTestCase() {
@@ -84,14 +84,6 @@ void TestGuiViews::initTestCase() {
 
 void TestGuiViews::cleanup() {
     QSettings().clear();
-}
-
-void TestGuiViews::runToEnd(MainWindow& window, const QStringList& args) {
-    QSignalSpy finished(&window.controller(), &RunController::finished);
-    window.applyStartup(cliOptions(args));
-    window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
-    QVERIFY(waitIdle(window));
 }
 
 // "Position axis" ticked, quit, started with an A/B run: B's panes, created after the mode was set,

@@ -12,6 +12,7 @@
 #include "plot_view.h"
 #include "run_options.h"
 #include "summary_panel.h"
+#include "test_files.h"
 #include "window_harness.h"
 
 #include <QAction>
@@ -47,7 +48,9 @@ namespace {
 
 using test::cliOptions;
 using test::kWindowTimeoutMs;
+using test::runToEnd;
 using test::waitIdle;
+using test::writeFile;
 
 const QStringList kSmallRun = test::smallRun();
 
@@ -120,7 +123,6 @@ private slots:
 
 private:
     QString makeFile(const QString& name, qint64 bytes);
-    void runToEnd(MainWindow& window, const QStringList& args);
     QTemporaryDir m_dir;
 };
 
@@ -147,14 +149,6 @@ void TestGuiWindow::windowBuildsWithADefaultDataset() {
     QVERIFY(!config.comparePolicy.empty()); // one click shows A vs B
     QVERIFY(window.setupPanel()->runButton()->isEnabled());
     QVERIFY(!window.errorDialog());
-}
-
-void TestGuiWindow::runToEnd(MainWindow& window, const QStringList& args) {
-    QSignalSpy finished(&window.controller(), &RunController::finished);
-    window.applyStartup(cliOptions(args));
-    window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
-    QVERIFY(waitIdle(window));
 }
 
 void TestGuiWindow::runUpdatesEveryPlot() {
@@ -324,11 +318,8 @@ void TestGuiWindow::unreadableBlockListShowsErrorAndStaysUsable() {
 }
 
 void TestGuiWindow::malformedBlockListShowsError() {
-    const QString path = m_dir.filePath(QStringLiteral("malformed.txt"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("# blocks\n12\n13\nfourteen\n");
-    file.close();
+    const QString path =
+        writeFile(m_dir.filePath(QStringLiteral("malformed.txt")), "# blocks\n12\n13\nfourteen\n");
     MainWindow window;
     window.openBlockList(path);
     QVERIFY(window.errorDialog());
@@ -350,11 +341,7 @@ void TestGuiWindow::unknownDatasetShowsError() {
 }
 
 void TestGuiWindow::exportOntoAnInputIsRefused() {
-    const QString list = m_dir.filePath(QStringLiteral("input-blocks.txt"));
-    QFile file(list);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("1\n2\n3\n5\n8\n");
-    file.close();
+    const QString list = writeFile(m_dir.filePath(QStringLiteral("input-blocks.txt")), "1\n2\n3\n5\n8\n");
     MainWindow window;
     runToEnd(window, {QStringLiteral("--blocks"), list, QStringLiteral("--policy"), QStringLiteral("pg18")});
     PlotExportRequest request;
@@ -363,8 +350,7 @@ void TestGuiWindow::exportOntoAnInputIsRefused() {
     QVERIFY2(pngError.contains(QStringLiteral("same file as --blocks")), qPrintable(pngError));
     const QString jsonError = window.exportSummaryJson(list);
     QVERIFY2(jsonError.contains(QStringLiteral("same file as --blocks")), qPrintable(jsonError));
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    QCOMPARE(file.readAll(), QByteArray("1\n2\n3\n5\n8\n"));
+    QCOMPARE(test::readFile(list), QByteArray("1\n2\n3\n5\n8\n"));
 }
 
 void TestGuiWindow::exportWriteErrorSaysWhy() {
@@ -475,11 +461,7 @@ void TestGuiWindow::failedStartKeepsThePreviousResults() {
     const auto summary = window.dashboard()->summaryPanel()->rows();
     QVERIFY(!verdict.isEmpty());
     const QString data = makeFile(QStringLiteral("small.bin"), 16 * 8192);
-    const QString list = m_dir.filePath(QStringLiteral("beyond.txt"));
-    QFile file(list);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("3\n4\n5000\n");
-    file.close();
+    const QString list = writeFile(m_dir.filePath(QStringLiteral("beyond.txt")), "3\n4\n5000\n");
     RunConfig config = window.setupPanel()->config();
     config.io = IoMode::Sync;
     config.file = data.toStdString();
@@ -754,14 +736,11 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
     QVERIFY(!window.setupPanel()->hasTrace());
     QCOMPARE(window.setupPanel()->comparison(), Comparison::Policy);
 
-    const QString binary = m_dir.filePath(QStringLiteral("binary.trace"));
-    QFile file(binary);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(QByteArray("\x7f"
-                          "ELF\x02\x01\x01\0\0\0",
-                          10)
-                   .repeated(100));
-    file.close();
+    const QString binary =
+        writeFile(m_dir.filePath(QStringLiteral("binary.trace")), QByteArray("\x7f"
+                                                                             "ELF\x02\x01\x01\0\0\0",
+                                                                             10)
+                                                                      .repeated(100));
     window.importTraceFile(binary);
     QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, kWindowTimeoutMs);
     QVERIFY(!imported.last().first().toString().isEmpty());
