@@ -504,15 +504,8 @@ void TestFileSafety::killDuringDatasetWriteLeavesNothing() {
                             {},
                             {}});
     QVERIFY(process.waitForStarted());
-    process.setReadChannel(QProcess::StandardError);
     QByteArray err;
-    QVERIFY(QTest::qWaitFor(
-        [&] {
-            process.waitForReadyRead(100);
-            err += process.readAllStandardError();
-            return err.contains("writing dataset file");
-        },
-        kTimeoutMs));
+    QVERIFY(la::test::waitForStderr(process, "writing dataset file", err, kTimeoutMs));
     // While the file is written, nothing in the directory has a name anyone could open.
     QCOMPARE(entries(cache), QStringList());
     ::kill(static_cast<pid_t>(process.processId()), signal);

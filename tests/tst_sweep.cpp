@@ -389,12 +389,7 @@ void TestSweep::cancelledSweepWritesNothing() {
     QVERIFY(process.waitForStarted());
     // Once runs go (their first progress line), not before: the cancel must stop runs.
     QByteArray err;
-    QVERIFY(QTest::qWaitFor(
-        [&] {
-            err += process.readAllStandardError();
-            return err.contains(" runs (");
-        },
-        60'000));
+    QVERIFY(test::waitForStderr(process, " runs (", err, 60'000));
     process.terminate(); // SIGTERM, as a Ctrl+C or a job scheduler's stop would
     QVERIFY(process.waitForFinished(60'000));
     QCOMPARE(process.exitCode(), 143);
