@@ -73,6 +73,19 @@ Result lookahead(const QStringList& args) {
     return lookahead(Launch{args, {}, {}, {}});
 }
 
+// A real (sync) run of `blocks` sequential blocks whose dataset file goes to `cache`.
+QStringList syncRunIn(const QString& cache, int blocks) {
+    return {QStringLiteral("--headless"),
+            QStringLiteral("--dataset"),
+            QStringLiteral("seq"),
+            QStringLiteral("--pattern-blocks"),
+            QString::number(blocks),
+            QStringLiteral("--io"),
+            QStringLiteral("sync"),
+            QStringLiteral("--cache-dir"),
+            cache};
+}
+
 // Every entry of a directory, hidden ones included.
 QStringList entries(const QString& dir) {
     return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
@@ -204,10 +217,7 @@ void TestFileSafety::plantedSymlinksAreNeverFollowed() {
     QVERIFY(ok);
     for (int pid = last + 1; pid < last + 400; ++pid)
         QVERIFY(QFile::link(victim, cache + QStringLiteral("/.synthetic-1-0-64.heap.part-%1").arg(pid)));
-    const Result r =
-        lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
-                   QStringLiteral("--pattern-blocks"), QString::number(64), QStringLiteral("--io"),
-                   QStringLiteral("sync"), QStringLiteral("--cache-dir"), cache});
+    const Result r = lookahead(syncRunIn(cache, 64));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QCOMPARE(readFile(victim), QByteArray("precious\n"));
     QVERIFY(QFileInfo(cache + QStringLiteral("/synthetic-1-0-64.heap")).isFile());
@@ -236,15 +246,7 @@ void TestFileSafety::sharedCacheDirectoryIsRefused() {
     const QString shared = path(QStringLiteral("shared"));
     QVERIFY(QDir().mkpath(shared));
     QCOMPARE(::chmod(shared.toLocal8Bit().constData(), 01777), 0);
-    const QStringList args{QStringLiteral("--headless"),
-                           QStringLiteral("--dataset"),
-                           QStringLiteral("seq"),
-                           QStringLiteral("--pattern-blocks"),
-                           QString::number(32),
-                           QStringLiteral("--io"),
-                           QStringLiteral("sync"),
-                           QStringLiteral("--cache-dir"),
-                           shared};
+    const QStringList args = syncRunIn(shared, 32);
     Result r = lookahead(args);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("writable by group or others")), qPrintable(r.err));
@@ -523,16 +525,10 @@ void TestFileSafety::killDuringDatasetWriteLeavesNothing() {
 
 void TestFileSafety::fileSizeLimitIsAnError() {
     const QString cache = path(QStringLiteral("fsize"));
-    const Result r =
-        lookahead(Launch{{QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
-                          QStringLiteral("--pattern-blocks"), QStringLiteral("4096"), QStringLiteral("--io"),
-                          QStringLiteral("sync"), QStringLiteral("--cache-dir"), cache},
-                         {},
-                         {},
-                         [] {
-                             const rlimit limit{1 << 20, 1 << 20};
-                             ::setrlimit(RLIMIT_FSIZE, &limit);
-                         }});
+    const Result r = lookahead(Launch{syncRunIn(cache, 4096), {}, {}, [] {
+                                          const rlimit limit{1 << 20, 1 << 20};
+                                          ::setrlimit(RLIMIT_FSIZE, &limit);
+                                      }});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("file size limit")), qPrintable(r.err));
     // The message names the file the user would look for, never a temporary one.
@@ -566,10 +562,7 @@ void TestFileSafety::staleTemporaryFilesAreRemoved() {
                        static_cast<std::size_t>(mark.size()), 0) != 0)
             QSKIP("this file system has no user extended attributes");
     }
-    const Result r =
-        lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
-                   QStringLiteral("--pattern-blocks"), QStringLiteral("64"), QStringLiteral("--io"),
-                   QStringLiteral("sync"), QStringLiteral("--cache-dir"), cache});
+    const Result r = lookahead(syncRunIn(cache, 64));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(orphan));
     QVERIFY(QFileInfo::exists(alive)); // its process (this test) still runs
@@ -726,10 +719,7 @@ void TestFileSafety::directoryAtDatasetPathIsFoundFirst() {
     const QString cache = path(QStringLiteral("in-the-way"));
     QVERIFY(QDir().mkpath(cache + QStringLiteral("/synthetic-1-0-4096.heap")));
     QCOMPARE(::chmod(cache.toLocal8Bit().constData(), 0700), 0);
-    const Result r =
-        lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
-                   QStringLiteral("--pattern-blocks"), QStringLiteral("4096"), QStringLiteral("--io"),
-                   QStringLiteral("sync"), QStringLiteral("--cache-dir"), cache});
+    const Result r = lookahead(syncRunIn(cache, 4096));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("a directory is in its place")), qPrintable(r.err));
     QVERIFY2(!r.err.contains(QStringLiteral("writing dataset file")),
@@ -740,10 +730,7 @@ void TestFileSafety::directoryAtDatasetPathIsFoundFirst() {
     QVERIFY(QDir().mkpath(foreign));
     QCOMPARE(::chmod(foreign.toLocal8Bit().constData(), 0700), 0);
     writeFile(foreign + QStringLiteral("/synthetic-1-0-4096.heap"), "someone's notes");
-    const Result again =
-        lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
-                   QStringLiteral("--pattern-blocks"), QStringLiteral("4096"), QStringLiteral("--io"),
-                   QStringLiteral("sync"), QStringLiteral("--cache-dir"), foreign});
+    const Result again = lookahead(syncRunIn(foreign, 4096));
     QCOMPARE(again.exitCode, 2);
     QVERIFY2(again.err.contains(QStringLiteral("not a Lookahead dataset file")), qPrintable(again.err));
     QCOMPARE(readFile(foreign + QStringLiteral("/synthetic-1-0-4096.heap")), QByteArray("someone's notes"));
