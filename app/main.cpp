@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/cli_options.h"
 #include "cli/export_command.h"
+#include "cli/dataset_listing.h"
+#include "cli/import_command.h"
+#include "cli/open_command.h"
 #include "cli/run_command.h"
-#include "cli/signal_cancel.h"
+#include "experiment/signal_cancel.h"
 #include "cli/sweep_command.h"
 #include "gui/gui_main.h"
 #include "input_error.h"
@@ -75,7 +78,9 @@ int run(int argc, char** argv) {
     // An imported trace is saved from the window's path, which keeps every event of both runs.
     const bool drawn = options.exportsPlots() || (!options.importTrace.empty() && !options.save.empty());
     if (options.headless && !drawn)
-        return la::runHeadless(options);
+        return !options.open.empty()          ? la::runOpenHeadless(options)
+               : !options.importTrace.empty() ? la::runImportHeadless(options)
+                                              : la::runHeadless(options);
     if (drawn) {
         // QCustomPlot draws with QWidgets, so the export needs a QApplication, offscreen.
         qputenv("QT_QPA_PLATFORM", "offscreen");

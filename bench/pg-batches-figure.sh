@@ -12,20 +12,8 @@ set -euo pipefail
 OUT=$(realpath -m "$1")
 BIN=$(realpath "${2:-build/app/lookahead}")
 ROWS=${ROWS:-200000}
-PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
-WORK=$(mktemp -d)
-AS=()
-if [[ $(id -u) == 0 ]]; then
-    chown postgres: "$WORK"
-    AS=(runuser -u postgres --)
-fi
-cleanup() { "${AS[@]}" "$PG_BIN/pg_ctl" -D "$WORK/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-"${AS[@]}" "$PG_BIN/initdb" -D "$WORK/data" -A trust -U postgres --no-sync --no-instructions >/dev/null
-printf "listen_addresses = ''\nunix_socket_directories = '%s'\nautovacuum = off\nfsync = off\n" "$WORK" \
-    >>"$WORK/data/postgresql.conf"
-"${AS[@]}" "$PG_BIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w start >/dev/null
-psql() { "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$WORK" -U postgres -d postgres -c "$1"; }
+. "$(dirname "$0")/temp_pg.sh"
+start_temp_pg
 psql "CREATE TABLE t(a int8, pad text);
       INSERT INTO t SELECT i, repeat('x', 100) FROM generate_series(1, $ROWS) i ORDER BY hashint8(i);
       CREATE INDEX idx ON t(a); CHECKPOINT;"

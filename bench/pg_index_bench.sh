@@ -14,27 +14,10 @@ cd "$(dirname "$0")/.."
 BENCH=$(realpath "${1:-build/bench/lookahead-pg-index-bench}")
 ROWS=${ROWS:-50000000}
 REPEAT=${REPEAT:-3}
-PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 [[ -x $BENCH ]] || { echo "no bench binary at $BENCH (build it, or pass its path)" >&2; exit 2; }
-WORK=$(mktemp -d)
-AS=()
-if [[ $(id -u) == 0 ]]; then
-    chown postgres: "$WORK"
-    AS=(runuser -u postgres --)
-fi
-cleanup() { "${AS[@]}" "$PG_BIN/pg_ctl" -D "$WORK/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$WORK"; }
-trap cleanup EXIT
+. bench/temp_pg.sh
+start_temp_pg "maintenance_work_mem = 1GB"
 cd "$WORK"
-"${AS[@]}" "$PG_BIN/initdb" -D "$WORK/data" -A trust -U postgres --no-sync --no-instructions >/dev/null
-cat >>"$WORK/data/postgresql.conf" <<CONF
-listen_addresses = ''
-unix_socket_directories = '$WORK'
-autovacuum = off
-fsync = off
-maintenance_work_mem = 1GB
-CONF
-"${AS[@]}" "$PG_BIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w start >/dev/null
-psql() { "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$WORK" -U postgres -d postgres -c "$1"; }
 echo "building a $ROWS-row int8 index..." >&2
 psql "CREATE TABLE t(a int8); INSERT INTO t SELECT g FROM generate_series(1, $ROWS) g;"
 psql "CREATE INDEX t_a ON t(a);"

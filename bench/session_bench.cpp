@@ -6,8 +6,10 @@
 //   lookahead-session-bench [BLOCKS] [FILE]     (FILE default /tmp/lookahead-session-bench.lookahead)
 #include "dashboard.h"
 #include "experiment/experiment.h"
+#include "experiment/runner.h"
 #include "experiment/session_io.h"
 #include "experiment/session_traces.h"
+#include "experiment/verdict.h"
 #include "run.h"
 
 #include <QApplication>
@@ -51,17 +53,17 @@ int main(int argc, char** argv) {
     std::vector<la::RunSummary> summaries;
     QElapsedTimer clock;
     clock.start();
-    for (std::size_t i = 0; i < experiment.runs.size(); ++i) {
-        la::RunCallbacks callbacks;
-        callbacks.sinks.push_back(&kept[i]);
-        summaries.push_back(la::runScan(experiment.runs[i].config, experiment.runs[i].policy, callbacks));
-    }
+    la::ExperimentCallbacks callbacks;
+    callbacks.runStarted = [&kept](int run, std::vector<la::EventSink*>& sinks) {
+        sinks.push_back(&kept[static_cast<std::size_t>(run)]);
+    };
+    summaries =
+        la::runExperiment(experiment, {{}, {}, false, "lookahead-session-bench"}, callbacks).summaries;
     std::uint64_t rows = 0;
     for (const Keep& k : kept)
         rows += k.events.size();
     std::printf("runs: %llu blocks A/B, %llu viewed events, %.2f s\n", blocks,
                 static_cast<unsigned long long>(rows), static_cast<double>(clock.elapsed()) / 1000.0);
-    experiment.provenance = la::experimentProvenance(experiment, summaries, "lookahead-session-bench");
 
     clock.restart();
     {

@@ -138,6 +138,7 @@ std::vector<RunOption> buildTable() {
         "preset or pattern (default sparse-miss:16; see --list-datasets)", {},
         [](const RunConfig& c) { return c.dataset.name; },
         [](RunConfig& c, const std::string& v) { c.dataset.name = v; }));
+    t.back().defaultValue = "sparse-miss:16";
     t.push_back(text(
         "blocks", "blockList", "blocks_file", dataset, "FILE",
         "scan a block list instead (one block per line, # comments, or CSV with a block column)", {},
@@ -433,6 +434,14 @@ std::vector<RunOption> tableWithUnits() {
 const std::vector<RunOption>& runOptions() {
     static const std::vector<RunOption> table = tableWithUnits();
     return table;
+}
+
+RunConfig defaultRunConfig() {
+    RunConfig config;
+    for (const RunOption& option : runOptions())
+        if (!option.defaultValue.empty())
+            option.set(config, std::string(option.defaultValue));
+    return config;
 }
 
 const RunOption* findRunOption(std::string_view name) {

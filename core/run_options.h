@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "run.h"
+#include "run_config.h"
 
 #include <cstdint>
 #include <functional>
@@ -28,15 +28,19 @@ struct RunOption {
     std::string_view unit;      // of a number, for plot axes: "%", "ns", "blocks" (empty: none)
     std::uint64_t minWhole = 0, maxWhole = 0;
     double minReal = 0.0, maxReal = 0.0;
-    bool minExclusive = false;                        // Real: more than minReal
-    std::vector<std::string_view> choices;            // Text: the values it takes (empty: any)
-    std::vector<std::string_view> aliases;            // Text: other spellings it also takes ("uring")
-    std::string_view negation;                        // Flag: a second flag that sets it false ("buffered")
-    std::function<std::string(const RunConfig&)> get; // "" = not set
+    bool minExclusive = false;             // Real: more than minReal
+    std::vector<std::string_view> choices; // Text: the values it takes (empty: any)
+    std::vector<std::string_view> aliases; // Text: other spellings it also takes ("uring")
+    std::string_view negation;             // Flag: a second flag that sets it false ("buffered")
+    std::string_view defaultValue;         // set by defaultRunConfig() where RunConfig's own default is none
+    std::function<std::string(const RunConfig&)> get;        // "" = not set
     std::function<void(RunConfig&, const std::string&)> set; // gets checked values only
 };
 
 const std::vector<RunOption>& runOptions();
+// A run as every front end starts it (the command line, the window's first launch, sweep cells):
+// RunConfig's defaults with each option's defaultValue set.
+RunConfig defaultRunConfig();
 // The option named `name` (or whose negation it is); nullptr if there is none.
 const RunOption* findRunOption(std::string_view name);
 

@@ -67,7 +67,7 @@ void TestGuiHostileSession::doubleClickedDamagedSession() {
     const CliOptions given = test::cliOptions({file}); // what a file manager runs
     QCOMPARE(QString::fromStdString(given.open), file);
     MainWindow window;
-    QSignalSpy opened(&window, &MainWindow::sessionOpened);
+    QSignalSpy opened(window.sessions(), &SessionFiles::opened);
     window.applyStartup(given);
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, test::kSessionTimeoutMs);
     const QString error = opened.first().at(1).toString();

@@ -69,13 +69,13 @@ void TestGuiSession::saveThenOpen() {
     live.startRun();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QVERIFY(waitIdle(live));
-    QSignalSpy saved(&live, &MainWindow::sessionSaved);
-    QCOMPARE(live.saveSessionFile(m_saved), QString());
+    QSignalSpy saved(live.sessions(), &SessionFiles::saved);
+    QCOMPARE(live.sessions()->save(m_saved), QString());
     QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, kWindowTimeoutMs);
     QCOMPARE(saved.first().at(1).toString(), QString());
     const QImage liveImage = live.dashboard()->renderImage(QSize(1200, 800), 1.0, live.caption());
     const QString liveJson = m_dir.filePath(QStringLiteral("live.json"));
-    QCOMPARE(live.exportSummaryJson(liveJson), QString());
+    QCOMPARE(live.exports()->exportSummaryJson(liveJson), QString());
 
     // The CLI reads what the window saved: the same runs, now with the provenance.
     QProcess cli;
@@ -93,8 +93,8 @@ void TestGuiSession::saveThenOpen() {
     MainWindow reopened;
     reopened.resize(1400, 1000);
     reopened.applyStartup(cliOptions({}));
-    QSignalSpy opened(&reopened, &MainWindow::sessionOpened);
-    reopened.openSessionFile(m_saved);
+    QSignalSpy opened(reopened.sessions(), &SessionFiles::opened);
+    reopened.sessions()->open(m_saved);
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
     QCOMPARE(opened.first().at(1).toString(), QString());
     QVERIFY(waitIdle(reopened));
@@ -109,7 +109,7 @@ void TestGuiSession::saveThenOpen() {
     // Run B against this baseline: the saved A beside a new live B with the same settings. The
     // simulated device is deterministic, so B comes out as it did live: the same verdict and pixels.
     QSignalSpy again(&reopened.controller(), &RunController::finished);
-    QCOMPARE(reopened.runAgainstBaseline(), QString());
+    QCOMPARE(reopened.sessions()->runAgainstBaseline(), QString());
     QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, kWindowTimeoutMs);
     QVERIFY(waitIdle(reopened));
     QCOMPARE(again.first().first().toBool(), false);
@@ -119,8 +119,8 @@ void TestGuiSession::saveThenOpen() {
     // The pair saves as a new session: the saved A (its events kept again) and the new B, the runs the
     // CLI then reads back equal to the live pair's.
     const QString pair = m_dir.filePath(QStringLiteral("pair.lookahead"));
-    QSignalSpy pairSaved(&reopened, &MainWindow::sessionSaved);
-    QCOMPARE(reopened.saveSessionFile(pair), QString());
+    QSignalSpy pairSaved(reopened.sessions(), &SessionFiles::saved);
+    QCOMPARE(reopened.sessions()->save(pair), QString());
     QTRY_COMPARE_WITH_TIMEOUT(pairSaved.count(), 1, kWindowTimeoutMs);
     QCOMPARE(pairSaved.first().at(1).toString(), QString());
     const QString pairJson = m_dir.filePath(QStringLiteral("pair.json"));
@@ -131,12 +131,12 @@ void TestGuiSession::saveThenOpen() {
     QCOMPARE(pairCli.exitCode(), 0);
     QCOMPARE(readJson(pairJson)[QStringLiteral("runs")], readJson(liveJson)[QStringLiteral("runs")]);
     // Without a session on screen there is no baseline.
-    QVERIFY(!reopened.runAgainstBaseline().isEmpty());
-    reopened.openSessionFile(m_saved);
+    QVERIFY(!reopened.sessions()->runAgainstBaseline().isEmpty());
+    reopened.sessions()->open(m_saved);
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, kWindowTimeoutMs);
     QVERIFY(waitIdle(reopened));
     // Saving runs that came from a file says where they are.
-    QVERIFY(reopened.saveSessionFile(m_dir.filePath(QStringLiteral("again.lookahead"))).contains(m_saved));
+    QVERIFY(reopened.sessions()->save(m_dir.filePath(QStringLiteral("again.lookahead"))).contains(m_saved));
     // Open Recent remembers it.
     QCOMPARE(QSettings().value(QStringLiteral("session/recent")).toStringList().value(0),
              QFileInfo(m_saved).absoluteFilePath());
@@ -147,8 +147,8 @@ void TestGuiSession::badSessionShowsError() {
         test::writeFile(m_dir.filePath(QStringLiteral("bad.lookahead")), "not a session at all\n");
     MainWindow window;
     window.applyStartup(cliOptions({}));
-    QSignalSpy opened(&window, &MainWindow::sessionOpened);
-    window.openSessionFile(bad);
+    QSignalSpy opened(window.sessions(), &SessionFiles::opened);
+    window.sessions()->open(bad);
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
     const QString error = opened.first().at(1).toString();
     QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("not a Lookahead session")),
@@ -165,7 +165,7 @@ void TestGuiSession::commandLineFileOpens() {
     const CliOptions given = cliOptions({m_saved});
     QCOMPARE(QString::fromStdString(given.open), m_saved);
     MainWindow window;
-    QSignalSpy opened(&window, &MainWindow::sessionOpened);
+    QSignalSpy opened(window.sessions(), &SessionFiles::opened);
     window.applyStartup(given);
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
     QCOMPARE(opened.first().at(1).toString(), QString());

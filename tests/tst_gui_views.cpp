@@ -343,7 +343,7 @@ void TestGuiViews::openedFileSizesTheDatasetLabel() {
     RunConfig config = window.setupPanel()->config();
     config.dataset.blocks = 0; // the pattern's size follows the file
     QCOMPARE(window.setupPanel()->setConfig(config), QString());
-    window.openFile(path);
+    window.inputs()->openFile(path);
     QVERIFY(described(QStringLiteral("910 blocks (7.1 MiB)")));
 }
 

@@ -232,7 +232,7 @@ void TestGuiWindow::exportedPngHasSizeAndContent() {
     request.size = size;
     request.scale = scale;
     request.path = m_dir.filePath(QStringLiteral("export-%1.png").arg(plot * 10 + qRound(scale * 2)));
-    QCOMPARE(window.exportPlots(request), QString());
+    QCOMPARE(window.exports()->exportPlots(request), QString());
     const QImage image(request.path);
     QCOMPARE(image.size(), QSize(qRound(size.width() * scale), qRound(size.height() * scale)));
     QVERIFY(image.text(QStringLiteral("lookahead.summary")).contains(QStringLiteral("lookahead.summary/1")));
@@ -278,7 +278,7 @@ void TestGuiWindow::headlessExportEqualsWindowExport() {
     PlotExportRequest request;
     request.size = QSize(1200, 800);
     request.path = m_dir.filePath(QStringLiteral("window.png"));
-    QCOMPARE(window.exportPlots(request), QString());
+    QCOMPARE(window.exports()->exportPlots(request), QString());
 
     const QImage a = QImage(headlessPath).convertToFormat(QImage::Format_RGB32);
     const QImage b = QImage(request.path).convertToFormat(QImage::Format_RGB32);
@@ -297,7 +297,7 @@ void TestGuiWindow::unreadableBlockListShowsErrorAndStaysUsable() {
     QSignalSpy finished(&window.controller(), &RunController::finished);
     const QString missing = m_dir.filePath(QStringLiteral("no-such-list.txt"));
     // Chosen in the dialog: checked at once.
-    window.openBlockList(missing);
+    window.inputs()->openBlockList(missing);
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(missing), qPrintable(window.errorDialog()->text()));
     window.errorDialog()->close();
@@ -321,7 +321,7 @@ void TestGuiWindow::malformedBlockListShowsError() {
     const QString path =
         writeFile(m_dir.filePath(QStringLiteral("malformed.txt")), "# blocks\n12\n13\nfourteen\n");
     MainWindow window;
-    window.openBlockList(path);
+    window.inputs()->openBlockList(path);
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("malformed.txt")),
              qPrintable(window.errorDialog()->text()));
@@ -346,9 +346,9 @@ void TestGuiWindow::exportOntoAnInputIsRefused() {
     runToEnd(window, {QStringLiteral("--blocks"), list, QStringLiteral("--policy"), QStringLiteral("pg18")});
     PlotExportRequest request;
     request.path = list;
-    const QString pngError = window.exportPlots(request);
+    const QString pngError = window.exports()->exportPlots(request);
     QVERIFY2(pngError.contains(QStringLiteral("same file as --blocks")), qPrintable(pngError));
-    const QString jsonError = window.exportSummaryJson(list);
+    const QString jsonError = window.exports()->exportSummaryJson(list);
     QVERIFY2(jsonError.contains(QStringLiteral("same file as --blocks")), qPrintable(jsonError));
     QCOMPARE(test::readFile(list), QByteArray("1\n2\n3\n5\n8\n"));
 }
@@ -359,14 +359,14 @@ void TestGuiWindow::exportWriteErrorSaysWhy() {
     PlotExportRequest request;
     request.path = QStringLiteral("/dev/full");
     const QString full = QString::fromUtf8(std::strerror(ENOSPC));
-    QString error = window.exportPlots(request);
+    QString error = window.exports()->exportPlots(request);
     QVERIFY2(error.contains(QStringLiteral("cannot write PNG '/dev/full'")) && error.contains(full),
              qPrintable(error));
-    error = window.exportSummaryJson(QStringLiteral("/dev/full"));
+    error = window.exports()->exportSummaryJson(QStringLiteral("/dev/full"));
     QVERIFY2(error.contains(QStringLiteral("cannot write summary JSON '/dev/full'")) && error.contains(full),
              qPrintable(error));
     request.path = m_dir.filePath(QStringLiteral("no-such-dir/plots.png"));
-    error = window.exportPlots(request);
+    error = window.exports()->exportPlots(request);
     QVERIFY2(error.contains(request.path) && error.contains(QString::fromUtf8(std::strerror(ENOENT))),
              qPrintable(error));
     QVERIFY(!error.contains(QStringLiteral("Unknown error")));
@@ -416,8 +416,8 @@ void TestGuiWindow::exportedCsvHoldsTheRunsOnScreen() {
     const std::vector<const RunTrace*> traces = window.controller().traces();
     QCOMPARE(traces.size(), std::size_t(2));
     const QString csv = m_dir.filePath(QStringLiteral("on-screen.csv"));
-    QSignalSpy written(&window, &MainWindow::traceCsvFinished);
-    QCOMPARE(window.exportTraceCsv(csv), QString());
+    QSignalSpy written(window.exports(), &ScreenExports::traceCsvFinished);
+    QCOMPARE(window.exports()->exportTraceCsv(csv), QString());
     QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, kWindowTimeoutMs);
     QCOMPARE(written.first().at(1).toString(), QString());
     QCOMPARE(window.controller().generation(), generation);
@@ -501,7 +501,7 @@ void TestGuiWindow::badFilesAreRefusedWhenChosen() {
         {m_dir.path(), QStringLiteral("is a directory")},
     };
     for (const auto& [path, why] : cases) {
-        window.openFile(path);
+        window.inputs()->openFile(path);
         QVERIFY2(window.errorDialog(), qPrintable(path));
         const QString text = window.errorDialog()->text();
         QVERIFY2(text.contains(path) && text.contains(why), qPrintable(text));
@@ -542,7 +542,7 @@ void TestGuiWindow::vectorExportsAreDrawingsWithMetadata() {
     request.size = QSize(1200, 800);
     request.format = PlotFormat::Svg;
     request.path = m_dir.filePath(QStringLiteral("dashboard.svg"));
-    QCOMPARE(window.exportPlots(request), QString());
+    QCOMPARE(window.exports()->exportPlots(request), QString());
     QFile svgFile(request.path);
     QVERIFY(svgFile.open(QIODevice::ReadOnly));
     QXmlStreamReader xml(&svgFile);
@@ -581,7 +581,7 @@ void TestGuiWindow::vectorExportsAreDrawingsWithMetadata() {
 
     request.format = PlotFormat::Pdf;
     request.path = m_dir.filePath(QStringLiteral("dashboard.pdf"));
-    QCOMPARE(window.exportPlots(request), QString());
+    QCOMPARE(window.exports()->exportPlots(request), QString());
     QFile pdfFile(request.path);
     QVERIFY(pdfFile.open(QIODevice::ReadOnly));
     const QByteArray pdf = pdfFile.readAll();
@@ -701,14 +701,14 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
 
     MainWindow window;
     window.applyStartup(cliOptions(kSmallRun));
-    QSignalSpy imported(&window, &MainWindow::traceImported);
-    window.importTraceFile(csv);
+    QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
+    window.inputs()->importTraceFile(csv);
     QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
     QCOMPARE(imported.first().first().toString(), QString());
-    QVERIFY(window.importedTrace());
+    QVERIFY(window.inputs()->importedTrace());
     QVERIFY(window.setupPanel()->hasTrace());
     QCOMPARE(window.setupPanel()->comparison(), Comparison::Observed);
-    const std::size_t reads = window.importedTrace()->reads.size();
+    const std::size_t reads = window.inputs()->importedTrace()->reads.size();
     QVERIFY(reads > 0);
 
     QSignalSpy finished(&window.controller(), &RunController::finished);
@@ -729,25 +729,28 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
     QVERIFY(!image.isNull());
     PlotExportRequest onto;
     onto.path = csv;
-    const QString refused = window.exportPlots(onto);
+    const QString refused = window.exports()->exportPlots(onto);
     QVERIFY2(refused.contains(QStringLiteral("imported trace")), qPrintable(refused));
 
-    window.closeTrace();
+    window.inputs()->closeTrace();
     QVERIFY(!window.setupPanel()->hasTrace());
     QCOMPARE(window.setupPanel()->comparison(), Comparison::Policy);
 
-    const QString binary =
-        writeFile(m_dir.filePath(QStringLiteral("binary.trace")), QByteArray("\x7f"
-                                                                             "ELF\x02\x01\x01\0\0\0",
-                                                                             10)
-                                                                      .repeated(100));
-    window.importTraceFile(binary);
+    const QString binary = m_dir.filePath(QStringLiteral("binary.trace"));
+    QFile file(binary);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray("\x7f"
+                          "ELF\x02\x01\x01\0\0\0",
+                          10)
+                   .repeated(100));
+    file.close();
+    window.inputs()->importTraceFile(binary);
     QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, kWindowTimeoutMs);
     QVERIFY(!imported.last().first().toString().isEmpty());
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("binary.trace")),
              qPrintable(window.errorDialog()->text()));
-    QVERIFY(!window.importedTrace());
+    QVERIFY(!window.inputs()->importedTrace());
 }
 
 // Open PostgreSQL index with a real server's files: the index is read off the GUI thread, its
@@ -781,8 +784,8 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
     config.pg.index = index.toStdString();
     config.pg.heap = heap.toStdString();
     config.pg.keyRange = "100:5000";
-    QSignalSpy checked(&window, &MainWindow::pgScanChecked);
-    window.openPgScan(config);
+    QSignalSpy checked(window.inputs(), &InputOpeners::pgScanChecked);
+    window.inputs()->openPgScan(config);
     QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, kWindowTimeoutMs);
     QCOMPARE(checked.first().first().toString(), QString());
     QCOMPARE(window.setupPanel()->config().pg.index, index.toStdString());
@@ -797,7 +800,7 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
     QVERIFY(runs[0].ios > 0);
 
     config.pg.index = heap.toStdString();
-    window.openPgScan(config);
+    window.inputs()->openPgScan(config);
     QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 2, kWindowTimeoutMs);
     QVERIFY(!checked.last().first().toString().isEmpty());
     QVERIFY(window.errorDialog());

@@ -184,7 +184,7 @@ bool describesRun(const std::string& name) {
 
 CliOptions parseCommandLine(const std::vector<std::string>& args) {
     CliOptions o;
-    o.run.dataset.name = "sparse-miss:16";
+    o.run = defaultRunConfig();
     o.commandLine = "lookahead";
     for (const std::string& arg : args)
         o.commandLine.append(" ").append(arg);

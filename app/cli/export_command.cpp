@@ -1,24 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/export_command.h"
+#include "experiment/verdict.h"
 
+#include "cli/command_outputs.h"
 #include "cli/import_command.h"
-#include "cli/run_command.h"
-#include "cli/signal_cancel.h"
+#include "cli/open_command.h"
 #include "dashboard.h"
+#include "experiment/run_storage.h"
+#include "experiment/runner.h"
 #include "experiment/session_io.h"
 #include "experiment/session_traces.h"
+#include "experiment/signal_cancel.h"
 #include "experiment/summary_json.h"
-#include "gui/event_csv_export.h"
-#include "gui/run_controller.h"
 #include "input_error.h"
 #include "io/output_file.h"
 #include "message_text.h"
 #include "render/plot_file.h"
 #include "render/png_export.h"
 #include "tooltips.h"
-
-#include <QCoreApplication>
-#include <QSocketNotifier>
 
 #include <cstdio>
 
@@ -44,16 +43,6 @@ std::vector<std::pair<PlotFormat, std::string>> plotOutputs(const CliOptions& op
         if (!file->empty())
             outputs.emplace_back(format, *file);
     return outputs;
-}
-
-// The runs with their events, as the worker kept them; a run that never began has none.
-std::vector<SpooledRun> spooledRuns(const RunController& controller) {
-    std::vector<SpooledRun> runs;
-    const std::vector<std::shared_ptr<const EventSpool>> spools = controller.spools();
-    for (std::size_t i = 0; i < spools.size(); ++i)
-        if (spools[i])
-            runs.push_back({controller.variants()[i].label, spools[i]});
-    return runs;
 }
 
 // The summary JSON and the plot files of runs on `dashboard`, finished. Returns the exit code.
@@ -89,38 +78,6 @@ int writeDrawn(const CliOptions& options, const Experiment& experiment, const st
                     what.size.width(), what.size.height());
     }
     return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;
-}
-
-// Everything after the worker is done: numbers, JSON, the PNG. Returns the exit code.
-int finish(const CliOptions& options, const RunController& controller, Dashboard& dashboard) {
-    const std::vector<RunSummary> runs = controller.summaries();
-    Experiment experiment = controller.experiment();
-    experiment.provenance = experimentProvenance(experiment, runs, options.commandLine);
-    int exitCode = 0;
-    for (const RunSummary& run : runs) {
-        printRun(run);
-        if (!run.error.empty())
-            exitCode = 1;
-    }
-    if (!options.traceCsv.empty()) {
-        if (const std::string error =
-                writeTraceCsv(options.traceCsv, spooledRuns(controller), nullptr, nullptr);
-            !error.empty()) {
-            std::fprintf(stderr, "lookahead: %s\n", error.c_str());
-            exitCode = 1;
-        }
-    }
-    if (!options.save.empty()) {
-        if (const std::string error = saveSpooledSession(options.save, experiment, runs, controller.spools());
-            !error.empty()) {
-            std::fprintf(stderr, "lookahead: %s\n", error.c_str());
-            exitCode = 1;
-        } else {
-            std::printf("wrote %s (session)\n", printable(options.save).c_str());
-        }
-    }
-    const int drawn = writeDrawn(options, experiment, runs, dashboard);
-    return drawn != 0 ? drawn : exitCode;
 }
 
 // Bad output paths are bad input: refused before the run, with nothing written.
@@ -173,45 +130,40 @@ int runHeadlessExport(const CliOptions& options) {
         return exportOpened(options);
     if (!outputsUsable(options))
         return 2;
-    RunController controller;
-    controller.setKeepEvents(!options.traceCsv.empty() || !options.save.empty());
-    Dashboard dashboard;
-    int exitCode = 0;
-    QObject::connect(&controller, &RunController::tracesChanged, &dashboard,
-                     [&] { dashboard.setRuns(controller.traces()); });
-    QObject::connect(&controller, &RunController::notice, &dashboard,
-                     [](const QString& text) { std::fprintf(stderr, "lookahead: %s\n", qPrintable(text)); });
-    QObject::connect(&controller, &RunController::failed, &dashboard, [&](const QString& message) {
-        std::fprintf(stderr, "lookahead: %s\n", qPrintable(message));
-        exitCode = 2;
-    });
-    QObject::connect(&controller, &RunController::finished, &dashboard, [&] {
-        if (exitCode == 0)
-            exitCode = finish(options, controller, dashboard);
-        QCoreApplication::exit(exitCode);
-    });
-    QSocketNotifier signalWatch(SignalCancel::notifyFd(), QSocketNotifier::Read);
-    QObject::connect(&signalWatch, &QSocketNotifier::activated, &controller, [&] {
-        signalWatch.setEnabled(false);
-        controller.stop();
-    });
-    if (options.importTrace.empty()) {
-        controller.start(makeExperiment(options.run, options.comparison));
-    } else {
-        try {
-            std::optional<ObservedTrace> trace = importTraceFor(options);
-            if (!trace)
-                return SignalCancel::exitCode();
-            controller.start(makeImportExperiment(std::make_shared<const ObservedTrace>(std::move(*trace)),
-                                                  options.importTrace, options.run));
-        } catch (const InputError& error) {
-            std::fprintf(stderr, "lookahead: %s\n", error.what());
-            return 2;
-        }
+    ExperimentOutputs outputs{options.traceCsv, options.save, false, options.commandLine};
+    ExperimentCallbacks callbacks;
+    callbacks.notice = [](int, const std::string& text) {
+        std::fprintf(stderr, "lookahead: %s\n", text.c_str());
+    };
+    callbacks.cancel = &SignalCancel::requested();
+    std::optional<Experiment> experiment;
+    std::unique_ptr<ViewTraces> views;
+    ExperimentResult result;
+    try {
+        experiment = commandLineExperiment(options);
+        if (!experiment)
+            return SignalCancel::exitCode();
+        views = std::make_unique<ViewTraces>(*experiment);
+        views->follow(callbacks, [](const std::string& problem) {
+            std::fprintf(stderr, "lookahead: %s\n", printable(problem).c_str());
+        });
+        result = runExperiment(*experiment, outputs, callbacks);
+    } catch (const InputError& error) {
+        std::fprintf(stderr, "lookahead: %s\n", error.what());
+        return 2;
     }
-    if (!controller.running())
-        return exitCode;
-    return QCoreApplication::exec();
+    int exitCode = reportWriteErrors(result.writeErrors);
+    for (const RunSummary& run : result.summaries) {
+        printRun(run);
+        if (!run.error.empty())
+            exitCode = 1;
+    }
+    if (result.sessionWritten)
+        std::printf("wrote %s (session)\n", printable(options.save).c_str());
+    Dashboard dashboard;
+    dashboard.setRuns(views->traces());
+    const int drawn = writeDrawn(options, *experiment, result.summaries, dashboard);
+    return drawn != 0 ? drawn : exitCode;
 }
 
 } // namespace la

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/import_command.h"
 
-#include "cli/run_command.h"
-#include "cli/signal_cancel.h"
+#include "cli/command_outputs.h"
+#include "cli/summary_text.h"
 #include "event_csv.h"
+#include "experiment/experiment.h"
 #include "experiment/import_summary.h"
+#include "experiment/runner.h"
+#include "experiment/signal_cancel.h"
+#include "experiment/verdict.h"
 #include "input_error.h"
 #include "io/output_file.h"
 #include "io/output_guard.h"
@@ -92,62 +96,69 @@ std::optional<ObservedTrace> importTraceFor(const CliOptions& options) {
     return trace;
 }
 
+std::optional<Experiment> commandLineExperiment(const CliOptions& options) {
+    if (options.importTrace.empty())
+        return makeExperiment(options.run, options.comparison);
+    std::optional<ObservedTrace> trace = importTraceFor(options);
+    if (!trace)
+        return std::nullopt;
+    return makeImportExperiment(std::make_shared<const ObservedTrace>(std::move(*trace)), options.importTrace,
+                                options.run);
+}
+
 int runImportHeadless(const CliOptions& options) {
-    ObservedModel model{options.run.comparePolicy.empty() ? options.run.policy : options.run.comparePolicy,
-                        options.run, std::nullopt};
-    model.config.comparePolicy.clear();
-    std::unique_ptr<EventCsvWriter> csv;
     std::optional<OutputFile> json;
-    std::optional<ObservedTrace> trace;
+    Experiment experiment;
     try {
-        trace = importTraceFor(options);
-        if (!trace)
+        std::optional<Experiment> imported = commandLineExperiment(options);
+        if (!imported)
             return SignalCancel::exitCode();
-        model.config.blockSequence =
-            std::make_shared<const std::vector<std::uint32_t>>(trace->impliedBlocks());
-        if (!options.traceCsv.empty())
-            csv = std::make_unique<EventCsvWriter>(options.traceCsv, "observed");
+        experiment = std::move(*imported);
+    } catch (const InputError& error) {
+        std::fprintf(stderr, "lookahead: %s\n", error.what());
+        return 2;
+    }
+    const ObservedSummary observed = summarizeObserved(*experiment.runs.front().observed);
+    ExperimentOutputs outputs;
+    outputs.eventCsv = options.traceCsv;
+    outputs.commandLine = options.commandLine;
+    ExperimentCallbacks callbacks;
+    callbacks.ready = [&] {
         if (!options.summaryJson.empty())
             json.emplace(options.summaryJson, "summary JSON");
-    } catch (const InputError& error) {
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
-        return 2;
-    }
-    const ObservedSummary observed = summarizeObserved(*trace);
-    std::fputs(describeObserved(observed).c_str(), stdout);
-
-    int exitCode = 0;
+    };
+    callbacks.notice = [](int, const std::string& message) { note(message); };
+    callbacks.cancel = &SignalCancel::requested();
+    callbacks.runFinished = [&](int run, const RunSummary& summary, std::shared_ptr<EventSpool>) {
+        std::fputs(run == 0 ? describeObserved(observed).c_str()
+                            : describeRun(experiment.runs[1].label, summary).c_str(),
+                   stdout);
+    };
+    ExperimentResult result;
     try {
-        if (csv) {
-            EventSink* sinks[] = {csv.get()};
-            emitObservedEvents(*trace, sinks);
-            csv->setRunLabel(model.policy);
-        }
-        RunCallbacks callbacks;
-        callbacks.notice = note;
-        callbacks.cancel = &SignalCancel::requested();
-        if (csv)
-            callbacks.sinks.push_back(csv.get());
-        model.summary = runScan(model.config, model.policy, callbacks);
+        result = runExperiment(experiment, outputs, callbacks);
     } catch (const InputError& error) {
         std::fprintf(stderr, "lookahead: %s\n", error.what());
         return 2;
-    } catch (const IoError& error) { // the trace CSV could not be written
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
-        return 1;
     }
-    std::fputs(describeRun(model.policy + " model", *model.summary).c_str(), stdout);
-    if (!model.summary->error.empty())
-        exitCode = 1;
-    std::printf("%s\n", qPrintable(observedVerdict(observed, *model.summary)));
+    int exitCode = reportWriteErrors(result.writeErrors);
+    if (result.summaries.size() == 2) {
+        if (!result.summaries[1].error.empty())
+            exitCode = 1;
+        std::printf("%s\n", qPrintable(variantVerdict(experiment.runs, result.summaries)));
+    }
     // Built only when asked for: it lists every process, which a trace may have by the million.
-    const QByteArray summary =
-        json ? QJsonDocument(importSummaryDocument(options.importTrace, observed, model)).toJson()
-             : QByteArray();
-    const int written = writeOutputs(csv, json, summary);
-    if (SignalCancel::exitCode() != 0)
-        return SignalCancel::exitCode();
-    return exitCode != 0 ? exitCode : written;
+    if (json) {
+        const RunVariant& model = experiment.runs[1];
+        ObservedModel modelled{model.policy, model.config, std::nullopt};
+        if (result.summaries.size() == 2)
+            modelled.summary = result.summaries[1];
+        if (writeJson(
+                json,
+                QJsonDocument(importSummaryDocument(options.importTrace, observed, modelled)).toJson()) != 0)
+            exitCode = 1;
+    }
+    return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;
 }
 
 } // namespace la

@@ -18,4 +18,9 @@ int runImportHeadless(const CliOptions& options);
 // trace lacks. Throws InputError for a trace that cannot be used.
 std::optional<ObservedTrace> importTraceFor(const CliOptions& options);
 
+// The experiment the command line describes: A (and B) of --policy and the comparison, or, with
+// --import-trace, the imported trace beside its model (imported as importTraceFor() does). Nothing
+// when a signal cancelled the import. Throws InputError.
+std::optional<Experiment> commandLineExperiment(const CliOptions& options);
+
 } // namespace la

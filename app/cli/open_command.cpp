@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli/run_command.h"
+#include "cli/open_command.h"
+#include "experiment/verdict.h"
+
+#include "cli/command_outputs.h"
+#include "cli/summary_text.h"
 
 #include "experiment/session_io.h"
 #include "experiment/summary_json.h"
@@ -10,17 +14,6 @@
 
 namespace la {
 
-int writeSession(SessionWriter& session, const Experiment& experiment) {
-    try {
-        finishSession(session, experiment);
-    } catch (const IoError& error) {
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
-        return 1;
-    }
-    std::printf("wrote %s (session)\n", printable(session.path()).c_str());
-    return 0;
-}
-
 void checkOpenOutputs(const CliOptions& options) {
     checkOutputsApart({{"--open", options.open}}, outputsOf(options));
     if (!options.save.empty() || !options.traceCsv.empty())
@@ -30,7 +23,6 @@ void checkOpenOutputs(const CliOptions& options) {
 
 int runOpenHeadless(const CliOptions& options) {
     std::optional<OutputFile> json;
-    std::unique_ptr<EventCsvWriter> noCsv;
     OpenedSession session;
     try {
         checkOpenOutputs(options);
@@ -49,7 +41,7 @@ int runOpenHeadless(const CliOptions& options) {
     if (session.summaries.size() == 2)
         std::printf("%s\n",
                     printable(variantVerdict(experiment.runs, session.summaries).toStdString()).c_str());
-    return writeOutputs(noCsv, json, summaryJson(experiment, session.summaries));
+    return writeJson(json, summaryJson(experiment, session.summaries));
 }
 
 } // namespace la

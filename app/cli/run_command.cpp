@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/run_command.h"
+#include "experiment/verdict.h"
 
-#include "cli/import_command.h"
-#include "cli/signal_cancel.h"
+#include "cli/command_outputs.h"
+#include "cli/summary_text.h"
 #include "event_csv.h"
+#include "experiment/runner.h"
 #include "experiment/session_io.h"
+#include "experiment/signal_cancel.h"
 #include "experiment/summary_json.h"
 #include "input_error.h"
 #include "io/output_file.h"
@@ -43,211 +46,76 @@ private:
     int m_tenths = -1;
 };
 
-} // namespace
-
-std::string describeRun(const std::string& label, const RunSummary& s) {
-    // Labels, policy names and messages come from users' files (a session, a trace): printed as is,
-    // an escape sequence in one would drive the terminal.
-    const auto shown = [](const std::string& text) { return QString::fromStdString(printable(text)); };
-    const double seconds = static_cast<double>(s.runtimeNs) / 1e9;
-    const double meanSize = s.ios ? static_cast<double>(s.misses) / static_cast<double>(s.ios) : 0.0;
-    QString text;
-    text += label == s.policy ? QStringLiteral("policy %1\n").arg(shown(s.policy))
-                              : QStringLiteral("run %1 (policy %2)\n").arg(shown(label), shown(s.policy));
-    text += QStringLiteral("  blocks %1  hits %2  misses %3\n")
-                .arg(count(s.blocks), count(s.hits), count(s.misses));
-    text += QStringLiteral("  reads %1 (mean %2 blocks)  device reads %3  %4 MiB\n")
-                .arg(count(s.ios))
-                .arg(meanSize, 0, 'f', 2)
-                .arg(count(s.deviceReads))
-                .arg(static_cast<double>(s.bytesRead) / 1048576.0, 0, 'f', 1);
-    QString hist;
-    for (const auto& [size, n] : s.ioSizeHist)
-        hist += QStringLiteral(" %1:%2").arg(size).arg(n);
-    text += QStringLiteral("  read sizes (blocks:count)%1\n").arg(hist);
-    text += QStringLiteral("  waits %1 (%2 ms)  run time %3 s  (%4)\n")
-                .arg(count(s.waits))
-                .arg(static_cast<double>(s.waitNs) / 1e6, 0, 'f', 1)
-                .arg(seconds, 0, 'f', 3)
-                .arg(shown(s.ioMethodUsed));
-    text += QStringLiteral(
-                "  distance mean %1 (time-weighted %2) max %3, at <= 2 for %4% of blocks; pinned mean %5, "
-                "in flight mean %6 (max_pinned %7)\n")
-                .arg(s.distanceMean, 0, 'f', 2)
-                .arg(s.distanceTimeMean, 0, 'f', 2)
-                .arg(s.distanceMax)
-                .arg(100.0 * s.fracDistanceLe2, 0, 'f', 1)
-                .arg(s.pinnedMean, 0, 'f', 2)
-                .arg(s.inFlightMean, 0, 'f', 2)
-                .arg(s.maxPinned);
-    if (s.collapseIntervals.empty()) {
-        text += QStringLiteral("  no distance collapse\n");
-    } else {
-        std::uint64_t stuck = 0;
-        for (const auto& [first, last] : s.collapseIntervals)
-            stuck += last - first + 1;
-        text += QStringLiteral(
-                    "  DISTANCE COLLAPSE: %1 interval(s), %2 blocks with the distance stuck at 1<->2\n")
-                    .arg(s.collapseIntervals.size())
-                    .arg(count(stuck));
-    }
-    text += QString::fromStdString(explainIoText(s.explainIo));
-    if (s.osCacheResidentBefore) {
-        const auto percent = [](const std::optional<double>& f) {
-            return f ? QStringLiteral("%1%").arg(100.0 * *f, 0, 'f', 1) : QStringLiteral("-");
-        };
-        text +=
-            QStringLiteral("  real I/O%1: pages verified %2, OS page cache resident before %3, after %4\n")
-                .arg(s.directIo ? QStringLiteral(" (O_DIRECT)") : QStringLiteral(" (buffered)"),
-                     count(s.pagesVerified), percent(s.osCacheResidentBefore),
-                     percent(s.osCacheResidentAfter));
-    }
-    if (!s.fallbackReason.empty())
-        text += QStringLiteral("  fallback: %1\n").arg(shown(s.fallbackReason));
-    if (s.cancelled)
-        text += QStringLiteral("  cancelled\n");
-    if (!s.error.empty())
-        text += QStringLiteral("  ERROR: %1\n").arg(shown(s.error));
-    return text.toStdString();
-}
-
-std::string datasetListing() {
-    QString text;
-    QString group;
-    for (const DatasetInfo& info : datasetCatalog()) {
-        const QString g = QString::fromStdString(info.group);
-        if (g != group) {
-            text += (group.isEmpty() ? QString() : QStringLiteral("\n")) + g + QLatin1Char('\n');
-            group = g;
-        }
-        const double mb = static_cast<double>(info.defaultBlocks) * 8192.0 / 1048576.0;
-        text += QStringLiteral("  %1\n      %2\n      default %3 blocks (%4 MB)")
-                    .arg(QString::fromStdString(info.name), QString::fromStdString(info.description),
-                         count(info.defaultBlocks))
-                    .arg(mb, 0, 'f', 0);
-        if (!info.pattern)
-            text += QStringLiteral(", published size %1 blocks").arg(count(info.publishedBlocks));
-        text += QStringLiteral(", cache state %1\n").arg(QString::fromStdString(info.defaultPrewarm));
-    }
-    return text.toStdString();
-}
-
-std::vector<NamedPath> outputsOf(const CliOptions& options) {
-    std::vector<NamedPath> outputs;
-    if (!options.traceCsv.empty())
-        outputs.push_back({"--trace-csv", options.traceCsv});
-    if (!options.summaryJson.empty())
-        outputs.push_back({"--summary-json", options.summaryJson});
-    if (!options.exportPng.empty())
-        outputs.push_back({"--export-png", options.exportPng});
-    if (!options.exportSvg.empty())
-        outputs.push_back({"--export-svg", options.exportSvg});
-    if (!options.exportPdf.empty())
-        outputs.push_back({"--export-pdf", options.exportPdf});
-    if (!options.save.empty())
-        outputs.push_back({"--save", options.save});
-    return outputs;
-}
-
-int writeOutputs(std::unique_ptr<EventCsvWriter>& csv, std::optional<OutputFile>& json,
-                 const QByteArray& document) {
-    int exitCode = 0;
-    try {
-        if (csv)
-            csv->commit();
-    } catch (const IoError& error) {
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
-        exitCode = 1;
-    }
-    try {
-        if (json) {
-            json->write(std::string_view(document.constData(), static_cast<std::size_t>(document.size())));
-            json->commit();
-        }
-    } catch (const IoError& error) {
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
-        exitCode = 1;
-    }
-    return exitCode;
-}
-
-int runHeadless(const CliOptions& options) {
-    if (!options.open.empty())
-        return runOpenHeadless(options);
-    if (!options.importTrace.empty())
-        return runImportHeadless(options);
-    const RunConfig& config = options.run;
-    Experiment experiment = makeExperiment(config, options.comparison);
-
-    std::vector<RunSummary> runs;
-    int exitCode = 0;
-    std::unique_ptr<EventCsvWriter> csv;
-    std::optional<OutputFile> json;
-    std::unique_ptr<SessionWriter> session;
-    try {
-        // Every input is checked, and every output opened, before anything runs or is written.
-        checkOutputsApart(runInputs(config), outputsOf(options));
-        if (!options.save.empty())
-            session = std::make_unique<SessionWriter>(options.save);
-        pg::IndexFacts facts;
-        const auto source = openSource(config, &facts);
-        if (!options.traceCsv.empty())
-            csv = std::make_unique<EventCsvWriter>(options.traceCsv, experiment.runs.front().label);
-        if (!options.summaryJson.empty())
-            json.emplace(options.summaryJson, "summary JSON");
-        const std::string name =
-            config.pg.active() ? std::string("index ").append(pg::resolvePath(config.pg, config.pg.index))
-            : config.blockList.empty() ? config.dataset.name
-                                       : config.blockList;
-        std::printf("dataset %s: %s blocks in a %s-block relation, %s%s%s\n", printable(name).c_str(),
-                    qPrintable(count(source->length())), qPrintable(count(source->relationBlocks())),
-                    config.dataset.direction == Direction::Forward ? "forward" : "backward",
-                    config.file.empty() ? "" : ", file ", printable(config.file).c_str());
-        if (config.pg.active())
-            std::printf(
-                "  index: %s leaf pages, %s TIDs, %s posting lists, %s dead items skipped; %s visits to %s "
+// The first line of a run: what it scans (and, for an index scan, what the index held).
+void printDataset(const RunConfig& config, const BlockSource& source, const pg::IndexFacts& facts) {
+    const std::string name = config.pg.active()
+                                 ? std::string("index ").append(pg::resolvePath(config.pg, config.pg.index))
+                             : config.blockList.empty() ? config.dataset.name
+                                                        : config.blockList;
+    std::printf("dataset %s: %s blocks in a %s-block relation, %s%s%s\n", printable(name).c_str(),
+                qPrintable(count(source.length())), qPrintable(count(source.relationBlocks())),
+                config.dataset.direction == Direction::Forward ? "forward" : "backward",
+                config.file.empty() ? "" : ", file ", printable(config.file).c_str());
+    if (!config.pg.active())
+        return;
+    std::printf("  index: %s leaf pages, %s TIDs, %s posting lists, %s dead items skipped; %s visits to %s "
                 "distinct heap blocks (steps +1 %s, -1 %s, other %s)%s\n",
                 qPrintable(count(facts.leafPages)), qPrintable(count(facts.tids)),
                 qPrintable(count(facts.postingLists)), qPrintable(count(facts.deadItems)),
                 qPrintable(count(facts.visits)), qPrintable(count(facts.distinctBlocks)),
                 qPrintable(count(facts.ascendingSteps)), qPrintable(count(facts.descendingSteps)),
                 qPrintable(count(facts.randomSteps)), facts.checksums ? ", checksums verified" : "");
-        for (const RunVariant& variant : experiment.runs) {
-            RunCallbacks callbacks;
-            callbacks.notice = [](const std::string& message) {
-                std::fprintf(stderr, "lookahead: note: %s\n", message.c_str());
-            };
-            callbacks.preparing = PreparingPrinter();
-            callbacks.cancel = &SignalCancel::requested();
-            if (csv) {
-                csv->setRunLabel(variant.label);
-                callbacks.sinks.push_back(csv.get());
-            }
-            if (session) {
-                session->beginRun(sessionRunOf(variant));
-                callbacks.sinks.push_back(session.get());
-            }
-            runs.push_back(runScan(variant.config, variant.policy, callbacks));
-            if (session)
-                endSessionRun(*session, runs.back());
-            std::fputs(describeRun(variant.label, runs.back()).c_str(), stdout);
-            if (!runs.back().error.empty())
-                exitCode = 1;
-            if (runs.back().cancelled || !runs.back().error.empty())
-                break;
-        }
+}
+
+} // namespace
+
+int runHeadless(const CliOptions& options) {
+    const RunConfig& config = options.run;
+    Experiment experiment = makeExperiment(config, options.comparison);
+    std::optional<OutputFile> json;
+    ExperimentOutputs outputs;
+    outputs.eventCsv = options.traceCsv;
+    outputs.session = options.save;
+    outputs.commandLine = options.commandLine;
+    ExperimentCallbacks callbacks;
+    // Every input is checked, and every output opened, before anything runs or is written.
+    callbacks.ready = [&] {
+        pg::IndexFacts facts;
+        const auto source = openSource(config, &facts);
+        printDataset(config, *source, facts);
+        if (!options.summaryJson.empty())
+            json.emplace(options.summaryJson, "summary JSON");
+    };
+    callbacks.notice = [](int, const std::string& message) {
+        std::fprintf(stderr, "lookahead: note: %s\n", message.c_str());
+    };
+    callbacks.preparing = PreparingPrinter();
+    callbacks.cancel = &SignalCancel::requested();
+    callbacks.runFinished = [&](int run, const RunSummary& summary, std::shared_ptr<EventSpool>) {
+        std::fputs(describeRun(experiment.runs[static_cast<std::size_t>(run)].label, summary).c_str(),
+                   stdout);
+    };
+    ExperimentResult result;
+    try {
+        checkOutputsApart(runInputs(config), outputsOf(options));
+        result = runExperiment(experiment, outputs, callbacks);
     } catch (const InputError& error) {
         std::fprintf(stderr, "lookahead: %s\n", error.what());
         return 2;
     }
-    if (runs.size() == 2)
-        std::printf("%s\n", printable(variantVerdict(experiment.runs, runs).toStdString()).c_str());
-    experiment.provenance = experimentProvenance(experiment, runs, options.commandLine);
+    int exitCode = 0;
+    for (const RunSummary& summary : result.summaries)
+        if (!summary.error.empty())
+            exitCode = 1;
+    if (result.summaries.size() == 2)
+        std::printf("%s\n",
+                    printable(variantVerdict(experiment.runs, result.summaries).toStdString()).c_str());
     // A cancelled run's partial results are written too, whole and marked "cancelled".
-    if (writeOutputs(csv, json, summaryJson(experiment, runs)) != 0)
+    if (reportWriteErrors(result.writeErrors) != 0 ||
+        writeJson(json, summaryJson(experiment, result.summaries)) != 0)
         exitCode = 1;
-    if (session && writeSession(*session, experiment) != 0)
-        exitCode = 1;
+    if (result.sessionWritten)
+        std::printf("wrote %s (session)\n", printable(options.save).c_str());
     return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/sweep_command.h"
 
-#include "cli/signal_cancel.h"
+#include "experiment/signal_cancel.h"
 #include "input_error.h"
 #include "io/output_file.h"
 #include "io/output_guard.h"

@@ -2,8 +2,6 @@
 #include "experiment/experiment.h"
 
 #include "enum_names.h"
-#include "experiment/import_summary.h"
-#include "experiment/verdict.h"
 
 namespace la {
 
@@ -70,19 +68,6 @@ Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, cons
     model.config.blockList.clear();
     model.config.blockSequence = std::make_shared<const std::vector<std::uint32_t>>(trace->impliedBlocks());
     return {{observed, model}, Comparison::Observed, {}};
-}
-
-QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<RunSummary>& summaries) {
-    if (runs.size() != 2 || summaries.size() != 2)
-        return {};
-    if (runs[0].observed) {
-        RunSummary model = summaries[1];
-        model.policy = runs[1].policy;
-        return observedVerdict(summarizeObserved(*runs[0].observed), model);
-    }
-    RunSummary b = summaries[1];
-    b.policy = runs[1].label;
-    return verdict(summaries[0], b);
 }
 
 } // namespace la

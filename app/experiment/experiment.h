@@ -47,7 +47,4 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison);
 Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, const std::string& tracePath,
                                 const RunConfig& config);
 
-// The A/B verdict with B's label ("B (pg19): 2.7x faster, 1,480 fewer waits").
-QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<RunSummary>& summaries);
-
 } // namespace la

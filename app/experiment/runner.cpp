@@ -5,6 +5,7 @@
 #include "experiment/run_storage.h"
 #include "experiment/session_io.h"
 #include "input_error.h"
+#include "io_backend.h"
 #include "observed/observed_events.h"
 #include "observed/observed_summary.h"
 
@@ -19,8 +20,13 @@ namespace {
 RunSummary runVariant(const RunVariant& variant, const RunCallbacks& callbacks) {
     if (!variant.observed)
         return runScan(variant.config, variant.policy, callbacks);
-    emitObservedEvents(*variant.observed, callbacks.sinks);
-    return summarizeObserved(*variant.observed).run;
+    RunSummary summary = summarizeObserved(*variant.observed).run;
+    try {
+        emitObservedEvents(*variant.observed, callbacks.sinks);
+    } catch (const IoError& error) { // a sink's file could not be written, as in runScan()
+        summary.error = error.what();
+    }
+    return summary;
 }
 
 // Commits the files written during the runs; each failure is kept, naming its file.
@@ -33,8 +39,10 @@ void commitOutputs(std::unique_ptr<EventCsvWriter>& csv, std::unique_ptr<Session
         result.writeErrors.emplace_back(error.what());
     }
     try {
-        if (session)
+        if (session) {
             finishSession(*session, experiment);
+            result.sessionWritten = true;
+        }
     } catch (const IoError& error) {
         result.writeErrors.emplace_back(error.what());
     }

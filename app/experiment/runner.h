@@ -44,7 +44,8 @@ struct ExperimentResult {
     std::vector<RunSummary> summaries; // the runs that ran (from `firstRun`), in order
     // Outputs that could not be written, each a message naming its file.
     std::vector<std::string> writeErrors;
-    bool stopped = false; // a run was cancelled or failed: the runs after it did not run
+    bool stopped = false;          // a run was cancelled or failed: the runs after it did not run
+    bool sessionWritten = false;   // the session file is in place
 };
 
 // The one driver of an experiment, for every front end (CLI, window, exports, sweeps, benches): runs

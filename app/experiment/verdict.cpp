@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/verdict.h"
 
+#include "experiment/import_summary.h"
+
 #include <QLocale>
 #include <QStringList>
 
@@ -95,6 +97,19 @@ QString verdict(const RunSummary& a, const RunSummary& b) {
     QString text = QStringLiteral("B (%1): ").arg(QString::fromStdString(b.policy));
     text += parts.isEmpty() ? QStringLiteral("no difference") : parts.join(QStringLiteral(", "));
     return text + QStringLiteral("; A %1, B %2").arg(limitingFactor(a), limitingFactor(b));
+}
+
+QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<RunSummary>& summaries) {
+    if (runs.size() != 2 || summaries.size() != 2)
+        return {};
+    if (runs[0].observed) {
+        RunSummary model = summaries[1];
+        model.policy = runs[1].policy;
+        return observedVerdict(summarizeObserved(*runs[0].observed), model);
+    }
+    RunSummary b = summaries[1];
+    b.policy = runs[1].label;
+    return verdict(summaries[0], b);
 }
 
 } // namespace la

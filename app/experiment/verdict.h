@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "experiment/experiment.h"
 #include "summary.h"
 
 #include <QString>
@@ -14,5 +15,9 @@ QString verdict(const RunSummary& a, const RunSummary& b);
 
 // What held a run back: "I/O-bound (waited 41 % of the time)" or "consumer-bound (waited 2 %)".
 QString limitingFactor(const RunSummary& run);
+
+// The verdict of an experiment's two runs with B's label ("B (pg19): 2.7x faster, 1,480 fewer waits");
+// for an observed run, how its model compares with what PostgreSQL did. Empty unless both ran.
+QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<RunSummary>& summaries);
 
 } // namespace la

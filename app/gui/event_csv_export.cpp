@@ -7,18 +7,18 @@
 
 namespace la {
 
-TraceExport::TraceExport(QString path, std::vector<SpooledRun> runs, QObject* parent)
+EventCsvExport::EventCsvExport(QString path, std::vector<SpooledRun> runs, QObject* parent)
     : QObject(parent), m_path(std::move(path)), m_runs(std::move(runs)),
       m_job(this, QStringLiteral("lookahead-export")) {
     for (const SpooledRun& run : m_runs)
         m_total += run.events->events();
 }
 
-TraceExport::~TraceExport() = default;
+EventCsvExport::~EventCsvExport() = default;
 
-void TraceExport::start() {
+void EventCsvExport::start() {
     m_job.start(
-        [this] { m_error = writeTraceCsv(m_path.toStdString(), m_runs, m_job.cancelFlag(), &m_done); },
+        [this] { m_error = writeEventCsv(m_path.toStdString(), m_runs, m_job.cancelFlag(), &m_done); },
         [this] {
             if (m_total > 0)
                 emit progressChanged(static_cast<double>(m_done.load()) / static_cast<double>(m_total));
@@ -26,7 +26,7 @@ void TraceExport::start() {
         [this] { emit finished(QString::fromStdString(m_error)); });
 }
 
-std::string writeTraceCsv(const std::string& path, const std::vector<SpooledRun>& runs,
+std::string writeEventCsv(const std::string& path, const std::vector<SpooledRun>& runs,
                           const std::atomic<bool>* cancel, std::atomic<std::uint64_t>* done) {
     try {
         EventCsvWriter csv(path, runs.empty() ? std::string() : runs.front().label);

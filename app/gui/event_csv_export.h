@@ -22,17 +22,17 @@ struct SpooledRun {
 
 // Writes the runs' events to a trace CSV at `path`, committed only when complete. Returns an error
 // message (a cancel says so), empty on success. `done`: events written so far, for progress.
-std::string writeTraceCsv(const std::string& path, const std::vector<SpooledRun>& runs,
+std::string writeEventCsv(const std::string& path, const std::vector<SpooledRun>& runs,
                           const std::atomic<bool>* cancel, std::atomic<std::uint64_t>* done);
 
 // Writes runs on screen to a trace CSV from their spools, on a worker thread so that the window
 // stays responsive for a multi-GB file, with progress and cancel. The file appears only when
 // complete (OutputFile): a cancelled or failed export leaves an existing file as it was.
-class TraceExport : public QObject {
+class EventCsvExport : public QObject {
     Q_OBJECT
 public:
-    TraceExport(QString path, std::vector<SpooledRun> runs, QObject* parent = nullptr);
-    ~TraceExport() override;
+    EventCsvExport(QString path, std::vector<SpooledRun> runs, QObject* parent = nullptr);
+    ~EventCsvExport() override;
 
     void start();
     void cancel() { m_job.cancel(); }

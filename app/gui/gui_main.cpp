@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/gui_main.h"
 
-#include "cli/signal_cancel.h"
+#include "experiment/signal_cancel.h"
 #include "gui/main_window.h"
 
 #include <QApplication>

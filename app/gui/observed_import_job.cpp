@@ -5,12 +5,12 @@
 
 namespace la {
 
-TraceImportJob::TraceImportJob(TraceImportRequest request, QObject* parent)
+ObservedImportJob::ObservedImportJob(TraceImportRequest request, QObject* parent)
     : QObject(parent), m_request(std::move(request)), m_job(this, QStringLiteral("lookahead-import")) {}
 
-TraceImportJob::~TraceImportJob() = default;
+ObservedImportJob::~ObservedImportJob() = default;
 
-void TraceImportJob::start() {
+void ObservedImportJob::start() {
     m_job.start(
         [this] {
             TraceImportCallbacks callbacks;

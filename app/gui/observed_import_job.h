@@ -15,11 +15,11 @@ namespace la {
 
 // Imports a trace on a worker thread (a multi-GB strace takes a while), with progress and cancel,
 // so the window stays responsive. finished() hands over the trace, or says why there is none.
-class TraceImportJob : public QObject {
+class ObservedImportJob : public QObject {
     Q_OBJECT
 public:
-    TraceImportJob(TraceImportRequest request, QObject* parent = nullptr);
-    ~TraceImportJob() override;
+    ObservedImportJob(TraceImportRequest request, QObject* parent = nullptr);
+    ~ObservedImportJob() override;
 
     void start();
     void cancel() { m_job.cancel(); }

@@ -2,14 +2,11 @@
 #include "gui/run_controller.h"
 
 #include "experiment/run_storage.h"
+#include "experiment/runner.h"
+#include "gui/setting_words.h"
 #include "gui/tsan_annotations.h"
 #include "input_error.h"
-#include "io/dataset_file.h"
-#include "io/scan_target.h"
 #include "io_backend.h"
-#include "observed/observed_events.h"
-#include "observed/observed_summary.h"
-#include "registry.h"
 
 #include <QThread>
 
@@ -50,49 +47,37 @@ WorkerMessage message(WorkerMessage::Kind kind, int run = 0, std::string text = 
     return m;
 }
 
-// The worker's whole life: runs the variants in turn; every outcome goes through the mailbox.
-// Runs before `firstRun` are a saved baseline, already on screen.
-void runJob(const std::vector<RunVariant>& runs, int firstRun, bool keepEvents, Mailbox& mailbox,
+// The worker's whole life: runs the experiment from `firstRun` (the runs before it are a saved
+// baseline, already on screen); every outcome goes through the mailbox.
+void runJob(Experiment experiment, int firstRun, bool keepEvents, Mailbox& mailbox,
             const std::atomic<bool>& cancel) {
+    std::vector<std::unique_ptr<MailboxSink>> sinks;
+    ExperimentOutputs outputs;
+    outputs.spoolEvents = keepEvents;
+    ExperimentCallbacks callbacks;
+    callbacks.runStarted = [&](int run, std::vector<EventSink*>& runSinks) {
+        mailbox.post(message(WorkerMessage::Kind::RunStarted, run));
+        sinks.push_back(std::make_unique<MailboxSink>(mailbox, run, cancel));
+        runSinks.push_back(sinks.back().get());
+    };
+    callbacks.runFinished = [&](int run, const RunSummary& summary, std::shared_ptr<EventSpool> spool) {
+        WorkerMessage finished = message(WorkerMessage::Kind::RunFinished, run);
+        finished.summary = summary;
+        finished.spool = std::move(spool);
+        mailbox.post(std::move(finished));
+    };
+    callbacks.progress = [&mailbox](int run, std::uint64_t done, std::uint64_t total) {
+        mailbox.setProgress(run, done, total);
+    };
+    callbacks.preparing = [&mailbox](const std::string& stage, std::uint64_t done, std::uint64_t total) {
+        mailbox.setPreparing(stage, done, total);
+    };
+    callbacks.notice = [&mailbox](int run, const std::string& text) {
+        mailbox.post(message(WorkerMessage::Kind::Notice, run, text));
+    };
+    callbacks.cancel = &cancel;
     try {
-        for (int run = firstRun; run < static_cast<int>(runs.size()); ++run) {
-            const RunVariant& variant = runs[static_cast<std::size_t>(run)];
-            if (cancel.load())
-                break;
-            mailbox.post(message(WorkerMessage::Kind::RunStarted, run));
-            MailboxSink sink(mailbox, run, cancel);
-            RunCallbacks callbacks;
-            callbacks.sinks.push_back(&sink);
-            std::shared_ptr<EventSpool> spool = keepEvents ? spoolBesideDatasets(variant.config) : nullptr;
-            if (spool)
-                callbacks.sinks.push_back(spool.get());
-            callbacks.progress = [&mailbox, run](std::uint64_t done, std::uint64_t total) {
-                mailbox.setProgress(run, done, total);
-            };
-            callbacks.preparing = [&mailbox](const std::string& stage, std::uint64_t done,
-                                             std::uint64_t total) {
-                mailbox.setPreparing(stage, done, total);
-            };
-            callbacks.notice = [&mailbox, run](const std::string& text) {
-                mailbox.post(message(WorkerMessage::Kind::Notice, run, text));
-            };
-            callbacks.cancel = &cancel;
-            WorkerMessage finished = message(WorkerMessage::Kind::RunFinished, run);
-            if (variant.observed) {
-                // What PostgreSQL did, replayed as events: the same views and summary as a run.
-                emitObservedEvents(*variant.observed, callbacks.sinks);
-                finished.summary = summarizeObserved(*variant.observed).run;
-            } else {
-                finished.summary = runScan(variant.config, variant.policy, callbacks);
-            }
-            if (spool)
-                spool->finish();
-            finished.spool = std::move(spool);
-            const bool stop = finished.summary.cancelled || !finished.summary.error.empty();
-            mailbox.post(std::move(finished));
-            if (stop)
-                break;
-        }
+        runExperiment(experiment, outputs, callbacks, firstRun);
     } catch (const InputError& error) {
         mailbox.post(message(WorkerMessage::Kind::Error, 0, error.what()));
     } catch (const IoError& error) {
@@ -177,22 +162,10 @@ void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrac
         next.traces.push_back(std::move(baseline));
     try {
         // After the baseline's trace, if there is one.
-        for (std::size_t i = next.traces.size(); i < runs.size(); ++i) {
-            const RunVariant& run = runs[i];
-            if (run.observed) {
-                next.traces.push_back(std::make_unique<RunTrace>(run.label));
-                next.traces.back()->markObserved();
-            } else {
-                const StreamLimits limits = computeLimits(streamConfigFor(run.config),
-                                                          mechanicsFor(run.policy, run.config.mechanics));
-                next.traces.push_back(
-                    std::make_unique<RunTrace>(run.label, RunLimits{limits.maxPinned, limits.ioCombineLimit,
-                                                                    run.config.collapseWindow}));
-            }
-            spillBesideDatasets(*next.traces.back(), run.config);
-        }
+        for (std::size_t i = next.traces.size(); i < runs.size(); ++i)
+            next.traces.push_back(viewTraceFor(runs[i]));
     } catch (const InputError& error) {
-        emit failed(QString::fromUtf8(error.what()));
+        emit failed(windowWording(QString::fromUtf8(error.what())));
         return;
     }
     next.experiment = experiment;
@@ -212,8 +185,8 @@ void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrac
     job->generation = m_generation;
     Job* raw = job.get();
     const bool keepEvents = m_keepEvents;
-    job->thread.reset(QThread::create([raw, runs, firstRun, keepEvents] {
-        runJob(runs, firstRun, keepEvents, raw->mailbox, raw->cancel);
+    job->thread.reset(QThread::create([raw, experiment, firstRun, keepEvents] {
+        runJob(experiment, firstRun, keepEvents, raw->mailbox, raw->cancel);
         raw->mailbox.markFinished();
         LA_TSAN_RELEASE(raw);
     }));
@@ -335,10 +308,10 @@ void RunController::handle(WorkerMessage& message, bool& grew) {
         }
         break;
     case WorkerMessage::Kind::Notice:
-        emit notice(QString::fromStdString(message.text));
+        emit notice(windowWording(QString::fromStdString(message.text)));
         break;
     case WorkerMessage::Kind::Error:
-        emit failed(QString::fromStdString(message.text));
+        emit failed(windowWording(QString::fromStdString(message.text)));
         break;
     case WorkerMessage::Kind::Done:
         if (grew)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/settings_store.h"
 
-#include "cli/cli_options.h"
 #include "input_error.h"
 #include "run_options.h"
 
@@ -40,7 +39,7 @@ RunConfig loadRunConfig(const QSettings& s, const RunConfig& defaults) {
 }
 
 RunConfig firstLaunchConfig() {
-    RunConfig c = parseCommandLine({}).run;
+    RunConfig c = defaultRunConfig();
     c.comparePolicy = "pg19";
     // The app scans real files with real reads (the engine falls back to the worker pool where
     // io_uring is blocked); the command line keeps the simulator as its default.

@@ -2,7 +2,6 @@
 #include "sweep/sweep_spec.h"
 
 #include "checked_math.h"
-#include "cli/cli_options.h"
 #include "input_error.h"
 #include "io/output_guard.h"
 #include "io/unique_fd.h"
@@ -286,7 +285,7 @@ std::vector<OptionValue> SweepSpec::cellOptions(std::uint64_t cell) const {
 
 RunConfig SweepSpec::cellConfig(std::uint64_t cell) const {
     // The command line's defaults, so that a cell's headless command (--emit-commands) runs it alike.
-    static const RunConfig defaults = parseCommandLine({}).run;
+    static const RunConfig defaults = defaultRunConfig();
     RunConfig config = defaults;
     const std::vector<OptionValue> options = cellOptions(cell);
     for (std::size_t i = 0; i < options.size(); ++i) {

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "block_source.h"
-#include "run.h"
+#include "run_config.h"
 
 #include <cstddef>
 #include <cstdint>

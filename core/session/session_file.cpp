@@ -8,6 +8,7 @@
 #include "message_text.h"
 #include "observed/trace_format.h"
 
+#include <concepts>
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/random.h>
@@ -298,6 +299,24 @@ void bindText(sqlite3_stmt* statement, int column, const std::string& text) {
     sqlite3_bind_text(statement, column, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
 }
 
+void bindValue(sqlite3_stmt* statement, int column, const std::string& text) {
+    bindText(statement, column, text);
+}
+
+template <std::integral T> void bindValue(sqlite3_stmt* statement, int column, T value) {
+    sqlite3_bind_int64(statement, column, static_cast<sqlite3_int64>(value));
+}
+
+// Binds `values` to the statement's parameters in order, runs it and resets it for the next row.
+// Returns false if the row could not be stored.
+template <typename... Values> bool insertRow(sqlite3_stmt* statement, const Values&... values) {
+    int column = 0;
+    (bindValue(statement, ++column, values), ...);
+    const bool stored = sqlite3_step(statement) == SQLITE_DONE;
+    sqlite3_reset(statement);
+    return stored;
+}
+
 } // namespace
 
 void SessionWriter::setMeta(const std::string& key, const std::string& value) {
@@ -388,58 +407,29 @@ void SessionWriter::flushChunk() {
 void SessionWriter::addObserved(const ObservedTrace& trace) {
     if (!m_failure.empty())
         return;
-    const auto step = [&](sqlite3_stmt* statement, const char* what) {
-        if (sqlite3_step(statement) != SQLITE_DONE)
-            fail(what);
-        sqlite3_reset(statement);
-    };
     std::string processes;
     for (const std::uint32_t pid : trace.processes)
         processes.append(processes.empty() ? "" : " ").append(std::to_string(pid));
-    sqlite3_stmt* facts = prepare("INSERT INTO observed VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    sqlite3_bind_int64(facts, 1, m_run);
-    bindText(facts, 2, traceFormatName(trace.format));
-    bindText(facts, 3, trace.relation);
-    sqlite3_bind_int(facts, 4, trace.hasTimes ? 1 : 0);
-    sqlite3_bind_int(facts, 5, trace.hasDurations ? 1 : 0);
-    sqlite3_bind_int64(facts, 6, static_cast<sqlite3_int64>(trace.lines));
-    sqlite3_bind_int64(facts, 7, static_cast<sqlite3_int64>(trace.failedReads));
-    sqlite3_bind_int64(facts, 8, static_cast<sqlite3_int64>(trace.unalignedReads));
-    sqlite3_bind_int64(facts, 9, static_cast<sqlite3_int64>(trace.unmatchedResumes));
-    sqlite3_bind_int64(facts, 10, static_cast<sqlite3_int64>(trace.uringEnters));
-    bindText(facts, 11, processes);
-    step(facts, "observed");
+    if (!insertRow(prepare("INSERT INTO observed VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"), m_run,
+                   std::string(traceFormatName(trace.format)), trace.relation, trace.hasTimes,
+                   trace.hasDurations, trace.lines, trace.failedReads, trace.unalignedReads,
+                   trace.unmatchedResumes, trace.uringEnters, processes))
+        fail("observed");
     sqlite3_stmt* read = prepare("INSERT INTO observed_reads VALUES (?, ?, ?, ?, ?, ?, ?)");
     std::int64_t index = 0;
-    for (const ObservedRead& r : trace.reads) {
-        sqlite3_bind_int64(read, 1, m_run);
-        sqlite3_bind_int64(read, 2, index++);
-        sqlite3_bind_int64(read, 3, r.startNs);
-        sqlite3_bind_int64(read, 4, r.durationNs);
-        sqlite3_bind_int64(read, 5, r.block);
-        sqlite3_bind_int64(read, 6, r.nblocks);
-        sqlite3_bind_int64(read, 7, r.process);
-        step(read, "observed_reads");
-    }
+    for (const ObservedRead& r : trace.reads)
+        if (!insertRow(read, m_run, index++, r.startNs, r.durationNs, r.block, r.nblocks, r.process))
+            fail("observed_reads");
     sqlite3_stmt* wait = prepare("INSERT INTO observed_waits VALUES (?, ?, ?, ?)");
     index = 0;
-    for (const ObservedWait& w : trace.waits) {
-        sqlite3_bind_int64(wait, 1, m_run);
-        sqlite3_bind_int64(wait, 2, index++);
-        sqlite3_bind_int64(wait, 3, w.timeNs);
-        sqlite3_bind_int64(wait, 4, w.read);
-        step(wait, "observed_waits");
-    }
+    for (const ObservedWait& w : trace.waits)
+        if (!insertRow(wait, m_run, index++, w.timeNs, w.read))
+            fail("observed_waits");
     sqlite3_stmt* file = prepare("INSERT INTO observed_files VALUES (?, ?, ?, ?, ?)");
     index = 0;
-    for (const TracedFile& f : trace.files) {
-        sqlite3_bind_int64(file, 1, m_run);
-        sqlite3_bind_int64(file, 2, index++);
-        bindText(file, 3, f.name);
-        sqlite3_bind_int64(file, 4, static_cast<sqlite3_int64>(f.reads));
-        sqlite3_bind_int64(file, 5, static_cast<sqlite3_int64>(f.bytes));
-        step(file, "observed_files");
-    }
+    for (const TracedFile& f : trace.files)
+        if (!insertRow(file, m_run, index++, f.name, f.reads, f.bytes))
+            fail("observed_files");
 }
 
 void SessionWriter::endRun(const NameValues& summary, const std::string& summaryJson) {
@@ -790,128 +780,152 @@ void SessionReader::readEvents(std::size_t run,
                         " reads)"}));
 }
 
-std::optional<ObservedTrace> SessionReader::observed(std::size_t run) const {
-    if (run >= m_runs.size())
-        damaged(joined({"it has no run ", std::to_string(run)}));
-    const SessionRun& info = m_runs[run];
+void SessionReader::forEachRow(const char* sql, std::size_t run,
+                               const std::function<void(sqlite3_stmt*)>& row) const {
+    sqlite3_stmt* raw = nullptr;
+    if (sqlite3_prepare_v2(m_db, sql, -1, &raw, nullptr) != SQLITE_OK)
+        damaged(sqlite3_errmsg(m_db));
+    const Statement statement(raw);
+    sqlite3_bind_int64(raw, 1, static_cast<sqlite3_int64>(run));
+    int rc = 0;
+    while ((rc = sqlite3_step(raw)) == SQLITE_ROW)
+        row(raw);
+    if (rc != SQLITE_DONE)
+        damaged(sqlite3_errmsg(m_db));
+}
+
+std::optional<ObservedTrace> SessionReader::observedFacts(std::size_t run) const {
     const std::string which = "run " + std::to_string(run);
-    const auto rows = [&](const char* sql, const std::function<void(sqlite3_stmt*)>& row) {
-        sqlite3_stmt* raw = nullptr;
-        if (sqlite3_prepare_v2(m_db, sql, -1, &raw, nullptr) != SQLITE_OK)
-            damaged(sqlite3_errmsg(m_db));
-        const Statement statement(raw);
-        sqlite3_bind_int64(raw, 1, static_cast<sqlite3_int64>(run));
-        int rc = 0;
-        while ((rc = sqlite3_step(raw)) == SQLITE_ROW)
-            row(raw);
-        if (rc != SQLITE_DONE)
-            damaged(sqlite3_errmsg(m_db));
-    };
     std::optional<ObservedTrace> trace;
-    rows("SELECT format, relation, has_times, has_durations, lines, failed_reads, unaligned_reads, "
-         "unmatched_resumes, uring_enters, processes FROM observed WHERE run = ?",
-         [&](sqlite3_stmt* s) {
-             const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-                 return whole(s, column, low, high, [&] {
-                     return joined({which, "'s imported trace: its ", name});
-                 });
-             };
-             ObservedTrace t;
-             const std::string format = columnText(s, 0);
-             t.format = TraceFormat::Auto;
-             for (const TraceFormat f : {TraceFormat::Strace, TraceFormat::Perf, TraceFormat::LookaheadCsv})
-                 if (format == traceFormatName(f))
-                     t.format = f;
-             if (t.format == TraceFormat::Auto)
-                 damaged(joined({which, "'s imported trace has the unknown format ", excerpt(format, 40)}));
-             t.relation = text(s, 1, [&] { return which + "'s traced relation"; });
-             t.hasTimes = field(2, "has_times flag", 0, 1) != 0;
-             t.hasDurations = field(3, "has_durations flag", 0, 1) != 0;
-             t.lines = static_cast<std::uint64_t>(field(4, "line count", 0, INT64_MAX));
-             t.failedReads = static_cast<std::uint64_t>(field(5, "failed read count", 0, INT64_MAX));
-             t.unalignedReads = static_cast<std::uint64_t>(field(6, "unaligned read count", 0, INT64_MAX));
-             t.unmatchedResumes =
-                 static_cast<std::uint64_t>(field(7, "unmatched resume count", 0, INT64_MAX));
-             t.uringEnters = static_cast<std::uint64_t>(field(8, "io_uring_enter count", 0, INT64_MAX));
-             // Process ids, one space between: anything else is not what the writer wrote.
-             const std::string pids = columnText(s, 9);
-             for (std::size_t at = 0; at < pids.size();) {
-                 std::size_t end = pids.find(' ', at);
-                 if (end == std::string::npos)
-                     end = pids.size();
-                 std::uint32_t pid = 0;
-                 const auto [stop, error] = std::from_chars(pids.data() + at, pids.data() + end, pid);
-                 if (error != std::errc() || stop != pids.data() + end || end == at)
-                     damaged(joined({which, "'s imported trace has a malformed process list"}));
-                 t.processes.push_back(pid);
-                 at = end + 1;
-             }
-             trace = std::move(t);
-         });
-    if (!trace)
-        return trace;
+    forEachRow(
+        "SELECT format, relation, has_times, has_durations, lines, failed_reads, unaligned_reads, "
+        "unmatched_resumes, uring_enters, processes FROM observed WHERE run = ?",
+        run, [&](sqlite3_stmt* s) {
+            const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+                return whole(s, column, low, high, [&] {
+                    return joined({which, "'s imported trace: its ", name});
+                });
+            };
+            ObservedTrace t;
+            const std::string format = columnText(s, 0);
+            t.format = TraceFormat::Auto;
+            for (const TraceFormat f : {TraceFormat::Strace, TraceFormat::Perf, TraceFormat::LookaheadCsv})
+                if (format == traceFormatName(f))
+                    t.format = f;
+            if (t.format == TraceFormat::Auto)
+                damaged(joined({which, "'s imported trace has the unknown format ", excerpt(format, 40)}));
+            t.relation = text(s, 1, [&] { return which + "'s traced relation"; });
+            t.hasTimes = field(2, "has_times flag", 0, 1) != 0;
+            t.hasDurations = field(3, "has_durations flag", 0, 1) != 0;
+            t.lines = static_cast<std::uint64_t>(field(4, "line count", 0, INT64_MAX));
+            t.failedReads = static_cast<std::uint64_t>(field(5, "failed read count", 0, INT64_MAX));
+            t.unalignedReads = static_cast<std::uint64_t>(field(6, "unaligned read count", 0, INT64_MAX));
+            t.unmatchedResumes = static_cast<std::uint64_t>(field(7, "unmatched resume count", 0, INT64_MAX));
+            t.uringEnters = static_cast<std::uint64_t>(field(8, "io_uring_enter count", 0, INT64_MAX));
+            // Process ids, one space between: anything else is not what the writer wrote.
+            const std::string pids = columnText(s, 9);
+            for (std::size_t at = 0; at < pids.size();) {
+                std::size_t end = pids.find(' ', at);
+                if (end == std::string::npos)
+                    end = pids.size();
+                std::uint32_t pid = 0;
+                const auto [stop, error] = std::from_chars(pids.data() + at, pids.data() + end, pid);
+                if (error != std::errc() || stop != pids.data() + end || end == at)
+                    damaged(joined({which, "'s imported trace has a malformed process list"}));
+                t.processes.push_back(pid);
+                at = end + 1;
+            }
+            trace = std::move(t);
+        });
+    return trace;
+}
+
+void SessionReader::readObservedReads(std::size_t run, ObservedTrace& trace) const {
+    const std::string which = "run " + std::to_string(run);
+    const SessionRun& info = m_runs[run];
     // Reads by start time, each inside block 2^32 and no longer than one read(2) can be, naming a
     // process of the list; as many as the run's stored events say, so none is allocated beyond that.
     std::int64_t previousStart = 0;
-    rows("SELECT read, start_ns, duration_ns, block, nblocks, process FROM observed_reads WHERE run = ? "
-         "ORDER BY read",
-         [&](sqlite3_stmt* s) {
-             const auto index = static_cast<std::int64_t>(trace->reads.size());
-             const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-                 return whole(s, column, low, high, [&] {
-                     return joined({which, "'s imported read ", std::to_string(index), ": its ", name});
-                 });
-             };
-             if (static_cast<std::uint64_t>(index) >= info.reads)
-                 damaged(joined({which, "'s imported trace has more reads than the run's ",
-                                 std::to_string(info.reads)}));
-             field(0, "number (reads are numbered 0, 1, ...)", index, index);
-             ObservedRead read;
-             read.startNs = field(1, "start (ns, reads in start order)", previousStart, kMaxTimeNs);
-             read.durationNs = field(2, "duration (ns)", 0, kMaxTimeNs);
-             const std::int64_t block = field(3, "first block", 0, kUint32Max);
-             read.block = static_cast<std::uint32_t>(block);
-             read.nblocks =
-                 static_cast<std::uint32_t>(field(4, "block count (one read(2), below block 2^32)", 1,
-                                                  std::min(kMaxTracedReadBlocks, kBlockLimit - block)));
-             read.process = static_cast<std::uint32_t>(
-                 field(5, "process index", 0, static_cast<std::int64_t>(trace->processes.size()) - 1));
-             previousStart = read.startNs;
-             trace->reads.push_back(read);
-         });
-    if (trace->reads.size() != info.reads)
-        damaged(joined({which, " has ", std::to_string(trace->reads.size()), " of its ",
+    forEachRow(
+        "SELECT read, start_ns, duration_ns, block, nblocks, process FROM observed_reads WHERE run = ? "
+        "ORDER BY read",
+        run, [&](sqlite3_stmt* s) {
+            const auto index = static_cast<std::int64_t>(trace.reads.size());
+            const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+                return whole(s, column, low, high, [&] {
+                    return joined({which, "'s imported read ", std::to_string(index), ": its ", name});
+                });
+            };
+            if (static_cast<std::uint64_t>(index) >= info.reads)
+                damaged(joined(
+                    {which, "'s imported trace has more reads than the run's ", std::to_string(info.reads)}));
+            field(0, "number (reads are numbered 0, 1, ...)", index, index);
+            ObservedRead read;
+            read.startNs = field(1, "start (ns, reads in start order)", previousStart, kMaxTimeNs);
+            read.durationNs = field(2, "duration (ns)", 0, kMaxTimeNs);
+            const std::int64_t block = field(3, "first block", 0, kUint32Max);
+            read.block = static_cast<std::uint32_t>(block);
+            read.nblocks =
+                static_cast<std::uint32_t>(field(4, "block count (one read(2), below block 2^32)", 1,
+                                                 std::min(kMaxTracedReadBlocks, kBlockLimit - block)));
+            read.process = static_cast<std::uint32_t>(
+                field(5, "process index", 0, static_cast<std::int64_t>(trace.processes.size()) - 1));
+            previousStart = read.startNs;
+            trace.reads.push_back(read);
+        });
+    if (trace.reads.size() != info.reads)
+        damaged(joined({which, " has ", std::to_string(trace.reads.size()), " of its ",
                         std::to_string(info.reads), " imported reads"}));
-    const auto lastRead = static_cast<std::int64_t>(trace->reads.size()) - 1;
-    rows("SELECT wait, time_ns, read FROM observed_waits WHERE run = ? ORDER BY wait", [&](sqlite3_stmt* s) {
-        const auto index = static_cast<std::int64_t>(trace->waits.size());
-        const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-            return whole(s, column, low, high, [&] {
-                return joined({which, "'s imported wait ", std::to_string(index), ": its ", name});
-            });
-        };
-        field(0, "number (waits are numbered 0, 1, ...)", index, index);
-        const std::int64_t time = field(1, "time (ns)", 0, kMaxTimeNs);
-        trace->waits.push_back({time, static_cast<std::uint32_t>(field(2, "read", 0, lastRead))});
-    });
-    rows("SELECT file, name, reads, bytes FROM observed_files WHERE run = ? ORDER BY file",
-         [&](sqlite3_stmt* s) {
-             const auto index = static_cast<std::int64_t>(trace->files.size());
-             const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-                 return whole(s, column, low, high, [&] {
-                     return joined({which, "'s traced file ", std::to_string(index), ": its ", name});
-                 });
-             };
-             field(0, "number (files are numbered 0, 1, ...)", index, index);
-             const auto reads = static_cast<std::uint64_t>(field(2, "read count", 0, INT64_MAX));
-             const auto bytes = static_cast<std::uint64_t>(field(3, "byte count", 0, INT64_MAX));
-             trace->files.push_back(
-                 {text(s, 1,
-                       [&] {
-                           return joined({which, "'s traced file ", std::to_string(index)});
-                       }),
-                  reads, bytes});
-         });
+}
+
+void SessionReader::readObservedWaits(std::size_t run, ObservedTrace& trace) const {
+    const std::string which = "run " + std::to_string(run);
+    const auto lastRead = static_cast<std::int64_t>(trace.reads.size()) - 1;
+    forEachRow("SELECT wait, time_ns, read FROM observed_waits WHERE run = ? ORDER BY wait", run,
+               [&](sqlite3_stmt* s) {
+                   const auto index = static_cast<std::int64_t>(trace.waits.size());
+                   const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+                       return whole(s, column, low, high, [&] {
+                           return joined({which, "'s imported wait ", std::to_string(index), ": its ", name});
+                       });
+                   };
+                   field(0, "number (waits are numbered 0, 1, ...)", index, index);
+                   const std::int64_t time = field(1, "time (ns)", 0, kMaxTimeNs);
+                   trace.waits.push_back({time, static_cast<std::uint32_t>(field(2, "read", 0, lastRead))});
+               });
+}
+
+void SessionReader::readObservedFiles(std::size_t run, ObservedTrace& trace) const {
+    const std::string which = "run " + std::to_string(run);
+    forEachRow("SELECT file, name, reads, bytes FROM observed_files WHERE run = ? ORDER BY file", run,
+               [&](sqlite3_stmt* s) {
+                   const auto index = static_cast<std::int64_t>(trace.files.size());
+                   const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
+                       return whole(s, column, low, high, [&] {
+                           return joined({which, "'s traced file ", std::to_string(index), ": its ", name});
+                       });
+                   };
+                   field(0, "number (files are numbered 0, 1, ...)", index, index);
+                   const auto reads = static_cast<std::uint64_t>(field(2, "read count", 0, INT64_MAX));
+                   const auto bytes = static_cast<std::uint64_t>(field(3, "byte count", 0, INT64_MAX));
+                   trace.files.push_back(
+                       {text(s, 1,
+                             [&] {
+                                 return joined({which, "'s traced file ", std::to_string(index)});
+                             }),
+                        reads, bytes});
+               });
+}
+
+std::optional<ObservedTrace> SessionReader::observed(std::size_t run) const {
+    if (run >= m_runs.size())
+        damaged(joined({"it has no run ", std::to_string(run)}));
+    std::optional<ObservedTrace> trace = observedFacts(run);
+    if (!trace)
+        return trace;
+    readObservedReads(run, *trace);
+    readObservedWaits(run, *trace);
+    readObservedFiles(run, *trace);
     return trace;
 }
 

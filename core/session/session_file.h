@@ -134,6 +134,13 @@ public:
 
 private:
     void load();
+    // Runs `sql` with run `run` bound to its one parameter and hands each row to `row`.
+    void forEachRow(const char* sql, std::size_t run, const std::function<void(sqlite3_stmt*)>& row) const;
+    // The parts of observed(): its facts (empty if the run has none), then its reads, waits and files.
+    std::optional<ObservedTrace> observedFacts(std::size_t run) const;
+    void readObservedReads(std::size_t run, ObservedTrace& trace) const;
+    void readObservedWaits(std::size_t run, ObservedTrace& trace) const;
+    void readObservedFiles(std::size_t run, ObservedTrace& trace) const;
     [[noreturn]] void damaged(std::string_view why) const;
     // Column `column` of a row as a whole number in [low, high]; text, NULL or out of range is damage,
     // named by what() (built only then: rows are read by the million).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli/signal_cancel.h"
+#include "experiment/signal_cancel.h"
 
 #include "stop_request.h"
 

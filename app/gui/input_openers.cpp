@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "gui/input_openers.h"
+
+#include "gui/dataset_picker.h"
+#include "gui/input_descriptions.h"
+#include "gui/pg_index_dialog.h"
+#include "gui/run_setup_panel.h"
+#include "gui/window_dialogs.h"
+#include "input_error.h"
+#include "io/scan_file.h"
+#include "tooltips.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QThread>
+
+namespace la {
+
+InputOpeners::InputOpeners(RunSetupPanel* panel, WindowDialogs& dialogs, QObject* parent)
+    : QObject(parent), m_panel(panel), m_dialogs(dialogs) {
+    connect(m_panel, &RunSetupPanel::relationChosen, this,
+            [this](const QString& relation) { importTraceFile(m_tracePath, relation); });
+    connect(m_panel, &RunSetupPanel::closeTraceRequested, this, &InputOpeners::closeTrace);
+    connect(m_panel, &RunSetupPanel::closePgScanRequested, this, &InputOpeners::closePgScan);
+    connect(m_panel->datasetPicker(), &DatasetPicker::openFileRequested, this, [this] {
+        m_dialogs.chooseFile(tr("Open a file to scan"), tr("Any file (*)"), false,
+                             [this](const QString& path) { openFile(path); });
+    });
+    connect(m_panel->datasetPicker(), &DatasetPicker::openBlockListRequested, this, [this] {
+        m_dialogs.chooseFile(tr("Open a block list"), tr("Block lists (*.txt *.csv);;Any file (*)"), false,
+                             [this](const QString& path) { openBlockList(path); });
+    });
+}
+
+InputOpeners::~InputOpeners() {
+    if (m_pgCheck) {
+        m_pgCheck->wait();
+        delete m_pgCheck;
+    }
+}
+
+void InputOpeners::addFileActions(QMenu* file) {
+    file->addAction(tr("Open &file to scan…"), m_panel->datasetPicker(), &DatasetPicker::openFileRequested);
+    file->addAction(tr("Open &block list…"), m_panel->datasetPicker(),
+                    &DatasetPicker::openBlockListRequested);
+    QAction* import = file->addAction(tr("&Import trace (strace, perf trace, CSV)…"), this, [this] {
+        m_dialogs.chooseFile(tr("Import a trace of PostgreSQL's reads"),
+                             tr("Traces (*.strace *.trace *.txt *.log *.csv);;Any file (*)"), false,
+                             [this](const QString& path) { importTraceFile(path); });
+    });
+    import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    import->setToolTip(
+        tr("strace -f -ttt -T -yy -e trace=pread64,preadv,preadv2 -p PID, or perf trace -e pread64"));
+    file->addAction(tr("Open &PostgreSQL index…"), this, [this] {
+        auto* dialog = new PgIndexDialog(m_panel->config(), m_dialogs.window());
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &PgIndexDialog::chosen, this, &InputOpeners::openPgScan);
+        dialog->open();
+    });
+}
+
+QString InputOpeners::dropUnusableFiles(RunConfig& config) {
+    QStringList problems;
+    if (!config.file.empty()) {
+        try {
+            inspectScanFile(config.file);
+        } catch (const InputError& error) {
+            problems << QString::fromUtf8(error.what());
+            config.file.clear();
+        }
+    }
+    if (!config.blockList.empty()) {
+        try {
+            loadBlockList(config.blockList, Direction::Forward);
+        } catch (const InputError& error) {
+            problems << QString::fromUtf8(error.what());
+            config.blockList.clear();
+        }
+    }
+    return problems.join(QStringLiteral("\n\n"));
+}
+
+void InputOpeners::openFile(const QString& path) {
+    // Checked now, so a bad file is reported when it is chosen rather than at the next run.
+    try {
+        inspectScanFile(path.toStdString());
+    } catch (const InputError& error) {
+        m_dialogs.showError(tr("Cannot scan this file"), QString::fromUtf8(error.what()));
+        return;
+    }
+    m_panel->datasetPicker()->setFile(path);
+    emit inputsChanged();
+    RunConfig config = m_panel->config();
+    if (config.io == IoMode::Sim) {
+        config.io = IoMode::IoUring;
+        if (const QString error = m_panel->setConfig(config); !error.isEmpty())
+            m_dialogs.showError(tr("Cannot use the file"), error);
+        m_dialogs.showStatus(tr("A file is read with real I/O: switched the I/O method to io_uring"), 15000);
+    }
+}
+
+void InputOpeners::openBlockList(const QString& path) {
+    // Checked now, so a bad file is reported when it is chosen rather than at the next run.
+    try {
+        loadBlockList(path.toStdString(), Direction::Forward);
+    } catch (const InputError& error) {
+        m_dialogs.showError(tr("Cannot use the block list"), QString::fromUtf8(error.what()));
+        return;
+    }
+    m_panel->datasetPicker()->setBlockList(path);
+    emit inputsChanged();
+}
+
+void InputOpeners::importTraceFile(const QString& path, const QString& relation) {
+    if (m_traceImport)
+        m_traceImport->cancel();
+    auto* job = new ObservedImportJob({path.toStdString(), TraceFormat::Auto, relation.toStdString()}, this);
+    m_traceImport = job;
+    QProgressDialog* progress = m_dialogs.jobProgress(job, tr("Import trace"), tr("Reading %1…").arg(path));
+    connect(job, &ObservedImportJob::finished, this,
+            [this, job, progress, path](std::shared_ptr<const ObservedTrace> trace, const QString& error) {
+                progress->close();
+                job->deleteLater();
+                if (!error.isEmpty()) {
+                    m_dialogs.showError(tr("Cannot import the trace"), error);
+                } else if (trace) {
+                    m_trace = std::move(trace);
+                    m_tracePath = path;
+                    int current = 0;
+                    const QStringList relations = relationChoices(*m_trace, current);
+                    m_panel->setTrace(traceDescription(path, *m_trace), relations, current);
+                    emit inputsChanged();
+                    m_dialogs.showStatus(tr("Imported %1 reads of %2: press Run to see them beside the model")
+                                             .arg(formatCount(m_trace->reads.size()),
+                                                  QString::fromStdString(m_trace->relation)),
+                                         20000);
+                }
+                emit traceImported(error);
+            });
+    job->start();
+}
+
+void InputOpeners::closeTrace() {
+    m_trace.reset();
+    m_tracePath.clear();
+    m_panel->setTrace({}, {}, 0);
+    emit inputsChanged();
+}
+
+void InputOpeners::openPgScan(const RunConfig& config) {
+    struct Result {
+        pg::IndexFacts facts;
+        std::string error;
+    };
+    auto result = std::make_shared<Result>();
+    if (m_pgCheck) {
+        m_dialogs.showError(tr("Cannot scan this index"),
+                            tr("Another index is being read; wait until it is done."));
+        return;
+    }
+    QThread* check = QThread::create([config, result] {
+        try {
+            openSource(config, &result->facts);
+        } catch (const InputError& error) {
+            result->error = error.what();
+        }
+    });
+    m_dialogs.showStatus(tr("Reading the index %1…").arg(QString::fromStdString(config.pg.index)));
+    m_pgCheck = check;
+    connect(check, &QThread::finished, this, [this, check, result, config] {
+        check->wait();
+        check->deleteLater();
+        m_pgCheck = nullptr;
+        const QString error = QString::fromStdString(result->error);
+        if (!error.isEmpty()) {
+            m_dialogs.showError(tr("Cannot scan this index"), error);
+        } else {
+            (void)m_panel->setConfig(config);
+            m_panel->setPgScan(pgFactsText(config, result->facts));
+            emit inputsChanged();
+            m_dialogs.showStatus(tr("Index read: press Run to scan its table through the policies"), 15000);
+        }
+        emit pgScanChecked(error);
+    });
+    check->start();
+}
+
+void InputOpeners::closePgScan() {
+    RunConfig config = m_panel->config();
+    config.pg = {};
+    (void)m_panel->setConfig(config);
+    m_panel->setPgScan({});
+    emit inputsChanged();
+}
+
+} // namespace la

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "dataset.h"
+#include "event.h"
+#include "io_mode.h"
+#include "pg/pg_scan_config.h"
+#include "sim_device.h"
+#include "stream_config.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace la {
+
+// Everything that defines one experiment; the CLI and the GUI both fill one of these.
+struct RunConfig {
+    DatasetRequest dataset;
+    std::string blockList; // a user's block list instead of a dataset
+    pg::PgScanConfig pg;   // a real PostgreSQL index scan instead (docs/pg-relations.md)
+    // A block sequence in memory instead of a dataset (the blocks an imported trace read, in order).
+    std::shared_ptr<const std::vector<std::uint32_t>> blockSequence;
+    std::string policy = "pg18";
+    std::string comparePolicy; // optional second run (A/B)
+    std::string mechanics;     // pg17, pg18 or pg19; empty = each policy's own
+    StreamConfig stream;
+    std::string prewarm;          // empty = the dataset's own cache state
+    std::uint64_t poolBlocks = 0; // simulated shared buffers; 0 = 16384, grown to hold the prewarm set
+    std::uint64_t resetEvery = 0;
+    IoMode io = IoMode::Sim;
+    SimDeviceConfig device;
+    // Real I/O (--io sync|worker|uring).
+    std::string file; // scan this file (read-only, never verified) instead of the dataset's own file
+    // O_DIRECT (falling back to buffered reads if refused), or the page cache; both govern advice
+    // as in PostgreSQL. Unset: O_DIRECT for real I/O, buffered on the simulated device (whose
+    // reference figures are buffered runs, docs/simulated-device.md).
+    std::optional<bool> directIo;
+    bool osCacheCold = true; // evict the file from the OS page cache before the run
+    int ioWorkers = 3;       // worker threads of --io worker (PostgreSQL's io_workers)
+    std::string cacheDir;    // where dataset files are written; empty = $XDG_CACHE_HOME/lookahead/datasets
+    std::int64_t consumerNs = 3'000; // consumer CPU per block (docs/simulated-device.md §2)
+    int collapseWindow = 32;
+};
+
+// The stream's settings as a run uses them: the io_method of a real backend, direct I/O resolved,
+// shared_buffers from the pool size (StreamConfig's copies are derived here, never set apart).
+StreamConfig streamConfigFor(const RunConfig& config);
+
+// The cache state a run starts from: --prewarm, else the dataset's own ("none" for a block list, a
+// traced block sequence or a PostgreSQL index scan).
+std::string effectivePrewarm(const RunConfig& config);
+
+struct RunCallbacks {
+    std::vector<EventSink*> sinks;
+    // Blocks consumed so far out of the scan's length (called every few thousand blocks).
+    std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+    // Work before the scan, e.g. writing a dataset file: a stage label, bytes done and total.
+    std::function<void(const std::string& stage, std::uint64_t done, std::uint64_t total)> preparing;
+    // Something the user should know that is not an error (a fallback, an ignored partial block).
+    std::function<void(const std::string& message)> notice;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+} // namespace la
