@@ -9,7 +9,8 @@ namespace la {
 
 // An enum's names as one table, read both ways (a value's name for output, a name's value for
 // input), so the two cannot drift apart. A value may have several names: its first is the one
-// written, later ones are only read (e.g. an earlier version's spelling).
+// written, later ones are only read (e.g. an earlier version's spelling). The core's tables are all
+// in enum_names.cpp, behind the functions each enum's header declares (eventKindName, ...).
 template <typename Enum> struct EnumName {
     Enum value;
     const char* name;

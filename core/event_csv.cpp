@@ -1,36 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "event_csv.h"
 
-#include "enum_names.h"
-
 #include <cstdio>
 
 namespace la {
-
-namespace {
-constexpr EnumName<EventKind> kEventKindNames[] = {
-    {EventKind::Requested, "requested"},
-    {EventKind::Hit, "hit"},
-    {EventKind::Miss, "miss"},
-    {EventKind::ReadStarted, "read_started"},
-    {EventKind::ReadCompleted, "read_completed"},
-    {EventKind::Waited, "waited"},
-    {EventKind::Consumed, "consumed"},
-    {EventKind::DistanceChanged, "distance"},
-    {EventKind::Reset, "reset"},
-    {EventKind::Unget, "unget"},
-    {EventKind::EndOfStream, "end_of_stream"},
-};
-static_assert(namesEvery(kEventKindNames, EventKind::EndOfStream));
-} // namespace
-
-const char* eventKindName(EventKind kind) {
-    return nameIn(kEventKindNames, kind, "unknown");
-}
-
-std::optional<EventKind> eventKindNamed(std::string_view name) {
-    return valueNamed(kEventKindNames, name);
-}
 
 EventCsvWriter::EventCsvWriter(const std::string& path, const std::string& runLabel)
     : m_file(path, "trace CSV"), m_label(runLabel) {

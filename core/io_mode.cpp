@@ -1,21 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io_mode.h"
 
-#include "enum_names.h"
-
 #include <utility>
 
 namespace la {
 
 namespace {
-constexpr EnumName<IoMethod> kIoMethodNames[] = {
-    {IoMethod::Sync, "sync"},
-    {IoMethod::Worker, "worker"},
-    {IoMethod::IoUring, "io_uring"},
-    {IoMethod::IoUring, "uring"}, // the spelling of earlier versions
-};
-static_assert(namesEvery(kIoMethodNames, IoMethod::IoUring));
-
 // Each real mode and the io_method it behaves like.
 constexpr std::pair<IoMode, IoMethod> kRealModes[] = {
     {IoMode::Sync, IoMethod::Sync},
@@ -24,16 +14,8 @@ constexpr std::pair<IoMode, IoMethod> kRealModes[] = {
 };
 } // namespace
 
-const char* ioMethodName(IoMethod method) {
-    return nameIn(kIoMethodNames, method, "worker");
-}
-
 const char* ioModeName(IoMode mode) {
     return mode == IoMode::Sim ? "sim" : ioMethodName(ioMethodOf(mode));
-}
-
-std::optional<IoMethod> ioMethodNamed(std::string_view name) {
-    return valueNamed(kIoMethodNames, name);
 }
 
 std::optional<IoMode> ioModeNamed(std::string_view name) {

@@ -3,33 +3,10 @@
 
 #include "checked_math.h"
 #include "csv_trace_parser.h"
-#include "enum_names.h"
-#include "input_error.h"
-#include "message_text.h"
 #include "perf_parser.h"
 #include "strace_parser.h"
 
 namespace la {
-
-namespace {
-constexpr EnumName<TraceFormat> kTraceFormatNames[] = {
-    {TraceFormat::Auto, "auto"},
-    {TraceFormat::Strace, "strace"},
-    {TraceFormat::Perf, "perf"},
-    {TraceFormat::LookaheadCsv, "lookahead-csv"},
-};
-static_assert(namesEvery(kTraceFormatNames, TraceFormat::LookaheadCsv));
-} // namespace
-
-const char* traceFormatName(TraceFormat format) {
-    return nameIn(kTraceFormatNames, format, "auto");
-}
-
-TraceFormat traceFormatNamed(std::string_view name) {
-    if (const std::optional<TraceFormat> format = valueNamed(kTraceFormatNames, name))
-        return *format;
-    throw InputError("--trace-format '" + excerpt(name) + "': choose auto, strace, perf or lookahead-csv");
-}
 
 std::uint64_t coveredBytes(const TraceLine& line) {
     return line.result >= 0 && static_cast<std::uint64_t>(line.result) < line.bytes
