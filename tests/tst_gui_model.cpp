@@ -83,6 +83,14 @@ Polyline reduce(const RunTrace& trace, XAxis mode, StateSeries series, const Axi
     return columns.polyline(series);
 }
 
+// 4,096 blocks of alternating hits and misses: pg18 collapses on them.
+RunConfig collapsingRun() {
+    RunConfig config;
+    config.dataset.name = "alternating";
+    config.dataset.blocks = 4096;
+    return config;
+}
+
 } // namespace
 
 class TestGuiModel : public QObject {
@@ -531,9 +539,7 @@ void TestGuiModel::unwritableSpillKeepsColumnsInMemory() {
 }
 
 void TestGuiModel::realRunFeedsTrace() {
-    RunConfig config;
-    config.dataset.name = "alternating";
-    config.dataset.blocks = 4096;
+    const RunConfig config = collapsingRun();
     RunTrace trace("pg18");
     struct Sink : EventSink {
         RunTrace* trace;
@@ -556,9 +562,7 @@ void TestGuiModel::realRunFeedsTrace() {
 // The trace gets only the kinds the views read (as the worker posts them) and finds the collapses
 // while the run goes, by the summary's rule: the same intervals the summary reports at the end.
 void TestGuiModel::collapsesAppearWhileRunning() {
-    RunConfig config;
-    config.dataset.name = "alternating";
-    config.dataset.blocks = 4096;
+    const RunConfig config = collapsingRun();
     RunTrace trace("pg18");
     struct Sink : EventSink {
         RunTrace* trace;
