@@ -2,6 +2,7 @@
 #pragma once
 
 #include "block_source.h"
+#include "direction.h"
 
 #include <cstdint>
 #include <memory>
@@ -9,8 +10,6 @@
 #include <vector>
 
 namespace la {
-
-enum class Direction : std::uint8_t { Forward, Backward };
 
 struct DatasetRequest {
     std::string name;       // preset ("uniform", "hash-clustered", ...) or pattern ("sparse-miss:16")

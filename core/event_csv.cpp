@@ -5,34 +5,6 @@
 
 namespace la {
 
-const char* eventKindName(EventKind kind) {
-    switch (kind) {
-    case EventKind::Requested:
-        return "requested";
-    case EventKind::Hit:
-        return "hit";
-    case EventKind::Miss:
-        return "miss";
-    case EventKind::ReadStarted:
-        return "read_started";
-    case EventKind::ReadCompleted:
-        return "read_completed";
-    case EventKind::Waited:
-        return "waited";
-    case EventKind::Consumed:
-        return "consumed";
-    case EventKind::DistanceChanged:
-        return "distance";
-    case EventKind::Reset:
-        return "reset";
-    case EventKind::Unget:
-        return "unget";
-    case EventKind::EndOfStream:
-        return "end_of_stream";
-    }
-    return "unknown";
-}
-
 EventCsvWriter::EventCsvWriter(const std::string& path, const std::string& runLabel)
     : m_file(path, "trace CSV"), m_label(runLabel) {
     m_file.write("run,time_ns,position,event,block,nblocks,io_id,in_flight,distance,combine_distance,pinned,"

@@ -4,7 +4,9 @@
 #include "event.h"
 #include "io/output_file.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace la {
 
@@ -28,6 +30,8 @@ private:
     std::string m_rows;
 };
 
+// The event column's names: "requested", "hit", "read_started", ...
 const char* eventKindName(EventKind kind);
+std::optional<EventKind> eventKindNamed(std::string_view name);
 
 } // namespace la

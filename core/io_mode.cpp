@@ -1,61 +1,37 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io_mode.h"
 
+#include <utility>
+
 namespace la {
 
-const char* ioMethodName(IoMethod method) {
-    switch (method) {
-    case IoMethod::Sync:
-        return "sync";
-    case IoMethod::Worker:
-        return "worker";
-    case IoMethod::IoUring:
-        return "io_uring";
-    }
-    return "worker";
-}
+namespace {
+// Each real mode and the io_method it behaves like.
+constexpr std::pair<IoMode, IoMethod> kRealModes[] = {
+    {IoMode::Sync, IoMethod::Sync},
+    {IoMode::Worker, IoMethod::Worker},
+    {IoMode::IoUring, IoMethod::IoUring},
+};
+} // namespace
 
 const char* ioModeName(IoMode mode) {
     return mode == IoMode::Sim ? "sim" : ioMethodName(ioMethodOf(mode));
 }
 
-std::optional<IoMethod> ioMethodNamed(std::string_view name) {
-    if (name == "sync")
-        return IoMethod::Sync;
-    if (name == "worker")
-        return IoMethod::Worker;
-    if (name == "io_uring" || name == "uring")
-        return IoMethod::IoUring;
-    return std::nullopt;
-}
-
 std::optional<IoMode> ioModeNamed(std::string_view name) {
     if (name == "sim")
         return IoMode::Sim;
-    const std::optional<IoMethod> method = ioMethodNamed(name);
-    if (!method)
-        return std::nullopt;
-    switch (*method) {
-    case IoMethod::Sync:
-        return IoMode::Sync;
-    case IoMethod::Worker:
-        return IoMode::Worker;
-    case IoMethod::IoUring:
-        return IoMode::IoUring;
-    }
+    if (const std::optional<IoMethod> method = ioMethodNamed(name))
+        for (const auto& [mode, itsMethod] : kRealModes)
+            if (itsMethod == *method)
+                return mode;
     return std::nullopt;
 }
 
 IoMethod ioMethodOf(IoMode mode) {
-    switch (mode) {
-    case IoMode::Sync:
-        return IoMethod::Sync;
-    case IoMode::IoUring:
-        return IoMethod::IoUring;
-    case IoMode::Sim:
-    case IoMode::Worker:
-        break;
-    }
+    for (const auto& [realMode, method] : kRealModes)
+        if (realMode == mode)
+            return method;
     return IoMethod::Worker;
 }
 

@@ -156,10 +156,9 @@ std::vector<RunOption> buildTable() {
         [](RunConfig& c, double v) { c.dataset.scale = v; }));
     t.push_back(text(
         "direction", "direction", "direction", dataset, "D", "forward (default) or backward",
-        {"forward", "backward"},
-        [](const RunConfig& c) { return c.dataset.direction == Direction::Forward ? "forward" : "backward"; },
+        {"forward", "backward"}, [](const RunConfig& c) { return directionName(c.dataset.direction); },
         [](RunConfig& c, const std::string& v) {
-            c.dataset.direction = v == "backward" ? Direction::Backward : Direction::Forward;
+            c.dataset.direction = directionNamed(v).value_or(Direction::Forward);
         }));
     t.push_back(whole(
         "seed", "seed", "seed", dataset, "dataset and device seed", 0, ~0ULL,

@@ -19,13 +19,4 @@ bool parseDouble(std::string_view text, double& value) {
     return error == std::errc{} && end == text.data() + text.size();
 }
 
-std::string trimComment(std::string_view line) {
-    line = line.substr(0, line.find('#'));
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos)
-        return {};
-    const auto last = line.find_last_not_of(" \t\r");
-    return std::string(line.substr(first, last - first + 1));
-}
-
 } // namespace la

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <string_view>
 
 namespace la {
@@ -10,7 +9,5 @@ namespace la {
 // Strict number parsing for user input: the whole text must be the number.
 bool parseUnsigned(std::string_view text, std::uint64_t& value);
 bool parseDouble(std::string_view text, double& value);
-// The line without a '#' comment and surrounding blanks.
-std::string trimComment(std::string_view line);
 
 } // namespace la

@@ -6,6 +6,7 @@
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include <QTest>
 
 namespace la::test {
 
@@ -25,6 +26,17 @@ inline CliResult finishProcess(QProcess& process, int timeoutMs) {
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             QString::fromUtf8(process.readAllStandardOutput()),
             QString::fromUtf8(process.readAllStandardError())};
+}
+
+// Waits until a started `process` has written `text` on stderr (a stage of its work it reports);
+// `err` gathers what it wrote so far.
+inline bool waitForStderr(QProcess& process, const char* text, QByteArray& err, int timeoutMs) {
+    return QTest::qWaitFor(
+        [&] {
+            err += process.readAllStandardError();
+            return err.contains(text);
+        },
+        timeoutMs);
 }
 
 // Runs LOOKAHEAD_BINARY (each test defines it); one that outlasts `timeoutMs` is killed.

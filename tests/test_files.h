@@ -5,6 +5,9 @@
 
 #include <QByteArray>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QString>
 #include <QtGlobal>
 
@@ -22,6 +25,16 @@ inline QString writeFile(const QString& path, const QByteArray& bytes) {
 inline QByteArray readFile(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The JSON object a file holds (a summary JSON), empty if it cannot be read or is not one.
+inline QJsonObject readJson(const QString& path) {
+    return QJsonDocument::fromJson(readFile(path)).object();
+}
+
+// Run `index` of a summary JSON file, empty if it has none.
+inline QJsonObject summaryRun(const QString& path, qsizetype index = 0) {
+    return readJson(path)[QStringLiteral("runs")].toArray().at(index).toObject();
 }
 
 } // namespace la::test

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The command-line contract, end to end: the built binary, its files and its exit codes.
 #include "cli_process.h"
+#include "test_files.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -18,11 +19,9 @@ Result lookahead(const QStringList& args) {
     return la::test::runLookahead(args, 120'000);
 }
 
-void writeFile(const QString& path, const QByteArray& content) {
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(content);
-}
+using la::test::readJson;
+using la::test::summaryRun;
+using la::test::writeFile;
 
 } // namespace
 
@@ -74,9 +73,8 @@ void TestCli::compareWritesSummaryAndTrace() {
     QVERIFY(r.out.contains(QLatin1String("DISTANCE COLLAPSE")));
     QVERIFY(r.out.contains(QLatin1String("B (pg19):")));
 
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonObject doc = readJson(json);
+    QVERIFY(!doc.isEmpty());
     QCOMPARE(doc[QStringLiteral("schema")].toString(), QStringLiteral("lookahead.summary/1"));
     QCOMPARE(doc[QStringLiteral("config")].toObject()[QStringLiteral("dataset")].toString(),
              QStringLiteral("alternating"));
@@ -119,10 +117,8 @@ void TestCli::blockListRun() {
     const Result r = lookahead({QStringLiteral("--headless"), QStringLiteral("--blocks"), list,
                                 QStringLiteral("--summary-json"), json});
     QCOMPARE(r.exitCode, 0);
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject run =
-        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+    const QJsonObject run = summaryRun(json);
+    QVERIFY(!run.isEmpty());
     QCOMPARE(run[QStringLiteral("blocks")].toInteger(), 6);
     QCOMPARE(run[QStringLiteral("misses")].toInteger(), 6);
 }
@@ -140,10 +136,8 @@ void TestCli::explainIoFigures() {
         lookahead({QStringLiteral("--headless"), QStringLiteral("--blocks"), list, QStringLiteral("--policy"),
                    QStringLiteral("fixed:8"), QStringLiteral("--summary-json"), json});
     QCOMPARE(r.exitCode, 0);
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject run =
-        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+    const QJsonObject run = summaryRun(json);
+    QVERIFY(!run.isEmpty());
     const QJsonObject io = run[QStringLiteral("explain_io")].toObject();
     for (const char* key : {"prefetch_avg", "prefetch_max", "prefetch_capacity", "io_count", "io_waits",
                             "io_size_avg", "io_inprogress_avg"})
@@ -199,9 +193,8 @@ void TestCli::compareModes() {
     const Result r =
         lookahead(QStringList{QStringLiteral("--headless"), QStringLiteral("--summary-json"), json} + args);
     QCOMPARE(r.exitCode, 0);
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonObject doc = readJson(json);
+    QVERIFY(!doc.isEmpty());
     QCOMPARE(doc[QStringLiteral("compare")].toString(), compare);
     const QJsonArray runs = doc[QStringLiteral("runs")].toArray();
     QCOMPARE(runs.size(), labels.size());
@@ -252,10 +245,8 @@ void TestCli::directGovernsSimulatedAdvice() {
         args << flag;
     const Result r = lookahead(args);
     QCOMPARE(r.exitCode, 0);
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject run =
-        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+    const QJsonObject run = summaryRun(json);
+    QVERIFY(!run.isEmpty());
     QCOMPARE(run[QStringLiteral("direct_io")].toBool(), direct);
     QCOMPARE(run[QStringLiteral("distance_max")].toInt(), distance);
 }
@@ -268,9 +259,8 @@ void TestCli::policyOnOtherMechanics() {
                    QStringLiteral("pg18"), QStringLiteral("--compare-policy"), QStringLiteral("pg19"),
                    QStringLiteral("--summary-json"), json});
     QCOMPARE(r.exitCode, 0);
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject summary = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonObject summary = readJson(json);
+    QVERIFY(!summary.isEmpty());
     QCOMPARE(summary[QStringLiteral("config")].toObject()[QStringLiteral("mechanics")].toString(),
              QStringLiteral("pg18"));
     const QJsonArray runs = summary[QStringLiteral("runs")].toArray();
@@ -281,66 +271,53 @@ void TestCli::policyOnOtherMechanics() {
 }
 
 void TestCli::badInput_data() {
-    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("args"); // after --headless
     QTest::addColumn<QString>("message");
     const QString bad = m_dir.filePath(QStringLiteral("bad.txt"));
     writeFile(bad, "1\n2\nthree\n4\n");
-    QTest::newRow("unknown dataset") << QStringList{QStringLiteral("--headless"), QStringLiteral("--dataset"),
-                                                    QStringLiteral("nope")}
+    QTest::newRow("unknown dataset") << QStringList{QStringLiteral("--dataset"), QStringLiteral("nope")}
                                      << QStringLiteral("nope");
-    QTest::newRow("unknown policy") << QStringList{QStringLiteral("--headless"), QStringLiteral("--policy"),
-                                                   QStringLiteral("pg16")}
+    QTest::newRow("unknown policy") << QStringList{QStringLiteral("--policy"), QStringLiteral("pg16")}
                                     << QStringLiteral("unknown policy 'pg16'");
-    QTest::newRow("unknown mechanics")
-        << QStringList{QStringLiteral("--headless"), QStringLiteral("--mechanics"), QStringLiteral("pg16")}
-        << QStringLiteral("--mechanics 'pg16': choose pg17, pg18 or pg19");
+    QTest::newRow("unknown mechanics") << QStringList{QStringLiteral("--mechanics"), QStringLiteral("pg16")}
+                                       << QStringLiteral("--mechanics 'pg16': choose pg17, pg18 or pg19");
     QTest::newRow("bad fixed distance")
-        << QStringList{QStringLiteral("--headless"), QStringLiteral("--policy"), QStringLiteral("fixed:0")}
-        << QStringLiteral("fixed:0");
+        << QStringList{QStringLiteral("--policy"), QStringLiteral("fixed:0")} << QStringLiteral("fixed:0");
     QTest::newRow("malformed block list")
-        << QStringList{QStringLiteral("--headless"), QStringLiteral("--blocks"), bad}
-        << QStringLiteral("line 3");
-    QTest::newRow("unreadable file") << QStringList{QStringLiteral("--headless"), QStringLiteral("--blocks"),
+        << QStringList{QStringLiteral("--blocks"), bad} << QStringLiteral("line 3");
+    QTest::newRow("unreadable file") << QStringList{QStringLiteral("--blocks"),
                                                     QStringLiteral("/nonexistent/blocks.txt")}
                                      << QStringLiteral("/nonexistent/blocks.txt");
     QTest::newRow("eic out of range")
-        << QStringList{QStringLiteral("--headless"), QStringLiteral("--eic"), QStringLiteral("5000")}
-        << QStringLiteral("--eic");
-    QTest::newRow("combine limit 0") << QStringList{QStringLiteral("--headless"),
-                                                    QStringLiteral("--io-combine-limit"), QStringLiteral("0")}
+        << QStringList{QStringLiteral("--eic"), QStringLiteral("5000")} << QStringLiteral("--eic");
+    QTest::newRow("combine limit 0") << QStringList{QStringLiteral("--io-combine-limit"), QStringLiteral("0")}
                                      << QStringLiteral("--io-combine-limit");
-    QTest::newRow("not a number") << QStringList{QStringLiteral("--headless"),
-                                                 QStringLiteral("--consumer-ns"), QStringLiteral("fast")}
+    QTest::newRow("not a number") << QStringList{QStringLiteral("--consumer-ns"), QStringLiteral("fast")}
                                   << QStringLiteral("--consumer-ns 'fast'");
-    QTest::newRow("bad prewarm") << QStringList{QStringLiteral("--headless"), QStringLiteral("--prewarm"),
-                                                QStringLiteral("every:0")}
+    QTest::newRow("bad prewarm") << QStringList{QStringLiteral("--prewarm"), QStringLiteral("every:0")}
                                  << QStringLiteral("prewarm 'every:0'");
-    QTest::newRow("bad direction") << QStringList{QStringLiteral("--headless"), QStringLiteral("--direction"),
-                                                  QStringLiteral("sideways")}
+    QTest::newRow("bad direction") << QStringList{QStringLiteral("--direction"), QStringLiteral("sideways")}
                                    << QStringLiteral("sideways");
-    QTest::newRow("bad scale") << QStringList{QStringLiteral("--headless"), QStringLiteral("--dataset"),
-                                              QStringLiteral("uniform"), QStringLiteral("--scale"),
-                                              QStringLiteral("2")}
+    QTest::newRow("bad scale") << QStringList{QStringLiteral("--dataset"), QStringLiteral("uniform"),
+                                              QStringLiteral("--scale"), QStringLiteral("2")}
                                << QStringLiteral("--scale");
-    QTest::newRow("unknown option") << QStringList{QStringLiteral("--headless"),
-                                                   QStringLiteral("--frobnicate")}
+    QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate")}
                                     << QStringLiteral("--frobnicate");
-    QTest::newRow("missing value") << QStringList{QStringLiteral("--headless"), QStringLiteral("--dataset")}
+    QTest::newRow("missing value") << QStringList{QStringLiteral("--dataset")}
                                    << QStringLiteral("--dataset needs a value");
     QTest::newRow("two compare modes")
-        << QStringList{QStringLiteral("--headless"), QStringLiteral("--compare-direction"),
-                       QStringLiteral("--compare-policy"), QStringLiteral("pg19")}
+        << QStringList{QStringLiteral("--compare-direction"), QStringLiteral("--compare-policy"),
+                       QStringLiteral("pg19")}
         << QStringLiteral("choose one");
     QTest::newRow("unwritable summary")
-        << QStringList{QStringLiteral("--headless"), QStringLiteral("--summary-json"),
-                       QStringLiteral("/nonexistent/dir/s.json")}
+        << QStringList{QStringLiteral("--summary-json"), QStringLiteral("/nonexistent/dir/s.json")}
         << QStringLiteral("/nonexistent/dir/s.json");
 }
 
 void TestCli::badInput() {
     QFETCH(QStringList, args);
     QFETCH(QString, message);
-    const Result r = lookahead(args);
+    const Result r = lookahead(QStringList{QStringLiteral("--headless")} + args);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
     QCOMPARE(r.err.count(QLatin1Char('\n')), 1); // one line

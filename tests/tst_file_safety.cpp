@@ -35,6 +35,7 @@
 namespace {
 
 using la::test::readFile;
+using la::test::readJson;
 using la::test::writeFile;
 
 constexpr int kTimeoutMs = 120'000;
@@ -74,13 +75,22 @@ Result lookahead(const QStringList& args) {
     return lookahead(Launch{args, {}, {}, {}});
 }
 
+// A real (sync) run of `blocks` sequential blocks whose dataset file goes to `cache`.
+QStringList syncRunIn(const QString& cache, int blocks) {
+    return {QStringLiteral("--headless"),
+            QStringLiteral("--dataset"),
+            QStringLiteral("seq"),
+            QStringLiteral("--pattern-blocks"),
+            QString::number(blocks),
+            QStringLiteral("--io"),
+            QStringLiteral("sync"),
+            QStringLiteral("--cache-dir"),
+            cache};
+}
+
 // Every entry of a directory, hidden ones included.
 QStringList entries(const QString& dir) {
     return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
-}
-
-QJsonObject readJson(const QString& path) {
-    return QJsonDocument::fromJson(readFile(path)).object();
 }
 
 // The block column of every "requested" row of a trace CSV.
@@ -92,6 +102,23 @@ QList<uint> requestedBlocks(const QString& csv) {
             blocks.append(fields[4].toUInt());
     }
     return blocks;
+}
+
+// The bytes process `pid` has written so far to the files it holds open in `dir`. A trace CSV has
+// no name there until its run ends (O_TMPFILE), but its descriptor shows where it is.
+qint64 bytesOpenIn(qint64 pid, const QString& dir) {
+    const QString fds = QStringLiteral("/proc/%1/fd").arg(pid);
+    const QByteArray prefix = QFile::encodeName(QFileInfo(dir).canonicalFilePath()) + '/';
+    qint64 bytes = 0;
+    for (const QString& fd : QDir(fds).entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot)) {
+        const QByteArray link = QFile::encodeName(fds + QLatin1Char('/') + fd);
+        char target[4096];
+        const ssize_t length = ::readlink(link.constData(), target, sizeof target);
+        struct stat st {};
+        if (length > 0 && QByteArray(target, length).startsWith(prefix) && ::stat(link.constData(), &st) == 0)
+            bytes += st.st_size;
+    }
+    return bytes;
 }
 
 // A tmpfs of `bytes` mounted for one test (root only); unmounted when it goes.
@@ -192,10 +219,7 @@ void TestFileSafety::plantedSymlinksAreNeverFollowed() {
     QVERIFY(ok);
     for (int pid = last + 1; pid < last + 400; ++pid)
         QVERIFY(QFile::link(victim, cache + QStringLiteral("/.synthetic-1-0-64.heap.part-%1").arg(pid)));
-    const Result r =
-        lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
-                   QStringLiteral("--pattern-blocks"), QString::number(64), QStringLiteral("--io"),
-                   QStringLiteral("sync"), QStringLiteral("--cache-dir"), cache});
+    const Result r = lookahead(syncRunIn(cache, 64));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QCOMPARE(readFile(victim), QByteArray("precious\n"));
     QVERIFY(QFileInfo(cache + QStringLiteral("/synthetic-1-0-64.heap")).isFile());
@@ -224,15 +248,7 @@ void TestFileSafety::sharedCacheDirectoryIsRefused() {
     const QString shared = path(QStringLiteral("shared"));
     QVERIFY(QDir().mkpath(shared));
     QCOMPARE(::chmod(shared.toLocal8Bit().constData(), 01777), 0);
-    const QStringList args{QStringLiteral("--headless"),
-                           QStringLiteral("--dataset"),
-                           QStringLiteral("seq"),
-                           QStringLiteral("--pattern-blocks"),
-                           QString::number(32),
-                           QStringLiteral("--io"),
-                           QStringLiteral("sync"),
-                           QStringLiteral("--cache-dir"),
-                           shared};
+    const QStringList args = syncRunIn(shared, 32);
     Result r = lookahead(args);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("writable by group or others")), qPrintable(r.err));
@@ -500,15 +516,8 @@ void TestFileSafety::killDuringDatasetWriteLeavesNothing() {
                             {},
                             {}});
     QVERIFY(process.waitForStarted());
-    process.setReadChannel(QProcess::StandardError);
     QByteArray err;
-    QVERIFY(QTest::qWaitFor(
-        [&] {
-            process.waitForReadyRead(100);
-            err += process.readAllStandardError();
-            return err.contains("writing dataset file");
-        },
-        kTimeoutMs));
+    QVERIFY(la::test::waitForStderr(process, "writing dataset file", err, kTimeoutMs));
     // While the file is written, nothing in the directory has a name anyone could open.
     QCOMPARE(entries(cache), QStringList());
     ::kill(static_cast<pid_t>(process.processId()), signal);
@@ -526,16 +535,10 @@ void TestFileSafety::killDuringDatasetWriteLeavesNothing() {
 
 void TestFileSafety::fileSizeLimitIsAnError() {
     const QString cache = path(QStringLiteral("fsize"));
-    const Result r =
-        lookahead(Launch{{QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
-                          QStringLiteral("--pattern-blocks"), QStringLiteral("4096"), QStringLiteral("--io"),
-                          QStringLiteral("sync"), QStringLiteral("--cache-dir"), cache},
-                         {},
-                         {},
-                         [] {
-                             const rlimit limit{1 << 20, 1 << 20};
-                             ::setrlimit(RLIMIT_FSIZE, &limit);
-                         }});
+    const Result r = lookahead(Launch{syncRunIn(cache, 4096), {}, {}, [] {
+                                          const rlimit limit{1 << 20, 1 << 20};
+                                          ::setrlimit(RLIMIT_FSIZE, &limit);
+                                      }});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("file size limit")), qPrintable(r.err));
     // The message names the file the user would look for, never a temporary one.
@@ -569,10 +572,7 @@ void TestFileSafety::staleTemporaryFilesAreRemoved() {
                        static_cast<std::size_t>(mark.size()), 0) != 0)
             QSKIP("this file system has no user extended attributes");
     }
-    const Result r =
-        lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
-                   QStringLiteral("--pattern-blocks"), QStringLiteral("64"), QStringLiteral("--io"),
-                   QStringLiteral("sync"), QStringLiteral("--cache-dir"), cache});
+    const Result r = lookahead(syncRunIn(cache, 64));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(orphan));
     QVERIFY(QFileInfo::exists(alive)); // its process (this test) still runs
@@ -601,7 +601,9 @@ void TestFileSafety::signalCancelsHeadlessRun() {
                    {},
                    {}});
     QVERIFY(process.waitForStarted());
-    QTest::qWait(1500); // not a bound on anything: just well into the run
+    // Well into the run: its trace CSV has rows on disk (the first megabyte flushed).
+    QVERIFY2(QTest::qWaitFor([&] { return bytesOpenIn(process.processId(), m_dir.path()) > 0; }, kTimeoutMs),
+             "the run never wrote its trace CSV");
     ::kill(static_cast<pid_t>(process.processId()), signal);
     const Result r = finish(process);
     QCOMPARE(r.exitCode, 128 + signal);
@@ -727,10 +729,7 @@ void TestFileSafety::directoryAtDatasetPathIsFoundFirst() {
     const QString cache = path(QStringLiteral("in-the-way"));
     QVERIFY(QDir().mkpath(cache + QStringLiteral("/synthetic-1-0-4096.heap")));
     QCOMPARE(::chmod(cache.toLocal8Bit().constData(), 0700), 0);
-    const Result r =
-        lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
-                   QStringLiteral("--pattern-blocks"), QStringLiteral("4096"), QStringLiteral("--io"),
-                   QStringLiteral("sync"), QStringLiteral("--cache-dir"), cache});
+    const Result r = lookahead(syncRunIn(cache, 4096));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("a directory is in its place")), qPrintable(r.err));
     QVERIFY2(!r.err.contains(QStringLiteral("writing dataset file")),
@@ -741,10 +740,7 @@ void TestFileSafety::directoryAtDatasetPathIsFoundFirst() {
     QVERIFY(QDir().mkpath(foreign));
     QCOMPARE(::chmod(foreign.toLocal8Bit().constData(), 0700), 0);
     writeFile(foreign + QStringLiteral("/synthetic-1-0-4096.heap"), "someone's notes");
-    const Result again =
-        lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
-                   QStringLiteral("--pattern-blocks"), QStringLiteral("4096"), QStringLiteral("--io"),
-                   QStringLiteral("sync"), QStringLiteral("--cache-dir"), foreign});
+    const Result again = lookahead(syncRunIn(foreign, 4096));
     QCOMPARE(again.exitCode, 2);
     QVERIFY2(again.err.contains(QStringLiteral("not a Lookahead dataset file")), qPrintable(again.err));
     QCOMPARE(readFile(foreign + QStringLiteral("/synthetic-1-0-4096.heap")), QByteArray("someone's notes"));

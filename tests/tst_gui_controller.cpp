@@ -24,6 +24,8 @@ RunConfig smallRun() {
     return config;
 }
 
+constexpr int kTimeoutMs = 20'000;
+
 // Long enough that it is still running whenever the test acts on it.
 RunConfig longRun() {
     RunConfig config;
@@ -32,7 +34,19 @@ RunConfig longRun() {
     return config;
 }
 
-constexpr int kTimeoutMs = 20'000;
+// Starts the long run on `controller` and waits for its first events.
+bool longRunGoing(RunController& controller) {
+    QSignalSpy data(&controller, &RunController::dataArrived);
+    controller.start(longRun());
+    return data.count() > 0 || data.wait(kTimeoutMs);
+}
+
+// The small run on a block list that cannot be read: it fails in the worker, once started.
+RunConfig unreadableBlockList() {
+    RunConfig config = smallRun();
+    config.blockList = "/nonexistent/blocks.txt";
+    return config;
+}
 
 } // namespace
 
@@ -83,10 +97,8 @@ void TestGuiController::runDeliversEveryEvent() {
 
 void TestGuiController::stopMidRun() {
     RunController controller;
-    QSignalSpy data(&controller, &RunController::dataArrived);
     QSignalSpy finished(&controller, &RunController::finished);
-    controller.start(longRun());
-    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 0, kTimeoutMs);
+    QVERIFY(longRunGoing(controller));
     controller.stop();
     // The stop takes effect (the timeout only guards against a hang): finished(cancelled), a summary
     // that says so, and a trace that ends where the worker stopped.
@@ -101,10 +113,8 @@ void TestGuiController::stopMidRun() {
 
 void TestGuiController::restartDropsTheOldRun() {
     RunController controller;
-    QSignalSpy data(&controller, &RunController::dataArrived);
     QSignalSpy finished(&controller, &RunController::finished);
-    controller.start(longRun());
-    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 0, kTimeoutMs);
+    QVERIFY(longRunGoing(controller));
     controller.start(smallRun());
     QCOMPARE(controller.generation(), quint64(2));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
@@ -115,9 +125,7 @@ void TestGuiController::restartDropsTheOldRun() {
 
 void TestGuiController::destroyMidRun() {
     auto controller = std::make_unique<RunController>();
-    QSignalSpy data(controller.get(), &RunController::dataArrived);
-    controller->start(longRun());
-    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 0, kTimeoutMs);
+    QVERIFY(longRunGoing(*controller));
     // The destructor cancels and joins the worker: a hang trips ctest's timeout, a worker still
     // writing into the freed controller trips the ASan and TSan runs.
     controller.reset();
@@ -139,9 +147,7 @@ void TestGuiController::badBlockListFailsFromTheWorker() {
     RunController controller;
     QSignalSpy failed(&controller, &RunController::failed);
     QSignalSpy finished(&controller, &RunController::finished);
-    RunConfig config = smallRun();
-    config.blockList = "/nonexistent/blocks.txt";
-    controller.start(config);
+    controller.start(unreadableBlockList());
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
     QCOMPARE(failed.count(), 1);
     QVERIFY2(failed.first().first().toString().contains(QStringLiteral("/nonexistent/blocks.txt")),
@@ -210,8 +216,7 @@ void TestGuiController::failedStartKeepsTheRunsOnScreen() {
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
     const std::vector<const RunTrace*> before = controller.traces();
     const std::uint64_t blocks = controller.summaries().front().blocks;
-    RunConfig bad = smallRun();
-    bad.blockList = "/nonexistent/blocks.txt";
+    const RunConfig bad = unreadableBlockList();
     controller.start(bad);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kTimeoutMs);
     QCOMPARE(failed.count(), 1);

@@ -83,6 +83,14 @@ Polyline reduce(const RunTrace& trace, XAxis mode, StateSeries series, const Axi
     return columns.polyline(series);
 }
 
+// 4,096 blocks of alternating hits and misses: pg18 collapses on them.
+RunConfig collapsingRun() {
+    RunConfig config;
+    config.dataset.name = "alternating";
+    config.dataset.blocks = 4096;
+    return config;
+}
+
 } // namespace
 
 class TestGuiModel : public QObject {
@@ -218,17 +226,16 @@ void TestGuiModel::timePositionMapping() {
 
 void TestGuiModel::positionsInXCoversPixel() {
     const RunTrace trace = Synthetic{}.trace();
-    std::uint64_t first = 0, end = 0;
     // One pixel inside position 10's time extent: exactly position 10.
-    positionsInX(trace, XAxis::Time, 10'600e-9, 10'700e-9, first, end);
-    QCOMPARE(first, std::uint64_t(10));
-    QCOMPARE(end, std::uint64_t(11));
-    positionsInX(trace, XAxis::Position, 10.0, 20.0, first, end);
-    QCOMPARE(first, std::uint64_t(10));
-    QCOMPARE(end, std::uint64_t(20));
-    positionsInX(trace, XAxis::Position, -5.0, 1e9, first, end);
-    QCOMPARE(first, std::uint64_t(0));
-    QCOMPARE(end, std::uint64_t(100));
+    IndexRange range = positionsInX(trace, XAxis::Time, 10'600e-9, 10'700e-9);
+    QCOMPARE(range.first, std::uint64_t(10));
+    QCOMPARE(range.end, std::uint64_t(11));
+    range = positionsInX(trace, XAxis::Position, 10.0, 20.0);
+    QCOMPARE(range.first, std::uint64_t(10));
+    QCOMPARE(range.end, std::uint64_t(20));
+    range = positionsInX(trace, XAxis::Position, -5.0, 1e9);
+    QCOMPARE(range.first, std::uint64_t(0));
+    QCOMPARE(range.end, std::uint64_t(100));
 }
 
 void TestGuiModel::reducedSeriesExactWhenZoomedIn() {
@@ -419,9 +426,8 @@ void TestGuiModel::requestRasterPaintsReadSpans() {
     for (int y = 0; y < 128; ++y)
         QCOMPARE(raster.cells().at(8, y), std::uint8_t(y >= 8 && y < 24 ? 16 : 0));
     QCOMPARE(raster.cells().at(9, 10), std::uint8_t(0));
-    std::size_t first = 0, end = 0;
-    readsInX(trace, XAxis::Position, 8.0, 16.0, first, end);
-    QCOMPARE(end - first, std::size_t(2));
+    const IndexRange reads = readsInX(trace, XAxis::Position, 8.0, 16.0);
+    QCOMPARE(reads.end - reads.first, std::uint64_t(2));
 }
 
 void TestGuiModel::ioSizeScatterOnePointPerSizeAndColumn() {
@@ -533,9 +539,7 @@ void TestGuiModel::unwritableSpillKeepsColumnsInMemory() {
 }
 
 void TestGuiModel::realRunFeedsTrace() {
-    RunConfig config;
-    config.dataset.name = "alternating";
-    config.dataset.blocks = 4096;
+    const RunConfig config = collapsingRun();
     RunTrace trace("pg18");
     struct Sink : EventSink {
         RunTrace* trace;
@@ -558,9 +562,7 @@ void TestGuiModel::realRunFeedsTrace() {
 // The trace gets only the kinds the views read (as the worker posts them) and finds the collapses
 // while the run goes, by the summary's rule: the same intervals the summary reports at the end.
 void TestGuiModel::collapsesAppearWhileRunning() {
-    RunConfig config;
-    config.dataset.name = "alternating";
-    config.dataset.blocks = 4096;
+    const RunConfig config = collapsingRun();
     RunTrace trace("pg18");
     struct Sink : EventSink {
         RunTrace* trace;

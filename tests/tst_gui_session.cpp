@@ -7,6 +7,7 @@
 #include "dashboard.h"
 #include "gui/main_window.h"
 #include "gui/run_setup_panel.h"
+#include "test_files.h"
 #include "window_harness.h"
 
 #include <QFile>
@@ -27,22 +28,12 @@ using namespace la;
 
 namespace {
 
-constexpr int kTimeoutMs = 60'000;
+using test::cliOptions;
+using test::kWindowTimeoutMs;
+using test::readJson;
+using test::waitIdle;
 
 const QStringList kSmallRun = test::smallRun();
-
-CliOptions options(const QStringList& args) {
-    return test::cliOptions(args);
-}
-
-bool waitIdle(MainWindow& window) {
-    return test::waitIdle(window, kTimeoutMs);
-}
-
-QJsonObject readJson(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
-}
 
 } // namespace
 
@@ -74,13 +65,13 @@ void TestGuiSession::saveThenOpen() {
     MainWindow live;
     live.resize(1400, 1000);
     QSignalSpy finished(&live.controller(), &RunController::finished);
-    live.applyStartup(options(kSmallRun));
+    live.applyStartup(cliOptions(kSmallRun));
     live.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QVERIFY(waitIdle(live));
     QSignalSpy saved(live.sessions(), &SessionFiles::saved);
     QCOMPARE(live.sessions()->save(m_saved), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, kWindowTimeoutMs);
     QCOMPARE(saved.first().at(1).toString(), QString());
     const QImage liveImage = live.dashboard()->renderImage(QSize(1200, 800), 1.0, live.caption());
     const QString liveJson = m_dir.filePath(QStringLiteral("live.json"));
@@ -91,7 +82,7 @@ void TestGuiSession::saveThenOpen() {
     const QString cliJson = m_dir.filePath(QStringLiteral("cli.json"));
     cli.start(QStringLiteral(LOOKAHEAD_BINARY), {QStringLiteral("--headless"), QStringLiteral("--open"),
                                                  m_saved, QStringLiteral("--summary-json"), cliJson});
-    QVERIFY(cli.waitForFinished(kTimeoutMs));
+    QVERIFY(cli.waitForFinished(kWindowTimeoutMs));
     QCOMPARE(cli.exitCode(), 0);
     const QJsonObject fromCli = readJson(cliJson);
     QCOMPARE(fromCli[QStringLiteral("runs")], readJson(liveJson)[QStringLiteral("runs")]);
@@ -101,10 +92,10 @@ void TestGuiSession::saveThenOpen() {
     // Another window opens it: the same pixels, caption and summary as the live run.
     MainWindow reopened;
     reopened.resize(1400, 1000);
-    reopened.applyStartup(options({}));
+    reopened.applyStartup(cliOptions({}));
     QSignalSpy opened(reopened.sessions(), &SessionFiles::opened);
     reopened.sessions()->open(m_saved);
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
     QCOMPARE(opened.first().at(1).toString(), QString());
     QVERIFY(waitIdle(reopened));
     QCOMPARE(reopened.controller().traces().size(), std::size_t(2));
@@ -119,7 +110,7 @@ void TestGuiSession::saveThenOpen() {
     // simulated device is deterministic, so B comes out as it did live: the same verdict and pixels.
     QSignalSpy again(&reopened.controller(), &RunController::finished);
     QCOMPARE(reopened.sessions()->runAgainstBaseline(), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, kWindowTimeoutMs);
     QVERIFY(waitIdle(reopened));
     QCOMPARE(again.first().first().toBool(), false);
     QCOMPARE(reopened.controller().summaries().size(), std::size_t(2));
@@ -130,19 +121,19 @@ void TestGuiSession::saveThenOpen() {
     const QString pair = m_dir.filePath(QStringLiteral("pair.lookahead"));
     QSignalSpy pairSaved(reopened.sessions(), &SessionFiles::saved);
     QCOMPARE(reopened.sessions()->save(pair), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(pairSaved.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(pairSaved.count(), 1, kWindowTimeoutMs);
     QCOMPARE(pairSaved.first().at(1).toString(), QString());
     const QString pairJson = m_dir.filePath(QStringLiteral("pair.json"));
     QProcess pairCli;
     pairCli.start(QStringLiteral(LOOKAHEAD_BINARY), {QStringLiteral("--headless"), QStringLiteral("--open"),
                                                      pair, QStringLiteral("--summary-json"), pairJson});
-    QVERIFY(pairCli.waitForFinished(kTimeoutMs));
+    QVERIFY(pairCli.waitForFinished(kWindowTimeoutMs));
     QCOMPARE(pairCli.exitCode(), 0);
     QCOMPARE(readJson(pairJson)[QStringLiteral("runs")], readJson(liveJson)[QStringLiteral("runs")]);
     // Without a session on screen there is no baseline.
     QVERIFY(!reopened.sessions()->runAgainstBaseline().isEmpty());
     reopened.sessions()->open(m_saved);
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, kWindowTimeoutMs);
     QVERIFY(waitIdle(reopened));
     // Saving runs that came from a file says where they are.
     QVERIFY(reopened.sessions()->save(m_dir.filePath(QStringLiteral("again.lookahead"))).contains(m_saved));
@@ -152,16 +143,13 @@ void TestGuiSession::saveThenOpen() {
 }
 
 void TestGuiSession::badSessionShowsError() {
-    const QString bad = m_dir.filePath(QStringLiteral("bad.lookahead"));
-    QFile file(bad);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("not a session at all\n");
-    file.close();
+    const QString bad =
+        test::writeFile(m_dir.filePath(QStringLiteral("bad.lookahead")), "not a session at all\n");
     MainWindow window;
-    window.applyStartup(options({}));
+    window.applyStartup(cliOptions({}));
     QSignalSpy opened(window.sessions(), &SessionFiles::opened);
     window.sessions()->open(bad);
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
     const QString error = opened.first().at(1).toString();
     QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("not a Lookahead session")),
              qPrintable(error));
@@ -174,12 +162,12 @@ void TestGuiSession::badSessionShowsError() {
 
 void TestGuiSession::commandLineFileOpens() {
     QVERIFY2(QFileInfo::exists(m_saved), "saveThenOpen saves the session");
-    const CliOptions given = options({m_saved});
+    const CliOptions given = cliOptions({m_saved});
     QCOMPARE(QString::fromStdString(given.open), m_saved);
     MainWindow window;
     QSignalSpy opened(window.sessions(), &SessionFiles::opened);
     window.applyStartup(given);
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
     QCOMPARE(opened.first().at(1).toString(), QString());
     QCOMPARE(window.controller().summaries().size(), std::size_t(2));
 }

@@ -29,13 +29,11 @@ using namespace la;
 
 namespace {
 
-constexpr int kTimeoutMs = 30'000; // a hang guard only: these runs take well under a second
-
+using test::cliOptions;
+using test::kWindowTimeoutMs;
+using test::runToEnd;
 using test::smallRun;
-
-CliOptions options(const QStringList& args) {
-    return test::cliOptions(args);
-}
+using test::waitIdle;
 
 QCustomPlot* plotOf(const PlotView* view) {
     return view->findChild<QCustomPlot*>();
@@ -75,7 +73,6 @@ private slots:
     void openedFileSizesTheDatasetLabel();
 
 private:
-    void runToEnd(MainWindow& window, const QStringList& args);
 };
 
 void TestGuiViews::initTestCase() {
@@ -87,14 +84,6 @@ void TestGuiViews::initTestCase() {
 
 void TestGuiViews::cleanup() {
     QSettings().clear();
-}
-
-void TestGuiViews::runToEnd(MainWindow& window, const QStringList& args) {
-    QSignalSpy finished(&window.controller(), &RunController::finished);
-    window.applyStartup(options(args));
-    window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
-    QVERIFY(QTest::qWaitFor([&] { return window.dashboard()->idle(); }, kTimeoutMs));
 }
 
 // "Position axis" ticked, quit, started with an A/B run: B's panes, created after the mode was set,
@@ -128,7 +117,7 @@ void TestGuiViews::deepZoomTicksTellPositionsApart() {
     runToEnd(window, smallRun(32768));
     window.dashboard()->setXMode(XAxis::Position);
     window.dashboard()->zoomTo(23400.0, 23412.0);
-    QVERIFY(QTest::qWaitFor([&] { return window.dashboard()->idle(); }, kTimeoutMs));
+    QVERIFY(waitIdle(window));
     for (PlotView* view : window.dashboard()->views()) {
         const QVector<QString> labels = tickLabels(view, view->pane(0)->axis(QCPAxis::atBottom));
         QVERIFY(labels.size() >= 3);
@@ -159,7 +148,7 @@ void TestGuiViews::distanceAxisIsLog2AndFitsAZoomedCollapse() {
     window.dashboard()->setXMode(XAxis::Position);
     const double lo = static_cast<double>(collapse.first) + 100.0;
     window.dashboard()->zoomTo(lo, lo + 64.0);
-    QVERIFY(QTest::qWaitFor([&] { return window.dashboard()->idle(); }, kTimeoutMs));
+    QVERIFY(waitIdle(window));
     // Fitted to what is in view (B's distance of 64 there; A and B keep identical axes), and log2: a
     // step from 1 to 2 is as tall as one from 32 to 64.
     QVERIFY2(y->range().upper < wholeUpper, qPrintable(QString::number(y->range().upper)));
@@ -187,7 +176,7 @@ void TestGuiViews::distanceAxisIsLog2AndFitsAZoomedCollapse() {
     saveScreenshot(distance, QStringLiteral("collapse-deep-zoom.png"));
     // The context menu's linear axis: from 0, still fitted to the zoom.
     distance->setLogY(false);
-    QVERIFY(QTest::qWaitFor([&] { return window.dashboard()->idle(); }, kTimeoutMs));
+    QVERIFY(waitIdle(window));
     QCOMPARE(y->scaleType(), QCPAxis::stLinear);
     QCOMPARE(y->range().lower, 0.0);
     QVERIFY(y->range().upper < wholeUpper);
@@ -205,7 +194,7 @@ void TestGuiViews::rasterTooltipsCoverEveryDrawnCell() {
         if (zoomed) {
             window.dashboard()->setXMode(XAxis::Position);
             window.dashboard()->zoomTo(1000.0, 1040.0);
-            QVERIFY(QTest::qWaitFor([&] { return window.dashboard()->idle(); }, kTimeoutMs));
+            QVERIFY(waitIdle(window));
         }
         for (std::size_t index : {std::size_t(1), std::size_t(3)}) {
             PlotView* view = window.dashboard()->views()[index];
@@ -318,12 +307,12 @@ void TestGuiViews::statusAndStaleMarkSayWhatIsShown() {
     MainWindow window;
     QSignalSpy started(&window.controller(), &RunController::started);
     QSignalSpy finished(&window.controller(), &RunController::finished);
-    window.applyStartup(options(smallRun()));
+    window.applyStartup(cliOptions(smallRun()));
     window.startRun();
     QCOMPARE(started.count(), 1);
     QVERIFY2(!window.statusBar()->currentMessage().contains(QStringLiteral("Ready")),
              qPrintable(window.statusBar()->currentMessage()));
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QVERIFY(!window.dashboard()->stale());
     RunConfig changed = window.setupPanel()->config();
     changed.stream.ioCombineLimit = 8;
@@ -343,7 +332,7 @@ void TestGuiViews::openedFileSizesTheDatasetLabel() {
     QVERIFY(file.resize(qint64{910} * 8192));
     file.close();
     MainWindow window;
-    window.applyStartup(options(smallRun()));
+    window.applyStartup(cliOptions(smallRun()));
     const auto described = [&](const QString& text) {
         for (const QLabel* label : window.setupPanel()->findChildren<QLabel*>())
             if (label->text().contains(text))

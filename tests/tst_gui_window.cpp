@@ -12,6 +12,7 @@
 #include "plot_view.h"
 #include "run_options.h"
 #include "summary_panel.h"
+#include "test_files.h"
 #include "window_harness.h"
 
 #include <QAction>
@@ -33,6 +34,7 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QXmlStreamReader>
 
 #include <cerrno>
@@ -44,16 +46,16 @@ using namespace la;
 
 namespace {
 
-constexpr int kTimeoutMs = 30'000;
+using test::cliOptions;
+using test::kWindowTimeoutMs;
+using test::runToEnd;
+using test::waitIdle;
+using test::writeFile;
 
 const QStringList kSmallRun = test::smallRun();
 
-CliOptions options(const QStringList& args) {
-    return test::cliOptions(args);
-}
-
 RunConfig longRun() {
-    RunConfig config = options({}).run;
+    RunConfig config = cliOptions({}).run;
     config.dataset.name = "seq";
     config.dataset.blocks = 200'000'000;
     return config;
@@ -89,10 +91,6 @@ bool anyTooltip(const PlotView* view, const QRect& area) {
     return false;
 }
 
-bool waitIdle(MainWindow& window) {
-    return test::waitIdle(window, kTimeoutMs);
-}
-
 } // namespace
 
 class TestGuiWindow : public QObject {
@@ -125,7 +123,6 @@ private slots:
 
 private:
     QString makeFile(const QString& name, qint64 bytes);
-    void runToEnd(MainWindow& window, const QStringList& args);
     QTemporaryDir m_dir;
 };
 
@@ -145,21 +142,13 @@ void TestGuiWindow::fontsRenderText() {
 
 void TestGuiWindow::windowBuildsWithADefaultDataset() {
     MainWindow window;
-    window.applyStartup(options({}));
+    window.applyStartup(cliOptions({}));
     QCOMPARE(window.dashboard()->views().size(), std::size_t(4));
     const RunConfig config = window.setupPanel()->config();
     QVERIFY(!config.dataset.name.empty());
     QVERIFY(!config.comparePolicy.empty()); // one click shows A vs B
     QVERIFY(window.setupPanel()->runButton()->isEnabled());
     QVERIFY(!window.errorDialog());
-}
-
-void TestGuiWindow::runToEnd(MainWindow& window, const QStringList& args) {
-    QSignalSpy finished(&window.controller(), &RunController::finished);
-    window.applyStartup(options(args));
-    window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
-    QVERIFY(waitIdle(window));
 }
 
 void TestGuiWindow::runUpdatesEveryPlot() {
@@ -175,7 +164,7 @@ void TestGuiWindow::runUpdatesEveryPlot() {
         const QRect left = view->paneArea(0);
         // A loaded machine may draw the last rows a frame later: wait for them, within a hang guard.
         QTRY_VERIFY2_WITH_TIMEOUT(distinctColours(view->grab().toImage(), left) > 3,
-                                  qPrintable(view->title()), kTimeoutMs);
+                                  qPrintable(view->title()), kWindowTimeoutMs);
         QVERIFY2(anyTooltip(view, left), qPrintable(view->title()));
     }
     // The pg18 distance pane has its collapse labelled; hovering over it says so.
@@ -191,12 +180,12 @@ void TestGuiWindow::stopMidRunIsClean() {
     QSignalSpy finished(&window.controller(), &RunController::finished);
     QCOMPARE(window.setupPanel()->setConfig(longRun()), QString());
     window.startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kWindowTimeoutMs);
     QVERIFY(!window.setupPanel()->runButton()->isEnabled());
     window.stopRun();
     // The stop takes effect: the run ends cancelled, long before its 200 M blocks, and the window
     // is ready for the next one (the timeout only guards against a hang).
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QCOMPARE(finished.first().first().toBool(), true);
     QVERIFY(window.setupPanel()->runButton()->isEnabled());
     const RunTrace& trace = *window.controller().traces()[0];
@@ -211,7 +200,7 @@ void TestGuiWindow::closingMidRunIsClean() {
     QSignalSpy data(&window->controller(), &RunController::dataArrived);
     QCOMPARE(window->setupPanel()->setConfig(longRun()), QString());
     window->startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kWindowTimeoutMs);
     // Closing cancels and joins the worker (a hang would trip ctest's timeout): nothing runs after.
     QVERIFY(window->close());
     QVERIFY(!window->controller().running());
@@ -281,7 +270,7 @@ void TestGuiWindow::headlessExportEqualsWindowExport() {
                                                  headlessPath, QStringLiteral("--png-size"),
                                                  QStringLiteral("1200x800")});
     process.start();
-    QVERIFY(process.waitForFinished(kTimeoutMs));
+    QVERIFY(process.waitForFinished(kWindowTimeoutMs));
     QCOMPARE(process.exitCode(), 0);
 
     MainWindow window;
@@ -313,10 +302,10 @@ void TestGuiWindow::unreadableBlockListShowsErrorAndStaysUsable() {
     QVERIFY2(window.errorDialog()->text().contains(missing), qPrintable(window.errorDialog()->text()));
     window.errorDialog()->close();
     // Set some other way (saved settings, command line): reported by the run.
-    window.applyStartup(options(kSmallRun));
+    window.applyStartup(cliOptions(kSmallRun));
     window.setupPanel()->datasetPicker()->setBlockList(missing);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QTRY_VERIFY(window.errorDialog());
     QVERIFY(window.errorDialog()->text().contains(missing));
     QVERIFY(window.setupPanel()->runButton()->isEnabled());
@@ -324,16 +313,13 @@ void TestGuiWindow::unreadableBlockListShowsErrorAndStaysUsable() {
     // Still usable: the next run works.
     window.setupPanel()->datasetPicker()->setBlockList({});
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kWindowTimeoutMs);
     QCOMPARE(window.controller().summaries().size(), std::size_t(2));
 }
 
 void TestGuiWindow::malformedBlockListShowsError() {
-    const QString path = m_dir.filePath(QStringLiteral("malformed.txt"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("# blocks\n12\n13\nfourteen\n");
-    file.close();
+    const QString path =
+        writeFile(m_dir.filePath(QStringLiteral("malformed.txt")), "# blocks\n12\n13\nfourteen\n");
     MainWindow window;
     window.inputs()->openBlockList(path);
     QVERIFY(window.errorDialog());
@@ -346,7 +332,7 @@ void TestGuiWindow::malformedBlockListShowsError() {
 void TestGuiWindow::unknownDatasetShowsError() {
     MainWindow window;
     window.applyStartup(
-        options({QStringLiteral("--dataset"), QStringLiteral("no-such-preset"), QStringLiteral("--run")}));
+        cliOptions({QStringLiteral("--dataset"), QStringLiteral("no-such-preset"), QStringLiteral("--run")}));
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("no-such-preset")),
              qPrintable(window.errorDialog()->text()));
@@ -355,11 +341,7 @@ void TestGuiWindow::unknownDatasetShowsError() {
 }
 
 void TestGuiWindow::exportOntoAnInputIsRefused() {
-    const QString list = m_dir.filePath(QStringLiteral("input-blocks.txt"));
-    QFile file(list);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("1\n2\n3\n5\n8\n");
-    file.close();
+    const QString list = writeFile(m_dir.filePath(QStringLiteral("input-blocks.txt")), "1\n2\n3\n5\n8\n");
     MainWindow window;
     runToEnd(window, {QStringLiteral("--blocks"), list, QStringLiteral("--policy"), QStringLiteral("pg18")});
     PlotExportRequest request;
@@ -368,8 +350,7 @@ void TestGuiWindow::exportOntoAnInputIsRefused() {
     QVERIFY2(pngError.contains(QStringLiteral("same file as --blocks")), qPrintable(pngError));
     const QString jsonError = window.exports()->exportSummaryJson(list);
     QVERIFY2(jsonError.contains(QStringLiteral("same file as --blocks")), qPrintable(jsonError));
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    QCOMPARE(file.readAll(), QByteArray("1\n2\n3\n5\n8\n"));
+    QCOMPARE(test::readFile(list), QByteArray("1\n2\n3\n5\n8\n"));
 }
 
 void TestGuiWindow::exportWriteErrorSaysWhy() {
@@ -437,7 +418,7 @@ void TestGuiWindow::exportedCsvHoldsTheRunsOnScreen() {
     const QString csv = m_dir.filePath(QStringLiteral("on-screen.csv"));
     QSignalSpy written(window.exports(), &ScreenExports::traceCsvFinished);
     QCOMPARE(window.exports()->exportTraceCsv(csv), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, kWindowTimeoutMs);
     QCOMPARE(written.first().at(1).toString(), QString());
     QCOMPARE(window.controller().generation(), generation);
     QVERIFY(!window.controller().running());
@@ -480,11 +461,7 @@ void TestGuiWindow::failedStartKeepsThePreviousResults() {
     const auto summary = window.dashboard()->summaryPanel()->rows();
     QVERIFY(!verdict.isEmpty());
     const QString data = makeFile(QStringLiteral("small.bin"), 16 * 8192);
-    const QString list = m_dir.filePath(QStringLiteral("beyond.txt"));
-    QFile file(list);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("3\n4\n5000\n");
-    file.close();
+    const QString list = writeFile(m_dir.filePath(QStringLiteral("beyond.txt")), "3\n4\n5000\n");
     RunConfig config = window.setupPanel()->config();
     config.io = IoMode::Sync;
     config.file = data.toStdString();
@@ -492,7 +469,7 @@ void TestGuiWindow::failedStartKeepsThePreviousResults() {
     window.setupPanel()->datasetPicker()->setBlockList(list);
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QTRY_VERIFY(window.errorDialog());
     const QString error = window.errorDialog()->text();
     QVERIFY2(error.contains(QStringLiteral("5000")) || error.contains(QStringLiteral("beyond.txt")),
@@ -516,7 +493,7 @@ void TestGuiWindow::failedStartKeepsThePreviousResults() {
 void TestGuiWindow::badFilesAreRefusedWhenChosen() {
     const QString tiny = makeFile(QStringLiteral("tiny.bin"), 100);
     MainWindow window;
-    window.applyStartup(options(kSmallRun));
+    window.applyStartup(cliOptions(kSmallRun));
     const std::pair<QString, QString> cases[] = {
         {tiny, QStringLiteral("shorter than one 8 kB block")},
         {QStringLiteral("/dev/zero"), QStringLiteral("not a regular file")},
@@ -539,13 +516,19 @@ void TestGuiWindow::badFilesAreRefusedWhenChosen() {
 // the default dataset.
 void TestGuiWindow::badFileOnTheCommandLineIsRefused() {
     MainWindow window;
+    QSignalSpy started(&window.controller(), &RunController::started);
     window.applyStartup(
-        options({QStringLiteral("--file"), QStringLiteral("/nonexistent"), QStringLiteral("--run")}));
+        cliOptions({QStringLiteral("--file"), QStringLiteral("/nonexistent"), QStringLiteral("--run")}));
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("/nonexistent")),
              qPrintable(window.errorDialog()->text()));
     QCOMPARE(window.setupPanel()->config().file, std::string());
-    QTest::qWait(200);
+    // --run starts from the event loop: once a call queued after applyStartup() has run, whatever it
+    // queued has too.
+    bool drained = false;
+    QTimer::singleShot(0, &window, [&drained] { drained = true; });
+    QTRY_VERIFY(drained);
+    QCOMPARE(started.count(), 0);
     QVERIFY(!window.controller().running());
     QVERIFY(window.controller().traces().empty());
 }
@@ -622,7 +605,7 @@ void TestGuiWindow::headlessWritesEveryPlotFormat() {
                                                  QStringLiteral("--export-svg"), svg,
                                                  QStringLiteral("--export-pdf"), pdf});
     process.start();
-    QVERIFY(process.waitForFinished(kTimeoutMs));
+    QVERIFY(process.waitForFinished(kWindowTimeoutMs));
     QCOMPARE(process.exitCode(), 0);
     QCOMPARE(QImage(png).size(), QSize(1600, 1000));
     QVERIFY(QSvgRenderer(svg).isValid());
@@ -636,7 +619,7 @@ void TestGuiWindow::headlessWritesEveryPlotFormat() {
 // and reach the run as the command line's options would; "auto" leaves max_pinned to the mechanics.
 void TestGuiWindow::advancedSettingsReachTheRun() {
     MainWindow window;
-    const CliOptions given = options(
+    const CliOptions given = cliOptions(
         kSmallRun +
         QStringList{QStringLiteral("--latency-us"), QStringLiteral("200"), QStringLiteral("--jitter"),
                     QStringLiteral("0.3"), QStringLiteral("--device-parallelism"), QStringLiteral("8"),
@@ -655,7 +638,7 @@ void TestGuiWindow::advancedSettingsReachTheRun() {
     QCOMPARE(shown.device.jitter, 0.3);
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QCOMPARE(window.controller().summaries().front().maxPinned, 40);
     QVERIFY(!window.dashboard()->stale());
     auto* maxPinned = window.setupPanel()->findChild<QSpinBox*>(QString(), Qt::FindChildrenRecursively);
@@ -691,10 +674,10 @@ void TestGuiWindow::datasetCacheShowsItsSizeAndClearsOnlyOurFiles() {
                       QStringLiteral("pg18")});
     QCOMPARE(window.controller().summaries().size(), std::size_t(1));
     DatasetCacheView* view = window.setupPanel()->cacheView();
-    QTRY_VERIFY_WITH_TIMEOUT(!view->busy() && view->cache().files.size() == 1, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->busy() && view->cache().files.size() == 1, kWindowTimeoutMs);
     QVERIFY2(view->text().contains(QStringLiteral("4.0 MiB in 1 file")), qPrintable(view->text()));
     view->clear();
-    QTRY_VERIFY_WITH_TIMEOUT(!view->busy() && view->cache().files.empty(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->busy() && view->cache().files.empty(), kWindowTimeoutMs);
     QVERIFY2(view->text().contains(QStringLiteral("none")), qPrintable(view->text()));
     const QStringList left = QDir(cache.path()).entryList(QDir::Files);
     QCOMPARE(left, (QStringList{QStringLiteral("foreign.heap"), QStringLiteral("notes.txt")}));
@@ -713,14 +696,14 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
                   {QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
                    QStringLiteral("--pattern-blocks"), QStringLiteral("2048"), QStringLiteral("--policy"),
                    QStringLiteral("pg18"), QStringLiteral("--trace-csv"), csv});
-    QVERIFY(process.waitForFinished(kTimeoutMs));
+    QVERIFY(process.waitForFinished(kWindowTimeoutMs));
     QCOMPARE(process.exitCode(), 0);
 
     MainWindow window;
-    window.applyStartup(options(kSmallRun));
+    window.applyStartup(cliOptions(kSmallRun));
     QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
     window.inputs()->importTraceFile(csv);
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
     QCOMPARE(imported.first().first().toString(), QString());
     QVERIFY(window.inputs()->importedTrace());
     QVERIFY(window.setupPanel()->hasTrace());
@@ -730,7 +713,7 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
 
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QVERIFY(waitIdle(window));
     const std::vector<const RunTrace*> traces = window.controller().traces();
     QCOMPARE(traces.size(), std::size_t(2));
@@ -762,7 +745,7 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
                    .repeated(100));
     file.close();
     window.inputs()->importTraceFile(binary);
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, kWindowTimeoutMs);
     QVERIFY(!imported.last().first().toString().isEmpty());
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("binary.trace")),
@@ -795,7 +778,7 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
     QVERIFY2(error.isEmpty(), qPrintable(error));
 
     MainWindow window;
-    window.applyStartup(options(kSmallRun));
+    window.applyStartup(cliOptions(kSmallRun));
     RunConfig config = window.setupPanel()->config();
     config.pg.dataDir = server.dataDir().toStdString();
     config.pg.index = index.toStdString();
@@ -803,12 +786,12 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
     config.pg.keyRange = "100:5000";
     QSignalSpy checked(window.inputs(), &InputOpeners::pgScanChecked);
     window.inputs()->openPgScan(config);
-    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, kWindowTimeoutMs);
     QCOMPARE(checked.first().first().toString(), QString());
     QCOMPARE(window.setupPanel()->config().pg.index, index.toStdString());
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     const std::vector<RunSummary> runs = window.controller().summaries();
     QCOMPARE(runs.size(), std::size_t(2));
     QVERIFY2(runs[0].error.empty(), runs[0].error.c_str());
@@ -818,7 +801,7 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
 
     config.pg.index = heap.toStdString();
     window.inputs()->openPgScan(config);
-    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 2, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 2, kWindowTimeoutMs);
     QVERIFY(!checked.last().first().toString().isEmpty());
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(heap.section(QLatin1Char('/'), -1)),

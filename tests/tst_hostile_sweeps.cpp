@@ -260,12 +260,7 @@ void TestHostileSweeps::sigintEndsTheSetUpOfALargeSweep() {
                    dir.filePath(QStringLiteral("o"))});
     QVERIFY(process.waitForStarted());
     QByteArray err;
-    QVERIFY(QTest::qWaitFor(
-        [&] {
-            err += process.readAllStandardError();
-            return err.contains("setting up");
-        },
-        kQuickMs));
+    QVERIFY(test::waitForStderr(process, "setting up", err, kQuickMs));
     ::kill(pid_t(process.processId()), SIGINT);
     const bool ended = process.waitForFinished(kQuickMs);
     if (!ended)

@@ -3,6 +3,7 @@
 // or trace CSV that attacks the importer and checks the one-line error or the note it gets, never a
 // crash, a hang, memory that grows with the trace, or a silently wrong run (docs/trace-import.md).
 #include "cli_process.h"
+#include "test_files.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -46,13 +47,6 @@ Result lookahead(const QStringList& args, int timeoutMs = kTimeoutMs, rlim_t dat
 bool writeFile(const QString& path, const QByteArray& content) {
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
-}
-
-QJsonObject observedRun(const QString& json) {
-    QFile file(json);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
 }
 
 // One strace -f -ttt -T -yy read of kRelation by process 100, `index` ms after the first.
@@ -137,7 +131,9 @@ private:
                                      QStringLiteral("--summary-json"), trace + QStringLiteral(".json")} +
                          extra);
     }
-    QJsonObject observed(const char* name) const { return observedRun(path(name) + QStringLiteral(".json")); }
+    QJsonObject observed(const char* name) const {
+        return la::test::summaryRun(path(name) + QStringLiteral(".json"));
+    }
 
     QTemporaryDir m_dir;
 };
@@ -206,7 +202,7 @@ void TestHostileTraces::oneLineDemandingGigabytes() {
                                kTimeoutMs, rlim_t{1} << 30);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("skipped 1 malformed line(s)")), qPrintable(r.err));
-    const QJsonObject run = observedRun(trace + QStringLiteral(".json"));
+    const QJsonObject run = la::test::summaryRun(trace + QStringLiteral(".json"));
     QCOMPARE(run[QStringLiteral("ios")].toInt(), kGoodReads);
     QCOMPARE(run[QStringLiteral("blocks")].toInt(), kGoodReads);
 }

@@ -16,6 +16,7 @@
 #include "pg/page_header.h"
 #include "pg/relation_files.h"
 #include "pg_server.h"
+#include "test_files.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>
@@ -399,9 +400,7 @@ void TestPgRelation::resetAndStartAfterShapeTheStream() {
                    extra);
         if (r.exitCode != 0)
             qWarning("%s", qPrintable(r.out + r.err));
-        QFile f(json);
-        f.open(QIODevice::ReadOnly);
-        return QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+        return test::summaryRun(json);
     };
     const QJsonObject continued = run({QStringLiteral("--index-batches"), QStringLiteral("continue")});
     const QJsonObject reset = run({QStringLiteral("--index-batches"), QStringLiteral("reset")});

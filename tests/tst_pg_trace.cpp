@@ -4,6 +4,7 @@
 #include "observed/observed_summary.h"
 #include "observed/trace_importer.h"
 #include "pg_server.h"
+#include "test_files.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -151,10 +152,7 @@ void TestPgTrace::backwardIndexScan() {
                json});
     QVERIFY(cli.waitForFinished(120'000));
     QCOMPARE(cli.exitCode(), 0);
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonArray runs =
-        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray();
+    const QJsonArray runs = test::readJson(json)[QStringLiteral("runs")].toArray();
     QCOMPARE(runs.size(), 2);
     QCOMPARE(runs[0].toObject()[QStringLiteral("ios")].toInteger(), qint64(heap->reads.size()));
     QCOMPARE(runs[1].toObject()[QStringLiteral("blocks")].toInteger(), qint64(heap->reads.size()));

@@ -39,6 +39,19 @@ void configure(StreamRun& run, const QString& version) {
     }
 }
 
+// 3,000 spaced blocks on the §7.2 device, those `prewarm` names cached, as `policy` reads them.
+RunSummary spacedRun(const QString& policy, const std::string& prewarm) {
+    StreamRun run;
+    configure(run, policy);
+    run.prewarm = prewarm;
+    run.run(spacedBlocks(3000));
+    const RunSummary& s = run.summary;
+    qInfo("%s: waits %llu misses %llu mean distance %.2f max %d pinned %.2f", qPrintable(policy),
+          (unsigned long long)s.waits, (unsigned long long)s.misses, s.distanceMean, s.distanceMax,
+          s.pinnedMean);
+    return s;
+}
+
 } // namespace
 
 class TestReadStream : public QObject {
@@ -80,14 +93,8 @@ void TestReadStream::alternating_data() {
 
 void TestReadStream::alternating() {
     QFETCH(QString, policy);
-    StreamRun run;
-    configure(run, policy);
-    run.prewarm = "every:4"; // blocks 0, 4, 8, ... of 0, 2, 4, ...: hit, miss, hit, miss
-    run.run(spacedBlocks(3000));
-    const RunSummary& s = run.summary;
-    qInfo("%s: waits %llu misses %llu mean distance %.2f max %d pinned %.2f", qPrintable(policy),
-          (unsigned long long)s.waits, (unsigned long long)s.misses, s.distanceMean, s.distanceMax,
-          s.pinnedMean);
+    // Blocks 0, 4, 8, ... of 0, 2, 4, ... cached: hit, miss, hit, miss.
+    const RunSummary s = spacedRun(policy, "every:4");
     QCOMPARE(s.misses, 1500ull);
     QCOMPARE(s.hits, 1500ull);
     if (policy == QLatin1String("pg19")) {
@@ -112,13 +119,7 @@ void TestReadStream::oneMissInSixteen_data() {
 
 void TestReadStream::oneMissInSixteen() {
     QFETCH(QString, policy);
-    StreamRun run;
-    configure(run, policy);
-    run.prewarm = "except-every:32";
-    run.run(spacedBlocks(3000));
-    const RunSummary& s = run.summary;
-    qInfo("%s: waits %llu misses %llu mean distance %.2f max %d", qPrintable(policy),
-          (unsigned long long)s.waits, (unsigned long long)s.misses, s.distanceMean, s.distanceMax);
+    const RunSummary s = spacedRun(policy, "except-every:32");
     QCOMPARE(s.misses, 188ull);
     if (policy == QLatin1String("pg19")) {
         QCOMPARE(s.waits, 4ull);

@@ -92,7 +92,7 @@ void TestRealIo::everyPageVerified() {
     // Cold start; O_DIRECT leaves the page cache alone, buffered reads fill it.
     QVERIFY(s.osCacheResidentBefore.has_value() && s.osCacheResidentAfter.has_value());
     if (tempIsTmpfs())
-        return; // tmpfs pages are the page cache itself: nothing to evict
+        QSKIP("the temporary directory is a tmpfs: its pages are the page cache itself, nothing to evict");
     QVERIFY2(*s.osCacheResidentBefore < 0.05, qPrintable(QString::number(*s.osCacheResidentBefore)));
     if (direct)
         QVERIFY2(*s.osCacheResidentAfter < 0.05, qPrintable(QString::number(*s.osCacheResidentAfter)));

@@ -2,13 +2,14 @@
 #pragma once
 
 // What the window tests share: the small A/B run they start, the command line parsed as the app
-// parses it, and waiting until a window has run and drawn everything.
+// parses it, and running a window until it has drawn everything.
 
 #include "cli/cli_options.h"
 #include "dashboard.h"
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
 
+#include <QSignalSpy>
 #include <QStringList>
 #include <QTest>
 
@@ -32,10 +33,22 @@ inline CliOptions cliOptions(const QStringList& args) {
     return parseCommandLine(list);
 }
 
+// How long a window test waits for a run or a view: a hang guard only, the runs take under a second.
+inline constexpr int kWindowTimeoutMs = 60'000;
+
 // The run is over and every view has drawn what it got.
-inline bool waitIdle(MainWindow& window, int timeoutMs) {
+inline bool waitIdle(MainWindow& window, int timeoutMs = kWindowTimeoutMs) {
     return QTest::qWaitFor([&] { return !window.controller().running() && window.dashboard()->idle(); },
                            timeoutMs);
+}
+
+// Starts the window as `lookahead ARGS` would, runs, and waits until the run is over and drawn.
+inline void runToEnd(MainWindow& window, const QStringList& args) {
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    window.applyStartup(cliOptions(args));
+    window.startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QVERIFY(waitIdle(window));
 }
 
 } // namespace la::test

@@ -2,7 +2,6 @@
 #include "distance_plot.h"
 
 #include "qcp.h"
-#include "raster_support.h"
 #include "run_trace.h"
 #include "series_columns.h"
 #include "tooltips.h"
@@ -61,9 +60,7 @@ DistancePlot::DistancePlot(QWidget* parent) : PlotView(tr("Read-ahead distance")
 }
 
 void DistancePlot::createPane(std::size_t run) {
-    if (m_panes.size() <= run)
-        m_panes.resize(run + 1);
-    Pane& p = m_panes[run];
+    Pane& p = m_panes.emplace_back();
     QCPAxisRect* rect = pane(run);
     for (std::size_t s = 0; s < kStateSeriesCount; ++s) {
         QCPGraph* graph = plot()->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
@@ -78,8 +75,6 @@ void DistancePlot::createPane(std::size_t run) {
     }
     p.maxPinned = makeLimitLine(run);
     p.ioCombineLimit = makeLimitLine(run);
-    p.runLabel = addRunLabel(plot(), rect, runName(run));
-    p.columns = SeriesColumns();
     applyYScale(rect->axis(QCPAxis::atLeft));
 }
 
@@ -154,8 +149,7 @@ void DistancePlot::destroyPanes() {
         for (QCPGraph* graph : p.graphs)
             plot()->removeGraph(graph);
         for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{
-                 p.maxPinned.line, p.maxPinned.label, p.ioCombineLimit.line, p.ioCombineLimit.label,
-                 p.runLabel})
+                 p.maxPinned.line, p.maxPinned.label, p.ioCombineLimit.line, p.ioCombineLimit.label})
             plot()->removeItem(item);
         for (QCPItemRect* rect : p.collapseRects)
             plot()->removeItem(rect);
@@ -359,7 +353,6 @@ void DistancePlot::applyTheme() {
             limit->label->setColor(t.limit);
             limit->label->setBrush(t.labelBackground); // data passing behind does not strike it through
         }
-        p.runLabel->setColor(t.text);
         for (QCPItemRect* rect : p.collapseRects)
             rect->setBrush(t.collapseFill);
         for (QCPItemText* text : p.collapseLabels)

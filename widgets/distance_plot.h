@@ -49,7 +49,6 @@ private:
         std::array<QCPGraph*, kStateSeriesCount> graphs{};
         LimitLine maxPinned;
         LimitLine ioCombineLimit;
-        QCPItemText* runLabel = nullptr;
         std::vector<QCPItemRect*> collapseRects;
         std::vector<QCPItemText*> collapseLabels;
         SeriesColumns columns;

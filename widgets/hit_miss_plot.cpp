@@ -8,90 +8,38 @@
 
 namespace la {
 
-HitMissPlot::HitMissPlot(QWidget* parent) : PlotView(tr("Hits and misses"), parent) {
-    setTitleAxis(tr("block"));
-    m_scale = addSideColorScale(plot(), side(), QString());
-    m_scale->setDataRange(QCPRange(0.0, 2.0));
+HitMissPlot::HitMissPlot(QWidget* parent)
+    : RasterPlot(tr("Hits and misses"), tr("block"), QString(), parent) {
+    scale()->setDataRange(QCPRange(0.0, 2.0));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     ticker->addTick(0.0, tr("hit"));
     ticker->addTick(1.0, tr("miss"));
     ticker->addTick(2.0, tr("waited"));
-    m_scale->axis()->setTicker(ticker);
+    scale()->axis()->setTicker(ticker);
     applyTheme(); // before the first run too: the empty colour bar is the one a run shows
 }
 
-void HitMissPlot::createPane(std::size_t run) {
-    if (m_panes.size() <= run)
-        m_panes.resize(run + 1);
-    Pane& p = m_panes[run];
-    QCPAxisRect* rect = pane(run);
-    addRasterPane(p, plot(), rect, m_scale, runName(run));
-    p.map->setDataRange(QCPRange(0.0, 2.0));
-    p.raster = HitMissRaster();
-    rect->axis(QCPAxis::atLeft)->setLabel(tr("block"));
-    useCompactTicks(rect->axis(QCPAxis::atLeft));
+Extent HitMissPlot::blocksInView(const RunTrace& trace) const {
+    const auto [first, end] = positionsInX(trace, xMode(), xLo(), xHi());
+    return trace.blockExtent(first, end);
 }
 
-void HitMissPlot::destroyPanes() {
-    for (const Pane& p : m_panes)
-        removeRasterPane(plot(), p);
-    m_panes.clear();
-}
-
-void HitMissPlot::prepare() {
-    Extent visible;
-    for (const RunTrace* trace : runs()) {
-        std::uint64_t first = 0;
-        std::uint64_t end = 0;
-        positionsInX(*trace, xMode(), xLo(), xHi(), first, end);
-        visible.add(trace->blockExtent(first, end));
-    }
-    fitBlockRange(visible, live(), m_yLo, m_yHi);
-}
-
-RasterKey HitMissPlot::keyFor(std::size_t run) const {
-    return RasterKey{xMode(), AxisMap{xLo(), xHi(), paneColumns(run)}, AxisMap{m_yLo, m_yHi, paneRows(run)}};
-}
-
-bool HitMissPlot::binPane(std::size_t run, std::uint64_t budget) {
-    return m_panes[run].raster.update(*runs()[run], keyFor(run), budget);
-}
-
-void HitMissPlot::publishPane(std::size_t run) {
-    Pane& p = m_panes[run];
-    pane(run)->axis(QCPAxis::atLeft)->setRange(m_yLo, m_yHi);
-    if (p.raster.takeChanged()) {
-        shapeColorMap(p.map, p.raster.key());
-        const Grid<HitMissCell>& cells = p.raster.cells();
-        QCPColorMapData* data = p.map->data();
-        for (int y = 0; y < cells.ny(); ++y) {
-            for (int x = 0; x < cells.nx(); ++x)
-                data->setCell(x, y, hitMissValue(cells.at(x, y)));
-        }
-    }
+double HitMissPlot::cellValue(const HitMissCell& cell) const {
+    return hitMissValue(cell);
 }
 
 QString HitMissPlot::tooltip(std::size_t run, const PixelRange& pixel) const {
-    const HitMissRaster& raster = m_panes[run].raster;
-    const RasterKey& key = raster.key();
-    const double x = (pixel.xLo + pixel.xHi) / 2;
-    const double y = (pixel.yLo + pixel.yHi) / 2;
-    const int cx = key.x.cellOf(x);
-    const int cy = key.y.cellOf(y);
-    if (cx < 0 || cy < 0 || cx >= raster.cells().nx() || cy >= raster.cells().ny())
+    const std::optional<CellUnder> cell = cellUnder(run, pixel);
+    if (!cell)
         return {};
-    return hitMissTooltip(*runs()[run], xMode(), key.x.cellStart(cx), key.x.cellStart(cx + 1),
-                          key.y.cellStart(cy), key.y.cellStart(cy + 1), raster.cells().at(cx, cy));
+    return hitMissTooltip(*runs()[run], xMode(), cell->xLo, cell->xHi, cell->blockLo, cell->blockHi,
+                          raster(run).cells().at(cell->x, cell->y));
 }
 
 void HitMissPlot::applyTheme() {
-    m_scale->setGradient(hitMissGradient(theme()));
-    m_scale->axis()->setTickLabelColor(theme().text);
-    m_scale->axis()->setBasePen(QPen(theme().axis));
-    for (Pane& p : m_panes) {
-        p.map->setGradient(hitMissGradient(theme()));
-        p.runLabel->setColor(theme().text);
-    }
+    RasterPlot::applyTheme();
+    // The panes' maps follow the scale's gradient.
+    scale()->setGradient(hitMissGradient(theme()));
 }
 
 QString HitMissPlot::cannotDraw(const RunTrace& run) const {

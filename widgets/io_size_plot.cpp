@@ -2,7 +2,7 @@
 #include "io_size_plot.h"
 
 #include "gradients.h"
-#include "raster_support.h"
+#include "qcp.h"
 #include "run_trace.h"
 #include "tooltips.h"
 
@@ -43,9 +43,7 @@ void IoSizePlot::setSizeAxis(QCPAxis* axis) {
 }
 
 void IoSizePlot::createPane(std::size_t run) {
-    if (m_panes.size() <= run)
-        m_panes.resize(run + 1);
-    Pane& p = m_panes[run];
+    Pane& p = m_panes.emplace_back();
     QCPAxisRect* rect = pane(run);
     for (std::size_t c = 0; c < kSizeClasses; ++c) {
         QCPGraph* graph = plot()->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
@@ -59,7 +57,6 @@ void IoSizePlot::createPane(std::size_t run) {
     p.histogram->setWidthType(QCPBars::wtAbsolute);
     p.histogram->setWidth(5);
     p.histogram->setBarsGroup(m_barsGroup);
-    p.runLabel = addRunLabel(plot(), rect, runName(run));
     p.legend = new QCPItemText(plot());
     p.legend->setClipToAxisRect(false);
     p.legend->position->setAxisRect(m_histogramRect);
@@ -72,7 +69,6 @@ void IoSizePlot::createPane(std::size_t run) {
     legendFont.setBold(true);
     p.legend->setFont(legendFont);
     p.legend->setPadding(QMargins(0, 1, 0, 2));
-    p.scatter = IoSizeScatter();
     rect->axis(QCPAxis::atLeft)->setLabel(tr("read size"));
     m_tickedMaxBlocks = 0;
 }
@@ -82,7 +78,6 @@ void IoSizePlot::destroyPanes() {
         for (QCPGraph* graph : p.graphs)
             plot()->removeGraph(graph);
         plot()->removePlottable(p.histogram);
-        plot()->removeItem(p.runLabel);
         plot()->removeItem(p.legend);
     }
     m_panes.clear();
@@ -185,7 +180,6 @@ void IoSizePlot::applyTheme() {
         p.histogram->setPen(Qt::NoPen);
         p.histogram->setBrush(runColours[run % 2]);
         p.legend->setColor(runColours[run % 2]);
-        p.runLabel->setColor(theme().text);
     }
 }
 

@@ -38,7 +38,6 @@ private:
     struct Pane {
         std::array<QCPGraph*, kSizeClasses> graphs{};
         QCPBars* histogram = nullptr;
-        QCPItemText* runLabel = nullptr;
         QCPItemText* legend = nullptr; // "■ A" above the histogram, in the run's bar colour
         IoSizeScatter scatter;
     };

@@ -5,46 +5,42 @@
 
 namespace la {
 
-PlotTheme PlotTheme::light() {
+namespace {
+
+// Each colour of the two themes, 0xAARRGGBB: the light one (exports, light desktops) beside the dark.
+struct ThemeColour {
+    QColor PlotTheme::*field;
+    QRgb light;
+    QRgb dark;
+};
+
+constexpr ThemeColour kColours[] = {
+    {&PlotTheme::background, 0xffffffff, 0xff23262b},   {&PlotTheme::text, 0xff202020, 0xffe0e0e0},
+    {&PlotTheme::axis, 0xff505050, 0xffb0b0b0},         {&PlotTheme::grid, 0xffe4e4e4, 0xff3a3e45},
+    {&PlotTheme::distance, 0xff1f5fbf, 0xff5d9cec},     {&PlotTheme::combineDistance, 0xff8e44ad, 0xffc38be0},
+    {&PlotTheme::pinned, 0xff2e9e4f, 0xff5cc87a},       {&PlotTheme::inFlight, 0xffe67e22, 0xfff5a65b},
+    {&PlotTheme::limit, 0xff808080, 0xffa0a0a0},        {&PlotTheme::collapseFill, 0x30d62728, 0x38ff5050},
+    {&PlotTheme::collapseText, 0xffa01010, 0xffff8a8a}, {&PlotTheme::labelBackground, 0xd0ffffff, 0xd023262b},
+    {&PlotTheme::hit, 0xff9ecae1, 0xff3e6e8e},          {&PlotTheme::miss, 0xfffd8d3c, 0xfffd8d3c},
+    {&PlotTheme::waited, 0xffa50f15, 0xffa50f15},       {&PlotTheme::runA, 0xff1f5fbf, 0xff5d9cec},
+    {&PlotTheme::runB, 0xffe67e22, 0xfff5a65b},
+};
+
+PlotTheme themeOf(QRgb ThemeColour::*variant) {
     PlotTheme t;
-    t.background = QColor(0xff, 0xff, 0xff);
-    t.text = QColor(0x20, 0x20, 0x20);
-    t.axis = QColor(0x50, 0x50, 0x50);
-    t.grid = QColor(0xe4, 0xe4, 0xe4);
-    t.distance = QColor(0x1f, 0x5f, 0xbf);
-    t.combineDistance = QColor(0x8e, 0x44, 0xad);
-    t.pinned = QColor(0x2e, 0x9e, 0x4f);
-    t.inFlight = QColor(0xe6, 0x7e, 0x22);
-    t.limit = QColor(0x80, 0x80, 0x80);
-    t.collapseFill = QColor(0xd6, 0x27, 0x28, 0x30);
-    t.collapseText = QColor(0xa0, 0x10, 0x10);
-    t.labelBackground = QColor(0xff, 0xff, 0xff, 0xd0);
-    t.hit = QColor(0x9e, 0xca, 0xe1);
-    t.miss = QColor(0xfd, 0x8d, 0x3c);
-    t.waited = QColor(0xa5, 0x0f, 0x15);
-    t.runA = QColor(0x1f, 0x5f, 0xbf);
-    t.runB = QColor(0xe6, 0x7e, 0x22);
+    for (const ThemeColour& colour : kColours)
+        t.*colour.field = QColor::fromRgba(colour.*variant);
     return t;
 }
 
+} // namespace
+
+PlotTheme PlotTheme::light() {
+    return themeOf(&ThemeColour::light);
+}
+
 PlotTheme PlotTheme::dark() {
-    PlotTheme t = light();
-    t.background = QColor(0x23, 0x26, 0x2b);
-    t.text = QColor(0xe0, 0xe0, 0xe0);
-    t.axis = QColor(0xb0, 0xb0, 0xb0);
-    t.grid = QColor(0x3a, 0x3e, 0x45);
-    t.distance = QColor(0x5d, 0x9c, 0xec);
-    t.combineDistance = QColor(0xc3, 0x8b, 0xe0);
-    t.pinned = QColor(0x5c, 0xc8, 0x7a);
-    t.inFlight = QColor(0xf5, 0xa6, 0x5b);
-    t.limit = QColor(0xa0, 0xa0, 0xa0);
-    t.collapseFill = QColor(0xff, 0x50, 0x50, 0x38);
-    t.collapseText = QColor(0xff, 0x8a, 0x8a);
-    t.labelBackground = QColor(0x23, 0x26, 0x2b, 0xd0);
-    t.hit = QColor(0x3e, 0x6e, 0x8e);
-    t.runA = QColor(0x5d, 0x9c, 0xec);
-    t.runB = QColor(0xf5, 0xa6, 0x5b);
-    return t;
+    return themeOf(&ThemeColour::dark);
 }
 
 PlotTheme PlotTheme::fromPalette(const QPalette& palette) {

@@ -130,6 +130,25 @@ QFont plotFont(int pixels, bool bold = false) {
     return font;
 }
 
+// A run's name above the top-left corner of its pane's plot area.
+QCPItemText* addRunLabel(QCustomPlot* plot, QCPAxisRect* rect, const QString& text) {
+    auto* label = new QCPItemText(plot);
+    // In the pane's top margin, above the plot area: it never hides data.
+    label->setClipToAxisRect(false);
+    label->position->setAxisRect(rect);
+    label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(0.0, 0.0);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    label->setText(text);
+    QFont font = label->font();
+    font.setPixelSize(11);
+    font.setBold(true);
+    label->setFont(font);
+    label->setPadding(QMargins(0, 1, 3, 2));
+    label->setLayer(QStringLiteral("legend"));
+    return label;
+}
+
 } // namespace
 
 // QCustomPlot with its layout pass public: binning needs the axis rect sizes before drawing.
@@ -220,6 +239,9 @@ QCPAxisRect* PlotView::addPaneRect() {
 
 void PlotView::setRuns(const std::vector<const RunTrace*>& runs) {
     destroyPanes();
+    for (QCPItemText* item : m_runLabels)
+        m_plot->removeItem(item);
+    m_runLabels.clear();
     for (QCPItemText* note : m_cannotDraw)
         m_plot->removeItem(note);
     m_cannotDraw.clear();
@@ -240,6 +262,7 @@ void PlotView::setRuns(const std::vector<const RunTrace*>& runs) {
     m_paneRow->addElement(0, static_cast<int>(m_panes.size()), m_side);
     for (std::size_t i = 0; i < runs.size(); ++i) {
         createPane(i);
+        m_runLabels.push_back(addRunLabel(m_plot, m_panes[i], runName(i)));
         if (const QString why = cannotDraw(*runs[i]); !why.isEmpty()) {
             auto* note = new QCPItemText(m_plot);
             note->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -444,6 +467,8 @@ void PlotView::setTheme(const PlotTheme& theme) {
 
 void PlotView::applyBaseTheme() {
     m_plot->setBackground(m_theme.background);
+    for (QCPItemText* label : m_runLabels)
+        label->setColor(m_theme.text);
     for (QCPItemText* note : m_cannotDraw)
         note->setColor(m_theme.text);
     m_title->setTextColor(m_theme.text);

@@ -40,8 +40,8 @@ struct PixelRange {
 // One QCustomPlot showing one view of one or two runs: a pane per run side by side (A | B, identical
 // axes) and a fixed-width side column (legend, colour scale, histogram). Every pane of every view has
 // the same fixed margins, so stacked views line their x axes up exactly. The base class handles the
-// shared x axis, linked zoom and pan, hover tooltips, the context menu, theming and export rendering;
-// subclasses build and fill their panes from the plot model.
+// shared x axis, linked zoom and pan, each pane's run name, hover tooltips, the context menu, theming
+// and export rendering; subclasses build and fill their panes from the plot model.
 class PlotView : public QWidget {
     Q_OBJECT
 public:
@@ -88,7 +88,8 @@ signals:
     void resetZoomRequested();
 
 protected:
-    // Creates the plottables and items of pane `run` (its axis rect exists already).
+    // Creates the plottables and items of pane `run` (its axis rect exists already): for runs 0, 1, ...
+    // in turn, after destroyPanes().
     virtual void createPane(std::size_t run) = 0;
     // Removes every plottable and item of every pane (before panes are rebuilt).
     virtual void destroyPanes() = 0;
@@ -157,6 +158,7 @@ private:
     QCPLayoutGrid* m_paneRow = nullptr;
     QCPLayoutGrid* m_side = nullptr;
     std::vector<QCPAxisRect*> m_panes;
+    std::vector<QCPItemText*> m_runLabels;  // each pane's run name, above its plot area
     std::vector<QCPItemText*> m_cannotDraw; // one per pane that says why it is empty
     std::vector<const RunTrace*> m_runs;
     XAxis m_xMode = XAxis::Time;

@@ -32,24 +32,6 @@ void shapeColorMap(QCPColorMap* map, const RasterKey& key) {
                    QCPRange(key.y.lo + dy / 2, key.y.hi - dy / 2));
 }
 
-QCPItemText* addRunLabel(QCustomPlot* plot, QCPAxisRect* rect, const QString& text) {
-    auto* label = new QCPItemText(plot);
-    // In the pane's top margin, above the plot area: it never hides data.
-    label->setClipToAxisRect(false);
-    label->position->setAxisRect(rect);
-    label->position->setType(QCPItemPosition::ptAxisRectRatio);
-    label->position->setCoords(0.0, 0.0);
-    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-    label->setText(text);
-    QFont font = label->font();
-    font.setPixelSize(11);
-    font.setBold(true);
-    label->setFont(font);
-    label->setPadding(QMargins(0, 1, 3, 2));
-    label->setLayer(QStringLiteral("legend"));
-    return label;
-}
-
 QCPColorScale* addSideColorScale(QCustomPlot* plot, QCPLayoutGrid* side, const QString& label) {
     auto* scale = new QCPColorScale(plot);
     side->addElement(0, 0, scale);
@@ -67,21 +49,15 @@ QCPColorScale* addSideColorScale(QCustomPlot* plot, QCPLayoutGrid* side, const Q
     return scale;
 }
 
-void addRasterPane(RasterPane& pane, QCustomPlot* plot, QCPAxisRect* rect, QCPColorScale* scale,
-                   const QString& runName) {
-    pane.map = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    pane.map->setInterpolate(false);
+QCPColorMap* addColorMap(QCPAxisRect* rect, QCPColorScale* scale) {
+    auto* map = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    map->setInterpolate(false);
     // Antialiased, QCPPainter shifts by half a pixel, which moved every cell a pixel off the one its
     // tooltip describes; cells are pixel-aligned and need no antialiasing.
-    pane.map->setAntialiased(false);
-    pane.map->setTightBoundary(false);
-    pane.map->setColorScale(scale);
-    pane.runLabel = addRunLabel(plot, rect, runName);
-}
-
-void removeRasterPane(QCustomPlot* plot, const RasterPane& pane) {
-    plot->removePlottable(pane.map);
-    plot->removeItem(pane.runLabel);
+    map->setAntialiased(false);
+    map->setTightBoundary(false);
+    map->setColorScale(scale);
+    return map;
 }
 
 } // namespace la

@@ -5,7 +5,6 @@
 #include "extent_index.h"
 #include "grid.h"
 #include "qcp.h"
-#include "raster_pane.h"
 
 #include <QString>
 
@@ -18,13 +17,9 @@ void fitBlockRange(const Extent& visible, bool live, double& lo, double& hi);
 // Sizes the map to the key's grid; cell centres, as QCPColorMapData expects.
 void shapeColorMap(QCPColorMap* map, const RasterKey& key);
 
-// A run's name above the top-left corner of its pane's plot area.
-QCPItemText* addRunLabel(QCustomPlot* plot, QCPAxisRect* rect, const QString& text);
-
-// Fills `pane` with a colour map on the pane's axes, coloured by `scale`, and the run's name.
-void addRasterPane(RasterPane& pane, QCustomPlot* plot, QCPAxisRect* rect, QCPColorScale* scale,
-                   const QString& runName);
-void removeRasterPane(QCustomPlot* plot, const RasterPane& pane);
+// A colour map on the pane's axes, coloured through `scale`: it takes the scale's data range and
+// gradient, and follows them from then on.
+QCPColorMap* addColorMap(QCPAxisRect* rect, QCPColorScale* scale);
 
 // A colour scale for the side column, lined up with the panes' fixed margins.
 QCPColorScale* addSideColorScale(QCustomPlot* plot, QCPLayoutGrid* side, const QString& label);

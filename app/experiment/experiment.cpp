@@ -1,28 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/experiment.h"
 
+#include "enum_names.h"
+
 namespace la {
 
-namespace {
-std::string directionName(Direction direction) {
-    return direction == Direction::Forward ? "forward" : "backward";
-}
-} // namespace
-
 const char* comparisonName(Comparison comparison) {
-    switch (comparison) {
-    case Comparison::None:
-        return "none";
-    case Comparison::Policy:
-        return "policy";
-    case Comparison::Direction:
-        return "direction";
-    case Comparison::BackwardCombining:
-        return "backward-combining";
-    case Comparison::Observed:
-        return "observed";
-    }
-    return "none";
+    static constexpr EnumName<Comparison> kNames[] = {
+        {Comparison::None, "none"},           {Comparison::Policy, "policy"},
+        {Comparison::Direction, "direction"}, {Comparison::BackwardCombining, "backward-combining"},
+        {Comparison::Observed, "observed"},
+    };
+    static_assert(namesEvery(kNames, Comparison::Observed));
+    return nameIn(kNames, comparison, "none");
 }
 
 Experiment makeExperiment(const RunConfig& config, Comparison comparison) {

@@ -9,7 +9,6 @@
 #include <QImageWriter>
 #include <QJsonDocument>
 #include <QLocale>
-#include <QRegularExpression>
 
 namespace la {
 
@@ -118,16 +117,6 @@ QString writePng(const QString& path, QImage image, const QString& caption, cons
         return QStringLiteral("cannot encode PNG '%1': %2").arg(path, writer.errorString());
     return QString::fromStdString(
         writeOutputFile(path.toStdString(), "PNG", std::string_view(bytes.constData(), bytes.size())));
-}
-
-QSize parsePngSize(const QString& text) {
-    static const QRegularExpression pattern(QStringLiteral("^(\\d{2,5})[xX×](\\d{2,5})$"));
-    const QRegularExpressionMatch match = pattern.match(text.trimmed());
-    if (!match.hasMatch())
-        return {};
-    const QSize size(match.captured(1).toInt(), match.captured(2).toInt());
-    const auto ok = [](int side) { return side >= 16 && side <= 16384; };
-    return ok(size.width()) && ok(size.height()) ? size : QSize();
 }
 
 } // namespace la

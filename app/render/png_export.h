@@ -21,7 +21,4 @@ QString runCaption(const std::vector<RunVariant>& runs);
 [[nodiscard]] QString writePng(const QString& path, QImage image, const QString& caption,
                                const Experiment& experiment, const std::vector<RunSummary>& runs);
 
-// "1600x1000" -> 1600 × 1000; an invalid size for anything else (16..16384 per side).
-QSize parsePngSize(const QString& text);
-
 } // namespace la

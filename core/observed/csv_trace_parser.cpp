@@ -3,9 +3,11 @@
 
 #include "block_size.h"
 #include "checked_math.h"
+#include "event_csv.h"
 #include "text_cursor.h"
 
 #include <array>
+#include <optional>
 
 namespace la {
 
@@ -43,12 +45,12 @@ LineKind parseLookaheadCsvLine(std::string_view line, TraceLine& out) {
         !blockBytes(nblocks, out.bytes))
         return out.kind = LineKind::Bad;
     out.hasTime = true;
-    const std::string_view event = columns[EventName];
-    if (event == "read_started")
+    const std::optional<EventKind> event = eventKindNamed(columns[EventName]);
+    if (event == EventKind::ReadStarted)
         return out.kind = withinBounds(out, LineKind::Read);
-    if (event == "read_completed")
+    if (event == EventKind::ReadCompleted)
         return out.kind = withinBounds(out, LineKind::Completed);
-    if (event == "waited")
+    if (event == EventKind::Waited)
         return out.kind = withinBounds(out, LineKind::Waited);
     return out.kind = LineKind::Other;
 }

@@ -3,34 +3,10 @@
 
 #include "checked_math.h"
 #include "csv_trace_parser.h"
-#include "input_error.h"
-#include "message_text.h"
 #include "perf_parser.h"
 #include "strace_parser.h"
 
 namespace la {
-
-const char* traceFormatName(TraceFormat format) {
-    switch (format) {
-    case TraceFormat::Auto:
-        return "auto";
-    case TraceFormat::Strace:
-        return "strace";
-    case TraceFormat::Perf:
-        return "perf";
-    case TraceFormat::LookaheadCsv:
-        return "lookahead-csv";
-    }
-    return "auto";
-}
-
-TraceFormat traceFormatNamed(std::string_view name) {
-    for (TraceFormat format :
-         {TraceFormat::Auto, TraceFormat::Strace, TraceFormat::Perf, TraceFormat::LookaheadCsv})
-        if (name == traceFormatName(format))
-            return format;
-    throw InputError("--trace-format '" + excerpt(name) + "': choose auto, strace, perf or lookahead-csv");
-}
 
 std::uint64_t coveredBytes(const TraceLine& line) {
     return line.result >= 0 && static_cast<std::uint64_t>(line.result) < line.bytes

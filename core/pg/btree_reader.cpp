@@ -8,10 +8,6 @@
 
 namespace la::pg {
 
-ChecksumMode checksumModeNamed(const std::string& name) {
-    return name == "on" ? ChecksumMode::On : name == "off" ? ChecksumMode::Off : ChecksumMode::Auto;
-}
-
 BtreeReader::BtreeReader(const SegmentedRelation& index, ChecksumMode checksums)
     : m_index(index), m_buffer(new std::byte[kBlockSize]) {
     std::byte* page = m_buffer.get();

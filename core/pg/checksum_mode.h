@@ -9,6 +9,7 @@ namespace la::pg {
 // (auto, docs/pg-relations.md §4).
 enum class ChecksumMode { Auto, On, Off };
 
-ChecksumMode checksumModeNamed(const std::string& name); // "" = auto
+// "auto", "on", "off"; anything else (the option's default, "") is auto.
+ChecksumMode checksumModeNamed(const std::string& name);
 
 } // namespace la::pg

@@ -21,13 +21,23 @@ struct RasterKey {
     bool operator==(const RasterKey&) const = default;
 };
 
+// What a per-column reduction (I/O sizes, state series) was binned for: the x mode and the pixel
+// columns.
+struct ColumnKey {
+    XAxis mode = XAxis::Time;
+    AxisMap x;
+
+    bool operator==(const ColumnKey&) const = default;
+};
+
 // nx × ny cells, stored row by row (y major) as QCPColorMap indexes them.
 template <typename Cell> class Grid {
 public:
-    void reset(int nx, int ny) {
-        m_nx = nx;
-        m_ny = ny;
-        m_cells.assign(static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny), Cell{});
+    // Empty cells on the key's grid; none for an invalid key.
+    void reset(const RasterKey& key) {
+        m_nx = key.valid() ? key.x.cells : 0;
+        m_ny = key.valid() ? key.y.cells : 0;
+        m_cells.assign(static_cast<std::size_t>(m_nx) * static_cast<std::size_t>(m_ny), Cell{});
     }
     int nx() const { return m_nx; }
     int ny() const { return m_ny; }

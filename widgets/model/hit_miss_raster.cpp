@@ -17,32 +17,15 @@ double hitMissValue(const HitMissCell& cell) {
     return static_cast<double>(cell.misses) / static_cast<double>(cell.blocks);
 }
 
-bool HitMissRaster::takeChanged() {
-    const bool changed = m_changed;
-    m_changed = false;
-    return changed;
-}
-
 bool HitMissRaster::update(const RunTrace& trace, const RasterKey& key, std::uint64_t budget) {
-    if (!m_started || !(key == m_key)) {
-        m_key = key;
-        m_cells.reset(key.valid() ? key.x.cells : 0, key.valid() ? key.y.cells : 0);
-        m_started = true;
-        m_changed = true;
-        m_cursor = 0;
-        if (key.valid()) {
-            std::uint64_t end = 0;
-            positionsInX(trace, key.mode, key.x.lo, key.x.hi, m_cursor, end);
-        }
-    }
+    const IndexRange inX = key.valid() ? positionsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
+    if (startOver(key, inX.first))
+        m_cells.reset(key);
     if (!key.valid())
         return true;
-    std::uint64_t first = 0;
-    std::uint64_t end = 0;
-    positionsInX(trace, key.mode, key.x.lo, key.x.hi, first, end);
     std::uint64_t work = 0;
     PositionWalker walker(trace, key.mode, m_cursor);
-    while (m_cursor < end && work < budget) {
+    while (m_cursor < inX.end && work < budget) {
         const std::uint64_t p = m_cursor++;
         const double x = walker.x();
         const double xNext = walker.advance();
@@ -63,9 +46,9 @@ bool HitMissRaster::update(const RunTrace& trace, const RasterKey& key, std::uin
             }
         }
         work += static_cast<std::uint64_t>(x1 - x0) * static_cast<std::uint64_t>(y1 - y0 + 1);
-        m_changed = true;
+        markChanged();
     }
-    return m_cursor >= end;
+    return m_cursor >= inX.end;
 }
 
 } // namespace la

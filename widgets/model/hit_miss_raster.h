@@ -2,6 +2,7 @@
 #pragma once
 
 #include "grid.h"
+#include "progressive.h"
 
 #include <cstdint>
 
@@ -20,25 +21,17 @@ struct HitMissCell {
 // miss waited). So a wait-free run and a waiting one never share a colour, however dense the cell.
 double hitMissValue(const HitMissCell& cell);
 
-// The block × x raster of handed-out buffers, binned per pixel. Binning is progressive: each update()
-// does at most `budget` units of work (positions plus cells painted), so a 10 M-block run never stalls
-// the event loop; a live run only bins its new positions.
-class HitMissRaster {
+// The block × x raster of handed-out buffers, binned per pixel, progressively: each update() does at
+// most `budget` units of work (positions plus cells painted).
+class HitMissRaster : public Progressive<RasterKey, std::uint64_t> {
 public:
     // Continues binning for `key`, starting over if the key changed. Returns true when every position
     // of the trace inside the key's x range is binned.
     bool update(const RunTrace& trace, const RasterKey& key, std::uint64_t budget);
-    const RasterKey& key() const { return m_key; }
     const Grid<HitMissCell>& cells() const { return m_cells; }
-    // Whether cells changed since the last call (the view re-colours only then).
-    bool takeChanged();
 
 private:
-    RasterKey m_key;
     Grid<HitMissCell> m_cells;
-    std::uint64_t m_cursor = 0;
-    bool m_started = false;
-    bool m_changed = false;
 };
 
 } // namespace la

@@ -1,34 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io_size_scatter.h"
 
-#include "request_raster.h"
 #include "run_trace.h"
 
 #include <bit>
 
 namespace la {
 
-bool IoSizeScatter::takeChanged() {
-    const bool changed = m_changed;
-    m_changed = false;
-    return changed;
-}
-
 bool IoSizeScatter::update(const RunTrace& trace, const Key& key, std::uint64_t budget) {
-    std::size_t first = 0;
-    std::size_t end = 0;
-    if (key.x.valid())
-        readsInX(trace, key.mode, key.x.lo, key.x.hi, first, end);
-    if (!m_started || !(key == m_key)) {
-        m_key = key;
+    const IndexRange inX = key.x.valid() ? readsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
+    if (startOver(key, inX.first))
         m_columns.assign(key.x.valid() ? static_cast<std::size_t>(key.x.cells) : 0, SizeBits{});
-        m_started = true;
-        m_changed = true;
-        m_cursor = first;
-    }
     if (!key.x.valid())
         return true;
-    for (std::uint64_t work = 0; m_cursor < end && work < budget; ++work) {
+    for (std::uint64_t work = 0; m_cursor < inX.end && work < budget; ++work) {
         const std::size_t r = m_cursor++;
         const int column = key.x.cellOf(xOfRead(trace, key.mode, r));
         if (column < 0 || column >= key.x.cells)
@@ -38,10 +23,10 @@ bool IoSizeScatter::update(const RunTrace& trace, const Key& key, std::uint64_t 
         const std::uint64_t bit = std::uint64_t(1) << (size % 64);
         if (!(word & bit)) {
             word |= bit;
-            m_changed = true;
+            markChanged();
         }
     }
-    return m_cursor >= end;
+    return m_cursor >= inX.end;
 }
 
 std::vector<IoSizeScatter::Point> IoSizeScatter::points() const {
@@ -49,7 +34,7 @@ std::vector<IoSizeScatter::Point> IoSizeScatter::points() const {
     for (std::size_t c = 0; c < m_columns.size(); ++c) {
         for (std::size_t word = 0; word < m_columns[c].size(); ++word) {
             for (std::uint64_t bits = m_columns[c][word]; bits != 0; bits &= bits - 1)
-                result.push_back({m_key.x.cellCentre(static_cast<int>(c)),
+                result.push_back({key().x.cellCentre(static_cast<int>(c)),
                                   static_cast<int>(word * 64) + std::countr_zero(bits)});
         }
     }

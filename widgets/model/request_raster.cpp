@@ -7,34 +7,14 @@
 
 namespace la {
 
-void readsInX(const RunTrace& trace, XAxis mode, double xLo, double xHi, std::size_t& first,
-              std::size_t& end) {
-    first = firstReadAtX(trace, mode, xLo);
-    end = std::max(first, firstReadAtX(trace, mode, xHi));
-}
-
-bool RequestRaster::takeChanged() {
-    const bool changed = m_changed;
-    m_changed = false;
-    return changed;
-}
-
 bool RequestRaster::update(const RunTrace& trace, const RasterKey& key, std::uint64_t budget) {
-    std::size_t first = 0;
-    std::size_t end = 0;
-    if (key.valid())
-        readsInX(trace, key.mode, key.x.lo, key.x.hi, first, end);
-    if (!m_started || !(key == m_key)) {
-        m_key = key;
-        m_cells.reset(key.valid() ? key.x.cells : 0, key.valid() ? key.y.cells : 0);
-        m_started = true;
-        m_changed = true;
-        m_cursor = first;
-    }
+    const IndexRange inX = key.valid() ? readsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
+    if (startOver(key, inX.first))
+        m_cells.reset(key);
     if (!key.valid())
         return true;
     std::uint64_t work = 0;
-    while (m_cursor < end && work < budget) {
+    while (m_cursor < inX.end && work < budget) {
         const std::size_t r = m_cursor++;
         const ReadRecord read = trace.read(r);
         ++work;
@@ -49,9 +29,9 @@ bool RequestRaster::update(const RunTrace& trace, const RasterKey& key, std::uin
             cell = std::max(cell, read.nblocks);
         }
         work += static_cast<std::uint64_t>(y1 - y0);
-        m_changed = true;
+        markChanged();
     }
-    return m_cursor >= end;
+    return m_cursor >= inX.end;
 }
 
 } // namespace la

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "grid.h"
+#include "progressive.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -13,23 +14,13 @@ class RunTrace;
 // Reads binned per pixel, seekwatcher-style: each read paints the column it was issued in over the
 // rows of the blocks it covered; a cell keeps the largest read (in blocks) that touched it, 0 if none.
 // Progressive like HitMissRaster: at most `budget` units of work (reads plus cells) per update().
-class RequestRaster {
+class RequestRaster : public Progressive<RasterKey, std::size_t> {
 public:
     bool update(const RunTrace& trace, const RasterKey& key, std::uint64_t budget);
-    const RasterKey& key() const { return m_key; }
     const Grid<std::uint8_t>& cells() const { return m_cells; }
-    bool takeChanged();
 
 private:
-    RasterKey m_key;
     Grid<std::uint8_t> m_cells;
-    std::size_t m_cursor = 0;
-    bool m_started = false;
-    bool m_changed = false;
 };
-
-// The reads issued inside [xLo, xHi): indices [first, end).
-void readsInX(const RunTrace& trace, XAxis mode, double xLo, double xHi, std::size_t& first,
-              std::size_t& end);
 
 } // namespace la

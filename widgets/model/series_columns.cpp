@@ -8,31 +8,17 @@
 
 namespace la {
 
-bool SeriesColumns::takeChanged() {
-    const bool changed = m_changed;
-    m_changed = false;
-    return changed;
-}
-
 bool SeriesColumns::update(const RunTrace& trace, const Key& key, std::uint64_t budget) {
-    std::uint64_t first = 0;
-    std::uint64_t end = 0;
-    if (key.x.valid())
-        positionsInX(trace, key.mode, key.x.lo, key.x.hi, first, end);
-    if (!m_started || !(key == m_key)) {
-        m_key = key;
+    const IndexRange inX = key.x.valid() ? positionsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
+    if (startOver(key, inX.first))
         m_columns.assign(key.x.valid() ? static_cast<std::size_t>(key.x.cells) : 0, Column{});
-        m_cursor = first;
-        m_started = true;
-        m_changed = true;
-    }
     const StateBuckets& state = trace.state();
     if (!key.x.valid() || state.size() == 0)
         return true;
     // Bucket min/max only grow as a bucket fills or merges with its neighbour, so binning a bucket
     // again is harmless: that is how the last, still growing, bucket is kept up to date.
     std::size_t b = state.bucketOf(m_cursor);
-    const std::size_t bEnd = end > first ? std::min(state.size(), state.bucketOf(end - 1) + 1) : 0;
+    const std::size_t bEnd = inX.empty() ? 0 : std::min(state.size(), state.bucketOf(inX.end - 1) + 1);
     std::uint64_t work = 0;
     for (; b < bEnd && work < budget; ++b, ++work) {
         const double x0 = bucketX(trace, key.mode, b);
@@ -51,7 +37,7 @@ bool SeriesColumns::update(const RunTrace& trace, const Key& key, std::uint64_t 
             column.used = true;
         }
         work += static_cast<std::uint64_t>(c1 - c0);
-        m_changed = true;
+        markChanged();
     }
     const bool complete = b >= bEnd;
     m_cursor = state.bucketStart(complete && b > 0 ? b - 1 : b);
@@ -73,8 +59,8 @@ Polyline SeriesColumns::polyline(StateSeries series) const {
         const Column& column = m_columns[c];
         if (!column.used)
             continue;
-        const double xs = m_key.x.cellStart(static_cast<int>(c));
-        const double xe = m_key.x.cellStart(static_cast<int>(c) + 1);
+        const double xs = key().x.cellStart(static_cast<int>(c));
+        const double xe = key().x.cellStart(static_cast<int>(c) + 1);
         line.add(xs, column.lo[s]);
         if (column.hi[s] != column.lo[s])
             line.add(xs, column.hi[s]);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "axis_map.h"
+#include "grid.h"
+#include "progressive.h"
 #include "state_buckets.h"
-#include "x_mapping.h"
 
 #include <array>
 #include <cstdint>
@@ -31,17 +31,12 @@ struct Polyline {
 // drawn in it (a bucket wider than a column fills every column it covers), so nothing the data holds
 // is lost at any zoom and no more than three points per column are ever drawn (which keeps HiDPI
 // exports fast). Progressive like the rasters, and incremental while a run grows.
-class SeriesColumns {
+class SeriesColumns : public Progressive<ColumnKey, std::uint64_t> {
 public:
-    struct Key {
-        XAxis mode = XAxis::Time;
-        AxisMap x;
-        bool operator==(const Key&) const = default;
-    };
+    using Key = ColumnKey;
 
     // Bins at most `budget` more buckets for `key` (starting over if it changed); true when complete.
     bool update(const RunTrace& trace, const Key& key, std::uint64_t budget);
-    bool takeChanged();
     // A step line through the columns: horizontal where a column holds one value, a vertical stroke
     // over its min..max where it holds several.
     Polyline polyline(StateSeries series) const;
@@ -54,11 +49,7 @@ private:
         std::array<std::uint16_t, kStateSeriesCount> hi;
         bool used = false;
     };
-    Key m_key;
     std::vector<Column> m_columns;
-    std::uint64_t m_cursor = 0; // position whose bucket is binned next (the last, still growing, is redone)
-    bool m_started = false;
-    bool m_changed = false;
 };
 
 } // namespace la

@@ -2,7 +2,6 @@
 #include "tooltips.h"
 
 #include "block_size.h"
-#include "request_raster.h"
 #include "run_trace.h"
 
 #include <QLocale>
@@ -43,6 +42,13 @@ QString collapseNote(const RunTrace& trace, std::uint64_t first, std::uint64_t e
             return QStringLiteral("\nin a collapse: ") + collapseLabel(trace, interval);
     }
     return {};
+}
+
+// What became of a single block, on a line of its own.
+QString outcome(bool miss, bool waited) {
+    return waited ? QStringLiteral("\nmiss, waited")
+           : miss ? QStringLiteral("\nmiss")
+                  : QStringLiteral("\nhit");
 }
 
 } // namespace
@@ -93,9 +99,7 @@ QString formatBlocks(int blocks) {
 }
 
 QString stateTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi) {
-    std::uint64_t first = 0;
-    std::uint64_t end = 0;
-    positionsInX(trace, mode, xLo, xHi, first, end);
+    const auto [first, end] = positionsInX(trace, mode, xLo, xHi);
     if (end <= first)
         return {};
     const StateBuckets& state = trace.state();
@@ -110,9 +114,7 @@ QString stateTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi) 
     text += QStringLiteral("\npinned %1 · in flight %2")
                 .arg(series(StateSeries::Pinned), series(StateSeries::InFlight));
     if (span.blocks() == 1)
-        text += span.waits    ? QStringLiteral("\nmiss, waited")
-                : span.misses ? QStringLiteral("\nmiss")
-                              : QStringLiteral("\nhit");
+        text += outcome(span.misses > 0, span.waits > 0);
     else
         text +=
             QStringLiteral("\n%1 misses, %2 waited").arg(formatCount(span.misses), formatCount(span.waits));
@@ -123,26 +125,20 @@ QString hitMissTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi
                        const HitMissCell& cell) {
     if (cell.blocks == 0)
         return {};
-    std::uint64_t first = 0;
-    std::uint64_t end = 0;
-    positionsInX(trace, mode, xLo, xHi, first, end);
+    const auto [first, end] = positionsInX(trace, mode, xLo, xHi);
     const auto blockLo = static_cast<std::uint64_t>(std::max(0.0, std::floor(yLo)));
     const auto blockHi = static_cast<std::uint64_t>(std::max(0.0, std::ceil(yHi) - 1.0));
     QString text = where(trace, first, std::max(end, first + 1));
     text += QStringLiteral("\nblocks %1").arg(range(blockLo, std::max(blockLo, blockHi)));
     if (cell.blocks == 1)
-        return text + (cell.waits    ? QStringLiteral("\nmiss, waited")
-                       : cell.misses ? QStringLiteral("\nmiss")
-                                     : QStringLiteral("\nhit"));
+        return text + outcome(cell.misses > 0, cell.waits > 0);
     return text + QStringLiteral("\n%1 buffers: %2 hits, %3 misses, %4 waited")
                       .arg(formatCount(cell.blocks), formatCount(cell.blocks - cell.misses),
                            formatCount(cell.misses), formatCount(cell.waits));
 }
 
 QString ioSizeTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi) {
-    std::size_t first = 0;
-    std::size_t end = 0;
-    readsInX(trace, mode, xLo, xHi, first, end);
+    const auto [first, end] = readsInX(trace, mode, xLo, xHi);
     if (end <= first)
         return {};
     std::map<int, std::uint64_t> sizes;
@@ -163,9 +159,7 @@ QString ioSizeTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi)
 }
 
 QString requestTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi, double yLo, double yHi) {
-    std::size_t first = 0;
-    std::size_t end = 0;
-    readsInX(trace, mode, xLo, xHi, first, end);
+    const auto [first, end] = readsInX(trace, mode, xLo, xHi);
     QStringList lines;
     std::uint64_t matches = 0;
     const std::size_t scanEnd = std::min(end, first + kMaxReadsScanned);

@@ -97,13 +97,17 @@ double xEnd(const RunTrace& trace, XAxis mode) {
                                    : static_cast<double>(trace.endTimeNs()) / kNsPerSecond;
 }
 
-void positionsInX(const RunTrace& trace, XAxis mode, double xLo, double xHi, std::uint64_t& first,
-                  std::uint64_t& end) {
+IndexRange positionsInX(const RunTrace& trace, XAxis mode, double xLo, double xHi) {
     const double n = static_cast<double>(trace.positions());
     const double pLo = std::clamp(std::floor(positionAtX(trace, mode, xLo)), 0.0, n);
     const double pHi = std::clamp(std::ceil(positionAtX(trace, mode, xHi)), 0.0, n);
-    first = static_cast<std::uint64_t>(pLo);
-    end = std::max(first, static_cast<std::uint64_t>(pHi));
+    const auto first = static_cast<std::uint64_t>(pLo);
+    return {first, std::max(first, static_cast<std::uint64_t>(pHi))};
+}
+
+IndexRange readsInX(const RunTrace& trace, XAxis mode, double xLo, double xHi) {
+    const std::size_t first = firstReadAtX(trace, mode, xLo);
+    return {first, std::max(first, firstReadAtX(trace, mode, xHi))};
 }
 
 } // namespace la

@@ -49,8 +49,17 @@ private:
     double m_nsPerPosition = 0.0;
 };
 
-// The integer positions [first, end) whose extent [p, p + 1) meets [xLo, xHi).
-void positionsInX(const RunTrace& trace, XAxis mode, double xLo, double xHi, std::uint64_t& first,
-                  std::uint64_t& end);
+// Indices [first, end) of a run's positions or reads.
+struct IndexRange {
+    std::uint64_t first = 0;
+    std::uint64_t end = 0;
+
+    bool empty() const { return end <= first; }
+};
+
+// The integer positions whose extent [p, p + 1) meets [xLo, xHi).
+IndexRange positionsInX(const RunTrace& trace, XAxis mode, double xLo, double xHi);
+// The reads issued inside [xLo, xHi).
+IndexRange readsInX(const RunTrace& trace, XAxis mode, double xLo, double xHi);
 
 } // namespace la

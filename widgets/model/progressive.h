@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <utility>
+
+namespace la {
+
+// What every progressive reduction of a run (the rasters, the I/O size columns, the state series)
+// keeps between update() calls: the key it bins for, where binning goes on, and whether its output
+// changed since the view last took it. Each update() does at most a budget of work, so a 10 M-block
+// run never stalls the event loop, and a live run only bins what is new.
+template <typename Key, typename Cursor> class Progressive {
+public:
+    const Key& key() const { return m_key; }
+    // Whether the output changed since the last call (the view re-draws only then).
+    bool takeChanged() { return std::exchange(m_changed, false); }
+
+protected:
+    // True when `key` is not the one binned so far (or nothing is binned yet): binning starts over
+    // at `first`, and the caller clears its output for the new key.
+    bool startOver(const Key& key, Cursor first) {
+        if (m_started && key == m_key)
+            return false;
+        m_key = key;
+        m_cursor = first;
+        m_started = true;
+        m_changed = true;
+        return true;
+    }
+    void markChanged() { m_changed = true; }
+
+    Cursor m_cursor{}; // the next unit to bin
+
+private:
+    Key m_key;
+    bool m_started = false;
+    bool m_changed = false;
+};
+
+} // namespace la

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "raster_plot.h"
+
+#include "raster_support.h"
+#include "run_trace.h"
+
+namespace la {
+
+template <typename Raster>
+RasterPlot<Raster>::RasterPlot(const QString& title, const QString& yNoun, const QString& scaleLabel,
+                               QWidget* parent)
+    : PlotView(title, parent) {
+    setTitleAxis(yNoun);
+    m_scale = addSideColorScale(plot(), side(), scaleLabel);
+}
+
+template <typename Raster> void RasterPlot<Raster>::createPane(std::size_t run) {
+    Pane& p = m_panes.emplace_back();
+    QCPAxisRect* rect = pane(run);
+    p.map = addColorMap(rect, m_scale);
+    rect->axis(QCPAxis::atLeft)->setLabel(tr("block"));
+    useCompactTicks(rect->axis(QCPAxis::atLeft));
+}
+
+template <typename Raster> void RasterPlot<Raster>::destroyPanes() {
+    for (const Pane& p : m_panes)
+        plot()->removePlottable(p.map);
+    m_panes.clear();
+}
+
+template <typename Raster> void RasterPlot<Raster>::prepare() {
+    Extent visible;
+    for (const RunTrace* trace : runs())
+        visible.add(blocksInView(*trace));
+    fitBlockRange(visible, live(), m_yLo, m_yHi);
+}
+
+template <typename Raster> RasterKey RasterPlot<Raster>::keyFor(std::size_t run) const {
+    return RasterKey{xMode(), AxisMap{xLo(), xHi(), paneColumns(run)}, AxisMap{m_yLo, m_yHi, paneRows(run)}};
+}
+
+template <typename Raster> bool RasterPlot<Raster>::binPane(std::size_t run, std::uint64_t budget) {
+    return m_panes[run].raster.update(*runs()[run], keyFor(run), budget);
+}
+
+template <typename Raster> void RasterPlot<Raster>::publishPane(std::size_t run) {
+    Pane& p = m_panes[run];
+    pane(run)->axis(QCPAxis::atLeft)->setRange(m_yLo, m_yHi);
+    if (!p.raster.takeChanged())
+        return;
+    shapeColorMap(p.map, p.raster.key());
+    const Grid<Cell>& cells = p.raster.cells();
+    QCPColorMapData* data = p.map->data();
+    for (int y = 0; y < cells.ny(); ++y) {
+        for (int x = 0; x < cells.nx(); ++x)
+            data->setCell(x, y, cellValue(cells.at(x, y)));
+    }
+}
+
+template <typename Raster> void RasterPlot<Raster>::applyTheme() {
+    m_scale->axis()->setTickLabelColor(theme().text);
+    m_scale->axis()->setLabelColor(theme().text);
+    m_scale->axis()->setBasePen(QPen(theme().axis));
+}
+
+template <typename Raster>
+std::optional<typename RasterPlot<Raster>::CellUnder>
+RasterPlot<Raster>::cellUnder(std::size_t run, const PixelRange& pixel) const {
+    const Raster& r = m_panes[run].raster;
+    const RasterKey& key = r.key();
+    const int cx = key.x.cellOf((pixel.xLo + pixel.xHi) / 2);
+    const int cy = key.y.cellOf((pixel.yLo + pixel.yHi) / 2);
+    if (cx < 0 || cy < 0 || cx >= r.cells().nx() || cy >= r.cells().ny())
+        return std::nullopt;
+    return CellUnder{
+        cx, cy, key.x.cellStart(cx), key.x.cellStart(cx + 1), key.y.cellStart(cy), key.y.cellStart(cy + 1)};
+}
+
+template class RasterPlot<HitMissRaster>;
+template class RasterPlot<RequestRaster>;
+
+} // namespace la
