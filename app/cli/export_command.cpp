@@ -12,6 +12,7 @@
 #include "experiment/session_traces.h"
 #include "experiment/signal_cancel.h"
 #include "experiment/summary_json.h"
+#include "experiment/view_traces.h"
 #include "input_error.h"
 #include "io/output_file.h"
 #include "message_text.h"

@@ -8,6 +8,7 @@
 #include "experiment/import_summary.h"
 #include "experiment/runner.h"
 #include "experiment/signal_cancel.h"
+#include "experiment/summary_json.h"
 #include "experiment/verdict.h"
 #include "input_error.h"
 #include "io/output_file.h"

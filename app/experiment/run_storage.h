@@ -2,7 +2,6 @@
 #pragma once
 
 #include "experiment/experiment.h"
-#include "experiment/runner.h"
 #include "io/event_spool.h"
 #include "run.h"
 #include "run_trace.h"
@@ -20,27 +19,6 @@ void spillBesideDatasets(RunTrace& trace, const RunConfig& config);
 // observed run, marked as such; its columns spilled beside the datasets. Throws InputError for an
 // unknown policy.
 std::unique_ptr<RunTrace> viewTraceFor(const RunVariant& run);
-
-// The views' traces of an experiment's runs, filled on the thread that runs it: the command line's
-// exports draw what they ran without a window's worker.
-class ViewTraces {
-public:
-    // Throws InputError for an unknown policy.
-    explicit ViewTraces(const Experiment& experiment);
-    ~ViewTraces();
-    ViewTraces(const ViewTraces&) = delete;
-    ViewTraces& operator=(const ViewTraces&) = delete;
-
-    // Hooks the traces into `callbacks`: each run's viewed events go to its trace and its summary is
-    // set when it ends; `problem` hears of a trace whose columns could not go to disk.
-    void follow(ExperimentCallbacks& callbacks, std::function<void(const std::string&)> problem);
-    std::vector<const RunTrace*> traces() const;
-
-private:
-    class Sink;
-    std::vector<std::unique_ptr<RunTrace>> m_traces;
-    std::vector<std::unique_ptr<Sink>> m_sinks;
-};
 
 // A spool for one run's events in the same directory. Without one the run still goes; exports then
 // say why they cannot write it.

@@ -106,7 +106,8 @@ ExperimentResult runExperiment(Experiment& experiment, const ExperimentOutputs& 
             break;
         }
     }
-    experiment.provenance = experimentProvenance(experiment, result.summaries, outputs.commandLine);
+    if (outputs.provenance)
+        experiment.provenance = experimentProvenance(experiment, result.summaries, outputs.commandLine);
     commitOutputs(csv, session, experiment, result);
     return result;
 }

@@ -22,6 +22,8 @@ struct ExperimentOutputs {
     std::string session;      // a session file of the runs and their summaries
     bool spoolEvents = false; // keep each run's events in a spool beside the datasets (later exports)
     std::string commandLine;  // for the provenance
+    // Fill experiment.provenance (probes the machine: a sweep's thousands of small cells go without).
+    bool provenance = true;
 };
 
 // How a front end follows an experiment. Every member may be empty; all are called on the thread
@@ -44,8 +46,8 @@ struct ExperimentResult {
     std::vector<RunSummary> summaries; // the runs that ran (from `firstRun`), in order
     // Outputs that could not be written, each a message naming its file.
     std::vector<std::string> writeErrors;
-    bool stopped = false;          // a run was cancelled or failed: the runs after it did not run
-    bool sessionWritten = false;   // the session file is in place
+    bool stopped = false;        // a run was cancelled or failed: the runs after it did not run
+    bool sessionWritten = false; // the session file is in place
 };
 
 // The one driver of an experiment, for every front end (CLI, window, exports, sweeps, benches): runs

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/summary_json.h"
 
-#include "experiment/import_summary.h"
-
 #include "io/output_file.h"
 #include "run_options.h"
 #include "summary_fields.h"
@@ -129,6 +127,26 @@ struct ReadJson {
     void operator()(std::optional<pg::IndexFacts>*) const {}
 };
 
+QJsonObject observedObject(const std::string& tracePath, const ObservedSummary& observed) {
+    QJsonObject o = runSummaryObject(observed.run);
+    o[QStringLiteral("label")] = QStringLiteral("observed");
+    o[QStringLiteral("source")] = QString::fromStdString(observed.source);
+    o[QStringLiteral("relation")] = QString::fromStdString(observed.relation);
+    o[QStringLiteral("trace")] = QString::fromStdString(tracePath);
+    o[QStringLiteral("device_time_ns")] = static_cast<qint64>(observed.deviceTimeNs);
+    o[QStringLiteral("mb_per_s")] = observed.megabytesPerSecond;
+    o[QStringLiteral("mean_read_blocks")] = observed.meanReadBlocks;
+    o[QStringLiteral("combinable_descending_runs")] =
+        QJsonObject{{QStringLiteral("runs"), static_cast<qint64>(observed.combinable.runs)},
+                    {QStringLiteral("reads_saved"), static_cast<qint64>(observed.combinable.readsSaved)}};
+    QJsonArray processes;
+    for (const auto& [pid, reads] : observed.readsByProcess)
+        processes.append(QJsonObject{{QStringLiteral("pid"), static_cast<qint64>(pid)},
+                                     {QStringLiteral("reads"), static_cast<qint64>(reads)}});
+    o[QStringLiteral("processes")] = processes;
+    return o;
+}
+
 } // namespace
 
 QJsonObject provenanceJson(const std::vector<std::pair<std::string, std::string>>& provenance) {
@@ -184,6 +202,28 @@ QJsonObject configObject(const RunConfig& c) {
         }
     }
     return o;
+}
+
+QJsonObject importSummaryDocument(const std::string& tracePath, const ObservedSummary& observed,
+                                  const ObservedModel& model) {
+    QJsonArray runs{observedObject(tracePath, observed)};
+    if (model.summary) {
+        QJsonObject run = runSummaryObject(*model.summary);
+        run[QStringLiteral("label")] = QString::fromStdString(model.policy);
+        run[QStringLiteral("direction")] = QStringLiteral("forward");
+        run[QStringLiteral("options")] = configObject(model.config);
+        runs.append(run);
+    }
+    QJsonObject config = configObject(model.config);
+    config.remove(QStringLiteral("dataset"));
+    config[QStringLiteral("import_trace")] = QString::fromStdString(tracePath);
+    QJsonObject doc;
+    doc[QStringLiteral("schema")] = QStringLiteral("lookahead.summary/1");
+    doc[QStringLiteral("config")] = config;
+    doc[QStringLiteral("compare")] = QStringLiteral("observed");
+    doc[QStringLiteral("runs")] = runs;
+    doc[QStringLiteral("cancelled")] = model.summary && model.summary->cancelled;
+    return doc;
 }
 
 QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunSummary>& runs) {

@@ -2,11 +2,14 @@
 #pragma once
 
 #include "experiment/experiment.h"
+#include "observed/observed_summary.h"
 #include "run.h"
 
 #include <QJsonObject>
 #include <QString>
 
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace la {
@@ -31,5 +34,17 @@ QByteArray summaryJson(const Experiment& experiment, const std::vector<RunSummar
 // Writes the document atomically (output_file.h); returns an error message, empty on success.
 [[nodiscard]] QString writeSummaryJson(const QString& path, const Experiment& experiment,
                                        const std::vector<RunSummary>& runs);
+
+// The model of an imported trace: the policy, its settings and (once run) its summary.
+struct ObservedModel {
+    std::string policy;
+    RunConfig config;
+    std::optional<RunSummary> summary;
+};
+
+// The summary document of an import (schema lookahead.summary/1, "compare": "observed"): runs[0] is
+// the observed run ("policy": "observed", "source", "relation", ...), runs[1] the model's.
+QJsonObject importSummaryDocument(const std::string& tracePath, const ObservedSummary& observed,
+                                  const ObservedModel& model);
 
 } // namespace la

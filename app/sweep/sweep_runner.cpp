@@ -64,9 +64,11 @@ SweepResults runSweep(const SweepSpec& spec, int jobs, const std::atomic<bool>* 
             Experiment experiment = makeExperiment(sweepRunConfig(results, cell, policy), Comparison::None);
             ExperimentCallbacks callbacks;
             callbacks.cancel = cancel;
+            ExperimentOutputs outputs;
+            outputs.provenance = false; // a cell's figures need none
             SweepFigures figures;
             try {
-                const ExperimentResult result = runExperiment(experiment, {}, callbacks);
+                const ExperimentResult result = runExperiment(experiment, outputs, callbacks);
                 if (!result.summaries.empty()) // none if cancelled before it started
                     figures = figuresOf(result.summaries.front());
             } catch (const std::exception& error) {
