@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/cli_options.h"
-#include "cli/export_command.h"
 #include "cli/dataset_listing.h"
+#include "cli/export_command.h"
 #include "cli/import_command.h"
 #include "cli/open_command.h"
 #include "cli/run_command.h"
-#include "experiment/signal_cancel.h"
 #include "cli/sweep_command.h"
+#include "experiment/signal_cancel.h"
 #include "gui/gui_main.h"
 #include "input_error.h"
 
