@@ -72,10 +72,14 @@ const char* traceFormatName(TraceFormat format) {
     return nameIn(kTraceFormatNames, format, "auto");
 }
 
+std::optional<TraceFormat> traceFormatIfNamed(std::string_view name) {
+    return valueNamed(kTraceFormatNames, name);
+}
+
 TraceFormat traceFormatNamed(std::string_view name) {
-    if (const std::optional<TraceFormat> format = valueNamed(kTraceFormatNames, name))
+    if (const std::optional<TraceFormat> format = traceFormatIfNamed(name))
         return *format;
-    throw InputError("--trace-format '" + excerpt(name) + "': choose auto, strace, perf or lookahead-csv");
+    throw InputError("--trace-format '" + excerpt(name) + "': choose auto, " + traceFormatChoices());
 }
 
 const char* ioMethodName(IoMethod method) {

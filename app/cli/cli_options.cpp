@@ -40,12 +40,13 @@ void setComparison(CliOptions& o, Comparison comparison, const std::string& flag
 }
 
 const std::vector<CommandOption>& commandOptions() {
+    static const std::string formats = "auto (default), " + traceFormatChoices();
     static const std::vector<CommandOption> options{
         {"Observed runs", "import-trace", "FILE",
          "import what PostgreSQL really read (strace -f -ttt -T -yy, perf trace, or a\n"
          "--trace-csv file) and model the same blocks with --compare-policy (or --policy)",
          [](CliOptions& o, const std::string& v) { o.importTrace = v; }},
-        {"Observed runs", "trace-format", "F", "auto (default), strace, perf or lookahead-csv",
+        {"Observed runs", "trace-format", "F", formats.c_str(),
          [](CliOptions& o, const std::string& v) {
              traceFormatNamed(v); // refused here, before anything runs
              o.traceFormat = v;

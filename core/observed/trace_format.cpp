@@ -29,37 +29,59 @@ LineKind withinBounds(const TraceLine& line, LineKind kind) {
     return kind;
 }
 
+namespace {
+
+// Every format a trace may be in, one entry each: its line parser and, for a format that says what it
+// is in its first line, that header (the others are told apart by how many first lines they parse).
+struct TraceFormatEntry {
+    TraceFormat format;
+    LineKind (*parse)(std::string_view line, TraceLine& out);
+    std::string_view header;
+};
+
+constexpr TraceFormatEntry kTraceFormats[] = {
+    {TraceFormat::Strace, parseStraceLine, {}},
+    {TraceFormat::Perf, parsePerfLine, {}},
+    {TraceFormat::LookaheadCsv, parseLookaheadCsvLine, kLookaheadCsvHeader},
+};
+
+} // namespace
+
 LineKind parseTraceLine(TraceFormat format, std::string_view line, TraceLine& out) {
-    switch (format) {
-    case TraceFormat::Strace:
-        return parseStraceLine(line, out);
-    case TraceFormat::Perf:
-        return parsePerfLine(line, out);
-    case TraceFormat::LookaheadCsv:
-        return parseLookaheadCsvLine(line, out);
-    case TraceFormat::Auto:
-        break;
-    }
+    for (const TraceFormatEntry& entry : kTraceFormats)
+        if (entry.format == format)
+            return entry.parse(line, out);
     out = TraceLine{};
     return LineKind::Bad;
 }
 
+std::string traceFormatChoices() {
+    std::string text;
+    for (std::size_t i = 0; i < std::size(kTraceFormats); ++i)
+        text.append(i == 0                              ? ""
+                    : i + 1 == std::size(kTraceFormats) ? " or "
+                                                        : ", ")
+            .append(traceFormatName(kTraceFormats[i].format));
+    return text;
+}
+
 std::optional<TraceFormat> detectTraceFormat(const std::vector<std::string>& firstLines) {
-    if (!firstLines.empty() && firstLines.front().starts_with(kLookaheadCsvHeader))
-        return TraceFormat::LookaheadCsv;
+    for (const TraceFormatEntry& entry : kTraceFormats)
+        if (!entry.header.empty() && !firstLines.empty() && firstLines.front().starts_with(entry.header))
+            return entry.format;
     std::optional<TraceFormat> best;
     int bestScore = 0;
-    for (TraceFormat format : {TraceFormat::Strace, TraceFormat::Perf}) {
+    for (const TraceFormatEntry& entry : kTraceFormats) {
+        if (!entry.header.empty())
+            continue;
         int score = 0;
         TraceLine parsed;
-        for (const std::string& line : firstLines) {
-            const LineKind kind = parseTraceLine(format, line, parsed);
-            if (kind != LineKind::Bad)
+        for (const std::string& line : firstLines)
+            if (entry.parse(line, parsed) != LineKind::Bad)
                 ++score;
-        }
         if (score > bestScore) {
             bestScore = score;
-            best = format;
+            best = entry.format;
         }
     }
     return best;

@@ -16,6 +16,10 @@ enum class TraceFormat : std::uint8_t { Auto, Strace, Perf, LookaheadCsv };
 const char* traceFormatName(TraceFormat format);
 // Throws InputError naming the choices.
 TraceFormat traceFormatNamed(std::string_view name);
+// The format named `name` ("auto" included), or nothing.
+std::optional<TraceFormat> traceFormatIfNamed(std::string_view name);
+// "strace, perf or lookahead-csv": every format a trace may be in, for help texts and messages.
+std::string traceFormatChoices();
 
 // Parses one line in a known format.
 LineKind parseTraceLine(TraceFormat format, std::string_view line, TraceLine& out);

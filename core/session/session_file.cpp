@@ -863,10 +863,7 @@ std::optional<ObservedTrace> SessionReader::observedFacts(std::size_t run) const
             };
             ObservedTrace t;
             const std::string format = columnText(s, 0);
-            t.format = TraceFormat::Auto;
-            for (const TraceFormat f : {TraceFormat::Strace, TraceFormat::Perf, TraceFormat::LookaheadCsv})
-                if (format == traceFormatName(f))
-                    t.format = f;
+            t.format = traceFormatIfNamed(format).value_or(TraceFormat::Auto);
             if (t.format == TraceFormat::Auto)
                 damaged(joined({which, "'s imported trace has the unknown format ", excerpt(format, 40)}));
             t.relation = text(s, 1, [&] { return which + "'s traced relation"; });
