@@ -29,6 +29,18 @@ RunSummary runVariant(const RunVariant& variant, const RunCallbacks& callbacks) 
     return summary;
 }
 
+// The engine's progress, notices and cancellation for run `run`, passed on to the front end's.
+void reportTo(RunCallbacks& engine, const ExperimentCallbacks& callbacks, int run) {
+    if (callbacks.progress)
+        engine.progress = [&callbacks, run](std::uint64_t done, std::uint64_t total) {
+            callbacks.progress(run, done, total);
+        };
+    engine.preparing = callbacks.preparing;
+    if (callbacks.notice)
+        engine.notice = [&callbacks, run](const std::string& text) { callbacks.notice(run, text); };
+    engine.cancel = callbacks.cancel;
+}
+
 // Commits the files written during the runs; each failure is kept, naming its file.
 void commitOutputs(std::unique_ptr<EventCsvWriter>& csv, std::unique_ptr<SessionWriter>& session,
                    const Experiment& experiment, ExperimentResult& result) {
@@ -85,14 +97,7 @@ ExperimentResult runExperiment(Experiment& experiment, const ExperimentOutputs& 
                 session->addObserved(*variant.observed);
             engine.sinks.push_back(session.get());
         }
-        if (callbacks.progress)
-            engine.progress = [&callbacks, run](std::uint64_t done, std::uint64_t total) {
-                callbacks.progress(run, done, total);
-            };
-        engine.preparing = callbacks.preparing;
-        if (callbacks.notice)
-            engine.notice = [&callbacks, run](const std::string& text) { callbacks.notice(run, text); };
-        engine.cancel = callbacks.cancel;
+        reportTo(engine, callbacks, run);
         RunSummary summary = runVariant(variant, engine);
         if (spool)
             spool->finish();
