@@ -6,6 +6,9 @@
 #include "io/scan_target.h"
 #include "registry.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace la {
 
 void spillBesideDatasets(RunTrace& trace, const RunConfig& config) {
@@ -31,6 +34,12 @@ std::unique_ptr<RunTrace> viewTraceFor(const RunVariant& run) {
     }
     spillBesideDatasets(*trace, run.config);
     return trace;
+}
+
+void keepViewed(std::span<const Event> batch, std::vector<Event>& viewed) {
+    viewed.clear();
+    std::copy_if(batch.begin(), batch.end(), std::back_inserter(viewed),
+                 [](const Event& event) { return isViewedEvent(event.kind); });
 }
 
 std::shared_ptr<EventSpool> spoolBesideDatasets(const RunConfig& config) {

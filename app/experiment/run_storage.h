@@ -20,6 +20,10 @@ void spillBesideDatasets(RunTrace& trace, const RunConfig& config);
 // unknown policy.
 std::unique_ptr<RunTrace> viewTraceFor(const RunVariant& run);
 
+// Replaces `viewed` with the events of `batch` the views read (isViewedEvent): the window's mailbox
+// and the exports' traces take only those. `viewed` is reused, as batches arrive many times a second.
+void keepViewed(std::span<const Event> batch, std::vector<Event>& viewed);
+
 // A spool for one run's events in the same directory. Without one the run still goes; exports then
 // say why they cannot write it.
 std::shared_ptr<EventSpool> spoolBesideDatasets(const RunConfig& config);

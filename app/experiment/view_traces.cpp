@@ -13,9 +13,7 @@ class ViewTraces::Sink final : public EventSink {
 public:
     explicit Sink(RunTrace& trace) : m_trace(trace) {}
     void onEvents(std::span<const Event> batch) override {
-        m_viewed.clear();
-        std::copy_if(batch.begin(), batch.end(), std::back_inserter(m_viewed),
-                     [](const Event& event) { return isViewedEvent(event.kind); });
+        keepViewed(batch, m_viewed);
         m_trace.append(m_viewed);
     }
 

@@ -26,9 +26,7 @@ public:
     MailboxSink(Mailbox& mailbox, int run, const std::atomic<bool>& cancel)
         : m_mailbox(mailbox), m_run(run), m_cancel(cancel) {}
     void onEvents(std::span<const Event> batch) override {
-        m_viewed.clear();
-        std::copy_if(batch.begin(), batch.end(), std::back_inserter(m_viewed),
-                     [](const Event& event) { return isViewedEvent(event.kind); });
+        keepViewed(batch, m_viewed);
         m_mailbox.postEvents(m_run, m_viewed, m_cancel);
     }
 
