@@ -154,7 +154,7 @@ void TestCli::explainIoFigures() {
                                  .arg(io[QStringLiteral("prefetch_avg")].toDouble(), 0, 'f', 2)
                                  .arg(io[QStringLiteral("prefetch_max")].toInteger())
                                  .arg(io[QStringLiteral("prefetch_capacity")].toInteger());
-    const QString reads = QStringLiteral("  I/O: count=%1 waits=%2 size=%3 inprogress=%4\n")
+    const QString reads = QStringLiteral("  I/O: count=%1 waits=%2 size=%3 in-progress=%4\n")
                               .arg(ios)
                               .arg(io[QStringLiteral("io_waits")].toInteger())
                               .arg(io[QStringLiteral("io_size_avg")].toDouble(), 0, 'f', 2)

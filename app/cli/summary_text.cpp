@@ -43,7 +43,9 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
                     "  DISTANCE COLLAPSE: %1 interval(s), %2 blocks with the distance stuck at 1<->2\n")
                     .arg(s.collapseIntervals.size())
                     .arg(figure("collapsed_blocks"));
-    text += QString::fromStdString(explainIoText(s.explainIo));
+    if (const std::string explain = explainIoText(s.explainIo); !explain.empty())
+        text += QString::fromStdString(explain) +
+                QStringLiteral("  (%1)\n").arg(QString::fromStdString(explainIoScopeNote(s.pgIndex.has_value())));
     if (s.osCacheResidentBefore) {
         const auto percent = [&](const std::optional<double>& fraction, std::string_view name) {
             return fraction ? figure(name) + QLatin1Char('%') : QStringLiteral("-");

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// EXPLAIN (ANALYZE, IO) as a real PostgreSQL 19 printed it (docs/explain-io.md), reproduced by the
+// command line from the same block list, cache state and settings: the shared fixtures' real runs.
+// A sync run is deterministic, so both lines must agree character for character; worker and
+// io_uring runs depend on timing, so only what does not (count, size, capacity) must agree.
+
+#include "cli_process.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QtTest>
+
+using namespace la::test;
+
+namespace {
+
+QString fixtures() {
+    return QStringLiteral(LOOKAHEAD_SHARED_FIXTURES);
+}
+
+QString readText(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll());
+}
+
+// The Seq Scan node's read-stream lines, without their indentation.
+struct ExplainLines {
+    QString prefetch;
+    QString io;
+};
+
+ExplainLines linesOf(const QString& text) {
+    ExplainLines lines;
+    for (const QString& raw : text.split(QLatin1Char('\n'))) {
+        const QString line = raw.trimmed();
+        if (line.startsWith(QLatin1String("Prefetch: ")))
+            lines.prefetch = line;
+        else if (line.startsWith(QLatin1String("I/O: count=")))
+            lines.io = line;
+    }
+    return lines;
+}
+
+// A setting's value from the run's settings.txt: "name TAB value [unit] TAB source" in the
+// calibration runs, "name = value [unit]" in the traced ones.
+QString setting(const QString& settings, const QString& name) {
+    const QRegularExpression line(QStringLiteral("^%1(?:\t| = )(\\S+)").arg(name),
+                                  QRegularExpression::MultilineOption);
+    return line.match(settings).captured(1);
+}
+
+QString field(const QString& line, const QString& name) {
+    const QRegularExpression pattern(QStringLiteral("\\b%1=(\\S+)").arg(name));
+    return pattern.match(line).captured(1);
+}
+
+} // namespace
+
+class TestPg19Explain : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void realRuns_data();
+    void realRuns();
+};
+
+void TestPg19Explain::initTestCase() {
+    if (!QDir(fixtures()).exists())
+        QSKIP(qPrintable(QStringLiteral("the real PostgreSQL 19 runs are not at %1").arg(fixtures())));
+}
+
+void TestPg19Explain::realRuns_data() {
+    QTest::addColumn<QString>("run");
+    const QString calibration = fixtures() + QStringLiteral("/pg19-calibration");
+    for (const char* kase : {"K1", "K2", "K3", "K4", "K5", "K6"})
+        for (const char* method : {"sync", "worker", "io_uring"})
+            QTest::newRow(qPrintable(QStringLiteral("%1/%2").arg(QLatin1String(kase), QLatin1String(method))))
+                << QStringLiteral("%1/%2/%3/r1").arg(calibration, QLatin1String(kase), QLatin1String(method));
+    for (const char* traced : {"seq-random-6pct-uncached", "seq-all-uncached-scattered"})
+        QTest::newRow(traced) << fixtures() + QStringLiteral("/pg19-io-workers/") + QLatin1String(traced);
+}
+
+void TestPg19Explain::realRuns() {
+    QFETCH(QString, run);
+    const QString settings = readText(run + QStringLiteral("/settings.txt"));
+    const ExplainLines real = linesOf(readText(run + QStringLiteral("/explain.txt")));
+    QVERIFY2(!real.prefetch.isEmpty() && !real.io.isEmpty(), qPrintable(run));
+    const QString method = setting(settings, QStringLiteral("io_method"));
+    QVERIFY2(!method.isEmpty(), qPrintable(run));
+    QCOMPARE(setting(settings, QStringLiteral("debug_io_direct")), QStringLiteral("data"));
+
+    // A Seq Scan's stream: READ_STREAM_SEQUENTIAL, O_DIRECT (no advice), the server's settings.
+    const CliResult r = runLookahead(
+        {QStringLiteral("--headless"), QStringLiteral("--policy"), QStringLiteral("pg19"), QStringLiteral("--blocks"),
+         run + QStringLiteral("/blocks.txt"), QStringLiteral("--prewarm"),
+         QStringLiteral("list:") + run + QStringLiteral("/cached.txt"), QStringLiteral("--sim-io-method"), method,
+         QStringLiteral("--eic"), setting(settings, QStringLiteral("effective_io_concurrency")),
+         QStringLiteral("--io-combine-limit"), setting(settings, QStringLiteral("io_combine_limit")),
+         QStringLiteral("--shared-buffers"), setting(settings, QStringLiteral("shared_buffers")),
+         QStringLiteral("--max-connections"), setting(settings, QStringLiteral("max_connections")),
+         QStringLiteral("--direct"), QStringLiteral("--sequential-flag")},
+        120'000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const ExplainLines model = linesOf(r.out);
+    if (method == QLatin1String("sync")) {
+        QCOMPARE(model.prefetch, real.prefetch);
+        QCOMPARE(model.io, real.io);
+        return;
+    }
+    for (const char* name : {"count", "size"})
+        QCOMPARE(field(model.io, QLatin1String(name)), field(real.io, QLatin1String(name)));
+    QCOMPARE(field(model.prefetch, QStringLiteral("capacity")), field(real.prefetch, QStringLiteral("capacity")));
+}
+
+QTEST_GUILESS_MAIN(TestPg19Explain)
+#include "tst_pg19_explain.moc"
