@@ -160,6 +160,11 @@ void TestCli::explainIoFigures() {
                               .arg(io[QStringLiteral("io_size_avg")].toDouble(), 0, 'f', 2)
                               .arg(io[QStringLiteral("io_inprogress_avg")].toDouble(), 0, 'f', 2);
     QVERIFY2(r.out.contains(prefetch + reads), qPrintable(r.out));
+    // Not an index scan: the lines are those PostgreSQL 19 prints for the three scan nodes it has them for.
+    const QString note = io[QStringLiteral("note")].toString();
+    QVERIFY2(note.contains(QStringLiteral("Seq Scan, Bitmap Heap Scan and TID Range Scan")),
+             qPrintable(note));
+    QVERIFY2(r.out.contains(prefetch + reads + QStringLiteral("  (%1)\n").arg(note)), qPrintable(r.out));
 }
 
 void TestCli::compareModes_data() {

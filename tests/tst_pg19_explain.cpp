@@ -94,10 +94,10 @@ void TestPg19Explain::realRuns() {
 
     // A Seq Scan's stream: READ_STREAM_SEQUENTIAL, O_DIRECT (no advice), the server's settings.
     const CliResult r = runLookahead(
-        {QStringLiteral("--headless"), QStringLiteral("--policy"), QStringLiteral("pg19"), QStringLiteral("--blocks"),
-         run + QStringLiteral("/blocks.txt"), QStringLiteral("--prewarm"),
-         QStringLiteral("list:") + run + QStringLiteral("/cached.txt"), QStringLiteral("--sim-io-method"), method,
-         QStringLiteral("--eic"), setting(settings, QStringLiteral("effective_io_concurrency")),
+        {QStringLiteral("--headless"), QStringLiteral("--policy"), QStringLiteral("pg19"),
+         QStringLiteral("--blocks"), run + QStringLiteral("/blocks.txt"), QStringLiteral("--prewarm"),
+         QStringLiteral("list:") + run + QStringLiteral("/cached.txt"), QStringLiteral("--sim-io-method"),
+         method, QStringLiteral("--eic"), setting(settings, QStringLiteral("effective_io_concurrency")),
          QStringLiteral("--io-combine-limit"), setting(settings, QStringLiteral("io_combine_limit")),
          QStringLiteral("--shared-buffers"), setting(settings, QStringLiteral("shared_buffers")),
          QStringLiteral("--max-connections"), setting(settings, QStringLiteral("max_connections")),
@@ -112,7 +112,8 @@ void TestPg19Explain::realRuns() {
     }
     for (const char* name : {"count", "size"})
         QCOMPARE(field(model.io, QLatin1String(name)), field(real.io, QLatin1String(name)));
-    QCOMPARE(field(model.prefetch, QStringLiteral("capacity")), field(real.prefetch, QStringLiteral("capacity")));
+    QCOMPARE(field(model.prefetch, QStringLiteral("capacity")),
+             field(real.prefetch, QStringLiteral("capacity")));
 }
 
 QTEST_GUILESS_MAIN(TestPg19Explain)

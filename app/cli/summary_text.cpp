@@ -44,8 +44,9 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
                     .arg(s.collapseIntervals.size())
                     .arg(figure("collapsed_blocks"));
     if (const std::string explain = explainIoText(s.explainIo); !explain.empty())
-        text += QString::fromStdString(explain) +
-                QStringLiteral("  (%1)\n").arg(QString::fromStdString(explainIoScopeNote(s.pgIndex.has_value())));
+        text +=
+            QString::fromStdString(explain) +
+            QStringLiteral("  (%1)\n").arg(QString::fromStdString(explainIoScopeNote(s.pgIndex.has_value())));
     if (s.osCacheResidentBefore) {
         const auto percent = [&](const std::optional<double>& fraction, std::string_view name) {
             return fraction ? figure(name) + QLatin1Char('%') : QStringLiteral("-");

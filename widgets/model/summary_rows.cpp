@@ -60,7 +60,8 @@ QString explainLine(const RunSummary& s, const std::string& line, std::size_t la
 }
 
 QString explainNote(const std::vector<const RunSummary*>& runs) {
-    const bool indexScan = std::any_of(runs.begin(), runs.end(), [](const RunSummary* s) { return s && s->pgIndex; });
+    const bool indexScan =
+        std::any_of(runs.begin(), runs.end(), [](const RunSummary* s) { return s && s->pgIndex; });
     return QString::fromStdString(explainIoScopeNote(indexScan));
 }
 
