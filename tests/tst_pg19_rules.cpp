@@ -71,7 +71,6 @@ private slots:
     void combineDistanceGrowsWithoutWaits();
     void hitsDecayOnlyAfterTheHoldoff();
     void hitsWithReadsInFlightLeaveTheDistances();
-    void fastPathNeedsCombineDistanceOne();
 };
 
 void TestPg19Rules::fastPathMissIsReadByTheBackendAtOnce() {
@@ -197,24 +196,6 @@ void TestPg19Rules::hitsWithReadsInFlightLeaveTheDistances() {
     policy->onNoIo(d, limits, 0);
     QCOMPARE(d.holdoff, 1);
     QCOMPARE(d.readahead, 7);
-}
-
-void TestPg19Rules::fastPathNeedsCombineDistanceOne() {
-    // 8ca147d582: the fast path is entered only when the combine distance too is back at 1, or a
-    // stream at read-ahead distance 1 with a read still to prepare would enter it too early.
-    StreamRun run;
-    run.policy = "pg19";
-    run.stream.ioMethod = IoMethod::Sync;
-    run.prewarm = "except-every:100000";
-    bool checked = false;
-    run.afterEach = [&checked](const ReadStream& stream) {
-        if (stream.inFastPath()) {
-            QCOMPARE(stream.distances().combine, 1);
-            checked = true;
-        }
-    };
-    run.run(range(2000));
-    QVERIFY(checked);
 }
 
 QTEST_GUILESS_MAIN(TestPg19Rules)
