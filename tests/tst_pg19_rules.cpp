@@ -4,6 +4,7 @@
 
 #include "stream_harness.h"
 
+#include <QFile>
 #include <QtTest>
 
 #include <algorithm>
@@ -71,6 +72,8 @@ private slots:
     void combineDistanceGrowsWithoutWaits();
     void hitsDecayOnlyAfterTheHoldoff();
     void hitsWithReadsInFlightLeaveTheDistances();
+    void backendReadsWhatTheRealBackendRead_data();
+    void backendReadsWhatTheRealBackendRead();
 };
 
 void TestPg19Rules::fastPathMissIsReadByTheBackendAtOnce() {
@@ -196,6 +199,49 @@ void TestPg19Rules::hitsWithReadsInFlightLeaveTheDistances() {
     policy->onNoIo(d, limits, 0);
     QCOMPARE(d.holdoff, 1);
     QCOMPARE(d.readahead, 7);
+}
+
+void TestPg19Rules::backendReadsWhatTheRealBackendRead_data() {
+    QTest::addColumn<QString>("run");
+    for (const char* traced : {"seq-random-6pct-uncached", "seq-all-uncached-scattered"})
+        QTest::newRow(traced) << QStringLiteral(LOOKAHEAD_SHARED_FIXTURES "/pg19-io-workers/") +
+                                     QLatin1String(traced);
+}
+
+void TestPg19Rules::backendReadsWhatTheRealBackendRead() {
+    // A real PostgreSQL 19 Seq Scan with io_method=worker, traced: the reads its backend made itself
+    // (not its I/O workers) are the model's synchronous reads, block for block: the fast path's misses.
+    QFETCH(QString, run);
+    QFile reads(run + QStringLiteral("/strace-reads.csv"));
+    if (!reads.open(QIODevice::ReadOnly))
+        QSKIP(qPrintable(QStringLiteral("the traced PostgreSQL 19 runs are not at %1").arg(run)));
+    std::vector<std::uint32_t> backendBlocks;
+    for (const QByteArray& line : reads.readAll().split('\n')) {
+        const QList<QByteArray> columns = line.split(','); // ts,pid,proc,syscall,iovcnt,first_block,...
+        if (columns.size() >= 7 && columns[2] == "backend")
+            backendBlocks.push_back(columns[5].toUInt());
+    }
+
+    const std::uint32_t n = 16384; // the table, scanned in order
+    const std::vector<std::uint32_t> blocks = range(n);
+    VectorSource source(blocks);
+    auto policy = makePolicy("pg19");
+    BufferPool pool(n + 1, n);
+    PrewarmSpec::parse("list:" + (run + QStringLiteral("/cached.txt")).toStdString()).apply(pool, n);
+    StreamConfig config; // the server's settings (settings.txt), a Seq Scan's flags
+    config.ioMethod = IoMethod::Worker;
+    config.sharedBuffers = 131072;
+    config.directIo = true;
+    config.sequentialFlag = true;
+    RecordingDevice io(SimDeviceConfig{});
+    Tracer tracer;
+    ReadStream stream(config, *policy, kPg19Mechanics, pool, io, source, tracer);
+    consumeStream(stream, 3'000, nullptr, [](const ReadStream&, std::uint64_t) {});
+    std::vector<std::uint32_t> synchronousBlocks;
+    for (const RecordingDevice::Call& call : io.calls)
+        if (call.isStart && call.request.synchronous)
+            synchronousBlocks.push_back(call.request.firstBlock);
+    QCOMPARE(synchronousBlocks, backendBlocks);
 }
 
 QTEST_GUILESS_MAIN(TestPg19Rules)
