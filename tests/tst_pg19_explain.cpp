@@ -65,6 +65,7 @@ private slots:
     void initTestCase();
     void realRuns_data();
     void realRuns();
+    void allCachedScanPrintsNoIoLine();
 };
 
 void TestPg19Explain::initTestCase() {
@@ -114,6 +115,22 @@ void TestPg19Explain::realRuns() {
         QCOMPARE(field(model.io, QLatin1String(name)), field(real.io, QLatin1String(name)));
     QCOMPARE(field(model.prefetch, QStringLiteral("capacity")),
              field(real.prefetch, QStringLiteral("capacity")));
+}
+
+void TestPg19Explain::allCachedScanPrintsNoIoLine() {
+    // explain.c prints no I/O line for a scan that read nothing; the Prefetch line stays, at the
+    // fast path's one pin (PostgreSQL 19 prints "avg=1.00 max=1 capacity=272" for this scan).
+    const CliResult r =
+        runLookahead({QStringLiteral("--headless"), QStringLiteral("--policy"), QStringLiteral("pg19"),
+                      QStringLiteral("--dataset"), QStringLiteral("seq"), QStringLiteral("--pattern-blocks"),
+                      QStringLiteral("16384"), QStringLiteral("--prewarm"), QStringLiteral("all"),
+                      QStringLiteral("--shared-buffers"), QStringLiteral("131072"),
+                      QStringLiteral("--direct"), QStringLiteral("--sequential-flag")},
+                     60'000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const ExplainLines model = linesOf(r.out);
+    QCOMPARE(model.prefetch, QStringLiteral("Prefetch: avg=1.00 max=1 capacity=272"));
+    QVERIFY2(model.io.isEmpty(), qPrintable(model.io));
 }
 
 QTEST_GUILESS_MAIN(TestPg19Explain)
