@@ -8,7 +8,11 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace la::test;
@@ -66,6 +70,8 @@ private slots:
     void realRuns_data();
     void realRuns();
     void allCachedScanPrintsNoIoLine();
+    void observedRunWithPostgresExplain();
+    void explainOfAnotherScanIsPointedOut();
 };
 
 void TestPg19Explain::initTestCase() {
@@ -131,6 +137,74 @@ void TestPg19Explain::allCachedScanPrintsNoIoLine() {
     const ExplainLines model = linesOf(r.out);
     QCOMPARE(model.prefetch, QStringLiteral("Prefetch: avg=1.00 max=1 capacity=272"));
     QVERIFY2(model.io.isEmpty(), qPrintable(model.io));
+}
+
+void TestPg19Explain::observedRunWithPostgresExplain() {
+    // The traced real scan imported with its own EXPLAIN: PostgreSQL's figures beside the observed
+    // run, on stdout and in the summary JSON.
+    const QString run = fixtures() + QStringLiteral("/pg19-io-workers/seq-random-6pct-uncached");
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("s.json"));
+    const CliResult r =
+        runLookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"),
+                      run + QStringLiteral("/io-workers.strace"), QStringLiteral("--explain"),
+                      run + QStringLiteral("/explain.txt"), QStringLiteral("--compare-policy"),
+                      QStringLiteral("pg19"), QStringLiteral("--summary-json"), json},
+                     120'000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(
+                 QStringLiteral("  PostgreSQL's EXPLAIN (Seq Scan on t): Buffers shared hit=15401 read=983, "
+                                "I/O Timings shared read=70.85 ms, Execution Time 226.68 ms\n"
+                                "  PostgreSQL's Prefetch: avg=225.11 max=259 capacity=272\n"
+                                "  PostgreSQL's I/O: count=923 waits=114 size=1.07 in-progress=13.34\n")),
+             qPrintable(r.out));
+    QVERIFY2(!r.err.contains(QStringLiteral("shared read=")), qPrintable(r.err)); // the model read as much
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject server = QJsonDocument::fromJson(file.readAll())
+                                   .object()[QStringLiteral("runs")]
+                                   .toArray()[0]
+                                   .toObject()[QStringLiteral("postgresql_explain")]
+                                   .toObject();
+    QCOMPARE(server[QStringLiteral("node")].toString(), QStringLiteral("Seq Scan"));
+    QCOMPARE(server[QStringLiteral("shared_read")].toInteger(), 983);
+    QCOMPARE(server[QStringLiteral("io_waits")].toInteger(), 114);
+}
+
+void TestPg19Explain::explainOfAnotherScanIsPointedOut() {
+    // The EXPLAIN of another cache state: the model's misses and the server's reads disagree, and
+    // the CLI says so. A plan of two scans, or --explain without a trace, is refused.
+    const QString traced = fixtures() + QStringLiteral("/pg19-io-workers/seq-random-6pct-uncached");
+    const QString other = fixtures() + QStringLiteral("/pg19-calibration/K1/sync/r1/explain.txt");
+    const CliResult r =
+        runLookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"),
+                      traced + QStringLiteral("/io-workers.strace"), QStringLiteral("--explain"), other},
+                     120'000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(
+        r.err.contains(QStringLiteral("the model missed 983 blocks where PostgreSQL's EXPLAIN says shared "
+                                      "read=2048")),
+        qPrintable(r.err));
+
+    QTemporaryDir dir;
+    const QString join = dir.filePath(QStringLiteral("join.txt"));
+    QFile file(join);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("Hash Join  (actual rows=1 loops=1)\n  ->  Seq Scan on a  (actual rows=1 loops=1)\n"
+               "  ->  Hash  (actual rows=1 loops=1)\n        ->  Seq Scan on b  (actual rows=1 loops=1)\n");
+    file.close();
+    const CliResult two =
+        runLookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"),
+                      traced + QStringLiteral("/io-workers.strace"), QStringLiteral("--explain"), join},
+                     120'000);
+    QCOMPARE(two.exitCode, 2);
+    QVERIFY2(two.err.contains(QStringLiteral("the plan scans 2 tables (Seq Scan on a, Seq Scan on b)")),
+             qPrintable(two.err));
+    const CliResult alone =
+        runLookahead({QStringLiteral("--headless"), QStringLiteral("--explain"), other}, 60'000);
+    QCOMPARE(alone.exitCode, 2);
+    QVERIFY2(alone.err.contains(QStringLiteral("--explain needs --import-trace FILE")),
+             qPrintable(alone.err));
 }
 
 QTEST_GUILESS_MAIN(TestPg19Explain)

@@ -55,6 +55,10 @@ const std::vector<CommandOption>& commandOptions() {
          "the file whose reads to import: a path (or its end, e.g. base/5/16390), or fd:N;\n"
          "default the file read most",
          [](CliOptions& o, const std::string& v) { o.traceRelation = v; }},
+        {"Observed runs", "explain", "FILE",
+         "the traced query's EXPLAIN (ANALYZE, BUFFERS[, IO]) output, text or JSON as psql\n"
+         "prints it: PostgreSQL's own figures beside the observed run (with --headless)",
+         [](CliOptions& o, const std::string& v) { o.explain = v; }},
         {"Output", "headless", nullptr, "run without a window and print the summary",
          [](CliOptions& o, const std::string&) { o.headless = true; }},
         {"Output", "list-datasets", nullptr,
@@ -172,8 +176,13 @@ void refuseIgnoredOptions(const CliOptions& o) {
             throw InputError(
                 "--" + name +
                 " cannot be used with --import-trace, whose blocks are the trace's; leave one out");
-        if (o.importTrace.empty() && (name == "trace-format" || name == "trace-relation"))
+        if (o.importTrace.empty() &&
+            (name == "trace-format" || name == "trace-relation" || name == "explain"))
             throw InputError("--" + name + " needs --import-trace FILE");
+        if (name == "explain" && (!o.headless || o.exportsPlots() || !o.save.empty()))
+            throw InputError(
+                "--explain is shown by --headless and kept by --summary-json; the window, the plot "
+                "exports and --save do not take it yet");
     }
 }
 

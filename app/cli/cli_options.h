@@ -30,6 +30,7 @@ struct CliOptions {
     std::string importTrace;          // --import-trace FILE: an observed run instead of a dataset
     std::string traceFormat = "auto"; // --trace-format
     std::string traceRelation;        // --trace-relation PATH|fd:N
+    std::string explain;              // --explain FILE: PostgreSQL's EXPLAIN of the traced query
     std::string sweep;                // --sweep SPEC: open the Sweep view on it (--run starts it)
     std::vector<std::string> given;   // option names present on the command line (without "--")
     std::string save;                 // --save FILE: write the runs as a session (docs/session-format.md)

@@ -372,6 +372,88 @@ ExplainOutput parseExplainOutput(const QByteArray& bytes, const QString& fileNam
     parser.fail(QStringLiteral("it is empty"));
 }
 
+const ExplainNode& observedScanOf(const ExplainOutput& plan, const QString& fileName) {
+    if (const ExplainNode* scan = plan.scanOf(QString()))
+        return *scan;
+    QStringList scans;
+    for (const ExplainNode& node : plan.nodes)
+        if (isScan(node))
+            scans << node.nodeType + QStringLiteral(" on ") + node.relation;
+    const QString name = QString::fromStdString(excerpt(fileName.toStdString()));
+    if (scans.isEmpty())
+        throw InputError(
+            QStringLiteral("EXPLAIN output %1: no scan of a table in the plan (give the EXPLAIN of the "
+                           "traced query)")
+                .arg(name)
+                .toStdString());
+    throw InputError(
+        QStringLiteral("EXPLAIN output %1: the plan scans %2 tables (%3); an observed run compares "
+                       "one scan: explain a query with one")
+            .arg(name)
+            .arg(scans.size())
+            .arg(QString::fromStdString(excerpt(scans.join(QStringLiteral(", ")).toStdString())))
+            .toStdString());
+}
+
+QJsonObject serverExplainJson(const ExplainOutput& plan, const ExplainNode& scan) {
+    QJsonObject o;
+    const auto put = [&o](const char* key, const auto& figure) {
+        o[QLatin1String(key)] = figure ? QJsonValue(static_cast<double>(*figure)) : QJsonValue();
+    };
+    o[QStringLiteral("node")] = scan.nodeType;
+    o[QStringLiteral("relation")] = scan.relation;
+    o[QStringLiteral("index")] = scan.index;
+    o[QStringLiteral("backward")] = scan.backward;
+    o[QStringLiteral("format")] =
+        plan.format == ExplainOutput::Format::Json ? QStringLiteral("json") : QStringLiteral("text");
+    put("shared_hit", scan.sharedHit);
+    put("shared_read", scan.sharedRead);
+    put("shared_read_ms", scan.sharedReadMs);
+    put("prefetch_avg", scan.prefetchAvg);
+    put("prefetch_max", scan.prefetchMax);
+    put("prefetch_capacity", scan.prefetchCapacity);
+    put("io_count", scan.ioCount);
+    put("io_waits", scan.ioWaits);
+    put("io_size_avg", scan.ioSize);
+    put("io_inprogress_avg", scan.ioInProgress);
+    put("execution_ms", plan.executionMs);
+    return o;
+}
+
+QString describeServerExplain(const ExplainOutput& plan, const ExplainNode& scan) {
+    const auto text = [](const auto& figure) {
+        return figure ? QString::number(static_cast<double>(*figure), 'g', 15) : QStringLiteral("-");
+    };
+    const QString on = scan.relation.isEmpty() ? QString() : QStringLiteral(" on ") + scan.relation;
+    const QString shown = QString::fromStdString(excerpt(QString(scan.nodeType + on).toStdString()));
+    QString lines =
+        QStringLiteral("  PostgreSQL's EXPLAIN (%1%2): Buffers shared hit=%3 read=%4, I/O Timings shared "
+                       "read=%5 ms, Execution Time %6 ms\n")
+            .arg(shown, scan.backward ? QStringLiteral(", backward") : QString(), text(scan.sharedHit),
+                 text(scan.sharedRead), text(scan.sharedReadMs), text(plan.executionMs));
+    if (scan.prefetchAvg)
+        lines += QStringLiteral("  PostgreSQL's Prefetch: avg=%1 max=%2 capacity=%3\n")
+                     .arg(text(scan.prefetchAvg), text(scan.prefetchMax), text(scan.prefetchCapacity));
+    if (scan.ioCount)
+        lines += QStringLiteral("  PostgreSQL's I/O: count=%1 waits=%2 size=%3 in-progress=%4\n")
+                     .arg(text(scan.ioCount), text(scan.ioWaits), text(scan.ioSize), text(scan.ioInProgress));
+    return lines;
+}
+
+QString readsAgainstServer(const ExplainNode& scan, std::uint64_t modelMisses) {
+    // Text output leaves read= out when nothing was read.
+    const std::uint64_t serverReads = scan.sharedRead.value_or(0);
+    if (!scan.sharedHit && !scan.sharedRead)
+        return {};
+    if (serverReads == modelMisses)
+        return {};
+    return QStringLiteral(
+               "the model missed %1 blocks where PostgreSQL's EXPLAIN says shared read=%2: the model's "
+               "visits or cache state are not the server's")
+        .arg(modelMisses)
+        .arg(serverReads);
+}
+
 ExplainOutput readExplainOutput(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))

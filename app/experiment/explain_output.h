@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 
 #include <cstdint>
@@ -49,5 +50,17 @@ ExplainOutput parseExplainOutput(const QByteArray& bytes, const QString& fileNam
 ExplainOutput readExplainOutput(const QString& path);
 
 inline constexpr qint64 kMaxExplainBytes = 64ll << 20;
+
+// The scan node that an observed run is compared with: the plan's only scan. Throws InputError
+// naming the file when it has none or several (listing them).
+const ExplainNode& observedScanOf(const ExplainOutput& plan, const QString& fileName);
+// The node's figures as the summary JSON keeps them ("postgresql_explain" of the observed run).
+QJsonObject serverExplainJson(const ExplainOutput& plan, const ExplainNode& scan);
+// The same as lines for the CLI, two spaces in.
+QString describeServerExplain(const ExplainOutput& plan, const ExplainNode& scan);
+// What a model that replays the same scan should agree with: its misses against the server's
+// "shared read". A line saying how they differ, or empty where they agree or the plan has no such
+// figure.
+QString readsAgainstServer(const ExplainNode& scan, std::uint64_t modelMisses);
 
 } // namespace la

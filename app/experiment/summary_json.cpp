@@ -208,8 +208,11 @@ QJsonObject configObject(const RunConfig& c) {
 }
 
 QJsonObject importSummaryDocument(const std::string& tracePath, const ObservedSummary& observed,
-                                  const ObservedModel& model) {
-    QJsonArray runs{observedObject(tracePath, observed)};
+                                  const ObservedModel& model, const QJsonObject& serverExplain) {
+    QJsonObject observedRun = observedObject(tracePath, observed);
+    if (!serverExplain.isEmpty())
+        observedRun[QStringLiteral("postgresql_explain")] = serverExplain;
+    QJsonArray runs{observedRun};
     if (model.summary) {
         QJsonObject run = runSummaryObject(*model.summary);
         run[QStringLiteral("label")] = QString::fromStdString(model.policy);
