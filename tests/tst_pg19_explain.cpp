@@ -145,12 +145,12 @@ void TestPg19Explain::observedRunWithPostgresExplain() {
     const QString run = fixtures() + QStringLiteral("/pg19-io-workers/seq-random-6pct-uncached");
     QTemporaryDir dir;
     const QString json = dir.filePath(QStringLiteral("s.json"));
-    const CliResult r =
-        runLookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"),
-                      run + QStringLiteral("/io-workers.strace"), QStringLiteral("--explain"),
-                      run + QStringLiteral("/explain.txt"), QStringLiteral("--compare-policy"),
-                      QStringLiteral("pg19"), QStringLiteral("--summary-json"), json},
-                     120'000);
+    const CliResult r = runLookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"),
+                                      run + QStringLiteral("/io-workers.strace"), QStringLiteral("--explain"),
+                                      run + QStringLiteral("/explain.txt"), QStringLiteral("--trace-backend"),
+                                      QStringLiteral("14309"), QStringLiteral("--compare-policy"),
+                                      QStringLiteral("pg19"), QStringLiteral("--summary-json"), json},
+                                     120'000);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(
                  QStringLiteral("  PostgreSQL's EXPLAIN (Seq Scan on t): Buffers shared hit=15401 read=983, "
@@ -159,13 +159,20 @@ void TestPg19Explain::observedRunWithPostgresExplain() {
                                 "  PostgreSQL's I/O: count=923 waits=114 size=1.07 in-progress=13.34\n")),
              qPrintable(r.out));
     QVERIFY2(!r.err.contains(QStringLiteral("shared read=")), qPrintable(r.err)); // the model read as much
+    // The backend (settings.txt: pid 14309) read one block itself, synchronously: its one wait, as
+    // long as that pread took (strace -T: 0.000318 s). The I/O workers' reads are not its waits.
+    QVERIFY2(
+        r.out.contains(QStringLiteral("  waits 1 (0.318 ms): the backend's own reads (pid 14309, "
+                                      "--trace-backend); its waits for the reads of 4 other process(es), I/O "
+                                      "workers, are not in a syscall trace\n")),
+        qPrintable(r.out));
     QFile file(json);
     QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject server = QJsonDocument::fromJson(file.readAll())
-                                   .object()[QStringLiteral("runs")]
-                                   .toArray()[0]
-                                   .toObject()[QStringLiteral("postgresql_explain")]
-                                   .toObject();
+    const QJsonObject observed =
+        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+    QCOMPARE(observed[QStringLiteral("waits")].toInteger(), 1);
+    QCOMPARE(observed[QStringLiteral("wait_ns")].toInteger(), 318'000);
+    const QJsonObject server = observed[QStringLiteral("postgresql_explain")].toObject();
     QCOMPARE(server[QStringLiteral("node")].toString(), QStringLiteral("Seq Scan"));
     QCOMPARE(server[QStringLiteral("shared_read")].toInteger(), 983);
     QCOMPARE(server[QStringLiteral("io_waits")].toInteger(), 114);
@@ -185,6 +192,12 @@ void TestPg19Explain::explainOfAnotherScanIsPointedOut() {
         r.err.contains(QStringLiteral("the model missed 983 blocks where PostgreSQL's EXPLAIN says shared "
                                       "read=2048")),
         qPrintable(r.err));
+    // No backend named and five processes read: the waits are not in the trace, not 0.
+    QVERIFY2(r.out.contains(
+                 QStringLiteral("  waits not in the trace: 5 processes read the relation, and which one "
+                                "ran the scan is not known\n")),
+             qPrintable(r.out));
+    QVERIFY2(r.err.contains(QStringLiteral("name it with --trace-backend PID")), qPrintable(r.err));
 
     QTemporaryDir dir;
     const QString join = dir.filePath(QStringLiteral("join.txt"));

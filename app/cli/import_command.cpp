@@ -46,7 +46,10 @@ void reportImport(const CliOptions& options, const ObservedTrace& trace) {
               : ""));
     if (trace.processes.size() > 1)
         note("merged the reads of " + std::to_string(trace.processes.size()) +
-             " processes (I/O workers or parallel workers)");
+             " processes (I/O workers or parallel workers)" +
+             (trace.backend ? std::string()
+                            : "; which one ran the scan is not known, so its waits are not either: name it "
+                              "with --trace-backend PID"));
     if (!trace.hasTimes)
         note("the trace has no timestamps (strace -ttt): reads are placed 1 µs apart in trace order");
     else if (!trace.hasDurations)
@@ -93,8 +96,10 @@ std::optional<ObservedTrace> importTraceFor(const CliOptions& options) {
     if (::isatty(STDERR_FILENO)) // scripts get errors alone on stderr
         callbacks.progress = ProgressPrinter();
     callbacks.cancel = &SignalCancel::requested();
-    std::optional<ObservedTrace> trace = importTrace(
-        {options.importTrace, traceFormatNamed(options.traceFormat), options.traceRelation}, callbacks);
+    std::optional<ObservedTrace> trace =
+        importTrace({options.importTrace, traceFormatNamed(options.traceFormat), options.traceRelation,
+                     options.traceBackend},
+                    callbacks);
     if (trace)
         reportImport(options, *trace);
     return trace;

@@ -169,6 +169,11 @@ QJsonObject runSummaryObject(const RunSummary& s) {
             continue;
         o[keyOf(field)] = value;
     }
+    // Waits a trace does not show are unknown, not 0.
+    if (s.waitsUnknown) {
+        o[QStringLiteral("waits")] = QJsonValue();
+        o[QStringLiteral("wait_ns")] = QJsonValue();
+    }
     return o;
 }
 

@@ -90,8 +90,12 @@ const std::vector<RowDefinition>& rowDefinitions() {
         {"read_throughput", {}, {}},
         {"waits", QStringLiteral("Waits (time)"),
          [](const RunSummary& s, const SummaryField& field) {
-             return QStringLiteral("%1 (%2)").arg(figureText(s, field.name),
-                                                  formatDuration(static_cast<double>(s.waitNs)));
+             if (s.waitsUnknown)
+                 return QStringLiteral("– (not in the trace)");
+             const QString waits = QStringLiteral("%1 (%2)").arg(
+                 figureText(s, field.name), formatDuration(static_cast<double>(s.waitNs)));
+             return s.waitsScope.empty() ? waits
+                                         : waits + QStringLiteral(": ") + figureText(s, "waits_scope");
          }},
         {"runtime_ns",
          {},
