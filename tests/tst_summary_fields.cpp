@@ -171,7 +171,8 @@ void TestSummaryFields::jsonIsTheTable() {
 void TestSummaryFields::sessionIsTheTable() {
     const QStringList documented =
         words("policy mechanics blocks hits misses ios io_size_hist device_reads bytes_read waits wait_ns "
-              "waits_unknown waits_scope runtime_ns resets distance_mean distance_time_mean distance_max frac_distance_le2 pinned_mean "
+              "waits_unknown waits_scope runtime_ns resets distance_mean distance_time_mean distance_max "
+              "frac_distance_le2 pinned_mean "
               "in_flight_mean max_pinned io_combine_limit collapse_intervals explain.prefetch_count "
               "explain.distance_sum explain.distance_max explain.distance_capacity explain.wait_count "
               "explain.io_count explain.io_blocks explain.io_in_progress explain.prefetch_known "
