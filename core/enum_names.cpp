@@ -9,6 +9,7 @@
 #include "message_text.h"
 #include "observed/trace_format.h"
 #include "pg/checksum_mode.h"
+#include "pg/index_batches.h"
 
 namespace la {
 
@@ -58,6 +59,13 @@ constexpr EnumName<Direction> kDirectionNames[] = {
 };
 static_assert(namesEvery(kDirectionNames, Direction::Backward));
 
+constexpr EnumName<pg::IndexBatches> kIndexBatchesNames[] = {
+    {pg::IndexBatches::Continue, "continue"},
+    {pg::IndexBatches::Reset, "reset"},
+    {pg::IndexBatches::Ring, "ring"},
+};
+static_assert(namesEvery(kIndexBatchesNames, pg::IndexBatches::Ring));
+
 } // namespace
 
 const char* eventKindName(EventKind kind) {
@@ -100,6 +108,14 @@ const char* directionName(Direction direction) {
 
 std::optional<Direction> directionNamed(std::string_view name) {
     return valueNamed(kDirectionNames, name);
+}
+
+const char* pg::indexBatchesName(IndexBatches batches) {
+    return nameIn(kIndexBatchesNames, batches, "continue");
+}
+
+std::optional<pg::IndexBatches> pg::indexBatchesNamed(std::string_view name) {
+    return valueNamed(kIndexBatchesNames, name);
 }
 
 } // namespace la

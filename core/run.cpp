@@ -15,6 +15,7 @@
 #include "reset_every_source.h"
 #include "run_options.h"
 #include "scan_loop.h"
+#include "stream_start.h"
 #include "tracer.h"
 #include "vector_source.h"
 
@@ -152,6 +153,13 @@ void flushSinks(Tracer& tracer, RunSummary& summary) {
     }
 }
 
+// The early reads of --stream-start-after (or of the ring's start rule) go before everything else.
+std::unique_ptr<BlockSource> startLate(const RunConfig& config, std::unique_ptr<BlockSource> source) {
+    if (const std::uint64_t after = config.pg.streamStartsAfter(); after > 0)
+        return std::make_unique<StreamStartSource>(std::move(source), after);
+    return source;
+}
+
 } // namespace
 
 std::string effectivePrewarm(const RunConfig& config) {
@@ -172,19 +180,26 @@ StreamConfig streamConfigFor(const RunConfig& config) {
     return stream;
 }
 
-std::unique_ptr<BlockSource> openSource(const RunConfig& config, pg::IndexFacts* indexFacts) {
+std::unique_ptr<BlockSource> openSource(const RunConfig& config, pg::IndexFacts* indexFacts,
+                                        StreamPacer** pacer) {
     validateRunConfig(config);
+    if (pacer)
+        *pacer = nullptr;
     if (config.pg.active()) {
         if (!config.blockList.empty() || config.blockSequence || !config.file.empty())
             throw InputError(
                 "--pg-index/--pg-heap choose the blocks and the file; leave out --blocks and --file");
+        if (config.pg.batching.mode == pg::IndexBatches::Ring && config.resetEvery > 0)
+            throw InputError(
+                "--index-batches ring resets the stream only on a rescan; leave out --reset-every "
+                "(or use --index-batches continue)");
         std::unique_ptr<BlockSource> source =
-            pg::openPgSource(config.pg, config.dataset.direction, indexFacts);
+            pg::openPgSource(config.pg, config.dataset.direction, indexFacts, pacer);
         if (source->length() == 0)
             throw InputError("the index scan returns no rows: nothing to scan (check --pg-key-range)");
         if (config.resetEvery > 0)
             source = std::make_unique<ResetEverySource>(std::move(source), config.resetEvery);
-        return source;
+        return startLate(config, std::move(source));
     }
     DatasetRequest request = config.dataset;
     std::uint64_t fileBlocks = 0;
@@ -210,12 +225,13 @@ std::unique_ptr<BlockSource> openSource(const RunConfig& config, pg::IndexFacts*
                          config.file + "' (" + std::to_string(fileBlocks) + " blocks)");
     if (config.resetEvery > 0)
         source = std::make_unique<ResetEverySource>(std::move(source), config.resetEvery);
-    return source;
+    return startLate(config, std::move(source));
 }
 
 RunSummary runScan(const RunConfig& config, const std::string& policyName, const RunCallbacks& callbacks) {
     pg::IndexFacts indexFacts;
-    std::unique_ptr<BlockSource> source = openSource(config, &indexFacts);
+    StreamPacer* pacer = nullptr;
+    std::unique_ptr<BlockSource> source = openSource(config, &indexFacts, &pacer);
     std::unique_ptr<DistancePolicy> policy = makePolicy(policyName);
     const Mechanics& mechanics = mechanicsFor(policyName, config.mechanics);
     const PrewarmSpec prewarm = PrewarmSpec::parse(effectivePrewarm(config));
@@ -230,6 +246,10 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     SummaryBuilder summaryBuilder(config.collapseWindow);
     for (EventSink* sink : callbacks.sinks)
         tracer.addSink(sink);
+    const std::uint64_t startAfter = config.pg.streamStartsAfter();
+    EarlyReadCounter early(startAfter);
+    if (startAfter > 0)
+        tracer.addSink(&early);
 
     RunSummary summary = startingSummary(config, *policy, mechanics, streamConfig, limits, indexFacts);
     std::unique_ptr<IoBackend> io;
@@ -247,8 +267,18 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
         IoBackend& backend = real ? static_cast<IoBackend&>(*real->choice.backend) : *io;
         ReadStream stream(streamConfig, *policy, mechanics, pool, backend, *source, tracer, &summaryBuilder);
         stream.countExplainIo(summary.explainIo); // into the summary, so a failed run keeps them
+        // PostgreSQL's EXPLAIN counts the stream alone: the reads before it go elsewhere.
+        ExplainIo beforeStream;
+        if (startAfter > 0)
+            stream.countExplainIo(beforeStream);
+        if (pacer)
+            pacer->controlStream([&stream] { stream.pause(); }, [&stream] { stream.resume(); });
         summary.cancelled = !consumeStream(stream, config.consumerNs, callbacks.cancel,
                                            [&](const ReadStream&, std::uint64_t done) {
+                                               if (done == startAfter)
+                                                   stream.countExplainIo(summary.explainIo);
+                                               if (pacer)
+                                                   pacer->consumerTook(done);
                                                if (done % kProgressEvery == 0 && callbacks.progress)
                                                    callbacks.progress(done, source->length());
                                            });
@@ -260,6 +290,10 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     }
     flushSinks(tracer, summary);
     summaryBuilder.finish(summary);
+    // The resets that kept the early reads apart are not the stream's.
+    summary.readsBeforeStream = early.reads;
+    summary.waitsBeforeStream = early.waits;
+    summary.resets -= std::min(summary.resets, early.resets);
     if (real)
         noteRealIo(*real->choice.backend, summary);
     else if (io)

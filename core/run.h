@@ -4,6 +4,7 @@
 #include "block_source.h"
 #include "pg/index_scan.h"
 #include "run_config.h"
+#include "stream_pacer.h"
 #include "summary.h"
 
 #include <atomic>
@@ -17,8 +18,10 @@
 namespace la {
 
 // Checks the configuration and builds the block source; throws InputError on bad input. For a
-// PostgreSQL index scan, `indexFacts` (if given) receives what the index showed.
-std::unique_ptr<BlockSource> openSource(const RunConfig& config, pg::IndexFacts* indexFacts = nullptr);
+// PostgreSQL index scan, `indexFacts` (if given) receives what the index showed, and `pacer` (if
+// given) the source that paces the stream (a ring of batches), or nullptr.
+std::unique_ptr<BlockSource> openSource(const RunConfig& config, pg::IndexFacts* indexFacts = nullptr,
+                                        StreamPacer** pacer = nullptr);
 
 // Runs one policy over the configured dataset on the calling thread. Bad input throws InputError
 // before anything runs; an I/O error mid-run ends it with summary.error set (events so far kept).

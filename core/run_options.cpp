@@ -5,6 +5,7 @@
 #include "io_mode.h"
 #include "mechanics.h"
 #include "message_text.h"
+#include "pg/index_batches.h"
 #include "prewarm.h"
 #include "registry.h"
 #include "text_parse.h"
@@ -196,14 +197,30 @@ std::vector<RunOption> buildTable() {
         [](RunConfig& c, const std::string& v) { c.pg.keyRange = v; }));
     t.push_back(text(
         "index-batches", "indexBatches", "index_batches", dataset, "M",
-        "continue (default: one stream across leaf pages) or reset (the stream resets at every\n"
-        "leaf page, as the 2025 \"simple\" prefetch patch did)",
-        {"continue", "reset"}, [](const RunConfig& c) { return c.pg.resetAtBatches ? "reset" : "continue"; },
-        [](RunConfig& c, const std::string& v) { c.pg.resetAtBatches = v == "reset"; }));
+        "continue (default: one stream across leaf pages), reset (the stream resets at every\n"
+        "leaf page, as the 2025 \"simple\" prefetch patch did) or ring[:N] (one stream, paused\n"
+        "while N leaf pages are open, default 64; it starts at the 4th heap block change)",
+        {}, [](const RunConfig& c) { return pg::indexBatchingText(c.pg.batching); },
+        [](RunConfig& c, const std::string& v) {
+            c.pg.batching = pg::parseIndexBatching(v, "index-batches");
+        }));
+    t.push_back(text(
+        "compare-index-batches", "compareIndexBatches", "compare_index_batches", dataset, "M",
+        "run B with these index batches (continue, reset or ring[:N]), all else as A", {},
+        [](const RunConfig& c) {
+            return c.pg.compareBatching ? pg::indexBatchingText(*c.pg.compareBatching) : std::string();
+        },
+        [](RunConfig& c, const std::string& v) {
+            if (v.empty())
+                c.pg.compareBatching.reset();
+            else
+                c.pg.compareBatching = pg::parseIndexBatching(v, "compare-index-batches");
+        }));
     t.push_back(whole(
         "stream-start-after", "streamStartAfter", "stream_start_after", dataset,
-        "the first N heap visits are read one by one, before the stream starts (default 0)", 0, 1ULL << 32,
-        [](const RunConfig& c) { return wholeText(c.pg.streamStartAfter); },
+        "the first N blocks (heap visits) are read one by one by the backend before the stream\n"
+        "starts; EXPLAIN counts the stream alone (default 0; ring: 4)",
+        0, 1ULL << 32, [](const RunConfig& c) { return wholeText(c.pg.streamStartAfter); },
         [](RunConfig& c, std::uint64_t v) { c.pg.streamStartAfter = v; }));
     t.push_back(text(
         "pg-checksums", "pgChecksums", "pg_checksums", dataset, "M",

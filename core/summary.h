@@ -34,7 +34,11 @@ struct RunSummary {
     bool waitsUnknown = false;
     std::string waitsScope;
     std::int64_t runtimeNs = 0;
-    std::uint64_t resets = 0;
+    std::uint64_t resets = 0; // of the stream (not those that kept the reads before it apart)
+    // Of reads and waits, those of the blocks read before the stream started (--stream-start-after,
+    // the index ring's start rule): the run's, not EXPLAIN's.
+    std::uint64_t readsBeforeStream = 0;
+    std::uint64_t waitsBeforeStream = 0;
     double distanceMean = 0.0;     // sampled as each buffer is handed out (0 after the end counts)
     double distanceTimeMean = 0.0; // weighted by time
     int distanceMax = 0;

@@ -46,10 +46,12 @@ void TestRunOptions::everyOptionRoundTrips() {
             value = "0.5";
             break;
         case OptionKind::Text:
-            // --miss-spacing checks its form (runs:L) without a list of choices.
-            value = o.name == "miss-spacing" ? "runs:4"
-                    : o.choices.empty()      ? "some-value"
-                                             : std::string(o.choices.back());
+            // --miss-spacing and the index batches check their forms (runs:L, ring:N) without a list
+            // of choices.
+            value = o.name == "miss-spacing"            ? "runs:4"
+                    : o.name.ends_with("index-batches") ? "ring:16"
+                    : o.choices.empty()                 ? "some-value"
+                                                        : std::string(o.choices.back());
             break;
         }
         RunConfig config;

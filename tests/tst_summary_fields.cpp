@@ -35,6 +35,8 @@ RunSummary everyFigureSet() {
     s.waitsScope = "the backend's own reads";
     s.runtimeNs = 53'069'047;
     s.resets = 2;
+    s.readsBeforeStream = 4;
+    s.waitsBeforeStream = 3;
     s.distanceMean = 1.0622499999999999;
     s.distanceTimeMean = 0.86592855153400439;
     s.distanceMax = 94;
@@ -132,7 +134,8 @@ void TestSummaryFields::jsonIsTheTable() {
               "distance_mean distance_time_mean error explain_io fallback_reason frac_distance_le2 hits "
               "in_flight_mean io_combine_limit io_method_used io_size_hist ios max_pinned mechanics misses "
               "os_cache_resident_after os_cache_resident_before pages_verified pg_index pinned_mean policy "
-              "resets runtime_ns wait_ns waits waits_scope waits_unknown");
+              "reads_before_stream resets runtime_ns wait_ns waits waits_before_stream waits_scope "
+              "waits_unknown");
     QStringList table = tableNames(&SummaryField::inJson);
     table.sort();
     QCOMPARE(table, published);
@@ -171,8 +174,8 @@ void TestSummaryFields::jsonIsTheTable() {
 void TestSummaryFields::sessionIsTheTable() {
     const QStringList documented =
         words("policy mechanics blocks hits misses ios io_size_hist device_reads bytes_read waits wait_ns "
-              "waits_unknown waits_scope runtime_ns resets distance_mean distance_time_mean distance_max "
-              "frac_distance_le2 pinned_mean "
+              "waits_unknown waits_scope runtime_ns resets reads_before_stream waits_before_stream "
+              "distance_mean distance_time_mean distance_max frac_distance_le2 pinned_mean "
               "in_flight_mean max_pinned io_combine_limit collapse_intervals explain.prefetch_count "
               "explain.distance_sum explain.distance_max explain.distance_capacity explain.wait_count "
               "explain.io_count explain.io_blocks explain.io_in_progress explain.prefetch_known "
@@ -211,6 +214,11 @@ void TestSummaryFields::sessionKeepsEveryFigure() {
         QVERIFY2(QString::fromUtf8(error.what()).contains(QStringLiteral("summary field 'hits' is missing")),
                  error.what());
     }
+    // Except a figure newer than the first sessions: one written before it reads it as 0.
+    NameValues older = summaryFields(s);
+    std::erase_if(older, [](const auto& field) { return field.first == "reads_before_stream"; });
+    QCOMPARE(summaryFromFields(older, "s").readsBeforeStream, std::uint64_t(0));
+    QCOMPARE(summaryFromFields(older, "s").waitsBeforeStream, s.waitsBeforeStream);
 }
 
 // The text's and the panel's layouts print every run, one with nothing measured too (a name that is

@@ -237,8 +237,11 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             command->apply(o, a.value);
         else
             setRunOption(o.run, *option, isFlag ? (a.name == option->negation ? "false" : "true") : a.value);
+        // The run options that name what B runs also say what B changes.
         if (a.name == "compare-policy")
             setComparison(o, Comparison::Policy, "--compare-policy", comparedBy);
+        else if (a.name == "compare-index-batches")
+            setComparison(o, Comparison::IndexBatches, "--compare-index-batches", comparedBy);
         o.given.push_back(a.name);
     }
     refuseIgnoredOptions(o);

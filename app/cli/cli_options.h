@@ -14,7 +14,8 @@ namespace la {
 // the window, so both front ends agree on names and defaults.
 struct CliOptions {
     RunConfig run;
-    // What B changes: --compare-policy, --compare-direction or --compare-backward-combining.
+    // What B changes: --compare-policy, --compare-direction, --compare-backward-combining or
+    // --compare-index-batches.
     Comparison comparison = Comparison::None;
     bool headless = false;
     bool listDatasets = false;

@@ -5,14 +5,30 @@
 
 namespace la {
 
+namespace {
+
+constexpr EnumName<Comparison> kComparisonNames[] = {
+    {Comparison::None, "none"},           {Comparison::Policy, "policy"},
+    {Comparison::Direction, "direction"}, {Comparison::BackwardCombining, "backward-combining"},
+    {Comparison::Observed, "observed"},   {Comparison::IndexBatches, "index-batches"},
+};
+static_assert(namesEvery(kComparisonNames, Comparison::IndexBatches));
+
+// B's index batches: the ones asked for, else the patch's ring against the older forms.
+pg::IndexBatching otherBatching(const pg::PgScanConfig& a) {
+    if (a.compareBatching)
+        return *a.compareBatching;
+    return {a.batching.mode == pg::IndexBatches::Ring ? pg::IndexBatches::Continue : pg::IndexBatches::Ring};
+}
+
+} // namespace
+
 const char* comparisonName(Comparison comparison) {
-    static constexpr EnumName<Comparison> kNames[] = {
-        {Comparison::None, "none"},           {Comparison::Policy, "policy"},
-        {Comparison::Direction, "direction"}, {Comparison::BackwardCombining, "backward-combining"},
-        {Comparison::Observed, "observed"},
-    };
-    static_assert(namesEvery(kNames, Comparison::Observed));
-    return nameIn(kNames, comparison, "none");
+    return nameIn(kComparisonNames, comparison, "none");
+}
+
+std::optional<Comparison> comparisonNamed(std::string_view name) {
+    return valueNamed(kComparisonNames, name);
 }
 
 Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
@@ -21,6 +37,7 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
     a.policy = a.label = config.policy;
     if (comparison == Comparison::Policy && config.comparePolicy.empty())
         comparison = Comparison::None;
+    a.config.pg.compareBatching.reset(); // each run's settings are its own
     if (comparison == Comparison::None) {
         a.config.comparePolicy.clear();
         return {{a}, comparison, {}};
@@ -41,6 +58,11 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
     case Comparison::BackwardCombining:
         b.config.stream.backwardCombining = !config.stream.backwardCombining;
         (config.stream.backwardCombining ? a : b).label += " + backward combining";
+        break;
+    case Comparison::IndexBatches:
+        b.config.pg.batching = otherBatching(config.pg);
+        for (RunVariant* run : {&a, &b})
+            run->label.append(" batches ").append(pg::indexBatchingText(run->config.pg.batching));
         break;
     case Comparison::None:
     case Comparison::Observed:

@@ -7,7 +7,9 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -24,11 +26,14 @@ struct RunVariant {
 };
 
 // What B changes relative to A (same dataset, same cache state). Observed: A is an imported trace,
-// B the model of its block sequence.
-enum class Comparison { None, Policy, Direction, BackwardCombining, Observed };
+// B the model of its block sequence. IndexBatches: B meets the index's leaf pages another way
+// (config.pg.compareBatching, or ring against A's continue/reset and continue against A's ring).
+enum class Comparison { None, Policy, Direction, BackwardCombining, Observed, IndexBatches };
 
-// "none", "policy", "direction", "backward-combining", "observed": the compare mode in the summary JSON.
+// "none", "policy", "direction", "backward-combining", "observed", "index-batches": the compare mode
+// in the summary JSON and a session.
 const char* comparisonName(Comparison comparison);
+std::optional<Comparison> comparisonNamed(std::string_view name);
 
 // A alone, or A then B. The CLI, the window and the exports all describe runs by this.
 struct Experiment {

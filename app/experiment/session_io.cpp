@@ -93,11 +93,8 @@ OpenedSession openSession(const std::string& path) {
         session.experiment.runs.push_back(std::move(variant));
         session.summaries.push_back(summaryFromFields(run.summary, path));
     }
-    const std::string compare = reader.meta("compare");
-    for (const Comparison c : {Comparison::None, Comparison::Policy, Comparison::Direction,
-                               Comparison::BackwardCombining, Comparison::Observed})
-        if (compare == comparisonName(c))
-            session.experiment.comparison = c;
+    if (const std::optional<Comparison> compare = comparisonNamed(reader.meta("compare")))
+        session.experiment.comparison = *compare;
     session.experiment.provenance = reader.provenance();
     return session;
 }

@@ -23,6 +23,7 @@ const char* const kFields[][2] = {
     {"pg-key", "Key type"},
     {"pg-key-range", "Key range LO:HI"},
     {"index-batches", "Batches"},
+    {"compare-index-batches", "Batches of run B (Compare)"},
     {"stream-start-after", "Stream starts after"},
     {"pg-checksums", "Checksums"},
 };

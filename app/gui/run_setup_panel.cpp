@@ -170,6 +170,7 @@ QWidget* RunSetupPanel::buildPolicyGroup() {
     m_compare->addItem(tr("B: another policy"), static_cast<int>(Comparison::Policy));
     m_compare->addItem(tr("B: the other direction"), static_cast<int>(Comparison::Direction));
     m_compare->addItem(tr("B: backward combining toggled"), static_cast<int>(Comparison::BackwardCombining));
+    m_compare->addItem(tr("B: other index batching"), static_cast<int>(Comparison::IndexBatches));
     m_compare->setToolTip(
         tr("B runs after A on the same dataset and cache state, shown with identical axes"));
     auto* policies = new QFormLayout;

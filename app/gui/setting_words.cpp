@@ -25,6 +25,7 @@ constexpr std::array kLabels = {
     std::pair{"pg-key-range", "Key range"},
     std::pair{"pg-checksums", "Checksums"},
     std::pair{"index-batches", "Index batches"},
+    std::pair{"compare-index-batches", "Index batches of run B"},
     std::pair{"stream-start-after", "Stream starts after"},
     std::pair{"policy", "Policy A"},
     std::pair{"compare-policy", "Policy B"},

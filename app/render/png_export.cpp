@@ -24,10 +24,19 @@ QString datasetText(const RunConfig& c) {
                            .arg(QString::fromStdString(c.pg.heap), QString::fromStdString(c.pg.index));
         if (!c.pg.keyRange.empty())
             text += QStringLiteral(", key %1").arg(QString::fromStdString(c.pg.keyRange));
-        text += c.pg.resetAtBatches ? QStringLiteral(", stream reset at every leaf page")
-                                    : QStringLiteral(", one stream across leaf pages");
-        if (c.pg.streamStartAfter > 0)
-            text += QStringLiteral(", stream from visit %1").arg(c.pg.streamStartAfter);
+        switch (c.pg.batching.mode) {
+        case pg::IndexBatches::Continue:
+            text += QStringLiteral(", one stream across leaf pages");
+            break;
+        case pg::IndexBatches::Reset:
+            text += QStringLiteral(", stream reset at every leaf page");
+            break;
+        case pg::IndexBatches::Ring:
+            text += QStringLiteral(", one stream across a ring of %1 leaf pages").arg(c.pg.batching.ring);
+            break;
+        }
+        if (const std::uint64_t after = c.pg.streamStartsAfter(); after > 0)
+            text += QStringLiteral(", stream from visit %1").arg(after);
         return text + (c.dataset.direction == Direction::Backward ? QStringLiteral(", backward")
                                                                   : QStringLiteral(", forward"));
     }

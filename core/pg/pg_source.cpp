@@ -17,8 +17,8 @@ std::string resolvePath(const PgScanConfig& config, const std::string& path) {
     return full.append(path);
 }
 
-std::unique_ptr<BlockSource> openPgSource(const PgScanConfig& config, Direction direction,
-                                          IndexFacts* facts) {
+std::unique_ptr<BlockSource> openPgSource(const PgScanConfig& config, Direction direction, IndexFacts* facts,
+                                          StreamPacer** pacer) {
     if (config.index.empty() || config.heap.empty())
         throw InputError("a PostgreSQL scan needs both --pg-index FILE and --pg-heap FILE (find them with "
                          "SELECT pg_relation_filepath('t'), pg_relation_filepath('idx'))");
@@ -43,8 +43,10 @@ std::unique_ptr<BlockSource> openPgSource(const PgScanConfig& config, Direction 
             ")");
     if (facts)
         *facts = visits->facts;
-    return std::make_unique<IndexSource>(
-        std::move(visits), IndexStreamOptions{config.resetAtBatches, config.streamStartAfter}, heap.blocks());
+    auto source = std::make_unique<IndexSource>(std::move(visits), config.batching, heap.blocks());
+    if (pacer)
+        *pacer = config.batching.mode == IndexBatches::Ring ? source.get() : nullptr;
+    return source;
 }
 
 } // namespace la::pg

@@ -5,6 +5,7 @@
 #include "dataset.h"
 #include "index_scan.h"
 #include "pg_scan_config.h"
+#include "stream_pacer.h"
 
 #include <memory>
 #include <string>
@@ -16,7 +17,9 @@ namespace la::pg {
 std::string resolvePath(const PgScanConfig& config, const std::string& path);
 
 // Checks the options, reads the index and sizes the heap; the source plays the index scan's heap
-// visits. Throws InputError naming the file and block for any bad input.
-std::unique_ptr<BlockSource> openPgSource(const PgScanConfig& config, Direction direction, IndexFacts* facts);
+// visits. Throws InputError naming the file and block for any bad input. A ring of batches paces
+// the stream: `pacer` (if given) receives the source as one, or nullptr.
+std::unique_ptr<BlockSource> openPgSource(const PgScanConfig& config, Direction direction, IndexFacts* facts,
+                                          StreamPacer** pacer = nullptr);
 
 } // namespace la::pg
