@@ -242,6 +242,9 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
                 return summary;
             }
         } else {
+            if (!config.deviceProfile.empty() && !config.device.profile)
+                throw InputError("device profile '" + config.deviceProfile +
+                                 "' was not loaded before the run");
             io = std::make_unique<SimDevice>(config.device);
         }
         IoBackend& backend = real ? static_cast<IoBackend&>(*real->choice.backend) : *io;

@@ -34,6 +34,9 @@ struct RunConfig {
     std::uint64_t resetEvery = 0;
     IoMode io = IoMode::Sim;
     SimDeviceConfig device;
+    // A device profile file (--device-profile); the front end loads it into device.profile before
+    // the run (app/experiment/device_profile_json.h: core reads no JSON).
+    std::string deviceProfile;
     // Real I/O (--io sync|worker|uring).
     std::string file; // scan this file (read-only, never verified) instead of the dataset's own file
     // O_DIRECT (falling back to buffered reads if refused), or the page cache; both govern advice

@@ -353,6 +353,13 @@ std::vector<RunOption> buildTable() {
         "jitter", "jitter", "jitter", io, "F", "random spread of simulated latencies, 0..0.99 (default 0)",
         0.0, 0.99, false, [](const RunConfig& c) { return realText(c.device.jitter); },
         [](RunConfig& c, double v) { c.device.jitter = v; }));
+    t.push_back(text(
+        "device-profile", "deviceProfile", "device_profile", io, "FILE",
+        "--io sim: behave like the device measured by `lookahead calibrate` (its latency\n"
+        "distribution by queue depth and its parallelism; replaces --latency-us, --device-parallelism, "
+        "--jitter)",
+        {}, [](const RunConfig& c) { return c.deviceProfile; },
+        [](RunConfig& c, const std::string& v) { c.deviceProfile = v; }));
     t.push_back(whole(
         "consumer-ns", "consumerNs", "consumer_ns", io,
         "consumer CPU per block (default 3000, as in a replay of PostgreSQL; real I/O spends it on the CPU)",

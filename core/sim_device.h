@@ -8,9 +8,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace la {
+
+struct DeviceProfile;
 
 // Defaults calibrated to this project's disks (fio, O_DIRECT): one 8 kB read at depth 1 takes
 // 66 us; four requests are served in parallel, which gives ~59k 8 kB IOPS and ~1.3 GB/s of
@@ -21,6 +24,9 @@ struct SimDeviceConfig {
     int parallelism = 4;
     double jitter = 0.0; // each latency is scaled by a uniform factor in [1 - jitter, 1 + jitter]
     std::uint64_t seed = 1;
+    // A measured device (--device-profile): each service time is drawn from its latency
+    // distribution instead of the fixed one above, and jitter is not applied.
+    std::shared_ptr<const DeviceProfile> profile;
 };
 
 // Deterministic device on a virtual clock: nothing sleeps, so a 10 M-block run takes as long as
@@ -47,6 +53,7 @@ private:
     // Inline in start() and wait() once the jitter's arithmetic is out of line: it runs per read.
     std::int64_t schedule(std::int64_t at, std::uint32_t nblocks);
     [[gnu::noinline]] std::int64_t jittered(std::int64_t service);
+    [[gnu::noinline]] std::int64_t profiled(std::int64_t at, std::uint32_t nblocks);
     void growPending();
     void takeEarliestChannel(std::int64_t freeAgain);
 
@@ -93,7 +100,9 @@ inline void SimDevice::takeEarliestChannel(std::int64_t freeAgain) {
 inline std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) {
     const std::int64_t channelFree = m_channels[m_channelHead];
     std::int64_t service = m_config.baseLatencyNs + m_config.perBlockNs * nblocks;
-    if (m_config.jitter > 0.0)
+    if (m_config.profile)
+        service = profiled(at, nblocks);
+    else if (m_config.jitter > 0.0)
         service = jittered(service);
     const std::int64_t done = std::max(at, channelFree) + std::max<std::int64_t>(service, 1);
     takeEarliestChannel(done);

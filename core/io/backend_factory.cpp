@@ -12,11 +12,6 @@ namespace la {
 
 namespace {
 
-bool uringDisabledByEnvironment() {
-    const char* value = std::getenv("LOOKAHEAD_DISABLE_IO_URING");
-    return value != nullptr && value[0] != '\0' && std::string(value) != "0";
-}
-
 // The ring, or nullptr with the reason it is not available.
 std::unique_ptr<UringRing> openRing(unsigned entries, std::string& reason) {
     if (uringDisabledByEnvironment()) {
@@ -33,6 +28,11 @@ std::unique_ptr<UringRing> openRing(unsigned entries, std::string& reason) {
 }
 
 } // namespace
+
+bool uringDisabledByEnvironment() {
+    const char* value = std::getenv("LOOKAHEAD_DISABLE_IO_URING");
+    return value != nullptr && value[0] != '\0' && std::string(value) != "0";
+}
 
 BackendChoice makeFileBackend(BackendRequest request) {
     BackendChoice choice;
