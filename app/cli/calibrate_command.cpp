@@ -10,7 +10,6 @@
 #include "io/scan_target.h"
 #include "io_backend.h"
 #include "message_text.h"
-#include "session/provenance.h"
 #include "text_parse.h"
 
 #include <unistd.h>
@@ -166,11 +165,7 @@ int runCalibrateCommand(const std::vector<std::string>& args, const std::string&
             printer.notice("cancelled; no profile written");
             return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : 130;
         }
-        const NameValues machine = collectProvenance(
-            commandLine, calibration.scratchFile ? parsed.settings.scratchDir : calibration.file,
-            calibration.direct);
-        output.write(deviceProfileJson(calibration, machine).toStdString());
-        output.commit();
+        commitDeviceProfile(output, calibration, commandLine);
         printer.notice("profile written to " + printable(parsed.out));
         printFigures(calibration);
         return 0;

@@ -4,7 +4,9 @@
 #include "experiment/document_file.h"
 #include "experiment/experiment.h"
 #include "input_error.h"
+#include "io/output_file.h"
 #include "message_text.h"
+#include "session/provenance.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -181,6 +183,14 @@ QByteArray deviceProfileJson(const DeviceCalibration& calibration, const NameVal
     sequential[key("depths")] = depths;
     root[key("sequential_reads")] = sequential;
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+void commitDeviceProfile(OutputFile& output, const DeviceCalibration& calibration,
+                         const std::string& commandLine) {
+    output.write(
+        deviceProfileJson(calibration, collectProvenance(commandLine, calibration.file, calibration.direct))
+            .toStdString());
+    output.commit();
 }
 
 } // namespace la

@@ -13,6 +13,7 @@
 namespace la {
 
 struct Experiment;
+class OutputFile;
 
 inline constexpr const char* kDeviceProfileSchema = "lookahead.device-profile/1";
 // No profile is anywhere near this large; a larger file is refused unread.
@@ -32,5 +33,10 @@ void loadDeviceProfiles(Experiment& experiment);
 // The profile file of a calibration: its figures, what was read and how, and `machine` (provenance:
 // kernel, date, file system, block device).
 QByteArray deviceProfileJson(const DeviceCalibration& calibration, const NameValues& machine);
+
+// Writes the profile of `calibration` into `output` with the machine's provenance and commits it
+// (throws IoError naming the file).
+void commitDeviceProfile(OutputFile& output, const DeviceCalibration& calibration,
+                         const std::string& commandLine);
 
 } // namespace la

@@ -52,6 +52,7 @@ constexpr std::array kLabels = {
     std::pair{"latency-us", "Device latency"},
     std::pair{"device-parallelism", "Device parallelism"},
     std::pair{"jitter", "Jitter"},
+    std::pair{"device-profile", "Device profile"},
     std::pair{"consumer-ns", "Consumer cost"},
     std::pair{"collapse-window", "Collapse window"},
     std::pair{"import-trace", "Imported trace"},
