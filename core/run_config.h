@@ -44,8 +44,13 @@ struct RunConfig {
     // reference figures are buffered runs, docs/simulated-device.md).
     std::optional<bool> directIo;
     bool osCacheCold = true; // evict the file from the OS page cache before the run
-    int ioWorkers = 3;       // worker threads of --io worker (PostgreSQL's io_workers)
-    std::string cacheDir;    // where dataset files are written; empty = $XDG_CACHE_HOME/lookahead/datasets
+    // The I/O workers of io_method=worker, simulated or real (docs/mechanics.md, "I/O workers").
+    int ioWorkers = 3;                           // PG18's fixed pool: io_workers
+    int ioMinWorkers = 2;                        // PG19's growing pool: io_min_workers ...
+    int ioMaxWorkers = 8;                        // ... io_max_workers
+    std::int64_t ioWorkerLaunchIntervalMs = 100; // io_worker_launch_interval
+    std::int64_t ioWorkerIdleTimeoutMs = 60'000; // io_worker_idle_timeout
+    std::string cacheDir; // where dataset files are written; empty = $XDG_CACHE_HOME/lookahead/datasets
     std::int64_t consumerNs = 3'000; // consumer CPU per block (docs/simulated-device.md §2)
     int collapseWindow = 32;
 };

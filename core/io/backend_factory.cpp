@@ -51,8 +51,11 @@ BackendChoice makeFileBackend(BackendRequest request) {
     if (choice.ioMethod == IoMethod::IoUring)
         choice.backend->setAsync(
             std::make_unique<UringQueue>(std::move(ring), choice.backend->clock(), path));
-    else if (choice.ioMethod == IoMethod::Worker)
-        choice.backend->setAsync(std::make_unique<WorkerPool>(request.workers, choice.backend->clock()));
+    else if (choice.ioMethod == IoMethod::Worker) {
+        auto pool = std::make_unique<WorkerPool>(request.workers, choice.backend->clock());
+        choice.workers = pool.get();
+        choice.backend->setAsync(std::move(pool));
+    }
     return choice;
 }
 
