@@ -294,9 +294,13 @@ QWidget* RunSetupPanel::buildAdvancedGroup() {
     auto* form = new QFormLayout;
     for (const auto& [name, label] : kAdvancedOptions) {
         m_advanced.push_back(std::make_unique<OptionEditor>(*findRunOption(name), this));
-        form->addRow(tr(label), std::string_view(name) == "device-profile"
-                                    ? profileRow(static_cast<QLineEdit*>(m_advanced.back()->widget()))
-                                    : m_advanced.back()->widget());
+        if (std::string_view(name) == "device-profile") {
+            // A path needs the panel's whole width: its label above it.
+            form->addRow(new QLabel(tr(label), this));
+            form->addRow(profileRow(static_cast<QLineEdit*>(m_advanced.back()->widget())));
+        } else {
+            form->addRow(tr(label), m_advanced.back()->widget());
+        }
     }
     auto* body = new QWidget(this);
     body->setLayout(form);
@@ -337,17 +341,17 @@ QWidget* RunSetupPanel::profileRow(QLineEdit* path) {
         connect(dialog, &QDialog::accepted, path, [dialog, path] { path->setText(dialog->profilePath()); });
         dialog->open();
     });
-    auto* row = new QWidget(this);
-    auto* layout = new QHBoxLayout(row);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(path, 1);
-    layout->addWidget(browse);
-    auto* second = new QVBoxLayout;
+    path->setPlaceholderText(tr("none: the latency above"));
+    auto* buttons = new QHBoxLayout;
+    buttons->setContentsMargins(0, 0, 0, 0);
+    buttons->addWidget(browse);
+    buttons->addWidget(m_calibrate);
+    buttons->addStretch(1);
     auto* box = new QWidget(this);
-    box->setLayout(second);
-    second->setContentsMargins(0, 0, 0, 0);
-    second->addWidget(row);
-    second->addWidget(m_calibrate, 0, Qt::AlignLeft);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(path);
+    layout->addLayout(buttons);
     return box;
 }
 
