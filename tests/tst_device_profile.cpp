@@ -281,6 +281,49 @@ private slots:
         QCOMPARE(config.device.parallelism, 4);
     }
 
+    // io_method=sync is deterministic whatever the device: on pg19-calibration's six cache states
+    // (real PostgreSQL 19, ../shared/fixtures) its Prefetch avg, max and waits come out exactly, on
+    // the default device and on one ten times slower.
+    void syncMatchesPostgresWhateverTheDevice() {
+        const QString fixture = QStringLiteral(LOOKAHEAD_SHARED_FIXTURES "/pg19-calibration");
+        const QByteArray medians = la::test::readFile(fixture + QStringLiteral("/summary-median.csv"));
+        if (medians.isEmpty())
+            QSKIP("the pg19-calibration fixture is not beside the clone");
+        const QList<QByteArray> lines = medians.split('\n');
+        const QList<QByteArray> header = lines.front().split(',');
+        int rows = 0;
+        for (const QByteArray& line : lines) {
+            const QList<QByteArray> cells = line.split(',');
+            if (cells.size() != header.size() || cells[header.indexOf("method")] != "sync")
+                continue;
+            const auto cell = [&](const char* name) { return cells[header.indexOf(name)]; };
+            RunConfig config = defaultRunConfig();
+            const auto set = [&config](const char* name, const std::string& value) {
+                setRunOption(config, *findRunOption(name), value);
+            };
+            set("dataset", "seq");
+            set("pattern-blocks", "16384");
+            set("prewarm", "list:" + (fixture + QLatin1Char('/') + QString::fromLatin1(cell("case")) +
+                                      QStringLiteral("/sync/r1/cached.txt"))
+                                         .toStdString());
+            set("sim-io-method", "sync");
+            set("shared-buffers", "131072");
+            set("direct", "true");
+            set("policy", "pg19");
+            set("sequential-flag", "true");
+            for (const double scale : {0.0, 10.0}) {
+                useDeviceProfile(config.device, scale > 0 ? profileOf(profileJson(scale)) : nullptr);
+                const ExplainIo io = runScan(config, config.policy, {}).explainIo;
+                QCOMPARE(QString::number(io.prefetchAvg(), 'f', 2),
+                         QString::fromLatin1(cell("prefetch_avg")));
+                QCOMPARE(QByteArray::number(io.distanceMax), cell("prefetch_max"));
+                QCOMPARE(QByteArray::number(qulonglong(io.waitCount)), cell("io_waits"));
+            }
+            ++rows;
+        }
+        QCOMPARE(rows, 6);
+    }
+
     // The window's and the command line's path: runExperiment() loads the profile a run names.
     void commandLineRunsWithAProfile() {
         QTemporaryDir dir;
