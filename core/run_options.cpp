@@ -386,9 +386,8 @@ std::vector<RunOption> buildTable() {
         [](RunConfig& c, double v) { c.device.jitter = v; }));
     t.push_back(text(
         "device-profile", "deviceProfile", "device_profile", io, "FILE",
-        "--io sim: behave like the device measured by `lookahead calibrate` (its latency\n"
-        "distribution by queue depth and its parallelism; replaces --latency-us, --device-parallelism, "
-        "--jitter)",
+        "--io sim: behave like the disk `lookahead calibrate` measured (its latency distribution\n"
+        "by queue depth, its parallelism); replaces --latency-us, --device-parallelism, --jitter",
         {}, [](const RunConfig& c) { return c.deviceProfile; },
         [](RunConfig& c, const std::string& v) { c.deviceProfile = v; }));
     t.push_back(whole(
