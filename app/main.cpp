@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/calibrate_command.h"
 #include "cli/cli_options.h"
 #include "cli/dataset_listing.h"
 #include "cli/export_command.h"
@@ -54,6 +55,13 @@ int run(int argc, char** argv) {
         QApplication app(argc, argv);
         la::configureApplication();
         return la::runSweepCommand({args.begin() + 1, args.end()}, selfPath(argv[0]));
+    }
+    if (!args.empty() && args.front() == "calibrate") {
+        la::SignalCancel::install();
+        std::string commandLine = "lookahead";
+        for (const std::string& arg : args)
+            commandLine += " " + arg;
+        return la::runCalibrateCommand({args.begin() + 1, args.end()}, commandLine);
     }
     la::CliOptions options;
     try {

@@ -15,6 +15,7 @@ const Mechanics kPg17Mechanics{
     AdviceRule::NonSequential,
     LookAheadLoop::ExactDistance,
     PinLimitRule::FourPerIo,
+    IoWorkerPool::Fixed, // no asynchronous I/O, so no workers
 };
 
 const Mechanics kPg18Mechanics{
@@ -28,6 +29,7 @@ const Mechanics kPg18Mechanics{
     AdviceRule::UntilCaughtUp,
     LookAheadLoop::AtLeastDistance,
     PinLimitRule::ReadPerIoPlusOne,
+    IoWorkerPool::Fixed,
 };
 
 const Mechanics kPg19Mechanics{
@@ -41,6 +43,7 @@ const Mechanics kPg19Mechanics{
     AdviceRule::UntilCaughtUp,
     LookAheadLoop::CombineDistance,
     PinLimitRule::ReadPerIoPlusOne,
+    IoWorkerPool::Elastic,
 };
 
 } // namespace la

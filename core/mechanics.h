@@ -28,6 +28,12 @@ enum class PinLimitRule : std::uint8_t {
     ReadPerIoPlusOne, // PG18+: (max_ios + 1) x io_combine_limit, capped at shared_buffers / backends
 };
 
+// How io_method=worker's pool of I/O workers is sized (docs/mechanics.md, "I/O workers").
+enum class IoWorkerPool : std::uint8_t {
+    Fixed,   // PG18: io_workers workers for the server's life
+    Elastic, // PG19: from io_min_workers up to io_max_workers on demand, back down when idle (d1c01b79d4)
+};
+
 // How one PostgreSQL version's read stream works around its distance rule (docs/mechanics.md).
 // A distance policy runs on any of these.
 struct Mechanics {
@@ -41,6 +47,7 @@ struct Mechanics {
     AdviceRule advice;
     LookAheadLoop loop;
     PinLimitRule pinLimit;
+    IoWorkerPool ioWorkers;
 };
 
 extern const Mechanics kPg17Mechanics;

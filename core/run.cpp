@@ -7,6 +7,7 @@
 #include "io/os_cache.h"
 #include "io/scan_file.h"
 #include "io/scan_target.h"
+#include "io/worker_pool.h"
 #include "memory_budget.h"
 #include "pg/pg_source.h"
 #include "prewarm.h"
@@ -31,6 +32,31 @@ bool realIo(const RunConfig& config) {
     return config.io != IoMode::Sim;
 }
 
+// The pool of I/O workers a worker run has: PG19's growing one or PG18's fixed io_workers.
+IoWorkerSettings ioWorkerSettingsFor(const RunConfig& config, const Mechanics& mechanics) {
+    if (mechanics.ioWorkers == IoWorkerPool::Fixed)
+        return IoWorkerSettings::fixed(config.ioWorkers);
+    constexpr std::int64_t kNsPerMs = 1'000'000;
+    return {config.ioMinWorkers, config.ioMaxWorkers, config.ioWorkerLaunchIntervalMs * kNsPerMs,
+            config.ioWorkerIdleTimeoutMs * kNsPerMs};
+}
+
+// The simulated device of a run: with io_method=worker its reads in the background go through the
+// I/O workers.
+SimDeviceConfig simDeviceFor(const RunConfig& config, const Mechanics& mechanics, const StreamConfig& stream,
+                             const StreamLimits& limits) {
+    SimDeviceConfig device = config.device;
+    if (stream.ioMethod == IoMethod::Worker && !limits.synchronous)
+        device.workers = ioWorkerSettingsFor(config, mechanics);
+    return device;
+}
+
+void noteWorkers(const IoWorkerCounts& workers, RunSummary& summary) {
+    summary.ioWorkersStart = workers.start;
+    summary.ioWorkersEnd = workers.end;
+    summary.ioWorkersPeak = workers.peak;
+}
+
 // The real-I/O half of a run: the file, its page-cache state and the backend reading it.
 struct RealIo {
     ScanTarget target;
@@ -38,9 +64,9 @@ struct RealIo {
 };
 
 // Returns nothing if the run was cancelled while its dataset file was being written.
-std::optional<RealIo> openRealIo(const RunConfig& config, const BlockSource& source,
-                                 const StreamLimits& limits, const RunCallbacks& callbacks,
-                                 RunSummary& summary) {
+std::optional<RealIo> openRealIo(const RunConfig& config, const Mechanics& mechanics,
+                                 const BlockSource& source, const StreamLimits& limits,
+                                 const RunCallbacks& callbacks, RunSummary& summary) {
     std::optional<ScanTarget> target =
         prepareScanTarget(config, source, callbacks, summary.pgIndex && summary.pgIndex->checksums);
     if (!target)
@@ -53,7 +79,7 @@ std::optional<RealIo> openRealIo(const RunConfig& config, const BlockSource& sou
 
     BackendRequest request;
     request.io = ioMethodOf(config.io);
-    request.workers = config.ioWorkers;
+    request.workers = ioWorkerSettingsFor(config, mechanics);
     request.file.path = target->path;
     request.file.segments = target->segments;
     request.file.pageCheck = target->pageCheck;
@@ -95,8 +121,11 @@ void noteDevice(const IoBackend& backend, RunSummary& summary) {
     summary.bytesRead = backend.deviceBytes();
 }
 
-void noteRealIo(const FileBackend& backend, RunSummary& summary) {
+void noteRealIo(const BackendChoice& choice, RunSummary& summary) {
+    const FileBackend& backend = *choice.backend;
     noteDevice(backend, summary);
+    if (choice.workers)
+        noteWorkers(choice.workers->counts(), summary);
     summary.pagesVerified = backend.pagesVerified();
     summary.directIo = backend.direct();
     summary.fallbackReason = backend.fallbackReason();
@@ -119,13 +148,13 @@ RunSummary startingSummary(const RunConfig& config, const DistancePolicy& policy
 
 // Opens the real-I/O half of a run and sets the stream to the backend that really runs; nothing if
 // the run was cancelled while its dataset file was being written.
-std::optional<RealIo> startRealIo(const RunConfig& config, const BlockSource& source,
-                                  const StreamLimits& limits, const RunCallbacks& callbacks,
-                                  StreamConfig& stream, RunSummary& summary) {
+std::optional<RealIo> startRealIo(const RunConfig& config, const Mechanics& mechanics,
+                                  const BlockSource& source, const StreamLimits& limits,
+                                  const RunCallbacks& callbacks, StreamConfig& stream, RunSummary& summary) {
     // What was asked for, until the backend says what really runs (a run that fails
     // before reading must not claim the simulated device).
     summary.ioMethodUsed = ioModeName(config.io);
-    std::optional<RealIo> real = openRealIo(config, source, limits, callbacks, summary);
+    std::optional<RealIo> real = openRealIo(config, mechanics, source, limits, callbacks, summary);
     if (!real)
         return real;
     // After a fallback the stream must follow the backend that really runs.
@@ -252,17 +281,20 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
         tracer.addSink(&early);
 
     RunSummary summary = startingSummary(config, *policy, mechanics, streamConfig, limits, indexFacts);
-    std::unique_ptr<IoBackend> io;
+    std::unique_ptr<SimDevice> io;
     std::optional<RealIo> real;
     try {
         if (realIo(config)) {
-            real = startRealIo(config, *source, limits, callbacks, streamConfig, summary);
+            real = startRealIo(config, mechanics, *source, limits, callbacks, streamConfig, summary);
             if (!real) {
                 summary.cancelled = true;
                 return summary;
             }
         } else {
-            io = std::make_unique<SimDevice>(config.device);
+            if (!config.deviceProfile.empty() && !config.device.profile)
+                throw InputError("device profile '" + config.deviceProfile +
+                                 "' was not loaded before the run");
+            io = std::make_unique<SimDevice>(simDeviceFor(config, mechanics, streamConfig, limits));
         }
         IoBackend& backend = real ? static_cast<IoBackend&>(*real->choice.backend) : *io;
         ReadStream stream(streamConfig, *policy, mechanics, pool, backend, *source, tracer, &summaryBuilder);
@@ -294,10 +326,12 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     summary.readsBeforeStream = early.reads;
     summary.waitsBeforeStream = early.waits;
     summary.resets -= std::min(summary.resets, early.resets);
-    if (real)
-        noteRealIo(*real->choice.backend, summary);
-    else if (io)
+    if (real) {
+        noteRealIo(real->choice, summary);
+    } else if (io) {
         noteDevice(*io, summary);
+        noteWorkers(io->ioWorkers(), summary);
+    }
     if (callbacks.progress)
         callbacks.progress(summary.blocks, source->length());
     return summary;

@@ -34,6 +34,9 @@ struct RunConfig {
     std::uint64_t resetEvery = 0;
     IoMode io = IoMode::Sim;
     SimDeviceConfig device;
+    // A device profile file (--device-profile); the front end loads it into device.profile before
+    // the run (app/experiment/device_profile_json.h: core reads no JSON).
+    std::string deviceProfile;
     // Real I/O (--io sync|worker|uring).
     std::string file; // scan this file (read-only, never verified) instead of the dataset's own file
     // O_DIRECT (falling back to buffered reads if refused), or the page cache; both govern advice
@@ -41,8 +44,13 @@ struct RunConfig {
     // reference figures are buffered runs, docs/simulated-device.md).
     std::optional<bool> directIo;
     bool osCacheCold = true; // evict the file from the OS page cache before the run
-    int ioWorkers = 3;       // worker threads of --io worker (PostgreSQL's io_workers)
-    std::string cacheDir;    // where dataset files are written; empty = $XDG_CACHE_HOME/lookahead/datasets
+    // The I/O workers of io_method=worker, simulated or real (docs/mechanics.md, "I/O workers").
+    int ioWorkers = 3;                           // PG18's fixed pool: io_workers
+    int ioMinWorkers = 2;                        // PG19's growing pool: io_min_workers ...
+    int ioMaxWorkers = 8;                        // ... io_max_workers
+    std::int64_t ioWorkerLaunchIntervalMs = 100; // io_worker_launch_interval
+    std::int64_t ioWorkerIdleTimeoutMs = 60'000; // io_worker_idle_timeout
+    std::string cacheDir; // where dataset files are written; empty = $XDG_CACHE_HOME/lookahead/datasets
     std::int64_t consumerNs = 3'000; // consumer CPU per block (docs/simulated-device.md §2)
     int collapseWindow = 32;
 };

@@ -3,6 +3,7 @@
 
 #include "input_error.h"
 #include "io_mode.h"
+#include "io_worker_rules.h"
 #include "mechanics.h"
 #include "message_text.h"
 #include "pg/index_batches.h"
@@ -17,6 +18,9 @@
 namespace la {
 
 namespace {
+
+// PostgreSQL's millisecond settings are ints.
+constexpr std::uint64_t kMaxIoWorkerMs = 2'147'483'647;
 
 std::string wholeText(std::uint64_t value, bool zeroIsUnset = true) {
     return zeroIsUnset && value == 0 ? std::string() : std::to_string(value);
@@ -333,10 +337,37 @@ std::vector<RunOption> buildTable() {
         "real I/O: cold (default: evict the file from the OS page cache first) or warm", {"cold", "warm"},
         [](const RunConfig& c) { return c.osCacheCold ? "cold" : "warm"; },
         [](RunConfig& c, const std::string& v) { c.osCacheCold = v == "cold"; }));
+    // The I/O workers of io_method=worker (--io worker, and --io sim with --sim-io-method worker):
+    // PostgreSQL 18's fixed pool, PostgreSQL 19's growing one (docs/mechanics.md, "I/O workers").
     t.push_back(whole(
-        "io-workers", "ioWorkers", "io_workers", io, "threads of --io worker (default 3, like io_workers)", 1,
-        64, [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkers), false); },
+        "io-workers", "ioWorkers", "io_workers", io,
+        "PG18 mechanics: I/O workers of io_method=worker, a fixed pool (default 3, like io_workers)", 1,
+        kMaxIoWorkers, [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkers), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioWorkers = int(v); }));
+    t.push_back(whole(
+        "io-min-workers", "ioMinWorkers", "io_min_workers", io,
+        "PG19 mechanics: I/O workers the pool starts with and keeps (default 2, like io_min_workers)", 1,
+        kMaxIoWorkers, [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioMinWorkers), false); },
+        [](RunConfig& c, std::uint64_t v) { c.ioMinWorkers = int(v); }));
+    t.push_back(whole(
+        "io-max-workers", "ioMaxWorkers", "io_max_workers", io,
+        "PG19 mechanics: the most I/O workers the pool grows to (default 8, like io_max_workers)", 1,
+        kMaxIoWorkers, [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioMaxWorkers), false); },
+        [](RunConfig& c, std::uint64_t v) { c.ioMaxWorkers = int(v); }));
+    t.push_back(whole(
+        "io-worker-launch-interval", "ioWorkerLaunchInterval", "io_worker_launch_interval", io,
+        "PG19 mechanics: ms between two I/O worker launches (default 100, like\n"
+        "io_worker_launch_interval)",
+        0, kMaxIoWorkerMs,
+        [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkerLaunchIntervalMs), false); },
+        [](RunConfig& c, std::uint64_t v) { c.ioWorkerLaunchIntervalMs = std::int64_t(v); }));
+    t.push_back(whole(
+        "io-worker-idle-timeout", "ioWorkerIdleTimeout", "io_worker_idle_timeout", io,
+        "PG19 mechanics: ms an I/O worker above the minimum stays idle before it exits (default\n"
+        "60000, like io_worker_idle_timeout)",
+        0, kMaxIoWorkerMs,
+        [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkerIdleTimeoutMs), false); },
+        [](RunConfig& c, std::uint64_t v) { c.ioWorkerIdleTimeoutMs = std::int64_t(v); }));
     t.push_back(text(
         "cache-dir", "cacheDir", "cache_dir", io, "DIR",
         "where dataset files go (default $XDG_CACHE_HOME/lookahead/datasets)", {},
@@ -370,6 +401,12 @@ std::vector<RunOption> buildTable() {
         "jitter", "jitter", "jitter", io, "F", "random spread of simulated latencies, 0..0.99 (default 0)",
         0.0, 0.99, false, [](const RunConfig& c) { return realText(c.device.jitter); },
         [](RunConfig& c, double v) { c.device.jitter = v; }));
+    t.push_back(text(
+        "device-profile", "deviceProfile", "device_profile", io, "FILE",
+        "--io sim: behave like the disk `lookahead calibrate` measured (its latency distribution\n"
+        "by queue depth, its parallelism); replaces --latency-us, --device-parallelism, --jitter",
+        {}, [](const RunConfig& c) { return c.deviceProfile; },
+        [](RunConfig& c, const std::string& v) { c.deviceProfile = v; }));
     t.push_back(whole(
         "consumer-ns", "consumerNs", "consumer_ns", io,
         "consumer CPU per block (default 3000, as in a replay of PostgreSQL; real I/O spends it on the CPU)",
@@ -429,11 +466,22 @@ bool accepts(const RunOption& o, const std::string& value) {
 
 // Units of the numeric options, for the axes of sweep maps.
 void addUnits(std::vector<RunOption>& table) {
-    const std::pair<std::string_view, std::string_view> units[] = {
-        {"pattern-blocks", "blocks"},  {"io-combine-limit", "blocks"},  {"max-pinned", "buffers"},
-        {"shared-buffers", "blocks"},  {"miss-fraction", "%"},          {"reset-every", "blocks"},
-        {"latency-us", "\u00b5s"},     {"consumer-ns", "ns"},           {"device-parallelism", "requests"},
-        {"collapse-window", "misses"}, {"stream-start-after", "visits"}};
+    const std::pair<std::string_view, std::string_view> units[] = {{"pattern-blocks", "blocks"},
+                                                                   {"io-combine-limit", "blocks"},
+                                                                   {"max-pinned", "buffers"},
+                                                                   {"shared-buffers", "blocks"},
+                                                                   {"miss-fraction", "%"},
+                                                                   {"reset-every", "blocks"},
+                                                                   {"latency-us", "\u00b5s"},
+                                                                   {"consumer-ns", "ns"},
+                                                                   {"device-parallelism", "requests"},
+                                                                   {"collapse-window", "misses"},
+                                                                   {"stream-start-after", "visits"},
+                                                                   {"io-workers", "workers"},
+                                                                   {"io-min-workers", "workers"},
+                                                                   {"io-max-workers", "workers"},
+                                                                   {"io-worker-launch-interval", "ms"},
+                                                                   {"io-worker-idle-timeout", "ms"}};
     for (RunOption& option : table)
         for (const auto& [name, unit] : units)
             if (option.name == name)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sim_device.h"
 
+#include "device_profile.h"
+
 #include <algorithm>
 #include <bit>
 
@@ -10,11 +12,60 @@ SimDevice::SimDevice(const SimDeviceConfig& config)
     : m_config(config), m_rng(config.seed),
       m_parallelism(static_cast<std::size_t>(std::max(1, config.parallelism))),
       m_channels(std::bit_ceil(m_parallelism), 0), m_channelMask(m_channels.size() - 1), m_pending(16),
-      m_pendingMask(m_pending.size() - 1) {}
+      m_pendingMask(m_pending.size() - 1) {
+    if (config.workers)
+        m_workers = std::make_unique<SimWorkers>(*config.workers, kSimWorkerLaunchDelayNs,
+                                                 [this](std::uint64_t job, std::int64_t at) {
+                                                     Pending& pending = pendingJob(job);
+                                                     pending.completes = schedule(at, pending.nblocks);
+                                                     return pending.completes;
+                                                 });
+}
 
 std::int64_t SimDevice::jittered(std::int64_t service) {
     return static_cast<std::int64_t>(static_cast<double>(service) *
                                      (1.0 + m_config.jitter * (2.0 * m_rng.uniform() - 1.0)));
+}
+
+std::int64_t SimDevice::profiled(std::int64_t at, std::uint32_t nblocks) {
+    // The reads still under way at `at` are the channels busy past it: the ring's latest times.
+    int depth = 1;
+    for (std::size_t k = 0; k < m_parallelism; ++k) {
+        if (m_channels[(m_channelHead + m_parallelism - 1 - k) & m_channelMask] <= at)
+            break;
+        ++depth;
+    }
+    return m_config.profile->serviceNs(depth, nblocks, m_rng.uniform());
+}
+
+SimDevice::Pending& SimDevice::pendingJob(std::uint64_t job) {
+    return m_pending[(m_pendingHead + (job - m_headJob)) & m_pendingMask];
+}
+
+std::int64_t SimDevice::startWithWorkers(const ReadRequest& request) {
+    // What the workers did before this instant comes first: the device serves in time order.
+    m_workers->advance(m_now, false);
+    if (request.synchronous)
+        return request.advice ? schedule(m_now, request.nblocks) : 0;
+    if (m_workers->submit(m_headJob + m_pendingCount - 1, m_now))
+        return kQueued;
+    // The queue is full: the backend performs the read itself, there and then.
+    m_now = schedule(m_now, request.nblocks);
+    return m_now;
+}
+
+void SimDevice::awaitWorker(Pending& pending) {
+    if (pending.completes == kQueued)
+        m_workers->advanceUntilTaken(m_headJob - 1);
+    else if (pending.completes == 0)
+        m_workers->advance(m_now, false); // the consumer's own read joins the device in time order
+}
+
+IoWorkerCounts SimDevice::ioWorkers() {
+    if (!m_workers)
+        return {};
+    m_workers->advance(m_now, true);
+    return m_workers->counts();
 }
 
 void SimDevice::growPending() {

@@ -3,14 +3,20 @@
 
 #include "block_size.h"
 #include "io_backend.h"
+#include "io_worker_rules.h"
+#include "sim_workers.h"
 #include "splitmix64.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <vector>
 
 namespace la {
+
+struct DeviceProfile;
 
 // Defaults calibrated to this project's disks (fio, O_DIRECT): one 8 kB read at depth 1 takes
 // 66 us; four requests are served in parallel, which gives ~59k 8 kB IOPS and ~1.3 GB/s of
@@ -21,7 +27,16 @@ struct SimDeviceConfig {
     int parallelism = 4;
     double jitter = 0.0; // each latency is scaled by a uniform factor in [1 - jitter, 1 + jitter]
     std::uint64_t seed = 1;
+    // A measured device (--device-profile): each service time is drawn from its latency
+    // distribution instead of the fixed one above, and jitter is not applied.
+    std::shared_ptr<const DeviceProfile> profile;
+    // io_method=worker: background reads are done by this pool of I/O workers, one read each at a
+    // time. Unset: they go to the device when they are started (io_uring, or no pool modelled).
+    std::optional<IoWorkerSettings> workers;
 };
+
+// From the postmaster's fork to a new worker's first look at the queue (docs/simulated-device.md).
+inline constexpr std::int64_t kSimWorkerLaunchDelayNs = 2'000'000;
 
 // Deterministic device on a virtual clock: nothing sleeps, so a 10 M-block run takes as long as
 // the engine's own CPU work, and the same inputs always give the same trace. A read's start and wait
@@ -36,19 +51,27 @@ public:
     void consume(std::int64_t ns) override { m_now += ns; }
     std::uint64_t deviceReads() const override { return m_reads; }
     std::uint64_t deviceBytes() const override { return m_bytes; }
+    // The I/O worker pool's size so far (all zero without a pool), its events run up to now.
+    IoWorkerCounts ioWorkers();
 
 private:
     struct Pending {
         std::uint32_t ioId = 0;
         std::int64_t submitted = 0;
-        std::int64_t completes = 0; // 0 = synchronous, not yet performed
+        std::int64_t completes = 0; // 0 = synchronous, not yet performed; kQueued = waits for a worker
         std::uint32_t nblocks = 0;
     };
+    static constexpr std::int64_t kQueued = -1;
     // Inline in start() and wait() once the jitter's arithmetic is out of line: it runs per read.
     std::int64_t schedule(std::int64_t at, std::uint32_t nblocks);
     [[gnu::noinline]] std::int64_t jittered(std::int64_t service);
+    [[gnu::noinline]] std::int64_t profiled(std::int64_t at, std::uint32_t nblocks);
     void growPending();
     void takeEarliestChannel(std::int64_t freeAgain);
+    // The worker pool's part of start() and wait(), out of line: only worker runs take it.
+    [[gnu::noinline]] std::int64_t startWithWorkers(const ReadRequest& request);
+    [[gnu::noinline]] void awaitWorker(Pending& pending);
+    Pending& pendingJob(std::uint64_t job);
 
     SimDeviceConfig m_config;
     SplitMix64 m_rng;
@@ -67,6 +90,8 @@ private:
     std::vector<Pending> m_pending;
     std::size_t m_pendingMask;
     std::size_t m_pendingHead = 0, m_pendingCount = 0;
+    std::uint64_t m_headJob = 0; // the head's number among all reads started: a worker's job
+    std::unique_ptr<SimWorkers> m_workers;
     std::uint64_t m_reads = 0;
     std::uint64_t m_bytes = 0;
 };
@@ -93,7 +118,9 @@ inline void SimDevice::takeEarliestChannel(std::int64_t freeAgain) {
 inline std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) {
     const std::int64_t channelFree = m_channels[m_channelHead];
     std::int64_t service = m_config.baseLatencyNs + m_config.perBlockNs * nblocks;
-    if (m_config.jitter > 0.0)
+    if (m_config.profile)
+        service = profiled(at, nblocks);
+    else if (m_config.jitter > 0.0)
         service = jittered(service);
     const std::int64_t done = std::max(at, channelFree) + std::max<std::int64_t>(service, 1);
     takeEarliestChannel(done);
@@ -110,8 +137,11 @@ inline void SimDevice::start(const ReadRequest& request) {
     pending.ioId = request.ioId;
     pending.submitted = m_now;
     pending.nblocks = request.nblocks;
+    if (m_workers)
+        pending.completes = startWithWorkers(request);
     // Advice makes the kernel start the read now; the consumer's pread later finds it under way.
-    pending.completes = !request.synchronous || request.advice ? schedule(m_now, request.nblocks) : 0;
+    else
+        pending.completes = !request.synchronous || request.advice ? schedule(m_now, request.nblocks) : 0;
 }
 
 inline ReadOutcome SimDevice::wait(std::uint32_t ioId) {
@@ -121,6 +151,9 @@ inline ReadOutcome SimDevice::wait(std::uint32_t ioId) {
     Pending& pending = m_pending[m_pendingHead];
     m_pendingHead = (m_pendingHead + 1) & m_pendingMask;
     --m_pendingCount;
+    ++m_headJob;
+    if (m_workers)
+        awaitWorker(pending);
     if (pending.completes == 0) {
         pending.submitted = m_now;
         pending.completes = schedule(m_now, pending.nblocks);

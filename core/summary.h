@@ -56,6 +56,10 @@ struct RunSummary {
     // Fraction of the file in the OS page cache when the scan started and when it ended (real I/O only).
     std::optional<double> osCacheResidentBefore;
     std::optional<double> osCacheResidentAfter;
+    // io_method=worker's I/O workers at the start and the end of the run, and the most at once (0: none).
+    int ioWorkersStart = 0;
+    int ioWorkersEnd = 0;
+    int ioWorkersPeak = 0;
     std::optional<pg::IndexFacts> pgIndex; // a PostgreSQL index scan's facts
     bool cancelled = false;
     std::string error; // non-empty if the run stopped on an error (the trace up to it is kept)

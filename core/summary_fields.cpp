@@ -144,6 +144,11 @@ constexpr SummaryField kFields[] = {
     stored<&RunSummary::ioMethodUsed>("io_method_used", Both, "I/O method", "", kText),
     stored<&RunSummary::fallbackReason>("fallback_reason", Both, "Fallback", "", kText),
     stored<&RunSummary::directIo>("direct_io", Both, "O_DIRECT", "", kOwn),
+    // The JSON only: a session of format 1 requires each of its fields, and older ones lack these.
+    stored<&RunSummary::ioWorkersStart>("io_workers_start", Json, "I/O workers at the start", "workers",
+                                        kWhole),
+    stored<&RunSummary::ioWorkersEnd>("io_workers_end", Json, "I/O workers at the end", "workers", kWhole),
+    stored<&RunSummary::ioWorkersPeak>("io_workers_peak", Json, "Most I/O workers", "workers", kWhole),
     stored<&RunSummary::pagesVerified>("pages_verified", Both, "Pages verified", "", kCount),
     stored<&RunSummary::osCacheResidentBefore>("os_cache_resident_before", Both,
                                                "OS page cache resident before", "%", kPercent),

@@ -252,6 +252,8 @@ std::string usageText() {
     return "Usage: lookahead [options]            open the window (options preconfigure it)\n"
            "       lookahead --headless [options] run without a window and print the summary\n"
            "       lookahead sweep SPEC --out DIR  a grid of headless runs (lookahead sweep --help)\n"
+           "       lookahead calibrate --out FILE  measure this disk for --device-profile (calibrate "
+           "--help)\n"
            "       lookahead FILE.lookahead       open a saved session (--save FILE) in the "
            "window\n\nDataset\n" +
            runOptionHelp("Dataset") + "Read stream\n" + runOptionHelp("Read stream") +

@@ -47,6 +47,10 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
         text +=
             QString::fromStdString(explain) +
             QStringLiteral("  (%1)\n").arg(QString::fromStdString(explainIoScopeNote(s.pgIndex.has_value())));
+    if (s.ioWorkersPeak > 0)
+        text += fillFigures("  I/O workers {io_workers_start} → {io_workers_end} (most {io_workers_peak})", s,
+                            FigureText::Printable) +
+                QLatin1Char('\n');
     if (s.osCacheResidentBefore) {
         const auto percent = [&](const std::optional<double>& fraction, std::string_view name) {
             return fraction ? figure(name) + QLatin1Char('%') : QStringLiteral("-");

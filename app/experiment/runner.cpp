@@ -2,6 +2,7 @@
 #include "experiment/runner.h"
 
 #include "event_csv.h"
+#include "experiment/device_profile_json.h"
 #include "experiment/run_storage.h"
 #include "experiment/session_io.h"
 #include "input_error.h"
@@ -64,6 +65,7 @@ void commitOutputs(std::unique_ptr<EventCsvWriter>& csv, std::unique_ptr<Session
 
 ExperimentResult runExperiment(Experiment& experiment, const ExperimentOutputs& outputs,
                                const ExperimentCallbacks& callbacks, int firstRun) {
+    loadDeviceProfiles(experiment);
     ExperimentResult result;
     std::unique_ptr<SessionWriter> session;
     std::unique_ptr<EventCsvWriter> csv;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/run_setup_panel.h"
 
+#include "gui/calibrate_dialog.h"
 #include "gui/dataset_cache_view.h"
 #include "gui/dataset_picker.h"
 #include "gui/option_editor.h"
@@ -10,6 +11,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -91,7 +93,12 @@ const char* const kAdvancedOptions[][2] = {
     {"latency-us", "Simulated latency (µs)"},
     {"device-parallelism", "Device parallelism"},
     {"jitter", "Latency jitter"},
-    {"io-workers", "io_workers"},
+    {"device-profile", "Device profile"},
+    {"io-workers", "io_workers (PG18)"},
+    {"io-min-workers", "io_min_workers (PG19)"},
+    {"io-max-workers", "io_max_workers (PG19)"},
+    {"io-worker-launch-interval", "io_worker_launch_interval (ms, PG19)"},
+    {"io-worker-idle-timeout", "io_worker_idle_timeout (ms, PG19)"},
     {"seed", "Seed"},
     {"max-pinned", "max_pinned"},
     {"collapse-window", "Collapse window (misses)"},
@@ -288,7 +295,13 @@ QWidget* RunSetupPanel::buildAdvancedGroup() {
     auto* form = new QFormLayout;
     for (const auto& [name, label] : kAdvancedOptions) {
         m_advanced.push_back(std::make_unique<OptionEditor>(*findRunOption(name), this));
-        form->addRow(tr(label), m_advanced.back()->widget());
+        if (std::string_view(name) == "device-profile") {
+            // A path needs the panel's whole width: its label above it.
+            form->addRow(new QLabel(tr(label), this));
+            form->addRow(profileRow(static_cast<QLineEdit*>(m_advanced.back()->widget())));
+        } else {
+            form->addRow(tr(label), m_advanced.back()->widget());
+        }
     }
     auto* body = new QWidget(this);
     body->setLayout(form);
@@ -308,6 +321,38 @@ QWidget* RunSetupPanel::buildAdvancedGroup() {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(toggle);
     layout->addWidget(body);
+    return box;
+}
+
+// The device profile's file, a Browse button, and "Calibrate this disk…", which measures the disk in
+// the background (calibrate_dialog.h) and, if the user wants, puts the new profile in the field.
+QWidget* RunSetupPanel::profileRow(QLineEdit* path) {
+    auto* browse = new QPushButton(tr("Browse…"), this);
+    m_calibrate = new QPushButton(tr("Calibrate this disk…"), this);
+    m_calibrate->setToolTip(tr("Measure the disk of the dataset cache directory and write a device profile"));
+    connect(browse, &QPushButton::clicked, this, [this, path] {
+        const QString file = QFileDialog::getOpenFileName(this, tr("Device profile"), path->text(),
+                                                          tr("Device profiles (*.json)"));
+        if (!file.isEmpty())
+            path->setText(file);
+    });
+    connect(m_calibrate, &QPushButton::clicked, this, [this, path] {
+        auto* dialog = new CalibrateDialog(config().cacheDir, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QDialog::accepted, path, [dialog, path] { path->setText(dialog->profilePath()); });
+        dialog->open();
+    });
+    path->setPlaceholderText(tr("none: the latency above"));
+    auto* buttons = new QHBoxLayout;
+    buttons->setContentsMargins(0, 0, 0, 0);
+    buttons->addWidget(browse);
+    buttons->addWidget(m_calibrate);
+    buttons->addStretch(1);
+    auto* box = new QWidget(this);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(path);
+    layout->addLayout(buttons);
     return box;
 }
 

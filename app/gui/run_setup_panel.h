@@ -12,6 +12,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -43,6 +44,7 @@ public:
     DatasetCacheView* cacheView() const { return m_cacheView; }
     QPushButton* runButton() const { return m_run; }
     QPushButton* stopButton() const { return m_stop; }
+    QPushButton* calibrateButton() const { return m_calibrate; }
 
     // An imported trace is set: the Trace group shows `description` and the relations it read
     // (the chosen one current), and Compare offers "B: model this trace". An empty list clears it.
@@ -67,6 +69,7 @@ private:
     QWidget* buildStreamGroup();
     QWidget* buildIoGroup();
     QWidget* buildAdvancedGroup();
+    QWidget* profileRow(QLineEdit* path);
     QWidget* buildTraceGroup();
     QWidget* buildPgGroup();
     void ioMethodChanged();
@@ -97,6 +100,7 @@ private:
     QWidget* m_pgGroup = nullptr;
     QLabel* m_pgFacts = nullptr;
     std::vector<std::unique_ptr<OptionEditor>> m_advanced;
+    QPushButton* m_calibrate = nullptr;
     QPushButton* m_run;
     QPushButton* m_stop;
     QProgressBar* m_progress;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sweep/sweep_commands.h"
 
+#include "experiment/document_file.h"
 #include "experiment/summary_json.h"
 #include "input_error.h"
 #include "message_text.h"
@@ -127,8 +128,8 @@ SweepResults mergeSweep(const SweepSpec& spec, const std::string& outDir, const 
                 continue;
             }
             const QJsonDocument document = QJsonDocument::fromJson(QByteArray::fromStdString(
-                readSweepDocument(path, "sweep run file", kSweepCellFileBytes,
-                                  "a run's file is the summary JSON its command writes; run it again")));
+                readDocumentFile(path, "sweep run file", kSweepCellFileBytes,
+                                 "a run's file is the summary JSON its command writes; run it again")));
             const QJsonArray runs = document.object().value(QStringLiteral("runs")).toArray();
             if (document.object().value(QStringLiteral("schema")).toString() !=
                     QStringLiteral("lookahead.summary/1") ||

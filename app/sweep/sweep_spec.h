@@ -61,13 +61,6 @@ inline constexpr std::uint64_t kSweepCellFileBytes = std::uint64_t(64) << 20;
 inline constexpr std::size_t kSweepNameBytes = 200;
 inline constexpr std::size_t kSweepValueBytes = 4096;
 
-// The whole of the JSON document `path` (`what` names it in messages: "sweep spec"). Refuses, before
-// any open that could block, what is not a regular file (a FIFO, a device such as /dev/zero), and
-// a file of more than `cap` bytes, reading at most cap + 1. Throws InputError: what, the file, what
-// is wrong, then `advice`.
-std::string readSweepDocument(const std::string& path, const std::string& what, std::uint64_t cap,
-                              const std::string& advice);
-
 // Reads a spec: a JSON file, or the name of a preset ("collapse-map"). Checks every value of every
 // axis (each with the other axes at their first value) and opens the first and the last cell's block
 // source; every cell is checked again when it is set up (prepareResults(), the emitted commands), so

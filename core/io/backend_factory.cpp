@@ -12,11 +12,6 @@ namespace la {
 
 namespace {
 
-bool uringDisabledByEnvironment() {
-    const char* value = std::getenv("LOOKAHEAD_DISABLE_IO_URING");
-    return value != nullptr && value[0] != '\0' && std::string(value) != "0";
-}
-
 // The ring, or nullptr with the reason it is not available.
 std::unique_ptr<UringRing> openRing(unsigned entries, std::string& reason) {
     if (uringDisabledByEnvironment()) {
@@ -33,6 +28,11 @@ std::unique_ptr<UringRing> openRing(unsigned entries, std::string& reason) {
 }
 
 } // namespace
+
+bool uringDisabledByEnvironment() {
+    const char* value = std::getenv("LOOKAHEAD_DISABLE_IO_URING");
+    return value != nullptr && value[0] != '\0' && std::string(value) != "0";
+}
 
 BackendChoice makeFileBackend(BackendRequest request) {
     BackendChoice choice;
@@ -51,8 +51,11 @@ BackendChoice makeFileBackend(BackendRequest request) {
     if (choice.ioMethod == IoMethod::IoUring)
         choice.backend->setAsync(
             std::make_unique<UringQueue>(std::move(ring), choice.backend->clock(), path));
-    else if (choice.ioMethod == IoMethod::Worker)
-        choice.backend->setAsync(std::make_unique<WorkerPool>(request.workers, choice.backend->clock()));
+    else if (choice.ioMethod == IoMethod::Worker) {
+        auto pool = std::make_unique<WorkerPool>(request.workers, choice.backend->clock());
+        choice.workers = pool.get();
+        choice.backend->setAsync(std::move(pool));
+    }
     return choice;
 }
 

@@ -120,6 +120,8 @@ std::vector<NamedPath> runInputs(const RunConfig& config) {
         inputs.push_back({"--pg-heap", pg::resolvePath(config.pg, config.pg.heap), true});
     if (!config.pg.dataDir.empty())
         inputs.push_back({"--pg-datadir", config.pg.dataDir});
+    if (!config.deviceProfile.empty())
+        inputs.push_back({"--device-profile", config.deviceProfile});
     if (config.io != IoMode::Sim && config.file.empty() && config.pg.heap.empty())
         inputs.push_back({"the dataset cache directory", datasetCacheDir(config)});
     return inputs;

@@ -36,6 +36,13 @@ QString ioMethod(const RunSummary& s, const SummaryField&) {
         s.fallbackReason.empty() ? "{io_method_used}" : "{io_method_used} (fallback: {fallback_reason})", s);
 }
 
+// The worker pool at the start and the end of the run, and its most at once; "–" without one.
+QString ioWorkers(const RunSummary& s, const SummaryField&) {
+    return s.ioWorkersPeak > 0
+               ? fillFigures("{io_workers_start} → {io_workers_end} (most {io_workers_peak})", s)
+               : QStringLiteral("–");
+}
+
 QString blocks(const RunSummary& s, const SummaryField&) {
     return fillFigures(isObservedRun(s) ? "{blocks} read" : "{blocks} ({hits} / {misses})", s);
 }
@@ -84,6 +91,7 @@ const std::vector<RowDefinition>& rowDefinitions() {
         {"policy", {}, {}},
         {"error", QStringLiteral("Outcome"), state},
         {"io_method_used", {}, ioMethod},
+        {"io_workers_peak", QStringLiteral("I/O workers"), ioWorkers},
         {"blocks", QStringLiteral("Blocks (hits / misses)"), blocks},
         {"ios", {}, {}},
         {"mean_read_blocks", {}, meanReadSize},
