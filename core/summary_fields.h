@@ -43,6 +43,7 @@ enum FieldFlag : std::uint8_t {
     kNotInTrace = 1,  // an observed trace cannot give it: it has reads, not the stream's state
     kJsonWhenSet = 2, // the JSON leaves it out when empty or absent (scripts test for the key)
     kPgIndex = 4,     // an index scan's fact: kept only for a run that has RunSummary::pgIndex
+    kAddedLater = 8,  // a session saved before the figure existed lacks it: it reads as its default
 };
 
 // A stored figure in a summary: a pointer to it, of its type; for reading (FieldView) and for

@@ -155,7 +155,8 @@ RunSummary summaryFromFields(const NameValues& fields, const std::string& where)
     if (pgIndex)
         s.pgIndex.emplace();
     for (const SummaryField& field : table)
-        if (field.inSession() && (!field.has(kPgIndex) || pgIndex))
+        if (field.inSession() && (!field.has(kPgIndex) || pgIndex) &&
+            (!field.has(kAddedLater) || reader.has(field.name)))
             std::visit([&](auto* value) { reader.read(field.name, *value); }, field.slot(s));
     return s;
 }
