@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     std::optional<la::ObservedTrace> trace;
     try {
-        trace = la::importTrace({path, la::TraceFormat::Auto, {}});
+        trace = la::importTrace({path, la::TraceFormat::Auto, {}, {}});
     } catch (const std::exception& error) {
         std::fprintf(stderr, "import failed: %s\n", error.what());
         ::unlink(path.c_str());

@@ -38,9 +38,17 @@ std::string explainIoLine(const ExplainIo& io) {
     line += io.waitsKnown ? std::to_string(io.waitCount) : std::string("?");
     line += " size=";
     line += fixed2(io.ioSizeAvg());
-    line += " inprogress=";
+    line += " in-progress=";
     line += fixed2(io.ioInProgressAvg());
     return line;
+}
+
+std::string explainIoScopeNote(bool indexScan) {
+    if (indexScan)
+        return "a PostgreSQL 19 index scan prints no such lines: only the index-prefetching patch adds them; "
+               "Lookahead computes them for every run";
+    return "PostgreSQL 19 prints these lines for Seq Scan, Bitmap Heap Scan and TID Range Scan nodes; "
+           "Lookahead computes them for every run";
 }
 
 std::string explainIoText(const ExplainIo& io) {

@@ -49,6 +49,10 @@ private:
 // run prints only the I/O line, with "waits=?".
 std::string explainPrefetchLine(const ExplainIo& io);
 std::string explainIoLine(const ExplainIo& io);
+// Where PostgreSQL 19 prints the lines (explain.c calls show_scan_io_usage() for Seq Scan, Bitmap Heap
+// Scan and TID Range Scan only), for the note shown beside them: an index-scan run's figures are not
+// what a plain PostgreSQL 19 prints, since it prints none.
+std::string explainIoScopeNote(bool indexScan);
 // Both lines, each indented by two spaces as under a plan node and ended by a newline.
 std::string explainIoText(const ExplainIo& io);
 

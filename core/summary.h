@@ -29,6 +29,10 @@ struct RunSummary {
     std::uint64_t bytesRead = 0;
     std::uint64_t waits = 0;
     std::int64_t waitNs = 0;
+    // An observed run's waits are what its trace shows of them (docs/trace-import.md §5): unknown
+    // when it shows nothing (the figures then mean nothing, and are not 0), and what they cover.
+    bool waitsUnknown = false;
+    std::string waitsScope;
     std::int64_t runtimeNs = 0;
     std::uint64_t resets = 0;
     double distanceMean = 0.0;     // sampled as each buffer is handed out (0 after the end counts)

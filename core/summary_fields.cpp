@@ -108,6 +108,8 @@ constexpr SummaryField kFields[] = {
     stored<&RunSummary::bytesRead>("bytes_read", Both, "Bytes read", "MiB", fixed(1, 1048576.0)),
     stored<&RunSummary::waits>("waits", Both, "Waits", "", kCount),
     stored<&RunSummary::waitNs>("wait_ns", Both, "Wait time", "ms", fixed(1, 1e6)),
+    stored<&RunSummary::waitsUnknown>("waits_unknown", Both, "Waits unknown", "", kOwn),
+    stored<&RunSummary::waitsScope>("waits_scope", Both, "Waits are", "", kText, kJsonWhenSet),
     stored<&RunSummary::runtimeNs>("runtime_ns", Both, "Run time", "s", fixed(3, 1e9)),
     stored<&RunSummary::resets>("resets", Both, "Resets", "", kCount, kNotInTrace),
     stored<&RunSummary::distanceMean>("distance_mean", Both, "Mean distance", "blocks", fixed(2),

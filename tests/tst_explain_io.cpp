@@ -42,9 +42,9 @@ void TestExplainIo::textForm() {
     io.countIo(16, 2);
     io.countWait();
     QCOMPARE(explainPrefetchLine(io), std::string("Prefetch: avg=2.50 max=4 capacity=94"));
-    QCOMPARE(explainIoLine(io), std::string("I/O: count=2 waits=1 size=16.00 inprogress=1.50"));
+    QCOMPARE(explainIoLine(io), std::string("I/O: count=2 waits=1 size=16.00 in-progress=1.50"));
     QCOMPARE(explainIoText(io), std::string("  Prefetch: avg=2.50 max=4 capacity=94\n"
-                                            "  I/O: count=2 waits=1 size=16.00 inprogress=1.50\n"));
+                                            "  I/O: count=2 waits=1 size=16.00 in-progress=1.50\n"));
 }
 
 void TestExplainIo::nothingToPrint() {
@@ -60,7 +60,7 @@ void TestExplainIo::nothingToPrint() {
     observed.waitsKnown = false;
     observed.countIo(4, 1);
     observed.countIo(2, 2);
-    QCOMPARE(explainIoText(observed), std::string("  I/O: count=2 waits=? size=3.00 inprogress=1.50\n"));
+    QCOMPARE(explainIoText(observed), std::string("  I/O: count=2 waits=? size=3.00 in-progress=1.50\n"));
 }
 
 void TestExplainIo::fixedDistanceSequentialScan() {

@@ -122,6 +122,7 @@ private slots:
     void realRunFeedsTrace();
     void collapsesAppearWhileRunning();
     void summaryRowsFormatNumbers();
+    void explainRowsSayWherePostgresPrintsThem();
 };
 
 void TestGuiModel::axisMap_data() {
@@ -618,6 +619,35 @@ void TestGuiModel::summaryRowsFormatNumbers() {
     }
     QVERIFY(sawBlocks);
     QVERIFY(sawCollapse);
+}
+
+void TestGuiModel::explainRowsSayWherePostgresPrintsThem() {
+    // PostgreSQL 19 prints EXPLAIN (IO) for Seq, Bitmap Heap and TID Range scans only: a seq-like
+    // run's rows say so, and an index scan's values are marked as what only the patch would print.
+    RunSummary seq;
+    seq.policy = "pg19";
+    seq.explainIo.distanceCapacity = 272;
+    seq.explainIo.countPrefetch(1);
+    RunSummary index = seq;
+    index.pgIndex = pg::IndexFacts{};
+    int explainRows = 0;
+    for (const SummaryRow& row : summaryRows({&seq})) {
+        if (!row.label.startsWith(QStringLiteral("EXPLAIN (IO)")))
+            continue;
+        ++explainRows;
+        QVERIFY2(row.note.contains(QStringLiteral("Seq Scan, Bitmap Heap Scan and TID Range Scan")),
+                 qPrintable(row.note));
+    }
+    QCOMPARE(explainRows, 2);
+    const auto rows = summaryRows({&seq, &index});
+    const auto prefetch = std::find_if(rows.begin(), rows.end(), [](const SummaryRow& row) {
+        return row.label == QStringLiteral("EXPLAIN (IO) Prefetch");
+    });
+    QVERIFY(prefetch != rows.end());
+    QCOMPARE(prefetch->values[0], QStringLiteral("avg=1.00 max=1 capacity=272"));
+    QCOMPARE(prefetch->values[1], QStringLiteral("avg=1.00 max=1 capacity=272 (index scan: patch only)"));
+    QVERIFY2(prefetch->note.contains(QStringLiteral("index scan prints no such lines")),
+             qPrintable(prefetch->note));
 }
 
 QTEST_GUILESS_MAIN(TestGuiModel)

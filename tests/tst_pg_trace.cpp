@@ -130,11 +130,12 @@ void TestPgTrace::backwardIndexScan() {
     QVERIFY2(buffers.hasMatch(), qPrintable(plan));
     const qint64 sharedRead = buffers.captured(1).toLongLong();
 
-    const std::optional<ObservedTrace> heap = importTrace({tracePath.toStdString(), TraceFormat::Auto, {}});
+    const std::optional<ObservedTrace> heap =
+        importTrace({tracePath.toStdString(), TraceFormat::Auto, {}, {}});
     QVERIFY(heap);
     QVERIFY2(heap->relation.ends_with(heapFile.toStdString()), heap->relation.c_str()); // the most read
     const std::optional<ObservedTrace> index =
-        importTrace({tracePath.toStdString(), TraceFormat::Auto, indexFile.toStdString()});
+        importTrace({tracePath.toStdString(), TraceFormat::Auto, indexFile.toStdString(), {}});
     QVERIFY(index);
     qInfo("heap %zu reads, index %zu reads, EXPLAIN shared read=%lld, distinct heap blocks %s",
           heap->reads.size(), index->reads.size(), sharedRead, qPrintable(heapBlocks));

@@ -32,6 +32,7 @@ RunSummary everyFigureSet() {
     s.bytesRead = 249 * 8192;
     s.waits = 17;
     s.waitNs = 1'234'567;
+    s.waitsScope = "the backend's own reads";
     s.runtimeNs = 53'069'047;
     s.resets = 2;
     s.distanceMean = 1.0622499999999999;
@@ -135,7 +136,7 @@ void TestSummaryFields::jsonIsTheTable() {
               "in_flight_mean io_combine_limit io_method_used io_size_hist io_workers_end io_workers_peak "
               "io_workers_start ios max_pinned mechanics misses "
               "os_cache_resident_after os_cache_resident_before pages_verified pg_index pinned_mean policy "
-              "resets runtime_ns wait_ns waits");
+              "resets runtime_ns wait_ns waits waits_scope waits_unknown");
     QStringList table = tableNames(&SummaryField::inJson);
     table.sort();
     QCOMPARE(table, published);
@@ -145,7 +146,9 @@ void TestSummaryFields::jsonIsTheTable() {
     unset.pgIndex.reset();
     unset.error.clear();
     unset.osCacheResidentAfter.reset();
+    unset.waitsScope.clear();
     QStringList whenSet = published;
+    whenSet.removeAll(QStringLiteral("waits_scope"));
     whenSet.removeAll(QStringLiteral("pg_index"));
     whenSet.removeAll(QStringLiteral("error"));
     const QJsonObject object = runSummaryObject(unset);
@@ -172,7 +175,8 @@ void TestSummaryFields::jsonIsTheTable() {
 void TestSummaryFields::sessionIsTheTable() {
     const QStringList documented =
         words("policy mechanics blocks hits misses ios io_size_hist device_reads bytes_read waits wait_ns "
-              "runtime_ns resets distance_mean distance_time_mean distance_max frac_distance_le2 pinned_mean "
+              "waits_unknown waits_scope runtime_ns resets distance_mean distance_time_mean distance_max "
+              "frac_distance_le2 pinned_mean "
               "in_flight_mean max_pinned io_combine_limit collapse_intervals explain.prefetch_count "
               "explain.distance_sum explain.distance_max explain.distance_capacity explain.wait_count "
               "explain.io_count explain.io_blocks explain.io_in_progress explain.prefetch_known "

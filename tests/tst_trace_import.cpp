@@ -89,7 +89,7 @@ std::vector<Read> importedReads(const ObservedTrace& trace) {
 ObservedTrace import(const QString& path, const QString& relation = {},
                      TraceFormat format = TraceFormat::Auto) {
     const std::optional<ObservedTrace> trace =
-        importTrace({path.toStdString(), format, relation.toStdString()});
+        importTrace({path.toStdString(), format, relation.toStdString(), {}});
     return trace ? *trace : ObservedTrace{};
 }
 
@@ -437,7 +437,7 @@ void TestTraceImport::progressAndCancel() {
         ++calls;
     };
     const std::optional<ObservedTrace> trace =
-        importTrace({path.toStdString(), TraceFormat::Auto, {}}, callbacks);
+        importTrace({path.toStdString(), TraceFormat::Auto, {}, {}}, callbacks);
     QVERIFY(trace);
     QCOMPARE(trace->reads.size(), std::size_t{300'000});
     QVERIFY(calls > 4);
@@ -445,7 +445,7 @@ void TestTraceImport::progressAndCancel() {
     QCOMPARE(total, std::uint64_t(2 * text.size()));
     const std::atomic<bool> cancel{true};
     callbacks.cancel = &cancel;
-    QVERIFY(!importTrace({path.toStdString(), TraceFormat::Auto, {}}, callbacks));
+    QVERIFY(!importTrace({path.toStdString(), TraceFormat::Auto, {}, {}}, callbacks));
 }
 
 // --export-png (and SVG) draw the observed run beside its model; the picture's metadata is the

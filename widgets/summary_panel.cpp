@@ -72,6 +72,7 @@ void SummaryPanel::refresh() {
         QFont bold = label->font();
         bold.setBold(true);
         label->setFont(bold);
+        label->setToolTip(summary[r].note);
         m_table->setItem(row, first, label);
         for (std::size_t c = 0; c < summary[r].values.size(); ++c) {
             auto* value = new QTableWidgetItem(summary[r].values[c]);

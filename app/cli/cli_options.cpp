@@ -55,6 +55,20 @@ const std::vector<CommandOption>& commandOptions() {
          "the file whose reads to import: a path (or its end, e.g. base/5/16390), or fd:N;\n"
          "default the file read most",
          [](CliOptions& o, const std::string& v) { o.traceRelation = v; }},
+        {"Observed runs", "trace-backend", "PID",
+         "the traced process that ran the scan: its own reads are its waits (default: the only\n"
+         "process that read the relation; with I/O workers the trace cannot tell)",
+         [](CliOptions& o, const std::string& v) {
+             std::uint64_t pid = 0;
+             // Linux's pid_max is at most 2^22.
+             if (!parseUnsigned(v, pid) || pid == 0 || pid > 4194304)
+                 throw InputError("--trace-backend '" + excerpt(v) + "' is not a process id (1 to 4194304)");
+             o.traceBackend = static_cast<std::uint32_t>(pid);
+         }},
+        {"Observed runs", "explain", "FILE",
+         "the traced query's EXPLAIN (ANALYZE, BUFFERS[, IO]) output, text or JSON as psql\n"
+         "prints it: PostgreSQL's own figures beside the observed run (with --headless)",
+         [](CliOptions& o, const std::string& v) { o.explain = v; }},
         {"Output", "headless", nullptr, "run without a window and print the summary",
          [](CliOptions& o, const std::string&) { o.headless = true; }},
         {"Output", "list-datasets", nullptr,
@@ -172,8 +186,13 @@ void refuseIgnoredOptions(const CliOptions& o) {
             throw InputError(
                 "--" + name +
                 " cannot be used with --import-trace, whose blocks are the trace's; leave one out");
-        if (o.importTrace.empty() && (name == "trace-format" || name == "trace-relation"))
+        if (o.importTrace.empty() && (name == "trace-format" || name == "trace-relation" ||
+                                      name == "explain" || name == "trace-backend"))
             throw InputError("--" + name + " needs --import-trace FILE");
+        if (name == "explain" && (!o.headless || o.exportsPlots() || !o.save.empty()))
+            throw InputError(
+                "--explain is shown by --headless and kept by --summary-json; the window, the plot "
+                "exports and --save do not take it yet");
     }
 }
 

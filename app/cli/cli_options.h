@@ -4,6 +4,7 @@
 #include "experiment/experiment.h"
 #include "run.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,14 +28,16 @@ struct CliOptions {
     std::string exportPdf;   // --export-pdf FILE
     int pngWidth = 1600;     // --png-size WxH
     int pngHeight = 1000;
-    std::string importTrace;          // --import-trace FILE: an observed run instead of a dataset
-    std::string traceFormat = "auto"; // --trace-format
-    std::string traceRelation;        // --trace-relation PATH|fd:N
-    std::string sweep;                // --sweep SPEC: open the Sweep view on it (--run starts it)
-    std::vector<std::string> given;   // option names present on the command line (without "--")
-    std::string save;                 // --save FILE: write the runs as a session (docs/session-format.md)
-    std::string open;                 // --open FILE: a saved session instead of a new run
-    std::string commandLine;          // "lookahead ARGS...", for the provenance
+    std::string importTrace;                   // --import-trace FILE: an observed run instead of a dataset
+    std::string traceFormat = "auto";          // --trace-format
+    std::string traceRelation;                 // --trace-relation PATH|fd:N
+    std::string explain;                       // --explain FILE: PostgreSQL's EXPLAIN of the traced query
+    std::optional<std::uint32_t> traceBackend; // --trace-backend PID: the process that ran the scan
+    std::string sweep;                         // --sweep SPEC: open the Sweep view on it (--run starts it)
+    std::vector<std::string> given;            // option names present on the command line (without "--")
+    std::string save;        // --save FILE: write the runs as a session (docs/session-format.md)
+    std::string open;        // --open FILE: a saved session instead of a new run
+    std::string commandLine; // "lookahead ARGS...", for the provenance
 
     // Any of --export-png, --export-svg, --export-pdf: the plots are drawn offscreen.
     bool exportsPlots() const { return !exportPng.empty() || !exportSvg.empty() || !exportPdf.empty(); }

@@ -5,6 +5,7 @@
 #include "cli/summary_text.h"
 #include "event_csv.h"
 #include "experiment/experiment.h"
+#include "experiment/explain_output.h"
 #include "experiment/import_summary.h"
 #include "experiment/runner.h"
 #include "experiment/signal_cancel.h"
@@ -45,7 +46,10 @@ void reportImport(const CliOptions& options, const ObservedTrace& trace) {
               : ""));
     if (trace.processes.size() > 1)
         note("merged the reads of " + std::to_string(trace.processes.size()) +
-             " processes (I/O workers or parallel workers)");
+             " processes (I/O workers or parallel workers)" +
+             (trace.backend ? std::string()
+                            : "; which one ran the scan is not known, so its waits are not either: name it "
+                              "with --trace-backend PID"));
     if (!trace.hasTimes)
         note("the trace has no timestamps (strace -ttt): reads are placed 1 µs apart in trace order");
     else if (!trace.hasDurations)
@@ -85,13 +89,17 @@ private:
 std::optional<ObservedTrace> importTraceFor(const CliOptions& options) {
     std::vector<NamedPath> inputs = runInputs(options.run);
     inputs.push_back({"--import-trace", options.importTrace});
+    if (!options.explain.empty())
+        inputs.push_back({"--explain", options.explain});
     checkOutputsApart(inputs, outputsOf(options));
     TraceImportCallbacks callbacks;
     if (::isatty(STDERR_FILENO)) // scripts get errors alone on stderr
         callbacks.progress = ProgressPrinter();
     callbacks.cancel = &SignalCancel::requested();
-    std::optional<ObservedTrace> trace = importTrace(
-        {options.importTrace, traceFormatNamed(options.traceFormat), options.traceRelation}, callbacks);
+    std::optional<ObservedTrace> trace =
+        importTrace({options.importTrace, traceFormatNamed(options.traceFormat), options.traceRelation,
+                     options.traceBackend},
+                    callbacks);
     if (trace)
         reportImport(options, *trace);
     return trace;
@@ -119,6 +127,19 @@ int runImportHeadless(const CliOptions& options) {
         std::fprintf(stderr, "lookahead: %s\n", error.what());
         return 2;
     }
+    // PostgreSQL's own figures for the scan, read before anything runs so that a bad file stops it.
+    std::optional<ExplainOutput> plan;
+    const ExplainNode* serverScan = nullptr;
+    try {
+        if (!options.explain.empty()) {
+            const QString path = QString::fromStdString(options.explain);
+            plan = readExplainOutput(path);
+            serverScan = &observedScanOf(*plan, path);
+        }
+    } catch (const InputError& error) {
+        std::fprintf(stderr, "lookahead: %s\n", error.what());
+        return 2;
+    }
     const ObservedSummary observed = summarizeObserved(*experiment.runs.front().observed);
     ExperimentOutputs outputs;
     outputs.eventCsv = options.traceCsv;
@@ -134,6 +155,11 @@ int runImportHeadless(const CliOptions& options) {
         std::fputs(run == 0 ? describeObserved(observed).c_str()
                             : describeRun(experiment.runs[1].label, summary).c_str(),
                    stdout);
+        if (run == 0 && serverScan != nullptr)
+            std::fputs(qPrintable(describeServerExplain(*plan, *serverScan)), stdout);
+        if (run == 1 && serverScan != nullptr)
+            if (const QString differs = readsAgainstServer(*serverScan, summary.misses); !differs.isEmpty())
+                note(differs.toStdString());
     };
     ExperimentResult result;
     try {
@@ -154,9 +180,11 @@ int runImportHeadless(const CliOptions& options) {
         ObservedModel modelled{model.policy, model.config, std::nullopt};
         if (result.summaries.size() == 2)
             modelled.summary = result.summaries[1];
-        if (writeJson(
-                json,
-                QJsonDocument(importSummaryDocument(options.importTrace, observed, modelled)).toJson()) != 0)
+        if (writeJson(json,
+                      QJsonDocument(importSummaryDocument(options.importTrace, observed, modelled,
+                                                          serverScan ? serverExplainJson(*plan, *serverScan)
+                                                                     : QJsonObject()))
+                          .toJson()) != 0)
             exitCode = 1;
     }
     return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;

@@ -43,7 +43,10 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
                     "  DISTANCE COLLAPSE: %1 interval(s), %2 blocks with the distance stuck at 1<->2\n")
                     .arg(s.collapseIntervals.size())
                     .arg(figure("collapsed_blocks"));
-    text += QString::fromStdString(explainIoText(s.explainIo));
+    if (const std::string explain = explainIoText(s.explainIo); !explain.empty())
+        text +=
+            QString::fromStdString(explain) +
+            QStringLiteral("  (%1)\n").arg(QString::fromStdString(explainIoScopeNote(s.pgIndex.has_value())));
     if (s.ioWorkersPeak > 0)
         text += fillFigures("  I/O workers {io_workers_start} → {io_workers_end} (most {io_workers_peak})", s,
                             FigureText::Printable) +

@@ -54,6 +54,13 @@ std::string describeObserved(const ObservedSummary& o) {
     if (o.readsByProcess.size() > kProcessesShown)
         processes += QStringLiteral(" and %1 more").arg(count(o.readsByProcess.size() - kProcessesShown));
     text += QStringLiteral("  reads by process (pid:reads)%1\n").arg(processes);
+    if (s.waitsUnknown)
+        text += QStringLiteral("  waits %1\n").arg(QString::fromStdString(s.waitsScope));
+    else if (!s.waitsScope.empty())
+        text += QStringLiteral("  waits %1 (%2 ms): %3\n")
+                    .arg(count(s.waits))
+                    .arg(static_cast<double>(s.waitNs) / 1e6, 0, 'f', 3)
+                    .arg(QString::fromStdString(s.waitsScope));
     text += QString::fromStdString(explainIoText(s.explainIo));
     text += QStringLiteral(
                 "  descending runs of 8 kB reads that could have been combined: %1 runs, %2 reads saved\n")

@@ -36,7 +36,7 @@ QJsonObject pgIndexObject(const pg::IndexFacts& f) {
 
 // EXPLAIN (ANALYZE, IO)'s figures unrounded; null where a run does not know them (an observed run
 // has no stream whose pins or waits it saw) and where explain.c divides by a zero count.
-QJsonObject explainIoObject(const ExplainIo& io) {
+QJsonObject explainIoObject(const ExplainIo& io, bool indexScan) {
     const auto known = [](bool has, const QJsonValue& value) { return has ? value : QJsonValue(); };
     const bool samples = io.prefetchKnown && io.prefetchCount > 0;
     QJsonObject o;
@@ -47,11 +47,14 @@ QJsonObject explainIoObject(const ExplainIo& io) {
     o[QStringLiteral("io_waits")] = known(io.waitsKnown, static_cast<qint64>(io.waitCount));
     o[QStringLiteral("io_size_avg")] = known(io.ioCount > 0, io.ioSizeAvg());
     o[QStringLiteral("io_inprogress_avg")] = known(io.ioCount > 0, io.ioInProgressAvg());
+    if (io.prefetchKnown)
+        o[QStringLiteral("note")] = QString::fromStdString(explainIoScopeNote(indexScan));
     return o;
 }
 
 // A figure as the JSON holds it. Whole numbers are JSON numbers (a double's 53 bits are plenty).
 struct JsonValueOf {
+    bool indexScan = false; // the run's EXPLAIN figures are ones PostgreSQL 19 would not print
     QJsonValue operator()(const std::string* value) const { return QString::fromStdString(*value); }
     QJsonValue operator()(const std::uint64_t* value) const { return static_cast<qint64>(*value); }
     QJsonValue operator()(const std::int64_t* value) const { return static_cast<qint64>(*value); }
@@ -74,7 +77,7 @@ struct JsonValueOf {
             collapses.append(QJsonArray{static_cast<qint64>(first), static_cast<qint64>(last)});
         return collapses;
     }
-    QJsonValue operator()(const ExplainIo* value) const { return explainIoObject(*value); }
+    QJsonValue operator()(const ExplainIo* value) const { return explainIoObject(*value, indexScan); }
     QJsonValue operator()(const std::optional<pg::IndexFacts>* value) const {
         return *value ? QJsonValue(pgIndexObject(**value)) : QJsonValue();
     }
@@ -161,10 +164,15 @@ QJsonObject runSummaryObject(const RunSummary& s) {
     for (const SummaryField& field : summaryFieldTable()) {
         if (!field.inJson())
             continue;
-        const QJsonValue value = std::visit(JsonValueOf{}, field.view(s));
+        const QJsonValue value = std::visit(JsonValueOf{s.pgIndex.has_value()}, field.view(s));
         if (field.has(kJsonWhenSet) && unset(value))
             continue;
         o[keyOf(field)] = value;
+    }
+    // Waits a trace does not show are unknown, not 0.
+    if (s.waitsUnknown) {
+        o[QStringLiteral("waits")] = QJsonValue();
+        o[QStringLiteral("wait_ns")] = QJsonValue();
     }
     return o;
 }
@@ -205,8 +213,11 @@ QJsonObject configObject(const RunConfig& c) {
 }
 
 QJsonObject importSummaryDocument(const std::string& tracePath, const ObservedSummary& observed,
-                                  const ObservedModel& model) {
-    QJsonArray runs{observedObject(tracePath, observed)};
+                                  const ObservedModel& model, const QJsonObject& serverExplain) {
+    QJsonObject observedRun = observedObject(tracePath, observed);
+    if (!serverExplain.isEmpty())
+        observedRun[QStringLiteral("postgresql_explain")] = serverExplain;
+    QJsonArray runs{observedRun};
     if (model.summary) {
         QJsonObject run = runSummaryObject(*model.summary);
         run[QStringLiteral("label")] = QString::fromStdString(model.policy);

@@ -44,7 +44,9 @@ struct ObservedModel {
 
 // The summary document of an import (schema lookahead.summary/1, "compare": "observed"): runs[0] is
 // the observed run ("policy": "observed", "source", "relation", ...), runs[1] the model's.
+// `serverExplain`, where given, is PostgreSQL's own EXPLAIN of the scan (explain_output.h), kept as the
+// observed run's "postgresql_explain".
 QJsonObject importSummaryDocument(const std::string& tracePath, const ObservedSummary& observed,
-                                  const ObservedModel& model);
+                                  const ObservedModel& model, const QJsonObject& serverExplain = {});
 
 } // namespace la

@@ -114,7 +114,8 @@ void InputOpeners::openBlockList(const QString& path) {
 void InputOpeners::importTraceFile(const QString& path, const QString& relation) {
     if (m_traceImport)
         m_traceImport->cancel();
-    auto* job = new ObservedImportJob({path.toStdString(), TraceFormat::Auto, relation.toStdString()}, this);
+    auto* job = new ObservedImportJob(
+        {path.toStdString(), TraceFormat::Auto, relation.toStdString(), std::nullopt}, this);
     m_traceImport = job;
     QProgressDialog* progress = m_dialogs.jobProgress(job, tr("Import trace"), tr("Reading %1…").arg(path));
     connect(job, &ObservedImportJob::finished, this,

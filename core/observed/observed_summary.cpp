@@ -40,6 +40,8 @@ ObservedSummary summarizeObserved(const ObservedTrace& trace) {
     builder.finish(s.run);
 
     s.run.policy = "observed";
+    s.run.waitsUnknown = !trace.waitsKnown();
+    s.run.waitsScope = trace.waitsScope();
     s.run.ioMethodUsed = traceFormatName(trace.format);
     std::vector<std::uint64_t> perProcess(trace.processes.size());
     for (const ObservedRead& read : trace.reads) {

@@ -32,4 +32,22 @@ std::vector<std::uint32_t> ObservedTrace::impliedBlocks() const {
     return blocks;
 }
 
+std::string ObservedTrace::waitsScope() const {
+    if (format == TraceFormat::LookaheadCsv)
+        return {};
+    if (!waitsKnown())
+        return "not in the trace: " + std::to_string(processes.size()) +
+               " processes read the relation, and which one ran the scan is not known";
+    if (!backend)
+        return "the backend's own reads";
+    const bool backendRead = std::find(processes.begin(), processes.end(), *backend) != processes.end();
+    const std::size_t others = processes.size() - (backendRead ? 1 : 0);
+    std::string scope =
+        "the backend's own reads (pid " + std::to_string(*backend) + ", " + backendBasis + ")";
+    if (others > 0)
+        scope += "; its waits for the reads of " + std::to_string(others) +
+                 " other process(es), I/O workers, are not in a syscall trace";
+    return scope;
+}
+
 } // namespace la

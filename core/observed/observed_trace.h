@@ -4,6 +4,7 @@
 #include "trace_format.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,8 @@ struct ObservedRead {
     std::uint32_t process = 0; // index into ObservedTrace::processes
 };
 
-// The consumer waited for a read (only Lookahead's own CSV records this).
+// The consumer waited for a read: Lookahead's own CSV records each; in a syscall trace, every read
+// the backend made itself (docs/trace-import.md §5).
 struct ObservedWait {
     std::int64_t timeNs = 0;
     std::uint32_t read = 0; // index into ObservedTrace::reads
@@ -48,6 +50,18 @@ struct ObservedTrace {
     std::uint64_t unmatchedResumes = 0; // "resumed" lines whose start is not in the trace (skipped)
     std::uint64_t uringEnters = 0;
     std::vector<std::string> notes; // what else the import noticed (skipped lines, short reads, ...)
+    // The process that ran the scan, whose own reads are its waits, and how it was known; empty
+    // where the trace does not say (several processes read and none was named).
+    std::optional<std::uint32_t> backend;
+    std::string backendBasis;
+
+    // Whether `waits` are all of the scan's waits: a CSV of ours records them, and a syscall trace
+    // gives them once the backend is known. Else they are "not in the trace", never 0.
+    bool waitsKnown() const {
+        return format == TraceFormat::LookaheadCsv || backend.has_value() || !waits.empty();
+    }
+    // What the waits cover, in words; empty for our own CSV.
+    std::string waitsScope() const;
 
     // One more than the last block read.
     std::uint64_t relationBlocks() const;

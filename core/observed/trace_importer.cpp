@@ -456,6 +456,34 @@ void sortByStart(ObservedTrace& trace) {
         wait.read = newIndex[wait.read];
 }
 
+// Which process ran the scan, and its reads as its waits: a read a process makes itself blocks it
+// for as long as the read took, while an I/O worker's read costs the backend nothing it can see.
+void attributeWaits(const TraceImportRequest& request, ObservedTrace& trace) {
+    if (trace.format == TraceFormat::LookaheadCsv)
+        return; // our own CSV recorded the consumer's waits
+    if (request.backendPid) {
+        trace.backend = *request.backendPid;
+        trace.backendBasis = "--trace-backend";
+    } else if (trace.processes.size() == 1) {
+        trace.backend = trace.processes.front();
+        trace.backendBasis = "the only process that read the relation";
+    } else {
+        return;
+    }
+    const auto found = std::find(trace.processes.begin(), trace.processes.end(), *trace.backend);
+    if (found == trace.processes.end()) {
+        trace.notes.push_back(
+            "process " + std::to_string(*trace.backend) +
+            " (--trace-backend) read nothing of the relation: its I/O workers did every read, "
+            "and it waited for none it made itself");
+        return;
+    }
+    const auto index = static_cast<std::uint32_t>(found - trace.processes.begin());
+    for (std::size_t i = 0; i < trace.reads.size(); ++i)
+        if (trace.reads[i].process == index)
+            trace.waits.push_back({trace.reads[i].startNs, static_cast<std::uint32_t>(i)});
+}
+
 // Times from the first read's start.
 void rebaseTimes(ObservedTrace& trace) {
     const std::int64_t origin = trace.reads.empty() ? 0 : trace.reads.front().startNs;
@@ -520,6 +548,7 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
         trace.notes.push_back(note);
     addNotes(trace, stats, collector);
     sortByStart(trace);
+    attributeWaits(request, trace);
     rebaseTimes(trace);
     return trace;
 }

@@ -17,6 +17,9 @@ struct TraceImportRequest {
     // Which file's reads: a path (or its last components, e.g. "base/5/16390"), "fd:N" for
     // descriptor N in every process, or empty for the file with the most reads.
     std::string relation;
+    // The process that ran the scan (--trace-backend): its own reads are its waits. Without it, the
+    // only process that read the relation is taken for it.
+    std::optional<std::uint32_t> backendPid;
 };
 
 struct TraceImportCallbacks {

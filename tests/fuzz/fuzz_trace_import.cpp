@@ -9,7 +9,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string path = la::fuzz::scratch().write("trace", la::fuzz::bytesAsText(data, size));
     try {
-        if (const std::optional<la::ObservedTrace> trace = la::importTrace({path, la::TraceFormat::Auto, ""}))
+        if (const std::optional<la::ObservedTrace> trace =
+                la::importTrace({path, la::TraceFormat::Auto, "", {}}))
             la::fuzz::useObserved(*trace);
     } catch (const la::InputError&) {
         // A clear refusal is what an untrusted file may get.

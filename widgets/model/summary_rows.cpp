@@ -6,6 +6,7 @@
 #include "summary_fields.h"
 #include "tooltips.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string_view>
@@ -56,9 +57,19 @@ QString collapses(const RunSummary& s, const SummaryField&) {
                                        : fillFigures("{collapse_intervals} ({collapsed_blocks} blocks)", s);
 }
 
-// explain.c's text, without its labels; "–" where it prints no such line.
-QString explainLine(const std::string& line, std::size_t label) {
-    return line.empty() ? QStringLiteral("–") : QString::fromStdString(line.substr(label));
+// explain.c's text, without its labels; "–" where it prints no such line. An index scan's figures
+// are marked: a plain PostgreSQL 19 prints none for it.
+QString explainLine(const RunSummary& s, const std::string& line, std::size_t label) {
+    if (line.empty())
+        return QStringLiteral("–");
+    const QString text = QString::fromStdString(line.substr(label));
+    return s.pgIndex ? text + QStringLiteral(" (index scan: patch only)") : text;
+}
+
+QString explainNote(const std::vector<const RunSummary*>& runs) {
+    const bool indexScan =
+        std::any_of(runs.begin(), runs.end(), [](const RunSummary* s) { return s && s->pgIndex; });
+    return QString::fromStdString(explainIoScopeNote(indexScan));
 }
 
 QString state(const RunSummary& s, const SummaryField&) {
@@ -87,8 +98,12 @@ const std::vector<RowDefinition>& rowDefinitions() {
         {"read_throughput", {}, {}},
         {"waits", QStringLiteral("Waits (time)"),
          [](const RunSummary& s, const SummaryField& field) {
-             return QStringLiteral("%1 (%2)").arg(figureText(s, field.name),
-                                                  formatDuration(static_cast<double>(s.waitNs)));
+             if (s.waitsUnknown)
+                 return QStringLiteral("– (not in the trace)");
+             const QString waits = QStringLiteral("%1 (%2)").arg(
+                 figureText(s, field.name), formatDuration(static_cast<double>(s.waitNs)));
+             return s.waitsScope.empty() ? waits
+                                         : waits + QStringLiteral(": ") + figureText(s, "waits_scope");
          }},
         {"runtime_ns",
          {},
@@ -98,13 +113,13 @@ const std::vector<RowDefinition>& rowDefinitions() {
         {"distance_mean", {}, figures("{distance_mean} (max {distance_max})")},
         {"frac_distance_le2", {}, {}},
         {"collapse_intervals", {}, collapses},
-        {"explain_io", QStringLiteral("EXPLAIN IO Prefetch"),
+        {"explain_io", QStringLiteral("EXPLAIN (IO) Prefetch"),
          [](const RunSummary& s, const SummaryField&) {
-             return explainLine(explainPrefetchLine(s.explainIo), std::string_view("Prefetch: ").size());
+             return explainLine(s, explainPrefetchLine(s.explainIo), std::string_view("Prefetch: ").size());
          }},
-        {"explain_io", QStringLiteral("EXPLAIN IO I/O"),
+        {"explain_io", QStringLiteral("EXPLAIN (IO) I/O"),
          [](const RunSummary& s, const SummaryField&) {
-             return explainLine(explainIoLine(s.explainIo), std::string_view("I/O: ").size());
+             return explainLine(s, explainIoLine(s.explainIo), std::string_view("I/O: ").size());
          }},
         {"max_pinned", QStringLiteral("max_pinned / io_combine_limit"),
          figures("{max_pinned} / {io_combine_limit}")},
@@ -118,7 +133,9 @@ std::vector<SummaryRow> summaryRows(const std::vector<const RunSummary*>& runs) 
     std::vector<SummaryRow> rows;
     for (const RowDefinition& definition : rowDefinitions()) {
         const SummaryField& field = summaryFieldNamed(definition.figure);
-        SummaryRow row{definition.label, {}};
+        SummaryRow row{definition.label, {}, {}};
+        if (definition.figure == "explain_io")
+            row.note = explainNote(runs);
         if (row.label.isEmpty())
             row.label = QString::fromUtf8(field.label.data(), qsizetype(field.label.size()));
         for (const RunSummary* run : runs) {

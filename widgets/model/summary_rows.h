@@ -9,10 +9,12 @@
 
 namespace la {
 
-// One line of the summary panel: a label and one value per run (A, B).
+// One line of the summary panel: a label, one value per run (A, B), and what a reader should know
+// about the figure (the panel's tooltip on the label).
 struct SummaryRow {
     QString label;
     std::vector<QString> values;
+    QString note;
 };
 
 // The key numbers of each run, side by side. The panel shows them and the PNG export paints the same

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// EXPLAIN (ANALYZE, IO) as a real PostgreSQL 19 printed it (docs/explain-io.md), reproduced by the
+// command line from the same block list, cache state and settings: the shared fixtures' real runs.
+// A sync run is deterministic, so both lines must agree character for character; worker and
+// io_uring runs depend on timing, so only what does not (count, size, capacity) must agree.
+
+#include "cli_process.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace la::test;
+
+namespace {
+
+QString fixtures() {
+    return QStringLiteral(LOOKAHEAD_SHARED_FIXTURES);
+}
+
+QString readText(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll());
+}
+
+// The Seq Scan node's read-stream lines, without their indentation.
+struct ExplainLines {
+    QString prefetch;
+    QString io;
+};
+
+ExplainLines linesOf(const QString& text) {
+    ExplainLines lines;
+    for (const QString& raw : text.split(QLatin1Char('\n'))) {
+        const QString line = raw.trimmed();
+        if (line.startsWith(QLatin1String("Prefetch: ")))
+            lines.prefetch = line;
+        else if (line.startsWith(QLatin1String("I/O: count=")))
+            lines.io = line;
+    }
+    return lines;
+}
+
+// A setting's value from the run's settings.txt: "name TAB value [unit] TAB source" in the
+// calibration runs, "name = value [unit]" in the traced ones.
+QString setting(const QString& settings, const QString& name) {
+    const QRegularExpression line(QStringLiteral("^%1(?:\t| = )(\\S+)").arg(name),
+                                  QRegularExpression::MultilineOption);
+    return line.match(settings).captured(1);
+}
+
+QString field(const QString& line, const QString& name) {
+    const QRegularExpression pattern(QStringLiteral("\\b%1=(\\S+)").arg(name));
+    return pattern.match(line).captured(1);
+}
+
+} // namespace
+
+class TestPg19Explain : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void realRuns_data();
+    void realRuns();
+    void allCachedScanPrintsNoIoLine();
+    void observedRunWithPostgresExplain();
+    void explainOfAnotherScanIsPointedOut();
+};
+
+void TestPg19Explain::initTestCase() {
+    if (!QDir(fixtures()).exists())
+        QSKIP(qPrintable(QStringLiteral("the real PostgreSQL 19 runs are not at %1").arg(fixtures())));
+}
+
+void TestPg19Explain::realRuns_data() {
+    QTest::addColumn<QString>("run");
+    const QString calibration = fixtures() + QStringLiteral("/pg19-calibration");
+    for (const char* kase : {"K1", "K2", "K3", "K4", "K5", "K6"})
+        for (const char* method : {"sync", "worker", "io_uring"})
+            QTest::newRow(qPrintable(QStringLiteral("%1/%2").arg(QLatin1String(kase), QLatin1String(method))))
+                << QStringLiteral("%1/%2/%3/r1").arg(calibration, QLatin1String(kase), QLatin1String(method));
+    for (const char* traced : {"seq-random-6pct-uncached", "seq-all-uncached-scattered"})
+        QTest::newRow(traced) << fixtures() + QStringLiteral("/pg19-io-workers/") + QLatin1String(traced);
+}
+
+void TestPg19Explain::realRuns() {
+    QFETCH(QString, run);
+    const QString settings = readText(run + QStringLiteral("/settings.txt"));
+    const ExplainLines real = linesOf(readText(run + QStringLiteral("/explain.txt")));
+    QVERIFY2(!real.prefetch.isEmpty() && !real.io.isEmpty(), qPrintable(run));
+    const QString method = setting(settings, QStringLiteral("io_method"));
+    QVERIFY2(!method.isEmpty(), qPrintable(run));
+    QCOMPARE(setting(settings, QStringLiteral("debug_io_direct")), QStringLiteral("data"));
+
+    // A Seq Scan's stream: READ_STREAM_SEQUENTIAL, O_DIRECT (no advice), the server's settings.
+    const CliResult r = runLookahead(
+        {QStringLiteral("--headless"), QStringLiteral("--policy"), QStringLiteral("pg19"),
+         QStringLiteral("--blocks"), run + QStringLiteral("/blocks.txt"), QStringLiteral("--prewarm"),
+         QStringLiteral("list:") + run + QStringLiteral("/cached.txt"), QStringLiteral("--sim-io-method"),
+         method, QStringLiteral("--eic"), setting(settings, QStringLiteral("effective_io_concurrency")),
+         QStringLiteral("--io-combine-limit"), setting(settings, QStringLiteral("io_combine_limit")),
+         QStringLiteral("--shared-buffers"), setting(settings, QStringLiteral("shared_buffers")),
+         QStringLiteral("--max-connections"), setting(settings, QStringLiteral("max_connections")),
+         QStringLiteral("--direct"), QStringLiteral("--sequential-flag")},
+        120'000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const ExplainLines model = linesOf(r.out);
+    if (method == QLatin1String("sync")) {
+        QCOMPARE(model.prefetch, real.prefetch);
+        QCOMPARE(model.io, real.io);
+        return;
+    }
+    for (const char* name : {"count", "size"})
+        QCOMPARE(field(model.io, QLatin1String(name)), field(real.io, QLatin1String(name)));
+    QCOMPARE(field(model.prefetch, QStringLiteral("capacity")),
+             field(real.prefetch, QStringLiteral("capacity")));
+}
+
+void TestPg19Explain::allCachedScanPrintsNoIoLine() {
+    // explain.c prints no I/O line for a scan that read nothing; the Prefetch line stays, at the
+    // fast path's one pin (PostgreSQL 19 prints "avg=1.00 max=1 capacity=272" for this scan).
+    const CliResult r =
+        runLookahead({QStringLiteral("--headless"), QStringLiteral("--policy"), QStringLiteral("pg19"),
+                      QStringLiteral("--dataset"), QStringLiteral("seq"), QStringLiteral("--pattern-blocks"),
+                      QStringLiteral("16384"), QStringLiteral("--prewarm"), QStringLiteral("all"),
+                      QStringLiteral("--shared-buffers"), QStringLiteral("131072"),
+                      QStringLiteral("--direct"), QStringLiteral("--sequential-flag")},
+                     60'000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const ExplainLines model = linesOf(r.out);
+    QCOMPARE(model.prefetch, QStringLiteral("Prefetch: avg=1.00 max=1 capacity=272"));
+    QVERIFY2(model.io.isEmpty(), qPrintable(model.io));
+}
+
+void TestPg19Explain::observedRunWithPostgresExplain() {
+    // The traced real scan imported with its own EXPLAIN: PostgreSQL's figures beside the observed
+    // run, on stdout and in the summary JSON.
+    const QString run = fixtures() + QStringLiteral("/pg19-io-workers/seq-random-6pct-uncached");
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("s.json"));
+    const CliResult r = runLookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"),
+                                      run + QStringLiteral("/io-workers.strace"), QStringLiteral("--explain"),
+                                      run + QStringLiteral("/explain.txt"), QStringLiteral("--trace-backend"),
+                                      QStringLiteral("14309"), QStringLiteral("--compare-policy"),
+                                      QStringLiteral("pg19"), QStringLiteral("--summary-json"), json},
+                                     120'000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(
+                 QStringLiteral("  PostgreSQL's EXPLAIN (Seq Scan on t): Buffers shared hit=15401 read=983, "
+                                "I/O Timings shared read=70.85 ms, Execution Time 226.68 ms\n"
+                                "  PostgreSQL's Prefetch: avg=225.11 max=259 capacity=272\n"
+                                "  PostgreSQL's I/O: count=923 waits=114 size=1.07 in-progress=13.34\n")),
+             qPrintable(r.out));
+    QVERIFY2(!r.err.contains(QStringLiteral("shared read=")), qPrintable(r.err)); // the model read as much
+    // The backend (settings.txt: pid 14309) read one block itself, synchronously: its one wait, as
+    // long as that pread took (strace -T: 0.000318 s). The I/O workers' reads are not its waits.
+    QVERIFY2(
+        r.out.contains(QStringLiteral("  waits 1 (0.318 ms): the backend's own reads (pid 14309, "
+                                      "--trace-backend); its waits for the reads of 4 other process(es), I/O "
+                                      "workers, are not in a syscall trace\n")),
+        qPrintable(r.out));
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject observed =
+        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+    QCOMPARE(observed[QStringLiteral("waits")].toInteger(), 1);
+    QCOMPARE(observed[QStringLiteral("wait_ns")].toInteger(), 318'000);
+    const QJsonObject server = observed[QStringLiteral("postgresql_explain")].toObject();
+    QCOMPARE(server[QStringLiteral("node")].toString(), QStringLiteral("Seq Scan"));
+    QCOMPARE(server[QStringLiteral("shared_read")].toInteger(), 983);
+    QCOMPARE(server[QStringLiteral("io_waits")].toInteger(), 114);
+}
+
+void TestPg19Explain::explainOfAnotherScanIsPointedOut() {
+    // The EXPLAIN of another cache state: the model's misses and the server's reads disagree, and
+    // the CLI says so. A plan of two scans, or --explain without a trace, is refused.
+    const QString traced = fixtures() + QStringLiteral("/pg19-io-workers/seq-random-6pct-uncached");
+    const QString other = fixtures() + QStringLiteral("/pg19-calibration/K1/sync/r1/explain.txt");
+    const CliResult r =
+        runLookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"),
+                      traced + QStringLiteral("/io-workers.strace"), QStringLiteral("--explain"), other},
+                     120'000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(
+        r.err.contains(QStringLiteral("the model missed 983 blocks where PostgreSQL's EXPLAIN says shared "
+                                      "read=2048")),
+        qPrintable(r.err));
+    // No backend named and five processes read: the waits are not in the trace, not 0.
+    QVERIFY2(r.out.contains(
+                 QStringLiteral("  waits not in the trace: 5 processes read the relation, and which one "
+                                "ran the scan is not known\n")),
+             qPrintable(r.out));
+    QVERIFY2(r.err.contains(QStringLiteral("name it with --trace-backend PID")), qPrintable(r.err));
+
+    QTemporaryDir dir;
+    const QString join = dir.filePath(QStringLiteral("join.txt"));
+    QFile file(join);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("Hash Join  (actual rows=1 loops=1)\n  ->  Seq Scan on a  (actual rows=1 loops=1)\n"
+               "  ->  Hash  (actual rows=1 loops=1)\n        ->  Seq Scan on b  (actual rows=1 loops=1)\n");
+    file.close();
+    const CliResult two =
+        runLookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"),
+                      traced + QStringLiteral("/io-workers.strace"), QStringLiteral("--explain"), join},
+                     120'000);
+    QCOMPARE(two.exitCode, 2);
+    QVERIFY2(two.err.contains(QStringLiteral("the plan scans 2 tables (Seq Scan on a, Seq Scan on b)")),
+             qPrintable(two.err));
+    const CliResult alone =
+        runLookahead({QStringLiteral("--headless"), QStringLiteral("--explain"), other}, 60'000);
+    QCOMPARE(alone.exitCode, 2);
+    QVERIFY2(alone.err.contains(QStringLiteral("--explain needs --import-trace FILE")),
+             qPrintable(alone.err));
+}
+
+QTEST_GUILESS_MAIN(TestPg19Explain)
+#include "tst_pg19_explain.moc"
