@@ -341,30 +341,31 @@ std::vector<RunOption> buildTable() {
     // PostgreSQL 18's fixed pool, PostgreSQL 19's growing one (docs/mechanics.md, "I/O workers").
     t.push_back(whole(
         "io-workers", "ioWorkers", "io_workers", io,
-        "PG18 mechanics: I/O workers of io_method=worker, a fixed pool (default 3, like io_workers)", 1,
-        kMaxIoWorkers, [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkers), false); },
+        "PG18 mechanics: a fixed pool of N I/O workers for io_method=worker (--io worker,\n"
+        "--sim-io-method worker; default 3, io_workers)",
+        1, kMaxIoWorkers, [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkers), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioWorkers = int(v); }));
     t.push_back(whole(
         "io-min-workers", "ioMinWorkers", "io_min_workers", io,
-        "PG19 mechanics: I/O workers the pool starts with and keeps (default 2, like io_min_workers)", 1,
+        "PG19 mechanics: I/O workers the pool starts with and keeps (default 2,\nio_min_workers)", 1,
         kMaxIoWorkers, [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioMinWorkers), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioMinWorkers = int(v); }));
     t.push_back(whole(
         "io-max-workers", "ioMaxWorkers", "io_max_workers", io,
-        "PG19 mechanics: the most I/O workers the pool grows to (default 8, like io_max_workers)", 1,
-        kMaxIoWorkers, [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioMaxWorkers), false); },
+        "PG19 mechanics: most I/O workers the pool grows to (default 8, io_max_workers)", 1, kMaxIoWorkers,
+        [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioMaxWorkers), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioMaxWorkers = int(v); }));
     t.push_back(whole(
         "io-worker-launch-interval", "ioWorkerLaunchInterval", "io_worker_launch_interval", io,
-        "PG19 mechanics: ms between two I/O worker launches (default 100, like\n"
+        "PG19 mechanics: ms between two I/O worker launches (default 100,\n"
         "io_worker_launch_interval)",
         0, kMaxIoWorkerMs,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkerLaunchIntervalMs), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioWorkerLaunchIntervalMs = std::int64_t(v); }));
     t.push_back(whole(
         "io-worker-idle-timeout", "ioWorkerIdleTimeout", "io_worker_idle_timeout", io,
-        "PG19 mechanics: ms an I/O worker above the minimum stays idle before it exits (default\n"
-        "60000, like io_worker_idle_timeout)",
+        "PG19 mechanics: ms an idle I/O worker above the minimum waits before it exits\n"
+        "(default 60000, io_worker_idle_timeout)",
         0, kMaxIoWorkerMs,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkerIdleTimeoutMs), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioWorkerIdleTimeoutMs = std::int64_t(v); }));

@@ -57,7 +57,7 @@ SimWorkers::Event SimWorkers::next(std::int64_t& when, int& worker) const {
             worker = w;
         }
     };
-    for (int w = 0; w < kMaxIoWorkers; ++w) {
+    for (int w = 0; w < m_settings.maxWorkers; ++w) {
         const Worker& state = m_workers[w];
         if (state.state == State::Busy)
             consider(Event::Free, state.at, w);
@@ -70,7 +70,7 @@ SimWorkers::Event SimWorkers::next(std::int64_t& when, int& worker) const {
             consider(Event::Take, m_queue[m_queueHead].at, w);
     if (const std::optional<std::int64_t> at = m_launcher.scheduledAt(m_launched))
         consider(Event::Launch, std::max(*at, m_clock), -1); // never before what already ran
-    for (int w = 0; w < kMaxIoWorkers; ++w)
+    for (int w = 0; w < m_settings.maxWorkers; ++w)
         if (m_workers[w].state == State::Idle && m_workers[w].timeoutAt)
             consider(Event::Timeout, *m_workers[w].timeoutAt, w);
     return best;
@@ -133,7 +133,7 @@ void SimWorkers::take(int w, std::int64_t now) {
     // Idle workers above this one are woken next (they take the rest at this same time); with none,
     // a deep queue asks for one more worker.
     bool idleAbove = false;
-    for (int above = w + 1; above < kMaxIoWorkers; ++above)
+    for (int above = w + 1; above < m_settings.maxWorkers; ++above)
         idleAbove = idleAbove || m_workers[above].state == State::Idle;
     if (m_queueCount > 0 && !idleAbove && wantsAnotherWorker(m_queueCount, m_live))
         m_launcher.requestGrow(m_live, now);
@@ -143,14 +143,14 @@ void SimWorkers::take(int w, std::int64_t now) {
 }
 
 int SimWorkers::lowestIdle() const {
-    for (int w = 0; w < kMaxIoWorkers; ++w)
+    for (int w = 0; w < m_settings.maxWorkers; ++w)
         if (m_workers[w].state == State::Idle)
             return w;
     return -1;
 }
 
 int SimWorkers::highestLive() const {
-    for (int w = kMaxIoWorkers - 1; w >= 0; --w)
+    for (int w = m_settings.maxWorkers - 1; w >= 0; --w)
         if (m_workers[w].state == State::Idle || m_workers[w].state == State::Busy)
             return w;
     return -1;
@@ -158,7 +158,7 @@ int SimWorkers::highestLive() const {
 
 void SimWorkers::poolChanged(std::int64_t now) {
     const int highest = highestLive();
-    for (int w = 0; w < kMaxIoWorkers; ++w) {
+    for (int w = 0; w < m_settings.maxWorkers; ++w) {
         Worker& worker = m_workers[w];
         if (worker.state != State::Idle)
             continue;

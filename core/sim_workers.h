@@ -61,9 +61,9 @@ private:
     std::int64_t m_launchDelayNs;
     Serve m_serve;
     IoWorkerLauncher m_launcher;
-    std::array<Worker, kMaxIoWorkers> m_workers{};
-    int m_live = 0;     // registered: taking reads
-    int m_launched = 0; // live or starting, as the launcher counts them
+    std::array<Worker, kMaxIoWorkers> m_workers{}; // numbered below io_max_workers, the lowest free first
+    int m_live = 0;                                // registered: taking reads
+    int m_launched = 0;                            // live or starting, as the launcher counts them
     int m_peak = 0;
     std::array<Queued, kIoWorkerQueueEntries + 1> m_queue{};
     int m_queueHead = 0, m_queueCount = 0;

@@ -132,8 +132,9 @@ void TestGuiViews::distanceAxisIsLog2AndFitsAZoomedCollapse() {
     MainWindow window;
     window.resize(1400, 1000);
     window.show();
-    // A consumer slow enough (10 µs per block) that B's distance settles at 64, below max_pinned.
-    runToEnd(window, smallRun() + QStringList{QStringLiteral("--consumer-ns"), QStringLiteral("10000")});
+    // A consumer slow enough (20 µs per block) that B's distance settles at 64, below max_pinned: its
+    // I/O workers keep up with a miss every 40 µs, so it does not wait and double further.
+    runToEnd(window, smallRun() + QStringList{QStringLiteral("--consumer-ns"), QStringLiteral("20000")});
     auto* distance = qobject_cast<DistancePlot*>(window.dashboard()->views()[0]);
     QVERIFY(distance);
     QCPAxis* y = distance->pane(0)->axis(QCPAxis::atLeft);

@@ -50,6 +50,9 @@ RunSummary everyFigureSet() {
     s.ioMethodUsed = "worker";
     s.fallbackReason = "io_uring to worker";
     s.directIo = true;
+    s.ioWorkersStart = 2;
+    s.ioWorkersEnd = 3;
+    s.ioWorkersPeak = 5;
     s.pagesVerified = 249;
     s.osCacheResidentBefore = 0.25;
     s.osCacheResidentAfter = 1.0;
@@ -132,7 +135,8 @@ void TestSummaryFields::jsonIsTheTable() {
     const QStringList published =
         words("blocks bytes_read cancelled collapse_intervals device_reads direct_io distance_max "
               "distance_mean distance_time_mean error explain_io fallback_reason frac_distance_le2 hits "
-              "in_flight_mean io_combine_limit io_method_used io_size_hist ios max_pinned mechanics misses "
+              "in_flight_mean io_combine_limit io_method_used io_size_hist io_workers_end io_workers_peak "
+              "io_workers_start ios max_pinned mechanics misses "
               "os_cache_resident_after os_cache_resident_before pages_verified pg_index pinned_mean policy "
               "reads_before_stream resets runtime_ns wait_ns waits waits_before_stream waits_scope "
               "waits_unknown");
@@ -179,7 +183,8 @@ void TestSummaryFields::sessionIsTheTable() {
               "in_flight_mean max_pinned io_combine_limit collapse_intervals explain.prefetch_count "
               "explain.distance_sum explain.distance_max explain.distance_capacity explain.wait_count "
               "explain.io_count explain.io_blocks explain.io_in_progress explain.prefetch_known "
-              "explain.waits_known io_method_used fallback_reason direct_io pages_verified "
+              "explain.waits_known io_method_used fallback_reason direct_io io_workers_start io_workers_end "
+              "io_workers_peak pages_verified "
               "os_cache_resident_before os_cache_resident_after pg.index_blocks pg.leaf_pages pg.tids "
               "pg.posting_lists pg.dead_items pg.visits pg.distinct_blocks pg.ascending_steps "
               "pg.descending_steps pg.random_steps pg.checksums cancelled error");
@@ -214,11 +219,15 @@ void TestSummaryFields::sessionKeepsEveryFigure() {
         QVERIFY2(QString::fromUtf8(error.what()).contains(QStringLiteral("summary field 'hits' is missing")),
                  error.what());
     }
-    // Except a figure newer than the first sessions: one written before it reads it as 0.
+    // Except the figures newer than the first sessions: one written before them reads them as 0.
     NameValues older = summaryFields(s);
-    std::erase_if(older, [](const auto& field) { return field.first == "reads_before_stream"; });
+    std::erase_if(older, [](const auto& field) {
+        return field.first == "reads_before_stream" || field.first.starts_with("io_workers_");
+    });
+    QCOMPARE(older.size() + 4, summaryFields(s).size());
     QCOMPARE(summaryFromFields(older, "s").readsBeforeStream, std::uint64_t(0));
     QCOMPARE(summaryFromFields(older, "s").waitsBeforeStream, s.waitsBeforeStream);
+    QCOMPARE(summaryFromFields(older, "s").ioWorkersPeak, 0);
 }
 
 // The text's and the panel's layouts print every run, one with nothing measured too (a name that is

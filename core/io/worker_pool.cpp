@@ -61,9 +61,9 @@ IoWorkerCounts WorkerPool::counts() const {
     return {m_settings.startWorkers(), m_live, m_peak};
 }
 
-int WorkerPool::waitForWorkers(const std::function<bool(int)>& until) const {
+int WorkerPool::waitForWorkers(const std::function<bool(int)>& until, std::chrono::milliseconds limit) const {
     std::unique_lock lock(m_mutex);
-    m_sizeChanged.wait(lock, [&] { return until(m_live); });
+    m_sizeChanged.wait_for(lock, limit, [&] { return until(m_live); });
     return m_live;
 }
 

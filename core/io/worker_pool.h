@@ -6,6 +6,7 @@
 #include "run_clock.h"
 
 #include <array>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -31,9 +32,9 @@ public:
 
     // The pool's size: at the start, now (workers taking reads), and the most at once.
     IoWorkerCounts counts() const;
-    // Blocks until `until(live workers)` holds; returns that count. For tests, which wait on the
-    // pool's changes rather than sleep.
-    int waitForWorkers(const std::function<bool(int)>& until) const;
+    // Blocks until `until(live workers)` holds, or for `limit` at most; returns the live workers then.
+    // For tests, which wait on the pool's changes rather than sleep.
+    int waitForWorkers(const std::function<bool(int)>& until, std::chrono::milliseconds limit) const;
 
 private:
     struct Worker {
