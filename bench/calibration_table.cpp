@@ -74,7 +74,7 @@ double median(std::vector<double> values) {
 }
 
 Figures simulate(const std::string& cached, const std::string& method, const std::string& profilePath,
-                 std::int64_t consumerNs, int repeats) {
+                 std::int64_t consumerNs, std::int64_t submitNs, int repeats) {
     la::RunConfig config = la::defaultRunConfig();
     const auto set = [&config](const char* name, const std::string& value) {
         la::setRunOption(config, *la::findRunOption(name), value);
@@ -92,6 +92,7 @@ Figures simulate(const std::string& cached, const std::string& method, const std
         set("device-profile", profilePath);
         la::useDeviceProfile(config.device, la::loadDeviceProfile(profilePath));
     }
+    config.device.submitNs = submitNs;
     std::vector<double> avg, max, waits;
     for (int seed = 1; seed <= repeats; ++seed) {
         config.device.seed = std::uint64_t(seed);
@@ -112,21 +113,28 @@ bool within(double simulated, double real) {
 int main(int argc, char** argv) {
     if (argc < 3) {
         std::fprintf(stderr,
-                     "usage: %s FIXTURE_DIR PROFILE.json|default [--consumer-ns N] [--repeats N] "
-                     "[--markdown]\n",
+                     "usage: %s FIXTURE_DIR PROFILE.json|default [--consumer-ns N] [--submit-ns METHOD=N]... "
+                     "[--repeats N] [--markdown]\n",
                      argv[0]);
         return 2;
     }
     const std::string fixture = argv[1];
     const std::string profile = std::string(argv[2]) == "default" ? std::string() : argv[2];
     std::int64_t consumerNs = 3000;
+    std::map<std::string, std::int64_t> submitNs;
     int repeats = 5;
     bool markdown = false;
     for (int i = 3; i < argc; ++i) {
         const std::string arg = argv[i];
-        if (arg == "--consumer-ns" && i + 1 < argc)
+        if (arg == "--consumer-ns" && i + 1 < argc) {
             consumerNs = std::atoll(argv[++i]);
-        else if (arg == "--repeats" && i + 1 < argc)
+        } else if (arg == "--submit-ns" && i + 1 < argc) {
+            // The backend's cost to start one read differs by io_method (docs/simulated-device.md).
+            const std::string value = argv[++i];
+            const std::size_t equals = value.find('=');
+            if (equals != std::string::npos)
+                submitNs[value.substr(0, equals)] = std::atoll(value.c_str() + equals + 1);
+        } else if (arg == "--repeats" && i + 1 < argc)
             repeats = std::max(1, std::atoi(argv[++i]));
         else if (arg == "--markdown")
             markdown = true;
@@ -151,8 +159,10 @@ int main(int argc, char** argv) {
                 if (found == medians.end())
                     continue;
                 const Figures& real = found->second;
+                const auto submit = submitNs.find(method);
                 const Figures sim = simulate(fixture + "/" + kase + "/sync/r1/cached.txt", method, profile,
-                                             consumerNs, std::string(method) == "sync" ? 1 : repeats);
+                                             consumerNs, submit == submitNs.end() ? 0 : submit->second,
+                                             std::string(method) == "sync" ? 1 : repeats);
                 const bool ok[3] = {within(sim.avg, real.avg), within(sim.max, real.max),
                                     within(sim.waits, real.waits)};
                 for (int k = 0; k < 3; ++k)

@@ -409,6 +409,13 @@ std::vector<RunOption> buildTable() {
         {}, [](const RunConfig& c) { return c.deviceProfile; },
         [](RunConfig& c, const std::string& v) { c.deviceProfile = v; }));
     t.push_back(whole(
+        "submit-ns", "submitNs", "submit_ns", io,
+        "--io sim: consumer CPU to start one asynchronous read (an io_uring submission, waking a\n"
+        "worker; default 0); docs/simulated-device.md",
+        0, 1'000'000'000,
+        [](const RunConfig& c) { return wholeText(std::uint64_t(c.device.submitNs), false); },
+        [](RunConfig& c, std::uint64_t v) { c.device.submitNs = std::int64_t(v); }));
+    t.push_back(whole(
         "consumer-ns", "consumerNs", "consumer_ns", io,
         "consumer CPU per block (default 3000, as in a replay of PostgreSQL; real I/O spends it on the CPU)",
         0, 1'000'000'000,
@@ -475,6 +482,7 @@ void addUnits(std::vector<RunOption>& table) {
                                                                    {"reset-every", "blocks"},
                                                                    {"latency-us", "\u00b5s"},
                                                                    {"consumer-ns", "ns"},
+                                                                   {"submit-ns", "ns"},
                                                                    {"device-parallelism", "requests"},
                                                                    {"collapse-window", "misses"},
                                                                    {"stream-start-after", "visits"},

@@ -27,6 +27,9 @@ struct SimDeviceConfig {
     int parallelism = 4;
     double jitter = 0.0; // each latency is scaled by a uniform factor in [1 - jitter, 1 + jitter]
     std::uint64_t seed = 1;
+    // The backend's CPU to hand one asynchronous read to the I/O method (an io_uring submission, a
+    // worker's wake-up): the consumer's clock moves on by it at each such start (--submit-ns).
+    std::int64_t submitNs = 0;
     // A measured device (--device-profile): each service time is drawn from its latency
     // distribution instead of the fixed one above, and jitter is not applied.
     std::shared_ptr<const DeviceProfile> profile;
@@ -130,6 +133,8 @@ inline std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) 
 }
 
 inline void SimDevice::start(const ReadRequest& request) {
+    if (!request.synchronous)
+        m_now += m_config.submitNs;
     if (m_pendingCount > m_pendingMask)
         growPending();
     Pending& pending = m_pending[(m_pendingHead + m_pendingCount) & m_pendingMask];
