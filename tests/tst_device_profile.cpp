@@ -130,6 +130,33 @@ class TestDeviceProfile : public QObject {
     Q_OBJECT
 
 private slots:
+    void submissionCostMovesTheConsumersClock() {
+        // --submit-ns: each asynchronous read started costs the consumer that much; a synchronous
+        // read (io_method=sync) pays nothing more. The device answers at once, so no wait hides it.
+        const auto run = [](const char* method, const char* submit) {
+            RunConfig config = defaultRunConfig();
+            for (const auto& [name, value] : {std::pair{"dataset", "random"},
+                                              {"pattern-blocks", "2000"},
+                                              {"sim-io-method", method},
+                                              {"submit-ns", submit},
+                                              {"policy", "fixed:4"},
+                                              {"latency-us", "0"}})
+                setRunOption(config, *findRunOption(name), value);
+            return runScan(config, config.policy, {});
+        };
+        for (const char* method : {"io_uring", "sync"}) {
+            const RunSummary free = run(method, "0");
+            const RunSummary costly = run(method, "100000");
+            QCOMPARE(costly.ios, free.ios);
+            const std::int64_t extra = costly.runtimeNs - free.runtimeNs;
+            if (QByteArray(method) == "sync")
+                QCOMPARE(extra, std::int64_t(0));
+            else // a device that never keeps the consumer waiting: 100 µs more per read started
+                QVERIFY2(std::abs(extra - std::int64_t(costly.ios) * 100'000) <= std::int64_t(costly.ios),
+                         qPrintable(QStringLiteral("%1 for %2 reads").arg(extra).arg(costly.ios)));
+        }
+    }
+
     void parsesAValidProfile() {
         const DeviceProfile profile = parseDeviceProfile(bytesOf(profileJson()));
         QCOMPARE(profile.parallelism, 4);
