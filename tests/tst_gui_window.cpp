@@ -26,6 +26,8 @@
 #include <QPainter>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -35,6 +37,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QWheelEvent>
 #include <QXmlStreamReader>
 
 #include <cerrno>
@@ -117,6 +120,7 @@ private slots:
     void vectorExportsAreDrawingsWithMetadata();
     void headlessWritesEveryPlotFormat();
     void advancedSettingsReachTheRun();
+    void wheelScrollsThePanelNotItsFields();
     void datasetCacheShowsItsSizeAndClearsOnlyOurFiles();
     void importedTraceIsShownBesideItsModel();
     void postgresIndexScanFromTheWindow();
@@ -650,6 +654,37 @@ void TestGuiWindow::advancedSettingsReachTheRun() {
     maxPinned->setValue(maxPinned->minimum());
     QCOMPARE(window.setupPanel()->config().stream.maxPinnedOverride, 0);
     QVERIFY(window.dashboard()->stale()); // a changed advanced setting marks the plots
+}
+
+// A wheel turned over the run setup scrolls it: a field it passes over keeps its value until the
+// user has clicked or tabbed into it.
+void TestGuiWindow::wheelScrollsThePanelNotItsFields() {
+    MainWindow window;
+    window.resize(1200, 600);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* area = qobject_cast<QScrollArea*>(window.setupPanel()->parentWidget()->parentWidget());
+    QVERIFY(area);
+    QSpinBox* box = nullptr;
+    for (QSpinBox* candidate : window.setupPanel()->findChildren<QSpinBox*>())
+        if (candidate->isVisible() && candidate->isEnabled() && candidate->value() > candidate->minimum())
+            box = candidate;
+    QVERIFY(box);
+    const int before = box->value();
+    const int scrolled = area->verticalScrollBar()->value();
+    const auto turn = [box] {
+        const QPointF at(box->width() / 2.0, box->height() / 2.0);
+        QWheelEvent wheel(at, box->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(box, &wheel);
+    };
+    turn();
+    QCOMPARE(box->value(), before);
+    QVERIFY(area->verticalScrollBar()->value() > scrolled); // the panel moved instead
+    box->setFocus(Qt::MouseFocusReason);
+    QTRY_VERIFY(box->hasFocus());
+    turn();
+    QCOMPARE(box->value(), before - box->singleStep()); // chosen: the wheel is the field's
 }
 
 // A real run writes its dataset file into the cache; the panel shows the size, and Clear deletes

@@ -7,6 +7,7 @@
 #include "gui/run_setup_panel.h"
 #include "gui/settings_store.h"
 #include "gui/sweep_window.h"
+#include "gui/wheel_guard.h"
 #include "input_error.h"
 #include "io/scan_target.h"
 #include "render/png_export.h"
@@ -95,6 +96,7 @@ void MainWindow::buildDock() {
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setMinimumWidth(m_panel->sizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
+    (new WheelGuard(scroll))->protectFieldsOf(m_panel);
     auto* dock = new QDockWidget(tr("Run setup"), this);
     dock->setObjectName(QStringLiteral("runSetup"));
     // Closable, with a toggle in the View menu and the toolbar: on a small screen the plots get the width.
