@@ -72,6 +72,7 @@ private slots:
     void allCachedScanPrintsNoIoLine();
     void observedRunWithPostgresExplain();
     void explainOfAnotherScanIsPointedOut();
+    void lateStartIsCountedApart();
 };
 
 void TestPg19Explain::initTestCase() {
@@ -218,6 +219,29 @@ void TestPg19Explain::explainOfAnotherScanIsPointedOut() {
     QCOMPARE(alone.exitCode, 2);
     QVERIFY2(alone.err.contains(QStringLiteral("--explain needs --import-trace FILE")),
              qPrintable(alone.err));
+}
+
+void TestPg19Explain::lateStartIsCountedApart() {
+    // --stream-start-after on a block list: the first visits are read one by one before the stream
+    // exists; PostgreSQL's EXPLAIN counts the stream alone, the run counts everything.
+    QTemporaryDir dir;
+    const QString list = dir.filePath(QStringLiteral("blocks.txt"));
+    QFile file(list);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    for (int block = 0; block <= 600; block += 3) // 201 blocks, none adjacent: one read each
+        file.write(QByteArray::number(block) + '\n');
+    file.close();
+    const CliResult r = runLookahead({QStringLiteral("--headless"), QStringLiteral("--blocks"), list,
+                                      QStringLiteral("--policy"), QStringLiteral("pg19"),
+                                      QStringLiteral("--stream-start-after"), QStringLiteral("10")},
+                                     60'000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("  reads 201 (")), qPrintable(r.out));
+    QVERIFY2(
+        r.out.contains(QStringLiteral("  before the stream started: 10 reads, 10 waits (in the run's reads "
+                                      "and waits, not in EXPLAIN's)\n")),
+        qPrintable(r.out));
+    QCOMPARE(field(linesOf(r.out).io, QStringLiteral("count")), QStringLiteral("191"));
 }
 
 QTEST_GUILESS_MAIN(TestPg19Explain)

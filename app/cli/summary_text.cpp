@@ -47,6 +47,12 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
         text +=
             QString::fromStdString(explain) +
             QStringLiteral("  (%1)\n").arg(QString::fromStdString(explainIoScopeNote(s.pgIndex.has_value())));
+    if (s.readsBeforeStream > 0)
+        text += fillFigures(
+                    "  before the stream started: {reads_before_stream} reads, {waits_before_stream} waits "
+                    "(in the run's reads and waits, not in EXPLAIN's)",
+                    s, FigureText::Printable) +
+                QLatin1Char('\n');
     if (s.ioWorkersPeak > 0)
         text += fillFigures("  I/O workers {io_workers_start} → {io_workers_end} (most {io_workers_peak})", s,
                             FigureText::Printable) +
