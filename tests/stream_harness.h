@@ -22,6 +22,14 @@
 
 namespace la::test {
 
+// Blocks 0 .. n-1, in order.
+inline std::vector<std::uint32_t> firstBlocks(std::uint32_t n) {
+    std::vector<std::uint32_t> blocks(n);
+    for (std::uint32_t i = 0; i < n; ++i)
+        blocks[i] = i;
+    return blocks;
+}
+
 class TraceRecorder final : public EventSink {
 public:
     void onEvents(std::span<const Event> batch) override {

@@ -7,18 +7,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <numeric>
 
 using namespace la;
+using la::test::firstBlocks;
 using la::test::StreamRun;
 
 namespace {
-
-std::vector<std::uint32_t> range(std::uint32_t n) {
-    std::vector<std::uint32_t> blocks(n);
-    std::iota(blocks.begin(), blocks.end(), 0u);
-    return blocks;
-}
 
 RunSummary run(const std::string& policy, const std::string& prewarm, std::vector<std::uint32_t> blocks,
                std::int64_t consumerNs = 10'000) {
@@ -50,7 +44,7 @@ void TestAdaptivePolicy::escapesCollapse_data() {
 
 void TestAdaptivePolicy::escapesCollapse() {
     QFETCH(QString, prewarm);
-    const auto blocks = range(50000);
+    const auto blocks = firstBlocks(50000);
     const RunSummary adaptive = run("adaptive", prewarm.toStdString(), blocks);
     const RunSummary fixedMax = run("fixed:94", prewarm.toStdString(), blocks);
     const RunSummary pg18 = run("pg18", prewarm.toStdString(), blocks);
@@ -68,7 +62,7 @@ void TestAdaptivePolicy::pinsOnlyWhatItNeeds() {
     // A slow consumer (1 ms per block) on an uncached sequential scan: the device is never the
     // bottleneck, so one combined read of look-ahead hides every read. PG18 still pins
     // max_pinned_buffers (94).
-    const auto blocks = range(5000);
+    const auto blocks = firstBlocks(5000);
     const RunSummary adaptive = run("adaptive", "none", blocks, 1'000'000);
     const RunSummary pg18 = run("pg18", "none", blocks, 1'000'000);
     qInfo("pinned mean adaptive %.1f vs pg18 %.1f; waits %llu / %llu", adaptive.pinnedMean, pg18.pinnedMean,
@@ -93,7 +87,7 @@ void TestAdaptivePolicy::decaysOnCachedData() {
     StreamRun r;
     r.policy = "adaptive";
     r.prewarm = "list:" + list.toStdString();
-    r.run(range(20000));
+    r.run(firstBlocks(20000));
     QVERIFY(r.summary.distanceMax > 16);
     int tail = 0;
     for (auto it = r.trace.events.rbegin(); it != r.trace.events.rend() && tail < 5000; ++it) {

@@ -8,20 +8,9 @@
 #include <QtTest>
 
 #include <algorithm>
-#include <numeric>
 
 using namespace la;
 using namespace la::test;
-
-namespace {
-
-std::vector<std::uint32_t> sequential(std::uint32_t n) {
-    std::vector<std::uint32_t> blocks(n);
-    std::iota(blocks.begin(), blocks.end(), 0u);
-    return blocks;
-}
-
-} // namespace
 
 class TestExplainIo : public QObject {
     Q_OBJECT
@@ -68,7 +57,7 @@ void TestExplainIo::fixedDistanceSequentialScan() {
     // buffer handed out is one Consumed event, sampled with its own pin still held.
     StreamRun run;
     run.policy = "fixed:32";
-    run.run(sequential(1000));
+    run.run(firstBlocks(1000));
     const ExplainIo& io = run.summary.explainIo;
 
     std::uint64_t consumed = 0, pinnedSum = 0, reads = 0, readBlocks = 0, inFlightSum = 0, waits = 0;
@@ -107,7 +96,7 @@ void TestExplainIo::allCachedFastPath() {
     // holds one pin at each hand-out, and its last call (the end of the stream) samples nothing.
     StreamRun run;
     run.prewarm = "all";
-    run.run(sequential(200));
+    run.run(firstBlocks(200));
     const ExplainIo& io = run.summary.explainIo;
     QCOMPARE(run.summary.blocks, 200ull);
     QCOMPARE(io.prefetchCount, 199ull);
@@ -124,7 +113,7 @@ void TestExplainIo::countersSpanResets() {
     StreamRun run;
     run.policy = "fixed:32";
     run.resetEvery = 100;
-    run.run(sequential(1000));
+    run.run(firstBlocks(1000));
     const ExplainIo& io = run.summary.explainIo;
     QCOMPARE(run.summary.resets, 9ull);
     QCOMPARE(io.prefetchCount, run.summary.blocks);

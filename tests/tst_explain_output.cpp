@@ -6,6 +6,7 @@
 #include "experiment/explain_output.h"
 #include "input_error.h"
 #include "pg_server.h"
+#include "test_files.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,11 +19,6 @@ namespace {
 
 QString fixtures() {
     return QStringLiteral(LOOKAHEAD_SHARED_FIXTURES);
-}
-
-QByteArray readBytes(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 QString refusal(const QByteArray& bytes) {
@@ -60,7 +56,7 @@ void TestExplainOutput::realPostgres19Runs() {
         const QString run = fixtures() + QStringLiteral("/pg19-calibration/%1/%2/r%3/explain.txt")
                                              .arg(QString::fromLatin1(c[0]), QString::fromLatin1(c[1]),
                                                   QString::fromLatin1(c[2]));
-        const ExplainOutput plan = parseExplainOutput(readBytes(run), run);
+        const ExplainOutput plan = parseExplainOutput(readFile(run), run);
         QCOMPARE(plan.format, ExplainOutput::Format::Text);
         QCOMPARE(plan.nodes.size(), std::size_t{2});
         QCOMPARE(plan.nodes[0].nodeType, QStringLiteral("Aggregate"));
@@ -160,7 +156,7 @@ void TestExplainOutput::psqlAlignedJson() {
     // end of each line, a row count, and the SET tags of the statements before it.
     const QString path =
         QStringLiteral(LOOKAHEAD_FUZZ_CORPUS "/explain_output/pg15-index-scan-json-aligned.txt");
-    const ExplainOutput plan = parseExplainOutput("SET\nSET\n" + readBytes(path), path);
+    const ExplainOutput plan = parseExplainOutput("SET\nSET\n" + readFile(path), path);
     QCOMPARE(plan.format, ExplainOutput::Format::Json);
     const ExplainNode* scan = plan.scanOf(QString());
     QVERIFY(scan != nullptr);

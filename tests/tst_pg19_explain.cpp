@@ -5,11 +5,9 @@
 // io_uring runs depend on timing, so only what does not (count, size, capacity) must agree.
 
 #include "cli_process.h"
+#include "test_files.h"
 
 #include <QDir>
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -21,13 +19,6 @@ namespace {
 
 QString fixtures() {
     return QStringLiteral(LOOKAHEAD_SHARED_FIXTURES);
-}
-
-QString readText(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(file.readAll());
 }
 
 // The Seq Scan node's read-stream lines, without their indentation.
@@ -93,8 +84,8 @@ void TestPg19Explain::realRuns_data() {
 
 void TestPg19Explain::realRuns() {
     QFETCH(QString, run);
-    const QString settings = readText(run + QStringLiteral("/settings.txt"));
-    const ExplainLines real = linesOf(readText(run + QStringLiteral("/explain.txt")));
+    const QString settings = QString::fromUtf8(readFile(run + QStringLiteral("/settings.txt")));
+    const ExplainLines real = linesOf(QString::fromUtf8(readFile(run + QStringLiteral("/explain.txt"))));
     QVERIFY2(!real.prefetch.isEmpty() && !real.io.isEmpty(), qPrintable(run));
     const QString method = setting(settings, QStringLiteral("io_method"));
     QVERIFY2(!method.isEmpty(), qPrintable(run));
@@ -167,10 +158,7 @@ void TestPg19Explain::observedRunWithPostgresExplain() {
                                       "--trace-backend); its waits for the reads of 4 other process(es), I/O "
                                       "workers, are not in a syscall trace\n")),
         qPrintable(r.out));
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject observed =
-        QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("runs")].toArray()[0].toObject();
+    const QJsonObject observed = summaryRun(json);
     QCOMPARE(observed[QStringLiteral("waits")].toInteger(), 1);
     QCOMPARE(observed[QStringLiteral("wait_ns")].toInteger(), 318'000);
     const QJsonObject server = observed[QStringLiteral("postgresql_explain")].toObject();
@@ -202,11 +190,9 @@ void TestPg19Explain::explainOfAnotherScanIsPointedOut() {
 
     QTemporaryDir dir;
     const QString join = dir.filePath(QStringLiteral("join.txt"));
-    QFile file(join);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("Hash Join  (actual rows=1 loops=1)\n  ->  Seq Scan on a  (actual rows=1 loops=1)\n"
-               "  ->  Hash  (actual rows=1 loops=1)\n        ->  Seq Scan on b  (actual rows=1 loops=1)\n");
-    file.close();
+    writeFile(join,
+              "Hash Join  (actual rows=1 loops=1)\n  ->  Seq Scan on a  (actual rows=1 loops=1)\n"
+              "  ->  Hash  (actual rows=1 loops=1)\n        ->  Seq Scan on b  (actual rows=1 loops=1)\n");
     const CliResult two =
         runLookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"),
                       traced + QStringLiteral("/io-workers.strace"), QStringLiteral("--explain"), join},
@@ -226,11 +212,10 @@ void TestPg19Explain::lateStartIsCountedApart() {
     // exists; PostgreSQL's EXPLAIN counts the stream alone, the run counts everything.
     QTemporaryDir dir;
     const QString list = dir.filePath(QStringLiteral("blocks.txt"));
-    QFile file(list);
-    QVERIFY(file.open(QIODevice::WriteOnly));
+    QByteArray blocks;
     for (int block = 0; block <= 600; block += 3) // 201 blocks, none adjacent: one read each
-        file.write(QByteArray::number(block) + '\n');
-    file.close();
+        blocks += QByteArray::number(block) + '\n';
+    writeFile(list, blocks);
     const CliResult r = runLookahead({QStringLiteral("--headless"), QStringLiteral("--blocks"), list,
                                       QStringLiteral("--policy"), QStringLiteral("pg19"),
                                       QStringLiteral("--stream-start-after"), QStringLiteral("10")},

@@ -15,12 +15,6 @@ using namespace la::test;
 
 namespace {
 
-std::vector<std::uint32_t> range(std::uint32_t n) {
-    std::vector<std::uint32_t> blocks(n);
-    std::iota(blocks.begin(), blocks.end(), 0u);
-    return blocks;
-}
-
 // The simulated device, with every request and wait it is asked for written down in order.
 class RecordingDevice final : public IoBackend {
 public:
@@ -81,7 +75,7 @@ void TestPg19Rules::fastPathMissIsReadByTheBackendAtOnce() {
     // StartReadBuffer, even with io_method=worker; being synchronous, it counts as a wait and doubles
     // the read-ahead distance.
     const std::uint32_t n = 400, missing = 300;
-    const std::vector<std::uint32_t> blocks = range(n);
+    const std::vector<std::uint32_t> blocks = firstBlocks(n);
     VectorSource source(blocks);
     auto policy = makePolicy("pg19");
     BufferPool pool(2 * n, n);
@@ -143,7 +137,7 @@ void TestPg19Rules::combineDistanceGrowsWithoutWaits() {
     // completed read, waited for or not, so a sequential scan that never waits still reads
     // io_combine_limit blocks at a time while its read-ahead distance stays small.
     StreamRun run = keepingUp();
-    run.run(range(8000));
+    run.run(firstBlocks(8000));
     const int limit = run.stream.ioCombineLimit;
     QVERIFY2(run.summary.distanceMax < limit, qPrintable(QString::number(run.summary.distanceMax)));
     const std::vector<int> sizes = run.trace.readSizes();
@@ -160,7 +154,7 @@ void TestPg19Rules::hitsDecayOnlyAfterTheHoldoff() {
     run.policy = "pg19";
     run.stream.ioMethod = IoMethod::Sync; // the one read is a wait: the distance goes to 2
     run.prewarm = "except-every:100000";  // only block 0 is missing
-    run.run(range(2000));
+    run.run(firstBlocks(2000));
     const int maxPinned = computeLimits(run.stream, kPg19Mechanics).maxPinned;
     const std::vector<Event>& events = run.trace.events;
     const auto completed = std::find_if(events.begin(), events.end(),
@@ -223,7 +217,7 @@ void TestPg19Rules::backendReadsWhatTheRealBackendRead() {
     }
 
     const std::uint32_t n = 16384; // the table, scanned in order
-    const std::vector<std::uint32_t> blocks = range(n);
+    const std::vector<std::uint32_t> blocks = firstBlocks(n);
     VectorSource source(blocks);
     auto policy = makePolicy("pg19");
     BufferPool pool(n + 1, n);
