@@ -7,7 +7,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-
 using namespace la;
 using la::test::firstBlocks;
 using la::test::StreamRun;
