@@ -112,7 +112,8 @@ int effectiveParallelism(const std::vector<LatencyFigures>& random) {
 void DeviceProfile::finish() {
     if (std::string problem = checkDeviceProfile(*this); !problem.empty())
         throw InputError(problem);
-    const double furtherBlocks = double(sequentialBytes / kRandomReadBytes - 1);
+    // Whole 8 kB blocks (checkDeviceProfile): the division is exact.
+    const double furtherBlocks = double(sequentialBytes) / double(kRandomReadBytes) - 1.0;
     m_extraBlockNs.clear();
     for (const LatencyFigures& f : sequential) {
         // By Little's law a read's mean time at the device is the reads under way over the rate; the

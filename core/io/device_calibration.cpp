@@ -204,6 +204,7 @@ Samples measureThreads(const Target& target, const Phase& phase, std::uint64_t s
     std::vector<std::thread> threads;
     std::atomic<std::uint64_t> cursor{0};
     const std::uint64_t slots = target.bytes / phase.bytes;
+    threads.reserve(static_cast<std::size_t>(phase.depth));
     for (int t = 0; t < phase.depth; ++t)
         threads.emplace_back([&, t] {
             const AlignedBuffer buffer = alignedBuffer(phase.bytes);
@@ -248,10 +249,11 @@ void openUserFile(const std::string& path, Target& target, const CalibrationCall
     const ScanFile file = inspectScanFile(path);
     target.name = path;
     if (file.bytes < kMinCalibrationFileBytes)
-        throw InputError(joined({"calibrate: '", path, "' is ", byteSize(file.bytes),
-                                 "; measuring needs at least ", byteSize(kMinCalibrationFileBytes),
-                                 " to read from (give a larger file, or leave --file out to measure with a "
-                                 "scratch file in the dataset cache directory)"}));
+        throw InputError(
+            joined({"calibrate: '", path, "' is ", byteSize(file.bytes), "; measuring needs at least ",
+                    byteSize(kMinCalibrationFileBytes),
+                    std::string(" to read from (give a larger file, or leave --file out to measure "
+                                "with a scratch file in the dataset cache directory)")}));
     int fd = openForReading(path, true);
     if (fd == -EINVAL) {
         target.direct = false;
