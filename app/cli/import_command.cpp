@@ -197,6 +197,7 @@ int runImportHeadless(const CliOptions& options) {
     }
     int exitCode = reportWriteErrors(result.writeErrors);
     if (result.summaries.size() == 2) {
+        result.summaries[0] = observed.run;
         if (!result.summaries[1].error.empty())
             exitCode = 1;
         std::printf("%s\n", qPrintable(variantVerdict(experiment.runs, result.summaries)));
