@@ -10,6 +10,7 @@
 #include "observed/read_sources.h"
 #include "observed/trace_importer.h"
 #include "test_files.h"
+#include "traced_run.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -276,32 +277,14 @@ void TestReadSources::realBufferedScanHalfInThePageCache() {
 
     const QString trace = dir.filePath(QStringLiteral("buffered.strace"));
     QProcess process;
-    // LeakSanitizer cannot work under ptrace: a traced ASan build would die at exit.
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    const QString asan = env.value(QStringLiteral("ASAN_OPTIONS"));
-    env.insert(QStringLiteral("ASAN_OPTIONS"),
-               (asan.isEmpty() ? QString() : asan + QLatin1Char(':')) + QStringLiteral("detect_leaks=0"));
-    process.setProcessEnvironment(env);
-    process.start(strace, {QStringLiteral("-f"),
-                           QStringLiteral("-ttt"),
-                           QStringLiteral("-T"),
-                           QStringLiteral("-yy"),
-                           QStringLiteral("-e"),
-                           QStringLiteral("trace=pread64,preadv,preadv2"),
-                           QStringLiteral("-o"),
-                           trace,
-                           QStringLiteral(LOOKAHEAD_BINARY),
-                           QStringLiteral("--headless"),
-                           QStringLiteral("--io"),
-                           QStringLiteral("sync"),
-                           QStringLiteral("--buffered"),
-                           QStringLiteral("--os-cache"),
-                           QStringLiteral("warm"),
-                           QStringLiteral("--sequential-flag"),
-                           QStringLiteral("--dataset"),
-                           QStringLiteral("random"),
-                           QStringLiteral("--file"),
-                           file});
+    process.setProcessEnvironment(tracedEnvironment());
+    process.start(strace, straceReadOptions(trace) +
+                              QStringList{QStringLiteral(LOOKAHEAD_BINARY), QStringLiteral("--headless"),
+                                          QStringLiteral("--io"), QStringLiteral("sync"),
+                                          QStringLiteral("--buffered"), QStringLiteral("--os-cache"),
+                                          QStringLiteral("warm"), QStringLiteral("--sequential-flag"),
+                                          QStringLiteral("--dataset"), QStringLiteral("random"),
+                                          QStringLiteral("--file"), file});
     const CliResult traced = finishProcess(process, 300'000);
     QVERIFY2(traced.exitCode == 0, qPrintable(traced.err));
 
