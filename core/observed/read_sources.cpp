@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 namespace la {
@@ -13,8 +14,8 @@ namespace {
 
 // Read times on a log scale, a quarter octave a bin, from 1 ns to 2^40 ns (18 minutes): a page-cache
 // hit and a device read lie octaves apart, and a log scale gives both modes the same width.
-constexpr int kBinsPerOctave = 4;
-constexpr int kBins = 40 * kBinsPerOctave;
+constexpr std::size_t kBinsPerOctave = 4;
+constexpr std::size_t kBins = 40 * kBinsPerOctave;
 
 // The page-cache yardstick: a system call and its copy from memory, generously (measured under
 // strace -T, which slows each call: 8 kB hits take 6 to 20 µs there, a few without it).
@@ -28,15 +29,15 @@ constexpr std::uint64_t kMinModeShare = 256;
 // A valley is at most a quarter as high as the lower of the highest bins on its two sides.
 constexpr std::uint64_t kValleyDepth = 4;
 
-int binOf(std::int64_t ns) {
+std::size_t binOf(std::int64_t ns) {
     const double clamped = std::max(1.0, static_cast<double>(ns));
-    const int bin = static_cast<int>(std::floor(std::log2(clamped) * kBinsPerOctave));
-    return std::clamp(bin, 0, kBins - 1);
+    const double bin = std::floor(std::log2(clamped) * static_cast<double>(kBinsPerOctave));
+    return std::min(static_cast<std::size_t>(bin), kBins - 1);
 }
 
 // The time at a bin's lower edge; a fraction gives a point inside it.
 double binEdgeNs(double bin) {
-    return std::exp2(bin / kBinsPerOctave);
+    return std::exp2(bin / static_cast<double>(kBinsPerOctave));
 }
 
 std::int64_t median(std::vector<std::int64_t>& durations) {
@@ -57,10 +58,10 @@ struct Histogram {
     explicit Histogram(std::span<const ObservedRead> reads) {
         std::array<std::uint64_t, kBins> under{};
         for (const ObservedRead& read : reads) {
-            const int bin = binOf(read.durationNs);
-            ++counts[static_cast<std::size_t>(bin)];
+            const std::size_t bin = binOf(read.durationNs);
+            ++counts[bin];
             if (read.durationNs <= pageCacheCeilingNs(read.nblocks))
-                ++under[static_cast<std::size_t>(bin)];
+                ++under[bin];
         }
         for (std::size_t i = 0; i < kBins; ++i) {
             sum[i + 1] = sum[i] + counts[i];
@@ -68,55 +69,58 @@ struct Histogram {
         }
     }
     // Four times the bin smoothed with its neighbours (1-2-1): sparse traces have ragged bins.
-    std::uint64_t smoothed(int bin) const {
-        const auto at = [&](int i) { return i < 0 || i >= kBins ? 0 : counts[static_cast<std::size_t>(i)]; };
-        return at(bin - 1) + 2 * at(bin) + at(bin + 1);
+    std::uint64_t smoothed(std::size_t bin) const {
+        return (bin > 0 ? counts[bin - 1] : 0) + 2 * counts[bin] + (bin + 1 < kBins ? counts[bin + 1] : 0);
     }
 };
 
-// The bins of the deepest valley between a mostly-fast side and a mostly-slow side, as [first,
-// last] (a flat run of equally deep bins: an empty gap); first < 0 when there is none.
-std::pair<int, int> deepestValley(const Histogram& h, std::uint64_t reads) {
-    int lo = 0, hi = kBins - 1;
-    while (h.counts[static_cast<std::size_t>(lo)] == 0)
+// The first and last bin of a valley: one bin, or a flat run of equally deep bins (an empty gap).
+struct Valley {
+    std::size_t first = 0, last = 0;
+};
+
+// The deepest valley between a mostly-fast side and a mostly-slow side, if there is one.
+std::optional<Valley> deepestValley(const Histogram& h, std::uint64_t reads) {
+    std::size_t lo = 0, hi = kBins - 1;
+    while (h.counts[lo] == 0)
         ++lo;
-    while (h.counts[static_cast<std::size_t>(hi)] == 0)
+    while (h.counts[hi] == 0)
         --hi;
-    std::array<std::uint64_t, kBins> peakLeft{}, peakRight{}; // highest smoothed bin at or beyond
-    for (int i = lo; i <= hi; ++i)
-        peakLeft[static_cast<std::size_t>(i)] =
-            std::max<std::uint64_t>(i > lo ? peakLeft[static_cast<std::size_t>(i - 1)] : 0, h.smoothed(i));
-    for (int i = hi; i >= lo; --i)
-        peakRight[static_cast<std::size_t>(i)] =
-            std::max<std::uint64_t>(i < hi ? peakRight[static_cast<std::size_t>(i + 1)] : 0, h.smoothed(i));
+    if (hi < lo + 2)
+        return std::nullopt;
+    // The highest smoothed bin up to each bin, and from each bin on.
+    std::array<std::uint64_t, kBins> peakLeft{}, peakRight{};
+    for (std::size_t i = lo; i <= hi; ++i)
+        peakLeft[i] = std::max(i > lo ? peakLeft[i - 1] : 0, h.smoothed(i));
+    for (std::size_t i = hi + 1; i-- > lo;)
+        peakRight[i] = std::max(i < hi ? peakRight[i + 1] : 0, h.smoothed(i));
 
     const std::uint64_t minMode = std::max(kMinModeReads, (reads + kMinModeShare - 1) / kMinModeShare);
     std::uint64_t bestScore = 0;
-    int first = -1, last = -1;
-    for (int i = lo + 1; i < hi; ++i) {
-        const auto at = static_cast<std::size_t>(i);
-        const std::uint64_t peak = std::min(peakLeft[at - 1], peakRight[at + 1]);
+    std::optional<Valley> best;
+    for (std::size_t i = lo + 1; i < hi; ++i) {
+        const std::uint64_t peak = std::min(peakLeft[i - 1], peakRight[i + 1]);
         const std::uint64_t floor = h.smoothed(i);
         if (floor * kValleyDepth > peak)
             continue;
-        const std::uint64_t fast = h.sum[at], slow = reads - h.sum[at + 1];
+        const std::uint64_t fast = h.sum[i], slow = reads - h.sum[i + 1];
         if (fast < minMode || slow < minMode)
             continue;
         // Two kinds of read only if the fast side is mostly as fast as a page-cache hit and the
         // slow side mostly slower: else both are one kind (small and large reads, or a tail).
-        const std::uint64_t fastUnder = h.sumUnderCeiling[at];
-        const std::uint64_t slowUnder = h.sumUnderCeiling[kBins] - h.sumUnderCeiling[at + 1];
+        const std::uint64_t fastUnder = h.sumUnderCeiling[i];
+        const std::uint64_t slowUnder = h.sumUnderCeiling[kBins] - h.sumUnderCeiling[i + 1];
         if (2 * fastUnder <= fast || 2 * slowUnder >= slow)
             continue;
         const std::uint64_t score = peak - floor;
-        if (score > bestScore) {
+        if (!best || score > bestScore) {
             bestScore = score;
-            first = last = i;
-        } else if (score == bestScore && last == i - 1) {
-            last = i;
+            best = Valley{i, i};
+        } else if (score == bestScore && best->last == i - 1) {
+            best->last = i;
         }
     }
-    return {first, last};
+    return best;
 }
 
 } // namespace
@@ -160,11 +164,11 @@ ReadSources classifyReadSources(std::span<const ObservedRead> reads, bool hasDur
     if (!hasDurations || reads.empty())
         return sources;
     const Histogram histogram(reads);
-    const auto [first, last] = deepestValley(histogram, reads.size());
-    if (first >= 0) {
+    if (const std::optional<Valley> valley = deepestValley(histogram, reads.size())) {
         sources.basis = ReadSources::Basis::Valley;
         // The middle of the valley on the log scale: its lower edge to its upper one.
-        sources.thresholdNs = std::llround(binEdgeNs((first + last + 1) / 2.0));
+        sources.thresholdNs =
+            std::llround(binEdgeNs(static_cast<double>(valley->first + valley->last + 1) / 2.0));
     } else {
         const std::uint64_t under = histogram.sumUnderCeiling[kBins];
         sources.basis =
