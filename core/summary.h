@@ -26,6 +26,14 @@ struct RunSummary {
     std::uint64_t ios = 0;                   // read operations of the stream
     std::map<int, std::uint64_t> ioSizeHist; // blocks -> reads
     std::uint64_t deviceReads = 0;           // reads that reached the device
+    // An observed run's reads told apart by their durations (docs/trace-import.md §5): those the OS
+    // page cache served (its device reads are the rest), the duration that split them (absent when
+    // all were one kind) and how. Not known for a modelled run, nor for a trace without durations:
+    // the JSON's page_cache_reads (and such a trace's device_reads) are null then, never 0.
+    bool pageCacheKnown = false;
+    std::uint64_t pageCacheReads = 0;
+    std::optional<double> pageCacheThresholdNs;
+    std::string pageCacheBasis;
     std::uint64_t bytesRead = 0;
     std::uint64_t waits = 0;
     std::int64_t waitNs = 0;

@@ -619,6 +619,24 @@ void TestGuiModel::summaryRowsFormatNumbers() {
     }
     QVERIFY(sawBlocks);
     QVERIFY(sawCollapse);
+
+    // An observed run's reads told apart by the page cache that served them; a model's are not.
+    RunSummary observed;
+    observed.policy = "observed";
+    observed.pageCacheKnown = true;
+    observed.pageCacheReads = 5210;
+    observed.deviceReads = 851;
+    observed.pageCacheThresholdNs = 18'250.0;
+    RunSummary untimed = observed;
+    untimed.pageCacheKnown = false;
+    const auto pageCache = summaryRows({&observed, &s, &untimed});
+    const auto row = std::find_if(pageCache.begin(), pageCache.end(), [](const SummaryRow& r) {
+        return r.label == QStringLiteral("Reads (page cache / device)");
+    });
+    QVERIFY(row != pageCache.end());
+    QCOMPARE(row->values[0], QStringLiteral("5,210 / 851 (split at 18.3 µs)"));
+    QCOMPARE(row->values[1], QStringLiteral("–"));
+    QCOMPARE(row->values[2], QStringLiteral("– (no read durations in the trace)"));
 }
 
 void TestGuiModel::explainRowsSayWherePostgresPrintsThem() {

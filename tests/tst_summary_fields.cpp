@@ -29,6 +29,10 @@ RunSummary everyFigureSet() {
     s.ios = 240;
     s.ioSizeHist = {{1, 230}, {2, 10}};
     s.deviceReads = 239;
+    s.pageCacheKnown = true;
+    s.pageCacheReads = 1;
+    s.pageCacheThresholdNs = 18'250.0;
+    s.pageCacheBasis = "the valley between the trace's fast reads and its slow ones";
     s.bytesRead = 249 * 8192;
     s.waits = 17;
     s.waitNs = 1'234'567;
@@ -140,7 +144,8 @@ void TestSummaryFields::jsonIsTheTable() {
               "distance_max distance_mean distance_time_mean error explain_io fallback_reason "
               "frac_distance_le2 hits in_flight_mean io_combine_limit io_method_used io_size_hist "
               "io_workers_end io_workers_peak io_workers_start ios max_pinned mechanics misses "
-              "os_cache_resident_after os_cache_resident_before pages_verified pg_index pinned_mean policy "
+              "os_cache_resident_after os_cache_resident_before page_cache_basis page_cache_known "
+              "page_cache_reads page_cache_threshold_ns pages_verified pg_index pinned_mean policy "
               "reads_before_stream resets runtime_ns trace_disagreements wait_ns wait_time_unknown waits "
               "waits_before_stream waits_scope waits_unknown");
     QStringList table = tableNames(&SummaryField::inJson);
@@ -154,14 +159,25 @@ void TestSummaryFields::jsonIsTheTable() {
     unset.osCacheResidentAfter.reset();
     unset.waitsScope.clear();
     unset.cacheFromTrace.clear();
+    unset.pageCacheKnown = false;
+    unset.pageCacheThresholdNs.reset();
+    unset.pageCacheBasis.clear();
     QStringList whenSet = published;
     whenSet.removeAll(QStringLiteral("cache_from_trace"));
     whenSet.removeAll(QStringLiteral("waits_scope"));
+    whenSet.removeAll(QStringLiteral("page_cache_basis"));
     whenSet.removeAll(QStringLiteral("pg_index"));
     whenSet.removeAll(QStringLiteral("error"));
     const QJsonObject object = runSummaryObject(unset);
     QCOMPARE(keysOf(object), whenSet);
     QVERIFY(object.value(QStringLiteral("os_cache_resident_after")).isNull()); // not measured: null
+    // Reads not told apart: the page cache's count is unknown, not 0; a model's device reads stand,
+    // an observed run's are unknown too.
+    QVERIFY(object.value(QStringLiteral("page_cache_reads")).isNull());
+    QVERIFY(object.value(QStringLiteral("page_cache_threshold_ns")).isNull());
+    QCOMPARE(object.value(QStringLiteral("device_reads")).toInteger(), 239);
+    unset.policy = "observed";
+    QVERIFY(runSummaryObject(unset).value(QStringLiteral("device_reads")).isNull());
 
     // What the JSON keeps reads back as it was (a sweep's merge reads its figures so).
     const RunSummary back = runSummaryOf(runSummaryObject(everyFigureSet()));
@@ -182,7 +198,8 @@ void TestSummaryFields::jsonIsTheTable() {
 // A session's fields are the table's session figures in its order (docs/session-format.md).
 void TestSummaryFields::sessionIsTheTable() {
     const QStringList documented =
-        words("policy mechanics blocks hits misses ios io_size_hist device_reads bytes_read waits wait_ns "
+        words("policy mechanics blocks hits misses ios io_size_hist device_reads page_cache_known "
+              "page_cache_reads page_cache_threshold_ns page_cache_basis bytes_read waits wait_ns "
               "waits_unknown wait_time_unknown waits_scope runtime_ns resets reads_before_stream "
               "waits_before_stream "
               "distance_mean distance_time_mean distance_max frac_distance_le2 pinned_mean "
@@ -229,9 +246,12 @@ void TestSummaryFields::sessionKeepsEveryFigure() {
     // Except the figures newer than the first sessions: one written before them reads them as 0.
     NameValues older = summaryFields(s);
     std::erase_if(older, [](const auto& field) {
-        return field.first == "reads_before_stream" || field.first.starts_with("io_workers_");
+        return field.first == "reads_before_stream" || field.first.starts_with("io_workers_") ||
+               field.first.starts_with("page_cache_");
     });
-    QCOMPARE(older.size() + 4, summaryFields(s).size());
+    QCOMPARE(older.size() + 8, summaryFields(s).size());
+    QVERIFY(!summaryFromFields(older, "s").pageCacheKnown); // not told apart: not "0 page-cache reads"
+    QVERIFY(!summaryFromFields(older, "s").pageCacheThresholdNs);
     QCOMPARE(summaryFromFields(older, "s").readsBeforeStream, std::uint64_t(0));
     QCOMPARE(summaryFromFields(older, "s").waitsBeforeStream, s.waitsBeforeStream);
     QCOMPARE(summaryFromFields(older, "s").ioWorkersPeak, 0);

@@ -6,6 +6,7 @@
 #include "observed/observed_events.h"
 #include "observed/observed_summary.h"
 #include "observed/trace_importer.h"
+#include "traced_run.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -24,6 +25,7 @@
 #include <vector>
 
 using namespace la;
+using namespace la::test;
 
 namespace {
 
@@ -37,15 +39,9 @@ struct Result {
 
 Result run(const QString& program, const QStringList& args) {
     QProcess process;
-    // LeakSanitizer cannot work under ptrace: a traced ASan build would die at exit.
     const QString tool = QFileInfo(program).fileName();
-    if (tool == QLatin1String("strace") || tool == QLatin1String("perf")) {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        const QString asan = env.value(QStringLiteral("ASAN_OPTIONS"));
-        env.insert(QStringLiteral("ASAN_OPTIONS"),
-                   (asan.isEmpty() ? QString() : asan + QLatin1Char(':')) + QStringLiteral("detect_leaks=0"));
-        process.setProcessEnvironment(env);
-    }
+    if (tool == QLatin1String("strace") || tool == QLatin1String("perf"))
+        process.setProcessEnvironment(tracedEnvironment());
     process.start(program, args);
     if (!process.waitForFinished(300'000))
         return {};
@@ -137,26 +133,13 @@ void TestTraceImport::initTestCase() {
 bool TestTraceImport::traceOwnScan(const QString& io, QString& trace, QString& csv) {
     trace = m_dir.filePath(io + QStringLiteral(".strace"));
     csv = m_dir.filePath(io + QStringLiteral(".csv"));
-    const Result r = run(m_strace, {QStringLiteral("-f"),
-                                    QStringLiteral("-ttt"),
-                                    QStringLiteral("-T"),
-                                    QStringLiteral("-yy"),
-                                    QStringLiteral("-e"),
-                                    QStringLiteral("trace=pread64,preadv,preadv2"),
-                                    QStringLiteral("-o"),
-                                    trace,
-                                    QStringLiteral(LOOKAHEAD_BINARY),
-                                    QStringLiteral("--headless"),
-                                    QStringLiteral("--io"),
-                                    io,
-                                    QStringLiteral("--file"),
-                                    m_file,
-                                    QStringLiteral("--dataset"),
-                                    QStringLiteral("alternating"),
-                                    QStringLiteral("--direction"),
-                                    QStringLiteral("backward"),
-                                    QStringLiteral("--trace-csv"),
-                                    csv});
+    const Result r =
+        run(m_strace, straceReadOptions(trace) +
+                          QStringList{QStringLiteral(LOOKAHEAD_BINARY), QStringLiteral("--headless"),
+                                      QStringLiteral("--io"), io, QStringLiteral("--file"), m_file,
+                                      QStringLiteral("--dataset"), QStringLiteral("alternating"),
+                                      QStringLiteral("--direction"), QStringLiteral("backward"),
+                                      QStringLiteral("--trace-csv"), csv});
     if (r.exitCode != 0)
         qWarning("strace/lookahead failed (%d): %s", r.exitCode, qPrintable(r.err));
     return r.exitCode == 0;

@@ -2,8 +2,11 @@
 #include "experiment/import_summary.h"
 
 #include "message_text.h"
+#include "observed/read_sources.h"
 
 #include <QLocale>
+
+#include <cmath>
 
 namespace la {
 
@@ -19,6 +22,17 @@ QString count(std::uint64_t n) {
 std::uint64_t singleBlockReads(const RunSummary& s) {
     const auto found = s.ioSizeHist.find(1);
     return found == s.ioSizeHist.end() ? 0 : found->second;
+}
+
+// The reads the page cache served and the device's, and how they were told apart (docs/trace-import.md §5).
+std::string pageCacheLine(const RunSummary& s) {
+    if (!s.pageCacheKnown)
+        return "  page cache and device reads " + s.pageCacheBasis + "\n";
+    std::string line = "  page cache " + count(s.pageCacheReads).toStdString() + " reads, device " +
+                       count(s.deviceReads).toStdString() + ": ";
+    if (s.pageCacheThresholdNs)
+        line += "threshold " + durationText(std::llround(*s.pageCacheThresholdNs)) + ", ";
+    return line + s.pageCacheBasis + "\n";
 }
 
 } // namespace
@@ -62,6 +76,7 @@ std::string describeObserved(const ObservedSummary& o) {
     text += QStringLiteral("  run time %1 s  device time %2 s\n")
                 .arg(static_cast<double>(s.runtimeNs) / 1e9, 0, 'f', 3)
                 .arg(static_cast<double>(o.deviceTimeNs) / 1e9, 0, 'f', 3);
+    text += QString::fromStdString(pageCacheLine(s));
     QString processes;
     for (std::size_t i = 0; i < o.readsByProcess.size() && i < kProcessesShown; ++i)
         processes +=

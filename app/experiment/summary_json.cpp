@@ -174,6 +174,13 @@ QJsonObject runSummaryObject(const RunSummary& s) {
         o[QStringLiteral("waits")] = QJsonValue();
     if (s.waitsUnknown || s.waitTimeUnknown)
         o[QStringLiteral("wait_ns")] = QJsonValue();
+    // Reads not told apart by the page cache that served them are neither counted as its nor, in a
+    // trace, as the device's.
+    if (!s.pageCacheKnown) {
+        o[QStringLiteral("page_cache_reads")] = QJsonValue();
+        if (isObservedRun(s))
+            o[QStringLiteral("device_reads")] = QJsonValue();
+    }
     return o;
 }
 

@@ -4,6 +4,7 @@
 #include "block_size.h"
 #include "checked_math.h"
 #include "observed_events.h"
+#include "read_sources.h"
 
 #include <limits>
 
@@ -50,7 +51,14 @@ ObservedSummary summarizeObserved(const ObservedTrace& trace) {
             s.deviceTimeNs = std::numeric_limits<std::int64_t>::max();
         ++perProcess[read.process];
     }
-    s.run.deviceReads = s.run.ios;
+    // Without durations the reads stay counted as the device's, but the summary says it is not known.
+    const ReadSources sources = classifyReadSources(trace.reads, trace.hasDurations);
+    s.run.deviceReads = sources.known() ? sources.deviceReads : s.run.ios;
+    s.run.pageCacheKnown = sources.known();
+    s.run.pageCacheReads = sources.pageCacheReads;
+    if (sources.split())
+        s.run.pageCacheThresholdNs = static_cast<double>(sources.thresholdNs);
+    s.run.pageCacheBasis = sources.basisText();
     s.run.bytesRead = s.run.blocks * kBlockSize;
     s.source = traceFormatName(trace.format);
     s.relation = trace.relation;

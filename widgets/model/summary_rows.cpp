@@ -52,6 +52,18 @@ QString meanReadSize(const RunSummary& s, const SummaryField& field) {
                                          formatBytes(figureNumber(field, s) * kBlockSize));
 }
 
+// An observed run's reads served by the page cache and by the device, told apart by their durations
+// (docs/trace-import.md §5): at a threshold, or all of one kind. A model does not tell them apart.
+QString pageCacheReads(const RunSummary& s, const SummaryField&) {
+    if (!s.pageCacheKnown)
+        return isObservedRun(s) ? QStringLiteral("– (no read durations in the trace)") : QStringLiteral("–");
+    const QString reads = fillFigures("{page_cache_reads} / {device_reads}", s);
+    if (s.pageCacheThresholdNs)
+        return reads + QStringLiteral(" (split at %1)").arg(formatDuration(*s.pageCacheThresholdNs));
+    return reads + (s.pageCacheReads > 0 ? QStringLiteral(" (all alike: page cache)")
+                                         : QStringLiteral(" (all alike: device)"));
+}
+
 QString collapses(const RunSummary& s, const SummaryField&) {
     return s.collapseIntervals.empty() ? QStringLiteral("none")
                                        : fillFigures("{collapse_intervals} ({collapsed_blocks} blocks)", s);
@@ -95,6 +107,7 @@ const std::vector<RowDefinition>& rowDefinitions() {
         {"blocks", QStringLiteral("Blocks (hits / misses)"), blocks},
         {"ios", {}, {}},
         {"mean_read_blocks", {}, meanReadSize},
+        {"page_cache_reads", QStringLiteral("Reads (page cache / device)"), pageCacheReads},
         {"read_throughput", {}, {}},
         {"waits", QStringLiteral("Waits (time)"),
          [](const RunSummary& s, const SummaryField& field) {
