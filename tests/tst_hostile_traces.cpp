@@ -395,12 +395,14 @@ void TestHostileTraces::conflictingOptionsAreRefused_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
     const QString trace = QStringLiteral("t.strace");
-    QTest::newRow("--blocks") << QStringList{QStringLiteral("--import-trace"), trace,
-                                             QStringLiteral("--blocks"), QStringLiteral("b.txt")}
-                              << "--blocks cannot be used with --import-trace";
-    QTest::newRow("--dataset") << QStringList{QStringLiteral("--import-trace"), trace,
-                                              QStringLiteral("--dataset"), QStringLiteral("sequential")}
-                               << "--dataset cannot be used with --import-trace";
+    // The trace gives the cache state: another one would be ignored.
+    QTest::newRow("--prewarm") << QStringList{QStringLiteral("--import-trace"), trace,
+                                              QStringLiteral("--prewarm"), QStringLiteral("all")}
+                               << "--prewarm cannot be used with --import-trace";
+    QTest::newRow("--compare-index-batches")
+        << QStringList{QStringLiteral("--import-trace"), trace, QStringLiteral("--compare-index-batches"),
+                       QStringLiteral("ring")}
+        << "--compare-index-batches cannot be used with --import-trace";
     QTest::newRow("--compare-direction")
         << QStringList{QStringLiteral("--import-trace"), trace, QStringLiteral("--compare-direction")}
         << "--compare-direction cannot be used with --import-trace";
