@@ -70,10 +70,25 @@ std::vector<std::string> TracedCache::disagreements() const {
     return lines;
 }
 
+std::vector<std::uint32_t> readVisitPositions(const ObservedTrace& trace, const TracedCache& cache) {
+    std::vector<std::uint32_t> positions;
+    positions.reserve(trace.reads.size());
+    std::uint64_t firstBlock = 0;
+    std::uint32_t last = 0;
+    for (const ObservedRead& read : trace.reads) {
+        if (firstBlock < cache.visitOfRead.size() && cache.visitOfRead[firstBlock] != TracedCache::kNoVisit)
+            last = static_cast<std::uint32_t>(
+                std::min<std::uint64_t>(cache.visitOfRead[firstBlock], UINT32_MAX));
+        positions.push_back(last);
+        firstBlock += read.nblocks;
+    }
+    return positions;
+}
+
 TracedCache deriveTracedCache(const std::vector<std::uint32_t>& reads, BlockSource& visits,
                               const std::atomic<bool>* cancel) {
     const std::uint64_t relation = visits.relationBlocks();
-    requireMemory(relation / 8 + reads.size() * 40,
+    requireMemory(relation / 8 + reads.size() * 48,
                   "the trace's cache state over a relation of " + counted(relation) + " blocks",
                   "give fewer visits (a smaller --blocks list or pattern)");
     std::vector<std::pair<std::uint32_t, std::uint64_t>> byBlockOrder;
@@ -92,6 +107,7 @@ TracedCache deriveTracedCache(const std::vector<std::uint32_t>& reads, BlockSour
     byBlockOrder = {};
 
     TracedCache cache;
+    cache.visitOfRead.assign(reads.size(), TracedCache::kNoVisit);
     cache.cachedBits.assign((relation + 63) / 64, 0);
     std::vector<std::uint64_t>& visited = cache.cachedBits; // narrowed to the cached ones below
     visits.rewind();
@@ -118,6 +134,7 @@ TracedCache deriveTracedCache(const std::vector<std::uint32_t>& reads, BlockSour
             ++cache.rereads;
             cache.rereadVisits.push_back(visit);
         }
+        cache.visitOfRead[positions[block.first + block.matched]] = visit;
         ++block.matched;
         ++cache.misses;
     }

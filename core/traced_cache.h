@@ -2,6 +2,7 @@
 #pragma once
 
 #include "block_source.h"
+#include "observed/observed_trace.h"
 
 #include <atomic>
 #include <cstdint>
@@ -29,6 +30,9 @@ struct TracedCache {
     std::vector<std::uint32_t> unmatchedExamples;
     std::vector<std::uint64_t> rereadVisits; // the visits (0-based, blocks only) that re-read, ascending
     std::vector<std::uint64_t> cachedBits;   // bit per relation block: resident at the start
+    // The visit each block of `reads` served (kNoVisit: none), in the order of `reads`.
+    std::vector<std::uint64_t> visitOfRead;
+    static constexpr std::uint64_t kNoVisit = ~std::uint64_t(0);
 
     std::uint64_t hits() const { return visits - misses; }
     // Loads the blocks resident at the start into `pool`; returns how many it loaded.
@@ -42,6 +46,11 @@ struct TracedCache {
 // How far (in reads) the trace's order of a re-read may be from the visits' order of misses and
 // still be matched: I/O workers finish, and so start, reads a little out of the stream's order.
 inline constexpr std::uint64_t kRereadTolerance = 1024;
+
+// Where each of `trace`'s reads sits among the visits: the visit its first block served, else the
+// previous read's (a read the visits do not explain), for emitObservedEvents(). `cache` must come
+// from `trace.impliedBlocks()`.
+std::vector<std::uint32_t> readVisitPositions(const ObservedTrace& trace, const TracedCache& cache);
 
 // Walks `visits` (rewound afterwards) against `reads`, the blocks the trace read in order. Throws
 // InputError if the bookkeeping would take more memory than this process may use; returns an

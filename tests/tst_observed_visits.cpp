@@ -5,6 +5,7 @@
 
 #include "buffer_pool.h"
 #include "cli_process.h"
+#include "observed/observed_events.h"
 #include "run.h"
 #include "test_files.h"
 #include "traced_cache.h"
@@ -47,6 +48,7 @@ private slots:
     void firstVisitsOfReadBlocksMiss();
     void aBlockReadAgainMissesAtTheMatchingVisit();
     void disagreementsAreCountedWithExamples();
+    void observedReadsSitAtTheVisitsTheyServed();
     void evictionInBothPoolLayouts();
     void modelRunHasTheTracesMisses();
     void pg19TracesOnTheirVisits_data();
@@ -106,6 +108,29 @@ void TestObservedVisits::disagreementsAreCountedWithExamples() {
     QCOMPARE(lines.size(), std::size_t(2));
     QVERIFY2(lines[0].find("2 read(s) of blocks the scan never visits (e.g. 42)") != std::string::npos,
              lines[0].c_str());
+}
+
+void TestObservedVisits::observedReadsSitAtTheVisitsTheyServed() {
+    // Block 3 read alone, 7-8 in one read, 42 never visited: drawn at visits 1, 3, and after 3.
+    ObservedTrace trace;
+    trace.reads = {{0, 10, 3, 1, 0}, {5, 10, 7, 2, 0}, {9, 10, 42, 1, 0}};
+    const TracedCache cache = derive(trace.impliedBlocks(), {1, 3, 5, 7, 8, 3});
+    QCOMPARE(readVisitPositions(trace, cache), (std::vector<std::uint32_t>{1, 3, 3}));
+    struct Positions final : EventSink {
+        std::vector<std::uint32_t> started;
+        void onEvents(std::span<const Event> batch) override {
+            for (const Event& event : batch)
+                if (event.kind == EventKind::ReadStarted)
+                    started.push_back(event.position);
+        }
+    } sink;
+    EventSink* sinks[] = {&sink};
+    const std::vector<std::uint32_t> positions = readVisitPositions(trace, cache);
+    emitObservedEvents(trace, sinks, &positions);
+    QCOMPARE(sink.started, positions);
+    sink.started.clear();
+    emitObservedEvents(trace, sinks); // without visits: the blocks read before each read
+    QCOMPARE(sink.started, (std::vector<std::uint32_t>{0, 1, 3}));
 }
 
 void TestObservedVisits::evictionInBothPoolLayouts() {

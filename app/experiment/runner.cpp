@@ -9,6 +9,7 @@
 #include "io_backend.h"
 #include "observed/observed_events.h"
 #include "observed/observed_summary.h"
+#include "traced_cache.h"
 
 #include <optional>
 
@@ -16,14 +17,31 @@ namespace la {
 
 namespace {
 
+// Where the observed reads sit among the visits its model replays (docs/trace-import.md §6), so
+// that both runs share the position axis; none when the model replays the trace's own reads.
+std::optional<std::vector<std::uint32_t>>
+visitPositions(const ObservedTrace& trace, const Experiment& experiment, const RunCallbacks& callbacks) {
+    if (experiment.runs.size() != 2 || !experiment.runs[1].config.tracedReads)
+        return std::nullopt;
+    const RunConfig& model = experiment.runs[1].config;
+    std::unique_ptr<BlockSource> visits = openSource(model);
+    const TracedCache cache = deriveTracedCache(*model.tracedReads, *visits, callbacks.cancel);
+    if (cache.visits == 0)
+        return std::nullopt;
+    return readVisitPositions(trace, cache);
+}
+
 // The run's summary: a model run's from the engine, an observed run's from its imported reads,
 // replayed as events so that every sink sees it as it would see a run.
-RunSummary runVariant(const RunVariant& variant, const RunCallbacks& callbacks) {
+RunSummary runVariant(const RunVariant& variant, const Experiment& experiment,
+                      const RunCallbacks& callbacks) {
     if (!variant.observed)
         return runScan(variant.config, variant.policy, callbacks);
     RunSummary summary = summarizeObserved(*variant.observed).run;
     try {
-        emitObservedEvents(*variant.observed, callbacks.sinks);
+        const std::optional<std::vector<std::uint32_t>> positions =
+            visitPositions(*variant.observed, experiment, callbacks);
+        emitObservedEvents(*variant.observed, callbacks.sinks, positions ? &*positions : nullptr);
     } catch (const IoError& error) { // a sink's file could not be written, as in runScan()
         summary.error = error.what();
     }
@@ -100,7 +118,7 @@ ExperimentResult runExperiment(Experiment& experiment, const ExperimentOutputs& 
             engine.sinks.push_back(session.get());
         }
         reportTo(engine, callbacks, run);
-        RunSummary summary = runVariant(variant, engine);
+        RunSummary summary = runVariant(variant, experiment, engine);
         if (spool)
             spool->finish();
         if (session)

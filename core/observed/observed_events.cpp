@@ -19,7 +19,10 @@ std::uint8_t clampBlocks(std::uint32_t nblocks) {
 }
 } // namespace
 
-void emitObservedEvents(const ObservedTrace& trace, std::span<EventSink* const> sinks) {
+void emitObservedEvents(const ObservedTrace& trace, std::span<EventSink* const> sinks,
+                        const std::vector<std::uint32_t>* visitPositions) {
+    if (visitPositions && visitPositions->size() != trace.reads.size())
+        visitPositions = nullptr;
     Tracer tracer;
     for (EventSink* sink : sinks)
         tracer.addSink(sink);
@@ -71,8 +74,11 @@ void emitObservedEvents(const ObservedTrace& trace, std::span<EventSink* const> 
             if (!checkedAdd(start, std::max<std::int64_t>(reads[read].durationNs, 0), readEnd))
                 readEnd = std::numeric_limits<std::int64_t>::max();
             inFlight.emplace(readEnd, read);
+            if (visitPositions)
+                position = (*visitPositions)[read];
             emit(EventKind::ReadStarted, start, read);
-            position += reads[read].nblocks;
+            if (!visitPositions)
+                position += reads[read].nblocks;
         }
     }
     tracer.flush();

@@ -4,7 +4,9 @@
 #include "event.h"
 #include "observed_trace.h"
 
+#include <cstdint>
 #include <span>
+#include <vector>
 
 namespace la {
 
@@ -13,7 +15,10 @@ namespace la {
 // start, ReadCompleted at its end, Waited where the trace recorded waits, in time order, with the
 // reads in flight after each event. A syscall trace knows nothing of the stream's distance or of
 // cache hits, so there are no Requested/Hit/Miss/Consumed/DistanceChanged events. `position` counts
-// the blocks whose reads started before the event; io_id is the read's number from 1.
-void emitObservedEvents(const ObservedTrace& trace, std::span<EventSink* const> sinks);
+// the blocks whose reads started before the event, or, given `visitPositions` (one per read), is
+// the visit of the scan that the read served, so that the observed reads line up with a model of
+// the same visits (core/traced_cache.h); io_id is the read's number from 1.
+void emitObservedEvents(const ObservedTrace& trace, std::span<EventSink* const> sinks,
+                        const std::vector<std::uint32_t>* visitPositions = nullptr);
 
 } // namespace la
