@@ -3,7 +3,6 @@
 
 #include "gui/dataset_picker.h"
 #include "gui/input_descriptions.h"
-#include "gui/pg_index_dialog.h"
 #include "gui/run_setup_panel.h"
 #include "gui/window_dialogs.h"
 #include "input_error.h"
@@ -51,12 +50,19 @@ void InputOpeners::addFileActions(QMenu* file) {
     import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     import->setToolTip(
         tr("strace -f -ttt -T -yy -e trace=pread64,preadv,preadv2 -p PID, or perf trace -e pread64"));
-    file->addAction(tr("Open &PostgreSQL index…"), this, [this] {
-        auto* dialog = new PgIndexDialog(m_panel->config(), m_dialogs.window());
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dialog, &PgIndexDialog::chosen, this, &InputOpeners::openPgScan);
-        dialog->open();
-    });
+    file->addAction(tr("Open &PostgreSQL index…"), this, &InputOpeners::openPgIndexDialog);
+}
+
+void InputOpeners::openPgIndexDialog() {
+    if (m_pgDialog) {
+        m_pgDialog->raise();
+        return;
+    }
+    auto* dialog = new PgIndexDialog(m_panel->config(), m_dialogs.window());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &PgIndexDialog::chosen, this, &InputOpeners::openPgScan);
+    m_pgDialog = dialog;
+    dialog->open();
 }
 
 QString InputOpeners::dropUnusableFiles(RunConfig& config) {
@@ -155,8 +161,9 @@ void InputOpeners::openPgScan(const RunConfig& config) {
     };
     auto result = std::make_shared<Result>();
     if (m_pgCheck) {
-        m_dialogs.showError(tr("Cannot scan this index"),
-                            tr("Another index is being read; wait until it is done."));
+        const QString busy = tr("Another index is being read; wait until it is done.");
+        pgScanRefused(busy);
+        emit pgScanChecked(busy);
         return;
     }
     QThread* check = QThread::create([config, result] {
@@ -174,8 +181,10 @@ void InputOpeners::openPgScan(const RunConfig& config) {
         m_pgCheck = nullptr;
         const QString error = QString::fromStdString(result->error);
         if (!error.isEmpty()) {
-            m_dialogs.showError(tr("Cannot scan this index"), error);
+            pgScanRefused(error);
         } else {
+            if (m_pgDialog)
+                m_pgDialog->checked({});
             (void)m_panel->setConfig(config);
             m_panel->setPgScan(pgFactsText(config, result->facts));
             emit inputsChanged();
@@ -184,6 +193,15 @@ void InputOpeners::openPgScan(const RunConfig& config) {
         emit pgScanChecked(error);
     });
     check->start();
+}
+
+// Said in the index dialog if it is waiting for this answer (what was typed is still there to
+// correct), else in an error dialog.
+void InputOpeners::pgScanRefused(const QString& error) {
+    if (m_pgDialog && m_pgDialog->isVisible())
+        m_pgDialog->checked(error);
+    else
+        m_dialogs.showError(tr("Cannot scan this index"), error);
 }
 
 void InputOpeners::closePgScan() {

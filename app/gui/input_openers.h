@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gui/observed_import_job.h"
+#include "gui/pg_index_dialog.h"
 #include "run.h"
 
 #include <QObject>
@@ -38,6 +39,8 @@ public:
     // the file read most). traceImported() follows.
     void importTraceFile(const QString& path, const QString& relation = {});
     void closeTrace();
+    // File → Open PostgreSQL index: the dialog (pg_index_dialog.h), which calls openPgScan().
+    void openPgIndexDialog();
     // Checks the index scan `config` names on a worker thread (the index is parsed) and sets it;
     // pgScanChecked() follows.
     void openPgScan(const RunConfig& config);
@@ -45,6 +48,9 @@ public:
     // The imported trace the panel models, if any, and the file it came from.
     const std::shared_ptr<const ObservedTrace>& importedTrace() const { return m_trace; }
     const QString& tracePath() const { return m_tracePath; }
+
+    // The Open PostgreSQL index dialog, while it is open.
+    PgIndexDialog* pgIndexDialog() const { return m_pgDialog; }
 
     // Checks the files `config` names, as the Open dialogs do; clears each unusable one and returns why.
     static QString dropUnusableFiles(RunConfig& config);
@@ -59,10 +65,12 @@ signals:
 
 private:
     void closePgScan();
+    void pgScanRefused(const QString& error);
 
     RunSetupPanel* m_panel;
     WindowDialogs& m_dialogs;
     QPointer<ObservedImportJob> m_traceImport;
+    QPointer<PgIndexDialog> m_pgDialog;
     QThread* m_pgCheck = nullptr;                 // reading an index the user chose, if any
     std::shared_ptr<const ObservedTrace> m_trace; // the imported trace the panel models, if any
     QString m_tracePath;

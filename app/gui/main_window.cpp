@@ -5,6 +5,7 @@
 #include "dashboard.h"
 #include "gui/dataset_cache_view.h"
 #include "gui/run_setup_panel.h"
+#include "gui/setting_words.h"
 #include "gui/settings_store.h"
 #include "gui/sweep_window.h"
 #include "gui/wheel_guard.h"
@@ -238,8 +239,7 @@ QString MainWindow::setStartupConfig(const CliOptions& options) {
         std::fprintf(stderr, "lookahead: %s\n", qPrintable(fileError));
         error = fileError;
     } else if (!fileError.isEmpty()) {
-        statusBar()->showMessage(tr("Not using the file from last time: %1").arg(statusLine(fileError)),
-                                 30000);
+        m_dialogs.showStatus(tr("Not using the file from last time: %1").arg(statusLine(fileError)), 30000);
     }
     if (const QString datasetError = m_panel->setConfig(config); !datasetError.isEmpty())
         error = error.isEmpty() ? datasetError : error + QStringLiteral("\n\n") + datasetError;
@@ -386,8 +386,10 @@ void MainWindow::onTracesChanged() {
 void MainWindow::onFailed(const QString& message) {
     m_failure = message;
     const bool kept = !m_startShown && !m_controller.traces().empty();
-    m_dialogs.showError(tr("Cannot run"),
-                        kept ? tr("%1\n\nThe plots still show the previous results.").arg(message) : message);
+    const QString shown = kept           ? tr("%1\n\nThe plots still show the previous results.")
+                          : m_startShown ? tr("%1\n\nThe plots show the runs that did run.")
+                                         : QStringLiteral("%1");
+    m_dialogs.showError(tr("Cannot run"), shown.arg(message));
 }
 
 void MainWindow::onProgress(int run, int runs, quint64 done, quint64 total) {
@@ -431,7 +433,7 @@ void MainWindow::onFinished(bool cancelled) {
         return;
     }
     const std::vector<RunSummary> runs = m_controller.summaries();
-    m_dashboard->setVerdict(variantVerdict(m_controller.variants(), runs));
+    m_dashboard->setVerdict(windowWording(variantVerdict(m_controller.variants(), runs)));
     m_dashboard->setLive(false);
     m_dashboard->summariesChanged();
     const QString outcome = !m_failure.isEmpty() ? tr("Failed: %1").arg(statusLine(m_failure))

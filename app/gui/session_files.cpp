@@ -61,8 +61,8 @@ QString SessionFiles::save(const QString& path) {
         if (!spools[i])
             return tr("Run %1 is still going: wait until it has finished, or stop it, then save.").arg(label);
         if (!spools[i]->broken().empty())
-            return tr("The events of run %1 were not kept (%2), so it cannot be saved. Run it again, or from "
-                      "the command line with --save FILE.")
+            return tr("The events of run %1 were not kept (%2), so it cannot be saved. Run it again to save "
+                      "it.")
                 .arg(label, QString::fromStdString(spools[i]->broken()));
     }
     if (const QString conflict = outputConflict(m_controller, path); !conflict.isEmpty())
