@@ -38,12 +38,16 @@ public:
     // Imports a trace in the background (progress, cancel); `relation` as --trace-relation (empty:
     // the file read most). traceImported() follows.
     void importTraceFile(const QString& path, const QString& relation = {});
+    // Sets a trace already read (a saved session's) as if it had just been imported from `path`;
+    // null closes the trace set, if any.
+    void setTrace(std::shared_ptr<const ObservedTrace> trace, const QString& path);
     void closeTrace();
     // File → Open PostgreSQL index: the dialog (pg_index_dialog.h), which calls openPgScan().
     void openPgIndexDialog();
     // Checks the index scan `config` names on a worker thread (the index is parsed) and sets it;
-    // pgScanChecked() follows.
-    void openPgScan(const RunConfig& config);
+    // pgScanChecked() follows. Chosen by the user (`chosen`), it is also what the model of an
+    // imported trace visits; else (a session's settings shown again) that choice stays.
+    void openPgScan(const RunConfig& config, bool chosen = true);
 
     // The imported trace the panel models, if any, and the file it came from.
     const std::shared_ptr<const ObservedTrace>& importedTrace() const { return m_trace; }

@@ -75,6 +75,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_inputs, &InputOpeners::inputsChanged, this, &MainWindow::updateStale);
     connect(m_sessions, &SessionFiles::aboutToShow, this, [this] { m_failure.clear(); });
     connect(m_sessions, &SessionFiles::aboutToRun, this, &MainWindow::saveSettings);
+    m_sessions->setPanelExperiment([this] { return panelExperiment(); });
+    connect(m_sessions, &SessionFiles::traceOpened, m_inputs, &InputOpeners::setTrace);
+    connect(m_sessions, &SessionFiles::panelRestored, this, [this] {
+        // The index scan's facts are read again for the panel, as when it was opened.
+        if (const RunConfig config = m_panel->config(); config.pg.active())
+            m_inputs->openPgScan(config, false);
+    });
     watchSettings();
     // A first window fits the screen it opens on (a 1400×900 screen cut off the side column).
     const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1500, 950);
