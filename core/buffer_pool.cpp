@@ -69,6 +69,26 @@ bool BufferPool::prewarm(std::uint32_t block) {
     return true;
 }
 
+bool BufferPool::evict(std::uint32_t block) {
+    if (m_compact) {
+        if (!testBit(m_valid, block))
+            return false;
+        m_allocated[block >> 6] &= ~(1ULL << (block & 63));
+        m_valid[block >> 6] &= ~(1ULL << (block & 63));
+        --m_resident;
+        return true;
+    }
+    const std::uint32_t index = find(block, bucketOf(block));
+    if (index == kNoFrame || m_frames[index].pins > 0 || m_frames[index].state != Valid)
+        return false;
+    unlink(index);
+    // The clock sweep takes it next time round; until then it is in no bucket.
+    m_frames[index].state = Empty;
+    m_frames[index].usage = 0;
+    --m_resident;
+    return true;
+}
+
 std::optional<std::uint64_t> BufferPool::prewarmAll() {
     if (!m_compact)
         return std::nullopt;

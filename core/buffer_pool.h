@@ -39,6 +39,9 @@ public:
     // milliseconds, not a minute). Returns how many became resident; nothing for a pool of frames,
     // which has to be prewarmed block by block.
     std::optional<std::uint64_t> prewarmAll();
+    // Drops `block` from the pool, as another backend's eviction would (an imported trace shows the
+    // server reading it again). Returns false if it is not resident, still being read, or pinned.
+    bool evict(std::uint32_t block);
 
     struct Pinned {
         PinResult result;
@@ -188,7 +191,10 @@ inline std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint64_
             break;
         }
         m_clockHand = hand;
-        unlink(frame);
+        if (frames[frame].state == Empty) // evicted earlier: in no bucket, and not counted
+            ++m_resident;
+        else
+            unlink(frame);
     }
     // Read after the unlink, which may have changed this very bucket.
     std::uint32_t& head = m_buckets[bucket];

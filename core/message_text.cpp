@@ -97,4 +97,11 @@ std::string joined(std::initializer_list<std::string_view> parts) {
     return text;
 }
 
+std::string counted(std::uint64_t n) {
+    std::string digits = std::to_string(n);
+    for (std::size_t at = digits.size(); at > 3; at -= 3)
+        digits.insert(at - 3, 1, ',');
+    return digits;
+}
+
 } // namespace la

@@ -14,6 +14,9 @@ std::string mebibytes(std::uint64_t bytes);
 // Bytes in binary units with one decimal: "8.0 KiB", "1.5 GiB".
 std::string byteSize(std::uint64_t bytes);
 
+// A count with thousands separators: "148,972".
+std::string counted(std::uint64_t n);
+
 // The parts one after the other, in one allocation (messages built in loops).
 std::string joined(std::initializer_list<std::string_view> parts);
 

@@ -9,14 +9,18 @@
 #include "io/scan_target.h"
 #include "io/worker_pool.h"
 #include "memory_budget.h"
+#include "message_text.h"
 #include "pg/pg_source.h"
+#include "pg/relation_files.h"
 #include "prewarm.h"
 #include "read_stream.h"
 #include "registry.h"
+#include "reread_source.h"
 #include "reset_every_source.h"
 #include "run_options.h"
 #include "scan_loop.h"
 #include "stream_start.h"
+#include "traced_cache.h"
 #include "tracer.h"
 #include "vector_source.h"
 
@@ -95,12 +99,13 @@ std::optional<RealIo> openRealIo(const RunConfig& config, const Mechanics& mecha
 }
 
 // Simulated shared buffers: the configured size, or one that holds the cache state and the pins.
-std::uint64_t poolBlocksFor(const RunConfig& config, const PrewarmSpec& prewarm, std::uint64_t relation,
-                            const StreamLimits& limits) {
+std::uint64_t poolBlocksFor(const RunConfig& config, const PrewarmSpec& prewarm, std::uint64_t alsoResident,
+                            std::uint64_t relation, const StreamLimits& limits) {
     std::uint64_t poolBlocks = config.poolBlocks;
     if (poolBlocks == 0) {
         // A pattern's cache state only means something if it fits: grow the pool to the relation.
-        const std::uint64_t needed = prewarm.count(relation) + std::uint64_t(limits.maxPinned) * 2 + 64;
+        const std::uint64_t needed =
+            prewarm.count(relation) + alsoResident + std::uint64_t(limits.maxPinned) * 2 + 64;
         poolBlocks = needed > kDefaultPoolBlocks ? relation + 1 : kDefaultPoolBlocks;
     }
     if (poolBlocks < static_cast<std::uint64_t>(limits.maxPinned) + 2)
@@ -114,6 +119,25 @@ std::uint64_t poolBlocksFor(const RunConfig& config, const PrewarmSpec& prewarm,
                   "scan a smaller relation, or cap the pool with --shared-buffers N (blocks that do not fit "
                   "are evicted, as in PostgreSQL)");
     return poolBlocks;
+}
+
+// How the trace's cache state was derived, and where trace and visits disagree: in the summary and
+// told to the user.
+void noteTracedCache(const TracedCache& traced, std::uint64_t notEvicted, const RunCallbacks& callbacks,
+                     RunSummary& summary) {
+    summary.cacheFromTrace = traced.describe();
+    summary.traceDisagreements = traced.unvisitedReads + traced.unmatchedReads;
+    std::vector<std::string> lines = traced.disagreements();
+    if (notEvicted > 0)
+        lines.push_back(
+            counted(notEvicted) +
+            " re-read(s) the trace shows came while the model still held the block in its look-ahead, "
+            "so the model hit where the server read");
+    if (!callbacks.notice)
+        return;
+    callbacks.notice(summary.cacheFromTrace);
+    for (const std::string& line : lines)
+        callbacks.notice(line);
 }
 
 void noteDevice(const IoBackend& backend, RunSummary& summary) {
@@ -194,7 +218,7 @@ std::unique_ptr<BlockSource> startLate(const RunConfig& config, std::unique_ptr<
 std::string effectivePrewarm(const RunConfig& config) {
     if (!config.prewarm.empty())
         return config.prewarm;
-    return config.blockList.empty() && !config.blockSequence && !config.pg.active()
+    return config.blockList.empty() && !config.blockSequence && !config.pg.active() && !config.tracedReads
                ? defaultPrewarmFor(config.dataset.name)
                : "none";
 }
@@ -233,7 +257,9 @@ std::unique_ptr<BlockSource> openSource(const RunConfig& config, pg::IndexFacts*
     DatasetRequest request = config.dataset;
     std::uint64_t fileBlocks = 0;
     if (!config.file.empty()) {
-        fileBlocks = inspectScanFile(config.file).blocks;
+        fileBlocks = config.fileIsRelation
+                         ? pg::SegmentedRelation(config.file, "the traced relation").blocks()
+                         : inspectScanFile(config.file).blocks;
         if (request.blocks == 0)
             request.blocks = fileBlocks; // a pattern covers the user's file
     }
@@ -264,12 +290,30 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     std::unique_ptr<DistancePolicy> policy = makePolicy(policyName);
     const Mechanics& mechanics = mechanicsFor(policyName, config.mechanics);
     const PrewarmSpec prewarm = PrewarmSpec::parse(effectivePrewarm(config));
+    std::optional<TracedCache> traced;
+    if (config.tracedReads) {
+        traced = deriveTracedCache(*config.tracedReads, *source, callbacks.cancel);
+        if (traced->visits == 0 && source->length() > 0) { // cancelled
+            RunSummary summary;
+            summary.policy = policyName;
+            summary.cancelled = true;
+            return summary;
+        }
+    }
 
     StreamConfig streamConfig = streamConfigFor(config);
     const std::uint64_t relation = source->relationBlocks();
     const StreamLimits limits = computeLimits(streamConfig, mechanics);
-    BufferPool pool(poolBlocksFor(config, prewarm, relation, limits), relation);
+    BufferPool pool(poolBlocksFor(config, prewarm, traced ? traced->cachedBlocks : 0, relation, limits),
+                    relation);
     prewarm.apply(pool, relation);
+    RereadSource* rereads = nullptr;
+    if (traced) {
+        traced->apply(pool);
+        auto wrapped = std::make_unique<RereadSource>(std::move(source), pool, traced->rereadVisits);
+        rereads = wrapped.get();
+        source = std::move(wrapped);
+    }
 
     Tracer tracer;
     SummaryBuilder summaryBuilder(config.collapseWindow);
@@ -332,6 +376,8 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
         noteDevice(*io, summary);
         noteWorkers(io->ioWorkers(), summary);
     }
+    if (traced)
+        noteTracedCache(*traced, rereads->notEvicted(), callbacks, summary);
     if (callbacks.progress)
         callbacks.progress(summary.blocks, source->length());
     return summary;

@@ -25,6 +25,9 @@ struct RunConfig {
     pg::PgScanConfig pg;   // a real PostgreSQL index scan instead (docs/pg-relations.md)
     // A block sequence in memory instead of a dataset (the blocks an imported trace read, in order).
     std::shared_ptr<const std::vector<std::uint32_t>> blockSequence;
+    // The blocks an imported trace read, in order, when the run models that trace on the scan's own
+    // visits: the run's cache state comes from them (core/traced_cache.h), not from --prewarm.
+    std::shared_ptr<const std::vector<std::uint32_t>> tracedReads;
     std::string policy = "pg18";
     std::string comparePolicy; // optional second run (A/B)
     std::string mechanics;     // pg17, pg18 or pg19; empty = each policy's own
@@ -39,6 +42,9 @@ struct RunConfig {
     std::string deviceProfile;
     // Real I/O (--io sync|worker|uring).
     std::string file; // scan this file (read-only, never verified) instead of the dataset's own file
+    // `file` is a PostgreSQL relation's first segment: its later segments are read too (the model
+    // of an imported trace reads the relation the server read).
+    bool fileIsRelation = false;
     // O_DIRECT (falling back to buffered reads if refused), or the page cache; both govern advice
     // as in PostgreSQL. Unset: O_DIRECT for real I/O, buffered on the simulated device (whose
     // reference figures are buffered runs, docs/simulated-device.md).

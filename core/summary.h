@@ -32,6 +32,7 @@ struct RunSummary {
     // An observed run's waits are what its trace shows of them (docs/trace-import.md §5): unknown
     // when it shows nothing (the figures then mean nothing, and are not 0), and what they cover.
     bool waitsUnknown = false;
+    bool waitTimeUnknown = false; // the count is known, their time not (EXPLAIN without I/O Timings)
     std::string waitsScope;
     std::int64_t runtimeNs = 0;
     std::uint64_t resets = 0; // of the stream (not those that kept the reads before it apart)
@@ -61,6 +62,10 @@ struct RunSummary {
     int ioWorkersEnd = 0;
     int ioWorkersPeak = 0;
     std::optional<pg::IndexFacts> pgIndex; // a PostgreSQL index scan's facts
+    // The model of an imported trace: the cache state the trace gave it, in words, and the reads
+    // that trace and visits disagree on (core/traced_cache.h).
+    std::string cacheFromTrace;
+    std::uint64_t traceDisagreements = 0;
     bool cancelled = false;
     std::string error; // non-empty if the run stopped on an error (the trace up to it is kept)
 };

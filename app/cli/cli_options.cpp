@@ -175,17 +175,20 @@ Argument split(std::string arg) {
     return a;
 }
 
-// --import-trace models the trace's own blocks: the options that choose other blocks, or a second
-// run, would be ignored, so they are refused rather than dropped; the trace's options need a trace.
+// --import-trace's second run is the model of the trace, whose cache state the trace gives: an option
+// that adds another run, or another cache state, would be ignored, so it is refused rather than
+// dropped; the trace's options need a trace.
 void refuseIgnoredOptions(const CliOptions& o) {
     for (const std::string& name : o.given) {
-        const RunOption* option = findRunOption(name);
-        const bool choosesBlocks = option && option->section == "Dataset" && name != "seed";
-        const bool addsRun = name == "compare-direction" || name == "compare-backward-combining";
-        if (!o.importTrace.empty() && (choosesBlocks || addsRun))
-            throw InputError(
-                "--" + name +
-                " cannot be used with --import-trace, whose blocks are the trace's; leave one out");
+        const bool addsRun = name == "compare-direction" || name == "compare-backward-combining" ||
+                             name == "compare-index-batches";
+        if (!o.importTrace.empty() && addsRun)
+            throw InputError("--" + name +
+                             " cannot be used with --import-trace, whose second run is the trace's model; "
+                             "leave one out");
+        if (!o.importTrace.empty() && name == "prewarm")
+            throw InputError("--prewarm cannot be used with --import-trace: the trace gives the cache state "
+                             "(a visited block it read was not cached, every other one was)");
         if (o.importTrace.empty() && (name == "trace-format" || name == "trace-relation" ||
                                       name == "explain" || name == "trace-backend"))
             throw InputError("--" + name + " needs --import-trace FILE");

@@ -22,6 +22,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -111,8 +112,18 @@ std::optional<Experiment> commandLineExperiment(const CliOptions& options) {
     std::optional<ObservedTrace> trace = importTraceFor(options);
     if (!trace)
         return std::nullopt;
-    return makeImportExperiment(std::make_shared<const ObservedTrace>(std::move(*trace)), options.importTrace,
-                                options.run);
+    // The scan's visits, where the command line gives them: a PostgreSQL index scan, a block list, a
+    // pattern.
+    const bool visitsGiven =
+        std::any_of(options.given.begin(), options.given.end(), [](const std::string& name) {
+            return name == "dataset" || name == "blocks" || name == "pg-index" || name == "pg-heap";
+        });
+    Experiment experiment =
+        makeImportExperiment(std::make_shared<const ObservedTrace>(std::move(*trace)), options.importTrace,
+                             options.run, visitsGiven ? ModelVisits::FromConfig : ModelVisits::TraceReads);
+    for (const std::string& line : importModelNotes(experiment))
+        note(line);
+    return experiment;
 }
 
 int runImportHeadless(const CliOptions& options) {
@@ -140,7 +151,9 @@ int runImportHeadless(const CliOptions& options) {
         std::fprintf(stderr, "lookahead: %s\n", error.what());
         return 2;
     }
-    const ObservedSummary observed = summarizeObserved(*experiment.runs.front().observed);
+    ObservedSummary observed = summarizeObserved(*experiment.runs.front().observed);
+    if (serverScan != nullptr)
+        takeServerWaits(*serverScan, observed.run);
     ExperimentOutputs outputs;
     outputs.eventCsv = options.traceCsv;
     outputs.commandLine = options.commandLine;

@@ -2,6 +2,9 @@
 #include "experiment/experiment.h"
 
 #include "enum_names.h"
+#include "message_text.h"
+
+#include <unistd.h>
 
 namespace la {
 
@@ -19,6 +22,11 @@ pg::IndexBatching otherBatching(const pg::PgScanConfig& a) {
     if (a.compareBatching)
         return *a.compareBatching;
     return {a.batching.mode == pg::IndexBatches::Ring ? pg::IndexBatches::Continue : pg::IndexBatches::Ring};
+}
+
+// A relation file this process can read (the server's, on this machine).
+bool readableHere(const std::string& path) {
+    return !path.empty() && ::access(path.c_str(), R_OK) == 0;
 }
 
 } // namespace
@@ -76,7 +84,7 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
 }
 
 Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, const std::string& tracePath,
-                                const RunConfig& config) {
+                                const RunConfig& config, ModelVisits visits) {
     RunVariant observed;
     observed.policy = observed.label = "observed";
     observed.config = config;
@@ -87,9 +95,51 @@ Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, cons
     model.policy = config.comparePolicy.empty() ? config.policy : config.comparePolicy;
     model.label = model.policy + " model";
     model.config.comparePolicy.clear();
-    model.config.blockList.clear();
-    model.config.blockSequence = std::make_shared<const std::vector<std::uint32_t>>(trace->impliedBlocks());
+    auto reads = std::make_shared<const std::vector<std::uint32_t>>(trace->impliedBlocks());
+    const bool ownFile = !config.pg.active() && config.file.empty() && readableHere(trace->relation);
+    if (ownFile) {
+        model.config.file = trace->relation;
+        model.config.fileIsRelation = true;
+    }
+    if (visits == ModelVisits::TraceReads) {
+        model.config.blockList.clear();
+        model.config.pg = {};
+        model.config.blockSequence = std::move(reads);
+    } else {
+        model.config.blockSequence.reset();
+        model.config.tracedReads = std::move(reads);
+        // A pattern covers the traced relation: its files' size where they are here (openSource takes
+        // it from the file), else as far as the trace read.
+        const bool pattern = config.blockList.empty() && !config.pg.active();
+        if (pattern && model.config.dataset.blocks == 0 && !ownFile)
+            model.config.dataset.blocks = trace->relationBlocks();
+    }
     return {{observed, model}, Comparison::Observed, {}};
+}
+
+std::vector<std::string> importModelNotes(const Experiment& experiment) {
+    std::vector<std::string> notes;
+    if (experiment.comparison != Comparison::Observed || experiment.runs.size() != 2)
+        return notes;
+    const RunConfig& model = experiment.runs[1].config;
+    const ObservedTrace& trace = *experiment.runs[0].observed;
+    if (model.blockSequence)
+        notes.push_back("the model replays the " + std::to_string(model.blockSequence->size()) +
+                        " blocks the trace read, each a miss: give the scan's visits (a PostgreSQL index, a "
+                        "block list or a pattern) to model its hits too");
+    const bool pattern = !model.blockSequence && model.blockList.empty() && !model.pg.active();
+    if (pattern && !model.fileIsRelation && model.dataset.blocks == trace.relationBlocks())
+        notes.push_back("the pattern covers " + std::to_string(model.dataset.blocks) +
+                        " blocks, as far as the trace read: the relation's files are not here to give its "
+                        "size (set it with --pattern-blocks N)");
+    if (model.fileIsRelation)
+        notes.push_back("the model's real I/O reads the server's own files: " + printable(model.file) +
+                        " (read-only, all its segments)");
+    else if (model.file.empty() && !model.pg.active() && model.io != IoMode::Sim)
+        notes.push_back("the traced relation " + printable(trace.relation) +
+                        " is not readable here, so the model's real I/O reads a file of Lookahead's own of "
+                        "the same size");
+    return notes;
 }
 
 } // namespace la

@@ -47,9 +47,19 @@ struct Experiment {
 // Comparison::Policy uses config.comparePolicy (and falls back to None without one).
 Experiment makeExperiment(const RunConfig& config, Comparison comparison);
 
-// A: what the trace at `tracePath` says PostgreSQL read; B: the blocks those reads imply, run through
-// `config.comparePolicy` (or `config.policy`) with `config`'s device and stream settings.
+// What the model of an imported trace visits: the blocks the trace read (every visit a miss), or the
+// scan's own visits as `config` chooses them (a PostgreSQL index scan, a block list, a pattern over the
+// traced relation) with the cache state the trace implies (docs/trace-import.md §6).
+enum class ModelVisits { TraceReads, FromConfig };
+
+// A: what the trace at `tracePath` says PostgreSQL read; B: its model, run through
+// `config.comparePolicy` (or `config.policy`) with `config`'s device and stream settings. The model
+// reads the traced relation's own files where they are readable here (and `config` names no other).
 Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, const std::string& tracePath,
-                                const RunConfig& config);
+                                const RunConfig& config, ModelVisits visits);
+
+// What makeImportExperiment chose for the model that the user should be told (its files, its
+// visits), a line each.
+std::vector<std::string> importModelNotes(const Experiment& experiment);
 
 } // namespace la

@@ -462,4 +462,18 @@ ExplainOutput readExplainOutput(const QString& path) {
     return parseExplainOutput(file.read(kMaxExplainBytes + 1), path);
 }
 
+bool takeServerWaits(const ExplainNode& scan, RunSummary& observed) {
+    if (!scan.ioWaits)
+        return false;
+    observed.waits = *scan.ioWaits;
+    observed.waitsUnknown = false;
+    observed.waitTimeUnknown = !scan.sharedReadMs;
+    observed.waitNs = scan.sharedReadMs ? static_cast<std::int64_t>(*scan.sharedReadMs * 1e6) : 0;
+    observed.waitsScope =
+        scan.sharedReadMs
+            ? "PostgreSQL's own count (EXPLAIN's I/O waits=), their time its I/O Timings shared read"
+            : "PostgreSQL's own count (EXPLAIN's I/O waits=); their time is not in its output";
+    return true;
+}
+
 } // namespace la

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "summary.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
@@ -62,5 +64,10 @@ QString describeServerExplain(const ExplainOutput& plan, const ExplainNode& scan
 // "shared read". A line saying how they differ, or empty where they agree or the plan has no such
 // figure.
 QString readsAgainstServer(const ExplainNode& scan, std::uint64_t modelMisses);
+
+// PostgreSQL 19's own count of the scan's waits (I/O: waits=), which a syscall trace of I/O workers
+// cannot give, becomes the observed run's: with I/O Timings' shared read time as their time where
+// printed. Returns false (and leaves `observed` alone) when the node has no such figure.
+bool takeServerWaits(const ExplainNode& scan, RunSummary& observed);
 
 } // namespace la

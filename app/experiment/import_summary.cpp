@@ -56,6 +56,8 @@ std::string describeObserved(const ObservedSummary& o) {
     text += QStringLiteral("  reads by process (pid:reads)%1\n").arg(processes);
     if (s.waitsUnknown)
         text += QStringLiteral("  waits %1\n").arg(QString::fromStdString(s.waitsScope));
+    else if (s.waitTimeUnknown)
+        text += QStringLiteral("  waits %1: %2\n").arg(count(s.waits), QString::fromStdString(s.waitsScope));
     else if (!s.waitsScope.empty())
         text += QStringLiteral("  waits %1 (%2 ms): %3\n")
                     .arg(count(s.waits))

@@ -170,10 +170,10 @@ QJsonObject runSummaryObject(const RunSummary& s) {
         o[keyOf(field)] = value;
     }
     // Waits a trace does not show are unknown, not 0.
-    if (s.waitsUnknown) {
+    if (s.waitsUnknown)
         o[QStringLiteral("waits")] = QJsonValue();
+    if (s.waitsUnknown || s.waitTimeUnknown)
         o[QStringLiteral("wait_ns")] = QJsonValue();
-    }
     return o;
 }
 

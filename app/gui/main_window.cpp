@@ -354,7 +354,7 @@ void MainWindow::watchSettings() {
 Experiment MainWindow::panelExperiment() const {
     if (m_inputs->importedTrace() && m_panel->comparison() == Comparison::Observed)
         return makeImportExperiment(m_inputs->importedTrace(), m_inputs->tracePath().toStdString(),
-                                    m_panel->config());
+                                    m_panel->config(), ModelVisits::TraceReads);
     return makeExperiment(m_panel->config(), m_panel->comparison());
 }
 

@@ -42,11 +42,18 @@ std::string stampsOf(const std::vector<std::string>& files) {
     return text;
 }
 
-ScanTarget pgHeapTarget(const RunConfig& config, bool checksums) {
-    const pg::SegmentedRelation heap(pg::resolvePath(config.pg, config.pg.heap), "--pg-heap");
-    ScanTarget target{heap.path(), 0, false, {}, {}, {}};
-    for (const pg::Segment& segment : heap.segments())
+// A relation's segment files, read-only, their stamps taken now.
+ScanTarget relationTarget(const std::string& path, const std::string& role) {
+    const pg::SegmentedRelation relation(path, role);
+    ScanTarget target{relation.path(), 0, false, {}, {}, {}};
+    for (const pg::Segment& segment : relation.segments())
         target.segments.push_back(segment.path);
+    target.stamps = stampsOf(target.segments);
+    return target;
+}
+
+ScanTarget pgHeapTarget(const RunConfig& config, bool checksums) {
+    ScanTarget target = relationTarget(pg::resolvePath(config.pg, config.pg.heap), "--pg-heap");
     // A bad page is bad input, reported as every other (stderr, exit status 2), not a failed read.
     target.pageCheck = [checksums, segments = target.segments](const std::byte* page, std::uint32_t block) {
         if (std::string problem = pg::heapPageProblem(page, block, checksums); !problem.empty())
@@ -56,7 +63,6 @@ ScanTarget pgHeapTarget(const RunConfig& config, bool checksums) {
                 problem);
         return std::string();
     };
-    target.stamps = stampsOf(target.segments);
     return target;
 }
 
@@ -79,6 +85,8 @@ std::optional<ScanTarget> prepareScanTarget(const RunConfig& config, const Block
                                             const RunCallbacks& callbacks, bool pgChecksums) {
     if (!config.pg.heap.empty())
         return pgHeapTarget(config, pgChecksums);
+    if (!config.file.empty() && config.fileIsRelation)
+        return relationTarget(config.file, "the traced relation");
     if (!config.file.empty()) {
         const ScanFile file = inspectScanFile(config.file);
         if (file.partialBytes > 0 && callbacks.notice)

@@ -101,7 +101,9 @@ const std::vector<RowDefinition>& rowDefinitions() {
              if (s.waitsUnknown)
                  return QStringLiteral("– (not in the trace)");
              const QString waits = QStringLiteral("%1 (%2)").arg(
-                 figureText(s, field.name), formatDuration(static_cast<double>(s.waitNs)));
+                 figureText(s, field.name), s.waitTimeUnknown
+                                                ? QStringLiteral("time unknown")
+                                                : formatDuration(static_cast<double>(s.waitNs)));
              return s.waitsScope.empty() ? waits
                                          : waits + QStringLiteral(": ") + figureText(s, "waits_scope");
          }},

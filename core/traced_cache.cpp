@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "traced_cache.h"
+
+#include "buffer_pool.h"
+#include "memory_budget.h"
+#include "message_text.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <utility>
+
+namespace la {
+
+namespace {
+
+constexpr std::size_t kExamples = 5;
+
+// Where a block's reads sit in the trace: positions[first, first + count), ascending, and how many
+// of them visits have matched so far.
+struct BlockReads {
+    std::uint64_t first = 0;
+    std::uint32_t count = 0;
+    std::uint32_t matched = 0;
+};
+
+bool testBit(const std::vector<std::uint64_t>& bits, std::uint64_t i) {
+    return (bits[i >> 6] >> (i & 63)) & 1U;
+}
+
+std::string examples(const std::vector<std::uint32_t>& blocks, std::uint64_t total) {
+    std::string text;
+    for (const std::uint32_t block : blocks)
+        text.append(text.empty() ? "" : ", ").append(std::to_string(block));
+    return total > blocks.size() ? text + ", …" : text;
+}
+
+} // namespace
+
+std::uint64_t TracedCache::apply(BufferPool& pool) const {
+    std::uint64_t loaded = 0;
+    for (std::uint64_t word = 0; word < cachedBits.size(); ++word)
+        for (std::uint64_t bits = cachedBits[word]; bits != 0 && pool.resident() < pool.capacity();
+             bits &= bits - 1) {
+            const auto block = static_cast<std::uint32_t>(word * 64 + std::uint64_t(__builtin_ctzll(bits)));
+            loaded += pool.prewarm(block) ? 1 : 0;
+        }
+    return loaded;
+}
+
+std::string TracedCache::describe() const {
+    return "cache state from the trace: " + counted(visits) + " visits give " + counted(misses) +
+           " misses (the first visit of each of the " + counted(readBlocks) +
+           " visited blocks the server read, and " + counted(rereads) +
+           " re-reads of a block read again) and " + counted(hits()) + " hits; the " + counted(cachedBlocks) +
+           " visited blocks the trace never read were in shared buffers at the start";
+}
+
+std::vector<std::string> TracedCache::disagreements() const {
+    std::vector<std::string> lines;
+    if (unvisitedReads > 0)
+        lines.push_back("the trace reads " + counted(unvisitedReads) +
+                        " block(s) the scan never visits (e.g. " +
+                        examples(unvisitedExamples, unvisitedReads) +
+                        "): the visits are not this trace's scan, or the trace holds other queries' reads");
+    if (unmatchedReads > 0)
+        lines.push_back("the trace reads " + counted(unmatchedReads) +
+                        " time(s) a block whose later visits cannot explain it (e.g. " +
+                        examples(unmatchedExamples, unmatchedReads) +
+                        "): read again with no visit left, or far from its place in the visit order");
+    return lines;
+}
+
+TracedCache deriveTracedCache(const std::vector<std::uint32_t>& reads, BlockSource& visits,
+                              const std::atomic<bool>* cancel) {
+    const std::uint64_t relation = visits.relationBlocks();
+    requireMemory(relation / 8 + reads.size() * 40,
+                  "the trace's cache state over a relation of " + counted(relation) + " blocks",
+                  "give fewer visits (a smaller --blocks list or pattern)");
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> byBlockOrder;
+    byBlockOrder.reserve(reads.size());
+    for (std::uint64_t i = 0; i < reads.size(); ++i)
+        byBlockOrder.emplace_back(reads[i], i);
+    std::sort(byBlockOrder.begin(), byBlockOrder.end());
+    std::vector<std::uint64_t> positions(byBlockOrder.size());
+    std::unordered_map<std::uint32_t, BlockReads> byBlock;
+    for (std::uint64_t i = 0; i < byBlockOrder.size(); ++i) {
+        positions[i] = byBlockOrder[i].second;
+        BlockReads& entry = byBlock[byBlockOrder[i].first];
+        if (entry.count++ == 0)
+            entry.first = i;
+    }
+    byBlockOrder = {};
+
+    TracedCache cache;
+    cache.cachedBits.assign((relation + 63) / 64, 0);
+    std::vector<std::uint64_t>& visited = cache.cachedBits; // narrowed to the cached ones below
+    visits.rewind();
+    for (SourceItem item = visits.next(); item.step != SourceStep::End; item = visits.next()) {
+        if (item.step != SourceStep::Block)
+            continue;
+        if ((cache.visits & 0xFFFF) == 0 && cancel && cancel->load(std::memory_order_relaxed)) {
+            visits.rewind();
+            return {};
+        }
+        const std::uint64_t visit = cache.visits++;
+        visited[item.block >> 6] |= 1ULL << (item.block & 63);
+        const auto found = byBlock.find(item.block);
+        if (found == byBlock.end())
+            continue;
+        BlockReads& block = found->second;
+        if (block.matched == block.count)
+            continue;
+        // The first visit of a block the server read is its miss; a later read matches the first
+        // visit by which the misses before it have (nearly) caught up with its place in the trace.
+        if (block.matched > 0 && cache.misses + kRereadTolerance < positions[block.first + block.matched])
+            continue;
+        if (block.matched > 0) {
+            ++cache.rereads;
+            cache.rereadVisits.push_back(visit);
+        }
+        ++block.matched;
+        ++cache.misses;
+    }
+    visits.rewind();
+
+    for (const auto& [block, entry] : byBlock) {
+        if (block >= relation || !testBit(visited, block))
+            continue;
+        ++cache.readBlocks;
+        visited[block >> 6] &= ~(1ULL << (block & 63));
+    }
+    for (const std::uint64_t word : cache.cachedBits)
+        cache.cachedBlocks += std::uint64_t(__builtin_popcountll(word));
+    // The disagreements, with examples in the trace's order.
+    for (const std::uint32_t block : reads) {
+        BlockReads& entry = byBlock[block];
+        if (entry.matched == 0) {
+            ++cache.unvisitedReads;
+            if (cache.unvisitedExamples.size() < kExamples &&
+                std::find(cache.unvisitedExamples.begin(), cache.unvisitedExamples.end(), block) ==
+                    cache.unvisitedExamples.end())
+                cache.unvisitedExamples.push_back(block);
+        }
+    }
+    for (const auto& [block, entry] : byBlock)
+        if (entry.matched > 0 && entry.matched < entry.count) {
+            cache.unmatchedReads += entry.count - entry.matched;
+            if (cache.unmatchedExamples.size() < kExamples)
+                cache.unmatchedExamples.push_back(block);
+        }
+    std::sort(cache.unmatchedExamples.begin(), cache.unmatchedExamples.end());
+    return cache;
+}
+
+} // namespace la
