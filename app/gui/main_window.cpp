@@ -51,6 +51,9 @@ std::string experimentKey(const Experiment& experiment) {
         key += run.policy;
         key += ' ';
         key += runOptionsText(run.config);
+        // What a model of a trace visits is no option: the trace's reads, or the scan with its cache.
+        key += run.config.blockSequence ? " [the trace's reads]" : "";
+        key += run.config.tracedReads ? " [the trace's cache state]" : "";
     }
     return key;
 }
@@ -353,8 +356,9 @@ void MainWindow::watchSettings() {
 
 Experiment MainWindow::panelExperiment() const {
     if (m_inputs->importedTrace() && m_panel->comparison() == Comparison::Observed)
-        return makeImportExperiment(m_inputs->importedTrace(), m_inputs->tracePath().toStdString(),
-                                    m_panel->config(), ModelVisits::TraceReads);
+        return makeImportExperiment(
+            m_inputs->importedTrace(), m_inputs->tracePath().toStdString(), m_panel->config(),
+            m_panel->visitsFromScan() ? ModelVisits::FromConfig : ModelVisits::TraceReads);
     return makeExperiment(m_panel->config(), m_panel->comparison());
 }
 

@@ -17,9 +17,9 @@ namespace la {
 namespace {
 
 // Whether a saved model of a trace visited the scan the panel had set up (an index scan, a block
-// list) rather than the blocks the trace read.
-bool modelVisitsFromScan(const RunVariant& model) {
-    return model.config.pg.active() || !model.config.blockList.empty();
+// list, a pattern) with the trace's cache state, rather than the blocks the trace read.
+bool modelVisitsFromScan(const RunSummary& model) {
+    return !model.cacheFromTrace.empty();
 }
 
 } // namespace
@@ -118,7 +118,7 @@ void SessionFiles::open(const QString& path) {
             return;
         }
         Experiment experiment = job->opened().experiment;
-        restorePanel(experiment);
+        restorePanel(experiment, job->opened().summaries);
         emit aboutToShow();
         m_controller.showLoaded(std::move(experiment), std::move(job->traces()));
         m_openedSession = path;
@@ -131,11 +131,11 @@ void SessionFiles::open(const QString& path) {
 
 // The panel takes A's settings, so that a new run (B against this baseline) runs alike; an observed
 // run A brings back its trace, the relation read and what the model visited.
-void SessionFiles::restorePanel(const Experiment& experiment) {
+void SessionFiles::restorePanel(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
     const RunVariant& a = experiment.runs.front();
     emit traceOpened(a.observed, QString::fromStdString(a.tracePath));
-    if (a.observed && experiment.runs.size() > 1)
-        m_panel->setVisitsFromScan(modelVisitsFromScan(experiment.runs[1]));
+    if (a.observed && summaries.size() > 1)
+        m_panel->setVisitsFromScan(modelVisitsFromScan(summaries[1]));
     // A dataset file since moved or deleted is not there to run again; the runs still show.
     if (const QString panelError = m_panel->setConfig(a.config); panelError.isEmpty())
         m_panel->setComparison(experiment.comparison == Comparison::None && a.observed

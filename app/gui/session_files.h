@@ -61,7 +61,7 @@ signals:
     void panelRestored();
 
 private:
-    void restorePanel(const Experiment& experiment);
+    void restorePanel(const Experiment& experiment, const std::vector<RunSummary>& summaries);
     void remember(const QString& path);
     void fillRecentMenu();
 
