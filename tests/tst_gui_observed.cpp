@@ -244,6 +244,10 @@ void TestGuiObserved::blockListAndTraceAreOneExperiment() {
     window.inputs()->openBlockList(list);
     QVERIFY(window.setupPanel()->visitsFromScan());
     QVERIFY(window.setupPanel()->datasetPicker()->isEnabled());
+    // A cache state left in the panel is not the model's: the trace gives it.
+    RunConfig cached = window.setupPanel()->config();
+    cached.prewarm = "all";
+    QCOMPARE(window.setupPanel()->setConfig(cached), QString());
     runAndCheck(window, 3000);
     if (QTest::currentTestFailed())
         return;

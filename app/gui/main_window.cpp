@@ -355,10 +355,14 @@ void MainWindow::watchSettings() {
 }
 
 Experiment MainWindow::panelExperiment() const {
-    if (m_inputs->importedTrace() && m_panel->comparison() == Comparison::Observed)
-        return makeImportExperiment(
-            m_inputs->importedTrace(), m_inputs->tracePath().toStdString(), m_panel->config(),
-            m_panel->visitsFromScan() ? ModelVisits::FromConfig : ModelVisits::TraceReads);
+    if (m_inputs->importedTrace() && m_panel->comparison() == Comparison::Observed) {
+        // The trace gives the cache state (the panel's field is disabled, its text kept for later).
+        RunConfig config = m_panel->config();
+        config.prewarm.clear();
+        return makeImportExperiment(m_inputs->importedTrace(), m_inputs->tracePath().toStdString(), config,
+                                    m_panel->visitsFromScan() ? ModelVisits::FromConfig
+                                                              : ModelVisits::TraceReads);
+    }
     return makeExperiment(m_panel->config(), m_panel->comparison());
 }
 

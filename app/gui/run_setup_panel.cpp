@@ -199,8 +199,6 @@ QWidget* RunSetupPanel::buildStreamGroup() {
     form->addRow(tr("Reset every"), m_resetEvery);
     form->addRow(m_restoreAfterReset);
     form->addRow(m_backwardCombining);
-    m_prewarm->setToolTip(
-        tr("none, all, every:K, except-every:K, fraction:P:SEED, misses:PCT:SPACING or list:FILE"));
     m_resetEvery->setSuffix(tr(" blocks"));
     return group(this, tr("Read stream"), form);
 }
@@ -309,9 +307,16 @@ void RunSetupPanel::setVisitsFromScan(bool fromScan) {
     visitsChanged();
 }
 
-// The dataset is what the model visits only when the trace's reads are not.
+// The dataset is what the model visits only when the trace's reads are not; a modelled trace gives
+// the cache state, so the panel's own is not used.
 void RunSetupPanel::visitsChanged() {
     m_dataset->setEnabled(!hasTrace() || visitsFromScan());
+    const bool traceGivesCache = hasTrace() && comparison() == Comparison::Observed;
+    m_prewarm->setEnabled(!traceGivesCache);
+    m_prewarm->setToolTip(traceGivesCache ? tr("Given by the imported trace: a visited block it read was not "
+                                               "cached, every other one was")
+                                          : tr("none, all, every:K, except-every:K, fraction:P:SEED, "
+                                               "misses:PCT:SPACING or list:FILE"));
 }
 
 // Folded away by default: a first-time user sees what PostgreSQL users tune.
@@ -397,6 +402,7 @@ void RunSetupPanel::setComparison(Comparison comparison) {
 
 void RunSetupPanel::comparisonChanged() {
     m_policyB->setEnabled(comparison() == Comparison::Policy || comparison() == Comparison::Observed);
+    visitsChanged();
 }
 
 RunConfig RunSetupPanel::config() const {
