@@ -27,11 +27,12 @@ bool testBit(const std::vector<std::uint64_t>& bits, std::uint64_t i) {
     return (bits[i >> 6] >> (i & 63)) & 1U;
 }
 
-std::string examples(const std::vector<std::uint32_t>& blocks, std::uint64_t total) {
+// "42, 97": the first blocks, "…" after them when there may be more.
+std::string examples(const std::vector<std::uint32_t>& blocks) {
     std::string text;
     for (const std::uint32_t block : blocks)
         text.append(text.empty() ? "" : ", ").append(std::to_string(block));
-    return total > blocks.size() ? text + ", …" : text;
+    return blocks.size() == kExamples ? text + ", …" : text;
 }
 
 } // namespace
@@ -58,14 +59,13 @@ std::string TracedCache::describe() const {
 std::vector<std::string> TracedCache::disagreements() const {
     std::vector<std::string> lines;
     if (unvisitedReads > 0)
-        lines.push_back("the trace reads " + counted(unvisitedReads) +
-                        " block(s) the scan never visits (e.g. " +
-                        examples(unvisitedExamples, unvisitedReads) +
+        lines.push_back("the trace has " + counted(unvisitedReads) +
+                        " read(s) of blocks the scan never visits (e.g. " + examples(unvisitedExamples) +
                         "): the visits are not this trace's scan, or the trace holds other queries' reads");
     if (unmatchedReads > 0)
-        lines.push_back("the trace reads " + counted(unmatchedReads) +
-                        " time(s) a block whose later visits cannot explain it (e.g. " +
-                        examples(unmatchedExamples, unmatchedReads) +
+        lines.push_back("the trace has " + counted(unmatchedReads) +
+                        " read(s) of a block that its later visits cannot explain (e.g. " +
+                        examples(unmatchedExamples) +
                         "): read again with no visit left, or far from its place in the visit order");
     return lines;
 }

@@ -157,6 +157,73 @@ void TestPgTrace::backwardIndexScan() {
     QCOMPARE(runs.size(), 2);
     QCOMPARE(runs[0].toObject()[QStringLiteral("ios")].toInteger(), qint64(heap->reads.size()));
     QCOMPARE(runs[1].toObject()[QStringLiteral("blocks")].toInteger(), qint64(heap->reads.size()));
+
+    // The model on the scan's own visits, with the cache state the trace implies: its misses are
+    // the server's heap reads (EXPLAIN's shared read less the index's), and the observed run's waits
+    // are the backend's reads, with their time. The visits first from ctid ...
+    const QString visits = server.sql(
+        QStringLiteral("SELECT (ctid::text::point)[0]::int FROM t WHERE a <= 20000 ORDER BY a DESC"), error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const qint64 rows = visits.count(QLatin1Char('\n')) + 1;
+    QCOMPARE(rows, 20000);
+    const QString visitsFile = server.socketDir() + QStringLiteral("/visits.txt");
+    const QString planFile = server.socketDir() + QStringLiteral("/plan.txt");
+    for (const auto& [path, text] : {std::pair{visitsFile, visits}, std::pair{planFile, plan}}) {
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.toUtf8());
+    }
+    std::int64_t readNs = 0;
+    for (const ObservedRead& read : heap->reads)
+        readNs += read.durationNs;
+    const qint64 heapReads = sharedRead - qint64(index->reads.size());
+    // The btree's visits leave out a row's block when it is the previous row's (the heap page is
+    // still pinned): a block list keeps every row.
+    qint64 blockChanges = 0;
+    QString previous;
+    for (const QString& block : visits.split(QLatin1Char('\n'))) {
+        blockChanges += block != previous ? 1 : 0;
+        previous = block;
+    }
+    const auto modelOnVisits = [&](const QStringList& visitArgs, qint64 visitCount) {
+        QProcess model;
+        model.start(QStringLiteral(LOOKAHEAD_BINARY),
+                    QStringList{QStringLiteral("--headless"), QStringLiteral("--import-trace"), tracePath,
+                                QStringLiteral("--explain"), planFile, QStringLiteral("--compare-policy"),
+                                QStringLiteral("pg18"), QStringLiteral("--summary-json"), json} +
+                        visitArgs);
+        QVERIFY(model.waitForFinished(120'000));
+        const QString notes = QString::fromUtf8(model.readAllStandardError());
+        QVERIFY2(model.exitCode() == 0, qPrintable(notes));
+        QVERIFY2(!notes.contains(QLatin1String("EXPLAIN says")), qPrintable(notes)); // agrees with the server
+        const QJsonArray both = test::readJson(json)[QStringLiteral("runs")].toArray();
+        const QJsonObject observed = both[0].toObject(), modelled = both[1].toObject();
+        QCOMPARE(modelled[QStringLiteral("blocks")].toInteger(), visitCount);
+        QCOMPARE(modelled[QStringLiteral("hits")].toInteger() +
+                     modelled[QStringLiteral("misses")].toInteger(),
+                 visitCount);
+        QCOMPARE(modelled[QStringLiteral("misses")].toInteger(), heapReads);
+        QCOMPARE(modelled[QStringLiteral("trace_disagreements")].toInteger(), 0);
+        QCOMPARE(observed[QStringLiteral("waits")].toInteger(), qint64(heap->reads.size()));
+        QCOMPARE(observed[QStringLiteral("wait_ns")].toInteger(), readNs);
+        // Real I/O reads the server's own heap file, not a copy, and so its time is compared.
+        const QString verdict = QString::fromUtf8(model.readAllStandardOutput());
+        if (visitArgs.contains(QStringLiteral("sync"))) {
+            QVERIFY2(notes.contains(QStringLiteral("reads the server's own files: ") + server.dataDir()),
+                     qPrintable(notes));
+            QVERIFY2(verdict.contains(QLatin1String("; run time ")), qPrintable(verdict));
+        } else {
+            QVERIFY2(verdict.contains(QLatin1String("; time not compared: ")), qPrintable(verdict));
+        }
+    };
+    modelOnVisits({QStringLiteral("--blocks"), visitsFile}, rows);
+    modelOnVisits({QStringLiteral("--blocks"), visitsFile, QStringLiteral("--io"), QStringLiteral("sync")},
+                  rows);
+    modelOnVisits({QStringLiteral("--pg-datadir"), server.dataDir(), QStringLiteral("--pg-index"), indexFile,
+                   QStringLiteral("--pg-heap"), heapFile, QStringLiteral("--pg-key"), QStringLiteral("int8"),
+                   QStringLiteral("--pg-key-range"), QStringLiteral("1:20000"), QStringLiteral("--direction"),
+                   QStringLiteral("backward")},
+                  blockChanges);
 }
 
 QTEST_GUILESS_MAIN(TestPgTrace)

@@ -33,6 +33,9 @@ RunSummary everyFigureSet() {
     s.waits = 17;
     s.waitNs = 1'234'567;
     s.waitsScope = "the backend's own reads";
+    s.waitTimeUnknown = true;
+    s.cacheFromTrace = "cache state from the trace: 4,000 visits give 250 misses";
+    s.traceDisagreements = 3;
     s.runtimeNs = 53'069'047;
     s.resets = 2;
     s.readsBeforeStream = 4;
@@ -133,13 +136,13 @@ void TestSummaryFields::everyNameOnce() {
 // The JSON's keys of a run are the table's JSON figures, the ones left out when unset only then.
 void TestSummaryFields::jsonIsTheTable() {
     const QStringList published =
-        words("blocks bytes_read cancelled collapse_intervals device_reads direct_io distance_max "
-              "distance_mean distance_time_mean error explain_io fallback_reason frac_distance_le2 hits "
-              "in_flight_mean io_combine_limit io_method_used io_size_hist io_workers_end io_workers_peak "
-              "io_workers_start ios max_pinned mechanics misses "
+        words("blocks bytes_read cache_from_trace cancelled collapse_intervals device_reads direct_io "
+              "distance_max distance_mean distance_time_mean error explain_io fallback_reason "
+              "frac_distance_le2 hits in_flight_mean io_combine_limit io_method_used io_size_hist "
+              "io_workers_end io_workers_peak io_workers_start ios max_pinned mechanics misses "
               "os_cache_resident_after os_cache_resident_before pages_verified pg_index pinned_mean policy "
-              "reads_before_stream resets runtime_ns wait_ns waits waits_before_stream waits_scope "
-              "waits_unknown");
+              "reads_before_stream resets runtime_ns trace_disagreements wait_ns wait_time_unknown waits "
+              "waits_before_stream waits_scope waits_unknown");
     QStringList table = tableNames(&SummaryField::inJson);
     table.sort();
     QCOMPARE(table, published);
@@ -150,7 +153,9 @@ void TestSummaryFields::jsonIsTheTable() {
     unset.error.clear();
     unset.osCacheResidentAfter.reset();
     unset.waitsScope.clear();
+    unset.cacheFromTrace.clear();
     QStringList whenSet = published;
+    whenSet.removeAll(QStringLiteral("cache_from_trace"));
     whenSet.removeAll(QStringLiteral("waits_scope"));
     whenSet.removeAll(QStringLiteral("pg_index"));
     whenSet.removeAll(QStringLiteral("error"));
@@ -178,7 +183,8 @@ void TestSummaryFields::jsonIsTheTable() {
 void TestSummaryFields::sessionIsTheTable() {
     const QStringList documented =
         words("policy mechanics blocks hits misses ios io_size_hist device_reads bytes_read waits wait_ns "
-              "waits_unknown waits_scope runtime_ns resets reads_before_stream waits_before_stream "
+              "waits_unknown wait_time_unknown waits_scope runtime_ns resets reads_before_stream "
+              "waits_before_stream "
               "distance_mean distance_time_mean distance_max frac_distance_le2 pinned_mean "
               "in_flight_mean max_pinned io_combine_limit collapse_intervals explain.prefetch_count "
               "explain.distance_sum explain.distance_max explain.distance_capacity explain.wait_count "
@@ -187,7 +193,8 @@ void TestSummaryFields::sessionIsTheTable() {
               "io_workers_peak pages_verified "
               "os_cache_resident_before os_cache_resident_after pg.index_blocks pg.leaf_pages pg.tids "
               "pg.posting_lists pg.dead_items pg.visits pg.distinct_blocks pg.ascending_steps "
-              "pg.descending_steps pg.random_steps pg.checksums cancelled error");
+              "pg.descending_steps pg.random_steps pg.checksums cache_from_trace trace_disagreements "
+              "cancelled error");
     QCOMPARE(tableNames(&SummaryField::inSession), documented);
     QCOMPARE(namesOf(summaryFields(everyFigureSet())), documented);
 

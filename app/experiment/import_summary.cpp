@@ -23,10 +23,25 @@ std::uint64_t singleBlockReads(const RunSummary& s) {
 
 } // namespace
 
-QString observedVerdict(const ObservedSummary& observed, const RunSummary& model) {
-    return QStringLiteral("observed %1 reads (%2 of 8 kB); %3 model %4 reads (%5 of 8 kB)")
-        .arg(count(observed.run.ios), count(singleBlockReads(observed.run)),
-             QString::fromStdString(model.policy), count(model.ios), count(singleBlockReads(model)));
+QString observedVerdict(const ObservedSummary& observed, const RunSummary& model,
+                        const QString& timeNotCompared) {
+    const RunSummary& o = observed.run;
+    QString text =
+        QStringLiteral("observed %1 reads (%2 of 8 kB), %3 blocks; %4 model %5 reads (%6 of 8 kB), %7 misses")
+            .arg(count(o.ios), count(singleBlockReads(o)), count(o.blocks),
+                 QString::fromStdString(model.policy), count(model.ios), count(singleBlockReads(model)),
+                 count(model.misses));
+    if (!o.waitsUnknown && !model.waitsUnknown)
+        text += QStringLiteral("; waits %1 against %2").arg(count(o.waits), count(model.waits));
+    else
+        text += QStringLiteral("; waits not compared (not in the trace)");
+    if (timeNotCompared.isEmpty())
+        text += QStringLiteral("; run time %1 s against %2 s")
+                    .arg(static_cast<double>(o.runtimeNs) / 1e9, 0, 'f', 3)
+                    .arg(static_cast<double>(model.runtimeNs) / 1e9, 0, 'f', 3);
+    else
+        text += QStringLiteral("; time not compared: ") + timeNotCompared;
+    return text;
 }
 
 std::string describeObserved(const ObservedSummary& o) {

@@ -10,8 +10,12 @@
 
 namespace la {
 
-// "observed 49,969 reads (49,969 of 8 kB); pg18 model 49,969 reads (49,969 of 8 kB)".
-QString observedVerdict(const ObservedSummary& observed, const RunSummary& model);
+// The observed run against its model, like with like (docs/trace-import.md §6): reads and blocks
+// read always, waits where both have them, time only where `timeNotCompared` is empty (it says why
+// not): "observed 923 reads (866 of 8 kB), 983 blocks; pg19 model 923 reads (866 of 8 kB), 983
+// misses; waits 114 against 7; time not compared: ...".
+QString observedVerdict(const ObservedSummary& observed, const RunSummary& model,
+                        const QString& timeNotCompared);
 
 // The observed run as the headless run prints it.
 std::string describeObserved(const ObservedSummary& observed);

@@ -72,6 +72,21 @@ QString speed(const RunSummary& a, const RunSummary& b) {
                         : QStringLiteral("%1× slower").arg(1.0 / ratio, 0, 'f', 2);
 }
 
+// Time means the same on both sides only when the model read the server's own files, or ran on a
+// simulated device calibrated to a real one; else why not.
+QString whyTimeIsNotCompared(const RunVariant& model) {
+    const RunConfig& c = model.config;
+    if (c.io != IoMode::Sim)
+        return c.fileIsRelation || c.pg.active()
+                   ? QString()
+                   : QStringLiteral("the model's real I/O read a file of its own, not the server's");
+    if (!c.deviceProfile.empty())
+        return {};
+    return QStringLiteral(
+        "the model ran on the simulated device, not calibrated to a real disk (use real I/O on "
+        "the server's files, or a device profile from lookahead calibrate)");
+}
+
 } // namespace
 
 QString limitingFactor(const RunSummary& run) {
@@ -105,7 +120,11 @@ QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<Ru
     if (runs[0].observed) {
         RunSummary model = summaries[1];
         model.policy = runs[1].policy;
-        return observedVerdict(summarizeObserved(*runs[0].observed), model);
+        // The waits as the front end knows them (EXPLAIN's, where it gave them).
+        ObservedSummary observed = summarizeObserved(*runs[0].observed);
+        observed.run.waits = summaries[0].waits;
+        observed.run.waitsUnknown = summaries[0].waitsUnknown;
+        return observedVerdict(observed, model, whyTimeIsNotCompared(runs[1]));
     }
     RunSummary b = summaries[1];
     b.policy = runs[1].label;

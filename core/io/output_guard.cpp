@@ -109,7 +109,7 @@ const char* clashOf(const Identity& output, const Identity& input, const std::op
 std::vector<NamedPath> runInputs(const RunConfig& config) {
     std::vector<NamedPath> inputs;
     if (!config.file.empty())
-        inputs.push_back({"--file", config.file});
+        inputs.push_back({"--file", config.file, config.fileIsRelation});
     if (!config.blockList.empty())
         inputs.push_back({"--blocks", config.blockList});
     if (config.prewarm.starts_with("list:"))
