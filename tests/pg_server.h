@@ -110,6 +110,26 @@ public:
         return QString::fromUtf8(psql.readAllStandardOutput()).trimmed();
     }
 
+    // The window tests' table: t(a int8, pad text) of 20,000 rows in hash order (each key on another
+    // block than the last) with a btree idx on a, checkpointed. Returns the paths of its heap and
+    // index under the data directory (pg_relation_filepath), or sets `error`.
+    struct IndexedTable {
+        QString heap;
+        QString index;
+    };
+    IndexedTable hashClusteredTable(QString& error) const {
+        sql(QStringLiteral("CREATE TABLE t(a int8, pad text); "
+                           "INSERT INTO t SELECT i, repeat('x', 200) FROM generate_series(1, 20000) i "
+                           "ORDER BY hashint8(i); CREATE INDEX idx ON t(a); CHECKPOINT"),
+            error);
+        if (!error.isEmpty())
+            return {};
+        IndexedTable table;
+        table.heap = sql(QStringLiteral("SELECT pg_relation_filepath('t')"), error);
+        table.index = sql(QStringLiteral("SELECT pg_relation_filepath('idx')"), error);
+        return table;
+    }
+
     // Evicts the data directory's files from the OS page cache, so reads reach the device: all of
     // the cache when running as root, else each file of the cluster.
     void dropOsCache() const {

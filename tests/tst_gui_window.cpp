@@ -800,13 +800,8 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
     test::PgServer server;
     QString error = server.start();
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    server.sql(QStringLiteral("CREATE TABLE t(a int8, pad text); "
-                              "INSERT INTO t SELECT i, repeat('x', 200) FROM generate_series(1, 20000) i "
-                              "ORDER BY hashint8(i); CREATE INDEX idx ON t(a); CHECKPOINT"),
-               error);
+    const auto [heap, index] = server.hashClusteredTable(error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    const QString heap = server.sql(QStringLiteral("SELECT pg_relation_filepath('t')"), error);
-    const QString index = server.sql(QStringLiteral("SELECT pg_relation_filepath('idx')"), error);
     const QString distinct = server.sql(
         QStringLiteral("SELECT count(DISTINCT (ctid::text::point)[0]) FROM t WHERE a BETWEEN 100 AND 5000"),
         error);

@@ -116,8 +116,29 @@ void Dashboard::setRuns(const std::vector<const RunTrace*>& runs) {
 
 void Dashboard::setVerdict(const QString& verdict) {
     m_verdictText = verdict;
-    m_verdict->setText(verdict);
     m_verdict->setToolTip(verdict);
+    fitVerdict();
+}
+
+void Dashboard::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitVerdict();
+}
+
+// The verdict's two lines: a longer one is cut after a word with "…" (its tooltip has all of it),
+// never clipped in the middle of a line.
+void Dashboard::fitVerdict() {
+    const QFontMetrics metrics(m_verdict->font());
+    const QRect bounds(0, 0, std::max(1, m_verdict->contentsRect().width()), 1 << 20);
+    const int twoLines = 2 * metrics.lineSpacing();
+    QString text = m_verdictText;
+    while (metrics.boundingRect(bounds, Qt::TextWordWrap, text).height() > twoLines) {
+        const qsizetype cut = text.lastIndexOf(QLatin1Char(' '), text.size() - 3);
+        if (cut <= 0)
+            break;
+        text = text.left(cut) + QStringLiteral(" …");
+    }
+    m_verdict->setText(text);
 }
 
 void Dashboard::setStale(bool stale) {

@@ -68,9 +68,11 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void addView(PlotView* view);
+    void fitVerdict();
     void scheduleRefresh();
     void refreshNow();
     void applyAutoRange();

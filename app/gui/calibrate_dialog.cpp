@@ -2,6 +2,7 @@
 #include "gui/calibrate_dialog.h"
 
 #include "experiment/device_profile_json.h"
+#include "gui/setting_words.h"
 #include "input_error.h"
 #include "io/output_file.h"
 #include "io/scan_target.h"
@@ -117,7 +118,7 @@ void CalibrateDialog::start() {
         // Opened here: a profile that cannot be written is known before the measurement.
         output = std::make_shared<OutputFile>(path.toStdString(), "device profile");
     } catch (const InputError& error) {
-        m_stage->setText(QString::fromUtf8(error.what()));
+        m_stage->setText(windowWording(QString::fromUtf8(error.what())));
         return;
     }
     m_start->setEnabled(false);
@@ -176,7 +177,7 @@ void CalibrateDialog::finished() {
         cancelled = m_cancelled;
     }
     if (cancelled || !error.isEmpty()) {
-        m_stage->setText(cancelled ? tr("Cancelled; no profile written.") : error);
+        m_stage->setText(cancelled ? tr("Cancelled; no profile written.") : windowWording(error));
         emit calibrationEnded(error, cancelled);
         return;
     }

@@ -3,7 +3,6 @@
 
 #include "gui/dataset_picker.h"
 #include "gui/input_descriptions.h"
-#include "gui/pg_index_dialog.h"
 #include "gui/run_setup_panel.h"
 #include "gui/window_dialogs.h"
 #include "input_error.h"
@@ -51,12 +50,19 @@ void InputOpeners::addFileActions(QMenu* file) {
     import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     import->setToolTip(
         tr("strace -f -ttt -T -yy -e trace=pread64,preadv,preadv2 -p PID, or perf trace -e pread64"));
-    file->addAction(tr("Open &PostgreSQL index…"), this, [this] {
-        auto* dialog = new PgIndexDialog(m_panel->config(), m_dialogs.window());
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dialog, &PgIndexDialog::chosen, this, &InputOpeners::openPgScan);
-        dialog->open();
-    });
+    file->addAction(tr("Open &PostgreSQL index…"), this, &InputOpeners::openPgIndexDialog);
+}
+
+void InputOpeners::openPgIndexDialog() {
+    if (m_pgDialog) {
+        m_pgDialog->raise();
+        return;
+    }
+    auto* dialog = new PgIndexDialog(m_panel->config(), m_dialogs.window());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &PgIndexDialog::chosen, this, [this](const RunConfig& config) { openPgScan(config); });
+    m_pgDialog = dialog;
+    dialog->open();
 }
 
 QString InputOpeners::dropUnusableFiles(RunConfig& config) {
@@ -108,6 +114,9 @@ void InputOpeners::openBlockList(const QString& path) {
         return;
     }
     m_panel->datasetPicker()->setBlockList(path);
+    // Beside an imported trace, a block list is what the scan visited: the model replays it.
+    if (m_panel->hasTrace())
+        m_panel->setVisitsFromScan(true);
     emit inputsChanged();
 }
 
@@ -125,11 +134,14 @@ void InputOpeners::importTraceFile(const QString& path, const QString& relation)
                 if (!error.isEmpty()) {
                     m_dialogs.showError(tr("Cannot import the trace"), error);
                 } else if (trace) {
-                    m_trace = std::move(trace);
-                    m_tracePath = path;
-                    int current = 0;
-                    const QStringList relations = relationChoices(*m_trace, current);
-                    m_panel->setTrace(traceDescription(path, *m_trace), relations, current);
+                    // Another relation of the same trace keeps what the model visits.
+                    const bool sameTrace = m_trace && m_tracePath == path;
+                    setTrace(std::move(trace), path);
+                    if (!sameTrace) {
+                        // An index scan or a block list already open is what the traced scan visited.
+                        const RunConfig config = m_panel->config();
+                        m_panel->setVisitsFromScan(config.pg.active() || !config.blockList.empty());
+                    }
                     emit inputsChanged();
                     m_dialogs.showStatus(tr("Imported %1 reads of %2: press Run to see them beside the model")
                                              .arg(formatCount(m_trace->reads.size()),
@@ -141,6 +153,22 @@ void InputOpeners::importTraceFile(const QString& path, const QString& relation)
     job->start();
 }
 
+void InputOpeners::setTrace(std::shared_ptr<const ObservedTrace> trace, const QString& path) {
+    if (!trace) {
+        if (m_trace)
+            closeTrace();
+        return;
+    }
+    m_trace = std::move(trace);
+    m_tracePath = path;
+    int current = 0;
+    QStringList relations = relationChoices(*m_trace, current);
+    if (relations.isEmpty()) // a trace that lists no files (a session's, written before they were kept)
+        relations << QString::fromStdString(m_trace->relation) + QLatin1Char('\t') +
+                         QString::fromStdString(m_trace->relation);
+    m_panel->setTrace(traceDescription(path, *m_trace), relations, current);
+}
+
 void InputOpeners::closeTrace() {
     m_trace.reset();
     m_tracePath.clear();
@@ -148,15 +176,16 @@ void InputOpeners::closeTrace() {
     emit inputsChanged();
 }
 
-void InputOpeners::openPgScan(const RunConfig& config) {
+void InputOpeners::openPgScan(const RunConfig& config, bool chosen) {
     struct Result {
         pg::IndexFacts facts;
         std::string error;
     };
     auto result = std::make_shared<Result>();
     if (m_pgCheck) {
-        m_dialogs.showError(tr("Cannot scan this index"),
-                            tr("Another index is being read; wait until it is done."));
+        const QString busy = tr("Another index is being read; wait until it is done.");
+        pgScanRefused(busy);
+        emit pgScanChecked(busy);
         return;
     }
     QThread* check = QThread::create([config, result] {
@@ -168,22 +197,36 @@ void InputOpeners::openPgScan(const RunConfig& config) {
     });
     m_dialogs.showStatus(tr("Reading the index %1…").arg(QString::fromStdString(config.pg.index)));
     m_pgCheck = check;
-    connect(check, &QThread::finished, this, [this, check, result, config] {
+    connect(check, &QThread::finished, this, [this, check, result, config, chosen] {
         check->wait();
         check->deleteLater();
         m_pgCheck = nullptr;
         const QString error = QString::fromStdString(result->error);
         if (!error.isEmpty()) {
-            m_dialogs.showError(tr("Cannot scan this index"), error);
+            pgScanRefused(error);
         } else {
+            if (m_pgDialog)
+                m_pgDialog->checked({});
             (void)m_panel->setConfig(config);
             m_panel->setPgScan(pgFactsText(config, result->facts));
+            // Beside an imported trace, the index scan is what the traced scan visited.
+            if (chosen && m_panel->hasTrace())
+                m_panel->setVisitsFromScan(true);
             emit inputsChanged();
             m_dialogs.showStatus(tr("Index read: press Run to scan its table through the policies"), 15000);
         }
         emit pgScanChecked(error);
     });
     check->start();
+}
+
+// Said in the index dialog if it is waiting for this answer (what was typed is still there to
+// correct), else in an error dialog.
+void InputOpeners::pgScanRefused(const QString& error) {
+    if (m_pgDialog && m_pgDialog->isVisible())
+        m_pgDialog->checked(error);
+    else
+        m_dialogs.showError(tr("Cannot scan this index"), error);
 }
 
 void InputOpeners::closePgScan() {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gui/observed_import_job.h"
+#include "gui/pg_index_dialog.h"
 #include "run.h"
 
 #include <QObject>
@@ -37,14 +38,23 @@ public:
     // Imports a trace in the background (progress, cancel); `relation` as --trace-relation (empty:
     // the file read most). traceImported() follows.
     void importTraceFile(const QString& path, const QString& relation = {});
+    // Sets a trace already read (a saved session's) as if it had just been imported from `path`;
+    // null closes the trace set, if any.
+    void setTrace(std::shared_ptr<const ObservedTrace> trace, const QString& path);
     void closeTrace();
+    // File → Open PostgreSQL index: the dialog (pg_index_dialog.h), which calls openPgScan().
+    void openPgIndexDialog();
     // Checks the index scan `config` names on a worker thread (the index is parsed) and sets it;
-    // pgScanChecked() follows.
-    void openPgScan(const RunConfig& config);
+    // pgScanChecked() follows. Chosen by the user (`chosen`), it is also what the model of an
+    // imported trace visits; else (a session's settings shown again) that choice stays.
+    void openPgScan(const RunConfig& config, bool chosen = true);
 
     // The imported trace the panel models, if any, and the file it came from.
     const std::shared_ptr<const ObservedTrace>& importedTrace() const { return m_trace; }
     const QString& tracePath() const { return m_tracePath; }
+
+    // The Open PostgreSQL index dialog, while it is open.
+    PgIndexDialog* pgIndexDialog() const { return m_pgDialog; }
 
     // Checks the files `config` names, as the Open dialogs do; clears each unusable one and returns why.
     static QString dropUnusableFiles(RunConfig& config);
@@ -59,10 +69,12 @@ signals:
 
 private:
     void closePgScan();
+    void pgScanRefused(const QString& error);
 
     RunSetupPanel* m_panel;
     WindowDialogs& m_dialogs;
     QPointer<ObservedImportJob> m_traceImport;
+    QPointer<PgIndexDialog> m_pgDialog;
     QThread* m_pgCheck = nullptr;                 // reading an index the user chose, if any
     std::shared_ptr<const ObservedTrace> m_trace; // the imported trace the panel models, if any
     QString m_tracePath;

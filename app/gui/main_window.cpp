@@ -5,6 +5,7 @@
 #include "dashboard.h"
 #include "gui/dataset_cache_view.h"
 #include "gui/run_setup_panel.h"
+#include "gui/setting_words.h"
 #include "gui/settings_store.h"
 #include "gui/sweep_window.h"
 #include "gui/wheel_guard.h"
@@ -50,6 +51,9 @@ std::string experimentKey(const Experiment& experiment) {
         key += run.policy;
         key += ' ';
         key += runOptionsText(run.config);
+        // What a model of a trace visits is no option: the trace's reads, or the scan with its cache.
+        key += run.config.blockSequence ? " [the trace's reads]" : "";
+        key += run.config.tracedReads ? " [the trace's cache state]" : "";
     }
     return key;
 }
@@ -74,6 +78,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_inputs, &InputOpeners::inputsChanged, this, &MainWindow::updateStale);
     connect(m_sessions, &SessionFiles::aboutToShow, this, [this] { m_failure.clear(); });
     connect(m_sessions, &SessionFiles::aboutToRun, this, &MainWindow::saveSettings);
+    m_sessions->setPanelExperiment([this] { return panelExperiment(); });
+    connect(m_sessions, &SessionFiles::traceOpened, m_inputs, &InputOpeners::setTrace);
+    connect(m_sessions, &SessionFiles::panelRestored, this, [this] {
+        // The index scan's facts are read again for the panel, as when it was opened.
+        if (const RunConfig config = m_panel->config(); config.pg.active())
+            m_inputs->openPgScan(config, false);
+    });
     watchSettings();
     // A first window fits the screen it opens on (a 1400×900 screen cut off the side column).
     const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1500, 950);
@@ -238,8 +249,7 @@ QString MainWindow::setStartupConfig(const CliOptions& options) {
         std::fprintf(stderr, "lookahead: %s\n", qPrintable(fileError));
         error = fileError;
     } else if (!fileError.isEmpty()) {
-        statusBar()->showMessage(tr("Not using the file from last time: %1").arg(statusLine(fileError)),
-                                 30000);
+        m_dialogs.showStatus(tr("Not using the file from last time: %1").arg(statusLine(fileError)), 30000);
     }
     if (const QString datasetError = m_panel->setConfig(config); !datasetError.isEmpty())
         error = error.isEmpty() ? datasetError : error + QStringLiteral("\n\n") + datasetError;
@@ -345,9 +355,14 @@ void MainWindow::watchSettings() {
 }
 
 Experiment MainWindow::panelExperiment() const {
-    if (m_inputs->importedTrace() && m_panel->comparison() == Comparison::Observed)
-        return makeImportExperiment(m_inputs->importedTrace(), m_inputs->tracePath().toStdString(),
-                                    m_panel->config(), ModelVisits::TraceReads);
+    if (m_inputs->importedTrace() && m_panel->comparison() == Comparison::Observed) {
+        // The trace gives the cache state (the panel's field is disabled, its text kept for later).
+        RunConfig config = m_panel->config();
+        config.prewarm.clear();
+        return makeImportExperiment(m_inputs->importedTrace(), m_inputs->tracePath().toStdString(), config,
+                                    m_panel->visitsFromScan() ? ModelVisits::FromConfig
+                                                              : ModelVisits::TraceReads);
+    }
     return makeExperiment(m_panel->config(), m_panel->comparison());
 }
 
@@ -386,8 +401,10 @@ void MainWindow::onTracesChanged() {
 void MainWindow::onFailed(const QString& message) {
     m_failure = message;
     const bool kept = !m_startShown && !m_controller.traces().empty();
-    m_dialogs.showError(tr("Cannot run"),
-                        kept ? tr("%1\n\nThe plots still show the previous results.").arg(message) : message);
+    const QString shown = kept           ? tr("%1\n\nThe plots still show the previous results.")
+                          : m_startShown ? tr("%1\n\nThe plots show the runs that did run.")
+                                         : QStringLiteral("%1");
+    m_dialogs.showError(tr("Cannot run"), shown.arg(message));
 }
 
 void MainWindow::onProgress(int run, int runs, quint64 done, quint64 total) {
@@ -431,7 +448,7 @@ void MainWindow::onFinished(bool cancelled) {
         return;
     }
     const std::vector<RunSummary> runs = m_controller.summaries();
-    m_dashboard->setVerdict(variantVerdict(m_controller.variants(), runs));
+    m_dashboard->setVerdict(windowWording(variantVerdict(m_controller.variants(), runs)));
     m_dashboard->setLive(false);
     m_dashboard->summariesChanged();
     const QString outcome = !m_failure.isEmpty() ? tr("Failed: %1").arg(statusLine(m_failure))

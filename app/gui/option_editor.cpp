@@ -64,7 +64,10 @@ OptionEditor::OptionEditor(const RunOption& option, QWidget* parent)
 }
 
 void OptionEditor::show(const RunConfig& config) {
-    const QString text = QString::fromStdString(m_option.get(config));
+    setValue(QString::fromStdString(m_option.get(config)));
+}
+
+void OptionEditor::setValue(const QString& text) {
     if (auto* box = qobject_cast<QSpinBox*>(m_widget))
         box->setValue(text.isEmpty() ? box->minimum() : text.toInt());
     else if (auto* real = qobject_cast<QDoubleSpinBox*>(m_widget))

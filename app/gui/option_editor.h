@@ -18,13 +18,15 @@ public:
     OptionEditor(const RunOption& option, QWidget* parent);
 
     QWidget* widget() const { return m_widget; }
+    const RunOption& option() const { return m_option; }
     void show(const RunConfig& config);
     // Stores the shown value; throws InputError if a line edit holds something the option refuses.
     void apply(RunConfig& config) const;
+    // The value as typed (empty: not set), checked or not, and back: what a dialog keeps between openings.
+    QString value() const;
+    void setValue(const QString& text);
 
 private:
-    QString value() const;
-
     const RunOption& m_option;
     QWidget* m_widget = nullptr;
     bool m_unsettable = false; // get() of a default configuration is "": a spin box's minimum means that

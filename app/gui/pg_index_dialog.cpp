@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/pg_index_dialog.h"
 
+#include "gui/setting_words.h"
+#include "gui/settings_store.h"
 #include "input_error.h"
 
 #include <QDialogButtonBox>
@@ -10,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 
 namespace la {
 
@@ -28,6 +31,10 @@ const char* const kFields[][2] = {
     {"pg-checksums", "Checksums"},
 };
 
+QString nameOf(const OptionEditor& editor) {
+    return QString::fromUtf8(editor.option().name.data(), qsizetype(editor.option().name.size()));
+}
+
 } // namespace
 
 PgIndexDialog::PgIndexDialog(const RunConfig& current, QWidget* parent)
@@ -45,44 +52,47 @@ PgIndexDialog::PgIndexDialog(const RunConfig& current, QWidget* parent)
         m_editors.push_back(std::make_unique<OptionEditor>(option, this));
         m_editors.back()->show(current);
         QWidget* field = m_editors.back()->widget();
-        if (auto* edit = qobject_cast<QLineEdit*>(field);
-            edit && (option.valueName == "FILE" || option.valueName == "DIR")) {
-            auto* row = new QHBoxLayout;
-            row->addWidget(edit, 1);
-            auto* browse = new QPushButton(tr("Browse…"), this);
-            const bool dir = option.valueName == "DIR";
-            connect(browse, &QPushButton::clicked, this, [this, edit, dir] {
-                auto* chooser =
-                    new QFileDialog(this, dir ? tr("Data directory") : tr("Relation file"), edit->text());
-                chooser->setAttribute(Qt::WA_DeleteOnClose);
-                chooser->setFileMode(dir ? QFileDialog::Directory : QFileDialog::ExistingFile);
-                connect(chooser, &QFileDialog::fileSelected, edit, &QLineEdit::setText);
-                chooser->open();
-            });
-            row->addWidget(browse);
-            form->addRow(tr(label), row);
-        } else {
+        auto* edit = qobject_cast<QLineEdit*>(field);
+        if (!edit || (option.valueName != "FILE" && option.valueName != "DIR")) {
             form->addRow(tr(label), field);
+            continue;
         }
+        auto* row = new QHBoxLayout;
+        row->addWidget(edit, 1);
+        auto* browse = new QPushButton(tr("Browse…"), this);
+        const bool dir = option.valueName == "DIR";
+        connect(browse, &QPushButton::clicked, this, [this, edit, dir] {
+            auto* chooser =
+                new QFileDialog(this, dir ? tr("Data directory") : tr("Relation file"), edit->text());
+            chooser->setAttribute(Qt::WA_DeleteOnClose);
+            chooser->setFileMode(dir ? QFileDialog::Directory : QFileDialog::ExistingFile);
+            connect(chooser, &QFileDialog::fileSelected, edit, [this, edit, dir](const QString& path) {
+                edit->setText(path);
+                if (dir)
+                    showTyped(path);
+            });
+            chooser->open();
+        });
+        // Another data directory brings back what was typed for it.
+        if (dir)
+            connect(edit, &QLineEdit::editingFinished, this,
+                    [this, edit] { showTyped(edit->text().trimmed()); });
+        row->addWidget(browse);
+        form->addRow(tr(label), row);
     }
-    auto* error = new QLabel(this);
-    error->setWordWrap(true);
-    error->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    form->addRow(error);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
-    form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(buttons, &QDialogButtonBox::accepted, this, [this, error] {
-        try {
-            const RunConfig config = apply(m_current);
-            if (!config.pg.active())
-                throw InputError("give the index file and the table file");
-            emit chosen(config);
-            accept();
-        } catch (const InputError& refused) {
-            error->setText(QString::fromUtf8(refused.what()));
-        }
+    if (!current.pg.active())
+        showTyped(lastPgDataDir(QSettings()));
+    m_error = new QLabel(this);
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    form->addRow(m_error);
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
+    form->addRow(m_buttons);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, [this] {
+        keepTyped();
+        reject();
     });
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &PgIndexDialog::submit);
 }
 
 PgIndexDialog::~PgIndexDialog() = default;
@@ -91,6 +101,60 @@ RunConfig PgIndexDialog::apply(RunConfig config) const {
     for (const auto& editor : m_editors)
         editor->apply(config);
     return config;
+}
+
+// Checks the fields and hands them on; the dialog closes once the index has been read (checked()).
+void PgIndexDialog::submit() {
+    keepTyped();
+    try {
+        const RunConfig config = apply(m_current);
+        if (!config.pg.active())
+            throw InputError("give the index file and the table file");
+        m_error->setText(tr("Reading the index…"));
+        m_buttons->button(QDialogButtonBox::Open)->setEnabled(false);
+        emit chosen(config);
+    } catch (const InputError& refused) {
+        m_error->setText(windowWording(QString::fromUtf8(refused.what())));
+    }
+}
+
+void PgIndexDialog::checked(const QString& error) {
+    if (error.isEmpty()) {
+        accept();
+        return;
+    }
+    m_error->setText(windowWording(error));
+    m_buttons->button(QDialogButtonBox::Open)->setEnabled(true);
+}
+
+QString PgIndexDialog::error() const {
+    return m_error->text();
+}
+
+OptionEditor* PgIndexDialog::editor(std::string_view name) const {
+    for (const auto& editor : m_editors)
+        if (editor->option().name == name)
+            return editor.get();
+    return nullptr;
+}
+
+// What was typed for `dataDir` last time, if anything was.
+void PgIndexDialog::showTyped(const QString& dataDir) {
+    const TypedFields typed = loadPgIndexFields(QSettings(), dataDir);
+    if (typed.isEmpty())
+        return;
+    for (const auto& editor : m_editors) {
+        if (const auto it = typed.find(nameOf(*editor)); it != typed.end())
+            editor->setValue(it.value());
+    }
+}
+
+void PgIndexDialog::keepTyped() const {
+    TypedFields typed;
+    for (const auto& editor : m_editors)
+        typed.insert(nameOf(*editor), editor->value());
+    QSettings settings;
+    savePgIndexFields(settings, editor("pg-datadir")->value(), typed);
 }
 
 } // namespace la

@@ -50,10 +50,12 @@ WorkerMessage message(WorkerMessage::Kind kind, int run = 0, std::string text = 
 void runJob(Experiment experiment, int firstRun, bool keepEvents, Mailbox& mailbox,
             const std::atomic<bool>& cancel) {
     std::vector<std::unique_ptr<MailboxSink>> sinks;
+    int current = -1; // the run going, for an error that stops it
     ExperimentOutputs outputs;
     outputs.spoolEvents = keepEvents;
     ExperimentCallbacks callbacks;
     callbacks.runStarted = [&](int run, std::vector<EventSink*>& runSinks) {
+        current = run;
         mailbox.post(message(WorkerMessage::Kind::RunStarted, run));
         sinks.push_back(std::make_unique<MailboxSink>(mailbox, run, cancel));
         runSinks.push_back(sinks.back().get());
@@ -77,12 +79,12 @@ void runJob(Experiment experiment, int firstRun, bool keepEvents, Mailbox& mailb
     try {
         runExperiment(experiment, outputs, callbacks, firstRun);
     } catch (const InputError& error) {
-        mailbox.post(message(WorkerMessage::Kind::Error, 0, error.what()));
+        mailbox.post(message(WorkerMessage::Kind::Error, current, error.what()));
     } catch (const IoError& error) {
-        mailbox.post(message(WorkerMessage::Kind::Error, 0, error.what()));
+        mailbox.post(message(WorkerMessage::Kind::Error, current, error.what()));
     } catch (const std::exception& error) {
         mailbox.post(
-            message(WorkerMessage::Kind::Error, 0, std::string("unexpected error: ") + error.what()));
+            message(WorkerMessage::Kind::Error, current, std::string("unexpected error: ") + error.what()));
     }
     mailbox.post(message(WorkerMessage::Kind::Done));
 }
@@ -308,9 +310,15 @@ void RunController::handle(WorkerMessage& message, bool& grew) {
     case WorkerMessage::Kind::Notice:
         emit notice(windowWording(QString::fromStdString(message.text)));
         break;
-    case WorkerMessage::Kind::Error:
-        emit failed(windowWording(QString::fromStdString(message.text)));
+    case WorkerMessage::Kind::Error: {
+        QString text = windowWording(QString::fromStdString(message.text));
+        // A later run failing to start leaves the earlier ones on screen: say which one did not run.
+        if (message.run > 0 && run < m_running.experiment.runs.size())
+            text = tr("%1 did not run: %2")
+                       .arg(QString::fromStdString(m_running.experiment.runs[run].label), text);
+        emit failed(text);
         break;
+    }
     case WorkerMessage::Kind::Done:
         if (grew)
             emit dataArrived();
@@ -325,7 +333,30 @@ void RunController::finishJob() {
     job->join();
     if (m_retired.empty())
         m_timer.stop();
+    if (m_runningShown)
+        dropRunsThatDidNotRun();
     emit finished(job->cancelled);
+}
+
+// A run stopped or failed: the runs after it never ran. They leave the screen, so that nothing is
+// shown as going once the worker is gone and what did run can be saved and exported.
+void RunController::dropRunsThatDidNotRun() {
+    std::size_t ran = 0;
+    while (ran < m_shown.traces.size() && m_shown.traces[ran]->summary())
+        ++ran;
+    if (ran == m_shown.traces.size())
+        return;
+    std::vector<std::unique_ptr<RunTrace>> kept;
+    for (std::size_t i = 0; i < ran; ++i)
+        kept.push_back(std::move(m_shown.traces[i]));
+    std::vector<RunVariant>& runs = m_shown.experiment.runs;
+    runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(std::min(ran, runs.size())), runs.end());
+    m_shown.spools.resize(ran);
+    if (runs.size() < 2)
+        m_shown.experiment.comparison = Comparison::None;
+    // The views switch to the runs kept in tracesChanged(); the others go only after that.
+    const auto old = std::exchange(m_shown.traces, std::move(kept));
+    emit tracesChanged();
 }
 
 void RunController::reapRetired() {

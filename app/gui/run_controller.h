@@ -20,7 +20,8 @@ namespace la {
 // the worker posts to a Mailbox, a timer drains it at 30 Hz; no Qt object crosses threads. Each
 // start() bumps the generation: a run still going is cancelled and whatever it still says is dropped.
 // The runs on screen stay until the new experiment's first events arrive, so a start that fails
-// (a bad file, a block list beyond its end) leaves them as they were.
+// (a bad file, a block list beyond its end) leaves them as they were. Once the worker is gone, a run
+// that never ran (after one that was stopped or failed) is no longer shown: none is left going.
 class RunController : public QObject {
     Q_OBJECT
 public:
@@ -92,6 +93,7 @@ private:
     void handle(WorkerMessage& message, bool& grew);
     void show();
     void finishJob();
+    void dropRunsThatDidNotRun();
     void reapRetired();
 
     std::unique_ptr<Job> m_job;

@@ -199,8 +199,6 @@ QWidget* RunSetupPanel::buildStreamGroup() {
     form->addRow(tr("Reset every"), m_resetEvery);
     form->addRow(m_restoreAfterReset);
     form->addRow(m_backwardCombining);
-    m_prewarm->setToolTip(
-        tr("none, all, every:K, except-every:K, fraction:P:SEED, misses:PCT:SPACING or list:FILE"));
     m_resetEvery->setSuffix(tr(" blocks"));
     return group(this, tr("Read stream"), form);
 }
@@ -230,25 +228,34 @@ QWidget* RunSetupPanel::buildTraceGroup() {
     m_relation->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_relation->setMinimumContentsLength(16);
     m_relation->setToolTip(tr("The file whose reads are shown and modelled; the trace is read again"));
+    m_visits = new QComboBox(this);
+    m_visits->addItem(tr("the blocks the trace read"), false);
+    m_visits->addItem(tr("the scan set up below"), true);
+    m_visits->setToolTip(
+        tr("What the model visits, in order. The scan set up below: the PostgreSQL index scan (File → Open "
+           "PostgreSQL index), else the block list, else the dataset's pattern over the traced relation; "
+           "the blocks the trace read are then misses and the others hits. The blocks the trace read: "
+           "only the server's reads, every one a miss."));
     auto* close = new QPushButton(tr("Close trace"), this);
     auto* form = new QFormLayout;
     form->addRow(m_traceText);
     form->addRow(tr("Relation"), m_relation);
+    form->addRow(tr("Model visits"), m_visits);
     form->addRow(close);
     m_traceGroup = group(this, tr("Imported trace"), form);
     m_traceGroup->setVisible(false);
     connect(m_relation, &QComboBox::activated, this,
             [this](int index) { emit relationChosen(m_relation->itemData(index).toString()); });
     connect(close, &QPushButton::clicked, this, &RunSetupPanel::closeTraceRequested);
+    connect(m_visits, &QComboBox::currentIndexChanged, this, &RunSetupPanel::visitsChanged);
     return m_traceGroup;
 }
 
 void RunSetupPanel::setTrace(const QString& description, const QStringList& relations, int current) {
     const int observed = m_compare->findData(static_cast<int>(Comparison::Observed));
     m_relation->clear();
-    // The model reads the blocks the trace implies, not a dataset.
-    m_dataset->setEnabled(relations.isEmpty());
     if (relations.isEmpty()) {
+        m_dataset->setEnabled(true);
         m_traceGroup->setVisible(false);
         if (observed >= 0) {
             m_compare->removeItem(observed);
@@ -263,6 +270,7 @@ void RunSetupPanel::setTrace(const QString& description, const QStringList& rela
                             relation.section(QLatin1Char('\t'), 1, 1));
     m_relation->setCurrentIndex(current);
     m_traceGroup->setVisible(true);
+    visitsChanged();
     if (observed < 0)
         m_compare->addItem(tr("B: model this trace with policy B"), static_cast<int>(Comparison::Observed));
     setComparison(Comparison::Observed);
@@ -288,6 +296,27 @@ void RunSetupPanel::setPgScan(const QString& facts) {
 
 bool RunSetupPanel::hasTrace() const {
     return m_relation->count() > 0;
+}
+
+bool RunSetupPanel::visitsFromScan() const {
+    return m_visits->currentData().toBool();
+}
+
+void RunSetupPanel::setVisitsFromScan(bool fromScan) {
+    m_visits->setCurrentIndex(fromScan ? 1 : 0);
+    visitsChanged();
+}
+
+// The dataset is what the model visits only when the trace's reads are not; a modelled trace gives
+// the cache state, so the panel's own is not used.
+void RunSetupPanel::visitsChanged() {
+    m_dataset->setEnabled(!hasTrace() || visitsFromScan());
+    const bool traceGivesCache = hasTrace() && comparison() == Comparison::Observed;
+    m_prewarm->setEnabled(!traceGivesCache);
+    m_prewarm->setToolTip(traceGivesCache ? tr("Given by the imported trace: a visited block it read was not "
+                                               "cached, every other one was")
+                                          : tr("none, all, every:K, except-every:K, fraction:P:SEED, "
+                                               "misses:PCT:SPACING or list:FILE"));
 }
 
 // Folded away by default: a first-time user sees what PostgreSQL users tune.
@@ -373,6 +402,7 @@ void RunSetupPanel::setComparison(Comparison comparison) {
 
 void RunSetupPanel::comparisonChanged() {
     m_policyB->setEnabled(comparison() == Comparison::Policy || comparison() == Comparison::Observed);
+    visitsChanged();
 }
 
 RunConfig RunSetupPanel::config() const {

@@ -50,6 +50,11 @@ public:
     // (the chosen one current), and Compare offers "B: model this trace". An empty list clears it.
     void setTrace(const QString& description, const QStringList& relations, int current);
     bool hasTrace() const;
+    // What the model of an imported trace visits: the scan the panel sets up (a PostgreSQL index
+    // scan, a block list or the dataset's pattern over the traced relation), or else the blocks
+    // the trace read.
+    bool visitsFromScan() const;
+    void setVisitsFromScan(bool fromScan);
     // A PostgreSQL index scan is set (its facts shown in place of the dataset's); empty clears it.
     void setPgScan(const QString& facts);
 
@@ -74,6 +79,7 @@ private:
     QWidget* buildPgGroup();
     void ioMethodChanged();
     void comparisonChanged();
+    void visitsChanged();
 
     // Fields the panel does not show (seed, simulated latency, ...) keep what setConfig() was given.
     RunConfig m_base;
@@ -97,6 +103,7 @@ private:
     QWidget* m_traceGroup = nullptr;
     QLabel* m_traceText = nullptr;
     QComboBox* m_relation = nullptr;
+    QComboBox* m_visits = nullptr;
     QWidget* m_pgGroup = nullptr;
     QLabel* m_pgFacts = nullptr;
     std::vector<std::unique_ptr<OptionEditor>> m_advanced;

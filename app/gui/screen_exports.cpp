@@ -111,7 +111,7 @@ QString ScreenExports::exportTraceCsv(const QString& path) {
                 .arg(label);
         if (!spools[i]->broken().empty())
             return tr("The events of run %1 were not kept (%2), so its trace cannot be exported. "
-                      "Run it again, or from the command line with --trace-csv FILE.")
+                      "Run it again to export it.")
                 .arg(label, QString::fromStdString(spools[i]->broken()));
         runs.push_back({traces[i]->label(), spools[i]});
     }

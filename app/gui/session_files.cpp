@@ -14,6 +14,16 @@
 
 namespace la {
 
+namespace {
+
+// Whether a saved model of a trace visited the scan the panel had set up (an index scan, a block
+// list, a pattern) with the trace's cache state, rather than the blocks the trace read.
+bool modelVisitsFromScan(const RunSummary& model) {
+    return !model.cacheFromTrace.empty();
+}
+
+} // namespace
+
 SessionFiles::SessionFiles(RunController& controller, RunSetupPanel* panel, Dashboard* dashboard,
                            WindowDialogs& dialogs, QObject* parent)
     : QObject(parent), m_controller(controller), m_panel(panel), m_dashboard(dashboard), m_dialogs(dialogs) {
@@ -61,8 +71,8 @@ QString SessionFiles::save(const QString& path) {
         if (!spools[i])
             return tr("Run %1 is still going: wait until it has finished, or stop it, then save.").arg(label);
         if (!spools[i]->broken().empty())
-            return tr("The events of run %1 were not kept (%2), so it cannot be saved. Run it again, or from "
-                      "the command line with --save FILE.")
+            return tr("The events of run %1 were not kept (%2), so it cannot be saved. Run it again to save "
+                      "it.")
                 .arg(label, QString::fromStdString(spools[i]->broken()));
     }
     if (const QString conflict = outputConflict(m_controller, path); !conflict.isEmpty())
@@ -108,16 +118,7 @@ void SessionFiles::open(const QString& path) {
             return;
         }
         Experiment experiment = job->opened().experiment;
-        // The panel takes A's settings, so that a new run (B against this baseline) runs alike.
-        if (!experiment.runs.front().observed) {
-            // A dataset file since moved or deleted is not there to run again; the runs still show.
-            if (const QString panelError = m_panel->setConfig(experiment.runs.front().config);
-                panelError.isEmpty())
-                m_panel->setComparison(experiment.comparison);
-            else
-                m_dialogs.showStatus(tr("Cannot run these settings again: %1").arg(statusLine(panelError)),
-                                     30000);
-        }
+        restorePanel(experiment, job->opened().summaries);
         emit aboutToShow();
         m_controller.showLoaded(std::move(experiment), std::move(job->traces()));
         m_openedSession = path;
@@ -128,6 +129,23 @@ void SessionFiles::open(const QString& path) {
     job->start();
 }
 
+// The panel takes A's settings, so that a new run (B against this baseline) runs alike; an observed
+// run A brings back its trace, the relation read and what the model visited.
+void SessionFiles::restorePanel(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
+    const RunVariant& a = experiment.runs.front();
+    emit traceOpened(a.observed, QString::fromStdString(a.tracePath));
+    if (a.observed && summaries.size() > 1)
+        m_panel->setVisitsFromScan(modelVisitsFromScan(summaries[1]));
+    // A dataset file since moved or deleted is not there to run again; the runs still show.
+    if (const QString panelError = m_panel->setConfig(a.config); panelError.isEmpty())
+        m_panel->setComparison(experiment.comparison == Comparison::None && a.observed
+                                   ? Comparison::Observed
+                                   : experiment.comparison);
+    else
+        m_dialogs.showStatus(tr("Cannot run these settings again: %1").arg(statusLine(panelError)), 30000);
+    emit panelRestored();
+}
+
 QString SessionFiles::runAgainstBaseline() {
     if (m_openedSession.isEmpty())
         return tr("Open a saved session first (File → Open session): its run A is the baseline.");
@@ -136,7 +154,8 @@ QString SessionFiles::runAgainstBaseline() {
     if (const QString error = m_panel->configError(); !error.isEmpty())
         return error;
     // B as the panel says (it holds the baseline's settings unless changed), A as it was saved.
-    Experiment experiment = makeExperiment(m_panel->config(), m_panel->comparison());
+    Experiment experiment =
+        m_panelExperiment ? m_panelExperiment() : makeExperiment(m_panel->config(), m_panel->comparison());
     if (experiment.runs.size() < 2)
         return tr("Say what B changes (Compare in the run setup panel), then run B against the baseline.");
     auto* job = SessionJob::open(m_openedSession, this, true);
@@ -152,10 +171,15 @@ QString SessionFiles::runAgainstBaseline() {
                 return;
             }
             const RunVariant& saved = job->opened().experiment.runs.front();
-            if (saved.observed) {
+            // A model of a trace against a run that is not that trace, or the other way round, is no A/B.
+            if ((saved.observed != nullptr) != (experiment.comparison == Comparison::Observed)) {
                 m_dialogs.showError(
                     tr("Cannot run against the baseline"),
-                    tr("Run A of this session is an imported trace: import it again to model it."));
+                    saved.observed
+                        ? tr("Run A of this session is an imported trace: choose Compare \"B: model this "
+                             "trace with policy B\" to model it again.")
+                        : tr("Run A of this session is not an imported trace: close the imported trace to "
+                             "run B against it."));
                 return;
             }
             experiment.runs.front() = saved;

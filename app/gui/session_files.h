@@ -7,6 +7,9 @@
 #include <QPointer>
 #include <QString>
 
+#include <functional>
+#include <memory>
+
 class QMenu;
 
 namespace la {
@@ -29,6 +32,11 @@ public:
     // Open session…, Open recent, Save run… / Run B against this baseline.
     void addFileActions(QMenu* file);
     void addRunActions(QMenu* run);
+    // The experiment the run setup panel describes (with the imported trace, if it is modelled):
+    // Run B against this baseline takes its B.
+    void setPanelExperiment(std::function<Experiment()> panelExperiment) {
+        m_panelExperiment = std::move(panelExperiment);
+    }
 
     // Saves the runs on screen as a session in the background with a progress dialog; saved()
     // follows. Returns why it cannot start, empty if it started.
@@ -47,8 +55,13 @@ signals:
     void aboutToShow();
     // Run B against the baseline is about to start, as a run from the panel does.
     void aboutToRun();
+    // A session whose run A is an imported trace was opened: the panel models that trace again.
+    void traceOpened(std::shared_ptr<const ObservedTrace> trace, const QString& path);
+    // The panel shows the settings of an opened session's run A.
+    void panelRestored();
 
 private:
+    void restorePanel(const Experiment& experiment, const std::vector<RunSummary>& summaries);
     void remember(const QString& path);
     void fillRecentMenu();
 
@@ -59,6 +72,7 @@ private:
     QPointer<SessionJob> m_job;
     QMenu* m_recentMenu = nullptr;
     QString m_openedSession; // the session the runs on screen came from, if they did
+    std::function<Experiment()> m_panelExperiment;
 };
 
 } // namespace la

@@ -15,7 +15,32 @@ QString key(const RunOption& option) {
            QString::fromUtf8(option.settingsKey.data(), qsizetype(option.settingsKey.size()));
 }
 
+// A data directory as one key component: its path has slashes, which QSettings takes for groups.
+QString pgIndexGroup(const QString& dataDir) {
+    return QStringLiteral("pgIndex/dir-") + QString::fromLatin1(dataDir.toUtf8().toHex());
+}
+
 } // namespace
+
+void savePgIndexFields(QSettings& s, const QString& dataDir, const TypedFields& fields) {
+    QVariantMap saved;
+    for (auto it = fields.begin(); it != fields.end(); ++it)
+        saved.insert(it.key(), it.value());
+    s.setValue(pgIndexGroup(dataDir), saved);
+    s.setValue(QStringLiteral("pgIndex/lastDataDir"), dataDir);
+}
+
+TypedFields loadPgIndexFields(const QSettings& s, const QString& dataDir) {
+    TypedFields fields;
+    const QVariantMap saved = s.value(pgIndexGroup(dataDir)).toMap();
+    for (auto it = saved.begin(); it != saved.end(); ++it)
+        fields.insert(it.key(), it.value().toString());
+    return fields;
+}
+
+QString lastPgDataDir(const QSettings& s) {
+    return s.value(QStringLiteral("pgIndex/lastDataDir")).toString();
+}
 
 void saveRunConfig(QSettings& s, const RunConfig& c) {
     for (const RunOption& option : runOptions())

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// An imported trace and the scan it traced, together in the window (issue 25): open the scan (a
+// PostgreSQL index, a block list), import the trace, compare with a policy, Run: the observed reads
+// beside the model of every visit, which saves and opens again with its setup panel. A start that
+// fails leaves nothing marked as going, and the index dialog keeps what was typed.
+#include "cli/cli_options.h"
+#include "dashboard.h"
+#include "gui/dataset_picker.h"
+#include "gui/main_window.h"
+#include "gui/pg_index_dialog.h"
+#include "gui/run_setup_panel.h"
+#include "pg_server.h"
+#include "test_files.h"
+#include "window_harness.h"
+
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace la;
+
+namespace {
+
+using test::cliOptions;
+using test::kWindowTimeoutMs;
+using test::waitIdle;
+
+const QStringList kSmallRun = test::smallRun();
+
+// Runs the built binary headless with `args`; returns its stderr if it failed, else nothing.
+QString runBinary(const QStringList& args) {
+    QProcess process;
+    process.start(QStringLiteral(LOOKAHEAD_BINARY), QStringList{QStringLiteral("--headless")} + args);
+    if (!process.waitForFinished(kWindowTimeoutMs) || process.exitCode() != 0)
+        return QStringLiteral("lookahead %1: %2")
+            .arg(args.join(QLatin1Char(' ')), QString::fromUtf8(process.readAllStandardError()));
+    return {};
+}
+
+// The line edit of the index dialog's field for option `name` (its tooltip starts with the option).
+QLineEdit* dialogField(const PgIndexDialog& dialog, const QString& name) {
+    for (QLineEdit* edit : dialog.findChildren<QLineEdit*>())
+        if (edit->toolTip().startsWith(QStringLiteral("--") + name + QLatin1Char(':')))
+            return edit;
+    return nullptr;
+}
+
+bool namesAFlag(const QString& message) {
+    return message.contains(QStringLiteral("--"));
+}
+
+} // namespace
+
+class TestGuiObserved : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void indexScanAndTraceAreOneExperiment();
+    void blockListAndTraceAreOneExperiment();
+    void failedStartLeavesNothingGoing();
+    void indexDialogKeepsWhatWasTyped();
+
+private:
+    // Runs the window's experiment and waits until it is over and drawn; fails on any error dialog.
+    void runAndCheck(MainWindow& window, std::uint64_t visits);
+    // Saves the runs on screen to `path`, opens them in a new window and runs B against them.
+    void saveReopenAndModelAgain(MainWindow& window, const QString& path, std::uint64_t visits);
+
+    QTemporaryDir m_dir;
+};
+
+void TestGuiObserved::initTestCase() {
+#ifdef __SANITIZE_THREAD__
+    QSKIP("runs the binary with QProcess, which TSan cannot follow through fork");
+#endif
+    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
+    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_gui_observed"));
+    QSettings().clear();
+    QVERIFY(m_dir.isValid());
+}
+
+void TestGuiObserved::runAndCheck(MainWindow& window, std::uint64_t visits) {
+    QSignalSpy failed(&window.controller(), &RunController::failed);
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    QSignalSpy notices(&window.controller(), &RunController::notice);
+    window.startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QVERIFY(waitIdle(window));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    const std::vector<RunSummary> runs = window.controller().summaries();
+    QCOMPARE(runs.size(), std::size_t(2));
+    QCOMPARE(window.controller().experiment().comparison, Comparison::Observed);
+    QVERIFY(window.controller().traces()[0]->observed());
+    QVERIFY2(runs[1].error.empty(), runs[1].error.c_str());
+    // The model visits every block the scan visited, each a hit or a miss; the misses are the blocks
+    // the trace read (each once here), the other visits hits.
+    QCOMPARE(runs[1].blocks, visits);
+    QCOMPARE(runs[1].hits + runs[1].misses, visits);
+    QVERIFY2(runs[1].misses == window.inputs()->importedTrace()->impliedBlocks().size(),
+             qPrintable(QStringLiteral("%1 misses: %2")
+                            .arg(runs[1].misses)
+                            .arg(QString::fromStdString(runs[1].cacheFromTrace))));
+    QVERIFY(!runs[1].cacheFromTrace.empty());
+    for (const QList<QVariant>& notice : notices)
+        QVERIFY2(!namesAFlag(notice.first().toString()), qPrintable(notice.first().toString()));
+}
+
+void TestGuiObserved::saveReopenAndModelAgain(MainWindow& window, const QString& path, std::uint64_t visits) {
+    QSignalSpy saved(window.sessions(), &SessionFiles::saved);
+    QCOMPARE(window.sessions()->save(path), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(saved.first().at(1).toString(), QString());
+    const RunConfig live = window.setupPanel()->config();
+
+    MainWindow reopened;
+    reopened.applyStartup(cliOptions({}));
+    QSignalSpy opened(reopened.sessions(), &SessionFiles::opened);
+    reopened.sessions()->open(path);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(opened.first().at(1).toString(), QString());
+    QVERIFY(waitIdle(reopened));
+    // The setup panel is the one that ran: the trace, its relation, what the model visits.
+    RunSetupPanel* panel = reopened.setupPanel();
+    QVERIFY(panel->hasTrace());
+    QVERIFY(reopened.inputs()->importedTrace());
+    QCOMPARE(reopened.inputs()->importedTrace()->relation, window.inputs()->importedTrace()->relation);
+    QCOMPARE(panel->comparison(), Comparison::Observed);
+    QCOMPARE(panel->visitsFromScan(), window.setupPanel()->visitsFromScan());
+    QCOMPARE(panel->config().pg.index, live.pg.index);
+    QCOMPARE(panel->config().blockList, live.blockList);
+    QCOMPARE(panel->config().comparePolicy, live.comparePolicy);
+    // Modelled again without importing the trace again.
+    QSignalSpy failed(&reopened.controller(), &RunController::failed);
+    QSignalSpy finished(&reopened.controller(), &RunController::finished);
+    QCOMPARE(reopened.sessions()->runAgainstBaseline(), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QVERIFY(waitIdle(reopened));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY2(!reopened.errorDialog(),
+             reopened.errorDialog() ? qPrintable(reopened.errorDialog()->text()) : "");
+    const std::vector<RunSummary> runs = reopened.controller().summaries();
+    QCOMPARE(runs.size(), std::size_t(2));
+    QVERIFY(reopened.controller().traces()[0]->observed());
+    QCOMPARE(runs[1].blocks, visits);
+}
+
+// The sequence a user tries first: File → Open PostgreSQL index, File → Import trace of the same
+// scan, compare with a policy, Run. Both runs finish side by side, the model on every heap visit of
+// the index scan, and the pair saves.
+void TestGuiObserved::indexScanAndTraceAreOneExperiment() {
+#if defined(__SANITIZE_THREAD__)
+    QSKIP("TSan aborts a fork() after threads exist (die_after_fork); the server is started with fork()");
+#endif
+    if (const QString why = test::PgServer::unavailable(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    test::PgServer server;
+    QString error = server.start();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const auto [heap, index] = server.hashClusteredTable(error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+
+    // The trace: Lookahead's own event CSV of the same index scan, with its visits counted.
+    const QString csv = m_dir.filePath(QStringLiteral("index-scan.csv"));
+    const QString json = m_dir.filePath(QStringLiteral("index-scan.json"));
+    const QStringList scan{QStringLiteral("--pg-datadir"),   server.dataDir(),
+                           QStringLiteral("--pg-index"),     index,
+                           QStringLiteral("--pg-heap"),      heap,
+                           QStringLiteral("--pg-key-range"), QStringLiteral("100:5000")};
+    const QString ran = runBinary(scan + QStringList{QStringLiteral("--policy"), QStringLiteral("pg18"),
+                                                     QStringLiteral("--trace-csv"), csv,
+                                                     QStringLiteral("--summary-json"), json});
+    QVERIFY2(ran.isEmpty(), qPrintable(ran));
+    const auto visits =
+        static_cast<std::uint64_t>(test::summaryRun(json)[QStringLiteral("blocks")].toInteger());
+    QVERIFY(visits > 4000);
+
+    MainWindow window;
+    window.applyStartup(cliOptions(kSmallRun));
+    RunConfig config = window.setupPanel()->config();
+    config.pg.dataDir = server.dataDir().toStdString();
+    config.pg.index = index.toStdString();
+    config.pg.heap = heap.toStdString();
+    config.pg.keyRange = "100:5000";
+    QSignalSpy checked(window.inputs(), &InputOpeners::pgScanChecked);
+    window.inputs()->openPgScan(config);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(checked.first().first().toString(), QString());
+    QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
+    window.inputs()->importTraceFile(csv);
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(imported.first().first().toString(), QString());
+    QCOMPARE(window.setupPanel()->comparison(), Comparison::Observed);
+    QVERIFY(window.setupPanel()->visitsFromScan()); // the index scan opened is what the trace traced
+    // B: pg18, which reads a block visited again while its read is in flight once, as the traced
+    // scan did (pg19's model reads it again: its misses then exceed the trace's reads).
+    RunConfig withB = window.setupPanel()->config();
+    withB.comparePolicy = "pg18";
+    QCOMPARE(window.setupPanel()->setConfig(withB), QString());
+    runAndCheck(window, visits);
+    if (QTest::currentTestFailed())
+        return;
+    saveReopenAndModelAgain(window, m_dir.filePath(QStringLiteral("index-scan.lookahead")), visits);
+}
+
+// The same with a block list as the visits (no server needed): the model replays every line of it.
+void TestGuiObserved::blockListAndTraceAreOneExperiment() {
+    const QString csv = m_dir.filePath(QStringLiteral("seq.csv"));
+    const QString ran =
+        runBinary({QStringLiteral("--dataset"), QStringLiteral("seq"), QStringLiteral("--pattern-blocks"),
+                   QStringLiteral("2048"), QStringLiteral("--policy"), QStringLiteral("pg18"),
+                   QStringLiteral("--trace-csv"), csv});
+    QVERIFY2(ran.isEmpty(), qPrintable(ran));
+    // Every block, then the first 952 again: 3,000 visits of which the second pass may be hits.
+    QByteArray lines;
+    for (int block = 0; block < 2048; ++block)
+        lines += QByteArray::number(block) + '\n';
+    for (int block = 0; block < 952; ++block)
+        lines += QByteArray::number(block) + '\n';
+    const QString list = test::writeFile(m_dir.filePath(QStringLiteral("visits.txt")), lines);
+
+    MainWindow window;
+    window.applyStartup(cliOptions(kSmallRun));
+    QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
+    window.inputs()->importTraceFile(csv);
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(imported.first().first().toString(), QString());
+    QVERIFY(!window.setupPanel()->visitsFromScan()); // nothing else open: the trace's own reads
+    window.inputs()->openBlockList(list);
+    QVERIFY(window.setupPanel()->visitsFromScan());
+    QVERIFY(window.setupPanel()->datasetPicker()->isEnabled());
+    // A cache state left in the panel is not the model's: the trace gives it.
+    RunConfig cached = window.setupPanel()->config();
+    cached.prewarm = "all";
+    QCOMPARE(window.setupPanel()->setConfig(cached), QString());
+    runAndCheck(window, 3000);
+    if (QTest::currentTestFailed())
+        return;
+    saveReopenAndModelAgain(window, m_dir.filePath(QStringLiteral("visits.lookahead")), 3000);
+}
+
+// Run B cannot start after A has run (its settings are refused in the worker): A stays on screen,
+// B is no longer shown as going, the message names no flag, and Save and Export work.
+void TestGuiObserved::failedStartLeavesNothingGoing() {
+    MainWindow window;
+    window.applyStartup(cliOptions(kSmallRun));
+    Experiment experiment = makeExperiment(window.setupPanel()->config(), Comparison::Policy);
+    QCOMPARE(experiment.runs.size(), std::size_t(2));
+    RunConfig& b = experiment.runs[1].config;
+    b.pg.index = "/nonexistent/16389";
+    b.pg.heap = "/nonexistent/16384";
+    b.blockList = "/nonexistent/blocks.txt";
+    QSignalSpy failed(&window.controller(), &RunController::failed);
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    window.controller().start(experiment);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QVERIFY(waitIdle(window));
+    QCOMPARE(failed.count(), 1);
+    const QString message = failed.first().first().toString();
+    QVERIFY2(message.startsWith(QStringLiteral("pg19 did not run: ")), qPrintable(message));
+    QVERIFY2(!namesAFlag(message), qPrintable(message));
+    QVERIFY(window.errorDialog());
+    QVERIFY2(!namesAFlag(window.errorDialog()->text()), qPrintable(window.errorDialog()->text()));
+    QVERIFY(!window.controller().running());
+    QVERIFY(window.setupPanel()->runButton()->isEnabled());
+    QCOMPARE(window.controller().traces().size(), std::size_t(1));
+    QCOMPARE(window.dashboard()->runs().size(), std::size_t(1));
+    QCOMPARE(window.controller().summaries().front().blocks, std::uint64_t(8192));
+
+    QSignalSpy saved(window.sessions(), &SessionFiles::saved);
+    QCOMPARE(window.sessions()->save(m_dir.filePath(QStringLiteral("a-only.lookahead"))), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(saved.first().at(1).toString(), QString());
+    QSignalSpy exported(window.exports(), &ScreenExports::traceCsvFinished);
+    QCOMPARE(window.exports()->exportTraceCsv(m_dir.filePath(QStringLiteral("a-only.csv"))), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(exported.first().at(1).toString(), QString());
+    PlotExportRequest png;
+    png.path = m_dir.filePath(QStringLiteral("a-only.png"));
+    QCOMPARE(window.exports()->exportPlots(png), QString());
+}
+
+// An index that cannot be read is said in the dialog, which stays open with what was typed; what
+// was typed comes back at the next opening, per data directory.
+void TestGuiObserved::indexDialogKeepsWhatWasTyped() {
+    const QString first = m_dir.filePath(QStringLiteral("datadir-a"));
+    const QString second = m_dir.filePath(QStringLiteral("datadir-b"));
+    QVERIFY(QDir().mkpath(first + QStringLiteral("/base/5")));
+    QVERIFY(QDir().mkpath(second));
+    test::writeFile(first + QStringLiteral("/base/5/16389"), QByteArray(8192, '\x7f'));
+    test::writeFile(first + QStringLiteral("/base/5/16384"), QByteArray(8192, '\0'));
+
+    MainWindow window;
+    window.applyStartup(cliOptions(kSmallRun));
+    window.inputs()->openPgIndexDialog();
+    PgIndexDialog* dialog = window.inputs()->pgIndexDialog();
+    QVERIFY(dialog);
+    dialogField(*dialog, QStringLiteral("pg-datadir"))->setText(first);
+    dialogField(*dialog, QStringLiteral("pg-index"))->setText(QStringLiteral("base/5/16389"));
+    dialogField(*dialog, QStringLiteral("pg-heap"))->setText(QStringLiteral("base/5/16384"));
+    dialogField(*dialog, QStringLiteral("pg-key-range"))->setText(QStringLiteral("10:20"));
+    QSignalSpy checked(window.inputs(), &InputOpeners::pgScanChecked);
+    dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Open)->click();
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, kWindowTimeoutMs);
+    // Not a btree: said in the dialog, in the window's words, with every field as typed.
+    QVERIFY(!checked.first().first().toString().isEmpty());
+    QVERIFY(dialog->isVisible());
+    QVERIFY2(dialog->error().contains(QStringLiteral("16389")), qPrintable(dialog->error()));
+    QVERIFY2(!namesAFlag(dialog->error()), qPrintable(dialog->error()));
+    QVERIFY(!window.errorDialog());
+    QCOMPARE(dialogField(*dialog, QStringLiteral("pg-index"))->text(), QStringLiteral("base/5/16389"));
+    QCOMPARE(dialogField(*dialog, QStringLiteral("pg-key-range"))->text(), QStringLiteral("10:20"));
+    QVERIFY(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Open)->isEnabled());
+    QVERIFY(window.setupPanel()->config().pg.index.empty()); // the panel is left as it was
+    dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Cancel)->click();
+    QTRY_VERIFY(!window.inputs()->pgIndexDialog());
+
+    // The next opening shows it again; another data directory keeps its own.
+    window.inputs()->openPgIndexDialog();
+    dialog = window.inputs()->pgIndexDialog();
+    QCOMPARE(dialogField(*dialog, QStringLiteral("pg-datadir"))->text(), first);
+    QCOMPARE(dialogField(*dialog, QStringLiteral("pg-index"))->text(), QStringLiteral("base/5/16389"));
+    QCOMPARE(dialogField(*dialog, QStringLiteral("pg-key-range"))->text(), QStringLiteral("10:20"));
+    dialogField(*dialog, QStringLiteral("pg-datadir"))->setText(second);
+    dialogField(*dialog, QStringLiteral("pg-index"))->setText(QStringLiteral("base/1/2"));
+    dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Cancel)->click();
+    QTRY_VERIFY(!window.inputs()->pgIndexDialog());
+    window.inputs()->openPgIndexDialog();
+    dialog = window.inputs()->pgIndexDialog();
+    QCOMPARE(dialogField(*dialog, QStringLiteral("pg-index"))->text(), QStringLiteral("base/1/2"));
+    QLineEdit* dataDir = dialogField(*dialog, QStringLiteral("pg-datadir"));
+    dataDir->setText(first);
+    emit dataDir->editingFinished();
+    QCOMPARE(dialogField(*dialog, QStringLiteral("pg-index"))->text(), QStringLiteral("base/5/16389"));
+    QCOMPARE(dialogField(*dialog, QStringLiteral("pg-key-range"))->text(), QStringLiteral("10:20"));
+}
+
+QTEST_MAIN(TestGuiObserved)
+#include "tst_gui_observed.moc"
