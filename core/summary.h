@@ -74,6 +74,9 @@ struct RunSummary {
     // that trace and visits disagree on (core/traced_cache.h).
     std::string cacheFromTrace;
     std::uint64_t traceDisagreements = 0;
+    // An observed run's server figures from the query's EXPLAIN output, as compact JSON (the summary
+    // JSON's "postgresql_explain"); empty without one.
+    std::string serverExplain;
     bool cancelled = false;
     std::string error; // non-empty if the run stopped on an error (the trace up to it is kept)
 };

@@ -179,6 +179,8 @@ constexpr SummaryField kFields[] = {
     stored<&RunSummary::pgIndex>("pg_index", Json, "Index scan", "", kOwn, kJsonWhenSet),
     stored<&RunSummary::cacheFromTrace>("cache_from_trace", Both, "Cache state from the trace", "", kText,
                                         kJsonWhenSet | kNewerField),
+    stored<&RunSummary::serverExplain>("server_explain", Session, "PostgreSQL's EXPLAIN", "", kText,
+                                       kNewerField),
     stored<&RunSummary::traceDisagreements>("trace_disagreements", Both, "Reads the visits do not explain",
                                             "", kCount, kNotInTrace | kNewerField),
     stored<&RunSummary::cancelled>("cancelled", Both, "Cancelled", "", kOwn),

@@ -9,6 +9,7 @@
 #include "gui/main_window.h"
 #include "gui/pg_index_dialog.h"
 #include "gui/run_setup_panel.h"
+#include "model/summary_rows.h"
 #include "pg_server.h"
 #include "test_files.h"
 #include "window_harness.h"
@@ -68,6 +69,7 @@ private slots:
     void blockListAndTraceAreOneExperiment();
     void failedStartLeavesNothingGoing();
     void indexDialogKeepsWhatWasTyped();
+    void explainAndBackendFromThePanel();
 
 private:
     // Runs the window's experiment and waits until it is over and drawn; fails on any error dialog.
@@ -342,6 +344,53 @@ void TestGuiObserved::indexDialogKeepsWhatWasTyped() {
     emit dataDir->editingFinished();
     QCOMPARE(dialogField(*dialog, QStringLiteral("pg-index"))->text(), QStringLiteral("base/5/16389"));
     QCOMPARE(dialogField(*dialog, QStringLiteral("pg-key-range"))->text(), QStringLiteral("10:20"));
+}
+
+// A real PostgreSQL 19 trace (I/O workers and the backend) with its visits and its EXPLAIN, all
+// given in the panel: the backend's pid chooses whose reads are waits, EXPLAIN's own waits win, and
+// the server's figures stand beside the model's in the summary table and in the saved session.
+void TestGuiObserved::explainAndBackendFromThePanel() {
+    const QString dir = QStringLiteral(LOOKAHEAD_SHARED_FIXTURES) +
+                        QStringLiteral("/pg19-io-workers/seq-random-6pct-uncached");
+    MainWindow window;
+    window.applyStartup(cliOptions(kSmallRun));
+    RunSetupPanel* panel = window.setupPanel();
+    panel->setBackendPid(14309);
+    panel->setExplainPath(dir + QStringLiteral("/explain.txt"));
+    QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
+    window.inputs()->importTraceFile(dir + QStringLiteral("/io-workers.strace"));
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(imported.first().first().toString(), QString());
+    QCOMPARE(window.inputs()->importedTrace()->backend, std::optional<std::uint32_t>(14309));
+    window.inputs()->openBlockList(dir + QStringLiteral("/blocks.txt"));
+    runAndCheck(window, 16384);
+    if (QTest::currentTestFailed())
+        return;
+    const std::vector<RunSummary> runs = window.controller().summaries();
+    QCOMPARE(runs[0].waits, 114u); // EXPLAIN's I/O waits=, not the backend's one read
+    QCOMPARE(runs[1].misses, 983u);
+    const std::vector<SummaryRow> rows = summaryRows({&runs[0], &runs[1]});
+    const auto row = std::find_if(rows.begin(), rows.end(), [](const SummaryRow& r) {
+        return r.label == QStringLiteral("PostgreSQL's EXPLAIN");
+    });
+    QVERIFY(row != rows.end());
+    QVERIFY2(row->values[0].startsWith(QStringLiteral("Seq Scan: shared hit=15401 read=983")),
+             qPrintable(row->values[0]));
+    QVERIFY2(row->values[0].contains(QStringLiteral("I/O count=923 waits=114")), qPrintable(row->values[0]));
+    QCOMPARE(row->values[1], QStringLiteral("shared hit=15401 read=983 (its hits and misses)"));
+
+    const QString path = m_dir.filePath(QStringLiteral("explain.lookahead"));
+    QSignalSpy saved(window.sessions(), &SessionFiles::saved);
+    QCOMPARE(window.sessions()->save(path), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, kWindowTimeoutMs);
+    MainWindow reopened;
+    reopened.applyStartup(cliOptions({}));
+    QSignalSpy opened(reopened.sessions(), &SessionFiles::opened);
+    reopened.sessions()->open(path);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
+    QVERIFY(waitIdle(reopened));
+    QCOMPARE(reopened.controller().summaries().at(0).serverExplain, runs[0].serverExplain);
+    QCOMPARE(reopened.controller().summaries().at(0).waits, 114u);
 }
 
 QTEST_MAIN(TestGuiObserved)

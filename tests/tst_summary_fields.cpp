@@ -40,6 +40,7 @@ RunSummary everyFigureSet() {
     s.waitTimeUnknown = true;
     s.cacheFromTrace = "cache state from the trace: 4,000 visits give 250 misses";
     s.traceDisagreements = 3;
+    s.serverExplain = R"({"node":"Seq Scan","shared_read":983})";
     s.runtimeNs = 53'069'047;
     s.resets = 2;
     s.readsBeforeStream = 4;
@@ -210,7 +211,8 @@ void TestSummaryFields::sessionIsTheTable() {
               "io_workers_peak pages_verified "
               "os_cache_resident_before os_cache_resident_after pg.index_blocks pg.leaf_pages pg.tids "
               "pg.posting_lists pg.dead_items pg.visits pg.distinct_blocks pg.ascending_steps "
-              "pg.descending_steps pg.random_steps pg.checksums cache_from_trace trace_disagreements "
+              "pg.descending_steps pg.random_steps pg.checksums cache_from_trace server_explain "
+              "trace_disagreements "
               "cancelled error");
     QCOMPARE(tableNames(&SummaryField::inSession), documented);
     QCOMPARE(namesOf(summaryFields(everyFigureSet())), documented);

@@ -192,10 +192,6 @@ void refuseIgnoredOptions(const CliOptions& o) {
         if (o.importTrace.empty() && (name == "trace-format" || name == "trace-relation" ||
                                       name == "explain" || name == "trace-backend"))
             throw InputError("--" + name + " needs --import-trace FILE");
-        if (name == "explain" && (!o.headless || o.exportsPlots() || !o.save.empty()))
-            throw InputError(
-                "--explain is shown by --headless and kept by --summary-json; the window, the plot "
-                "exports and --save do not take it yet");
     }
 }
 

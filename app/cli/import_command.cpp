@@ -131,6 +131,7 @@ std::optional<Experiment> commandLineExperiment(const CliOptions& options) {
     Experiment experiment =
         makeImportExperiment(std::make_shared<const ObservedTrace>(std::move(*trace)), options.importTrace,
                              options.run, visitsGiven ? ModelVisits::FromConfig : ModelVisits::TraceReads);
+    experiment.runs[0].explainPath = options.explain;
     // The model may read the traced relation's own files: no output may land on them either.
     checkOutputsApart(runInputs(experiment.runs[1].config), outputsOf(options));
     for (const std::string& line : importModelNotes(experiment))
@@ -197,7 +198,6 @@ int runImportHeadless(const CliOptions& options) {
     }
     int exitCode = reportWriteErrors(result.writeErrors);
     if (result.summaries.size() == 2) {
-        result.summaries[0] = observed.run;
         if (!result.summaries[1].error.empty())
             exitCode = 1;
         std::printf("%s\n", qPrintable(variantVerdict(experiment.runs, result.summaries)));

@@ -23,6 +23,9 @@ struct RunVariant {
     // An imported trace replayed as a run (instead of running `policy`), and the file it came from.
     std::shared_ptr<const ObservedTrace> observed;
     std::string tracePath;
+    // The query's EXPLAIN (ANALYZE, BUFFERS[, IO]) output, whose scan node's figures the observed run
+    // takes (docs/explain-output.md); empty: none.
+    std::string explainPath;
 };
 
 // What B changes relative to A (same dataset, same cache state). Observed: A is an imported trace,

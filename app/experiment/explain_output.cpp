@@ -488,4 +488,12 @@ bool takeServerWaits(const ExplainNode& scan, RunSummary& observed) {
     return true;
 }
 
+void takeServerExplain(const QString& path, RunSummary& observed) {
+    const ExplainOutput plan = readExplainOutput(path);
+    const ExplainNode& scan = observedScanOf(plan, path);
+    takeServerWaits(scan, observed);
+    observed.serverExplain =
+        QJsonDocument(serverExplainJson(plan, scan)).toJson(QJsonDocument::Compact).toStdString();
+}
+
 } // namespace la

@@ -72,4 +72,9 @@ QString readsAgainstServer(const ExplainNode& scan, std::uint64_t modelMisses,
 // printed. Returns false (and leaves `observed` alone) when the node has no such figure.
 bool takeServerWaits(const ExplainNode& scan, RunSummary& observed);
 
+// Reads the EXPLAIN file at `path` and puts its scan node's figures in `observed`: its waits
+// (takeServerWaits) and RunSummary::serverExplain. Throws InputError for a bad file.
+void takeServerExplain(const QString& path, RunSummary& observed);
+
+
 } // namespace la

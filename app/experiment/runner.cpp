@@ -3,6 +3,7 @@
 
 #include "event_csv.h"
 #include "experiment/device_profile_json.h"
+#include "experiment/explain_output.h"
 #include "experiment/run_storage.h"
 #include "experiment/session_io.h"
 #include "input_error.h"
@@ -39,10 +40,14 @@ RunSummary runVariant(const RunVariant& variant, const Experiment& experiment,
         return runScan(variant.config, variant.policy, callbacks);
     RunSummary summary = summarizeObserved(*variant.observed).run;
     try {
+        if (!variant.explainPath.empty())
+            takeServerExplain(QString::fromStdString(variant.explainPath), summary);
         const std::optional<std::vector<std::uint32_t>> positions =
             visitPositions(*variant.observed, experiment, callbacks);
         emitObservedEvents(*variant.observed, callbacks.sinks, positions ? &*positions : nullptr);
     } catch (const IoError& error) { // a sink's file could not be written, as in runScan()
+        summary.error = error.what();
+    } catch (const InputError& error) { // the EXPLAIN file
         summary.error = error.what();
     }
     return summary;

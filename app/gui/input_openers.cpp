@@ -124,7 +124,9 @@ void InputOpeners::importTraceFile(const QString& path, const QString& relation)
     if (m_traceImport)
         m_traceImport->cancel();
     auto* job = new ObservedImportJob(
-        {path.toStdString(), TraceFormat::Auto, relation.toStdString(), std::nullopt}, this);
+        {path.toStdString(), TraceFormat::Auto, relation.toStdString(),
+         m_panel->backendPid() > 0 ? std::optional(m_panel->backendPid()) : std::nullopt},
+        this);
     m_traceImport = job;
     QProgressDialog* progress = m_dialogs.jobProgress(job, tr("Import trace"), tr("Reading %1…").arg(path));
     connect(job, &ObservedImportJob::finished, this,

@@ -274,6 +274,8 @@ void MainWindow::applyStartup(const CliOptions& options) {
                         startRun();
                 },
                 Qt::SingleShotConnection);
+        m_panel->setExplainPath(QString::fromStdString(options.explain));
+        m_panel->setBackendPid(options.traceBackend.value_or(0));
         m_inputs->importTraceFile(QString::fromStdString(options.importTrace),
                                   QString::fromStdString(options.traceRelation));
         return;
@@ -359,9 +361,11 @@ Experiment MainWindow::panelExperiment() const {
         // The trace gives the cache state (the panel's field is disabled, its text kept for later).
         RunConfig config = m_panel->config();
         config.prewarm.clear();
-        return makeImportExperiment(m_inputs->importedTrace(), m_inputs->tracePath().toStdString(), config,
-                                    m_panel->visitsFromScan() ? ModelVisits::FromConfig
-                                                              : ModelVisits::TraceReads);
+        Experiment experiment = makeImportExperiment(
+            m_inputs->importedTrace(), m_inputs->tracePath().toStdString(), config,
+            m_panel->visitsFromScan() ? ModelVisits::FromConfig : ModelVisits::TraceReads);
+        experiment.runs[0].explainPath = m_panel->explainPath().toStdString();
+        return experiment;
     }
     return makeExperiment(m_panel->config(), m_panel->comparison());
 }

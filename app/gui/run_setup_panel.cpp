@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <limits>
 
 namespace la {
 
@@ -236,11 +237,35 @@ QWidget* RunSetupPanel::buildTraceGroup() {
            "PostgreSQL index), else the block list, else the dataset's pattern over the traced relation; "
            "the blocks the trace read are then misses and the others hits. The blocks the trace read: "
            "only the server's reads, every one a miss."));
+    m_backend = new QSpinBox(this);
+    m_backend->setRange(0, std::numeric_limits<int>::max());
+    m_backend->setSpecialValueText(tr("the only reader"));
+    m_backend->setToolTip(
+        tr("The process that ran the scan: its own reads are its waits. With I/O workers "
+           "reading too, give the backend's pid (SELECT pg_backend_pid()); the trace is read "
+           "again"));
+    m_explain = new QLineEdit(this);
+    m_explain->setPlaceholderText(tr("none"));
+    m_explain->setToolTip(
+        tr("The query's EXPLAIN (ANALYZE, BUFFERS[, IO]) output, text or JSON: the server's "
+           "own figures for the scan beside the model's, and on PostgreSQL 19 its waits"));
+    auto* browse = new QPushButton(tr("Browse…"), this);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this, tr("EXPLAIN output"), m_explain->text(),
+                                                          tr("EXPLAIN output (*.txt *.json);;Any file (*)"));
+        if (!file.isEmpty())
+            m_explain->setText(file);
+    });
+    auto* explainRow = new QHBoxLayout;
+    explainRow->addWidget(m_explain, 1);
+    explainRow->addWidget(browse);
     auto* close = new QPushButton(tr("Close trace"), this);
     auto* form = new QFormLayout;
     form->addRow(m_traceText);
     form->addRow(tr("Relation"), m_relation);
     form->addRow(tr("Model visits"), m_visits);
+    form->addRow(tr("Backend pid"), m_backend);
+    form->addRow(tr("EXPLAIN"), explainRow);
     form->addRow(close);
     m_traceGroup = group(this, tr("Imported trace"), form);
     m_traceGroup->setVisible(false);
@@ -248,7 +273,27 @@ QWidget* RunSetupPanel::buildTraceGroup() {
             [this](int index) { emit relationChosen(m_relation->itemData(index).toString()); });
     connect(close, &QPushButton::clicked, this, &RunSetupPanel::closeTraceRequested);
     connect(m_visits, &QComboBox::currentIndexChanged, this, &RunSetupPanel::visitsChanged);
+    connect(m_backend, &QSpinBox::editingFinished, this, [this] {
+        if (m_relation->count() > 0)
+            emit relationChosen(m_relation->currentData().toString());
+    });
     return m_traceGroup;
+}
+
+QString RunSetupPanel::explainPath() const {
+    return m_explain->text().trimmed();
+}
+
+void RunSetupPanel::setExplainPath(const QString& path) {
+    m_explain->setText(path);
+}
+
+std::uint32_t RunSetupPanel::backendPid() const {
+    return static_cast<std::uint32_t>(m_backend->value());
+}
+
+void RunSetupPanel::setBackendPid(std::uint32_t pid) {
+    m_backend->setValue(static_cast<int>(std::min<std::uint32_t>(pid, std::numeric_limits<int>::max())));
 }
 
 void RunSetupPanel::setTrace(const QString& description, const QStringList& relations, int current) {

@@ -55,6 +55,12 @@ public:
     // the trace read.
     bool visitsFromScan() const;
     void setVisitsFromScan(bool fromScan);
+    // The traced query's EXPLAIN output, whose figures the observed run takes; empty: none.
+    QString explainPath() const;
+    void setExplainPath(const QString& path);
+    // The process that ran the traced scan (0: the only one that read the relation).
+    std::uint32_t backendPid() const;
+    void setBackendPid(std::uint32_t pid);
     // A PostgreSQL index scan is set (its facts shown in place of the dataset's); empty clears it.
     void setPgScan(const QString& facts);
 
@@ -102,6 +108,8 @@ private:
     DatasetCacheView* m_cacheView;
     QWidget* m_traceGroup = nullptr;
     QLabel* m_traceText = nullptr;
+    QLineEdit* m_explain = nullptr;
+    QSpinBox* m_backend = nullptr;
     QComboBox* m_relation = nullptr;
     QComboBox* m_visits = nullptr;
     QWidget* m_pgGroup = nullptr;

@@ -6,6 +6,11 @@
 #include "summary_fields.h"
 #include "tooltips.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QStringList>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -84,6 +89,35 @@ QString explainNote(const std::vector<const RunSummary*>& runs) {
     return QString::fromStdString(explainIoScopeNote(indexScan));
 }
 
+// An observed run's RunSummary::serverExplain as lines (docs/explain-output.md); a model's hits and
+// misses as the server would print them, for the row beside it.
+QString serverExplain(const RunSummary& summary, const SummaryField&) {
+    if (!isObservedRun(summary))
+        return QStringLiteral("shared hit=%1 read=%2 (its hits and misses)")
+            .arg(summary.hits)
+            .arg(summary.misses);
+    if (summary.serverExplain.empty())
+        return QStringLiteral("– (no EXPLAIN given)");
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(summary.serverExplain)).object();
+    const auto figure = [&o](const char* key) {
+        const QJsonValue value = o.value(QLatin1String(key));
+        return value.isUndefined() || value.isNull() ? QStringLiteral("-") : value.toVariant().toString();
+    };
+    QStringList lines{
+        QStringLiteral("%1: shared hit=%2 read=%3")
+            .arg(o.value(QLatin1String("node")).toString(), figure("shared_hit"), figure("shared_read"))};
+    if (!o.value(QLatin1String("shared_read_ms")).isNull())
+        lines << QStringLiteral("I/O Timings read=%1 ms").arg(figure("shared_read_ms"));
+    if (!o.value(QLatin1String("prefetch_avg")).isNull())
+        lines << QStringLiteral("Prefetch avg=%1 max=%2 capacity=%3")
+                     .arg(figure("prefetch_avg"), figure("prefetch_max"), figure("prefetch_capacity"));
+    if (!o.value(QLatin1String("io_count")).isNull())
+        lines << QStringLiteral("I/O count=%1 waits=%2 size=%3 in-progress=%4")
+                     .arg(figure("io_count"), figure("io_waits"), figure("io_size_avg"),
+                          figure("io_inprogress_avg"));
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString state(const RunSummary& s, const SummaryField&) {
     if (!s.error.empty())
         return QStringLiteral("error: %1").arg(QString::fromStdString(s.error));
@@ -136,6 +170,7 @@ const std::vector<RowDefinition>& rowDefinitions() {
          [](const RunSummary& s, const SummaryField&) {
              return explainLine(s, explainIoLine(s.explainIo), std::string_view("I/O: ").size());
          }},
+        {"server_explain", {}, serverExplain},
         {"max_pinned", QStringLiteral("max_pinned / io_combine_limit"),
          figures("{max_pinned} / {io_combine_limit}")},
     };
@@ -146,7 +181,12 @@ const std::vector<RowDefinition>& rowDefinitions() {
 
 std::vector<SummaryRow> summaryRows(const std::vector<const RunSummary*>& runs) {
     std::vector<SummaryRow> rows;
+    // The server's own figures mean something only beside an observed run.
+    const bool observed = std::any_of(runs.begin(), runs.end(),
+                                      [](const RunSummary* run) { return run && isObservedRun(*run); });
     for (const RowDefinition& definition : rowDefinitions()) {
+        if (definition.figure == "server_explain" && !observed)
+            continue;
         const SummaryField& field = summaryFieldNamed(definition.figure);
         SummaryRow row{definition.label, {}, {}};
         if (definition.figure == "explain_io")
