@@ -90,7 +90,7 @@ TracedCache deriveTracedCache(const std::vector<std::uint32_t>& reads, BlockSour
     const std::uint64_t relation = visits.relationBlocks();
     requireMemory(relation / 8 + reads.size() * 48,
                   "the trace's cache state over a relation of " + counted(relation) + " blocks",
-                  "give fewer visits (a smaller --blocks list or pattern)");
+                  "give fewer visits (a shorter block list or a smaller pattern)");
     std::vector<std::pair<std::uint32_t, std::uint64_t>> byBlockOrder;
     byBlockOrder.reserve(reads.size());
     for (std::uint64_t i = 0; i < reads.size(); ++i)
