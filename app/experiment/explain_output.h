@@ -76,5 +76,4 @@ bool takeServerWaits(const ExplainNode& scan, RunSummary& observed);
 // (takeServerWaits) and RunSummary::serverExplain. Throws InputError for a bad file.
 void takeServerExplain(const QString& path, RunSummary& observed);
 
-
 } // namespace la
