@@ -74,8 +74,20 @@ void TestVerdict::identicalRunsAreTheSameSpeed() {
     config.policy = "pg18";
     config.comparePolicy = "pg18";
     const QString text = verdictOf(makeExperiment(config, Comparison::Policy));
-    const QRegularExpression sameSpeed(QStringLiteral("^B \\(pg18\\): the same speed; A (.+), B \\1$"));
+    const QRegularExpression sameSpeed(QStringLiteral(
+        "^B \\(pg18\\): the same speed; A (.+), B \\1; A and B differ in nothing \\(the same policy and "
+        "settings\\): choose what B changes$"));
     QVERIFY2(sameSpeed.match(text).hasMatch(), qPrintable(text));
+    // Backward combining on for both (the README's old example) is such a pair; turning it on for B
+    // alone is not.
+    config.dataset = dataset("linear", 4096).dataset;
+    config.dataset.direction = Direction::Backward;
+    config.stream.backwardCombining = true;
+    QVERIFY(
+        verdictOf(makeExperiment(config, Comparison::Policy)).contains(QStringLiteral("differ in nothing")));
+    config.stream.backwardCombining = false;
+    QVERIFY(!verdictOf(makeExperiment(config, Comparison::BackwardCombining))
+                 .contains(QStringLiteral("differ in nothing")));
 }
 
 QTEST_MAIN(TestVerdict)

@@ -2,6 +2,7 @@
 #include "experiment/verdict.h"
 
 #include "experiment/import_summary.h"
+#include "run_options.h"
 
 #include <QLocale>
 #include <QStringList>
@@ -128,7 +129,13 @@ QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<Ru
     }
     RunSummary b = summaries[1];
     b.policy = runs[1].label;
-    return verdict(summaries[0], b);
+    const QString text = verdict(summaries[0], b);
+    // An A/B that changes nothing compares a run with itself: say so, not only how they came out.
+    if (runs[0].policy == runs[1].policy && runOptionsText(runs[0].config) == runOptionsText(runs[1].config))
+        return text +
+               QStringLiteral(
+                   "; A and B differ in nothing (the same policy and settings): choose what B changes");
+    return text;
 }
 
 } // namespace la
