@@ -70,6 +70,7 @@ private slots:
     void sizeHistogramHasLegendLabelsAndTooltip();
     void smallWindowKeepsLabelsInside();
     void statusAndStaleMarkSayWhatIsShown();
+    void bSaysItWaitsForA();
     void openedFileSizesTheDatasetLabel();
 
 private:
@@ -346,6 +347,33 @@ void TestGuiViews::openedFileSizesTheDatasetLabel() {
     QCOMPARE(window.setupPanel()->setConfig(config), QString());
     window.inputs()->openFile(path);
     QVERIFY(described(QStringLiteral("910 blocks (7.1 MiB)")));
+}
+
+// The runs take turns: while A runs, B's panes say that B waits for it, and the notes are gone once
+// both have run.
+void TestGuiViews::bSaysItWaitsForA() {
+    MainWindow window;
+    window.resize(1400, 1000);
+    window.show();
+    const auto visibleTexts = [&window] {
+        QStringList texts;
+        QCustomPlot* plot = plotOf(window.dashboard()->views()[0]);
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && text->visible())
+                texts << text->text();
+        return texts.join(QLatin1Char('|'));
+    };
+    QStringList duringA;
+    // A's first events put the new runs on screen, while B has not started.
+    connect(&window.controller(), &RunController::tracesChanged, &window, [&] {
+        if (window.controller().running())
+            duringA << visibleTexts();
+    });
+    runToEnd(window, smallRun());
+    QCOMPARE(duringA.size(), 1);
+    QVERIFY2(duringA.front().contains(QStringLiteral("Waiting for A to finish")),
+             qPrintable(duringA.front()));
+    QVERIFY2(!visibleTexts().contains(QStringLiteral("Waiting for A")), qPrintable(visibleTexts()));
 }
 
 QTEST_MAIN(TestGuiViews)

@@ -145,6 +145,15 @@ void Dashboard::setStale(bool stale) {
     m_stale->setVisible(stale);
 }
 
+void Dashboard::setWaiting(std::size_t firstWaiting) {
+    for (PlotView* view : m_views)
+        for (std::size_t run = 0; run < 2; ++run)
+            view->setWaitingNote(run, run >= firstWaiting && run > 0
+                                          ? tr("Waiting for A to finish: the runs take turns,\nso that real "
+                                               "I/O never shares the device")
+                                          : QString());
+}
+
 bool Dashboard::stale() const {
     return !m_stale->isHidden();
 }

@@ -34,6 +34,10 @@ public:
     const QString& verdict() const { return m_verdictText; }
     // The settings no longer match the runs shown: says so next to the verdict.
     void setStale(bool stale);
+    // Runs from `firstWaiting` on have not started: their panes say that they wait for the one
+    // before (the runs take turns, so that real I/O never shares the device). Past the last run:
+    // none waits.
+    void setWaiting(std::size_t firstWaiting);
     bool stale() const;
     // The traces grew.
     void dataChanged();

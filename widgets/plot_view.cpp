@@ -245,6 +245,10 @@ void PlotView::setRuns(const std::vector<const RunTrace*>& runs) {
     for (QCPItemText* note : m_cannotDraw)
         m_plot->removeItem(note);
     m_cannotDraw.clear();
+    for (QCPItemText* note : m_waiting)
+        if (note)
+            m_plot->removeItem(note);
+    m_waiting.clear();
     m_runs = runs;
     const std::size_t wanted = std::max<std::size_t>(1, runs.size());
     m_paneRow->take(m_side);
@@ -465,12 +469,36 @@ void PlotView::setTheme(const PlotTheme& theme) {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void PlotView::setWaitingNote(std::size_t run, const QString& text) {
+    if (run >= m_panes.size() || run >= m_runs.size())
+        return;
+    m_waiting.resize(m_panes.size(), nullptr);
+    QCPItemText*& note = m_waiting[run];
+    if (!note) {
+        if (text.isEmpty())
+            return;
+        note = new QCPItemText(m_plot);
+        note->position->setType(QCPItemPosition::ptAxisRectRatio);
+        note->position->setAxisRect(m_panes[run]);
+        note->position->setCoords(0.5, 0.5);
+        note->setClipAxisRect(m_panes[run]);
+        note->setTextAlignment(Qt::AlignCenter);
+        note->setColor(m_theme.text);
+    }
+    note->setText(text);
+    note->setVisible(!text.isEmpty());
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void PlotView::applyBaseTheme() {
     m_plot->setBackground(m_theme.background);
     for (QCPItemText* label : m_runLabels)
         label->setColor(m_theme.text);
     for (QCPItemText* note : m_cannotDraw)
         note->setColor(m_theme.text);
+    for (QCPItemText* note : m_waiting)
+        if (note)
+            note->setColor(m_theme.text);
     m_title->setTextColor(m_theme.text);
     for (QCPAxisRect* rect : m_plot->axisRects()) {
         for (QCPAxis* axis : rect->axes()) {

@@ -56,6 +56,8 @@ public:
     std::size_t paneCount() const { return m_panes.size(); }
     QRect paneArea(std::size_t run) const;
     void setRuns(const std::vector<const RunTrace*>& runs);
+    // A note across run `run`'s pane while it has not started (empty: none), e.g. B waiting for A.
+    void setWaitingNote(std::size_t run, const QString& text);
     void setXMode(XAxis mode);
     XAxis xMode() const { return m_xMode; }
     // Programmatic range change: no xRangeChangedByUser.
@@ -160,6 +162,7 @@ private:
     std::vector<QCPAxisRect*> m_panes;
     std::vector<QCPItemText*> m_runLabels;  // each pane's run name, above its plot area
     std::vector<QCPItemText*> m_cannotDraw; // one per pane that says why it is empty
+    std::vector<QCPItemText*> m_waiting;    // per pane, created on first use
     std::vector<const RunTrace*> m_runs;
     XAxis m_xMode = XAxis::Time;
     PlotTheme m_theme;

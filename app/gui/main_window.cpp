@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 
 namespace la {
 
@@ -210,6 +211,8 @@ void MainWindow::connectController() {
         m_clockRun = run;
         m_panel->showProgress(tr("Run %1/%2 starting…").arg(run + 1).arg(runs),
                               static_cast<double>(run) / runs);
+        m_firstWaiting = static_cast<std::size_t>(run) + 1;
+        m_dashboard->setWaiting(m_firstWaiting);
     });
     connect(c, &RunController::dataArrived, m_dashboard, &Dashboard::dataChanged);
     connect(c, &RunController::progressChanged, this, &MainWindow::onProgress);
@@ -399,6 +402,7 @@ void MainWindow::onTracesChanged() {
     m_dashboard->setVerdict({});
     m_dashboard->setExpectedPositions(0);
     m_dashboard->setRuns(m_controller.traces());
+    m_dashboard->setWaiting(m_firstWaiting);
     m_dashboard->setLive(true);
 }
 
@@ -435,6 +439,8 @@ void MainWindow::onProgress(int run, int runs, quint64 done, quint64 total) {
 }
 
 void MainWindow::onFinished(bool cancelled) {
+    m_firstWaiting = std::numeric_limits<std::size_t>::max();
+    m_dashboard->setWaiting(m_firstWaiting);
     m_panel->setRunning(false);
     refreshCacheView();
     m_runAction->setEnabled(true);

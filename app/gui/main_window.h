@@ -11,6 +11,9 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 
+#include <cstddef>
+#include <limits>
+
 class QAction;
 
 namespace la {
@@ -89,6 +92,8 @@ private:
     QAction* m_resetZoom = nullptr;
     QElapsedTimer m_runClock;
     int m_clockRun = -1;
+    // The first run that has not started yet: its panes say it waits (the runs take turns).
+    std::size_t m_firstWaiting = std::numeric_limits<std::size_t>::max();
     SweepWindow* m_sweepWindow = nullptr;
     bool m_startShown = false; // the running experiment has replaced the one on screen
     QString m_failure;         // why the running experiment failed, if it did
