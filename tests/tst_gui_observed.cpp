@@ -391,6 +391,9 @@ void TestGuiObserved::explainAndBackendFromThePanel() {
     QVERIFY(waitIdle(reopened));
     QCOMPARE(reopened.controller().summaries().at(0).serverExplain, runs[0].serverExplain);
     QCOMPARE(reopened.controller().summaries().at(0).waits, 114u);
+    // Both windows' titles name the session they show.
+    QCOMPARE(window.windowTitle(), QStringLiteral("explain.lookahead"));
+    QCOMPARE(reopened.windowTitle(), QStringLiteral("explain.lookahead"));
 }
 
 QTEST_MAIN(TestGuiObserved)

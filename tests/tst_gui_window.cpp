@@ -102,6 +102,7 @@ private slots:
     void initTestCase();
     void fontsRenderText();
     void windowBuildsWithADefaultDataset();
+    void anotherPolicyOffersOne();
     void runUpdatesEveryPlot();
     void stopMidRunIsClean();
     void closingMidRunIsClean();
@@ -658,6 +659,26 @@ void TestGuiWindow::advancedSettingsReachTheRun() {
 
 // A wheel turned over the run setup scrolls it: a field it passes over keeps its value until the
 // user has clicked or tabbed into it.
+// After a one-run session (no policy B), choosing "B: another policy" offers a policy, not an empty
+// entry that would compare nothing.
+void TestGuiWindow::anotherPolicyOffersOne() {
+    MainWindow window;
+    RunSetupPanel* panel = window.setupPanel();
+    panel->setComparison(Comparison::None);
+    RunConfig config = panel->config();
+    config.policy = "pg18";
+    config.comparePolicy.clear();
+    QCOMPARE(panel->setConfig(config), QString());
+    panel->setComparison(Comparison::Policy);
+    QCOMPARE(panel->config().comparePolicy, std::string("pg19"));
+    config.policy = "pg19";
+    config.comparePolicy.clear();
+    QCOMPARE(panel->setConfig(config), QString());
+    panel->setComparison(Comparison::None);
+    panel->setComparison(Comparison::Policy);
+    QCOMPARE(panel->config().comparePolicy, std::string("pg18"));
+}
+
 void TestGuiWindow::wheelScrollsThePanelNotItsFields() {
     MainWindow window;
     window.resize(1200, 600);

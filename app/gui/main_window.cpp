@@ -21,6 +21,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QScreen>
@@ -81,6 +82,12 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_sessions, &SessionFiles::aboutToRun, this, &MainWindow::saveSettings);
     m_sessions->setPanelExperiment([this] { return panelExperiment(); });
     connect(m_sessions, &SessionFiles::traceOpened, m_inputs, &InputOpeners::setTrace);
+    // The title names the session on screen (the platform appends the application's name).
+    for (const auto signal : {&SessionFiles::opened, &SessionFiles::saved})
+        connect(m_sessions, signal, this, [this](const QString& path, const QString& error) {
+            if (error.isEmpty())
+                setWindowTitle(QFileInfo(path).fileName());
+        });
     connect(m_sessions, &SessionFiles::panelRestored, this, [this] {
         // The index scan's facts are read again for the panel, as when it was opened.
         if (const RunConfig config = m_panel->config(); config.pg.active())
@@ -335,6 +342,7 @@ void MainWindow::startRun() {
         return;
     }
     saveSettings();
+    setWindowTitle(QStringLiteral("Lookahead")); // a new run is no saved session
     m_controller.start(panelExperiment());
 }
 

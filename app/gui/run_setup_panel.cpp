@@ -447,6 +447,11 @@ void RunSetupPanel::setComparison(Comparison comparison) {
 
 void RunSetupPanel::comparisonChanged() {
     m_policyB->setEnabled(comparison() == Comparison::Policy || comparison() == Comparison::Observed);
+    // "B: another policy" with no policy B (a reopened one-run session) would compare nothing: offer
+    // the newest version's, or the one before if A is it.
+    if (comparison() == Comparison::Policy && text(m_policyB).empty())
+        m_policyB->setCurrentText(text(m_policyA) == "pg19" ? QStringLiteral("pg18")
+                                                            : QStringLiteral("pg19"));
     visitsChanged();
 }
 

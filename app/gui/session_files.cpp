@@ -123,7 +123,10 @@ void SessionFiles::open(const QString& path) {
         m_controller.showLoaded(std::move(experiment), std::move(job->traces()));
         m_openedSession = path;
         remember(path);
-        m_dialogs.showStatus(tr("Opened %1 — %2").arg(path, m_dashboard->verdict()), 15000);
+        // A one-run session has no verdict: the status then names the file alone.
+        const QString verdict = m_dashboard->verdict();
+        m_dialogs.showStatus(
+            verdict.isEmpty() ? tr("Opened %1").arg(path) : tr("Opened %1 — %2").arg(path, verdict), 15000);
         emit opened(path, {});
     });
     job->start();

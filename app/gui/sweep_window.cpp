@@ -38,7 +38,7 @@ QString number(double value, int decimals) {
 
 SweepWindow::SweepWindow(QWidget* parent)
     : QMainWindow(parent), m_job(this, QStringLiteral("lookahead-sweep")) {
-    setWindowTitle(tr("Lookahead — Sweep"));
+    setWindowTitle(tr("Sweep")); // the platform appends the application's name
     buildUi();
     resize(1300, 560);
 }
