@@ -71,6 +71,7 @@ private slots:
     void smallWindowKeepsLabelsInside();
     void statusAndStaleMarkSayWhatIsShown();
     void bSaysItWaitsForA();
+    void dragStopsAtTheStart();
     void openedFileSizesTheDatasetLabel();
 
 private:
@@ -374,6 +375,23 @@ void TestGuiViews::bSaysItWaitsForA() {
     QVERIFY2(duringA.front().contains(QStringLiteral("Waiting for A to finish")),
              qPrintable(duringA.front()));
     QVERIFY2(!visibleTexts().contains(QStringLiteral("Waiting for A")), qPrintable(visibleTexts()));
+}
+
+// Dragging the plots right past the start (time or position 0) stops there: every pane, every view.
+void TestGuiViews::dragStopsAtTheStart() {
+    MainWindow window;
+    window.resize(1400, 1000);
+    window.show();
+    runToEnd(window, smallRun());
+    PlotView* distance = window.dashboard()->views()[0];
+    QCPAxis* x = distance->pane(1)->axis(QCPAxis::atBottom);
+    x->setRange(-40.0, 60.0); // as a drag moves it
+    for (PlotView* view : window.dashboard()->views())
+        for (std::size_t pane = 0; pane < 2; ++pane) {
+            const QCPRange range = view->pane(pane)->axis(QCPAxis::atBottom)->range();
+            QCOMPARE(range.lower, 0.0);
+            QCOMPARE(range.upper, 100.0);
+        }
 }
 
 QTEST_MAIN(TestGuiViews)

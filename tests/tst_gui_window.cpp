@@ -6,6 +6,7 @@
 #include "dashboard.h"
 #include "gui/dataset_cache_view.h"
 #include "gui/dataset_picker.h"
+#include "gui/help_menu.h"
 #include "gui/main_window.h"
 #include "gui/run_setup_panel.h"
 #include "pg_server.h"
@@ -22,6 +23,8 @@
 #include <QFontMetrics>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPainter>
 #include <QProcess>
@@ -103,6 +106,7 @@ private slots:
     void fontsRenderText();
     void windowBuildsWithADefaultDataset();
     void anotherPolicyOffersOne();
+    void helpListsShortcutsAndDocs();
     void runUpdatesEveryPlot();
     void stopMidRunIsClean();
     void closingMidRunIsClean();
@@ -677,6 +681,26 @@ void TestGuiWindow::anotherPolicyOffersOne() {
     panel->setComparison(Comparison::None);
     panel->setComparison(Comparison::Policy);
     QCOMPARE(panel->config().comparePolicy, std::string("pg18"));
+}
+
+// Help lists every shortcut the window has (the axis toggles among them) and the shipped docs.
+void TestGuiWindow::helpListsShortcutsAndDocs() {
+    MainWindow window;
+    const QStringList lines = shortcutLines(&window);
+    for (const QString& expected :
+         {QStringLiteral("Run\tCtrl+R"), QStringLiteral("Time axis\tCtrl+1"),
+          QStringLiteral("Position axis\tCtrl+2"), QStringLiteral("Reset zoom\tCtrl+0")})
+        QVERIFY2(lines.contains(expected), qPrintable(lines.join(QLatin1Char('|'))));
+    QVERIFY(!documentationDir().isEmpty());
+    QStringList docs;
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->text() == QStringLiteral("&Help"))
+            for (QAction* entry : menu->menu()->actions())
+                if (entry->menu())
+                    for (QAction* doc : entry->menu()->actions())
+                        docs << doc->text();
+    QVERIFY2(docs.contains(QStringLiteral("The read-stream model: PostgreSQL 17, 18 and 19")),
+             qPrintable(docs.join(QLatin1Char('|'))));
 }
 
 void TestGuiWindow::wheelScrollsThePanelNotItsFields() {

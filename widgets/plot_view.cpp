@@ -338,8 +338,13 @@ double PlotView::xHi() const {
 void PlotView::onAxisRangeChanged(const QCPRange& range) {
     if (m_settingRange)
         return;
-    setXRange(range.lower, range.upper);
-    emit xRangeChangedByUser(range.lower, range.upper);
+    // Time and positions start at 0: a drag past the start stops there, keeping the zoom's width.
+    // Copied first: `range` is the axis's own, which setXRange() changes.
+    const double shift = range.lower < 0.0 ? -range.lower : 0.0;
+    const double lo = range.lower + shift;
+    const double hi = range.upper + shift;
+    setXRange(lo, hi);
+    emit xRangeChangedByUser(lo, hi);
     emit needsRefresh();
 }
 

@@ -4,6 +4,7 @@
 
 #include "dashboard.h"
 #include "gui/dataset_cache_view.h"
+#include "gui/help_menu.h"
 #include "gui/run_setup_panel.h"
 #include "gui/setting_words.h"
 #include "gui/settings_store.h"
@@ -147,6 +148,8 @@ void MainWindow::buildActions() {
     m_positionAxis->setToolTip(tr("x axis: buffers handed to the consumer"));
     m_resetZoom = new QAction(tr("&Reset zoom"), this);
     m_resetZoom->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    m_timeAxis->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    m_positionAxis->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
     connect(m_runAction, &QAction::triggered, this, &MainWindow::startRun);
     connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopRun);
     connect(m_timeAxis, &QAction::triggered, this, [this] { m_dashboard->setXMode(XAxis::Time); });
@@ -181,7 +184,10 @@ void MainWindow::buildMenus() {
     view->addSeparator();
     view->addAction(m_resetZoom);
 
-    menuBar()->addMenu(tr("&Help"))->addAction(tr("&About Lookahead"), this, &MainWindow::showAbout);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    addHelpEntries(help, this);
+    help->addSeparator();
+    help->addAction(tr("&About Lookahead"), this, &MainWindow::showAbout);
 }
 
 void MainWindow::buildToolBar() {
