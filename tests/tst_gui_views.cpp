@@ -72,6 +72,7 @@ private slots:
     void statusAndStaleMarkSayWhatIsShown();
     void bSaysItWaitsForA();
     void dragStopsAtTheStart();
+    void logDistanceAxisLabelsTwo();
     void openedFileSizesTheDatasetLabel();
 
 private:
@@ -392,6 +393,22 @@ void TestGuiViews::dragStopsAtTheStart() {
             QCOMPARE(range.lower, 0.0);
             QCOMPARE(range.upper, 100.0);
         }
+}
+
+// At 1280×720 the log distance axis had only "1, 32": 2, what the collapse is about, is labelled
+// wherever it is in view.
+void TestGuiViews::logDistanceAxisLabelsTwo() {
+    MainWindow window;
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    runToEnd(window, smallRun());
+    PlotView* distance = window.dashboard()->views()[0];
+    for (std::size_t pane = 0; pane < 2; ++pane) {
+        const QVector<QString> labels = tickLabels(distance, distance->pane(pane)->axis(QCPAxis::atLeft));
+        QVERIFY2(labels.contains(QStringLiteral("2")),
+                 qPrintable(QStringList(labels.begin(), labels.end()).join(u',')));
+    }
 }
 
 QTEST_MAIN(TestGuiViews)

@@ -15,6 +15,20 @@ namespace la {
 
 namespace {
 
+// Powers of 2 that always include 2 where it is in view: a short pane's ticks (1, 32) would
+// otherwise leave out the very value the 1↔2 collapse is about.
+class DistanceTicker final : public QCPAxisTickerLog {
+protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
+        QVector<double> ticks = QCPAxisTickerLog::createTickVector(tickStep, range);
+        if (range.contains(2.0) && !ticks.contains(2.0)) {
+            ticks.append(2.0);
+            std::sort(ticks.begin(), ticks.end());
+        }
+        return ticks;
+    }
+};
+
 constexpr double kHeadroom = 1.1;
 // On the log axis: room above the highest step for the collapse labels, and 1 just above the bottom.
 constexpr double kLogHeadroom = 1.6;
@@ -108,7 +122,7 @@ void DistancePlot::setLogY(bool log) {
 void DistancePlot::applyYScale(QCPAxis* y) const {
     y->setScaleType(m_logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (m_logY) {
-        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        auto ticker = QSharedPointer<DistanceTicker>::create();
         ticker->setLogBase(2);
         ticker->setSubTickCount(0);
         y->setTicker(ticker);
