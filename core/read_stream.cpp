@@ -167,7 +167,11 @@ ReadStream::Op& ReadStream::newOp(bool synchronous) {
 }
 
 void ReadStream::addMiss(Op& op, std::uint32_t block, const BufferPool::Pinned& pinned) {
-    pushEntry(block, pinned.frame, event_flag::miss);
+    // A block an earlier read of this stream is still reading: the call joins that read (PG17's
+    // WaitReadBuffers, PG19's foreign I/O) and is still an I/O of the stream, but PostgreSQL counts
+    // the block as a hit (TrackBufferHit; docs/mechanics.md, inProgressHeadIsHit).
+    const bool joins = pinned.result == PinResult::InProgress;
+    pushEntry(block, pinned.frame, joins ? std::uint8_t{0} : event_flag::miss);
     ++op.missBlocks;
     ++op.nentries;
     if (pinned.result == PinResult::Allocated) {
@@ -175,7 +179,7 @@ void ReadStream::addMiss(Op& op, std::uint32_t block, const BufferPool::Pinned& 
         op.lastMiss = op.device ? std::max(op.lastMiss, block) : block;
         op.device = true;
     }
-    emit(EventKind::Miss, block, op.ioId);
+    emit(joins ? EventKind::Hit : EventKind::Miss, block, op.ioId);
 }
 
 void ReadStream::extendRead(Op& op) {

@@ -72,13 +72,16 @@ constexpr SummaryField derived(std::string_view name, std::string_view label, st
     return {name, FieldStore::Derived, label, unit, format, flags, nullptr, nullptr, value};
 }
 
-// Blocks per read: what the reads brought in over how many there were. A run's reads bring in its
-// misses, each in one read, including reads that joined one already in flight and so moved no bytes
-// (bytes_read counts only what reached the device). An observed trace has no hits or misses: every
-// block it lists was read. EXPLAIN's I/O size (explain_io.h) is the same figure.
+// Blocks per read, from the reads' sizes: a read that joined one already in flight counts its blocks
+// too, though it moved no bytes (bytes_read counts only what reached the device) and PostgreSQL
+// counts them as hits. EXPLAIN's I/O size (explain_io.h) is the same figure.
 double meanReadBlocks(const RunSummary& s) {
-    const std::uint64_t read = isObservedRun(s) ? s.blocks : s.misses;
-    return s.ios ? static_cast<double>(read) / static_cast<double>(s.ios) : 0.0;
+    std::uint64_t reads = 0, blocks = 0;
+    for (const auto& [size, count] : s.ioSizeHist) {
+        reads += count;
+        blocks += static_cast<std::uint64_t>(size) * count;
+    }
+    return reads ? static_cast<double>(blocks) / static_cast<double>(reads) : 0.0;
 }
 
 // MiB per second of run time; none for a run that took no time.
