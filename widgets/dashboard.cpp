@@ -268,8 +268,11 @@ double Dashboard::paintCaption(QPainter* painter, double width, const QString& c
         for (int i = 0; i < lines.size(); ++i) {
             // The first line is the title; the verdict (last) is what a reader looks for.
             painter->setFont(i == 0 || (i == lines.size() - 1 && !m_verdictText.isEmpty()) ? bold : font);
+            // A line wider than the image (a long verdict) ends in "…" rather than at the edge.
+            const QString line =
+                painter->fontMetrics().elidedText(lines[i], Qt::ElideRight, static_cast<int>(width - 16.0));
             painter->drawText(QRectF(8.0, 4.0 + lineHeight * i, width - 16.0, lineHeight),
-                              Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
+                              Qt::AlignLeft | Qt::AlignVCenter, line);
         }
     }
     return lines.isEmpty() ? 0.0 : lineHeight * static_cast<double>(lines.size()) + 8.0;

@@ -137,9 +137,14 @@ double paintSummaryTable(QPainter* painter, const QRectF& area, const QStringLis
         painter->setFont(bold);
         painter->drawText(cellRect(0, r + 1), Qt::AlignLeft | Qt::AlignVCenter, rows[r].label);
         painter->setFont(font);
-        for (std::size_t c = 0; c < rows[r].values.size(); ++c)
-            painter->drawText(cellRect(static_cast<int>(c + 1), r + 1), Qt::AlignLeft | Qt::AlignVCenter,
-                              rows[r].values[c]);
+        for (std::size_t c = 0; c < rows[r].values.size(); ++c) {
+            // One line per cell: a longer value ends in "…" instead of running into its neighbours.
+            const QRectF cell = cellRect(static_cast<int>(c + 1), r + 1);
+            const QString value = painter->fontMetrics().elidedText(
+                QString(rows[r].values[c]).replace(QLatin1Char('\n'), QStringLiteral("; ")), Qt::ElideRight,
+                static_cast<int>(cell.width()));
+            painter->drawText(cell, Qt::AlignLeft | Qt::AlignVCenter, value);
+        }
     }
     painter->restore();
     return height;

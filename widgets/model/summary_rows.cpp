@@ -115,7 +115,7 @@ QString serverExplain(const RunSummary& summary, const SummaryField&) {
         lines << QStringLiteral("I/O count=%1 waits=%2 size=%3 in-progress=%4")
                      .arg(figure("io_count"), figure("io_waits"), figure("io_size_avg"),
                           figure("io_inprogress_avg"));
-    return lines.join(QLatin1Char('\n'));
+    return lines.join(QStringLiteral("; "));
 }
 
 QString state(const RunSummary& s, const SummaryField&) {
