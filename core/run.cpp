@@ -290,10 +290,11 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     std::unique_ptr<DistancePolicy> policy = makePolicy(policyName);
     const Mechanics& mechanics = mechanicsFor(policyName, config.mechanics);
     const PrewarmSpec prewarm = PrewarmSpec::parse(effectivePrewarm(config));
-    std::optional<TracedCache> traced;
-    if (config.tracedReads) {
-        traced = deriveTracedCache(*config.tracedReads, *source, callbacks.cancel);
-        if (traced->visits == 0 && source->length() > 0) { // cancelled
+    std::shared_ptr<const TracedCache> traced = config.tracedCache;
+    if (!traced && config.tracedReads) {
+        traced = std::make_shared<const TracedCache>(
+            deriveTracedCache(*config.tracedReads, *source, callbacks.cancel));
+        if (callbacks.cancel && callbacks.cancel->load()) {
             RunSummary summary;
             summary.policy = policyName;
             summary.cancelled = true;

@@ -18,6 +18,8 @@
 
 namespace la {
 
+struct TracedCache;
+
 // Everything that defines one experiment; the CLI and the GUI both fill one of these.
 struct RunConfig {
     DatasetRequest dataset;
@@ -28,6 +30,9 @@ struct RunConfig {
     // The blocks an imported trace read, in order, when the run models that trace on the scan's own
     // visits: the run's cache state comes from them (core/traced_cache.h), not from --prewarm.
     std::shared_ptr<const std::vector<std::uint32_t>> tracedReads;
+    // That cache state, when the front end has derived it already (to place the observed reads on
+    // the same visits): the run then does not walk the visits again.
+    std::shared_ptr<const TracedCache> tracedCache;
     std::string policy = "pg18";
     std::string comparePolicy; // optional second run (A/B)
     std::string mechanics;     // pg17, pg18 or pg19; empty = each policy's own

@@ -19,23 +19,27 @@ namespace la {
 namespace {
 
 // Where the observed reads sit among the visits its model replays (docs/trace-import.md §6), so
-// that both runs share the position axis; none when the model replays the trace's own reads.
-std::optional<std::vector<std::uint32_t>>
-visitPositions(const ObservedTrace& trace, const Experiment& experiment, const RunCallbacks& callbacks) {
+// that both runs share the position axis; none when the model replays the trace's own reads. The
+// cache state derived for it is the model's too: the visits are walked (a btree read) once.
+std::optional<std::vector<std::uint32_t>> visitPositions(const ObservedTrace& trace, Experiment& experiment,
+                                                         const RunCallbacks& callbacks) {
     if (experiment.runs.size() != 2 || !experiment.runs[1].config.tracedReads)
         return std::nullopt;
-    const RunConfig& model = experiment.runs[1].config;
-    std::unique_ptr<BlockSource> visits = openSource(model);
-    const TracedCache cache = deriveTracedCache(*model.tracedReads, *visits, callbacks.cancel);
-    if (cache.visits == 0)
-        return std::nullopt;
-    return readVisitPositions(trace, cache);
+    RunConfig& model = experiment.runs[1].config;
+    if (!model.tracedCache) {
+        std::unique_ptr<BlockSource> visits = openSource(model);
+        auto cache = std::make_shared<const TracedCache>(
+            deriveTracedCache(*model.tracedReads, *visits, callbacks.cancel));
+        if (cache->visits == 0)
+            return std::nullopt;
+        model.tracedCache = std::move(cache);
+    }
+    return readVisitPositions(trace, *model.tracedCache);
 }
 
 // The run's summary: a model run's from the engine, an observed run's from its imported reads,
 // replayed as events so that every sink sees it as it would see a run.
-RunSummary runVariant(const RunVariant& variant, const Experiment& experiment,
-                      const RunCallbacks& callbacks) {
+RunSummary runVariant(const RunVariant& variant, Experiment& experiment, const RunCallbacks& callbacks) {
     if (!variant.observed)
         return runScan(variant.config, variant.policy, callbacks);
     RunSummary summary = summarizeObserved(*variant.observed).run;
