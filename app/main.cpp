@@ -5,6 +5,7 @@
 #include "cli/export_command.h"
 #include "cli/import_command.h"
 #include "cli/open_command.h"
+#include "cli/record_command.h"
 #include "cli/run_command.h"
 #include "cli/sweep_command.h"
 #include "experiment/signal_cancel.h"
@@ -55,6 +56,14 @@ int run(int argc, char** argv) {
         QApplication app(argc, argv);
         la::configureApplication();
         return la::runSweepCommand({args.begin() + 1, args.end()}, selfPath(argv[0]));
+    }
+    if (!args.empty() && args.front() == "record") {
+        la::SignalCancel::install();
+        // The replay may draw plots (--export-png), with QWidgets: offscreen, no display used.
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        la::configureApplication();
+        return la::runRecordCommand({args.begin() + 1, args.end()});
     }
     if (!args.empty() && args.front() == "calibrate") {
         la::SignalCancel::install();

@@ -83,17 +83,13 @@ QString StraceTracer::start(const CaptureTargets& targets, const QString& outPat
         return why;
     if (targets.pids.empty())
         return QStringLiteral("no process to trace");
-    // -f follows the children of every traced process; only the postmaster has any worth following,
-    // and a backend or I/O worker does not fork, so one strace serves all.
-    QStringList args{QStringLiteral("-ttt"),
-                     QStringLiteral("-T"),
-                     QStringLiteral("-yy"),
-                     QStringLiteral("-e"),
-                     QStringLiteral("trace=pread64,preadv,preadv2"),
-                     QStringLiteral("-o"),
-                     outPath};
-    if (!targets.followChildren.empty())
-        args.prepend(QStringLiteral("-f"));
+    // -f follows the children of every traced process (only the postmaster has any worth following;
+    // a backend or I/O worker does not fork, so one strace serves all), and it puts the pid on every
+    // line, which the import needs to tell the backend's reads from the workers'.
+    QStringList args{QStringLiteral("-f"), QStringLiteral("-ttt"),
+                     QStringLiteral("-T"), QStringLiteral("-yy"),
+                     QStringLiteral("-e"), QStringLiteral("trace=pread64,preadv,preadv2"),
+                     QStringLiteral("-o"), outPath};
     for (const qint64 pid : targets.pids)
         args << QStringLiteral("-p") << QString::number(pid);
     // strace must not outlive us: if Lookahead dies, the server would stay traced.

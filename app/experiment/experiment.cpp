@@ -48,7 +48,7 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
     a.config.pg.compareBatching.reset(); // each run's settings are its own
     if (comparison == Comparison::None) {
         a.config.comparePolicy.clear();
-        return {{a}, comparison, {}};
+        return {{a}, comparison, {}, {}};
     }
     RunVariant b = a;
     switch (comparison) {
@@ -80,7 +80,7 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
         a.config.comparePolicy.clear();
         b.config.comparePolicy.clear();
     }
-    return {{a, b}, comparison, {}};
+    return {{a, b}, comparison, {}, {}};
 }
 
 Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, const std::string& tracePath,
@@ -114,7 +114,7 @@ Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, cons
         if (pattern && model.config.dataset.blocks == 0 && !ownFile)
             model.config.dataset.blocks = trace->relationBlocks();
     }
-    return {{observed, model}, Comparison::Observed, {}};
+    return {{observed, model}, Comparison::Observed, {}, {}};
 }
 
 std::vector<std::string> importModelNotes(const Experiment& experiment) {
