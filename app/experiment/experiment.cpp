@@ -132,7 +132,7 @@ std::vector<std::string> importModelNotes(const Experiment& experiment) {
         notes.push_back("the pattern covers " + std::to_string(model.dataset.blocks) +
                         " blocks, as far as the trace read: the relation's files are not here to give its "
                         "size (set it with --pattern-blocks N)");
-    if (model.fileIsRelation)
+    if (model.fileIsRelation && model.io != IoMode::Sim)
         notes.push_back("the model's real I/O reads the server's own files: " + printable(model.file) +
                         " (read-only, all its segments)");
     else if (model.file.empty() && !model.pg.active() && model.io != IoMode::Sim)

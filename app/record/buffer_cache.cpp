@@ -15,21 +15,31 @@ const char* const kRelationBuffers =
 } // namespace
 
 BufferCache::BufferCache(PgSession& session, int serverMajor) : m_session(session), m_major(serverMajor) {
-    if (!m_session.value(QStringLiteral("SELECT 1 FROM pg_extension WHERE extname = 'pg_buffercache'"))
-             .isEmpty()) {
-        m_available = true;
-        return;
-    }
+    const bool installed =
+        !m_session.value(QStringLiteral("SELECT 1 FROM pg_extension WHERE extname = 'pg_buffercache'"))
+             .isEmpty();
     try {
-        m_session.query(QStringLiteral("CREATE EXTENSION pg_buffercache"), {},
-                        QStringLiteral("creating the extension pg_buffercache"));
-        m_available = m_created = true;
+        if (!installed) {
+            m_session.query(QStringLiteral("CREATE EXTENSION pg_buffercache"), {},
+                            QStringLiteral("creating the extension pg_buffercache"));
+            m_created = true;
+        }
     } catch (const RecordError& error) {
         m_why =
             QStringLiteral("pg_buffercache is not in this database and could not be created (%1): a "
                            "superuser can run CREATE EXTENSION pg_buffercache (it ships with PostgreSQL's "
                            "contrib); until then the cache state at the start is derived from the trace")
                 .arg(error.message());
+        return;
+    }
+    try {
+        m_session.query(QStringLiteral("SELECT 1 FROM pg_buffercache LIMIT 1"), {},
+                        QStringLiteral("reading pg_buffercache"));
+        m_available = true;
+    } catch (const RecordError& error) {
+        m_why = QStringLiteral("%1: grant this role pg_monitor to read shared buffers; until then the cache "
+                               "state at the start is derived from the trace")
+                    .arg(error.message());
     }
 }
 

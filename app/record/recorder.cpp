@@ -11,6 +11,7 @@
 #include "record/server_facts.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -91,6 +92,19 @@ std::vector<std::uint32_t> visitsOf(const PgSession::Rows& rows) {
         blocks.push_back(static_cast<std::uint32_t>(block));
     }
     return blocks;
+}
+
+// Whether the trace shows any read of `file` (a path's last components): a query whose blocks were all
+// in shared buffers reads nothing, and has no observed run to show.
+bool traceReads(const QString& tracePath, const QString& file) {
+    QFile trace(tracePath);
+    if (!trace.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray needle = '/' + file.toUtf8() + '>';
+    while (!trace.atEnd())
+        if (trace.readLine(1 << 16).contains(needle))
+            return true;
+    return false;
 }
 
 QJsonValue planJson(const QString& text) {
@@ -251,8 +265,9 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     const QString tracePath = work.filePath(QStringLiteral("query.trace"));
     QString tracedPlan;
     {
-        step(tracer ? QStringLiteral("running the query, traced") : QStringLiteral("running the query"));
         AttachedTracer attached(tracer.get(), targets, tracePath);
+        // Said once the tracer is attached: from here a Cancel has a tracer to detach.
+        step(tracer ? QStringLiteral("running the query, traced") : QStringLiteral("running the query"));
         tracedPlan = session.value(analyze, {}, QStringLiteral("the query"));
         attached.detach();
     }
@@ -296,7 +311,12 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     const QString planFile = work.filePath(QStringLiteral("plan.json"));
     writeFile(planFile, QStringLiteral("the query's plan"),
               (untracedPlan.isEmpty() ? tracedPlan : untracedPlan).toUtf8());
-    if (tracer)
+    const bool observed = tracer && traceReads(tracePath, scan.heap.filePath);
+    if (tracer && !observed)
+        note(QStringLiteral("the server read nothing of %1 (every block it visited was in shared buffers): "
+                            "there is no observed run, the model runs alone")
+                 .arg(scan.heap.name));
+    if (observed)
         args << QStringLiteral("--import-trace") << tracePath << QStringLiteral("--trace-relation")
              << scan.heap.filePath << QStringLiteral("--trace-backend")
              << QString::number(session.backendPid()) << QStringLiteral("--explain") << planFile
@@ -337,7 +357,7 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
         const QString why = !scan.whyNoKeyRange.isEmpty() ? scan.whyNoKeyRange
                             : !facts.local ? QStringLiteral("the index files are on another machine")
                                            : QStringLiteral("it is a %1").arg(scan.node.nodeType);
-        if (!tracer)
+        if (!observed)
             throw RecordError(
                 QStringLiteral("the scan's visits cannot be worked out (%1) and nothing was traced: "
                                "give --visits-query SQL returning its ctids in visit order")
@@ -364,7 +384,7 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
             args << QStringLiteral("--prewarm") << spec;
         }
     } else {
-        cached = {{QStringLiteral("source"), tracer ? QStringLiteral("trace") : QStringLiteral("unknown")}};
+        cached = {{QStringLiteral("source"), observed ? QStringLiteral("trace") : QStringLiteral("unknown")}};
     }
     args << QStringLiteral("--shared-buffers") << QString::number(facts.sharedBufferBlocks)
          << QStringLiteral("--eic") << QString::number(facts.effectiveIoConcurrency);
