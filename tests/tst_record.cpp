@@ -79,6 +79,7 @@ private slots:
     void serverNotRunning();
     void queryError();
     void cancelLeavesTheServerClean();
+    void serverNotVisibleHereGetsAllButTheTrace();
 
 private:
     test::PgServer m_server;
@@ -109,6 +110,8 @@ void TestRecord::initTestCase() {
     sql(QStringLiteral("CHECKPOINT"));
     // A role that must give its password (scram), for the wrong-password case.
     sql(QStringLiteral("CREATE ROLE guarded LOGIN PASSWORD 'right-one'"));
+    // A role that may not see the data directory, as on a server elsewhere.
+    sql(QStringLiteral("CREATE ROLE plain LOGIN; GRANT SELECT ON s TO plain"));
     QFile hba(m_server.dataDir() + QStringLiteral("/pg_hba.conf"));
     QVERIFY(hba.open(QIODevice::ReadOnly));
     const QByteArray rules = "local all guarded scram-sha-256\n" + hba.readAll();
@@ -372,6 +375,35 @@ void TestRecord::cancelLeavesTheServerClean() {
     QCOMPARE(
         sql(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'")),
         QStringLiteral("1"));
+}
+
+// A role that cannot see the server's data directory records as it would a server on another
+// machine: settings, plan and the model on the scan's visits, without a trace, and says so.
+void TestRecord::serverNotVisibleHereGetsAllButTheTrace() {
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QTemporaryDir out;
+    const QString json = out.filePath(QStringLiteral("r.json"));
+    const test::CliResult run =
+        test::runLookahead({QStringLiteral("record"), QStringLiteral("--conninfo"),
+                            conninfo(QStringLiteral("plain")), QStringLiteral("--query"),
+                            QStringLiteral("SELECT count(*) FROM s"), QStringLiteral("--summary-json"), json},
+                           120'000);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(
+        run.err.contains(QLatin1String("cannot be traced from here (this role may not see data_directory")),
+        qPrintable(run.err));
+    QVERIFY2(run.err.contains(QLatin1String("a superuser can run CREATE EXTENSION pg_buffercache")),
+             qPrintable(run.err));
+    const QJsonObject doc = test::readJson(json);
+    const QJsonObject recorded = doc[QStringLiteral("recorded")].toObject();
+    QCOMPARE(recorded[QStringLiteral("server")].toObject()[QStringLiteral("local")].toBool(true), false);
+    QCOMPARE(recorded[QStringLiteral("tracer")].toString(), QStringLiteral("none"));
+    const QJsonArray runs = doc[QStringLiteral("runs")].toArray();
+    QCOMPARE(runs.size(), 1); // the model alone
+    QCOMPARE(runs[0].toObject()[QStringLiteral("blocks")].toInteger(),
+             sql(QStringLiteral("SELECT pg_relation_size('s') / 8192")).toLongLong());
+    QVERIFY(straceProcesses().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestRecord)

@@ -254,8 +254,8 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
         if (const QString why = tracer->unavailable(targets); !why.isEmpty())
             throw RecordError(QStringLiteral("cannot trace the server's processes: ") + why);
     } else {
-        note(QStringLiteral("the server is not on this machine (%1): everything is recorded but the trace of "
-                            "its reads")
+        note(QStringLiteral("the server's processes cannot be traced from here (%1): everything is recorded "
+                            "but the trace of its reads")
                  .arg(facts.whyNotLocal));
     }
 
