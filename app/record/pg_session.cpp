@@ -31,10 +31,17 @@ QStringList secretsOf(const QString& conninfo) {
 
 } // namespace
 
-PgSession::PgSession(const QString& conninfo, const std::atomic<bool>* cancel)
+PgSession::PgSession(const QString& conninfo, const QString& password, const std::atomic<bool>* cancel)
     : m_cancel(cancel), m_secrets(secretsOf(conninfo)) {
+    if (!password.isEmpty())
+        m_secrets << password;
+    // The conninfo (or URI) goes in as dbname with expand_dbname, as psql passes it; a password of its
+    // own overrides.
+    const QByteArray dbname = conninfo.toUtf8(), secret = password.toUtf8();
+    const char* keywords[] = {"dbname", password.isEmpty() ? nullptr : "password", nullptr};
+    const char* values[] = {dbname.constData(), secret.constData(), nullptr};
     // Non-blocking connect, polled, so that Cancel is seen while a server does not answer.
-    m_conn = PQconnectStart(conninfo.toUtf8().constData());
+    m_conn = PQconnectStartParams(keywords, values, 1);
     if (!m_conn)
         throw RecordError(QStringLiteral("cannot connect: out of memory"));
     if (PQstatus(m_conn) == CONNECTION_BAD)

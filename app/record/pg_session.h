@@ -28,7 +28,9 @@ public:
     using Rows = std::vector<QStringList>;
 
     // Throws RecordError: the server is unreachable, refuses, or the conninfo is malformed.
-    PgSession(const QString& conninfo, const std::atomic<bool>* cancel);
+    // `password`, if not empty, is used over any the conninfo or environment give (the window asks
+    // for it in a field of its own).
+    PgSession(const QString& conninfo, const QString& password, const std::atomic<bool>* cancel);
     ~PgSession();
     PgSession(const PgSession&) = delete;
     PgSession& operator=(const PgSession&) = delete;

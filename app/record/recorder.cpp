@@ -167,8 +167,8 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     step(QStringLiteral("connecting"));
     // Two connections: the query's, whose backend is traced, and one for everything else, whose
     // catalog reads and snapshots stay out of the trace.
-    PgSession control(request.conninfo, callbacks.cancel);
-    PgSession session(request.conninfo, callbacks.cancel);
+    PgSession control(request.conninfo, request.password, callbacks.cancel);
+    PgSession session(request.conninfo, request.password, callbacks.cancel);
     // The control connection's statements are short, and its clean-up must run after a Cancel too.
     control.setCancel(nullptr);
     step(QStringLiteral("reading the server's settings"));

@@ -16,6 +16,7 @@ namespace la {
 // What to record (docs/recording.md): a query on a server, and how.
 struct RecordRequest {
     QString conninfo; // as psql takes it; the PG* environment fills in the rest
+    QString password; // the window's password field: never stored, never shown
     QString query;
     bool cold = false;     // empty the relation's buffers and OS cache first, where the server can
     QString comparePolicy; // the model's policy; empty: the server version's own (pg19 before 17)
