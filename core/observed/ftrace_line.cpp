@@ -46,7 +46,8 @@ bool parseHeader(std::string_view head, FtraceEvent& out) {
     const std::size_t cpu = head.find(" [");
     if (cpu == std::string_view::npos)
         return false;
-    const std::string_view task = head.substr(0, cpu);
+    std::string_view task = head.substr(0, cpu);
+    task.remove_suffix(task.size() - std::min(task.find_last_not_of(' ') + 1, task.size()));
     const std::size_t dash = task.rfind('-');
     if (dash == std::string_view::npos)
         return false;

@@ -43,6 +43,13 @@ void KernelCapture::issue(const FtraceEvent& event) {
     if (!checkedMul(event.sector, kSectorBytes, start) ||
         !checkedMul<std::uint64_t>(event.sectors, kSectorBytes, bytes))
         return;
+    const auto key = std::make_pair(device, event.sector);
+    if (const auto found = m_inFlight.find(key); found != m_inFlight.end() && found->second.bytes == bytes) {
+        // The driver was busy and the block layer issued the request again: the first issue is when
+        // its task asked for it, and the time until completion is what the read took.
+        ++m_counts.requeued;
+        return;
+    }
     ++m_counts.deviceReads;
     const std::vector<MappedPiece> pieces = m_extents.map(device, start, bytes);
     if (pieces.empty())
@@ -56,9 +63,9 @@ void KernelCapture::issue(const FtraceEvent& event) {
         ++m_counts.severalFiles;
     if (covered < bytes)
         ++m_counts.partial;
-    // A request issued again at the same place before its completion was seen: the earlier one's
-    // completion is lost, it stays unfinished.
-    m_inFlight[{device, event.sector}] = Pending{m_records.size(), pieces.size()};
+    // Another request at the same place before the earlier one's completion: that one's completion
+    // was lost, it stays unfinished.
+    m_inFlight[key] = Pending{m_records.size(), pieces.size(), bytes};
     for (const MappedPiece& piece : pieces) {
         Record record;
         record.file = piece.file;
@@ -127,8 +134,9 @@ void KernelCapture::write(const std::vector<std::string>& notes,
     sink("# device read requests " + std::to_string(c.deviceReads) + ", of the files " +
          std::to_string(c.mappedReads) + " (reading several files " + std::to_string(c.severalFiles) +
          ", partly outside the files " + std::to_string(c.partial) + ", completion not seen " +
-         std::to_string(c.unfinished) + ", failed " + std::to_string(c.failed) + "); page-cache fills " +
-         std::to_string(c.fills) + "; lost events " + std::to_string(c.lostEvents) + "\n");
+         std::to_string(c.unfinished) + ", failed " + std::to_string(c.failed) + ", issued again " +
+         std::to_string(c.requeued) + "); page-cache fills " + std::to_string(c.fills) + "; lost events " +
+         std::to_string(c.lostEvents) + "\n");
     std::stable_sort(m_records.begin(), m_records.end(),
                      [](const Record& a, const Record& b) { return a.data.timeNs < b.data.timeNs; });
     for (const Record& record : m_records)

@@ -46,6 +46,7 @@ public:
         std::uint64_t partial = 0;      // requests partly outside every file of interest
         std::uint64_t unfinished = 0;   // mapped requests whose completion was not seen
         std::uint64_t failed = 0;       // mapped requests that completed with an error (left out)
+        std::uint64_t requeued = 0;     // requests issued again (the driver was busy): counted once
         std::uint64_t fills = 0;        // page-cache additions of the files
         std::uint64_t lostEvents = 0;   // the kernel's ring buffer overflowed by this many
     };
@@ -64,6 +65,7 @@ private:
     struct Pending {
         std::size_t first = 0; // index of its first record
         std::size_t count = 0;
+        std::uint64_t bytes = 0; // the request's
     };
 
     void issue(const FtraceEvent& event);
