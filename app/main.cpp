@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/calibrate_command.h"
+#include "cli/capture_command.h"
 #include "cli/cli_options.h"
 #include "cli/dataset_listing.h"
 #include "cli/export_command.h"
@@ -71,6 +72,12 @@ int run(int argc, char** argv) {
         for (const std::string& arg : args)
             commandLine += " " + arg;
         return la::runCalibrateCommand({args.begin() + 1, args.end()}, commandLine);
+    }
+    if (!args.empty() && args.front() == "capture") {
+        la::SignalCancel::install();
+        // The strace tracer runs strace through QProcess.
+        QCoreApplication app(argc, argv);
+        return la::runCaptureCommand({args.begin() + 1, args.end()});
     }
     la::CliOptions options;
     try {

@@ -131,14 +131,4 @@ QString StraceTracer::stop() {
     return {};
 }
 
-std::unique_ptr<Tracer> makeTracer(TracerKind kind) {
-    switch (kind) {
-    case TracerKind::Strace:
-        return std::make_unique<StraceTracer>();
-    case TracerKind::Kernel:
-        break;
-    }
-    return nullptr;
-}
-
 } // namespace la
