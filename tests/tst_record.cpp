@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
@@ -80,6 +81,7 @@ private slots:
     void queryError();
     void cancelLeavesTheServerClean();
     void serverNotVisibleHereGetsAllButTheTrace();
+    void kernelTracerAgreesWithStrace();
 
 private:
     test::PgServer m_server;
@@ -404,6 +406,50 @@ void TestRecord::serverNotVisibleHereGetsAllButTheTrace() {
     QCOMPARE(runs[0].toObject()[QStringLiteral("blocks")].toInteger(),
              sql(QStringLiteral("SELECT pg_relation_size('s') / 8192")).toLongLong());
     QVERIFY(straceProcesses().isEmpty());
+}
+
+// The same cold sequential scan recorded with the kernel's tracepoints and with strace: the device
+// reads (the kernel's read-ahead among them) and the read calls cover the same heap blocks; the
+// traced run times show each tracer's cost.
+void TestRecord::kernelTracerAgreesWithStrace() {
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    if (::geteuid() != 0)
+        QSKIP("the kernel tracer needs root");
+    const qint64 blocks = sql(QStringLiteral("SELECT pg_relation_size('s') / 8192")).toLongLong();
+    QTemporaryDir out;
+    const QString json = out.filePath(QStringLiteral("r.json"));
+    for (const QString& tracer : {QStringLiteral("kernel"), QStringLiteral("strace")}) {
+        QVERIFY(m_server.restart().isEmpty());
+        const test::CliResult run = test::runLookahead(
+            {QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo(), QStringLiteral("--query"),
+             QStringLiteral("SELECT count(*) FROM s"), QStringLiteral("--cold"), QStringLiteral("--tracer"),
+             tracer, QStringLiteral("--summary-json"), json},
+            300'000);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QJsonObject doc = test::readJson(json);
+        const QJsonObject recorded = doc[QStringLiteral("recorded")].toObject();
+        QCOMPARE(recorded[QStringLiteral("tracer")].toString(), tracer);
+        const QJsonObject observed = doc[QStringLiteral("runs")].toArray()[0].toObject();
+        QCOMPARE(observed[QStringLiteral("blocks")].toInteger(), blocks);
+        const double ms = recorded[QStringLiteral("plan")]
+                              .toObject()[QStringLiteral("traced")]
+                              .toArray()
+                              .at(0)
+                              .toObject()[QStringLiteral("Execution Time")]
+                              .toDouble();
+        qInfo("%s: %lld device or call reads of %lld blocks; the query ran %.1f ms traced",
+              qPrintable(tracer), observed[QStringLiteral("ios")].toInteger(), blocks, ms);
+        if (tracer == QLatin1String("kernel"))
+            QVERIFY2(run.err.contains(QLatin1String("the page cache took in")), qPrintable(run.err));
+    }
+    // The same cold scan untraced, for the tracers' cost (a figure, not a verdict: machines are noisy).
+    QVERIFY(m_server.restart().isEmpty());
+    m_server.dropOsCache();
+    const QJsonDocument plan = QJsonDocument::fromJson(
+        sql(QStringLiteral("EXPLAIN (ANALYZE, FORMAT JSON) SELECT count(*) FROM s")).toUtf8());
+    qInfo("untraced: the query ran %.1f ms",
+          plan.array().at(0).toObject()[QStringLiteral("Execution Time")].toDouble());
 }
 
 QTEST_GUILESS_MAIN(TestRecord)

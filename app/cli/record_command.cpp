@@ -53,9 +53,13 @@ RecordArgs parseArgs(const std::vector<std::string>& args) {
             parsed.workDirectory = value();
         else if (arg == "--tracer") {
             const QString tracer = value();
-            if (tracer != QLatin1String("strace"))
+            if (tracer == QLatin1String("kernel"))
+                parsed.request.tracer = TracerKind::Kernel;
+            else if (tracer == QLatin1String("strace"))
+                parsed.request.tracer = TracerKind::Strace;
+            else if (tracer != QLatin1String("auto"))
                 throw InputError("record: --tracer '" + excerpt(tracer.toStdString()) +
-                                 "': this build has strace");
+                                 "': choose kernel, strace or auto");
         } else
             parsed.replayOptions.push_back(arg);
     }
@@ -73,6 +77,8 @@ std::string recordCommandLine(const Recording& recording, const RecordArgs& args
         line += " --cold";
     for (const QString& setting : args.request.settings)
         line += " --set " + setting.toStdString();
+    if (args.request.tracer)
+        line += *args.request.tracer == TracerKind::Kernel ? " --tracer kernel" : " --tracer strace";
     for (const std::string& option : args.replayOptions)
         line += " " + option;
     return line;
@@ -82,7 +88,7 @@ std::string recordCommandLine(const Recording& recording, const RecordArgs& args
 
 std::string recordUsageText() {
     return "usage: lookahead record --query SQL [--conninfo CONNINFO] [--cold] [--set NAME=VALUE]\n"
-           "                        [--visits-query SQL]\n"
+           "                        [--visits-query SQL] [--tracer kernel|strace|auto]\n"
            "                        [--compare-policy P] [--work-dir DIR] [--save FILE.lookahead]\n"
            "                        [--summary-json OUT] [--export-png OUT] [model options]\n"
            "Records a query on a live PostgreSQL server: its settings, plan and cache state, the query run\n"
@@ -96,6 +102,8 @@ std::string recordUsageText() {
            "  --visits-query SQL    the scan's visits, as ctids or block numbers in visit order\n"
            "  --compare-policy P    the model's policy (default: the server's own, pg19 before 17)\n"
            "  --work-dir DIR        keep the trace, plan, visits and snapshot in DIR (an empty directory)\n"
+           "  --tracer T            kernel (tracepoints: device reads, io_uring's too), strace (every read\n"
+           "                        call), or auto (default: kernel for io_method=io_uring, else strace)\n"
            "Tracing needs root or the server's OS user, and kernel.yama.ptrace_scope allowing it.\n";
 }
 

@@ -3,8 +3,8 @@
 
 #include "experiment/explain_output.h"
 #include "input_error.h"
-#include "io/os_cache.h"
 #include "io/output_file.h"
+#include "io/unique_fd.h"
 #include "pg/relation_files.h"
 #include "record/buffer_cache.h"
 #include "record/recorded_scan.h"
@@ -17,6 +17,11 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <memory>
 #include <optional>
 
@@ -100,10 +105,13 @@ bool traceReads(const QString& tracePath, const QString& file) {
     QFile trace(tracePath);
     if (!trace.open(QIODevice::ReadOnly))
         return false;
-    const QByteArray needle = '/' + file.toUtf8() + '>';
-    while (!trace.atEnd())
-        if (trace.readLine(1 << 16).contains(needle))
+    // strace writes "fd</path>", a kernel capture "read … /path" (docs/trace-import.md §2).
+    const QByteArray path = '/' + file.toUtf8();
+    while (!trace.atEnd()) {
+        const QByteArray line = trace.readLine(1 << 16).trimmed();
+        if (line.contains(QByteArray(path + '>')) || (line.startsWith("read ") && line.endsWith(path)))
             return true;
+    }
     return false;
 }
 
@@ -118,6 +126,47 @@ std::optional<double> executionMs(const QString& planText) {
     } catch (const InputError&) {
         return std::nullopt;
     }
+}
+
+// Drops the relation's files from the OS page cache. Dirty pages cannot be dropped until written
+// back, so they are flushed first (fdatasync on a read-only descriptor: the contents are not ours to
+// change, and do not change). Failures are said, not fatal: the recording shows what was cached.
+void emptyOsCache(const QStringList& files, const std::function<void(const QString&)>& note) {
+    for (const QString& file : files) {
+        const UniqueFd fd(::open(QFile::encodeName(file).constData(), O_RDONLY | O_CLOEXEC));
+        if (fd.get() < 0 || ::fdatasync(fd.get()) != 0 ||
+            ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED) != 0)
+            note(QStringLiteral("--cold: cannot empty the OS cache of %1: %2")
+                     .arg(file, QString::fromLocal8Bit(std::strerror(errno))));
+    }
+}
+
+// The tracer the request names, or the one that sees this server's reads: io_uring's only the
+// kernel's tracepoints see; PostgreSQL's other reads are system calls, which strace sees whether the
+// OS had the page cached or not (the kernel sees only those that reach the device).
+std::unique_ptr<Tracer> chooseTracer(std::optional<TracerKind> asked, const ServerFacts& facts,
+                                     const CaptureTargets& targets,
+                                     const std::function<void(const QString&)>& note) {
+    const bool uring = facts.ioMethod == QLatin1String("io_uring");
+    std::unique_ptr<Tracer> tracer =
+        makeTracer(asked.value_or(uring ? TracerKind::Kernel : TracerKind::Strace));
+    QString why = tracer->unavailable(targets);
+    if (why.isEmpty()) {
+        if (uring && tracer->kind() == TracerKind::Strace)
+            note(QStringLiteral("io_method = io_uring: the server's reads go through io_uring, which syscall "
+                                "tracing cannot see (use --tracer kernel); everything else is recorded"));
+        return tracer;
+    }
+    if (asked)
+        throw RecordError(QStringLiteral("cannot trace the server's processes: ") + why);
+    note(QStringLiteral(
+             "the kernel tracer cannot be used (%1): tracing with strace, which cannot see io_uring's "
+             "reads")
+             .arg(why));
+    tracer = makeTracer(TracerKind::Strace);
+    if (const QString straceWhy = tracer->unavailable(targets); !straceWhy.isEmpty())
+        throw RecordError(QStringLiteral("cannot trace the server's processes: ") + straceWhy);
+    return tracer;
 }
 
 // The tracer, attached for the life of this object: it is detached on every path out.
@@ -221,8 +270,7 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
                          .arg(stay)
                          .arg(relation->name));
         }
-        for (const QString& file : files)
-            evictFromOsCache(file.toStdString());
+        emptyOsCache(files, note);
         if (!facts.local)
             note(QStringLiteral(
                 "--cold: the OS cache of a server on another machine cannot be emptied from here"));
@@ -244,15 +292,8 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
             targets.pids.push_back(facts.postmasterPid);
             targets.followChildren = {facts.postmasterPid};
         }
-        if (facts.ioMethod == QLatin1String("io_uring") && request.tracer == TracerKind::Strace)
-            note(QStringLiteral("io_method = io_uring: the server's reads go through io_uring, which syscall "
-                                "tracing cannot see; everything else is recorded"));
         targets.files = files;
-        tracer = makeTracer(request.tracer);
-        if (!tracer)
-            throw RecordError(QStringLiteral("this tracer is not available in this build"));
-        if (const QString why = tracer->unavailable(targets); !why.isEmpty())
-            throw RecordError(QStringLiteral("cannot trace the server's processes: ") + why);
+        tracer = chooseTracer(request.tracer, facts, targets, note);
     } else {
         note(QStringLiteral("the server's processes cannot be traced from here (%1): everything is recorded "
                             "but the trace of its reads")
@@ -292,8 +333,7 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
         }
         if (same) {
             if (request.cold)
-                for (const QString& file : files)
-                    evictFromOsCache(file.toStdString());
+                emptyOsCache(files, note);
             step(QStringLiteral("running the query, untraced"));
             untracedPlan = session.value(analyze, {}, QStringLiteral("the query"));
         } else if (overheadWhy.isEmpty()) {
@@ -431,7 +471,9 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
         {QStringLiteral("cached_at_start"), cached},
         {QStringLiteral("tracing_overhead"), overhead},
         {QStringLiteral("cold"), request.cold},
-        {QStringLiteral("tracer"), tracer ? QStringLiteral("strace") : QStringLiteral("none")},
+        {QStringLiteral("tracer"), !tracer                                ? QStringLiteral("none")
+                                   : tracer->kind() == TracerKind::Kernel ? QStringLiteral("kernel")
+                                                                          : QStringLiteral("strace")},
     };
     if (const QString error = buffers.restore(); !error.isEmpty())
         note(error);

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 
 namespace la {
 
@@ -24,7 +25,10 @@ struct RecordRequest {
     // Settings for the query's session ("enable_bitmapscan=off"): the plan to record.
     QStringList settings;
     QString workDirectory; // an existing directory of ours: the trace, plans, visits, snapshot go there
-    TracerKind tracer = TracerKind::Strace;
+    // Nothing: choose (docs/recording.md): the kernel's tracepoints for io_method = io_uring, whose
+    // reads no syscall trace sees, else strace, which sees every read PostgreSQL makes, cached in
+    // the OS or not.
+    std::optional<TracerKind> tracer;
 };
 
 struct RecordCallbacks {
