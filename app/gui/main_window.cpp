@@ -77,6 +77,10 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     buildToolBar();
     connectController();
+    connect(m_inputs, &InputOpeners::traceImported, this, [this] {
+        m_panel->setRecordedNote(m_recordings->noteFor(m_inputs->tracePath()),
+                                 m_recordings->detailsFor(m_inputs->tracePath()));
+    });
     connect(m_recordings, &Recordings::replay, this, [this](const CliOptions& options) {
         applyStartup(options);
         // Without a trace the replay is a model run of the panel's settings: those are the recording's.
@@ -287,6 +291,9 @@ void MainWindow::applyStartup(const CliOptions& options) {
     const QString error = setStartupConfig(options);
     if (!error.isEmpty())
         m_dialogs.showError(tr("Cannot start with these settings"), error);
+    // An index scan on the command line (or a recording's) is shown with its facts, as when opened.
+    if (const RunConfig config = m_panel->config(); error.isEmpty() && config.pg.active())
+        m_inputs->openPgScan(config, false);
     refreshCacheView();
     if (!options.importTrace.empty() && error.isEmpty()) {
         // `lookahead --import-trace FILE [--run]`: the trace beside its model, started once read.

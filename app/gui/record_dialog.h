@@ -32,14 +32,14 @@ public:
     // For tests: the fields, and the step or error shown.
     QLineEdit* connectionField() const { return m_conninfo; }
     QPlainTextEdit* queryField() const { return m_query; }
+    QLineEdit* settingsField() const { return m_settings; }
     QString status() const;
     void startRecording();
+    // Cancel: stops a recording (the dialog stays, saying how it ended), else closes.
+    void reject() override;
 
 signals:
     void recorded(const Recording& recording);
-
-protected:
-    void reject() override;
 
 private:
     void showProgress();

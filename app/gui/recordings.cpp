@@ -63,6 +63,35 @@ void Recordings::onRecorded(const Recording& recording) {
     emit replay(options);
 }
 
+QString Recordings::noteFor(const QString& tracePath) const {
+    if (m_recorded.isEmpty() || m_tracePath.isEmpty() || tracePath != m_tracePath)
+        return {};
+    const QJsonObject overhead = m_recorded.value(QStringLiteral("tracing_overhead")).toObject();
+    const QString cost =
+        overhead.contains(QStringLiteral("ratio"))
+            ? tr("tracing cost %1×").arg(overhead.value(QStringLiteral("ratio")).toDouble(), 0, 'f', 2)
+            : tr("tracing cost not measured");
+    return tr("Recorded on PostgreSQL %1 with %2%3; %4")
+        .arg(m_recorded.value(QStringLiteral("server_version")).toString().section(QLatin1Char(' '), 0, 0),
+             m_recorded.value(QStringLiteral("tracer")).toString(),
+             m_recorded.value(QStringLiteral("cold")).toBool() ? tr(", cold") : QString(), cost);
+}
+
+QString Recordings::detailsFor(const QString& tracePath) const {
+    if (noteFor(tracePath).isEmpty())
+        return {};
+    const QJsonObject overhead = m_recorded.value(QStringLiteral("tracing_overhead")).toObject();
+    const QString cost =
+        overhead.contains(QStringLiteral("ratio"))
+            ? tr("The query ran %1 ms traced, %2 ms untraced.")
+                  .arg(overhead.value(QStringLiteral("traced_ms")).toDouble(), 0, 'f', 1)
+                  .arg(overhead.value(QStringLiteral("untraced_ms")).toDouble(), 0, 'f', 1)
+            : tr("It ran once, traced: %1.").arg(overhead.value(QStringLiteral("why")).toString());
+    return tr("%1\n%2\n%3")
+        .arg(m_recorded.value(QStringLiteral("connection")).toString(),
+             m_recorded.value(QStringLiteral("query")).toString(), cost);
+}
+
 void Recordings::attach(Experiment& experiment, const std::string& key) const {
     if (m_recorded.isEmpty() || experiment.runs.empty())
         return;

@@ -35,6 +35,10 @@ public:
     // After a replay without a trace is set up: the experiment `key` (as the window keys experiments)
     // is the recording's.
     void rememberReplay(std::string key) { m_key = std::move(key); }
+    // What the latest recording says of itself, for the panel, if `tracePath` is its trace; else empty.
+    QString noteFor(const QString& tracePath) const;
+    // Its connection, query and tracing cost in full, for the note's tooltip.
+    QString detailsFor(const QString& tracePath) const;
     // Puts the recording in `experiment` if it replays the latest one: the same trace, or the key.
     void attach(Experiment& experiment, const std::string& key) const;
 

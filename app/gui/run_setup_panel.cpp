@@ -260,8 +260,12 @@ QWidget* RunSetupPanel::buildTraceGroup() {
     explainRow->addWidget(m_explain, 1);
     explainRow->addWidget(browse);
     auto* close = new QPushButton(tr("Close trace"), this);
+    m_recordedNote = new QLabel(this);
+    m_recordedNote->setWordWrap(true);
+    m_recordedNote->setVisible(false);
     auto* form = new QFormLayout;
     form->addRow(m_traceText);
+    form->addRow(m_recordedNote);
     form->addRow(tr("Relation"), m_relation);
     form->addRow(tr("Model visits"), m_visits);
     form->addRow(tr("Backend pid"), m_backend);
@@ -286,6 +290,12 @@ QString RunSetupPanel::explainPath() const {
 
 void RunSetupPanel::setExplainPath(const QString& path) {
     m_explain->setText(path);
+}
+
+void RunSetupPanel::setRecordedNote(const QString& text, const QString& details) {
+    m_recordedNote->setText(text);
+    m_recordedNote->setToolTip(details);
+    m_recordedNote->setVisible(!text.isEmpty());
 }
 
 std::uint32_t RunSetupPanel::backendPid() const {

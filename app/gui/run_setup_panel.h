@@ -58,6 +58,8 @@ public:
     // The traced query's EXPLAIN output, whose figures the observed run takes; empty: none.
     QString explainPath() const;
     void setExplainPath(const QString& path);
+    // What a recording of this trace says of itself (File → Record a query); empty: none.
+    void setRecordedNote(const QString& text, const QString& details);
     // The process that ran the traced scan (0: the only one that read the relation).
     std::uint32_t backendPid() const;
     void setBackendPid(std::uint32_t pid);
@@ -108,6 +110,7 @@ private:
     DatasetCacheView* m_cacheView;
     QWidget* m_traceGroup = nullptr;
     QLabel* m_traceText = nullptr;
+    QLabel* m_recordedNote = nullptr;
     QLineEdit* m_explain = nullptr;
     QSpinBox* m_backend = nullptr;
     QComboBox* m_relation = nullptr;

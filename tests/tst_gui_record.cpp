@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// File → Record a query on a server, against a real PostgreSQL 15: the dialog records a cold
+// backward index scan and the window replays it beside its model; Cancel in the middle leaves the
+// server clean. With LOOKAHEAD_SCREENSHOTS=DIR the window after the recording is saved there.
+#include "dashboard.h"
+#include "gui/main_window.h"
+#include "gui/record_dialog.h"
+#include "gui/recordings.h"
+#include "pg_server.h"
+#include "qcp.h"
+#include "window_harness.h"
+
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+using namespace la;
+using namespace la::test;
+
+namespace {
+
+int straceProcesses() {
+    QProcess ps;
+    ps.start(QStringLiteral("ps"), {QStringLiteral("-e"), QStringLiteral("-o"), QStringLiteral("comm=")});
+    ps.waitForFinished();
+    return int(QString::fromUtf8(ps.readAllStandardOutput())
+                   .split(QLatin1Char('\n'))
+                   .count(QStringLiteral("strace")));
+}
+
+} // namespace
+
+class TestGuiRecord : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void recordedQueryIsReplayedBesideItsModel();
+    void cancelInTheMiddleLeavesTheServerClean();
+
+private:
+    RecordDialog* openDialog(MainWindow& window, const QString& query);
+    QString sql(const QString& text) {
+        QString error;
+        const QString out = m_server.sql(text, error);
+        if (!error.isEmpty())
+            qWarning("%s", qPrintable(error));
+        return out;
+    }
+
+    PgServer m_server;
+    QString m_skip;
+};
+
+void TestGuiRecord::initTestCase() {
+#ifdef __SANITIZE_THREAD__
+    QSKIP("the recording starts strace with QProcess, which TSan cannot follow through fork");
+#endif
+    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
+    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_gui_record"));
+    QSettings().clear();
+    m_skip = PgServer::unavailable();
+    if (m_skip.isEmpty() && QStandardPaths::findExecutable(QStringLiteral("strace")).isEmpty())
+        m_skip = QStringLiteral("strace is not installed (packaging/install-deps.sh installs it)");
+    if (!m_skip.isEmpty())
+        return;
+    QVERIFY(m_server.start().isEmpty());
+    QString error;
+    m_server.hashClusteredTable(error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    sql(QStringLiteral("VACUUM ANALYZE t"));
+}
+
+RecordDialog* TestGuiRecord::openDialog(MainWindow& window, const QString& query) {
+    window.recordings()->openDialog();
+    RecordDialog* dialog = window.recordings()->dialog();
+    if (!dialog)
+        return nullptr;
+    dialog->connectionField()->setText(QStringLiteral("host=%1 port=%2 dbname=postgres user=postgres")
+                                           .arg(m_server.socketDir())
+                                           .arg(m_server.port()));
+    dialog->queryField()->setPlainText(query);
+    dialog->settingsField()->setText(QStringLiteral("enable_bitmapscan=off, enable_seqscan=off"));
+    return dialog;
+}
+
+void TestGuiRecord::recordedQueryIsReplayedBesideItsModel() {
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QVERIFY(m_server.restart().isEmpty());
+    MainWindow window;
+    window.resize(1400, 900);
+    window.applyStartup(cliOptions({}));
+    window.show();
+    const QString query = QStringLiteral("SELECT * FROM t WHERE a <= 10000 ORDER BY a DESC");
+    RecordDialog* dialog = openDialog(window, query);
+    QVERIFY(dialog);
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    QSignalSpy failed(&window.controller(), &RunController::failed);
+    dialog->startRecording();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QVERIFY(waitIdle(window));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY(!window.recordings()->dialog()); // closed once recorded
+    const Experiment& experiment = window.controller().experiment();
+    QCOMPARE(experiment.comparison, Comparison::Observed);
+    QCOMPARE(experiment.recorded.value(QStringLiteral("query")).toString(), query);
+    const std::vector<RunSummary> runs = window.controller().summaries();
+    QCOMPARE(runs.size(), std::size_t(2));
+    QVERIFY(runs[0].ios > 0);
+    QCOMPARE(runs[1].misses, runs[0].blocks); // every heap block read once, from a cold start
+    QVERIFY(runs[1].hits > 0);
+    QCOMPARE(straceProcesses(), 0);
+    if (const QString dir = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS"); !dir.isEmpty()) {
+        for (QCustomPlot* plot : window.findChildren<QCustomPlot*>())
+            plot->replot();
+        window.grab().save(dir + QStringLiteral("/recorded-query.png"));
+    }
+}
+
+void TestGuiRecord::cancelInTheMiddleLeavesTheServerClean() {
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    MainWindow window;
+    window.applyStartup(cliOptions({}));
+    RecordDialog* dialog =
+        openDialog(window, QStringLiteral("SELECT count(*) FROM t WHERE pg_sleep(0.01) IS NOT NULL"));
+    QVERIFY(dialog);
+    dialog->settingsField()->clear();
+    QSignalSpy started(&window.controller(), &RunController::started);
+    dialog->startRecording();
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->status().contains(QLatin1String("running the query, traced")),
+                             kWindowTimeoutMs);
+    dialog->reject(); // Cancel
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->status().startsWith(QLatin1String("Cancelled")), kWindowTimeoutMs);
+    QVERIFY(dialog->isVisible()); // it stays to say how it ended
+    QCOMPARE(started.count(), 0);
+    QCOMPARE(straceProcesses(), 0);
+    QCOMPARE(sql(QStringLiteral("SELECT count(*) FROM pg_extension WHERE extname = 'pg_buffercache'")),
+             QStringLiteral("0"));
+    QCOMPARE(
+        sql(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'")),
+        QStringLiteral("1"));
+    dialog->reject(); // now it closes
+    QTRY_VERIFY(!window.recordings()->dialog());
+}
+
+QTEST_MAIN(TestGuiRecord)
+#include "tst_gui_record.moc"
