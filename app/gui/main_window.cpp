@@ -77,10 +77,8 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     buildToolBar();
     connectController();
-    connect(m_inputs, &InputOpeners::traceImported, this, [this] {
-        m_panel->setRecordedNote(m_recordings->noteFor(m_inputs->tracePath()),
-                                 m_recordings->detailsFor(m_inputs->tracePath()));
-    });
+    connect(m_inputs, &InputOpeners::traceImported, this,
+            [this] { showRecorded(m_recordings->recordedFor(m_inputs->tracePath())); });
     connect(m_recordings, &Recordings::replay, this, [this](const CliOptions& options) {
         applyStartup(options);
         // Without a trace the replay is a model run of the panel's settings: those are the recording's.
@@ -100,6 +98,10 @@ MainWindow::MainWindow(QWidget* parent)
             if (error.isEmpty())
                 setWindowTitle(QFileInfo(path).fileName());
         });
+    connect(m_sessions, &SessionFiles::opened, this, [this](const QString&, const QString& error) {
+        if (error.isEmpty())
+            showRecorded(m_controller.experiment().recorded);
+    });
     connect(m_sessions, &SessionFiles::panelRestored, this, [this] {
         // The index scan's facts are read again for the panel, as when it was opened.
         if (const RunConfig config = m_panel->config(); config.pg.active())
@@ -403,6 +405,10 @@ Experiment MainWindow::panelExperiment() const {
     Experiment experiment = makeExperiment(m_panel->config(), m_panel->comparison());
     m_recordings->attach(experiment, experimentKey(experiment));
     return experiment;
+}
+
+void MainWindow::showRecorded(const QJsonObject& recorded) {
+    m_panel->setRecordedNote(recordedNote(recorded), recordedDetails(recorded));
 }
 
 void MainWindow::updateStale() {

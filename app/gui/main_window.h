@@ -70,6 +70,8 @@ private:
     // The experiment the panel's settings describe (beside the imported trace, if it is compared).
     Experiment panelExperiment() const;
     void updateStale();
+    // The trace group's line on the recording shown, if it is one.
+    void showRecorded(const QJsonObject& recorded);
     void refreshCacheView();
     void onStarted();
     void onTracesChanged();

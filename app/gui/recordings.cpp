@@ -63,33 +63,37 @@ void Recordings::onRecorded(const Recording& recording) {
     emit replay(options);
 }
 
-QString Recordings::noteFor(const QString& tracePath) const {
-    if (m_recorded.isEmpty() || m_tracePath.isEmpty() || tracePath != m_tracePath)
+QString recordedNote(const QJsonObject& recorded) {
+    if (recorded.isEmpty())
         return {};
-    const QJsonObject overhead = m_recorded.value(QStringLiteral("tracing_overhead")).toObject();
-    const QString cost =
-        overhead.contains(QStringLiteral("ratio"))
-            ? tr("tracing cost %1×").arg(overhead.value(QStringLiteral("ratio")).toDouble(), 0, 'f', 2)
-            : tr("tracing cost not measured");
-    return tr("Recorded on PostgreSQL %1 with %2%3; %4")
-        .arg(m_recorded.value(QStringLiteral("server_version")).toString().section(QLatin1Char(' '), 0, 0),
-             m_recorded.value(QStringLiteral("tracer")).toString(),
-             m_recorded.value(QStringLiteral("cold")).toBool() ? tr(", cold") : QString(), cost);
+    const QJsonObject overhead = recorded.value(QStringLiteral("tracing_overhead")).toObject();
+    const QString cost = overhead.contains(QStringLiteral("ratio"))
+                             ? Recordings::tr("tracing cost %1×")
+                                   .arg(overhead.value(QStringLiteral("ratio")).toDouble(), 0, 'f', 2)
+                             : Recordings::tr("tracing cost not measured");
+    return Recordings::tr("Recorded on PostgreSQL %1 with %2%3; %4")
+        .arg(recorded.value(QStringLiteral("server_version")).toString().section(QLatin1Char(' '), 0, 0),
+             recorded.value(QStringLiteral("tracer")).toString(),
+             recorded.value(QStringLiteral("cold")).toBool() ? Recordings::tr(", cold") : QString(), cost);
 }
 
-QString Recordings::detailsFor(const QString& tracePath) const {
-    if (noteFor(tracePath).isEmpty())
+QString recordedDetails(const QJsonObject& recorded) {
+    if (recorded.isEmpty())
         return {};
-    const QJsonObject overhead = m_recorded.value(QStringLiteral("tracing_overhead")).toObject();
-    const QString cost =
-        overhead.contains(QStringLiteral("ratio"))
-            ? tr("The query ran %1 ms traced, %2 ms untraced.")
-                  .arg(overhead.value(QStringLiteral("traced_ms")).toDouble(), 0, 'f', 1)
-                  .arg(overhead.value(QStringLiteral("untraced_ms")).toDouble(), 0, 'f', 1)
-            : tr("It ran once, traced: %1.").arg(overhead.value(QStringLiteral("why")).toString());
-    return tr("%1\n%2\n%3")
-        .arg(m_recorded.value(QStringLiteral("connection")).toString(),
-             m_recorded.value(QStringLiteral("query")).toString(), cost);
+    const QJsonObject overhead = recorded.value(QStringLiteral("tracing_overhead")).toObject();
+    const QString cost = overhead.contains(QStringLiteral("ratio"))
+                             ? Recordings::tr("The query ran %1 ms traced, %2 ms untraced.")
+                                   .arg(overhead.value(QStringLiteral("traced_ms")).toDouble(), 0, 'f', 1)
+                                   .arg(overhead.value(QStringLiteral("untraced_ms")).toDouble(), 0, 'f', 1)
+                             : Recordings::tr("It ran once, traced: %1.")
+                                   .arg(overhead.value(QStringLiteral("why")).toString());
+    return QStringLiteral("%1\n%2\n%3")
+        .arg(recorded.value(QStringLiteral("connection")).toString(),
+             recorded.value(QStringLiteral("query")).toString(), cost);
+}
+
+QJsonObject Recordings::recordedFor(const QString& tracePath) const {
+    return !m_tracePath.isEmpty() && tracePath == m_tracePath ? m_recorded : QJsonObject();
 }
 
 void Recordings::attach(Experiment& experiment, const std::string& key) const {

@@ -35,10 +35,8 @@ public:
     // After a replay without a trace is set up: the experiment `key` (as the window keys experiments)
     // is the recording's.
     void rememberReplay(std::string key) { m_key = std::move(key); }
-    // What the latest recording says of itself, for the panel, if `tracePath` is its trace; else empty.
-    QString noteFor(const QString& tracePath) const;
-    // Its connection, query and tracing cost in full, for the note's tooltip.
-    QString detailsFor(const QString& tracePath) const;
+    // The latest recording, if `tracePath` is its trace; else empty.
+    QJsonObject recordedFor(const QString& tracePath) const;
     // Puts the recording in `experiment` if it replays the latest one: the same trace, or the key.
     void attach(Experiment& experiment, const std::string& key) const;
 
@@ -57,5 +55,10 @@ private:
     QString m_tracePath;
     std::string m_key;
 };
+
+// What a recording says of itself, for the panel: one line (server, tracer, tracing cost), and its
+// connection, query and tracing cost in full for the line's tooltip. Empty for no recording.
+QString recordedNote(const QJsonObject& recorded);
+QString recordedDetails(const QJsonObject& recorded);
 
 } // namespace la
