@@ -262,6 +262,10 @@ std::string usageText() {
            "       lookahead sweep SPEC --out DIR  a grid of headless runs (lookahead sweep --help)\n"
            "       lookahead calibrate --out FILE  measure this disk for --device-profile (calibrate "
            "--help)\n"
+           "       lookahead record --query SQL   record a query on a live PostgreSQL server (record "
+           "--help)\n"
+           "       lookahead capture --out FILE   capture processes' reads for --import-trace (capture "
+           "--help)\n"
            "       lookahead FILE.lookahead       open a saved session (--save FILE) in the "
            "window\n\nDataset\n" +
            runOptionHelp("Dataset") + "Read stream\n" + runOptionHelp("Read stream") +
