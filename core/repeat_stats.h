@@ -29,6 +29,9 @@ std::size_t repeatCount(const RunSummary& run);
 // The repeat whose run time is the median (the lower one of an even count; the first of equals).
 std::size_t medianRepeat(const std::vector<RunSummary>& repeats);
 
+// The level at which repeated runs differ beyond their noise: the rank test's two-sided p under it.
+inline constexpr double kRepeatTestLevel = 0.05;
+
 // The two-sided p value of the Mann–Whitney rank test that `a` and `b` come from one distribution:
 // exact for up to 20 values a side without ties, else the normal approximation with the correction
 // for ties and continuity. 1 when either side is empty.

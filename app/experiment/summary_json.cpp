@@ -146,6 +146,9 @@ void addRepeatFigures(QJsonObject& o, const RunSummary& s) {
     for (const SummaryField& field : summaryFieldTable()) {
         if (!field.has(kVaries))
             continue;
+        // A figure the run does not know (its waits, from a trace without them) is left out.
+        if (o.contains(keyOf(field)) && o.value(keyOf(field)).isNull())
+            continue;
         const std::vector<double> values = repeatFigures(field, s);
         if (std::all_of(values.begin(), values.end(), [](double v) { return std::isnan(v); }))
             continue;

@@ -27,7 +27,7 @@ constexpr double kSameSpeed = 1.02;
 constexpr double kMatters = 1.05;
 // Repeated real-I/O runs differ when the rank test over their repeats says so at this two-sided
 // level; the interval of the ratio is at the same confidence (docs/repeats.md).
-constexpr double kLevel = 0.05;
+constexpr double kLevel = kRepeatTestLevel;
 // How much one real-I/O run differs from the next on a shared machine (this project's benchmarks:
 // 0.72-1.25 s for one fio job): a single run each cannot show a difference smaller than that.
 constexpr double kSingleRunNoise = 0.20;

@@ -161,7 +161,7 @@ const std::vector<RowDefinition>& rowDefinitions() {
         {"page_cache_reads", QStringLiteral("Reads (page cache / device)"), pageCacheReads},
         {"read_throughput",
          {},
-         [](const RunSummary& s, const SummaryField& field) {
+         [](const RunSummary& s, const SummaryField& field) -> QString {
              return withUnit(s, field) + spread(s, field);
          }},
         {"waits", QStringLiteral("Waits (time)"),
