@@ -59,7 +59,12 @@ QJsonObject withRepeatSummaries(QJsonObject entry, const RunSummary& summary) {
 std::vector<RunSummary> repeatSummaries(const std::string& summaryJson, const std::string& path) {
     std::vector<RunSummary> repeats;
     const QJsonObject entry = QJsonDocument::fromJson(QByteArray::fromStdString(summaryJson)).object();
-    for (const QJsonValue& repeat : entry.value(kRepeatSummaries).toArray()) {
+    const QJsonArray kept = entry.value(kRepeatSummaries).toArray();
+    if (kept.size() > kMaxRepeat)
+        throw sessionDamaged(path, "a run keeps " + std::to_string(kept.size()) +
+                                       " repeats' summaries, more than " + std::to_string(kMaxRepeat) +
+                                       " (--repeat's most)");
+    for (const QJsonValue& repeat : kept) {
         NameValues fields;
         const QJsonObject object = repeat.toObject();
         for (auto it = object.begin(); it != object.end(); ++it)

@@ -228,6 +228,9 @@ void MainWindow::connectController() {
         m_repeatText = tr(", repeat %1/%2").arg(repeat + 1).arg(repeats);
         m_panel->showProgress(tr("Run %1/%2%3 starting…").arg(run + 1).arg(runs).arg(m_repeatText),
                               static_cast<double>(m_repeatStep) / m_repeatSteps);
+        // A and B take turns repeat by repeat: neither pane waits for the other to finish.
+        m_firstWaiting = std::numeric_limits<std::size_t>::max();
+        m_dashboard->setWaiting(m_firstWaiting);
     });
     connect(c, &RunController::runStarted, this, [this](int run, int runs) {
         m_repeatStep = -1;
