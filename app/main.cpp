@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/calibrate_command.h"
+#include "cli/capture_command.h"
 #include "cli/cli_options.h"
 #include "cli/dataset_listing.h"
 #include "cli/export_command.h"
 #include "cli/import_command.h"
 #include "cli/open_command.h"
+#include "cli/record_command.h"
 #include "cli/run_command.h"
 #include "cli/sweep_command.h"
 #include "experiment/signal_cancel.h"
@@ -56,12 +58,26 @@ int run(int argc, char** argv) {
         la::configureApplication();
         return la::runSweepCommand({args.begin() + 1, args.end()}, selfPath(argv[0]));
     }
+    if (!args.empty() && args.front() == "record") {
+        la::SignalCancel::install();
+        // The replay may draw plots (--export-png), with QWidgets: offscreen, no display used.
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        la::configureApplication();
+        return la::runRecordCommand({args.begin() + 1, args.end()});
+    }
     if (!args.empty() && args.front() == "calibrate") {
         la::SignalCancel::install();
         std::string commandLine = "lookahead";
         for (const std::string& arg : args)
             commandLine += " " + arg;
         return la::runCalibrateCommand({args.begin() + 1, args.end()}, commandLine);
+    }
+    if (!args.empty() && args.front() == "capture") {
+        la::SignalCancel::install();
+        // The strace tracer runs strace through QProcess.
+        QCoreApplication app(argc, argv);
+        return la::runCaptureCommand({args.begin() + 1, args.end()});
     }
     la::CliOptions options;
     try {

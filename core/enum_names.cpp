@@ -31,12 +31,11 @@ constexpr EnumName<EventKind> kEventKindNames[] = {
 static_assert(namesEvery(kEventKindNames, EventKind::EndOfStream));
 
 constexpr EnumName<TraceFormat> kTraceFormatNames[] = {
-    {TraceFormat::Auto, "auto"},
-    {TraceFormat::Strace, "strace"},
-    {TraceFormat::Perf, "perf"},
-    {TraceFormat::LookaheadCsv, "lookahead-csv"},
+    {TraceFormat::Auto, "auto"},     {TraceFormat::Strace, "strace"},
+    {TraceFormat::Perf, "perf"},     {TraceFormat::LookaheadCsv, "lookahead-csv"},
+    {TraceFormat::Kernel, "kernel"},
 };
-static_assert(namesEvery(kTraceFormatNames, TraceFormat::LookaheadCsv));
+static_assert(namesEvery(kTraceFormatNames, TraceFormat::Kernel));
 
 constexpr EnumName<IoMethod> kIoMethodNames[] = {
     {IoMethod::Sync, "sync"},

@@ -292,8 +292,8 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     const PrewarmSpec prewarm = PrewarmSpec::parse(effectivePrewarm(config));
     std::shared_ptr<const TracedCache> traced = config.tracedCache;
     if (!traced && config.tracedReads) {
-        traced = std::make_shared<const TracedCache>(
-            deriveTracedCache(*config.tracedReads, *source, callbacks.cancel));
+        traced = std::make_shared<const TracedCache>(deriveTracedCache(
+            *config.tracedReads, *source, callbacks.cancel, config.prewarm.empty() ? nullptr : &prewarm));
         if (callbacks.cancel && callbacks.cancel->load()) {
             RunSummary summary;
             summary.policy = policyName;

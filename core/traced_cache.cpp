@@ -4,6 +4,7 @@
 #include "buffer_pool.h"
 #include "memory_budget.h"
 #include "message_text.h"
+#include "prewarm.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -49,6 +50,10 @@ std::uint64_t TracedCache::apply(BufferPool& pool) const {
 }
 
 std::string TracedCache::describe() const {
+    if (fromSnapshot)
+        return "cache state from the snapshot of shared buffers at the start: " + counted(cachedBlocks) +
+               " of the " + counted(visits) + " visits' blocks were resident; " + counted(readBlocks) +
+               " visited blocks the server read, " + counted(rereads) + " of them read again";
     return "cache state from the trace: " + counted(visits) + " visits give " + counted(misses) +
            " misses (the first visit of each of the " + counted(readBlocks) +
            " visited blocks the server read, and " + counted(rereads) +
@@ -62,6 +67,14 @@ std::vector<std::string> TracedCache::disagreements() const {
         lines.push_back("the trace has " + counted(unvisitedReads) +
                         " read(s) of blocks the scan never visits (e.g. " + examples(unvisitedExamples) +
                         "): the visits are not this trace's scan, or the trace holds other queries' reads");
+    if (snapshotButRead > 0)
+        lines.push_back("the snapshot had " + counted(snapshotButRead) +
+                        " visited block(s) in shared buffers that the server read all the same: evicted "
+                        "between the snapshot and their visit (another session, or the query's own reads)");
+    if (neitherCachedNorRead > 0)
+        lines.push_back(counted(neitherCachedNorRead) +
+                        " visited block(s) were neither in the snapshot nor read in the trace: another "
+                        "session read them meanwhile, or the trace missed reads (io_uring)");
     if (unmatchedReads > 0)
         lines.push_back("the trace has " + counted(unmatchedReads) +
                         " read(s) of a block that its later visits cannot explain (e.g. " +
@@ -86,7 +99,7 @@ std::vector<std::uint32_t> readVisitPositions(const ObservedTrace& trace, const 
 }
 
 TracedCache deriveTracedCache(const std::vector<std::uint32_t>& reads, BlockSource& visits,
-                              const std::atomic<bool>* cancel) {
+                              const std::atomic<bool>* cancel, const PrewarmSpec* snapshot) {
     const std::uint64_t relation = visits.relationBlocks();
     requireMemory(relation / 8 + reads.size() * 48,
                   "the trace's cache state over a relation of " + counted(relation) + " blocks",
@@ -140,12 +153,29 @@ TracedCache deriveTracedCache(const std::vector<std::uint32_t>& reads, BlockSour
     }
     visits.rewind();
 
+    std::vector<std::uint64_t> readBits(visited.size(), 0);
     for (const auto& [block, entry] : byBlock) {
         if (block >= relation || !testBit(visited, block))
             continue;
         ++cache.readBlocks;
-        visited[block >> 6] &= ~(1ULL << (block & 63));
+        readBits[block >> 6] |= 1ULL << (block & 63);
     }
+    for (std::uint64_t word = 0; word < visited.size(); ++word) {
+        if (!snapshot) {
+            visited[word] &= ~readBits[word];
+            continue;
+        }
+        for (std::uint64_t bits = visited[word]; bits != 0; bits &= bits - 1) {
+            const std::uint64_t bit = std::uint64_t(__builtin_ctzll(bits));
+            const bool cached = snapshot->contains(static_cast<std::uint32_t>(word * 64 + bit));
+            const bool read = (readBits[word] >> bit) & 1U;
+            cache.snapshotButRead += cached && read ? 1 : 0;
+            cache.neitherCachedNorRead += !cached && !read ? 1 : 0;
+            if (!cached)
+                visited[word] &= ~(1ULL << bit);
+        }
+    }
+    cache.fromSnapshot = snapshot != nullptr;
     for (const std::uint64_t word : cache.cachedBits)
         cache.cachedBlocks += std::uint64_t(__builtin_popcountll(word));
     // The disagreements, with examples in the trace's order.

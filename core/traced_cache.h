@@ -12,6 +12,7 @@
 namespace la {
 
 class BufferPool;
+class PrewarmSpec;
 
 // The cache state an imported trace implies for the scan's visits (docs/trace-import.md §6): a
 // visited block the server read during the trace was not in shared buffers, every other visited
@@ -28,6 +29,11 @@ struct TracedCache {
     std::vector<std::uint32_t> unvisitedExamples;
     std::uint64_t unmatchedReads = 0; // more reads of a block than its visits can explain
     std::vector<std::uint32_t> unmatchedExamples;
+    // With a snapshot of shared buffers at the start (pg_buffercache's, as --prewarm list:FILE): the
+    // visited blocks it holds start cached instead, and where it and the trace disagree is counted.
+    bool fromSnapshot = false;
+    std::uint64_t snapshotButRead = 0;       // visited blocks the snapshot held that the server read
+    std::uint64_t neitherCachedNorRead = 0;  // visited blocks missing from both
     std::vector<std::uint64_t> rereadVisits; // the visits (0-based, blocks only) that re-read, ascending
     std::vector<std::uint64_t> cachedBits;   // bit per relation block: resident at the start
     // The visit each block of `reads` served (kNoVisit: none), in the order of `reads`.
@@ -52,10 +58,11 @@ inline constexpr std::uint64_t kRereadTolerance = 1024;
 // from `trace.impliedBlocks()`.
 std::vector<std::uint32_t> readVisitPositions(const ObservedTrace& trace, const TracedCache& cache);
 
-// Walks `visits` (rewound afterwards) against `reads`, the blocks the trace read in order. Throws
+// Walks `visits` (rewound afterwards) against `reads`, the blocks the trace read in order; with a
+// `snapshot`, the cache at the start is the snapshot's. Throws
 // InputError if the bookkeeping would take more memory than this process may use; returns an
 // empty cache (visits 0) if cancelled.
 TracedCache deriveTracedCache(const std::vector<std::uint32_t>& reads, BlockSource& visits,
-                              const std::atomic<bool>* cancel);
+                              const std::atomic<bool>* cancel, const PrewarmSpec* snapshot = nullptr);
 
 } // namespace la

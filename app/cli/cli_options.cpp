@@ -8,6 +8,7 @@
 #include "run_options.h"
 #include "text_parse.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace la {
@@ -186,9 +187,11 @@ void refuseIgnoredOptions(const CliOptions& o) {
             throw InputError("--" + name +
                              " cannot be used with --import-trace, whose second run is the trace's model; "
                              "leave one out");
-        if (!o.importTrace.empty() && name == "prewarm")
-            throw InputError("--prewarm cannot be used with --import-trace: the trace gives the cache state "
-                             "(a visited block it read was not cached, every other one was)");
+        // With the scan's visits, --prewarm is a snapshot of shared buffers at the start (as `record`
+        // takes from pg_buffercache); without them the model replays the reads, every one a miss.
+        if (!o.importTrace.empty() && name == "prewarm" && !visitsGiven(o))
+            throw InputError("--prewarm with --import-trace needs the scan's visits (--blocks, --pg-index or "
+                             "--dataset): without them the model replays the trace's reads, each a miss");
         if (o.importTrace.empty() && (name == "trace-format" || name == "trace-relation" ||
                                       name == "explain" || name == "trace-backend"))
             throw InputError("--" + name + " needs --import-trace FILE");
@@ -196,6 +199,12 @@ void refuseIgnoredOptions(const CliOptions& o) {
 }
 
 } // namespace
+
+bool visitsGiven(const CliOptions& options) {
+    return std::any_of(options.given.begin(), options.given.end(), [](const std::string& name) {
+        return name == "dataset" || name == "blocks" || name == "pg-index" || name == "pg-heap";
+    });
+}
 
 bool describesRun(const std::string& name) {
     return findCommandOption(name) == nullptr;

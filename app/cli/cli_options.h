@@ -39,6 +39,7 @@ struct CliOptions {
     std::string save;        // --save FILE: write the runs as a session (docs/session-format.md)
     std::string open;        // --open FILE: a saved session instead of a new run
     std::string commandLine; // "lookahead ARGS...", for the provenance
+    QJsonObject recorded;    // set by `lookahead record`: what it recorded (Experiment::recorded)
 
     // Any of --export-png, --export-svg, --export-pdf: the plots are drawn offscreen.
     bool exportsPlots() const { return !exportPng.empty() || !exportSvg.empty() || !exportPdf.empty(); }
@@ -48,6 +49,10 @@ struct CliOptions {
 CliOptions parseCommandLine(const std::vector<std::string>& args);
 
 std::string usageText();
+
+// The command line gives the scan's visits for an imported trace's model (--dataset, --blocks,
+// --pg-index or --pg-heap).
+bool visitsGiven(const CliOptions& options);
 
 // False for the options of the command line itself (--headless, --summary-json, --run, ...): only
 // the others describe a run, and only those override the window's saved settings.

@@ -117,21 +117,21 @@ std::optional<ObservedTrace> importTraceFor(const CliOptions& options) {
 }
 
 std::optional<Experiment> commandLineExperiment(const CliOptions& options) {
-    if (options.importTrace.empty())
-        return makeExperiment(options.run, options.comparison);
+    if (options.importTrace.empty()) {
+        Experiment experiment = makeExperiment(options.run, options.comparison);
+        experiment.recorded = options.recorded;
+        return experiment;
+    }
     std::optional<ObservedTrace> trace = importTraceFor(options);
     if (!trace)
         return std::nullopt;
     // The scan's visits, where the command line gives them: a PostgreSQL index scan, a block list, a
     // pattern.
-    const bool visitsGiven =
-        std::any_of(options.given.begin(), options.given.end(), [](const std::string& name) {
-            return name == "dataset" || name == "blocks" || name == "pg-index" || name == "pg-heap";
-        });
-    Experiment experiment =
-        makeImportExperiment(std::make_shared<const ObservedTrace>(std::move(*trace)), options.importTrace,
-                             options.run, visitsGiven ? ModelVisits::FromConfig : ModelVisits::TraceReads);
+    Experiment experiment = makeImportExperiment(
+        std::make_shared<const ObservedTrace>(std::move(*trace)), options.importTrace, options.run,
+        visitsGiven(options) ? ModelVisits::FromConfig : ModelVisits::TraceReads);
     experiment.runs[0].explainPath = options.explain;
+    experiment.recorded = options.recorded;
     // The model may read the traced relation's own files: no output may land on them either.
     checkOutputsApart(runInputs(experiment.runs[1].config), outputsOf(options));
     for (const std::string& line : importModelNotes(experiment))
@@ -208,11 +208,12 @@ int runImportHeadless(const CliOptions& options) {
         ObservedModel modelled{model.policy, model.config, std::nullopt};
         if (result.summaries.size() == 2)
             modelled.summary = result.summaries[1];
-        if (writeJson(json,
-                      QJsonDocument(importSummaryDocument(options.importTrace, observed, modelled,
-                                                          serverScan ? serverExplainJson(*plan, *serverScan)
-                                                                     : QJsonObject()))
-                          .toJson()) != 0)
+        QJsonObject doc =
+            importSummaryDocument(options.importTrace, observed, modelled,
+                                  serverScan ? serverExplainJson(*plan, *serverScan) : QJsonObject());
+        if (!experiment.recorded.isEmpty())
+            doc[QStringLiteral("recorded")] = experiment.recorded;
+        if (writeJson(json, QJsonDocument(doc).toJson()) != 0)
             exitCode = 1;
     }
     return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;

@@ -73,6 +73,7 @@ void printDataset(const RunConfig& config, const BlockSource& source, const pg::
 int runHeadless(const CliOptions& options) {
     const RunConfig& config = options.run;
     Experiment experiment = makeExperiment(config, options.comparison);
+    experiment.recorded = options.recorded;
     std::optional<OutputFile> json;
     ExperimentOutputs outputs;
     outputs.eventCsv = options.traceCsv;

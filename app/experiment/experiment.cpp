@@ -48,7 +48,7 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
     a.config.pg.compareBatching.reset(); // each run's settings are its own
     if (comparison == Comparison::None) {
         a.config.comparePolicy.clear();
-        return {{a}, comparison, {}};
+        return {{a}, comparison, {}, {}};
     }
     RunVariant b = a;
     switch (comparison) {
@@ -80,7 +80,7 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
         a.config.comparePolicy.clear();
         b.config.comparePolicy.clear();
     }
-    return {{a, b}, comparison, {}};
+    return {{a, b}, comparison, {}, {}};
 }
 
 Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, const std::string& tracePath,
@@ -114,7 +114,7 @@ Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, cons
         if (pattern && model.config.dataset.blocks == 0 && !ownFile)
             model.config.dataset.blocks = trace->relationBlocks();
     }
-    return {{observed, model}, Comparison::Observed, {}};
+    return {{observed, model}, Comparison::Observed, {}, {}};
 }
 
 std::vector<std::string> importModelNotes(const Experiment& experiment) {
@@ -132,7 +132,7 @@ std::vector<std::string> importModelNotes(const Experiment& experiment) {
         notes.push_back("the pattern covers " + std::to_string(model.dataset.blocks) +
                         " blocks, as far as the trace read: the relation's files are not here to give its "
                         "size (set it with --pattern-blocks N)");
-    if (model.fileIsRelation)
+    if (model.fileIsRelation && model.io != IoMode::Sim)
         notes.push_back("the model's real I/O reads the server's own files: " + printable(model.file) +
                         " (read-only, all its segments)");
     else if (model.file.empty() && !model.pg.active() && model.io != IoMode::Sim)

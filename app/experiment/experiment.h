@@ -4,6 +4,7 @@
 #include "observed/observed_trace.h"
 #include "run.h"
 
+#include <QJsonObject>
 #include <QString>
 
 #include <memory>
@@ -45,6 +46,9 @@ struct Experiment {
     // Where and how it ran (core/session/provenance.h), once known: the summary JSON and the plot
     // files' metadata carry it, a session file keeps it.
     std::vector<std::pair<std::string, std::string>> provenance;
+    // A query recorded on a live server (`lookahead record`, docs/recording.md): its server, query,
+    // plans, visits and cache at the start, as the summary JSON's "recorded"; empty otherwise.
+    QJsonObject recorded;
 };
 
 // Comparison::Policy uses config.comparePolicy (and falls back to None without one).

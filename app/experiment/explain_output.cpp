@@ -262,6 +262,8 @@ void jsonNode(Parser& p, const QJsonObject& o, int depth, ExplainOutput& out) {
     node.nodeType = text("Node Type");
     node.relation = text("Relation Name");
     node.index = text("Index Name");
+    node.schema = text("Schema");
+    node.indexCondition = text("Index Cond");
     node.backward = text("Scan Direction") == QLatin1String("Backward");
     const auto number = [&](const char* key) -> std::optional<double> {
         const QJsonValue value = o.value(QLatin1String(key));

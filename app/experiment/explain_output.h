@@ -17,9 +17,11 @@ namespace la {
 // a run: what the server itself counted (docs/explain-output.md). A figure the output did not print
 // is empty.
 struct ExplainNode {
-    QString nodeType; // "Seq Scan", "Index Scan", "Bitmap Heap Scan", ...
-    QString relation; // the table it scans, if any
-    QString index;    // the index it uses, if any
+    QString nodeType;       // "Seq Scan", "Index Scan", "Bitmap Heap Scan", ...
+    QString relation;       // the table it scans, if any
+    QString index;          // the index it uses, if any
+    QString schema;         // the relation's schema (FORMAT JSON with VERBOSE)
+    QString indexCondition; // "Index Cond" (FORMAT JSON), e.g. "(a <= 20000)"
     bool backward = false;
     int depth = 0; // 0 for the top node
     std::optional<std::uint64_t> sharedHit, sharedRead, sharedDirtied, sharedWritten;

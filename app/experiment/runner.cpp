@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/runner.h"
 
+#include "prewarm.h"
+
 #include "event_csv.h"
 #include "experiment/device_profile_json.h"
 #include "experiment/explain_output.h"
@@ -31,8 +33,11 @@ std::optional<std::vector<std::uint32_t>> visitPositions(const ObservedTrace& tr
     RunConfig& model = experiment.runs[1].config;
     if (!model.tracedCache) {
         std::unique_ptr<BlockSource> visits = openSource(model);
-        auto cache = std::make_shared<const TracedCache>(
-            deriveTracedCache(*model.tracedReads, *visits, callbacks.cancel));
+        std::optional<PrewarmSpec> snapshot;
+        if (!model.prewarm.empty())
+            snapshot = PrewarmSpec::parse(model.prewarm);
+        auto cache = std::make_shared<const TracedCache>(deriveTracedCache(
+            *model.tracedReads, *visits, callbacks.cancel, snapshot ? &*snapshot : nullptr));
         if (cache->visits == 0)
             return std::nullopt;
         model.tracedCache = std::move(cache);

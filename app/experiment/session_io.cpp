@@ -17,6 +17,10 @@
 
 namespace la {
 
+namespace {
+constexpr qsizetype kMaxRecordedBytes = 60 * 1024;
+} // namespace
+
 SessionRun sessionRunOf(const RunVariant& variant) {
     SessionRun run;
     run.label = variant.label;
@@ -83,6 +87,15 @@ void endSessionRun(SessionWriter& writer, const RunSummary& summary) {
 
 void finishSession(SessionWriter& writer, const Experiment& experiment) {
     writer.setMeta("compare", comparisonName(experiment.comparison));
+    if (!experiment.recorded.isEmpty()) {
+        // A meta entry holds at most 64 KiB (docs/session-format.md): a plan too long for it is left out.
+        QJsonObject recorded = experiment.recorded;
+        if (QJsonDocument(recorded).toJson(QJsonDocument::Compact).size() > kMaxRecordedBytes) {
+            recorded.remove(QStringLiteral("plan"));
+            recorded[QStringLiteral("plan_left_out")] = true;
+        }
+        writer.setMeta("recorded", QJsonDocument(recorded).toJson(QJsonDocument::Compact).toStdString());
+    }
     writer.setProvenance(experiment.provenance);
     writer.commit();
 }
@@ -140,6 +153,9 @@ OpenedSession openSession(const std::string& path) {
     if (const std::optional<Comparison> compare = comparisonNamed(reader.meta("compare")))
         session.experiment.comparison = *compare;
     session.experiment.provenance = reader.provenance();
+    // Untrusted like the rest of the file: anything but a JSON object is left out.
+    if (const std::string recorded = reader.meta("recorded"); !recorded.empty())
+        session.experiment.recorded = QJsonDocument::fromJson(QByteArray::fromStdString(recorded)).object();
     return session;
 }
 

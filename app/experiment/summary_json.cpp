@@ -311,6 +311,8 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
                                   summarizeObserved(*experiment.runs.front().observed), described);
         if (!experiment.provenance.empty())
             doc[QStringLiteral("provenance")] = provenanceJson(experiment.provenance);
+        if (!experiment.recorded.isEmpty())
+            doc[QStringLiteral("recorded")] = experiment.recorded;
         return doc;
     }
     QJsonArray list;
@@ -337,6 +339,8 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
     doc[QStringLiteral("cancelled")] = cancelled;
     if (!experiment.provenance.empty())
         doc[QStringLiteral("provenance")] = provenanceJson(experiment.provenance);
+    if (!experiment.recorded.isEmpty())
+        doc[QStringLiteral("recorded")] = experiment.recorded;
     return doc;
 }
 

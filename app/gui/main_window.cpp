@@ -5,6 +5,7 @@
 #include "dashboard.h"
 #include "gui/dataset_cache_view.h"
 #include "gui/help_menu.h"
+#include "gui/recordings.h"
 #include "gui/run_setup_panel.h"
 #include "gui/setting_words.h"
 #include "gui/settings_store.h"
@@ -67,7 +68,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_dashboard(new Dashboard(this)), m_panel(new RunSetupPanel),
       m_sessions(new SessionFiles(m_controller, m_panel, m_dashboard, m_dialogs, this)),
       m_exports(new ScreenExports(m_controller, m_dashboard, m_dialogs, this)),
-      m_inputs(new InputOpeners(m_panel, m_dialogs, this)) {
+      m_inputs(new InputOpeners(m_panel, m_dialogs, this)), m_recordings(new Recordings(m_dialogs, this)) {
     setWindowTitle(QStringLiteral("Lookahead"));
     setWindowIcon(QIcon(QStringLiteral(":/lookahead/icon.png")));
     setCentralWidget(m_dashboard);
@@ -76,6 +77,12 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     buildToolBar();
     connectController();
+    connect(m_recordings, &Recordings::replay, this, [this](const CliOptions& options) {
+        applyStartup(options);
+        // Without a trace the replay is a model run of the panel's settings: those are the recording's.
+        if (options.importTrace.empty())
+            m_recordings->rememberReplay(experimentKey(panelExperiment()));
+    });
     connect(m_panel, &RunSetupPanel::runRequested, this, &MainWindow::startRun);
     connect(m_panel, &RunSetupPanel::stopRequested, this, &MainWindow::stopRun);
     connect(m_inputs, &InputOpeners::inputsChanged, this, &MainWindow::updateStale);
@@ -163,6 +170,7 @@ void MainWindow::buildMenus() {
     m_sessions->addFileActions(file);
     file->addSeparator();
     m_inputs->addFileActions(file);
+    m_recordings->addFileActions(file);
     file->addSeparator();
     m_exports->addFileActions(file);
     file->addSeparator();
@@ -397,9 +405,12 @@ Experiment MainWindow::panelExperiment() const {
             m_inputs->importedTrace(), m_inputs->tracePath().toStdString(), config,
             m_panel->visitsFromScan() ? ModelVisits::FromConfig : ModelVisits::TraceReads);
         experiment.runs[0].explainPath = m_panel->explainPath().toStdString();
+        m_recordings->attach(experiment, experimentKey(experiment));
         return experiment;
     }
-    return makeExperiment(m_panel->config(), m_panel->comparison());
+    Experiment experiment = makeExperiment(m_panel->config(), m_panel->comparison());
+    m_recordings->attach(experiment, experimentKey(experiment));
+    return experiment;
 }
 
 void MainWindow::updateStale() {

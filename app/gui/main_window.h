@@ -19,6 +19,7 @@ class QAction;
 namespace la {
 
 class Dashboard;
+class Recordings;
 class RunSetupPanel;
 class SweepWindow;
 
@@ -49,6 +50,7 @@ public:
     SessionFiles* sessions() const { return m_sessions; }
     ScreenExports* exports() const { return m_exports; }
     InputOpeners* inputs() const { return m_inputs; }
+    Recordings* recordings() const { return m_recordings; }
     // The error dialog on screen, if any (tests check it without blocking).
     QMessageBox* errorDialog() const { return m_dialogs.errorDialog(); }
     QString caption() const;
@@ -84,6 +86,7 @@ private:
     SessionFiles* m_sessions;
     ScreenExports* m_exports;
     InputOpeners* m_inputs;
+    Recordings* m_recordings;
     QAction* m_setupToggle = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_stopAction = nullptr;

@@ -3,6 +3,7 @@
 
 #include "checked_math.h"
 #include "csv_trace_parser.h"
+#include "kernel_capture_format.h"
 #include "perf_parser.h"
 #include "strace_parser.h"
 
@@ -43,6 +44,7 @@ constexpr TraceFormatEntry kTraceFormats[] = {
     {TraceFormat::Strace, parseStraceLine, {}},
     {TraceFormat::Perf, parsePerfLine, {}},
     {TraceFormat::LookaheadCsv, parseLookaheadCsvLine, kLookaheadCsvHeader},
+    {TraceFormat::Kernel, parseKernelCaptureLine, kKernelCaptureHeader},
 };
 
 } // namespace

@@ -10,15 +10,15 @@
 
 namespace la {
 
-enum class TraceFormat : std::uint8_t { Auto, Strace, Perf, LookaheadCsv };
+enum class TraceFormat : std::uint8_t { Auto, Strace, Perf, LookaheadCsv, Kernel };
 
-// "auto", "strace", "perf", "lookahead-csv": the names --trace-format takes.
+// "auto", "strace", "perf", "lookahead-csv", "kernel": the names --trace-format takes.
 const char* traceFormatName(TraceFormat format);
 // Throws InputError naming the choices.
 TraceFormat traceFormatNamed(std::string_view name);
 // The format named `name` ("auto" included), or nothing.
 std::optional<TraceFormat> traceFormatIfNamed(std::string_view name);
-// "strace, perf or lookahead-csv": every format a trace may be in, for help texts and messages.
+// "strace, perf, lookahead-csv or kernel": every format a trace may be in, for help texts and messages.
 std::string traceFormatChoices();
 
 // Parses one line in a known format.

@@ -204,6 +204,8 @@ public:
         }
         if (line.interrupted)
             ++m_interrupted;
+        if (line.readAhead)
+            ++m_readAhead;
         const std::uint64_t covered = coveredBytes(line);
         if (covered < line.bytes)
             ++m_shortReads;
@@ -260,10 +262,20 @@ public:
             m_trace.waits.push_back({line.timeNs, found->second});
     }
 
+    void pageCacheFill(const TraceLine& line) override {
+        if (!matches(line, false))
+            return;
+        ++m_fills;
+        m_fillBytes += line.bytes; // each at most 4 GiB (kernel_capture_format.h): 2^32 fills before a wrap
+    }
+
     // The chosen file's name ("" for fd:N, named by the option).
     const std::string& name() const { return m_name; }
     std::uint64_t shortReads() const { return m_shortReads; }
     std::uint64_t interruptedReads() const { return m_interrupted; }
+    std::uint64_t readAheadReads() const { return m_readAhead; }
+    std::uint64_t fills() const { return m_fills; }
+    std::uint64_t fillBytes() const { return m_fillBytes; }
 
 private:
     bool matches(const TraceLine& line, bool isRead) {
@@ -320,6 +332,7 @@ private:
     std::unordered_map<std::uint32_t, std::uint32_t> m_byIoId;       // CSV reads not yet completed
     std::unordered_map<std::uint32_t, std::uint32_t> m_processIndex; // pid -> index in processes
     std::uint64_t m_shortReads = 0, m_interrupted = 0;
+    std::uint64_t m_readAhead = 0, m_fills = 0, m_fillBytes = 0;
 };
 
 // The first lines, for detecting the format; rejects empty and binary files.
@@ -345,9 +358,10 @@ TraceFormat formatOf(const TraceImportRequest& request, const std::vector<std::s
         return request.format;
     const std::optional<TraceFormat> detected = detectTraceFormat(lines);
     if (!detected)
-        throw InputError("trace " + quoted(request.path) +
-                         " is not strace, perf trace or Lookahead trace CSV output (its first line is '" +
-                         excerpt(lines.front(), 80) + "'); see docs/trace-import.md");
+        throw InputError(
+            "trace " + quoted(request.path) +
+            " is not strace, perf trace, Lookahead trace CSV or kernel capture output (its first line is '" +
+            excerpt(lines.front(), 80) + "'); see docs/trace-import.md");
     return *detected;
 }
 
@@ -422,6 +436,15 @@ void addNotes(ObservedTrace& trace, const ScanStats& stats, const Collector& col
         trace.notes.push_back(
             std::to_string(stats.unfinishedCalls) +
             " call(s) began (<unfinished ...>) but never resumed in the trace and are left out");
+    if (collector.fills() > 0)
+        trace.notes.push_back("the page cache took in " + std::to_string(collector.fillBytes() / 1024) +
+                              " kB of the relation in " + std::to_string(collector.fills()) +
+                              " fill(s): buffered reads, so the device reads are what the kernel read for "
+                              "them, its read-ahead included");
+    if (collector.readAheadReads() > 0)
+        trace.notes.push_back(std::to_string(collector.readAheadReads()) +
+                              " device read(s) of the relation were the kernel's read-ahead (RA), not asked "
+                              "for by the reader");
     if (trace.otherFiles > 0)
         trace.notes.push_back("the trace reads " + std::to_string(trace.otherFiles) +
                               " more file(s) than are listed");

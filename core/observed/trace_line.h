@@ -9,14 +9,15 @@ namespace la {
 
 // What one line of a trace says, as far as importing reads is concerned.
 enum class LineKind : std::uint8_t {
-    Read,       // a whole read call (start time, file, offset, size, maybe its duration)
-    Started,    // strace "<unfinished ...>": a read began; its size and result come on a later line
-    Resumed,    // strace "<... pread64 resumed>": the rest of the process's unfinished read
-    Completed,  // Lookahead CSV: read io_id finished
-    Waited,     // Lookahead CSV: the consumer waited for read io_id
-    UringEnter, // io_uring_enter: reads went to io_uring, where a syscall trace cannot see them
-    Other,      // anything else a trace legitimately holds (headers, exits, signals, other calls)
-    Bad,        // not a line of this format, or cut short
+    Read,          // a whole read call (start time, file, offset, size, maybe its duration)
+    Started,       // strace "<unfinished ...>": a read began; its size and result come on a later line
+    Resumed,       // strace "<... pread64 resumed>": the rest of the process's unfinished read
+    Completed,     // Lookahead CSV: read io_id finished
+    Waited,        // Lookahead CSV: the consumer waited for read io_id
+    UringEnter,    // io_uring_enter: reads went to io_uring, where a syscall trace cannot see them
+    PageCacheFill, // kernel capture: pages of a file entered the page cache
+    Other,         // anything else a trace legitimately holds (headers, exits, signals, other calls)
+    Bad,           // not a line of this format, or cut short
 };
 
 // Fields of one line. Views point into the line and live as long as it.
@@ -34,6 +35,7 @@ struct TraceLine {
     bool failed = false;          // the call returned an error
     bool interrupted = false;     // perf: another task cut the call; its end is not in the trace
     std::uint32_t ioId = 0;       // Lookahead CSV: the read's number
+    bool readAhead = false;       // kernel capture: the kernel's own read-ahead (RWBS "RA")
 };
 
 // What a line may say (docs/trace-import.md, "Bad input"): beyond these it is malformed, so no

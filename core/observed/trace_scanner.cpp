@@ -114,6 +114,9 @@ bool scanTrace(LineReader& reader, TraceFormat format, TraceVisitor& visitor, Sc
         case LineKind::UringEnter:
             ++stats.uringEnters;
             break;
+        case LineKind::PageCacheFill:
+            visitor.pageCacheFill(line);
+            break;
         case LineKind::Other:
             break;
         case LineKind::Bad:

@@ -22,6 +22,7 @@ public:
     virtual void read(const TraceLine& line) = 0;
     virtual void completed(const TraceLine& /*line*/) {}
     virtual void waited(const TraceLine& /*line*/) {}
+    virtual void pageCacheFill(const TraceLine& /*line*/) {}
 };
 
 // What a pass saw besides the reads.

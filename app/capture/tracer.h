@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A tracer records the reads of running processes into a file that --import-trace reads
+// (docs/trace-import.md). `lookahead record` and `lookahead capture` choose one by kind.
+
+#include "observed/trace_format.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace la {
+
+enum class TracerKind { Strace, Kernel };
+
+struct CaptureTargets {
+    // The processes whose reads are wanted.
+    std::vector<qint64> pids;
+    // Those of `pids` whose new children are traced too: PostgreSQL's postmaster, whose I/O worker
+    // pool grows during a query.
+    std::vector<qint64> followChildren;
+    // The files of interest (absolute paths): a tracer that sees device requests maps them to these.
+    QStringList files;
+};
+
+class Tracer {
+public:
+    virtual ~Tracer() = default;
+    virtual TracerKind kind() const = 0;
+    // The format of the file it writes.
+    virtual TraceFormat format() const = 0;
+    // Why it cannot trace these targets here, saying what to do; empty if it can. Checked before
+    // anything is started.
+    virtual QString unavailable(const CaptureTargets& targets) const = 0;
+    // Attaches to every target and returns once all are attached. An error message, empty on success;
+    // on error nothing is left attached.
+    virtual QString start(const CaptureTargets& targets, const QString& outPath) = 0;
+    // Detaches and finishes the file. An error message, empty on success. Safe to call twice, and
+    // called by the destructor: no tracer outlives its object.
+    virtual QString stop() = 0;
+};
+
+std::unique_ptr<Tracer> makeTracer(TracerKind kind);
+
+} // namespace la

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/capture_command.h"
+
+#include "capture/tracer.h"
+#include "experiment/signal_cancel.h"
+#include "input_error.h"
+#include "io/output_guard.h"
+#include "message_text.h"
+#include "text_parse.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+
+namespace la {
+
+namespace {
+
+struct CaptureArgs {
+    std::string tracer = "auto";
+    std::string out;
+    std::vector<qint64> pids;
+    std::vector<std::string> files;
+    std::vector<std::string> command;
+    bool help = false;
+};
+
+CaptureArgs parseArgs(const std::vector<std::string>& args) {
+    CaptureArgs parsed;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        const auto value = [&]() -> const std::string& {
+            if (i + 1 >= args.size())
+                throw InputError(joined({"capture: ", arg, " needs a value (see lookahead capture --help)"}));
+            return args[++i];
+        };
+        if (arg == "--") {
+            parsed.command.assign(args.begin() + std::ptrdiff_t(i) + 1, args.end());
+            if (parsed.command.empty())
+                throw InputError("capture: -- must be followed by the command to run");
+            break;
+        }
+        if (arg == "--help" || arg == "-h") {
+            parsed.help = true;
+        } else if (arg == "--tracer") {
+            parsed.tracer = value();
+            if (parsed.tracer != "kernel" && parsed.tracer != "strace" && parsed.tracer != "auto")
+                throw InputError(joined(
+                    {"capture: --tracer '", excerpt(parsed.tracer), "': choose kernel, strace or auto"}));
+        } else if (arg == "--out") {
+            parsed.out = value();
+        } else if (arg == "--pid") {
+            const std::string& text = value();
+            std::uint64_t pid = 0;
+            if (!parseUnsigned(text, pid) || pid == 0 || pid > INT32_MAX)
+                throw InputError(joined({"capture: --pid '", excerpt(text), "': expected a process id"}));
+            parsed.pids.push_back(qint64(pid));
+        } else if (arg == "--files") {
+            parsed.files.push_back(value());
+            // Every path up to the next option.
+            while (i + 1 < args.size() && !args[i + 1].starts_with("--"))
+                parsed.files.push_back(args[++i]);
+        } else {
+            throw InputError(
+                joined({"capture: unknown argument '", excerpt(arg), "' (see lookahead capture --help)"}));
+        }
+    }
+    if (parsed.help)
+        return parsed;
+    if (parsed.out.empty())
+        throw InputError("capture: give --out FILE (where the capture goes)");
+    if (!parsed.pids.empty() && !parsed.command.empty())
+        throw InputError("capture: give either --pid or -- COMMAND, not both");
+    return parsed;
+}
+
+void say(const std::string& text) {
+    std::fprintf(stderr, "capture: %s\n", text.c_str());
+}
+
+// The tracer --tracer names; `auto` takes the kernel's where it can run, saying why not otherwise.
+std::unique_ptr<Tracer> chooseTracer(const CaptureArgs& parsed, const CaptureTargets& targets) {
+    const TracerKind kind = parsed.tracer == "strace" ? TracerKind::Strace : TracerKind::Kernel;
+    std::unique_ptr<Tracer> tracer = makeTracer(kind);
+    const QString why = tracer->unavailable(targets);
+    if (why.isEmpty())
+        return tracer;
+    if (parsed.tracer != "auto")
+        throw InputError("capture: " + why.toStdString());
+    say("the kernel tracer cannot be used (" + why.toStdString() + "); using strace");
+    tracer = makeTracer(TracerKind::Strace);
+    if (const QString straceWhy = tracer->unavailable(targets); !straceWhy.isEmpty())
+        throw InputError("capture: strace cannot be used either: " + straceWhy.toStdString());
+    return tracer;
+}
+
+// A child that runs `command` once released: forked first so that the tracer can attach to it
+// before it does anything.
+class HeldCommand {
+public:
+    explicit HeldCommand(const std::vector<std::string>& command) {
+        int gate[2];
+        if (::pipe2(gate, O_CLOEXEC) != 0)
+            throw IoError(std::string("capture: cannot start the command: ") + std::strerror(errno));
+        std::vector<char*> argv;
+        for (const std::string& word : command)
+            argv.push_back(const_cast<char*>(word.c_str()));
+        argv.push_back(nullptr);
+        m_pid = ::fork();
+        if (m_pid < 0)
+            throw IoError(std::string("capture: cannot start the command: ") + std::strerror(errno));
+        if (m_pid == 0) {
+            ::close(gate[1]);
+            char go = 0;
+            if (::read(gate[0], &go, 1) != 1)
+                ::_exit(127);
+            ::execvp(argv[0], argv.data());
+            const char message[] = "capture: cannot run the command\n";
+            [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, message, sizeof message - 1);
+            ::_exit(127);
+        }
+        ::close(gate[0]);
+        m_gate = gate[1];
+    }
+    ~HeldCommand() {
+        if (m_gate >= 0)
+            ::close(m_gate);
+        if (m_pid > 0 && !m_reaped) {
+            ::kill(m_pid, SIGTERM);
+            ::waitpid(m_pid, nullptr, 0);
+        }
+    }
+    HeldCommand(const HeldCommand&) = delete;
+    HeldCommand& operator=(const HeldCommand&) = delete;
+
+    pid_t pid() const { return m_pid; }
+    void release() {
+        const char go = 1;
+        [[maybe_unused]] const ssize_t n = ::write(m_gate, &go, 1);
+        ::close(m_gate);
+        m_gate = -1;
+    }
+    // Its exit status as a shell shows it.
+    int reap() {
+        int status = 0;
+        while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        m_reaped = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    void terminate() { ::kill(m_pid, SIGTERM); }
+
+private:
+    pid_t m_pid = -1;
+    int m_gate = -1;
+    bool m_reaped = false;
+};
+
+// Waits until every process in `pids` has ended, or a signal came; false for the signal.
+bool waitForEnd(const std::vector<qint64>& pids) {
+    std::vector<pollfd> fds{{SignalCancel::notifyFd(), POLLIN, 0}};
+    for (const qint64 pid : pids) {
+        const int fd = int(::syscall(SYS_pidfd_open, pid_t(pid), 0));
+        if (fd >= 0)
+            fds.push_back({fd, POLLIN, 0});
+    }
+    std::size_t running = fds.size() - 1;
+    bool signalled = false;
+    while (running > 0 || pids.empty()) {
+        if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR)
+            break;
+        if (SignalCancel::exitCode() != 0 || (fds[0].revents & POLLIN)) {
+            signalled = true;
+            break;
+        }
+        for (std::size_t i = 1; i < fds.size(); ++i)
+            if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP))) {
+                ::close(fds[i].fd);
+                fds[i].fd = -1;
+                --running;
+            }
+    }
+    for (std::size_t i = 1; i < fds.size(); ++i)
+        if (fds[i].fd >= 0)
+            ::close(fds[i].fd);
+    return !signalled;
+}
+
+} // namespace
+
+std::string captureUsageText() {
+    return "Usage: lookahead capture [--tracer kernel|strace|auto] --out FILE [--pid PID ...]\n"
+           "                         [--files PATH ...] [-- COMMAND ...]\n"
+           "\n"
+           "Records what processes read into a file that --import-trace reads (docs/trace-import.md):\n"
+           "the processes --pid names until they end, or COMMAND, started here, until it exits;\n"
+           "Ctrl+C ends the capture sooner (what was captured is written).\n"
+           "\n"
+           "  --tracer T     kernel: the kernel's block tracepoints, mapped to --files through their\n"
+           "                 extents; sees io_uring's reads and costs the scan little (root only);\n"
+           "                 strace: the read calls of the processes (slower, blind to io_uring);\n"
+           "                 auto (default): kernel where it can run, else strace, saying why\n"
+           "  --out FILE     the capture; written whole or not at all, never over an input\n"
+           "  --pid PID      a process to capture (repeat for several)\n"
+           "  --files PATH   the files of interest (several may follow): the kernel tracer maps the\n"
+           "                 device's reads to these; without --pid or COMMAND it captures until Ctrl+C\n";
+}
+
+int runCaptureCommand(const std::vector<std::string>& args) {
+    try {
+        const CaptureArgs parsed = parseArgs(args);
+        if (parsed.help) {
+            std::fputs(captureUsageText().c_str(), stdout);
+            return 0;
+        }
+        std::vector<NamedPath> inputs;
+        for (const std::string& file : parsed.files)
+            inputs.push_back({"--files", file});
+        checkOutputsApart(inputs, {{"--out", parsed.out}});
+        CaptureTargets targets;
+        targets.pids = parsed.pids;
+        for (const std::string& file : parsed.files)
+            targets.files << QString::fromStdString(file);
+        if (parsed.command.empty() && parsed.pids.empty() && parsed.tracer == "strace")
+            throw InputError("capture: strace needs --pid or -- COMMAND");
+        std::unique_ptr<HeldCommand> command;
+        if (!parsed.command.empty()) {
+            command = std::make_unique<HeldCommand>(parsed.command);
+            targets.pids = {command->pid()};
+            targets.followChildren = {command->pid()};
+        }
+        std::unique_ptr<Tracer> tracer = chooseTracer(parsed, targets);
+        const char* name = tracer->kind() == TracerKind::Kernel ? "kernel" : "strace";
+        if (const QString error = tracer->start(targets, QString::fromStdString(parsed.out));
+            !error.isEmpty())
+            throw IoError("capture: " + error.toStdString());
+        const auto began = std::chrono::steady_clock::now();
+        say(std::string("capturing with the ") + name + " tracer" +
+            (parsed.command.empty() && parsed.pids.empty() ? " until Ctrl+C" : ""));
+        int commandStatus = 0;
+        bool ended = false;
+        if (command) {
+            command->release();
+            ended = waitForEnd(targets.pids);
+            if (!ended)
+                command->terminate();
+            commandStatus = command->reap();
+        } else {
+            ended = waitForEnd(targets.pids);
+        }
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        if (const QString error = tracer->stop(); !error.isEmpty())
+            throw IoError("capture: " + error.toStdString());
+        char figures[64];
+        std::snprintf(figures, sizeof figures, "%.2f s", seconds);
+        say(std::string(ended ? "" : "interrupted; ") + "capture written to " + printable(parsed.out) + " (" +
+            name + " tracer, " + figures + ")");
+        if (command && commandStatus != 0)
+            say("the command exited with status " + std::to_string(commandStatus));
+        if (!ended)
+            return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : 130;
+        return 0;
+    } catch (const InputError& error) {
+        std::fprintf(stderr, "%s\n", error.what());
+        return 2;
+    } catch (const IoError& error) {
+        std::fprintf(stderr, "%s\n", error.what());
+        return 1;
+    }
+}
+
+} // namespace la

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "record/buffer_cache.h"
+
+#include <algorithm>
+
+namespace la {
+
+namespace {
+
+// The relation's buffers in this database, main fork: relfilenode alone repeats across databases.
+const char* const kRelationBuffers =
+    "FROM pg_buffercache WHERE relfilenode = pg_relation_filenode($1::oid::regclass) AND relforknumber = 0 "
+    "AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())";
+
+} // namespace
+
+BufferCache::BufferCache(PgSession& session, int serverMajor) : m_session(session), m_major(serverMajor) {
+    const bool installed =
+        !m_session.value(QStringLiteral("SELECT 1 FROM pg_extension WHERE extname = 'pg_buffercache'"))
+             .isEmpty();
+    try {
+        if (!installed) {
+            m_session.query(QStringLiteral("CREATE EXTENSION pg_buffercache"), {},
+                            QStringLiteral("creating the extension pg_buffercache"));
+            m_created = true;
+        }
+    } catch (const RecordError& error) {
+        m_why =
+            QStringLiteral("pg_buffercache is not in this database and could not be created (%1): a "
+                           "superuser can run CREATE EXTENSION pg_buffercache (it ships with PostgreSQL's "
+                           "contrib); until then the cache state at the start is derived from the trace")
+                .arg(error.message());
+        return;
+    }
+    try {
+        m_session.query(QStringLiteral("SELECT 1 FROM pg_buffercache LIMIT 1"), {},
+                        QStringLiteral("reading pg_buffercache"));
+        m_available = true;
+    } catch (const RecordError& error) {
+        m_why = QStringLiteral("%1: grant this role pg_monitor to read shared buffers; until then the cache "
+                               "state at the start is derived from the trace")
+                    .arg(error.message());
+    }
+}
+
+BufferCache::~BufferCache() {
+    restore();
+}
+
+QString BufferCache::restore() {
+    if (!m_created)
+        return {};
+    m_created = false;
+    try {
+        m_session.query(QStringLiteral("DROP EXTENSION pg_buffercache"), {},
+                        QStringLiteral("dropping the extension pg_buffercache, created for the recording"));
+    } catch (const RecordError& error) {
+        return error.message();
+    }
+    return {};
+}
+
+std::vector<std::uint32_t> BufferCache::residentBlocks(const QString& relationOid) {
+    std::vector<std::uint32_t> blocks;
+    for (const QStringList& row :
+         m_session.query(QStringLiteral("SELECT relblocknumber ") + QLatin1String(kRelationBuffers) +
+                             QStringLiteral(" ORDER BY 1"),
+                         {relationOid}, QStringLiteral("reading pg_buffercache")))
+        blocks.push_back(row.value(0).toUInt());
+    return blocks;
+}
+
+bool BufferCache::evict(const QString& relationOid, const std::vector<std::uint32_t>& keep, QString& why) {
+    if (m_major < 17) {
+        why = QStringLiteral(
+                  "PostgreSQL %1 cannot evict a relation's buffers while it runs (pg_buffercache_evict "
+                  "came in 17): only a restart empties them")
+                  .arg(m_major);
+        return false;
+    }
+    QStringList kept;
+    for (const std::uint32_t block : keep)
+        kept << QString::number(block);
+    m_session.query(QStringLiteral("SELECT pg_buffercache_evict(bufferid) ") +
+                        QLatin1String(kRelationBuffers) +
+                        QStringLiteral(" AND NOT relblocknumber = ANY ($2::int8[])"),
+                    {relationOid, QLatin1Char('{') + kept.join(QLatin1Char(',')) + QLatin1Char('}')},
+                    QStringLiteral("evicting the relation's buffers"));
+    return true;
+}
+
+} // namespace la

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "record/pg_session.h"
+
+#include <libpq-fe.h>
+#include <poll.h>
+
+#include <cerrno>
+
+#include <memory>
+
+namespace la {
+
+namespace {
+
+// The passwords a message could echo: the conninfo's own and PGPASSWORD.
+QStringList secretsOf(const QString& conninfo) {
+    QStringList secrets;
+    if (const QByteArray env = qgetenv("PGPASSWORD"); !env.isEmpty())
+        secrets << QString::fromLocal8Bit(env);
+    char* error = nullptr;
+    PQconninfoOption* options = PQconninfoParse(conninfo.toUtf8().constData(), &error);
+    PQfreemem(error);
+    if (options) {
+        for (PQconninfoOption* option = options; option->keyword; ++option)
+            if (option->val && qstrcmp(option->keyword, "password") == 0 && *option->val)
+                secrets << QString::fromUtf8(option->val);
+        PQconninfoFree(options);
+    }
+    return secrets;
+}
+
+} // namespace
+
+PgSession::PgSession(const QString& conninfo, const QString& password, const std::atomic<bool>* cancel)
+    : m_cancel(cancel), m_secrets(secretsOf(conninfo)) {
+    if (!password.isEmpty())
+        m_secrets << password;
+    // The conninfo (or URI) goes in as dbname with expand_dbname, as psql passes it; a password of its
+    // own overrides.
+    const QByteArray dbname = conninfo.toUtf8(), secret = password.toUtf8();
+    const char* keywords[] = {"dbname", password.isEmpty() ? nullptr : "password", nullptr};
+    const char* values[] = {dbname.constData(), secret.constData(), nullptr};
+    // Non-blocking connect, polled, so that Cancel is seen while a server does not answer.
+    m_conn = PQconnectStartParams(keywords, values, 1);
+    if (!m_conn)
+        throw RecordError(QStringLiteral("cannot connect: out of memory"));
+    if (PQstatus(m_conn) == CONNECTION_BAD)
+        throw RecordError(
+            QStringLiteral("cannot connect: %1").arg(scrubbed(QString::fromUtf8(PQerrorMessage(m_conn)))));
+    PostgresPollingStatusType state = PGRES_POLLING_WRITING;
+    while (state != PGRES_POLLING_OK && state != PGRES_POLLING_FAILED) {
+        pollfd fd{PQsocket(m_conn), short(state == PGRES_POLLING_READING ? POLLIN : POLLOUT), 0};
+        if (m_cancel && m_cancel->load())
+            throw RecordError(QStringLiteral("cancelled while connecting"));
+        if (::poll(&fd, 1, 100) == 0)
+            continue;
+        state = PQconnectPoll(m_conn);
+    }
+    if (PQstatus(m_conn) != CONNECTION_OK) {
+        const QString why = scrubbed(QString::fromUtf8(PQerrorMessage(m_conn)).trimmed());
+        throw RecordError(QStringLiteral("cannot connect: %1").arg(why));
+    }
+}
+
+PgSession::~PgSession() {
+    PQfinish(m_conn);
+}
+
+QString PgSession::scrubbed(const QString& message) const {
+    QString text = message;
+    for (const QString& secret : m_secrets)
+        text.replace(secret, QStringLiteral("********"));
+    return text.trimmed();
+}
+
+int PgSession::backendPid() const {
+    return PQbackendPID(m_conn);
+}
+
+QString PgSession::description() const {
+    return QStringLiteral("host=%1 port=%2 dbname=%3 user=%4")
+        .arg(QString::fromUtf8(PQhost(m_conn)), QString::fromUtf8(PQport(m_conn)),
+             QString::fromUtf8(PQdb(m_conn)), QString::fromUtf8(PQuser(m_conn)));
+}
+
+void PgSession::waitForResult() {
+    bool cancelSent = false;
+    while (PQisBusy(m_conn)) {
+        if (!cancelSent && m_cancel && m_cancel->load()) {
+            // Ask the server to stop the statement; its error result then ends the wait.
+            if (PGcancel* handle = PQgetCancel(m_conn)) {
+                char error[256];
+                PQcancel(handle, error, sizeof error);
+                PQfreeCancel(handle);
+            }
+            cancelSent = true;
+        }
+        pollfd fd{PQsocket(m_conn), POLLIN, 0};
+        if (::poll(&fd, 1, 100) < 0 && errno != EINTR)
+            throw RecordError(QStringLiteral("lost the connection to the server"));
+        if (!PQconsumeInput(m_conn))
+            throw RecordError(QStringLiteral("lost the connection to the server: %1")
+                                  .arg(scrubbed(QString::fromUtf8(PQerrorMessage(m_conn)))));
+    }
+}
+
+PgSession::Rows PgSession::query(const QString& sql, const QStringList& params, const QString& what) {
+    std::vector<QByteArray> values;
+    std::vector<const char*> pointers;
+    for (const QString& param : params)
+        values.push_back(param.toUtf8());
+    for (const QByteArray& value : values)
+        pointers.push_back(value.constData());
+    if (!PQsendQueryParams(m_conn, sql.toUtf8().constData(), int(pointers.size()), nullptr, pointers.data(),
+                           nullptr, nullptr, 0))
+        throw RecordError(QStringLiteral("cannot send %1: %2")
+                              .arg(what.isEmpty() ? QStringLiteral("a query") : what,
+                                   scrubbed(QString::fromUtf8(PQerrorMessage(m_conn)))));
+    waitForResult();
+    Rows rows;
+    QString error;
+    // Every result must be read before the connection takes the next statement.
+    while (PGresult* raw = PQgetResult(m_conn)) {
+        const std::unique_ptr<PGresult, decltype(&PQclear)> result(raw, &PQclear);
+        const ExecStatusType status = PQresultStatus(raw);
+        if (status == PGRES_TUPLES_OK) {
+            for (int row = 0; row < PQntuples(raw); ++row) {
+                QStringList cells;
+                for (int column = 0; column < PQnfields(raw); ++column)
+                    cells << QString::fromUtf8(PQgetvalue(raw, row, column));
+                rows.push_back(std::move(cells));
+            }
+        } else if (status != PGRES_COMMAND_OK && error.isEmpty()) {
+            error = scrubbed(QString::fromUtf8(PQresultErrorMessage(raw)));
+        }
+        waitForResult();
+    }
+    if (m_cancel && m_cancel->load())
+        throw RecordError(QStringLiteral("cancelled"));
+    if (!error.isEmpty())
+        throw RecordError(what.isEmpty() ? error : QStringLiteral("%1 failed: %2").arg(what, error));
+    return rows;
+}
+
+QString PgSession::value(const QString& sql, const QStringList& params, const QString& what) {
+    const Rows rows = query(sql, params, what);
+    return rows.empty() || rows.front().isEmpty() ? QString() : rows.front().front();
+}
+
+} // namespace la

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "record/recorder.h"
+
+#include "experiment/explain_output.h"
+#include "input_error.h"
+#include "io/os_cache.h"
+#include "io/output_file.h"
+#include "pg/relation_files.h"
+#include "record/buffer_cache.h"
+#include "record/recorded_scan.h"
+#include "record/server_facts.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+#include <memory>
+#include <optional>
+
+namespace la {
+
+namespace {
+
+// At most this many visits from --visits-query: 2^32 blocks is PostgreSQL's own limit per relation,
+// but a list of visits is held in memory.
+constexpr std::size_t kMaxVisits = 200'000'000;
+
+QString withoutTrailingSemicolons(QString query) {
+    query = query.trimmed();
+    while (query.endsWith(QLatin1Char(';')))
+        query = query.chopped(1).trimmed();
+    return query;
+}
+
+// The model's policy by default: the server's own read stream, or PostgreSQL 19's before 17 had one.
+QString defaultPolicy(int major) {
+    if (major == 17 || major == 18)
+        return QStringLiteral("pg%1").arg(major);
+    return QStringLiteral("pg19");
+}
+
+void writeFile(const QString& path, const QString& what, const QByteArray& bytes) {
+    const std::string error = writeOutputFile(path.toStdString(), what.toStdString(),
+                                              std::string_view(bytes.constData(), bytes.size()));
+    if (!error.empty())
+        throw RecordError(QString::fromStdString(error));
+}
+
+QByteArray blockLines(const std::vector<std::uint32_t>& blocks) {
+    QByteArray text;
+    for (const std::uint32_t block : blocks)
+        text += QByteArray::number(block) + '\n';
+    return text;
+}
+
+// Every segment of a relation that exists here: "base/5/16390", ".1", ".2", …
+QStringList segmentFiles(const QString& dataDirectory, const RecordedRelation& relation) {
+    QStringList files;
+    const std::string first = QDir(dataDirectory).filePath(relation.filePath).toStdString();
+    for (std::uint32_t n = 0;; ++n) {
+        const QString path = QString::fromStdString(pg::segmentPath(first, n));
+        if (!QFileInfo::exists(path))
+            return files;
+        files << path;
+    }
+}
+
+// The visits a query gives, in its row order: a ctid "(12,3)" or a block number per row.
+std::vector<std::uint32_t> visitsOf(const PgSession::Rows& rows) {
+    static const QRegularExpression ctid(QStringLiteral(R"(^\((\d+),\d+\)$)"));
+    if (rows.size() > kMaxVisits)
+        throw RecordError(
+            QStringLiteral("--visits-query returned %1 rows, more than the %2 visits a recording holds")
+                .arg(rows.size())
+                .arg(kMaxVisits));
+    std::vector<std::uint32_t> blocks;
+    blocks.reserve(rows.size());
+    for (const QStringList& row : rows) {
+        const QString cell = row.value(0).trimmed();
+        const QRegularExpressionMatch match = ctid.match(cell);
+        bool ok = false;
+        const qulonglong block = (match.hasMatch() ? match.captured(1) : cell).toULongLong(&ok);
+        if (!ok || block > 0xFFFFFFFEULL)
+            throw RecordError(
+                QStringLiteral("--visits-query returned \"%1\" in row %2: give a ctid or a block "
+                               "number per row, in the scan's visit order")
+                    .arg(cell.left(40))
+                    .arg(blocks.size() + 1));
+        blocks.push_back(static_cast<std::uint32_t>(block));
+    }
+    return blocks;
+}
+
+// Whether the trace shows any read of `file` (a path's last components): a query whose blocks were all
+// in shared buffers reads nothing, and has no observed run to show.
+bool traceReads(const QString& tracePath, const QString& file) {
+    QFile trace(tracePath);
+    if (!trace.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray needle = '/' + file.toUtf8() + '>';
+    while (!trace.atEnd())
+        if (trace.readLine(1 << 16).contains(needle))
+            return true;
+    return false;
+}
+
+QJsonValue planJson(const QString& text) {
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8());
+    return doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(text);
+}
+
+std::optional<double> executionMs(const QString& planText) {
+    try {
+        return parseExplainOutput(planText.toUtf8(), QStringLiteral("the query's plan")).executionMs;
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+}
+
+// The tracer, attached for the life of this object: it is detached on every path out.
+class AttachedTracer {
+public:
+    AttachedTracer(Tracer* tracer, const CaptureTargets& targets, const QString& path) : m_tracer(tracer) {
+        if (!m_tracer)
+            return;
+        if (const QString error = m_tracer->start(targets, path); !error.isEmpty())
+            throw RecordError(QStringLiteral("cannot trace the server's processes: ") + error);
+    }
+    ~AttachedTracer() {
+        if (m_tracer)
+            m_tracer->stop();
+    }
+    AttachedTracer(const AttachedTracer&) = delete;
+    AttachedTracer& operator=(const AttachedTracer&) = delete;
+    void detach() {
+        if (!m_tracer)
+            return;
+        const QString error = m_tracer->stop();
+        m_tracer = nullptr;
+        if (!error.isEmpty())
+            throw RecordError(error);
+    }
+
+private:
+    Tracer* m_tracer;
+};
+
+} // namespace
+
+Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callbacks) {
+    const auto step = [&](const QString& text) {
+        if (callbacks.step)
+            callbacks.step(text);
+    };
+    const auto note = [&](const QString& text) {
+        if (callbacks.note)
+            callbacks.note(text);
+    };
+    const QString query = withoutTrailingSemicolons(request.query);
+    if (query.isEmpty())
+        throw RecordError(QStringLiteral("the query is empty: give the SQL to record"));
+    const QDir work(request.workDirectory);
+
+    step(QStringLiteral("connecting"));
+    // Two connections: the query's, whose backend is traced, and one for everything else, whose
+    // catalog reads and snapshots stay out of the trace.
+    PgSession control(request.conninfo, request.password, callbacks.cancel);
+    PgSession session(request.conninfo, request.password, callbacks.cancel);
+    // The control connection's statements are short, and its clean-up must run after a Cancel too.
+    control.setCancel(nullptr);
+    step(QStringLiteral("reading the server's settings"));
+    const ServerFacts facts = readServerFacts(control);
+    // One process reads the relation, in block order: no parallel workers, no synchronized start.
+    session.query(QStringLiteral("SET max_parallel_workers_per_gather = 0"));
+    session.query(QStringLiteral("SET synchronize_seqscans = off"));
+    for (const QString& setting : request.settings) {
+        const qsizetype equals = setting.indexOf(QLatin1Char('='));
+        if (equals <= 0)
+            throw RecordError(
+                QStringLiteral("--set %1: expected NAME=VALUE, e.g. enable_bitmapscan=off").arg(setting));
+        session.query(QStringLiteral("SELECT set_config($1, $2, false)"),
+                      {setting.left(equals).trimmed(), setting.mid(equals + 1).trimmed()},
+                      QStringLiteral("--set ") + setting);
+    }
+
+    step(QStringLiteral("planning the query"));
+    // Planning also reads what planning needs (catalogs, the index's metapage), so that the traced
+    // run's reads are its execution's.
+    const QString planned = session.value(QStringLiteral("EXPLAIN (VERBOSE, FORMAT JSON) ") + query, {},
+                                          QStringLiteral("the query"));
+    ExplainOutput plan;
+    try {
+        plan = parseExplainOutput(planned.toUtf8(), QStringLiteral("the query's plan"));
+    } catch (const InputError& error) {
+        throw RecordError(QString::fromStdString(error.what()));
+    }
+    const RecordedScan scan = recordedScanOf(plan, control);
+    std::vector<const RecordedRelation*> relations{&scan.heap};
+    if (scan.index)
+        relations.push_back(&*scan.index);
+
+    BufferCache buffers(control, facts.major());
+    if (!buffers.available())
+        note(buffers.whyUnavailable());
+    QStringList files;
+    if (facts.local)
+        for (const RecordedRelation* relation : relations)
+            files += segmentFiles(facts.dataDirectory, *relation);
+    if (request.cold) {
+        step(QStringLiteral("emptying the relation's caches"));
+        for (const RecordedRelation* relation : relations) {
+            QString why;
+            if (!buffers.available() || buffers.evict(relation->oid, {}, why))
+                continue;
+            if (const std::size_t stay = buffers.residentBlocks(relation->oid).size(); stay > 0)
+                note(QStringLiteral("--cold: %1; %2 of %3's blocks stay in shared buffers")
+                         .arg(why)
+                         .arg(stay)
+                         .arg(relation->name));
+        }
+        for (const QString& file : files)
+            evictFromOsCache(file.toStdString());
+        if (!facts.local)
+            note(QStringLiteral(
+                "--cold: the OS cache of a server on another machine cannot be emptied from here"));
+    }
+
+    std::vector<std::vector<std::uint32_t>> snapshot(relations.size());
+    if (buffers.available())
+        for (std::size_t i = 0; i < relations.size(); ++i)
+            snapshot[i] = buffers.residentBlocks(relations[i]->oid);
+
+    CaptureTargets targets;
+    std::unique_ptr<Tracer> tracer;
+    if (facts.local) {
+        targets.pids = {session.backendPid()};
+        if (facts.major() >= 18 && facts.ioMethod == QLatin1String("worker")) {
+            for (const qint64 pid : ioWorkerPids(control))
+                targets.pids.push_back(pid);
+            // The pool grows during a query: the postmaster starts the new workers.
+            targets.pids.push_back(facts.postmasterPid);
+            targets.followChildren = {facts.postmasterPid};
+        }
+        if (facts.ioMethod == QLatin1String("io_uring") && request.tracer == TracerKind::Strace)
+            note(QStringLiteral("io_method = io_uring: the server's reads go through io_uring, which syscall "
+                                "tracing cannot see; everything else is recorded"));
+        targets.files = files;
+        tracer = makeTracer(request.tracer);
+        if (!tracer)
+            throw RecordError(QStringLiteral("this tracer is not available in this build"));
+        if (const QString why = tracer->unavailable(targets); !why.isEmpty())
+            throw RecordError(QStringLiteral("cannot trace the server's processes: ") + why);
+    } else {
+        note(QStringLiteral("the server's processes cannot be traced from here (%1): everything is recorded "
+                            "but the trace of its reads")
+                 .arg(facts.whyNotLocal));
+    }
+
+    const QString analyze = QStringLiteral("EXPLAIN (ANALYZE, BUFFERS%1, FORMAT JSON) ")
+                                .arg(facts.major() >= 19 ? QStringLiteral(", IO") : QString()) +
+                            query;
+    const QString tracePath = work.filePath(QStringLiteral("query.trace"));
+    QString tracedPlan;
+    {
+        AttachedTracer attached(tracer.get(), targets, tracePath);
+        // Said once the tracer is attached: from here a Cancel has a tracer to detach.
+        step(tracer ? QStringLiteral("running the query, traced") : QStringLiteral("running the query"));
+        tracedPlan = session.value(analyze, {}, QStringLiteral("the query"));
+        attached.detach();
+    }
+
+    // Tracing slows the server down and changes its waits: the figures come from a run untraced,
+    // from the same cache state, where the server can be brought back to it.
+    QString untracedPlan;
+    QString overheadWhy;
+    if (!tracer) {
+        overheadWhy = QStringLiteral("nothing was traced");
+    } else if (!buffers.available()) {
+        overheadWhy = QStringLiteral("without pg_buffercache the cache state of the start cannot be checked");
+    } else {
+        step(QStringLiteral("restoring the cache state of the start"));
+        bool same = true;
+        for (std::size_t i = 0; i < relations.size() && same; ++i) {
+            QString why;
+            if (buffers.residentBlocks(relations[i]->oid) != snapshot[i] &&
+                !buffers.evict(relations[i]->oid, snapshot[i], why))
+                overheadWhy = why;
+            same = buffers.residentBlocks(relations[i]->oid) == snapshot[i];
+        }
+        if (same) {
+            if (request.cold)
+                for (const QString& file : files)
+                    evictFromOsCache(file.toStdString());
+            step(QStringLiteral("running the query, untraced"));
+            untracedPlan = session.value(analyze, {}, QStringLiteral("the query"));
+        } else if (overheadWhy.isEmpty()) {
+            overheadWhy = QStringLiteral("the relation's buffers could not be brought back to the start's");
+        }
+    }
+    if (!overheadWhy.isEmpty())
+        note(QStringLiteral("the query ran once, traced, and PostgreSQL's figures are the traced run's: %1")
+                 .arg(overheadWhy));
+
+    Recording recording;
+    QStringList& args = recording.replayArgs;
+    const QString policy =
+        request.comparePolicy.isEmpty() ? defaultPolicy(facts.major()) : request.comparePolicy;
+    const QString planFile = work.filePath(QStringLiteral("plan.json"));
+    writeFile(planFile, QStringLiteral("the query's plan"),
+              (untracedPlan.isEmpty() ? tracedPlan : untracedPlan).toUtf8());
+    const bool observed = tracer && traceReads(tracePath, scan.heap.filePath);
+    if (tracer && !observed)
+        note(QStringLiteral("the server read nothing of %1 (every block it visited was in shared buffers): "
+                            "there is no observed run, the model runs alone")
+                 .arg(scan.heap.name));
+    if (observed)
+        args << QStringLiteral("--import-trace") << tracePath << QStringLiteral("--trace-relation")
+             << scan.heap.filePath << QStringLiteral("--trace-backend")
+             << QString::number(session.backendPid()) << QStringLiteral("--explain") << planFile
+             << QStringLiteral("--compare-policy") << policy;
+    else
+        args << QStringLiteral("--policy") << policy;
+
+    QJsonObject visits;
+    if (!request.visitsQuery.isEmpty()) {
+        step(QStringLiteral("reading the visits"));
+        const std::vector<std::uint32_t> blocks =
+            visitsOf(control.query(request.visitsQuery, {}, QStringLiteral("--visits-query")));
+        const QString visitsFile = work.filePath(QStringLiteral("visits.txt"));
+        writeFile(visitsFile, QStringLiteral("the visits"), blockLines(blocks));
+        args << QStringLiteral("--blocks") << visitsFile;
+        visits = {{QStringLiteral("source"), QStringLiteral("visits-query")},
+                  {QStringLiteral("query"), request.visitsQuery},
+                  {QStringLiteral("count"), qint64(blocks.size())}};
+    } else if (scan.sequential()) {
+        args << QStringLiteral("--dataset") << QStringLiteral("seq") << QStringLiteral("--pattern-blocks")
+             << QString::number(scan.heap.blocks);
+        visits = {{QStringLiteral("source"), QStringLiteral("sequential")},
+                  {QStringLiteral("count"), qint64(scan.heap.blocks)}};
+    } else if (scan.keyRange && scan.index && facts.local) {
+        args << QStringLiteral("--pg-datadir") << facts.dataDirectory << QStringLiteral("--pg-index")
+             << scan.index->filePath << QStringLiteral("--pg-heap") << scan.heap.filePath
+             << QStringLiteral("--pg-key") << scan.keyRange->keyType << QStringLiteral("--pg-key-range")
+             << QStringLiteral("%1:%2").arg(scan.keyRange->lo).arg(scan.keyRange->hi)
+             << QStringLiteral("--direction")
+             << (scan.node.backward ? QStringLiteral("backward") : QStringLiteral("forward"));
+        visits = {{QStringLiteral("source"), QStringLiteral("btree")},
+                  {QStringLiteral("index"), scan.index->name},
+                  {QStringLiteral("key_range"),
+                   QStringLiteral("%1:%2").arg(scan.keyRange->lo).arg(scan.keyRange->hi)},
+                  {QStringLiteral("direction"),
+                   scan.node.backward ? QStringLiteral("backward") : QStringLiteral("forward")}};
+    } else {
+        const QString why = !scan.whyNoKeyRange.isEmpty() ? scan.whyNoKeyRange
+                            : !facts.local ? QStringLiteral("the index files are on another machine")
+                                           : QStringLiteral("it is a %1").arg(scan.node.nodeType);
+        if (!observed)
+            throw RecordError(
+                QStringLiteral("the scan's visits cannot be worked out (%1) and nothing was traced: "
+                               "give --visits-query SQL returning its ctids in visit order")
+                    .arg(why));
+        note(QStringLiteral(
+                 "the scan's visits cannot be worked out (%1): the model replays the observed reads, "
+                 "so its hits are missing; give --visits-query SQL returning ctids in visit order")
+                 .arg(why));
+        visits = {{QStringLiteral("source"), QStringLiteral("trace")}, {QStringLiteral("why"), why}};
+    }
+    const bool modelVisits = visits.value(QStringLiteral("source")) != QLatin1String("trace");
+
+    QJsonObject cached;
+    if (buffers.available()) {
+        cached = {{QStringLiteral("source"), QStringLiteral("pg_buffercache")},
+                  {QStringLiteral("blocks"), qint64(snapshot[0].size())}};
+        if (modelVisits) {
+            QString spec = QStringLiteral("none");
+            if (!snapshot[0].empty()) {
+                const QString snapshotFile = work.filePath(QStringLiteral("cached-at-start.txt"));
+                writeFile(snapshotFile, QStringLiteral("the cache snapshot"), blockLines(snapshot[0]));
+                spec = QStringLiteral("list:") + snapshotFile;
+            }
+            args << QStringLiteral("--prewarm") << spec;
+        }
+    } else {
+        cached = {{QStringLiteral("source"), observed ? QStringLiteral("trace") : QStringLiteral("unknown")}};
+    }
+    args << QStringLiteral("--shared-buffers") << QString::number(facts.sharedBufferBlocks)
+         << QStringLiteral("--eic") << QString::number(facts.effectiveIoConcurrency);
+    if (facts.ioCombineLimit > 0)
+        args << QStringLiteral("--io-combine-limit") << QString::number(facts.ioCombineLimit);
+    if (facts.major() < 17)
+        note(
+            QStringLiteral("PostgreSQL %1 has no read stream: the model shows what %2's would do on the same "
+                           "visits")
+                .arg(facts.major())
+                .arg(policy));
+
+    QJsonObject overhead;
+    const std::optional<double> tracedMs = executionMs(tracedPlan);
+    const std::optional<double> untracedMs =
+        untracedPlan.isEmpty() ? std::nullopt : executionMs(untracedPlan);
+    if (tracedMs && untracedMs && *untracedMs > 0) {
+        overhead = {{QStringLiteral("traced_ms"), *tracedMs},
+                    {QStringLiteral("untraced_ms"), *untracedMs},
+                    {QStringLiteral("ratio"), *tracedMs / *untracedMs}};
+        note(QStringLiteral("tracing cost: the query ran %1 ms traced, %2 ms untraced (%3×)")
+                 .arg(*tracedMs, 0, 'f', 1)
+                 .arg(*untracedMs, 0, 'f', 1)
+                 .arg(*tracedMs / *untracedMs, 0, 'f', 2));
+    } else {
+        overhead = {{QStringLiteral("measured"), false}, {QStringLiteral("why"), overheadWhy}};
+    }
+    QJsonObject plans{{QStringLiteral("traced"), planJson(tracedPlan)}};
+    if (!untracedPlan.isEmpty())
+        plans[QStringLiteral("untraced")] = planJson(untracedPlan);
+    recording.recorded = {
+        {QStringLiteral("server_version"), facts.version},
+        {QStringLiteral("server"), facts.json()},
+        {QStringLiteral("connection"), control.description()},
+        {QStringLiteral("query"), query},
+        {QStringLiteral("plan"), plans},
+        {QStringLiteral("relation"),
+         QJsonObject{{QStringLiteral("name"), scan.heap.name},
+                     {QStringLiteral("file"), scan.heap.filePath},
+                     {QStringLiteral("blocks"), qint64(scan.heap.blocks)},
+                     {QStringLiteral("scan"), scan.node.nodeType},
+                     {QStringLiteral("index"), scan.index ? scan.index->name : QString()}}},
+        {QStringLiteral("visits"), visits},
+        {QStringLiteral("cached_at_start"), cached},
+        {QStringLiteral("tracing_overhead"), overhead},
+        {QStringLiteral("cold"), request.cold},
+        {QStringLiteral("tracer"), tracer ? QStringLiteral("strace") : QStringLiteral("none")},
+    };
+    if (const QString error = buffers.restore(); !error.isEmpty())
+        note(error);
+    return recording;
+}
+
+} // namespace la

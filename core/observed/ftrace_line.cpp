@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ftrace_line.h"
+
+#include "checked_math.h"
+#include "text_cursor.h"
+
+#include <algorithm>
+
+namespace la {
+
+namespace {
+
+constexpr std::int64_t kNsPerSecond = 1'000'000'000;
+
+bool readU32(TextCursor& c, std::uint32_t& value) {
+    std::uint64_t v = 0;
+    return c.readUnsigned(v) && checkedCast(v, value);
+}
+
+bool readHex(TextCursor& c, std::uint64_t& value) {
+    const std::string_view rest = c.rest();
+    std::uint64_t v = 0;
+    std::size_t n = 0;
+    for (; n < rest.size(); ++n) {
+        const char ch = rest[n];
+        const int digit = ch >= '0' && ch <= '9'   ? ch - '0'
+                          : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                          : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                                   : -1;
+        if (digit < 0)
+            break;
+        if (v > (UINT64_MAX >> 4))
+            return false;
+        v = (v << 4) | static_cast<std::uint64_t>(digit);
+    }
+    if (n == 0)
+        return false;
+    c.seek(c.pos() + n);
+    value = v;
+    return true;
+}
+
+// "TASK-PID [CPU] FLAGS SECONDS.MICROS: " up to the event's name. TASK may hold spaces and dashes:
+// the pid is the digits after the last dash before the CPU's bracket.
+bool parseHeader(std::string_view head, FtraceEvent& out) {
+    const std::size_t cpu = head.find(" [");
+    if (cpu == std::string_view::npos)
+        return false;
+    std::string_view task = head.substr(0, cpu);
+    task.remove_suffix(task.size() - std::min(task.find_last_not_of(' ') + 1, task.size()));
+    const std::size_t dash = task.rfind('-');
+    if (dash == std::string_view::npos)
+        return false;
+    TextCursor pid(task.substr(dash + 1));
+    if (!readU32(pid, out.pid) || !pid.atEnd())
+        return false;
+    out.comm = task.substr(0, dash);
+    out.comm.remove_prefix(std::min(out.comm.find_first_not_of(' '), out.comm.size()));
+    const std::size_t stamp = head.rfind(' ');
+    if (stamp == std::string_view::npos || stamp < cpu)
+        return false;
+    TextCursor time(head.substr(stamp + 1));
+    return time.readDecimalNs(kNsPerSecond, out.timeNs) && time.atEnd();
+}
+
+// "MAJ,MIN RWBS" of a block event.
+bool parseDevice(TextCursor& c, char between, FtraceEvent& out) {
+    if (!readU32(c, out.major) || !c.consume(between) || !readU32(c, out.minor) || !c.consume(' '))
+        return false;
+    const std::string_view rest = c.rest();
+    const std::size_t space = rest.find(' ');
+    if (space == 0 || space == std::string_view::npos)
+        return false;
+    out.rwbs = rest.substr(0, space);
+    c.seek(c.pos() + space + 1);
+    return true;
+}
+
+// "(CMD) SECTOR + NSECT": the command is empty for file system requests.
+bool parseRange(TextCursor& c, FtraceEvent& out) {
+    if (!c.consume('(') || !c.skipTo(')') || !c.consume(") "))
+        return false;
+    return c.readUnsigned(out.sector) && c.consume(" + ") && readU32(c, out.sectors);
+}
+
+bool parseIssue(TextCursor& c, FtraceEvent& out) {
+    std::uint32_t bytes = 0;
+    if (!parseDevice(c, ',', out) || !readU32(c, bytes) || !c.consume(' ') || !parseRange(c, out))
+        return false;
+    // The issuing task's name closes the line; tracefs did not always know the task's.
+    const std::string_view rest = c.rest();
+    const std::size_t open = rest.find(" [");
+    if (open != std::string_view::npos && rest.ends_with(']') && (out.comm.empty() || out.comm == "<...>"))
+        out.comm = rest.substr(open + 2, rest.size() - open - 3);
+    out.kind = FtraceEventKind::Issue;
+    return true;
+}
+
+bool parseComplete(TextCursor& c, FtraceEvent& out) {
+    if (!parseDevice(c, ',', out) || !parseRange(c, out))
+        return false;
+    const std::string_view rest = c.rest();
+    const std::size_t open = rest.rfind('[');
+    if (open != std::string_view::npos && rest.ends_with(']')) {
+        TextCursor error(rest.substr(open + 1, rest.size() - open - 2));
+        const bool negative = error.consume('-');
+        std::uint32_t value = 0;
+        if (!readU32(error, value) || !error.atEnd() || value > INT32_MAX)
+            return false;
+        out.error = negative ? -static_cast<std::int32_t>(value) : static_cast<std::int32_t>(value);
+    }
+    out.kind = FtraceEventKind::Complete;
+    return true;
+}
+
+bool parsePageCacheAdd(TextCursor& c, FtraceEvent& out) {
+    if (!c.consume("dev ") || !readU32(c, out.major) || !c.consume(':') || !readU32(c, out.minor) ||
+        !c.consume(" ino ") || !readHex(c, out.inode) || !c.consume(" pfn=0x"))
+        return false;
+    std::uint64_t pfn = 0;
+    if (!readHex(c, pfn) || !c.consume(" ofs=") || !c.readUnsigned(out.offset) || !c.consume(" order=") ||
+        !readU32(c, out.order) || out.order > 20)
+        return false;
+    out.kind = FtraceEventKind::PageCacheAdd;
+    return true;
+}
+
+} // namespace
+
+bool parseFtraceLine(std::string_view line, FtraceEvent& out) {
+    out = FtraceEvent{};
+    if (line.starts_with("CPU:")) {
+        const std::size_t lost = line.find("[LOST ");
+        if (lost == std::string_view::npos)
+            return false;
+        TextCursor c(line.substr(lost + 6));
+        if (!c.readUnsigned(out.lost) || !c.consume(" EVENTS]"))
+            return false;
+        out.kind = FtraceEventKind::Lost;
+        return true;
+    }
+    struct Event {
+        std::string_view name;
+        bool (*parse)(TextCursor&, FtraceEvent&);
+    };
+    static constexpr Event kEvents[] = {
+        {": block_rq_issue: ", parseIssue},
+        {": block_rq_complete: ", parseComplete},
+        {": mm_filemap_add_to_page_cache: ", parsePageCacheAdd},
+    };
+    for (const Event& event : kEvents) {
+        const std::size_t at = line.find(event.name);
+        if (at == std::string_view::npos)
+            continue;
+        if (!parseHeader(line.substr(0, at), out))
+            return false;
+        TextCursor c(line.substr(at + event.name.size()));
+        return event.parse(c, out);
+    }
+    return false;
+}
+
+} // namespace la

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "extent_map.h"
+#include "ftrace_line.h"
+#include "kernel_capture_format.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace la {
+
+// A device number as the block and filemap tracepoints hold it (the kernel's dev_t: major << 20 | minor).
+inline std::uint32_t kernelDevice(std::uint32_t major, std::uint32_t minor) {
+    return (major << 20) | (minor & 0xfffff);
+}
+
+// A file of interest: where its pages are known (the file system's device and the inode) for the
+// page-cache events.
+struct CapturedFile {
+    std::string path;
+    std::uint32_t device = 0; // kernelDevice() of the file's st_dev
+    std::uint64_t inode = 0;
+};
+
+// Turns the kernel tracer's events into a kernel capture (docs/trace-import.md, "Kernel captures"):
+// each device read request is mapped through the files' extents to the parts of files it read,
+// timed from issue to completion, and each page-cache addition of a file becomes a fill.
+class KernelCapture {
+public:
+    // `extents` hold the files' extents on the devices the requests go to, by index into `files`.
+    KernelCapture(std::vector<CapturedFile> files, ExtentMap extents);
+
+    void add(const FtraceEvent& event);
+
+    // What the events said, for the capture's comment lines and the user.
+    struct Counts {
+        std::uint64_t deviceReads = 0;  // read requests on the files' devices
+        std::uint64_t mappedReads = 0;  // of those, requests that read part of a file of interest
+        std::uint64_t severalFiles = 0; // requests that read parts of more than one file
+        std::uint64_t partial = 0;      // requests partly outside every file of interest
+        std::uint64_t unfinished = 0;   // mapped requests whose completion was not seen
+        std::uint64_t failed = 0;       // mapped requests that completed with an error (left out)
+        std::uint64_t requeued = 0;     // requests issued again (the driver was busy): counted once
+        std::uint64_t fills = 0;        // page-cache additions of the files
+        std::uint64_t lostEvents = 0;   // the kernel's ring buffer overflowed by this many
+    };
+    const Counts& counts() const { return m_counts; }
+
+    // The capture: the header, `notes` as comment lines, the counts, then every record by time.
+    // Called once, when the events have ended.
+    void write(const std::vector<std::string>& notes, const std::function<void(std::string_view)>& sink);
+
+private:
+    struct Record {
+        KernelCaptureRecord data;
+        std::uint32_t file = 0;
+        bool failed = false;
+    };
+    struct Pending {
+        std::size_t first = 0; // index of its first record
+        std::size_t count = 0;
+        std::uint64_t bytes = 0; // the request's
+    };
+
+    void issue(const FtraceEvent& event);
+    void complete(const FtraceEvent& event);
+    void fill(const FtraceEvent& event);
+
+    std::vector<CapturedFile> m_files;
+    ExtentMap m_extents;
+    std::vector<Record> m_records;
+    // Mapped requests in flight, by (device, sector): a completion names its request so.
+    std::map<std::pair<std::uint32_t, std::uint64_t>, Pending> m_inFlight;
+    Counts m_counts;
+};
+
+} // namespace la
