@@ -64,7 +64,12 @@ struct RunConfig {
     std::string cacheDir; // where dataset files are written; empty = $XDG_CACHE_HOME/lookahead/datasets
     std::int64_t consumerNs = 3'000; // consumer CPU per block (docs/simulated-device.md §2)
     int collapseWindow = 32;
+    // Each run goes this many times, A and B interleaved, with real I/O; the summary is the median
+    // run's, with every repeat's figures (docs/repeats.md). The simulated device runs once.
+    int repeat = 1;
 };
+
+inline constexpr int kMaxRepeat = 100; // --repeat's most: a rank test needs far fewer
 
 // The stream's settings as a run uses them: the io_method of a real backend, direct I/O resolved,
 // shared_buffers from the pool size (StreamConfig's copies are derived here, never set apart).

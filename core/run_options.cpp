@@ -425,6 +425,12 @@ std::vector<RunOption> buildTable() {
         },
         [](RunConfig& c, std::uint64_t v) { c.consumerNs = std::int64_t(v); }));
     t.push_back(whole(
+        "repeat", "repeat", "repeat", io,
+        "real I/O: run A and B N times each, interleaved (A B B A ...), and judge their difference\n"
+        "against the noise (default 1; 5 or more for a verdict; docs/repeats.md)",
+        1, kMaxRepeat, [](const RunConfig& c) { return wholeText(std::uint64_t(c.repeat), false); },
+        [](RunConfig& c, std::uint64_t v) { c.repeat = int(v); }));
+    t.push_back(whole(
         "collapse-window", "collapseWindow", "collapse_window", "Output",
         "misses at distance <= 2 that make a collapse (default 32)", 1, 1 << 30,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.collapseWindow), false); },

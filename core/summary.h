@@ -79,6 +79,9 @@ struct RunSummary {
     std::string serverExplain;
     bool cancelled = false;
     std::string error; // non-empty if the run stopped on an error (the trace up to it is kept)
+    // A run repeated (--repeat, docs/repeats.md): every repeat's summary in the order they ran, this
+    // one being the median repeat's (by run time). Empty for a run that ran once.
+    std::vector<RunSummary> repeats;
 };
 
 // An imported trace's run (observed/observed_summary.h): it has reads, not the stream's state.

@@ -90,6 +90,15 @@ double readThroughput(const RunSummary& s) {
     return seconds > 0 ? static_cast<double>(s.bytesRead) / (1024.0 * 1024.0) / seconds : kNaN;
 }
 
+// EXPLAIN (ANALYZE, IO)'s figures that vary with real I/O's timing; none where the run has none.
+double explainPrefetchAvg(const RunSummary& s) {
+    return s.explainIo.prefetchKnown && s.explainIo.prefetchCount > 0 ? s.explainIo.prefetchAvg() : kNaN;
+}
+
+double explainWaits(const RunSummary& s) {
+    return s.explainIo.waitsKnown ? static_cast<double>(s.explainIo.waitCount) : kNaN;
+}
+
 // Blocks handed out while the distance was stuck at 1 <-> 2.
 double collapsedBlocks(const RunSummary& s) {
     std::uint64_t blocks = 0;
@@ -117,13 +126,13 @@ constexpr SummaryField kFields[] = {
     stored<&RunSummary::pageCacheBasis>("page_cache_basis", Both, "Page cache told apart by", "", kText,
                                         kJsonWhenSet | kNewerField),
     stored<&RunSummary::bytesRead>("bytes_read", Both, "Bytes read", "MiB", fixed(1, 1048576.0)),
-    stored<&RunSummary::waits>("waits", Both, "Waits", "", kCount),
-    stored<&RunSummary::waitNs>("wait_ns", Both, "Wait time", "ms", fixed(1, 1e6)),
+    stored<&RunSummary::waits>("waits", Both, "Waits", "", kCount, kVaries),
+    stored<&RunSummary::waitNs>("wait_ns", Both, "Wait time", "ms", fixed(1, 1e6), kVaries),
     stored<&RunSummary::waitsUnknown>("waits_unknown", Both, "Waits unknown", "", kOwn, kNewerField),
     stored<&RunSummary::waitTimeUnknown>("wait_time_unknown", Both, "Wait time unknown", "", kOwn,
                                          kNewerField),
     stored<&RunSummary::waitsScope>("waits_scope", Both, "Waits are", "", kText, kJsonWhenSet | kNewerField),
-    stored<&RunSummary::runtimeNs>("runtime_ns", Both, "Run time", "s", fixed(3, 1e9)),
+    stored<&RunSummary::runtimeNs>("runtime_ns", Both, "Run time", "s", fixed(3, 1e9), kVaries),
     stored<&RunSummary::resets>("resets", Both, "Resets", "", kCount, kNotInTrace),
     stored<&RunSummary::readsBeforeStream>("reads_before_stream", Both, "Reads before the stream", "", kCount,
                                            kNotInTrace | kNewerField),
@@ -189,7 +198,10 @@ constexpr SummaryField kFields[] = {
     stored<&RunSummary::cancelled>("cancelled", Both, "Cancelled", "", kOwn),
     stored<&RunSummary::error>("error", Both, "Error", "", kText, kJsonWhenSet),
     derived("mean_read_blocks", "Mean I/O size", "blocks", fixed(2), 0, meanReadBlocks),
-    derived("read_throughput", "Read throughput", "MiB/s", fixed(1), 0, readThroughput),
+    derived("read_throughput", "Read throughput", "MiB/s", fixed(1), kVaries, readThroughput),
+    derived("explain_prefetch_avg", "EXPLAIN prefetch distance", "blocks", fixed(1), kVaries,
+            explainPrefetchAvg),
+    derived("explain_io_waits", "EXPLAIN I/O waits", "", kCount, kVaries, explainWaits),
     derived("collapsed_blocks", "Blocks in collapses", "blocks", kCount, kNotInTrace, collapsedBlocks),
 };
 

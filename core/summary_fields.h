@@ -44,6 +44,9 @@ enum FieldFlag : std::uint8_t {
     kJsonWhenSet = 2, // the JSON leaves it out when empty or absent (scripts test for the key)
     kPgIndex = 4,     // an index scan's fact: kept only for a run that has RunSummary::pgIndex
     kNewerField = 8,  // added after format 1's first sessions: one without it reads as 0, not damaged
+    // Varies from one repeat of a real-I/O run to the next: the JSON keeps each repeat's value and
+    // their spread, the panel shows the spread (docs/repeats.md).
+    kVaries = 16,
 };
 
 // A stored figure in a summary: a pointer to it, of its type; for reading (FieldView) and for

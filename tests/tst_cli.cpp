@@ -32,6 +32,7 @@ private slots:
     void listDatasets();
     void compareWritesSummaryAndTrace();
     void blockListRun();
+    void repeatKeepsEveryRun();
     void explainIoFigures();
     void compareModes_data();
     void compareModes();
@@ -121,6 +122,39 @@ void TestCli::blockListRun() {
     QVERIFY(!run.isEmpty());
     QCOMPARE(run[QStringLiteral("blocks")].toInteger(), 6);
     QCOMPARE(run[QStringLiteral("misses")].toInteger(), 6);
+}
+
+// --repeat with real I/O (pread of a small file in a cache directory of the test's own): each run's
+// object keeps every repeat's run time, and the verdict judges them as repeats (docs/repeats.md).
+void TestCli::repeatKeepsEveryRun() {
+    const QString json = m_dir.filePath(QStringLiteral("repeat.json"));
+    const Result r =
+        lookahead({QStringLiteral("--headless"), QStringLiteral("--io"), QStringLiteral("sync"),
+                   QStringLiteral("--cache-dir"), m_dir.filePath(QStringLiteral("repeat-cache")),
+                   QStringLiteral("--dataset"), QStringLiteral("seq"), QStringLiteral("--pattern-blocks"),
+                   QStringLiteral("512"), QStringLiteral("--policy"), QStringLiteral("pg18"),
+                   QStringLiteral("--compare-policy"), QStringLiteral("pg19"), QStringLiteral("--repeat"),
+                   QStringLiteral("3"), QStringLiteral("--summary-json"), json});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QLatin1String("B (pg19), repeat 3: run time")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QLatin1String("3 and 3 runs are too few")), qPrintable(r.out));
+    const QJsonArray runs = readJson(json)[QStringLiteral("runs")].toArray();
+    QCOMPARE(runs.size(), 2);
+    for (const QJsonValue& run : runs) {
+        const QJsonObject o = run.toObject();
+        QCOMPARE(o[QStringLiteral("repeats")].toInteger(), 3);
+        const QJsonArray times = o[QStringLiteral("runtime_ns_runs")].toArray();
+        QCOMPARE(times.size(), 3);
+        QVERIFY(times.contains(o[QStringLiteral("runtime_ns")]));
+        QCOMPARE(o[QStringLiteral("waits_runs")].toArray().size(), 3);
+        QCOMPARE(o[QStringLiteral("runtime_ns_spread")].toObject()[QStringLiteral("median")].toInteger(),
+                 o[QStringLiteral("runtime_ns")].toInteger());
+    }
+    // Out of range: refused before anything runs.
+    const Result tooMany =
+        lookahead({QStringLiteral("--headless"), QStringLiteral("--repeat"), QStringLiteral("101")});
+    QCOMPARE(tooMany.exitCode, 2);
+    QVERIFY(tooMany.err.contains(QLatin1String("--repeat")));
 }
 
 void TestCli::explainIoFigures() {

@@ -54,6 +54,7 @@ class TestGuiController : public QObject {
     Q_OBJECT
 private slots:
     void runDeliversEveryEvent();
+    void repeatedRunShowsItsMedianRepeat();
     void stopMidRun();
     void restartDropsTheOldRun();
     void destroyMidRun();
@@ -93,6 +94,38 @@ void TestGuiController::runDeliversEveryEvent() {
     QCOMPARE(controller.traces()[0]->label(), std::string("pg18"));
     QCOMPARE(controller.traces()[1]->label(), std::string("pg19"));
     QVERIFY(controller.traces()[0]->limits().maxPinned > 0);
+}
+
+// A repeated real-I/O A/B (docs/repeats.md): each repeat is drawn in turn, then each run's trace is
+// its median repeat's, exactly, beside a summary carrying every repeat.
+void TestGuiController::repeatedRunShowsItsMedianRepeat() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    RunConfig config;
+    config.io = IoMode::Sync;
+    config.directIo = false;
+    config.cacheDir = dir.path().toStdString();
+    config.dataset.name = "seq";
+    config.dataset.blocks = 2048;
+    config.policy = "pg18";
+    config.comparePolicy = "pg19";
+    config.repeat = 3;
+    RunController controller;
+    QSignalSpy repeats(&controller, &RunController::repeatStarted);
+    QSignalSpy runFinished(&controller, &RunController::runFinished);
+    QSignalSpy finished(&controller, &RunController::finished);
+    controller.start(config);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(repeats.count(), 6);
+    QCOMPARE(runFinished.count(), 2);
+    const std::vector<RunSummary> summaries = controller.summaries();
+    QCOMPARE(summaries.size(), std::size_t(2));
+    for (std::size_t i = 0; i < 2; ++i) {
+        QCOMPARE(summaries[i].repeats.size(), std::size_t(3));
+        const RunTrace& trace = *controller.traces()[i];
+        QCOMPARE(trace.positions(), std::uint64_t(2048));
+        QCOMPARE(trace.reads(), static_cast<std::size_t>(summaries[i].ios));
+    }
 }
 
 void TestGuiController::stopMidRun() {

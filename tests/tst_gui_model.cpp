@@ -637,6 +637,27 @@ void TestGuiModel::summaryRowsFormatNumbers() {
     QCOMPARE(row->values[0], QStringLiteral("5,210 / 851 (split at 18.3 µs)"));
     QCOMPARE(row->values[1], QStringLiteral("–"));
     QCOMPARE(row->values[2], QStringLiteral("– (no read durations in the trace)"));
+
+    // A repeated run (docs/repeats.md): the median repeat's figures with the range of all beside them.
+    RunSummary repeated = s;
+    for (const std::int64_t ms : {430, 398, 412}) {
+        RunSummary repeat = s;
+        repeat.runtimeNs = ms * 1'000'000;
+        repeat.waits = static_cast<std::uint64_t>(ms / 2);
+        repeated.repeats.push_back(repeat);
+    }
+    repeated.runtimeNs = 412'000'000;
+    repeated.waits = 206;
+    const auto spread = summaryRows({&repeated});
+    const auto cell = [&spread](const QString& label) {
+        for (const SummaryRow& r : spread)
+            if (r.label == label)
+                return r.values[0];
+        return QString();
+    };
+    QCOMPARE(cell(QStringLiteral("Run time")), QStringLiteral("412 ms (398 ms–430 ms)"));
+    QVERIFY2(cell(QStringLiteral("Waits (time)")).startsWith(QStringLiteral("206 (199–215) (")),
+             qPrintable(cell(QStringLiteral("Waits (time)"))));
 }
 
 void TestGuiModel::explainRowsSayWherePostgresPrintsThem() {

@@ -12,6 +12,7 @@
 #include "plot_theme.h"
 #include "plot_view.h"
 #include "qcp.h"
+#include "repeat_strip.h"
 #include "window_harness.h"
 
 #include <QFile>
@@ -64,6 +65,7 @@ private slots:
     void initTestCase();
     void cleanup();
     void startInPositionModeLabelsEveryPane();
+    void repeatStripShowsRepeatedRunsOnly();
     void deepZoomTicksTellPositionsApart();
     void distanceAxisIsLog2AndFitsAZoomedCollapse();
     void rasterTooltipsCoverEveryDrawnCell();
@@ -412,4 +414,29 @@ void TestGuiViews::logDistanceAxisLabelsTwo() {
 }
 
 QTEST_MAIN(TestGuiViews)
+// The strip under the summary (docs/repeats.md): a row per repeated run with each repeat's run time
+// and its median repeat; hidden while no run was repeated.
+void TestGuiViews::repeatStripShowsRepeatedRunsOnly() {
+    RunSummary once;
+    once.runtimeNs = 5'000'000;
+    RunSummary repeated;
+    for (const std::int64_t ms : {30, 10, 20}) {
+        RunSummary repeat;
+        repeat.runtimeNs = ms * 1'000'000;
+        repeated.repeats.push_back(repeat);
+    }
+    const std::vector<RepeatStripRow> rows =
+        repeatStripRows({&once, &repeated, nullptr}, {QStringLiteral("A: pg18"), QStringLiteral("B: pg19")});
+    QCOMPARE(rows.size(), std::size_t(1));
+    QCOMPARE(rows[0].label, QStringLiteral("B: pg19"));
+    QCOMPARE(rows[0].seconds, std::vector<double>({0.03, 0.01, 0.02}));
+    QCOMPARE(rows[0].median, std::size_t(2));
+    RepeatStrip strip;
+    strip.setRows(rows);
+    QVERIFY(!strip.isHidden());
+    QVERIFY(!strip.grab().isNull());
+    strip.setRows(repeatStripRows({&once}, {QStringLiteral("A: pg18")}));
+    QVERIFY(strip.isHidden());
+}
+
 #include "tst_gui_views.moc"

@@ -121,6 +121,16 @@ void TestHostileSessions::damagedSessionIsRefused_data() {
         "a row of table options names a run that is 42, not in 0..1");
     row("events of a run not listed", false, "UPDATE events SET run = 9 WHERE run = 1", false,
         "it has events of a run it does not list");
+    row("repeat summary without its fields", false,
+        "UPDATE runs SET summary_json = json_set(summary_json, '$.repeat_summaries', json('[{}, {}]')) WHERE "
+        "run = 1",
+        false, "summary field");
+    row("more repeats than --repeat allows", false,
+        "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 100) UPDATE runs SET "
+        "summary_json = "
+        "json_set(summary_json, '$.repeat_summaries', (SELECT json_group_array(json('{}')) FROM n)) WHERE "
+        "run = 1",
+        false, "a run keeps 101 repeats' summaries, more than 100");
     row("read size 0 in the summary", false, "UPDATE summary SET value = '0:5' WHERE name = 'io_size_hist'",
         false, "summary field 'io_size_hist' has a read size outside 1..255");
     row("collapse interval backwards", false,

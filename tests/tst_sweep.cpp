@@ -8,6 +8,7 @@
 #include "gui/run_controller.h"
 #include "gui/sweep_window.h"
 #include "input_error.h"
+#include "qcp.h"
 #include "render/sweep_maps.h"
 #include "sweep/sweep_commands.h"
 #include "sweep/sweep_runner.h"
@@ -30,6 +31,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace la;
@@ -80,6 +82,7 @@ private slots:
     void cancelledSweepWritesNothing();
     void sweepViewRunsAndOpensACell();
     void sweepViewCancelsItsSetUp();
+    void cellsWithinNoiseAreMarked();
 };
 
 void TestSweep::jobsDoNotChangeTheResults() {
@@ -228,7 +231,8 @@ void TestSweep::hoverAndClickFindTheCell() {
                          {"1", "2", "3", "4"},
                          {"a", "b"},
                          {"p", "q"},
-                         {{0, 1, 2, 3, 4, 5, 6, 7}, {7, 6, 5, 4, 3, 2, 1, 0}}};
+                         {{0, 1, 2, 3, 4, 5, 6, 7}, {7, 6, 5, 4, 3, 2, 1, 0}},
+                         {}};
     SweepMapView view;
     view.resize(900, 400);
     view.show();
@@ -485,4 +489,28 @@ void TestSweep::sweepViewCancelsItsSetUp() {
 }
 
 QTEST_MAIN(TestSweep)
+// Repeated cells (docs/repeats.md): a policy whose repeats' run times mingle with the baseline's is
+// marked on its map, one clearly apart is not, and nothing is marked where nothing was repeated.
+void TestSweep::cellsWithinNoiseAreMarked() {
+    QTemporaryDir dir;
+    SweepResults results =
+        runSweep(loadSweepSpec(writeFile(dir, QStringLiteral("s.json"), kSmallSpec).toStdString(), false), 1,
+                 nullptr, {});
+    const SweepMetric& metric = *findSweepMetric("runtime_ms");
+    QVERIFY(sweepGrid(results, metric, 0).withinNoise.empty());
+    QVERIFY(!results.withinNoise(0, 0));
+    results.at(0, 2).repeatRuntimesNs = {100, 103, 98, 101, 99}; // the baseline
+    results.at(0, 0).repeatRuntimesNs = {101, 99, 102, 100, 98};
+    results.at(0, 1).repeatRuntimesNs = {150, 152, 149, 155, 151};
+    QVERIFY(results.withinNoise(0, 0));
+    QVERIFY(!results.withinNoise(0, 1));
+    const SweepGrid grid = sweepGrid(results, metric, 0);
+    QCOMPARE(grid.withinNoise.size(), std::size_t(2));
+    QCOMPARE(std::count(grid.withinNoise[0].begin(), grid.withinNoise[0].end(), 1), 1);
+    QCOMPARE(std::count(grid.withinNoise[1].begin(), grid.withinNoise[1].end(), 1), 0);
+    SweepMapView view;
+    view.setGrid(grid, -1);
+    QCOMPARE(qobject_cast<QCustomPlot*>(view.plotWidget())->itemCount(), 1);
+}
+
 #include "tst_sweep.moc"

@@ -66,17 +66,18 @@ void TestVerdict::backwardCombiningNamesTheReads() {
     QVERIFY2(text.contains(QStringLiteral("× faster")), qPrintable(text));
 }
 
-// The same configuration twice: the simulation is deterministic, so every count and the run time
-// are equal. No count differs enough to name, and equal run times are "the same speed" ("no
+// The same configuration twice: the simulation is deterministic (and says so), so every count and the
+// run time are equal. No count differs enough to name, and equal run times are "the same speed" ("no
 // difference" is left for runs without a run time to compare). What limited A limited B alike.
 void TestVerdict::identicalRunsAreTheSameSpeed() {
     RunConfig config = dataset("seq", 4096);
     config.policy = "pg18";
     config.comparePolicy = "pg18";
     const QString text = verdictOf(makeExperiment(config, Comparison::Policy));
-    const QRegularExpression sameSpeed(QStringLiteral(
-        "^B \\(pg18\\): the same speed; A (.+), B \\1; A and B differ in nothing \\(the same policy and "
-        "settings\\): choose what B changes$"));
+    const QRegularExpression sameSpeed(
+        QStringLiteral("^B \\(pg18\\): the same speed \\(simulated: deterministic\\); A (.+), B \\1; A and B "
+                       "differ in nothing \\(the same policy and "
+                       "settings\\): choose what B changes$"));
     QVERIFY2(sameSpeed.match(text).hasMatch(), qPrintable(text));
     // Backward combining on for both (the README's old example) is such a pair; turning it on for B
     // alone is not.

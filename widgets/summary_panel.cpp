@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "summary_panel.h"
 
+#include "repeat_strip.h"
 #include "run_trace.h"
 
 #include <QFontMetricsF>
@@ -18,10 +19,12 @@ constexpr int kExportFontPixels = 11;
 constexpr double kRowPadding = 4.0;
 } // namespace
 
-SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent), m_table(new QTableWidget(this)) {
+SummaryPanel::SummaryPanel(QWidget* parent)
+    : QWidget(parent), m_table(new QTableWidget(this)), m_strip(new RepeatStrip(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_table);
+    layout->addWidget(m_strip);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
     m_table->setFocusPolicy(Qt::NoFocus);
@@ -80,6 +83,10 @@ void SummaryPanel::refresh() {
             m_table->setItem(row, first + 1 + static_cast<int>(c), value);
         }
     }
+    std::vector<const RunSummary*> summaries;
+    for (const RunTrace* trace : m_runs)
+        summaries.push_back(trace->summary() ? &*trace->summary() : nullptr);
+    m_strip->setRows(repeatStripRows(summaries, {header.begin() + 1, header.end()}));
     QHeaderView* columns = m_table->horizontalHeader();
     for (int c = 0; c < m_table->columnCount(); ++c)
         columns->setSectionResizeMode(c, c % groupColumns == 0 ? QHeaderView::ResizeToContents

@@ -15,9 +15,11 @@ class QTableWidget;
 
 namespace la {
 
+class RepeatStrip;
 class RunTrace;
 
-// The runs' key numbers side by side (I/Os, mean size, MB/s, waits, distance, collapses, I/O method).
+// The runs' key numbers side by side (I/Os, mean size, MB/s, waits, distance, collapses, I/O method),
+// and under them, for repeated runs, each repeat's run time (repeat_strip.h).
 class SummaryPanel : public QWidget {
     Q_OBJECT
 public:
@@ -27,6 +29,7 @@ public:
     void refresh();
     QStringList headers() const;
     std::vector<SummaryRow> rows() const;
+    const RepeatStrip* repeatStrip() const { return m_strip; }
 
 protected:
     // Long values (the EXPLAIN rows) wrap at the columns' new width, and the table grows to fit.
@@ -35,6 +38,7 @@ protected:
 private:
     void fitHeight();
     QTableWidget* m_table;
+    RepeatStrip* m_strip;
     std::vector<const RunTrace*> m_runs;
 };
 

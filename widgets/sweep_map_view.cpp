@@ -67,6 +67,7 @@ void SweepMapView::setGrid(const SweepGrid& grid, int onlyPolicy) {
 
 void SweepMapView::rebuild(const PlotTheme& theme) {
     m_plot->clearPlottables();
+    m_plot->clearItems();
     m_plot->plotLayout()->clear();
     m_plot->setBackground(theme.background);
     const std::size_t nx = m_grid.columns(), ny = m_grid.rows();
@@ -127,11 +128,29 @@ void SweepMapView::rebuild(const PlotTheme& theme) {
                 map->data()->setCell(int(cx), int(cy), m_grid.at(policy, cx, cy));
         map->setColorScale(scale);
         map->setDataRange(QCPRange(lo, hi));
+        markWithinNoise(rect, policy, theme);
     }
     m_plot->plotLayout()->addElement(1, int(m_shown.size()), scale);
     scale->setMarginGroup(QCP::msTop | QCP::msBottom, group);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.01);
     m_plot->replot();
+}
+
+// "≈" on each cell whose policy does not differ from the baseline beyond noise (docs/repeats.md).
+void SweepMapView::markWithinNoise(QCPAxisRect* rect, std::size_t policy, const PlotTheme& theme) {
+    if (policy >= m_grid.withinNoise.size())
+        return;
+    for (std::size_t cy = 0; cy < m_grid.rows(); ++cy)
+        for (std::size_t cx = 0; cx < m_grid.columns(); ++cx) {
+            if (!m_grid.withinNoise[policy][cy * m_grid.columns() + cx])
+                continue;
+            auto* mark = new QCPItemText(m_plot);
+            mark->setClipAxisRect(rect);
+            mark->position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            mark->position->setCoords(double(cx), double(cy));
+            mark->setText(QStringLiteral("≈"));
+            mark->setColor(theme.text);
+        }
 }
 
 QWidget* SweepMapView::plotWidget() const {

@@ -8,6 +8,7 @@
 
 #include <optional>
 
+class QCPAxisRect;
 class QCustomPlot;
 class QPaintDevice;
 
@@ -44,6 +45,7 @@ signals:
 
 private:
     void rebuild(const PlotTheme& theme);
+    void markWithinNoise(QCPAxisRect* rect, std::size_t policy, const PlotTheme& theme);
     bool eventFilter(QObject* watched, QEvent* event) override;
 
     QCustomPlot* m_plot = nullptr;

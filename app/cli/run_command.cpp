@@ -9,6 +9,7 @@
 #include "experiment/session_io.h"
 #include "experiment/signal_cancel.h"
 #include "experiment/summary_json.h"
+#include "figure_text.h"
 #include "input_error.h"
 #include "io/output_file.h"
 #include "message_text.h"
@@ -95,6 +96,12 @@ int runHeadless(const CliOptions& options) {
     callbacks.runFinished = [&](int run, const RunSummary& summary, std::shared_ptr<EventSpool>) {
         std::fputs(describeRun(experiment.runs[static_cast<std::size_t>(run)].label, summary).c_str(),
                    stdout);
+    };
+    callbacks.repeatFinished = [&](int run, int repeat, const RunSummary& summary) {
+        std::printf("%c (%s), repeat %d: run time %s s, waits %s\n", run == 0 ? 'A' : 'B',
+                    printable(experiment.runs[static_cast<std::size_t>(run)].label).c_str(), repeat + 1,
+                    qPrintable(figureText(summary, "runtime_ns", FigureText::Printable)),
+                    qPrintable(figureText(summary, "waits", FigureText::Printable)));
     };
     ExperimentResult result;
     try {

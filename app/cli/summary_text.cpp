@@ -36,6 +36,13 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
                               : QStringLiteral("run %1 (policy %2)\n").arg(shown(label), shown(s.policy));
     for (const std::string_view line : kFigureLines)
         text += fillFigures(line, s, FigureText::Printable) + QLatin1Char('\n');
+    if (s.repeats.size() > 1)
+        text +=
+            QStringLiteral("  %1 repeats (the median's figures above): run time %2 s, waits %3, wait time "
+                           "%4 ms, %5 MiB/s\n")
+                .arg(s.repeats.size())
+                .arg(rangeText(s, "runtime_ns"), rangeText(s, "waits"), rangeText(s, "wait_ns"),
+                     rangeText(s, "read_throughput"));
     if (s.collapseIntervals.empty())
         text += QStringLiteral("  no distance collapse\n");
     else

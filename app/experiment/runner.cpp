@@ -12,9 +12,12 @@
 #include "io_backend.h"
 #include "observed/observed_events.h"
 #include "observed/observed_summary.h"
+#include "repeat_stats.h"
 #include "traced_cache.h"
 
+#include <algorithm>
 #include <optional>
+#include <utility>
 
 namespace la {
 
@@ -93,21 +96,72 @@ void commitOutputs(std::unique_ptr<EventCsvWriter>& csv, std::unique_ptr<Session
     }
 }
 
-} // namespace
+// How many times `variant` goes: its repeat with real I/O; once on the simulated device, whose runs
+// are deterministic (its jitter is seeded), and for an imported trace, which is a replay.
+int repeatsOf(const RunVariant& variant) {
+    return variant.observed || variant.config.io == IoMode::Sim ? 1 : std::max(1, variant.config.repeat);
+}
 
-ExperimentResult runExperiment(Experiment& experiment, const ExperimentOutputs& outputs,
-                               const ExperimentCallbacks& callbacks, int firstRun) {
-    loadDeviceProfiles(experiment);
-    ExperimentResult result;
+// The repeats in the order they go: A B, then B A, then A B ... (A B B A A B B A), so that a drift
+// of the machine (its caches, another load) falls on both runs alike.
+std::vector<std::pair<int, int>> repeatOrder(const Experiment& experiment, int firstRun) {
+    std::vector<int> runs;
+    int rounds = 0;
+    for (int run = firstRun; run < static_cast<int>(experiment.runs.size()); ++run) {
+        runs.push_back(run);
+        rounds = std::max(rounds, repeatsOf(experiment.runs[static_cast<std::size_t>(run)]));
+    }
+    std::vector<std::pair<int, int>> order;
+    for (int round = 0; round < rounds; ++round) {
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            const int run = round % 2 == 0 ? runs[i] : runs[runs.size() - 1 - i];
+            if (round < repeatsOf(experiment.runs[static_cast<std::size_t>(run)]))
+                order.emplace_back(run, round);
+        }
+    }
+    return order;
+}
+
+// Hands each batch to several sinks (a spool replayed into the outputs and the front end's).
+class FanOut final : public EventSink {
+public:
+    explicit FanOut(std::vector<EventSink*> sinks) : m_sinks(std::move(sinks)) {}
+    void onEvents(std::span<const Event> batch) override {
+        for (EventSink* sink : m_sinks)
+            sink->onEvents(batch);
+    }
+
+private:
+    std::vector<EventSink*> m_sinks;
+};
+
+// The files an experiment writes as it goes, open until the end.
+struct OpenOutputs {
     std::unique_ptr<SessionWriter> session;
     std::unique_ptr<EventCsvWriter> csv;
-    if (!outputs.session.empty())
-        session = std::make_unique<SessionWriter>(outputs.session);
-    if (callbacks.ready)
-        callbacks.ready();
-    if (!outputs.eventCsv.empty() && static_cast<std::size_t>(firstRun) < experiment.runs.size())
-        csv = std::make_unique<EventCsvWriter>(outputs.eventCsv,
-                                               experiment.runs[static_cast<std::size_t>(firstRun)].label);
+};
+
+// Run `run`'s outputs start: the sinks that keep its events are added to `sinks`.
+void beginOutputs(OpenOutputs& open, const RunVariant& variant, std::vector<EventSink*>& sinks) {
+    if (open.csv) {
+        open.csv->setRunLabel(variant.label);
+        sinks.push_back(open.csv.get());
+    }
+    if (open.session) {
+        open.session->beginRun(sessionRunOf(variant));
+        if (variant.observed)
+            open.session->addObserved(*variant.observed);
+        sinks.push_back(open.session.get());
+    }
+}
+
+bool stops(const RunSummary& summary) {
+    return summary.cancelled || !summary.error.empty();
+}
+
+// The runs that go once: each in turn, its events to every sink as they come.
+void runEach(Experiment& experiment, const ExperimentOutputs& outputs, const ExperimentCallbacks& callbacks,
+             int firstRun, OpenOutputs& open, ExperimentResult& result) {
     for (int run = firstRun; run < static_cast<int>(experiment.runs.size()); ++run) {
         const RunVariant& variant = experiment.runs[static_cast<std::size_t>(run)];
         if (callbacks.cancel && callbacks.cancel->load()) {
@@ -121,33 +175,120 @@ ExperimentResult runExperiment(Experiment& experiment, const ExperimentOutputs& 
             outputs.spoolEvents ? spoolBesideDatasets(variant.config) : nullptr;
         if (spool)
             engine.sinks.push_back(spool.get());
-        if (csv) {
-            csv->setRunLabel(variant.label);
-            engine.sinks.push_back(csv.get());
-        }
-        if (session) {
-            session->beginRun(sessionRunOf(variant));
-            if (variant.observed)
-                session->addObserved(*variant.observed);
-            engine.sinks.push_back(session.get());
-        }
+        beginOutputs(open, variant, engine.sinks);
         reportTo(engine, callbacks, run);
         RunSummary summary = runVariant(variant, experiment, engine);
         if (spool)
             spool->finish();
-        if (session)
-            endSessionRun(*session, summary);
+        if (open.session)
+            endSessionRun(*open.session, summary);
         result.summaries.push_back(summary);
         if (callbacks.runFinished)
             callbacks.runFinished(run, summary, std::move(spool));
-        if (summary.cancelled || !summary.error.empty()) {
+        if (stops(summary)) {
             result.stopped = true;
             break;
         }
     }
+}
+
+// One run's repeats so far, each with the spool of its events.
+struct Repeats {
+    std::vector<RunSummary> summaries;
+    std::vector<std::shared_ptr<EventSpool>> spools;
+};
+
+// The runs, repeated: each repeat's events go to the front end's sinks and a spool of their own;
+// once all have run, each run's median repeat is handed on as the run, its spool replayed into the
+// outputs (docs/repeats.md). A repeat that is cancelled or fails stops the experiment: the runs
+// before the one it belongs to are handed on with the repeats they completed, that run as it stopped.
+void runRepeated(Experiment& experiment, const ExperimentOutputs& outputs,
+                 const ExperimentCallbacks& callbacks, int firstRun, OpenOutputs& open,
+                 ExperimentResult& result) {
+    std::vector<Repeats> runs(experiment.runs.size());
+    int stoppedRun = -1;
+    for (const auto& [run, repeat] : repeatOrder(experiment, firstRun)) {
+        const RunVariant& variant = experiment.runs[static_cast<std::size_t>(run)];
+        if (callbacks.cancel && callbacks.cancel->load()) {
+            result.stopped = true;
+            break;
+        }
+        RunCallbacks engine;
+        if (callbacks.repeatStarted)
+            callbacks.repeatStarted(run, repeat, repeatsOf(variant), engine.sinks);
+        std::shared_ptr<EventSpool> spool = spoolBesideDatasets(variant.config);
+        engine.sinks.push_back(spool.get());
+        reportTo(engine, callbacks, run);
+        RunSummary summary = runVariant(variant, experiment, engine);
+        spool->finish();
+        if (callbacks.repeatFinished)
+            callbacks.repeatFinished(run, repeat, summary);
+        if (stops(summary)) {
+            result.stopped = true;
+            stoppedRun = run;
+            runs[static_cast<std::size_t>(run)] = {{summary}, {spool}};
+            break;
+        }
+        runs[static_cast<std::size_t>(run)].summaries.push_back(std::move(summary));
+        runs[static_cast<std::size_t>(run)].spools.push_back(std::move(spool));
+    }
+    for (int run = firstRun; run < static_cast<int>(experiment.runs.size()); ++run) {
+        Repeats& repeats = runs[static_cast<std::size_t>(run)];
+        if (repeats.summaries.empty())
+            break;
+        const RunVariant& variant = experiment.runs[static_cast<std::size_t>(run)];
+        const std::size_t median = medianRepeat(repeats.summaries);
+        RunSummary summary = repeats.summaries[median];
+        if (run != stoppedRun && repeats.summaries.size() > 1)
+            summary.repeats = repeats.summaries;
+        std::shared_ptr<EventSpool> spool = repeats.spools[median];
+        std::vector<EventSink*> sinks;
+        if (callbacks.runStarted)
+            callbacks.runStarted(run, sinks);
+        beginOutputs(open, variant, sinks);
+        if (!spool->broken().empty() && callbacks.notice)
+            callbacks.notice(run, "the median repeat's events could not be kept: " + spool->broken());
+        FanOut fanOut(std::move(sinks));
+        try {
+            if (!spool->replay(fanOut, callbacks.cancel, {}))
+                summary.cancelled = true;
+        } catch (const IoError& error) {
+            summary.error = error.what();
+        }
+        if (open.session)
+            endSessionRun(*open.session, summary);
+        result.summaries.push_back(summary);
+        if (callbacks.runFinished)
+            callbacks.runFinished(run, summary, outputs.spoolEvents ? std::move(spool) : nullptr);
+        if (stops(summary)) {
+            result.stopped = true;
+            break;
+        }
+    }
+}
+
+} // namespace
+
+ExperimentResult runExperiment(Experiment& experiment, const ExperimentOutputs& outputs,
+                               const ExperimentCallbacks& callbacks, int firstRun) {
+    loadDeviceProfiles(experiment);
+    ExperimentResult result;
+    OpenOutputs open;
+    if (!outputs.session.empty())
+        open.session = std::make_unique<SessionWriter>(outputs.session);
+    if (callbacks.ready)
+        callbacks.ready();
+    if (!outputs.eventCsv.empty() && static_cast<std::size_t>(firstRun) < experiment.runs.size())
+        open.csv = std::make_unique<EventCsvWriter>(
+            outputs.eventCsv, experiment.runs[static_cast<std::size_t>(firstRun)].label);
+    const std::vector<std::pair<int, int>> order = repeatOrder(experiment, firstRun);
+    if (std::any_of(order.begin(), order.end(), [](const auto& step) { return step.second > 0; }))
+        runRepeated(experiment, outputs, callbacks, firstRun, open, result);
+    else
+        runEach(experiment, outputs, callbacks, firstRun, open, result);
     if (outputs.provenance)
         experiment.provenance = experimentProvenance(experiment, result.summaries, outputs.commandLine);
-    commitOutputs(csv, session, experiment, result);
+    commitOutputs(open.csv, open.session, experiment, result);
     return result;
 }
 

@@ -36,6 +36,12 @@ struct ExperimentCallbacks {
     std::function<void(int run, std::vector<EventSink*>& sinks)> runStarted;
     // Run `run` ended (finished, cancelled or failed); `spool` holds its events if they were spooled.
     std::function<void(int run, const RunSummary& summary, std::shared_ptr<EventSpool> spool)> runFinished;
+    // A repeated run (--repeat, docs/repeats.md): repeat `repeat` (0-based, of `repeats`) of run
+    // `run` starts, `sinks` getting the front end's sinks for its events, or has ended. Once every
+    // repeat has ended, runStarted, the median repeat's events replayed and runFinished follow for
+    // each run in order, as for a run that went once.
+    std::function<void(int run, int repeat, int repeats, std::vector<EventSink*>& sinks)> repeatStarted;
+    std::function<void(int run, int repeat, const RunSummary& summary)> repeatFinished;
     std::function<void(int run, std::uint64_t done, std::uint64_t total)> progress;
     std::function<void(const std::string& stage, std::uint64_t done, std::uint64_t total)> preparing;
     std::function<void(int run, const std::string& text)> notice;
@@ -53,8 +59,11 @@ struct ExperimentResult {
 // The one driver of an experiment, for every front end (CLI, window, exports, sweeps, benches): runs
 // `experiment`'s runs in turn from `firstRun` (the runs before it are a saved baseline, already
 // run), replays observed runs as events, feeds every sink, stops at the first cancelled or failed
-// run, then fills `experiment.provenance` and commits the outputs. Throws InputError for bad input
-// found before anything ran (an output that cannot be created, a dataset that cannot be opened).
+// run, then fills `experiment.provenance` and commits the outputs. Runs with real I/O and a repeat
+// above 1 go that many times, interleaved; each run's summary is then its median repeat's, with
+// every repeat's in RunSummary::repeats, and the outputs keep the median repeat's events. Throws InputError
+// for bad input found before anything ran (an output that cannot be created, a dataset that cannot be
+// opened).
 ExperimentResult runExperiment(Experiment& experiment, const ExperimentOutputs& outputs,
                                const ExperimentCallbacks& callbacks, int firstRun = 0);
 

@@ -11,7 +11,9 @@
 #include "session/session_summary.h"
 #include "stream_config.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 
 namespace la {
 
@@ -37,9 +39,50 @@ SessionRun sessionRunOf(const RunVariant& variant) {
     return run;
 }
 
+namespace {
+
+constexpr QLatin1StringView kRepeatSummaries("repeat_summaries");
+
+// A repeated run's entry of the summary JSON keeps every repeat's summary too, exactly, as the
+// session's fields of each (docs/session-format.md): the events kept are the median repeat's only.
+QJsonObject withRepeatSummaries(QJsonObject entry, const RunSummary& summary) {
+    if (summary.repeats.empty())
+        return entry;
+    QJsonArray repeats;
+    for (const RunSummary& repeat : summary.repeats) {
+        QJsonObject fields;
+        for (const auto& [name, value] : summaryFields(repeat))
+            fields[QString::fromStdString(name)] = QString::fromStdString(value);
+        repeats.append(fields);
+    }
+    entry[kRepeatSummaries] = repeats;
+    return entry;
+}
+
+// The repeats kept in a run's summary JSON, each checked as a session's own summary is.
+std::vector<RunSummary> repeatSummaries(const std::string& summaryJson, const std::string& path) {
+    std::vector<RunSummary> repeats;
+    const QJsonObject entry = QJsonDocument::fromJson(QByteArray::fromStdString(summaryJson)).object();
+    const QJsonArray kept = entry.value(kRepeatSummaries).toArray();
+    if (kept.size() > kMaxRepeat)
+        throw sessionDamaged(path, "a run keeps " + std::to_string(kept.size()) +
+                                       " repeats' summaries, more than " + std::to_string(kMaxRepeat) +
+                                       " (--repeat's most)");
+    for (const QJsonValue& repeat : kept) {
+        NameValues fields;
+        const QJsonObject object = repeat.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it)
+            fields.emplace_back(it.key().toStdString(), it.value().toString().toStdString());
+        repeats.push_back(summaryFromFields(fields, path));
+    }
+    return repeats;
+}
+
+} // namespace
+
 void endSessionRun(SessionWriter& writer, const RunSummary& summary) {
-    writer.endRun(summaryFields(summary),
-                  QJsonDocument(runSummaryObject(summary)).toJson(QJsonDocument::Compact).toStdString());
+    const QJsonObject entry = withRepeatSummaries(runSummaryObject(summary), summary);
+    writer.endRun(summaryFields(summary), QJsonDocument(entry).toJson(QJsonDocument::Compact).toStdString());
 }
 
 void finishSession(SessionWriter& writer, const Experiment& experiment) {
@@ -105,6 +148,7 @@ OpenedSession openSession(const std::string& path) {
         }
         session.experiment.runs.push_back(std::move(variant));
         session.summaries.push_back(summaryFromFields(run.summary, path));
+        session.summaries.back().repeats = repeatSummaries(run.summaryJson, path);
     }
     if (const std::optional<Comparison> compare = comparisonNamed(reader.meta("compare")))
         session.experiment.comparison = *compare;

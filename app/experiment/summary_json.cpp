@@ -2,12 +2,14 @@
 #include "experiment/summary_json.h"
 
 #include "io/output_file.h"
+#include "repeat_stats.h"
 #include "run_options.h"
 #include "summary_fields.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cmath>
 #include <concepts>
 #include <limits>
@@ -130,6 +132,55 @@ struct ReadJson {
     void operator()(std::optional<pg::IndexFacts>*) const {}
 };
 
+// A JSON number, or null for NaN (a repeat without the figure).
+QJsonValue numberOrNull(double value) {
+    return std::isnan(value) ? QJsonValue() : QJsonValue(value);
+}
+
+// How many times the run went and, for each figure that varies from one to the next, every repeat's
+// value in the order they ran (`<figure>_runs`) and their spread (`<figure>_spread`); a figure no
+// repeat has (EXPLAIN's, for a run without them) is left out (docs/repeats.md).
+void addRepeatFigures(QJsonObject& o, const RunSummary& s) {
+    o[QStringLiteral("repeats")] = static_cast<qint64>(repeatCount(s));
+    o[QStringLiteral("median_repeat")] = static_cast<qint64>(medianRepeat(s.repeats));
+    for (const SummaryField& field : summaryFieldTable()) {
+        if (!field.has(kVaries))
+            continue;
+        // A figure the run does not know (its waits, from a trace without them) is left out.
+        if (o.contains(keyOf(field)) && o.value(keyOf(field)).isNull())
+            continue;
+        const std::vector<double> values = repeatFigures(field, s);
+        if (std::all_of(values.begin(), values.end(), [](double v) { return std::isnan(v); }))
+            continue;
+        QJsonArray runs;
+        for (double value : values)
+            runs.append(numberOrNull(value));
+        const Spread spread = spreadOf(values);
+        const QString name = keyOf(field);
+        o[name + QStringLiteral("_runs")] = runs;
+        o[name + QStringLiteral("_spread")] = QJsonObject{{QStringLiteral("min"), spread.min},
+                                                          {QStringLiteral("q1"), spread.q1},
+                                                          {QStringLiteral("median"), spread.median},
+                                                          {QStringLiteral("q3"), spread.q3},
+                                                          {QStringLiteral("max"), spread.max}};
+    }
+}
+
+// The repeats read back from their `<figure>_runs`: each carries those figures only.
+void readRepeatFigures(const QJsonObject& o, RunSummary& s) {
+    const QJsonArray runtimes = o.value(QStringLiteral("runtime_ns_runs")).toArray();
+    if (runtimes.size() < 2)
+        return;
+    s.repeats.resize(static_cast<std::size_t>(runtimes.size()));
+    for (const SummaryField& field : summaryFieldTable()) {
+        if (!field.has(kVaries) || !field.slot)
+            continue;
+        const QJsonArray values = o.value(keyOf(field) + QStringLiteral("_runs")).toArray();
+        for (qsizetype i = 0; i < values.size() && i < runtimes.size(); ++i)
+            std::visit(ReadJson{values.at(i)}, field.slot(s.repeats[static_cast<std::size_t>(i)]));
+    }
+}
+
 QJsonObject observedObject(const std::string& tracePath, const ObservedSummary& observed) {
     QJsonObject o = runSummaryObject(observed.run);
     o[QStringLiteral("label")] = QStringLiteral("observed");
@@ -181,6 +232,9 @@ QJsonObject runSummaryObject(const RunSummary& s) {
         if (isObservedRun(s))
             o[QStringLiteral("device_reads")] = QJsonValue();
     }
+    // A trace replayed is not a run that could go again.
+    if (!isObservedRun(s))
+        addRepeatFigures(o, s);
     return o;
 }
 
@@ -189,6 +243,7 @@ RunSummary runSummaryOf(const QJsonObject& run) {
     for (const SummaryField& field : summaryFieldTable())
         if (field.inJson())
             std::visit(ReadJson{run.value(keyOf(field))}, field.slot(s));
+    readRepeatFigures(run, s);
     return s;
 }
 

@@ -2,13 +2,17 @@
 #include "experiment/verdict.h"
 
 #include "experiment/import_summary.h"
+#include "repeat_stats.h"
 #include "run_options.h"
+#include "summary_fields.h"
 
 #include <QLocale>
 #include <QStringList>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace la {
@@ -21,6 +25,36 @@ constexpr double kIoBoundShare = 0.2;
 constexpr double kSameSpeed = 1.02;
 // A difference in counts smaller than this factor is not worth a word.
 constexpr double kMatters = 1.05;
+// Repeated real-I/O runs differ when the rank test over their repeats says so at this two-sided
+// level; the interval of the ratio is at the same confidence (docs/repeats.md).
+constexpr double kLevel = kRepeatTestLevel;
+// How much one real-I/O run differs from the next on a shared machine (this project's benchmarks:
+// 0.72-1.25 s for one fio job): a single run each cannot show a difference smaller than that.
+constexpr double kSingleRunNoise = 0.20;
+// The repeats the verdict suggests: the fewest whose rank test can show a difference, and one more.
+constexpr int kSuggestedRepeats = 5;
+
+double factorOf(double a, double b) {
+    // +1 so that 0 against a few is a large but finite difference.
+    return (std::max(a, b) + 1.0) / (std::min(a, b) + 1.0);
+}
+
+// Whether both runs are on the simulated device, whose runs are deterministic (docs/repeats.md).
+bool simulated(const RunSummary& a, const RunSummary& b) {
+    return a.ioMethodUsed == "sim" && b.ioMethodUsed == "sim";
+}
+
+// Whether a figure that varies with real I/O differs between A and B beyond its noise: by the rank
+// test over their repeats, or by more than a single run's noise when they ran once.
+bool beyondNoise(const SummaryField& field, const RunSummary& a, const RunSummary& b) {
+    if (simulated(a, b) || !field.has(kVaries))
+        return true;
+    const std::vector<double> x = repeatFigures(field, a), y = repeatFigures(field, b);
+    if (x.size() > 1 && y.size() > 1)
+        return rankTestP(x, y) < kLevel;
+    const double factor = factorOf(x.front(), y.front());
+    return factor >= 1.0 + kSingleRunNoise;
+}
 
 QString count(std::uint64_t n) {
     return QLocale(QLocale::English).toString(static_cast<qulonglong>(n));
@@ -36,18 +70,19 @@ struct Difference {
     double factor = 1.0;
 };
 
-double factorOf(double a, double b) {
-    // +1 so that 0 against a few is a large but finite difference.
-    return (std::max(a, b) + 1.0) / (std::min(a, b) + 1.0);
-}
-
 // The two largest differences, largest first, leaving out those too small to matter.
 std::vector<Difference> largestDifferences(const RunSummary& a, const RunSummary& b) {
+    // Waits vary with real I/O's timing: named only beyond their noise, as their medians.
+    const bool waitsDiffer = beyondNoise(summaryFieldNamed("waits"), a, b);
+    const auto waits = [](const RunSummary& run) {
+        return spreadOf(repeatFigures(summaryFieldNamed("waits"), run)).median;
+    };
     const Difference candidates[] = {
         {QStringLiteral("%1 → %2 reads").arg(count(a.ios), count(b.ios)),
          factorOf(static_cast<double>(a.ios), static_cast<double>(b.ios))},
-        {QStringLiteral("%1 → %2 waits").arg(count(a.waits), count(b.waits)),
-         factorOf(static_cast<double>(a.waits), static_cast<double>(b.waits))},
+        {QStringLiteral("%1 → %2 waits")
+             .arg(count(static_cast<std::uint64_t>(waits(a))), count(static_cast<std::uint64_t>(waits(b)))),
+         waitsDiffer ? factorOf(waits(a), waits(b)) : 1.0},
         {QStringLiteral("collapses %1 → %2").arg(a.collapseIntervals.size()).arg(b.collapseIntervals.size()),
          factorOf(static_cast<double>(a.collapseIntervals.size()),
                   static_cast<double>(b.collapseIntervals.size()))},
@@ -63,14 +98,57 @@ std::vector<Difference> largestDifferences(const RunSummary& a, const RunSummary
     return found;
 }
 
+// "1.52× faster" or "1.20× slower" for A's run time over B's; `low` and `high` the interval, if any.
+QString ratioText(double ratio, std::optional<std::pair<double, double>> interval = std::nullopt) {
+    const bool faster = ratio >= 1.0;
+    QString text = faster ? QStringLiteral("%1× faster").arg(ratio, 0, 'f', 2)
+                          : QStringLiteral("%1× slower").arg(1.0 / ratio, 0, 'f', 2);
+    if (interval) {
+        const auto [low, high] = *interval;
+        text += faster ? QStringLiteral(" (%1–%2)").arg(low, 0, 'f', 2).arg(high, 0, 'f', 2)
+                       : QStringLiteral(" (%1–%2)").arg(1.0 / high, 0, 'f', 2).arg(1.0 / low, 0, 'f', 2);
+    }
+    return text;
+}
+
+// Run times on the simulated device: deterministic, so any difference is one.
+QString simulatedSpeed(double ratio) {
+    const QString text =
+        ratio < kSameSpeed && ratio > 1.0 / kSameSpeed ? QStringLiteral("the same speed") : ratioText(ratio);
+    return text + QStringLiteral(" (simulated: deterministic)");
+}
+
+// Real I/O's run times against their noise (docs/repeats.md): a single run each is flagged as such,
+// too few repeats say so, and otherwise the rank test decides between a ratio with its interval
+// and "no difference beyond noise" with how large a difference the repeats could have shown.
+QString realSpeed(const RunSummary& a, const RunSummary& b) {
+    const SummaryField& runtime = summaryFieldNamed("runtime_ns");
+    const std::vector<double> x = repeatFigures(runtime, a), y = repeatFigures(runtime, b);
+    if (x.size() == 1 && y.size() == 1)
+        return ratioText(x.front() / y.front()) +
+               QStringLiteral(" (one run each: differences under %1 % may be noise; use --repeat %2)")
+                   .arg(kSingleRunNoise * 100.0, 0, 'f', 0)
+                   .arg(kSuggestedRepeats);
+    const RatioEstimate estimate = ratioEstimate(x, y, kLevel);
+    if (smallestRankTestP(x.size(), y.size()) >= kLevel)
+        return QStringLiteral(
+                   "median %1, but %2 and %3 runs are too few to tell it from noise (use --repeat %4)")
+            .arg(ratioText(estimate.ratio))
+            .arg(x.size())
+            .arg(y.size())
+            .arg(kSuggestedRepeats);
+    if (rankTestP(x, y) < kLevel)
+        return ratioText(estimate.ratio, std::pair{estimate.low, estimate.high});
+    const double noise = std::max(estimate.high - 1.0, 1.0 - estimate.low);
+    return QStringLiteral("no difference beyond noise (±%1 %)").arg(std::ceil(noise * 100.0), 0, 'f', 0);
+}
+
 QString speed(const RunSummary& a, const RunSummary& b) {
     if (a.runtimeNs <= 0 || b.runtimeNs <= 0)
         return {};
-    const double ratio = static_cast<double>(a.runtimeNs) / static_cast<double>(b.runtimeNs);
-    if (ratio < kSameSpeed && ratio > 1.0 / kSameSpeed)
-        return QStringLiteral("the same speed");
-    return ratio >= 1.0 ? QStringLiteral("%1× faster").arg(ratio, 0, 'f', 2)
-                        : QStringLiteral("%1× slower").arg(1.0 / ratio, 0, 'f', 2);
+    if (simulated(a, b))
+        return simulatedSpeed(static_cast<double>(a.runtimeNs) / static_cast<double>(b.runtimeNs));
+    return realSpeed(a, b);
 }
 
 // Time means the same on both sides only when the model read the server's own files, or ran on a

@@ -233,7 +233,22 @@ void MainWindow::connectController() {
     RunController* c = &m_controller;
     connect(c, &RunController::started, this, &MainWindow::onStarted);
     connect(c, &RunController::tracesChanged, this, &MainWindow::onTracesChanged);
+    connect(c, &RunController::repeatStarted, this, [this](int run, int repeat, int repeats) {
+        m_runClock.restart();
+        m_clockRun = run;
+        const int runs = static_cast<int>(m_controller.runningExperiment().runs.size());
+        m_repeatSteps = runs * repeats;
+        m_repeatStep = repeat * runs + run;
+        m_repeatText = tr(", repeat %1/%2").arg(repeat + 1).arg(repeats);
+        m_panel->showProgress(tr("Run %1/%2%3 starting…").arg(run + 1).arg(runs).arg(m_repeatText),
+                              static_cast<double>(m_repeatStep) / m_repeatSteps);
+        // A and B take turns repeat by repeat: neither pane waits for the other to finish.
+        m_firstWaiting = std::numeric_limits<std::size_t>::max();
+        m_dashboard->setWaiting(m_firstWaiting);
+    });
     connect(c, &RunController::runStarted, this, [this](int run, int runs) {
+        m_repeatStep = -1;
+        m_repeatText.clear();
         m_runClock.restart();
         m_clockRun = run;
         m_panel->showProgress(tr("Run %1/%2 starting…").arg(run + 1).arg(runs),
@@ -430,6 +445,8 @@ void MainWindow::onStarted() {
     m_runAction->setEnabled(false);
     m_stopAction->setEnabled(true);
     m_clockRun = -1;
+    m_repeatStep = -1;
+    m_repeatText.clear();
     m_panel->showProgress(tr("Starting…"), -1.0);
     statusBar()->showMessage(tr("Running: press Stop (Esc) to stop"));
 }
@@ -463,17 +480,18 @@ void MainWindow::onProgress(int run, int runs, quint64 done, quint64 total) {
     m_dashboard->setExpectedPositions(total);
     const double part = static_cast<double>(done) / static_cast<double>(total);
     const double elapsed = static_cast<double>(m_runClock.elapsed()) * 1e6;
-    QString text = tr("Run %1/%2 (%3): %4 / %5 blocks")
+    QString text = tr("Run %1/%2 (%3)%4: %5 / %6 blocks")
                        .arg(run + 1)
                        .arg(runs)
                        .arg(QString::fromStdString(
                                 m_controller.runningExperiment().runs[static_cast<std::size_t>(run)].label),
-                            formatCount(done), formatCount(total));
+                            m_repeatText, formatCount(done), formatCount(total));
     if (done > 0 && done < total)
         text +=
             tr(" — ETA %1")
                 .arg(formatDuration(elapsed * static_cast<double>(total - done) / static_cast<double>(done)));
-    m_panel->showProgress(text, (run + part) / runs);
+    m_panel->showProgress(text,
+                          m_repeatStep >= 0 ? (m_repeatStep + part) / m_repeatSteps : (run + part) / runs);
 }
 
 void MainWindow::onFinished(bool cancelled) {

@@ -97,6 +97,10 @@ private:
     QAction* m_resetZoom = nullptr;
     QElapsedTimer m_runClock;
     int m_clockRun = -1;
+    // The repeat going (docs/repeats.md): its place among all repeats of the experiment, -1 for none.
+    int m_repeatStep = -1;
+    int m_repeatSteps = 0;
+    QString m_repeatText;
     // The first run that has not started yet: its panes say it waits (the runs take turns).
     std::size_t m_firstWaiting = std::numeric_limits<std::size_t>::max();
     SweepWindow* m_sweepWindow = nullptr;

@@ -60,6 +60,15 @@ void runJob(Experiment experiment, int firstRun, bool keepEvents, Mailbox& mailb
         sinks.push_back(std::make_unique<MailboxSink>(mailbox, run, cancel));
         runSinks.push_back(sinks.back().get());
     };
+    callbacks.repeatStarted = [&](int run, int repeat, int repeats, std::vector<EventSink*>& runSinks) {
+        current = run;
+        WorkerMessage started = message(WorkerMessage::Kind::RunStarted, run);
+        started.repeat = repeat;
+        started.repeats = repeats;
+        mailbox.post(std::move(started));
+        sinks.push_back(std::make_unique<MailboxSink>(mailbox, run, cancel));
+        runSinks.push_back(sinks.back().get());
+    };
     callbacks.runFinished = [&](int run, const RunSummary& summary, std::shared_ptr<EventSpool> spool) {
         WorkerMessage finished = message(WorkerMessage::Kind::RunFinished, run);
         finished.summary = summary;
@@ -282,7 +291,11 @@ void RunController::handle(WorkerMessage& message, bool& grew) {
     const auto run = static_cast<std::size_t>(message.run);
     switch (message.kind) {
     case WorkerMessage::Kind::RunStarted:
-        emit runStarted(message.run, static_cast<int>(m_running.experiment.runs.size()));
+        restartTrace(run);
+        if (message.repeat >= 0)
+            emit repeatStarted(message.run, message.repeat, message.repeats);
+        else
+            emit runStarted(message.run, static_cast<int>(m_running.experiment.runs.size()));
         break;
     case WorkerMessage::Kind::Events:
         show();
@@ -326,6 +339,24 @@ void RunController::handle(WorkerMessage& message, bool& grew) {
         finishJob();
         break;
     }
+}
+
+// A repeated run's next repeat, or its median repeat handed on, replaces the repeat on screen: the
+// views draw one repeat at a time (docs/repeats.md).
+void RunController::restartTrace(std::size_t run) {
+    RunSet& set = m_runningShown ? m_shown : m_running;
+    if (run >= set.traces.size() || set.traces[run]->positions() == 0)
+        return;
+    std::unique_ptr<RunTrace> fresh;
+    try {
+        fresh = viewTraceFor(set.experiment.runs[run]);
+    } catch (const InputError&) {
+        return; // it was made once at the start: the repeat on screen then stays
+    }
+    // The views switch in tracesChanged(); the old trace goes only after that.
+    const auto old = std::exchange(set.traces[run], std::move(fresh));
+    if (m_runningShown)
+        emit tracesChanged();
 }
 
 void RunController::finishJob() {

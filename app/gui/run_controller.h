@@ -70,6 +70,9 @@ signals:
     // New traces are on screen (one per run, empty so far): views should switch to traces().
     void tracesChanged();
     void runStarted(int run, int runs);
+    // Repeat `repeat` (0-based) of `repeats` of run `run` starts (docs/repeats.md); runStarted()
+    // follows for each run once all have gone, its median repeat then drawn again.
+    void repeatStarted(int run, int repeat, int repeats);
     void dataArrived();
     void progressChanged(int run, int runs, quint64 done, quint64 total);
     void preparing(const QString& stage, quint64 done, quint64 total);
@@ -94,6 +97,7 @@ private:
     void show();
     void finishJob();
     void dropRunsThatDidNotRun();
+    void restartTrace(std::size_t run);
     void reapRetired();
 
     std::unique_ptr<Job> m_job;

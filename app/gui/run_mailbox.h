@@ -22,6 +22,10 @@ struct WorkerMessage {
     enum class Kind : std::uint8_t { RunStarted, Events, RunFinished, Notice, Error, Done };
     Kind kind = Kind::Done;
     int run = 0;
+    // RunStarted of a repeat (docs/repeats.md): which (0-based) of how many; -1 for the run itself
+    // (a run that goes once, or a repeated run's median repeat handed on).
+    int repeat = -1;
+    int repeats = 1;
     std::string text;                  // Notice, Error
     std::vector<Event> events;         // Events
     RunSummary summary;                // RunFinished

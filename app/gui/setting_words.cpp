@@ -60,6 +60,7 @@ constexpr std::array kLabels = {
     std::pair{"device-profile", "Device profile"},
     std::pair{"consumer-ns", "Consumer cost"},
     std::pair{"submit-ns", "Cost to start a read"},
+    std::pair{"repeat", "Repeat"},
     std::pair{"collapse-window", "Collapse window"},
     std::pair{"import-trace", "Imported trace"},
     std::pair{"trace-format", "Trace format"},

@@ -104,6 +104,17 @@ SweepGrid sweepGrid(const SweepResults& results, const SweepMetric& metric, std:
             for (std::size_t x = 0; x < grid.columns(); ++x)
                 grid.values[p][y * grid.columns() + x] =
                     metric.value(results, sweepCellAt(spec, slice, x, y), p);
+    grid.withinNoise.assign(spec.policies.size(), std::vector<char>(grid.columns() * grid.rows(), 0));
+    bool marked = false;
+    for (std::size_t p = 0; p < spec.policies.size(); ++p)
+        for (std::size_t y = 0; y < grid.rows(); ++y)
+            for (std::size_t x = 0; x < grid.columns(); ++x) {
+                const bool within = results.withinNoise(sweepCellAt(spec, slice, x, y), p);
+                grid.withinNoise[p][y * grid.columns() + x] = within;
+                marked = marked || within;
+            }
+    if (!marked)
+        grid.withinNoise.clear();
     return grid;
 }
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sweep/sweep_results.h"
 
+#include "repeat_stats.h"
+
 #include "checked_math.h"
 #include "experiment/summary_json.h"
 #include "memory_budget.h"
+#include "repeat_stats.h"
 
 #include <cctype>
 #include <chrono>
@@ -60,6 +63,8 @@ SweepFigures figuresOf(const RunSummary& run) {
     f.collapses = run.collapseIntervals.size();
     f.blocks = run.blocks;
     f.misses = run.misses;
+    for (const RunSummary& repeat : run.repeats)
+        f.repeatRuntimesNs.push_back(repeat.runtimeNs);
     f.error = run.error;
     return f;
 }
@@ -74,6 +79,17 @@ double SweepResults::slowdown(std::uint64_t cell, std::size_t policy) const {
     if (!run.done || !base.done || !run.error.empty() || !base.error.empty() || base.runtimeNs <= 0)
         return std::numeric_limits<double>::quiet_NaN();
     return static_cast<double>(run.runtimeNs) / static_cast<double>(base.runtimeNs);
+}
+
+bool SweepResults::withinNoise(std::uint64_t cell, std::size_t policy) const {
+    const SweepFigures& run = at(cell, policy);
+    const SweepFigures& base = at(cell, spec.policies.size());
+    if (run.repeatRuntimesNs.size() < 2 || base.repeatRuntimesNs.size() < 2)
+        return false;
+    const auto seconds = [](const std::vector<std::int64_t>& times) {
+        return std::vector<double>(times.begin(), times.end());
+    };
+    return rankTestP(seconds(run.repeatRuntimesNs), seconds(base.repeatRuntimesNs)) >= kRepeatTestLevel;
 }
 
 bool SweepResults::complete() const {

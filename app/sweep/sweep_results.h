@@ -27,7 +27,8 @@ struct SweepFigures {
     std::uint64_t collapses = 0;
     std::uint64_t blocks = 0;
     std::uint64_t misses = 0;
-    std::string error; // the run stopped on an error
+    std::vector<std::int64_t> repeatRuntimesNs; // each repeat's run time, for a repeated run
+    std::string error;                          // the run stopped on an error
 };
 
 SweepFigures figuresOf(const RunSummary& run);
@@ -50,6 +51,9 @@ struct SweepResults {
     SweepFigures& at(std::uint64_t cell, std::size_t policy) { return runs[cell * runsPerCell() + policy]; }
     // Run time over the baseline's; NaN if either has none.
     double slowdown(std::uint64_t cell, std::size_t policy) const;
+    // The policy's run and the baseline's were repeated and their run times do not differ beyond
+    // noise by the rank test (docs/repeats.md).
+    bool withinNoise(std::uint64_t cell, std::size_t policy) const;
     bool complete() const;
 };
 

@@ -50,6 +50,35 @@ QString figureText(const RunSummary& summary, std::string_view name, FigureText 
     throw std::logic_error("summary figure '" + std::string(name) + "' has no text of its own");
 }
 
+std::optional<std::pair<const RunSummary*, const RunSummary*>> repeatExtremes(const RunSummary& summary,
+                                                                              std::string_view name) {
+    if (summary.repeats.size() < 2)
+        return std::nullopt;
+    const SummaryField& field = summaryFieldNamed(name);
+    const RunSummary* least = nullptr;
+    const RunSummary* most = nullptr;
+    for (const RunSummary& repeat : summary.repeats) {
+        const double value = figureNumber(field, repeat);
+        if (std::isnan(value))
+            continue;
+        if (!least || value < figureNumber(field, *least))
+            least = &repeat;
+        if (!most || value > figureNumber(field, *most))
+            most = &repeat;
+    }
+    if (!least)
+        return std::nullopt;
+    return std::pair{least, most};
+}
+
+QString rangeText(const RunSummary& summary, std::string_view name, FigureText text) {
+    const auto extremes = repeatExtremes(summary, name);
+    if (!extremes)
+        return {};
+    return figureText(*extremes->first, name, text) + QStringLiteral("–") +
+           figureText(*extremes->second, name, text);
+}
+
 QString fillFigures(std::string_view line, const RunSummary& summary, FigureText text) {
     QString filled;
     std::size_t at = 0;

@@ -5,7 +5,9 @@
 
 #include <QString>
 
+#include <optional>
 #include <string_view>
+#include <utility>
 
 namespace la {
 
@@ -18,6 +20,14 @@ enum class FigureText { AsIs, Printable };
 // both print figures so. Throws std::logic_error for a name the table does not have, or a figure
 // that its layouts print with their own words (a flag, EXPLAIN's lines).
 QString figureText(const RunSummary& summary, std::string_view name, FigureText text = FigureText::AsIs);
+
+// A repeated run's range of the figure `name` over its repeats, in the figure's format: "0.038–0.041";
+// empty for a run that went once (docs/repeats.md).
+QString rangeText(const RunSummary& summary, std::string_view name, FigureText text = FigureText::AsIs);
+// The repeats of a repeated run with the least and the most of figure `name` (NaN aside); none for a
+// run that went once. A view formats their figures as it formats the run's own.
+std::optional<std::pair<const RunSummary*, const RunSummary*>> repeatExtremes(const RunSummary& summary,
+                                                                              std::string_view name);
 
 // `line` with each {name} in it replaced by that figure's text.
 QString fillFigures(std::string_view line, const RunSummary& summary, FigureText text = FigureText::AsIs);

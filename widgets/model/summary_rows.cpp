@@ -31,6 +31,23 @@ QString withUnit(const RunSummary& s, const SummaryField& field) {
     return text + QLatin1Char(' ') + QString::fromUtf8(field.unit.data(), qsizetype(field.unit.size()));
 }
 
+// A repeated run's range of the figure over its repeats, " (a–b)"; empty for a run that went once.
+QString spread(const RunSummary& s, const SummaryField& field) {
+    const QString range = rangeText(s, field.name);
+    return range.isEmpty() ? range : QStringLiteral(" (%1)").arg(range);
+}
+
+// The median repeat's run time, and for a repeated run the range of all: "412 ms (398 ms–430 ms)".
+QString runTime(const RunSummary& s, const SummaryField& field) {
+    const QString median = formatDuration(static_cast<double>(s.runtimeNs));
+    const auto extremes = repeatExtremes(s, field.name);
+    if (!extremes)
+        return median;
+    return QStringLiteral("%1 (%2–%3)")
+        .arg(median, formatDuration(static_cast<double>(extremes->first->runtimeNs)),
+             formatDuration(static_cast<double>(extremes->second->runtimeNs)));
+}
+
 // A cell of figures: `line` with each {name} replaced by that figure's text.
 Cell figures(std::string_view line) {
     return [line](const RunSummary& s, const SummaryField&) { return fillFigures(line, s); };
@@ -142,23 +159,24 @@ const std::vector<RowDefinition>& rowDefinitions() {
         {"ios", {}, {}},
         {"mean_read_blocks", {}, meanReadSize},
         {"page_cache_reads", QStringLiteral("Reads (page cache / device)"), pageCacheReads},
-        {"read_throughput", {}, {}},
+        {"read_throughput",
+         {},
+         [](const RunSummary& s, const SummaryField& field) -> QString {
+             return withUnit(s, field) + spread(s, field);
+         }},
         {"waits", QStringLiteral("Waits (time)"),
          [](const RunSummary& s, const SummaryField& field) {
              if (s.waitsUnknown)
                  return QStringLiteral("– (not in the trace)");
-             const QString waits = QStringLiteral("%1 (%2)").arg(
-                 figureText(s, field.name), s.waitTimeUnknown
-                                                ? QStringLiteral("time unknown")
-                                                : formatDuration(static_cast<double>(s.waitNs)));
+             const QString waits =
+                 QStringLiteral("%1%2 (%3)")
+                     .arg(figureText(s, field.name), spread(s, field),
+                          s.waitTimeUnknown ? QStringLiteral("time unknown")
+                                            : formatDuration(static_cast<double>(s.waitNs)));
              return s.waitsScope.empty() ? waits
                                          : waits + QStringLiteral(": ") + figureText(s, "waits_scope");
          }},
-        {"runtime_ns",
-         {},
-         [](const RunSummary& s, const SummaryField&) {
-             return formatDuration(static_cast<double>(s.runtimeNs));
-         }},
+        {"runtime_ns", {}, runTime},
         {"distance_mean", {}, figures("{distance_mean} (max {distance_max})")},
         {"frac_distance_le2", {}, {}},
         {"collapse_intervals", {}, collapses},

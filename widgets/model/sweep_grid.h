@@ -17,6 +17,9 @@ struct SweepGrid {
     std::vector<std::string> xLabels, yLabels;
     std::vector<std::string> policies;
     std::vector<std::vector<double>> values; // [policy][y * columns() + x]
+    // [policy][y * columns() + x]: the policy's repeated runs do not differ from the baseline's beyond
+    // noise (docs/repeats.md), marked on the map; empty when nothing was repeated.
+    std::vector<std::vector<char>> withinNoise;
 
     std::size_t columns() const { return xLabels.size(); }
     std::size_t rows() const { return yLabels.empty() ? 1 : yLabels.size(); }
