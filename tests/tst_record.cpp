@@ -263,6 +263,7 @@ void TestRecord::sequentialScanPartlyCached() {
     const QJsonObject cached = recorded[QStringLiteral("cached_at_start")].toObject();
     QCOMPARE(cached[QStringLiteral("source")].toString(), QStringLiteral("pg_buffercache"));
     QCOMPARE(cached[QStringLiteral("blocks")].toInteger(), 300);
+    QCOMPARE(cached[QStringLiteral("ranges")].toString(), QStringLiteral("0-299"));
     QCOMPARE(recorded[QStringLiteral("visits")].toObject()[QStringLiteral("source")].toString(),
              QStringLiteral("sequential"));
     const QJsonArray runs = doc[QStringLiteral("runs")].toArray();

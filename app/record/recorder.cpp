@@ -54,6 +54,27 @@ void writeFile(const QString& path, const QString& what, const QByteArray& bytes
         throw RecordError(QString::fromStdString(error));
 }
 
+// At most this much of a snapshot's ranges in "recorded": a session's meta entry holds 64 KiB.
+constexpr qsizetype kMaxRangesChars = 16 * 1024;
+
+// "0-299,512,600-700": ascending blocks as ranges.
+QString blockRanges(const std::vector<std::uint32_t>& blocks) {
+    QString text;
+    for (std::size_t i = 0; i < blocks.size();) {
+        std::size_t end = i;
+        while (end + 1 < blocks.size() && blocks[end + 1] == blocks[end] + 1)
+            ++end;
+        if (!text.isEmpty())
+            text += QLatin1Char(',');
+        text +=
+            end == i ? QString::number(blocks[i]) : QStringLiteral("%1-%2").arg(blocks[i]).arg(blocks[end]);
+        if (text.size() > kMaxRangesChars)
+            break;
+        i = end + 1;
+    }
+    return text;
+}
+
 QByteArray blockLines(const std::vector<std::uint32_t>& blocks) {
     QByteArray text;
     for (const std::uint32_t block : blocks)
@@ -414,6 +435,11 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     if (buffers.available()) {
         cached = {{QStringLiteral("source"), QStringLiteral("pg_buffercache")},
                   {QStringLiteral("blocks"), qint64(snapshot[0].size())}};
+        // The snapshot itself, so that a session holds it after the work files are gone.
+        if (const QString ranges = blockRanges(snapshot[0]); ranges.size() <= kMaxRangesChars)
+            cached[QStringLiteral("ranges")] = ranges;
+        else
+            cached[QStringLiteral("ranges_left_out")] = true;
         if (modelVisits) {
             QString spec = QStringLiteral("none");
             if (!snapshot[0].empty()) {
