@@ -223,27 +223,28 @@ QString KernelTracer::stop() {
         m_reader.join();
     }
     const QString removed = removeInstance();
-    std::vector<std::string> notes{
+    std::vector<std::string> lines{
         "tracepoints block:block_rq_issue, block:block_rq_complete, filemap:mm_filemap_add_to_page_cache; "
         "times in ns of CLOCK_MONOTONIC, to the microsecond"};
     for (std::size_t i = 0; i < m_paths.size(); ++i) {
         FileExtents after;
         const std::string checkError = readFileExtents(m_paths[i], after);
-        notes.push_back("file " + m_paths[i] + ": " + std::to_string(m_before[i].extents.size()) +
+        lines.push_back("file " + m_paths[i] + ": " + std::to_string(m_before[i].extents.size()) +
                         " extent(s) on device " + std::to_string(m_before[i].major) + ":" +
                         std::to_string(m_before[i].minor) +
                         (m_before[i].unplaced > 0
                              ? ", " + std::to_string(m_before[i].unplaced) + " bytes without a device address"
                              : std::string()));
         if (!checkError.empty())
-            notes.push_back("extents not re-checked after the capture: " + checkError);
+            lines.push_back("extents not re-checked after the capture: " + checkError);
         else if (after.extents != m_before[i].extents || after.inode != m_before[i].inode)
-            notes.push_back("extents of " + m_paths[i] +
+            lines.push_back("extents of " + m_paths[i] +
                             " changed during the capture: its reads are mapped with the extents taken at the "
                             "start");
     }
+    lines.insert(lines.end(), notes().begin(), notes().end());
     try {
-        m_capture->write(notes, [this](std::string_view bytes) { m_output->write(bytes); });
+        m_capture->write(lines, [this](std::string_view bytes) { m_output->write(bytes); });
         m_output->commit();
     } catch (const IoError& e) {
         error = QString::fromStdString(e.what());
