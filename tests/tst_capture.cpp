@@ -15,6 +15,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
@@ -136,6 +137,7 @@ private slots:
     void capturedReadsAreTheScansReads_data();
     void capturedReadsAreTheScansReads();
     void bufferedScanReportsPageCacheFills();
+    void straceCapturesAHeldCommand();
     void interruptedCaptureLeavesNoInstance();
 };
 
@@ -364,6 +366,9 @@ void TestCapture::capturedReadsAreTheScansReads() {
                                          scanArgs(file, io, true, csv),
                                      120'000);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    // Its cost is stated, and how to measure the overhead said.
+    QVERIFY(readFile(capture).contains("\n# the command took "));
+    QVERIFY2(r.err.contains(QStringLiteral("add --measure-overhead")), qPrintable(r.err));
     const std::vector<BlockRead> scan = scanReads(csv);
     const std::vector<BlockRead> captured = capturedReads(capture, file);
     QVERIFY(scan.size() > 100);
@@ -419,6 +424,55 @@ void TestCapture::bufferedScanReportsPageCacheFills() {
         return note.find("the page cache took in 16384 kB") != std::string::npos;
     });
     QVERIFY(noted);
+}
+
+// strace on a command started held: attached before the command runs, it sees every read call, so
+// for a synchronous O_DIRECT scan the captured calls are the scan's reads themselves, in order. With
+// --measure-overhead the command ran untraced first and the file states the ratio in a `#` line
+// that the import skips.
+void TestCapture::straceCapturesAHeldCommand() {
+    const QString file = makeDataFile(m_dir.path(), 16);
+    CaptureTargets self;
+    self.pids = {qint64(::getpid())};
+    if (const QString why = makeTracer(TracerKind::Strace)->unavailable(self); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    const QString capture = m_dir.filePath(QStringLiteral("capture-strace"));
+    const QString csv = m_dir.filePath(QStringLiteral("scan-strace.csv"));
+    const CliResult r = runLookahead(
+        QStringList{QStringLiteral("capture"), QStringLiteral("--tracer"), QStringLiteral("strace"),
+                    QStringLiteral("--measure-overhead"), QStringLiteral("--out"), capture,
+                    QStringLiteral("--files"), file, QStringLiteral("--"), QStringLiteral(LOOKAHEAD_BINARY)} +
+            scanArgs(file, QStringLiteral("sync"), true, csv),
+        120'000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("untraced: ")), qPrintable(r.err));
+    const QByteArray text = readFile(capture);
+    const qsizetype overhead = text.indexOf("\n# overhead: the command took ");
+    QVERIFY2(overhead > 0, text.right(400).constData());
+    QVERIFY(text.indexOf(" traced (strace tracer): ratio ", overhead) > overhead);
+
+    TraceImportRequest request;
+    request.path = capture.toStdString();
+    request.relation = QFileInfo(file).canonicalFilePath().toStdString();
+    const std::optional<ObservedTrace> trace = importTrace(request);
+    QVERIFY(trace);
+    QCOMPARE(trace->format, TraceFormat::Strace);
+    for (const std::string& note : trace->notes)
+        QVERIFY2(note.find("malformed") == std::string::npos, note.c_str());
+    std::vector<BlockRead> captured;
+    for (const ObservedRead& read : trace->reads)
+        captured.push_back({read.block, read.nblocks});
+    const std::vector<BlockRead> scan = scanReads(csv);
+    QVERIFY(scan.size() > 100);
+    QCOMPARE(captured.size(), scan.size());
+    for (std::size_t i = 0; i < scan.size(); ++i)
+        QVERIFY2(captured[i].first == scan[i].first && captured[i].count == scan[i].count,
+                 qPrintable(QStringLiteral("read %1: captured block %2 +%3, the scan's %4 +%5")
+                                .arg(i)
+                                .arg(captured[i].first)
+                                .arg(captured[i].count)
+                                .arg(scan[i].first)
+                                .arg(scan[i].count)));
 }
 
 void TestCapture::interruptedCaptureLeavesNoInstance() {

@@ -140,6 +140,7 @@ void TestTraceParsers::straceOtherLines() {
         LineKind::Other);
     QCOMPARE(parseStraceLine("+++ killed by SIGKILL +++", l), LineKind::Other);
     QCOMPARE(parseStraceLine("strace: Process 21715 attached", l), LineKind::Other);
+    QCOMPARE(parseStraceLine("# wall time untraced 0.412 s, traced 0.761 s: x1.85", l), LineKind::Other);
     QCOMPARE(parseStraceLine("21715 1796114808.9 openat(AT_FDCWD, \"x\", O_RDONLY) = 3 <0.000010>", l),
              LineKind::Other);
     QCOMPARE(parseStraceLine("21715 1796114808.9 io_uring_enter(5, 1, 0, 0, NULL, 8) = 1 <0.000010>", l),

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <utility>
 
 namespace la {
 
@@ -83,6 +84,7 @@ QString StraceTracer::start(const CaptureTargets& targets, const QString& outPat
         return why;
     if (targets.pids.empty())
         return QStringLiteral("no process to trace");
+    m_outPath = outPath;
     // -f follows the children of every traced process (only the postmaster has any worth following;
     // a backend or I/O worker does not fork, so one strace serves all), and it puts the pid on every
     // line, which the import needs to tell the backend's reads from the workers'.
@@ -119,15 +121,35 @@ QString StraceTracer::start(const CaptureTargets& targets, const QString& outPat
 }
 
 QString StraceTracer::stop() {
-    if (m_strace.state() == QProcess::NotRunning)
+    if (m_outPath.isEmpty()) // not started, or stopped already
         return {};
-    // SIGTERM: strace detaches from every process and finishes its file.
-    m_strace.terminate();
-    if (!m_strace.waitForFinished(30'000)) {
-        m_strace.kill();
-        m_strace.waitForFinished(5'000);
-        return QStringLiteral("strace did not detach within 30 s and was killed");
+    const QString outPath = std::exchange(m_outPath, QString());
+    // SIGTERM: strace detaches from every process and finishes its file. It has ended by itself if
+    // every traced process has.
+    if (m_strace.state() != QProcess::NotRunning) {
+        m_strace.terminate();
+        if (!m_strace.waitForFinished(30'000)) {
+            m_strace.kill();
+            m_strace.waitForFinished(5'000);
+            return QStringLiteral("strace did not detach within 30 s and was killed");
+        }
     }
+    return appendNotes(outPath);
+}
+
+// After strace's own lines: the import skips `#` lines (docs/trace-import.md §2.1).
+QString StraceTracer::appendNotes(const QString& outPath) const {
+    if (notes().empty())
+        return {};
+    QFile file(outPath);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
+        return QStringLiteral("cannot add the capture's notes to %1: %2").arg(outPath, file.errorString());
+    for (std::string note : notes()) {
+        std::replace(note.begin(), note.end(), '\n', ' ');
+        file.write("# " + QByteArray::fromStdString(note) + '\n');
+    }
+    if (!file.flush())
+        return QStringLiteral("cannot add the capture's notes to %1: %2").arg(outPath, file.errorString());
     return {};
 }
 

@@ -20,7 +20,10 @@ public:
     QString stop() override;
 
 private:
+    QString appendNotes(const QString& outPath) const;
+
     QProcess m_strace;
+    QString m_outPath;
 };
 
 } // namespace la

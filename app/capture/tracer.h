@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace la {
@@ -41,6 +42,16 @@ public:
     // Detaches and finishes the file. An error message, empty on success. Safe to call twice, and
     // called by the destructor: no tracer outlives its object.
     virtual QString stop() = 0;
+
+    // A line the file states about the capture (`# TEXT`), such as its wall time and the tracer's
+    // overhead; written by stop().
+    void addNote(const std::string& text) { m_notes.push_back(text); }
+
+protected:
+    const std::vector<std::string>& notes() const { return m_notes; }
+
+private:
+    std::vector<std::string> m_notes;
 };
 
 std::unique_ptr<Tracer> makeTracer(TracerKind kind);

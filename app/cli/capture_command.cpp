@@ -4,6 +4,7 @@
 #include "capture/tracer.h"
 #include "experiment/signal_cancel.h"
 #include "input_error.h"
+#include "io/os_cache.h"
 #include "io/output_guard.h"
 #include "message_text.h"
 #include "text_parse.h"
@@ -19,6 +20,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 namespace la {
 
@@ -30,6 +32,7 @@ struct CaptureArgs {
     std::vector<qint64> pids;
     std::vector<std::string> files;
     std::vector<std::string> command;
+    bool measureOverhead = false;
     bool help = false;
 };
 
@@ -55,6 +58,8 @@ CaptureArgs parseArgs(const std::vector<std::string>& args) {
             if (parsed.tracer != "kernel" && parsed.tracer != "strace" && parsed.tracer != "auto")
                 throw InputError(joined(
                     {"capture: --tracer '", excerpt(parsed.tracer), "': choose kernel, strace or auto"}));
+        } else if (arg == "--measure-overhead") {
+            parsed.measureOverhead = true;
         } else if (arg == "--out") {
             parsed.out = value();
         } else if (arg == "--pid") {
@@ -79,6 +84,9 @@ CaptureArgs parseArgs(const std::vector<std::string>& args) {
         throw InputError("capture: give --out FILE (where the capture goes)");
     if (!parsed.pids.empty() && !parsed.command.empty())
         throw InputError("capture: give either --pid or -- COMMAND, not both");
+    if (parsed.measureOverhead && parsed.command.empty())
+        throw InputError(
+            "capture: --measure-overhead needs -- COMMAND (it is run once untraced, then traced)");
     return parsed;
 }
 
@@ -194,11 +202,68 @@ bool waitForEnd(const std::vector<qint64>& pids) {
     return !signalled;
 }
 
+std::string secondsText(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f s", seconds);
+    return text;
+}
+
+// Both runs of --measure-overhead start with the files of interest out of the OS cache, so that the
+// traced run does not find there what the untraced one read.
+void evictFiles(const std::vector<std::string>& files) {
+    try {
+        for (const std::string& file : files)
+            evictFromOsCache(file);
+    } catch (const IoError& error) {
+        throw IoError(std::string("capture: ") + error.what());
+    }
+}
+
+// The wall time of one untraced run of `command`, or nothing if a signal ended it (the command is
+// then sent SIGTERM). A command that fails untraced gives no time to compare with.
+std::optional<double> runUntraced(const std::vector<std::string>& command) {
+    HeldCommand held(command);
+    const auto began = std::chrono::steady_clock::now();
+    held.release();
+    const bool ended = waitForEnd({qint64(held.pid())});
+    if (!ended)
+        held.terminate();
+    const int status = held.reap();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    if (!ended)
+        return std::nullopt;
+    if (status != 0)
+        throw IoError("capture: the command failed when run untraced (exit status " + std::to_string(status) +
+                      "), so there is no time to compare with: nothing was captured");
+    return seconds;
+}
+
+// What the capture says about its cost (on stderr and as a `#` line of the file).
+std::string overheadNote(const CaptureArgs& parsed, const char* tracer, double traced,
+                         std::optional<double> untraced, bool ended) {
+    const std::string by = std::string(" (") + tracer + " tracer)";
+    if (parsed.command.empty())
+        return "captured for " + secondsText(traced) + by +
+               "; the tracer's overhead on processes already running cannot be measured: capture their work "
+               "as -- COMMAND with --measure-overhead";
+    if (!ended)
+        return "interrupted after " + secondsText(traced) + by + "; no overhead is stated";
+    if (!untraced)
+        return "the command took " + secondsText(traced) + " traced" + by +
+               "; the tracer's overhead was not measured: add --measure-overhead to run the command once "
+               "untraced first and state it";
+    char ratio[64];
+    std::snprintf(ratio, sizeof ratio, "ratio %.3f (%+.1f %%)", traced / *untraced,
+                  (traced / *untraced - 1.0) * 100.0);
+    return "overhead: the command took " + secondsText(*untraced) + " untraced, " + secondsText(traced) +
+           " traced" + by + ": " + ratio;
+}
+
 } // namespace
 
 std::string captureUsageText() {
     return "Usage: lookahead capture [--tracer kernel|strace|auto] --out FILE [--pid PID ...]\n"
-           "                         [--files PATH ...] [-- COMMAND ...]\n"
+           "                         [--files PATH ...] [--measure-overhead] [-- COMMAND ...]\n"
            "\n"
            "Records what processes read into a file that --import-trace reads (docs/trace-import.md):\n"
            "the processes --pid names until they end, or COMMAND, started here, until it exits;\n"
@@ -211,7 +276,10 @@ std::string captureUsageText() {
            "  --out FILE     the capture; written whole or not at all, never over an input\n"
            "  --pid PID      a process to capture (repeat for several)\n"
            "  --files PATH   the files of interest (several may follow): the kernel tracer maps the\n"
-           "                 device's reads to these; without --pid or COMMAND it captures until Ctrl+C\n";
+           "                 device's reads to these; without --pid or COMMAND it captures until Ctrl+C\n"
+           "  --measure-overhead  runs COMMAND once untraced first, then traced, and states the ratio\n"
+           "                 of their wall times (the --files are emptied from the OS cache before\n"
+           "                 each run; anything else the command depends on must start alike)\n";
 }
 
 int runCaptureCommand(const std::vector<std::string>& args) {
@@ -239,12 +307,29 @@ int runCaptureCommand(const std::vector<std::string>& args) {
         }
         std::unique_ptr<Tracer> tracer = chooseTracer(parsed, targets);
         const char* name = tracer->kind() == TracerKind::Kernel ? "kernel" : "strace";
+        std::optional<double> untraced;
+        if (parsed.measureOverhead) {
+            say(parsed.files.empty()
+                    ? "running the command once untraced; without --files nothing is emptied from the OS "
+                      "cache "
+                      "between the runs, so the traced run may find there what the untraced one read"
+                    : "running the command once untraced; the --files are emptied from the OS cache before "
+                      "each run");
+            evictFiles(parsed.files);
+            untraced = runUntraced(parsed.command);
+            if (!untraced) {
+                say("interrupted before the traced run: nothing was captured");
+                return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : 130;
+            }
+            say("untraced: " + secondsText(*untraced));
+            evictFiles(parsed.files);
+        }
         if (const QString error = tracer->start(targets, QString::fromStdString(parsed.out));
             !error.isEmpty())
             throw IoError("capture: " + error.toStdString());
-        const auto began = std::chrono::steady_clock::now();
         say(std::string("capturing with the ") + name + " tracer" +
             (parsed.command.empty() && parsed.pids.empty() ? " until Ctrl+C" : ""));
+        const auto began = std::chrono::steady_clock::now();
         int commandStatus = 0;
         bool ended = false;
         if (command) {
@@ -258,12 +343,12 @@ int runCaptureCommand(const std::vector<std::string>& args) {
         }
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        const std::string cost = overheadNote(parsed, name, seconds, untraced, ended);
+        tracer->addNote(cost);
         if (const QString error = tracer->stop(); !error.isEmpty())
             throw IoError("capture: " + error.toStdString());
-        char figures[64];
-        std::snprintf(figures, sizeof figures, "%.2f s", seconds);
-        say(std::string(ended ? "" : "interrupted; ") + "capture written to " + printable(parsed.out) + " (" +
-            name + " tracer, " + figures + ")");
+        say(std::string(ended ? "" : "interrupted; ") + "capture written to " + printable(parsed.out));
+        say(cost);
         if (command && commandStatus != 0)
             say("the command exited with status " + std::to_string(commandStatus));
         if (!ended)

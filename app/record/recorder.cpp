@@ -3,8 +3,9 @@
 
 #include "experiment/explain_output.h"
 #include "input_error.h"
+#include "io/os_cache.h"
 #include "io/output_file.h"
-#include "io/unique_fd.h"
+#include "io_backend.h"
 #include "pg/relation_files.h"
 #include "record/buffer_cache.h"
 #include "record/recorded_scan.h"
@@ -17,11 +18,6 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <memory>
 #include <optional>
 
@@ -149,16 +145,15 @@ std::optional<double> executionMs(const QString& planText) {
     }
 }
 
-// Drops the relation's files from the OS page cache. Dirty pages cannot be dropped until written
-// back, so they are flushed first (fdatasync on a read-only descriptor: the contents are not ours to
-// change, and do not change). Failures are said, not fatal: the recording shows what was cached.
+// Drops the relation's files from the OS page cache (flushed first, core/io/os_cache.h). Failures
+// are said, not fatal: the recording shows what was cached.
 void emptyOsCache(const QStringList& files, const std::function<void(const QString&)>& note) {
     for (const QString& file : files) {
-        const UniqueFd fd(::open(QFile::encodeName(file).constData(), O_RDONLY | O_CLOEXEC));
-        if (fd.get() < 0 || ::fdatasync(fd.get()) != 0 ||
-            ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED) != 0)
-            note(QStringLiteral("--cold: cannot empty the OS cache of %1: %2")
-                     .arg(file, QString::fromLocal8Bit(std::strerror(errno))));
+        try {
+            evictFromOsCache(QFile::encodeName(file).toStdString());
+        } catch (const IoError& error) {
+            note(QStringLiteral("--cold: ") + QString::fromLocal8Bit(error.what()));
+        }
     }
 }
 

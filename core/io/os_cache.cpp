@@ -8,8 +8,10 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -32,6 +34,9 @@ UniqueFd openOrThrow(const std::string& path) {
 
 void evictFromOsCache(const std::string& path) {
     const UniqueFd file = openOrThrow(path);
+    if (::fdatasync(file.get()) != 0)
+        throw IoError("cannot flush '" + path +
+                      "' before evicting it from the page cache: " + std::strerror(errno));
     if (const int error = ::posix_fadvise(file.get(), 0, 0, POSIX_FADV_DONTNEED); error != 0)
         throw IoError("cannot evict '" + path + "' from the page cache: " + std::strerror(error));
 }

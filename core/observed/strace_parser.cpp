@@ -196,6 +196,8 @@ LineKind parseStraceLine(std::string_view line, TraceLine& out) {
     c.skipSpaces();
     if (c.consume("strace: ")) // strace's own messages, when its stderr went into the file
         return out.kind = LineKind::Other;
+    if (c.consume("# ")) // what `lookahead capture` states about the capture, after strace's lines
+        return out.kind = LineKind::Other;
     if (!readPid(c, out) || !readTime(c, out))
         return out.kind = LineKind::Bad;
     if (c.consume("+++") || c.consume("---")) // exits and signals

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Tracer overhead benchmark (figures, not a test; docs/trace-import.md, "Capturing"). The same
+# O_DIRECT sequential scan of a real file (`lookahead --headless --file F --dataset seq --direct`)
+# runs untraced, under `lookahead capture --tracer kernel` and under `lookahead capture --tracer
+# strace`, interleaved over ROUNDS rounds so that machine noise hits all three alike, for each of
+# --io worker, sync and io_uring. It prints the medians side by side and each tracer's ratio to the
+# untraced run, for two times:
+#   scan: the scan's own runtime (runtime_ns of its summary), what an observed run measures;
+#   wall: the command from start to exit (process start-up and exit included); traced, the time
+#         `lookahead capture` states in its `#` line (from the command's release, the tracer's set-up
+#         excluded).
+# The kernel tracer needs root (or CAP_PERFMON with tracefs); without it its column says why.
+#
+# Usage: bench/capture_bench.sh [LOOKAHEAD_BINARY]
+# Environment: ROUNDS (default 5), SIZE_MIB (default 256), DIR (default: a temporary directory on
+# the file system of the current directory; the file must be on a real disk, not a tmpfs).
+set -euo pipefail
+
+LOOKAHEAD=$(realpath "${1:-build/app/lookahead}")
+ROUNDS=${ROUNDS:-5}
+SIZE_MIB=${SIZE_MIB:-256}
+WORK=$(mktemp -d "${DIR:-$PWD}/capture-bench-XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+FILE=$WORK/data.bin
+
+[[ -x $LOOKAHEAD ]] || { echo "no Lookahead binary at $LOOKAHEAD (build it, or pass its path)" >&2; exit 2; }
+[[ $ROUNDS =~ ^[1-9][0-9]*$ && $SIZE_MIB =~ ^[1-9][0-9]*$ ]] ||
+    { echo "ROUNDS and SIZE_MIB must be positive integers" >&2; exit 2; }
+
+# Random bytes, written out and synced, so that every block has its place on the disk.
+head -c "$((SIZE_MIB << 20))" /dev/urandom >"$FILE"
+sync "$FILE"
+
+# The scan's command line for --io $1, into SCAN; its summary goes to $WORK/summary.json.
+scan() {
+    SCAN=("$LOOKAHEAD" --headless --file "$FILE" --io "$1" --direct --dataset seq --summary-json "$WORK/summary.json")
+}
+
+# The scan's runtime in seconds, checked to be the real I/O asked for (no fallback).
+scan_seconds() {
+    local json=$WORK/summary.json
+    if ! grep -q '"fallback_reason": ""' "$json" || grep -q '"error": "[^"]' "$json"; then
+        echo "the scan fell back or failed; figures would not compare:" >&2
+        cat "$WORK/err.txt" >&2
+        exit 1
+    fi
+    grep -o '"runtime_ns": [0-9]*' "$json" | head -1 | awk '{ printf "%.4f\n", $2 / 1e9 }'
+}
+
+# One untraced run: prints "scan wall" (wall by bash's own `time`, no process spawned to read a clock).
+untraced() {
+    local wall TIMEFORMAT=%3R
+    scan "$1"
+    wall=$({ time "${SCAN[@]}" >/dev/null 2>"$WORK/err.txt" || { cat "$WORK/err.txt" >&2; exit 1; }; } 2>&1) || exit 1
+    echo "$(scan_seconds) $wall"
+}
+
+# One traced run with tracer $2: prints "scan wall", or "n/a" with the reason on stderr once.
+traced() {
+    local out=$WORK/capture-$2
+    scan "$1"
+    if ! "$LOOKAHEAD" capture --tracer "$2" --out "$out" --files "$FILE" -- "${SCAN[@]}" >/dev/null 2>"$WORK/err.txt"; then
+        echo "n/a"
+        return
+    fi
+    local wall
+    wall=$(grep -o '^# the command took [0-9.]* s traced' "$out" | awk '{ print $5 }')
+    echo "$(scan_seconds) $wall"
+    rm -f "$out"
+}
+
+median() {
+    sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2];
+                                       else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+ratio() {
+    if [[ $1 == n/a || $2 == n/a ]]; then echo "n/a"; else awk -v a="$1" -v b="$2" 'BEGIN { printf "x%.3f", a / b }'; fi
+}
+
+echo "Tracer overhead: O_DIRECT sequential scan of a ${SIZE_MIB} MiB file, $ROUNDS interleaved rounds, medians"
+echo "file: $FILE ($(df --output=source "$FILE" | tail -1)); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-9s %-5s %10s %10s %10s %10s %10s\n' "--io" "time" "untraced" "kernel" "strace" "kernel/un" "strace/un"
+for io in worker sync io_uring; do
+    : >"$WORK/untraced" && : >"$WORK/kernel" && : >"$WORK/strace"
+    for ((round = 0; round < ROUNDS; ++round)); do
+        untraced "$io" >>"$WORK/untraced"
+        for tracer in kernel strace; do
+            result=$(traced "$io" "$tracer")
+            if [[ $result == n/a ]]; then
+                [[ -s $WORK/why-$tracer ]] || cp "$WORK/err.txt" "$WORK/why-$tracer"
+            else
+                echo "$result" >>"$WORK/$tracer"
+            fi
+        done
+    done
+    for column in 1 2; do
+        name=$([[ $column == 1 ]] && echo scan || echo wall)
+        u=$(cut -d' ' -f$column "$WORK/untraced" | median)
+        k=$(cut -d' ' -f$column "$WORK/kernel" | median)
+        s=$(cut -d' ' -f$column "$WORK/strace" | median)
+        printf '%-9s %-5s %10s %10s %10s %10s %10s\n' "$io" "$name" "$u" "$k" "$s" "$(ratio "$k" "$u")" \
+            "$(ratio "$s" "$u")"
+    done
+done
+echo "(times in seconds; --io io_uring's reads are not system calls: strace does not see them, its cost there is"
+echo " that of stopping the scan at its other calls)"
+for tracer in kernel strace; do
+    [[ -s $WORK/why-$tracer ]] && { echo "the $tracer tracer could not run:"; sed 's/^/  /' "$WORK/why-$tracer"; }
+done
+exit 0
