@@ -130,6 +130,32 @@ public:
         return table;
     }
 
+    // The server's processes (the postmaster and its children) that a tracer is attached to, as
+    // "PID traced by TRACER": empty when none is, whatever else on the machine is traced.
+    QStringList tracedProcesses() const {
+        QFile pidFile(dataDir() + QStringLiteral("/postmaster.pid"));
+        if (!pidFile.open(QIODevice::ReadOnly))
+            return {};
+        const QString postmaster = QString::fromLatin1(pidFile.readLine().trimmed());
+        QStringList traced;
+        for (const QString& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+            QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+            if (!status.open(QIODevice::ReadOnly))
+                continue;
+            QString parent, tracer;
+            for (QByteArray line = status.readLine(); !line.isEmpty(); line = status.readLine()) {
+                if (line.startsWith("PPid:"))
+                    parent = QString::fromLatin1(line.mid(5).trimmed());
+                if (line.startsWith("TracerPid:"))
+                    tracer = QString::fromLatin1(line.mid(10).trimmed());
+            }
+            if ((pid == postmaster || parent == postmaster) && !tracer.isEmpty() &&
+                tracer != QLatin1String("0"))
+                traced << QStringLiteral("%1 traced by %2").arg(pid, tracer);
+        }
+        return traced;
+    }
+
     // Evicts the data directory's files from the OS page cache, so reads reach the device: all of
     // the cache when running as root, else each file of the cluster.
     void dropOsCache() const {

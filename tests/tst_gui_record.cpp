@@ -19,19 +19,6 @@
 using namespace la;
 using namespace la::test;
 
-namespace {
-
-int straceProcesses() {
-    QProcess ps;
-    ps.start(QStringLiteral("ps"), {QStringLiteral("-e"), QStringLiteral("-o"), QStringLiteral("comm=")});
-    ps.waitForFinished();
-    return int(QString::fromUtf8(ps.readAllStandardOutput())
-                   .split(QLatin1Char('\n'))
-                   .count(QStringLiteral("strace")));
-}
-
-} // namespace
-
 class TestGuiRecord : public QObject {
     Q_OBJECT
 private slots:
@@ -112,7 +99,7 @@ void TestGuiRecord::recordedQueryIsReplayedBesideItsModel() {
     QVERIFY(runs[0].ios > 0);
     QCOMPARE(runs[1].misses, runs[0].blocks); // every heap block read once, from a cold start
     QVERIFY(runs[1].hits > 0);
-    QCOMPARE(straceProcesses(), 0);
+    QCOMPARE(m_server.tracedProcesses(), QStringList());
     if (const QString dir = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS"); !dir.isEmpty()) {
         for (QCustomPlot* plot : window.findChildren<QCustomPlot*>())
             plot->replot();
@@ -137,7 +124,7 @@ void TestGuiRecord::cancelInTheMiddleLeavesTheServerClean() {
     QTRY_VERIFY_WITH_TIMEOUT(dialog->status().startsWith(QLatin1String("Cancelled")), kWindowTimeoutMs);
     QVERIFY(dialog->isVisible()); // it stays to say how it ended
     QCOMPARE(started.count(), 0);
-    QCOMPARE(straceProcesses(), 0);
+    QCOMPARE(m_server.tracedProcesses(), QStringList());
     QCOMPARE(sql(QStringLiteral("SELECT count(*) FROM pg_extension WHERE extname = 'pg_buffercache'")),
              QStringLiteral("0"));
     QCOMPARE(

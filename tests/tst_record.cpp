@@ -44,19 +44,6 @@ QString sql(const QString& text) {
     return out;
 }
 
-// Lines of `ps` that are strace processes.
-QStringList straceProcesses() {
-    QProcess ps;
-    ps.start(QStringLiteral("ps"),
-             {QStringLiteral("-e"), QStringLiteral("-o"), QStringLiteral("pid=,comm=")});
-    ps.waitForFinished();
-    QStringList found;
-    for (const QString& line : QString::fromUtf8(ps.readAllStandardOutput()).split(QLatin1Char('\n')))
-        if (line.trimmed().endsWith(QLatin1String(" strace")))
-            found << line.trimmed();
-    return found;
-}
-
 // The scan node's "Shared Read Blocks" in a recorded plan (FORMAT JSON).
 qint64 planSharedRead(const QJsonValue& plan) {
     QJsonObject node = plan.toArray().at(0).toObject()[QStringLiteral("Plan")].toObject();
@@ -236,7 +223,7 @@ void TestRecord::coldBackwardIndexScan() {
             QVERIFY(bytes.contains("\"tracing_overhead\""));
     }
     QVERIFY(!run.err.contains(kSecret) && !run.out.contains(kSecret));
-    QVERIFY(straceProcesses().isEmpty());
+    QVERIFY(m_server.tracedProcesses().isEmpty());
 }
 
 // A sequential scan with its first 300 blocks in shared buffers: the cache at the start is
@@ -309,7 +296,7 @@ void TestRecord::notASingleRelationScan() {
     QVERIFY2(run.err.contains(QLatin1String("is not a scan of one relation (it has ")), qPrintable(run.err));
     QVERIFY2(run.err.contains(QLatin1String("Seq Scan on s")) || run.err.contains(QLatin1String("on t")),
              qPrintable(run.err));
-    QVERIFY(straceProcesses().isEmpty());
+    QVERIFY(m_server.tracedProcesses().isEmpty());
 }
 
 void TestRecord::wrongPassword() {
@@ -366,12 +353,13 @@ void TestRecord::cancelLeavesTheServerClean() {
                   QStringLiteral("SELECT count(*) FROM s WHERE pg_sleep(0.01) IS NOT NULL")});
     QByteArray err;
     QVERIFY2(test::waitForStderr(record, "running the query, traced", err, 120'000), err.constData());
-    QVERIFY(!straceProcesses().isEmpty());
+    QVERIFY(!m_server.tracedProcesses().isEmpty());
     ::kill(pid_t(record.processId()), SIGINT);
     const test::CliResult run = test::finishProcess(record, 60'000);
     QCOMPARE(run.exitCode, 130);
     QVERIFY2(run.err.contains(QLatin1String("cancelled; the server is left as it was")), qPrintable(run.err));
-    QVERIFY2(straceProcesses().isEmpty(), qPrintable(straceProcesses().join(QLatin1Char(','))));
+    QVERIFY2(m_server.tracedProcesses().isEmpty(),
+             qPrintable(m_server.tracedProcesses().join(QLatin1Char(','))));
     QCOMPARE(sql(QStringLiteral("SELECT count(*) FROM pg_extension WHERE extname = 'pg_buffercache'")),
              QStringLiteral("0"));
     // Only the psql asking is left: the recording's two sessions are gone, its query with them.
@@ -406,7 +394,7 @@ void TestRecord::serverNotVisibleHereGetsAllButTheTrace() {
     QCOMPARE(runs.size(), 1); // the model alone
     QCOMPARE(runs[0].toObject()[QStringLiteral("blocks")].toInteger(),
              sql(QStringLiteral("SELECT pg_relation_size('s') / 8192")).toLongLong());
-    QVERIFY(straceProcesses().isEmpty());
+    QVERIFY(m_server.tracedProcesses().isEmpty());
 }
 
 // The same cold sequential scan recorded with the kernel's tracepoints and with strace: the device

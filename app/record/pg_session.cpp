@@ -84,20 +84,23 @@ QString PgSession::description() const {
 }
 
 void PgSession::waitForResult() {
-    bool cancelSent = false;
+    // A cancel request that reaches the server before the statement has started is ignored, so it
+    // is sent again every second until the statement ends.
+    int sinceCancel = -1;
     while (PQisBusy(m_conn)) {
-        if (!cancelSent && m_cancel && m_cancel->load()) {
-            // Ask the server to stop the statement; its error result then ends the wait.
+        if (m_cancel && m_cancel->load() && (sinceCancel < 0 || sinceCancel >= 10)) {
             if (PGcancel* handle = PQgetCancel(m_conn)) {
                 char error[256];
                 PQcancel(handle, error, sizeof error);
                 PQfreeCancel(handle);
             }
-            cancelSent = true;
+            sinceCancel = 0;
         }
         pollfd fd{PQsocket(m_conn), POLLIN, 0};
         if (::poll(&fd, 1, 100) < 0 && errno != EINTR)
             throw RecordError(QStringLiteral("lost the connection to the server"));
+        if (sinceCancel >= 0)
+            ++sinceCancel;
         if (!PQconsumeInput(m_conn))
             throw RecordError(QStringLiteral("lost the connection to the server: %1")
                                   .arg(scrubbed(QString::fromUtf8(PQerrorMessage(m_conn)))));
@@ -105,6 +108,8 @@ void PgSession::waitForResult() {
 }
 
 PgSession::Rows PgSession::query(const QString& sql, const QStringList& params, const QString& what) {
+    if (m_cancel && m_cancel->load())
+        throw RecordError(QStringLiteral("cancelled"));
     std::vector<QByteArray> values;
     std::vector<const char*> pointers;
     for (const QString& param : params)
