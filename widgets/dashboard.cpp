@@ -28,8 +28,10 @@ constexpr std::chrono::milliseconds kViewSlice{4};
 constexpr int kFrameMs = 15;
 // While a redraw is still binning, the next frame follows soon, leaving the event loop room to breathe.
 constexpr int kCatchUpMs = 8;
-// A live x range grows to this multiple of the data, so it changes (and the rasters re-bin) rarely.
-constexpr double kLiveGrowth = 1.5;
+// A live x range starts at this multiple of the data and doubles whenever the data reaches its end:
+// each doubling folds what the views have binned in pairs of pixel columns (grid.h), so they never
+// bin a live run's events twice and every pane keeps drawing up to the newest data.
+constexpr double kLiveGrowth = 2.0;
 constexpr int kCaptionPixels = 12;
 
 // The views, top to bottom: adding a view is one entry here.
@@ -87,6 +89,7 @@ Dashboard::Dashboard(QWidget* parent)
     m_splitter->addWidget(m_summary);
     m_splitter->setStretchFactor(m_splitter->count() - 1, 0); // as tall as its rows, no more
     m_splitter->setChildrenCollapsible(false);
+    m_refreshTimer.setObjectName(QStringLiteral("plot refresh")); // names its stalls in the GUI bench
     m_refreshTimer.setSingleShot(true);
     connect(&m_refreshTimer, &QTimer::timeout, this, &Dashboard::refreshNow);
 }
@@ -207,10 +210,12 @@ void Dashboard::applyAutoRange() {
     if (m_live) {
         if (m_xMode == XAxis::Position && m_expectedPositions > 0)
             hi = std::max(end, static_cast<double>(m_expectedPositions));
-        else if (end > m_autoHi)
-            hi = end * kLiveGrowth;
-        else
+        else if (m_autoHi > 0.0) {
             hi = m_autoHi;
+            while (hi < end)
+                hi *= kLiveGrowth;
+        } else
+            hi = end * kLiveGrowth;
     }
     if (!(hi > 0.0))
         hi = m_xMode == XAxis::Time ? 1e-3 : 1.0;
