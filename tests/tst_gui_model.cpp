@@ -195,9 +195,12 @@ void TestGuiModel::bucketsMergeKeepMinMaxAndCounts() {
         QCOMPARE(b.lo(StateSeries::Distance, bucket), lo);
         QCOMPARE(b.hi(StateSeries::Distance, bucket), hi);
         QCOMPARE(b.span(bucket, bucket + 1).misses, misses);
+        QCOMPARE(b.misses(bucket, bucket + 1), misses);
+        QCOMPARE(b.misses(0, bucket + 1), b.span(0, bucket + 1).misses);
         QCOMPARE(b.firstTime(bucket), static_cast<std::int64_t>(b.bucketStart(bucket) * 1000 + 500));
     }
     QCOMPARE(b.span(0, b.size()).misses, std::uint64_t((positions + 3) / 4));
+    QCOMPARE(b.misses(0, b.size()), std::uint64_t((positions + 3) / 4));
     QCOMPARE(b.maxValue(StateSeries::Distance), std::uint16_t(std::min(positions, 7)));
 }
 

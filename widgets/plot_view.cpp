@@ -25,8 +25,9 @@ constexpr int kMarginRight = 14;
 constexpr int kMarginBottom = 36;
 constexpr int kSideWidth = 132;
 constexpr int kFontPixels = 11;
-// Binning work between two looks at the clock: well under a millisecond.
-constexpr std::uint64_t kBinChunk = 1 << 15;
+// Binning work between two looks at the clock, and done per pane and refresh however late it is:
+// a fraction of a millisecond.
+constexpr std::uint64_t kBinChunk = 1 << 13;
 
 // Decimals that tell ticks `step` apart in units of `unit` (0 when whole units do).
 int decimalsFor(double step, double unit) {
