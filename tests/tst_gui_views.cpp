@@ -188,11 +188,17 @@ void TestGuiViews::deepZoomTicksTellPositionsApart() {
     window.dashboard()->zoomTo(23400.0, 23412.0);
     QVERIFY(waitIdle(window));
     for (PlotView* view : window.dashboard()->views()) {
-        const QVector<QString> labels = tickLabels(view, view->pane(0)->axis(QCPAxis::atBottom));
+        QCPAxis* x = view->pane(0)->axis(QCPAxis::atBottom);
+        const QVector<QString> labels = tickLabels(view, x);
         QVERIFY(labels.size() >= 3);
         const std::set<QString> distinct(labels.begin(), labels.end());
         QVERIFY2(distinct.size() == static_cast<std::size_t>(labels.size()),
                  qPrintable(QStringList(labels.begin(), labels.end()).join(QStringLiteral(", "))));
+        // Each label names its tick's own position (a step of 2.5 once put "23403" on 23402.5).
+        const QVector<double> ticks = x->tickVector();
+        QCOMPARE(ticks.size(), labels.size());
+        for (qsizetype i = 0; i < ticks.size(); ++i)
+            QCOMPARE(labels[i].toDouble(), ticks[i]);
     }
 }
 

@@ -41,8 +41,11 @@ int decimalsFor(double step, double unit) {
 // needs (23.41k, 23.42k), and whole numbers once a suffix would need more than two decimals.
 class CompactTicker : public QCPAxisTicker {
 protected:
+    // Positions and blocks are whole numbers: a step of 2.5 would put "1483" on the tick at 1482.5.
     double getTickStep(const QCPRange& range) override {
         m_step = QCPAxisTicker::getTickStep(range);
+        if (m_step > 1.0 && m_step < 10.0)
+            m_step = std::floor(m_step);
         return m_step;
     }
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override {
