@@ -200,6 +200,19 @@ void TestGuiViews::deepZoomTicksTellPositionsApart() {
         for (qsizetype i = 0; i < ticks.size(); ++i)
             QCOMPARE(labels[i].toDouble(), ticks[i]);
     }
+    // Zoomed out the same: "12.5k" on 12,500 (a whole-thousands label once said "13k").
+    window.dashboard()->zoomTo(0.0, 16384.0);
+    QVERIFY(waitIdle(window));
+    QCPAxis* x = window.dashboard()->views()[1]->pane(0)->axis(QCPAxis::atBottom);
+    const QVector<QString> labels = tickLabels(window.dashboard()->views()[1], x);
+    const QVector<double> ticks = x->tickVector();
+    QCOMPARE(ticks.size(), labels.size());
+    for (qsizetype i = 0; i < ticks.size(); ++i) {
+        const bool thousands = labels[i].endsWith(QLatin1Char('k'));
+        const double value =
+            (thousands ? labels[i].chopped(1) : labels[i]).toDouble() * (thousands ? 1e3 : 1.0);
+        QCOMPARE(value, ticks[i]);
+    }
 }
 
 // Zoomed into a pg18 collapse the log2 y axis fits the 1↔2 saw-tooth, drawn as steps between 1 and 2.

@@ -29,12 +29,17 @@ constexpr int kFontPixels = 11;
 // a fraction of a millisecond.
 constexpr std::uint64_t kBinChunk = 1 << 13;
 
-// Decimals that tell ticks `step` apart in units of `unit` (0 when whole units do).
+// Decimals that write ticks `step` apart exactly in units of `unit` (0 when whole units do): a step of
+// 2.5k needs one ("12.5k", not "13k"), one of 0.25 ms two.
 int decimalsFor(double step, double unit) {
     const double ratio = step / unit;
-    return ratio >= 1.0 || !(ratio > 0.0)
-               ? 0
-               : std::min(6, static_cast<int>(std::ceil(-std::log10(ratio) - 1e-9)));
+    if (!(ratio > 0.0) || !std::isfinite(ratio))
+        return 0;
+    int decimals = 0;
+    for (double scaled = ratio; decimals < 6 && std::fabs(scaled - std::round(scaled)) > 1e-6 * scaled;
+         scaled *= 10.0)
+        ++decimals;
+    return decimals;
 }
 
 // 1.2M, 350k: block numbers fit the fixed left margin; zoomed in, as many digits as the tick step
