@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // GUI responsiveness: the longest event-loop stall while a long simulated run is plotted live in the
-// window, and the time to export that run's dashboard. Prints figures; not a test.
+// window, what the event loop was busy with, and the time to export that run's dashboard. Prints
+// figures; not a test.
 //
 //   lookahead-gui-bench [run options]    (default: --dataset alternating --pattern-blocks 10000000
 //                                          --policy pg18; offscreen unless QT_QPA_PLATFORM is set)
@@ -19,7 +20,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -63,6 +67,62 @@ private:
     QElapsedTimer m_clock;
     qint64 m_last = 0;
     std::vector<double> m_gapsMs;
+};
+
+// Times each event the event loop delivers, by who received it, so the bench says what kept it busy.
+class TimedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+    bool notify(QObject* receiver, QEvent* event) override {
+        if (m_depth > 0 || !m_recording)
+            return QApplication::notify(receiver, event);
+        // Named first: the event may delete its receiver.
+        Source& source = m_sources[sourceOf(receiver, event)];
+        ++m_depth;
+        QElapsedTimer clock;
+        clock.start();
+        const bool handled = QApplication::notify(receiver, event);
+        const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+        --m_depth;
+        ++source.count;
+        source.totalMs += ms;
+        source.longest = std::max(source.longest, ms);
+        source.over8 += ms > 8.0;
+        return handled;
+    }
+    void setRecording(bool on) { m_recording = on; }
+    // The busiest receivers: what the GUI thread spent its time on while the run was plotted.
+    void reportBusiest() const {
+        std::vector<std::pair<std::string, Source>> sources(m_sources.begin(), m_sources.end());
+        std::sort(sources.begin(), sources.end(),
+                  [](const auto& a, const auto& b) { return a.second.totalMs > b.second.totalMs; });
+        std::printf("busiest event receivers (events, total, longest, over 8 ms):\n");
+        for (std::size_t i = 0; i < std::min<std::size_t>(8, sources.size()); ++i) {
+            const Source& source = sources[i].second;
+            std::printf("  %7zu %8.0f ms %6.1f ms %5zu  %s\n", source.count, source.totalMs, source.longest,
+                        source.over8, sources[i].first.c_str());
+        }
+    }
+
+private:
+    struct Source {
+        std::size_t count = 0;
+        double totalMs = 0.0;
+        double longest = 0.0;
+        std::size_t over8 = 0;
+    };
+    // "QTimer 'plot refresh' (event 1)", "QCustomPlot in la::HitMissPlot (event 43)".
+    static std::string sourceOf(const QObject* receiver, const QEvent* event) {
+        std::string name = receiver->metaObject()->className();
+        if (!receiver->objectName().isEmpty())
+            name += " '" + receiver->objectName().toStdString() + "'";
+        if (const QObject* parent = receiver->parent())
+            name += std::string(" in ") + parent->metaObject()->className();
+        return name + " (event " + std::to_string(static_cast<int>(event->type())) + ")";
+    }
+    int m_depth = 0;
+    bool m_recording = false;
+    std::map<std::string, Source> m_sources;
 };
 
 double peakRssMb() {
@@ -121,7 +181,7 @@ int main(int argc, char** argv) {
     const std::optional<la::CliOptions> options = parseOptions(argc, argv);
     if (!options)
         return 2;
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     la::MainWindow window;
     window.resize(1500, 950);
     window.show();
@@ -145,13 +205,16 @@ int main(int argc, char** argv) {
             return;
         settled.stop();
         meter.stop();
+        app.setRecording(false);
         reportRun(window, meter, runMs, wall);
+        app.reportBusiest();
         timeExports(window);
         std::printf("peak RSS %.0f MB\n", peakRssMb());
         QCoreApplication::quit();
     });
     QTimer::singleShot(0, &app, [&] {
         meter.start();
+        app.setRecording(true);
         wall.start();
         window.startRun();
     });

@@ -18,6 +18,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <span>
 
 using namespace la;
 
@@ -114,6 +115,7 @@ private slots:
     void hitMissRasterCountsEveryPosition();
     void hitMissRasterProgressiveEqualsOneShot();
     void hitMissRasterZoomedInFillsColumns();
+    void reductionsFoldWhenTheLiveAxisDoubles();
     void requestRasterPaintsReadSpans();
     void ioSizeScatterOnePointPerSizeAndColumn();
     void tooltipsDescribeThePixel();
@@ -193,9 +195,12 @@ void TestGuiModel::bucketsMergeKeepMinMaxAndCounts() {
         QCOMPARE(b.lo(StateSeries::Distance, bucket), lo);
         QCOMPARE(b.hi(StateSeries::Distance, bucket), hi);
         QCOMPARE(b.span(bucket, bucket + 1).misses, misses);
+        QCOMPARE(b.misses(bucket, bucket + 1), misses);
+        QCOMPARE(b.misses(0, bucket + 1), b.span(0, bucket + 1).misses);
         QCOMPARE(b.firstTime(bucket), static_cast<std::int64_t>(b.bucketStart(bucket) * 1000 + 500));
     }
     QCOMPARE(b.span(0, b.size()).misses, std::uint64_t((positions + 3) / 4));
+    QCOMPARE(b.misses(0, b.size()), std::uint64_t((positions + 3) / 4));
     QCOMPARE(b.maxValue(StateSeries::Distance), std::uint16_t(std::min(positions, 7)));
 }
 
@@ -397,6 +402,56 @@ void TestGuiModel::hitMissRasterProgressiveEqualsOneShot() {
     const RasterKey other{XAxis::Position, AxisMap{0.0, 5'000.0, 5}, AxisMap{0.0, 5'000.0, 5}};
     QVERIFY(steps.update(trace, other, UINT64_MAX));
     QCOMPARE(steps.cells().nx(), 5);
+}
+
+// A live run's axes double as it grows: what was binned folds into the wider grid, so only the new
+// positions and reads are binned (one budget of exactly that much completes it), and the result is the
+// one binning the whole run for the wider grid gives.
+void TestGuiModel::reductionsFoldWhenTheLiveAxisDoubles() {
+    Synthetic s;
+    s.positions = 16'000;
+    const std::vector<Event> events = s.events();
+    const auto split =
+        std::find_if(events.begin(), events.end(), [](const Event& e) { return e.position >= 4'000; });
+    RunTrace trace("test", RunLimits{94, 16});
+    trace.append(std::span<const Event>(events.begin(), split));
+    const RasterKey before{XAxis::Position, AxisMap{0.0, 4'096.0, 64}, AxisMap{0.0, 4'096.0, 16}};
+    const RasterKey after{XAxis::Position, AxisMap{0.0, 16'384.0, 64}, AxisMap{0.0, 16'384.0, 16}};
+    HitMissRaster hitMiss;
+    RequestRaster requests;
+    IoSizeScatter sizes;
+    SeriesColumns series;
+    QVERIFY(hitMiss.update(trace, before, UINT64_MAX));
+    QVERIFY(requests.update(trace, before, UINT64_MAX));
+    QVERIFY(sizes.update(trace, ColumnKey{before.mode, before.x}, UINT64_MAX));
+    QVERIFY(series.update(trace, ColumnKey{before.mode, before.x}, UINT64_MAX));
+    trace.append(std::span<const Event>(split, events.end()));
+    // 12,000 new positions, 3,000 new reads (one bucket a position: the run is short).
+    QVERIFY(hitMiss.update(trace, after, 12'000));
+    QVERIFY(requests.update(trace, after, 3'000));
+    QVERIFY(sizes.update(trace, ColumnKey{after.mode, after.x}, 3'000));
+    QVERIFY(series.update(trace, ColumnKey{after.mode, after.x}, 12'001)); // and the last bucket again
+
+    HitMissRaster hitMissOnce;
+    RequestRaster requestsOnce;
+    IoSizeScatter sizesOnce;
+    QVERIFY(hitMissOnce.update(trace, after, UINT64_MAX));
+    QVERIFY(requestsOnce.update(trace, after, UINT64_MAX));
+    QVERIFY(sizesOnce.update(trace, ColumnKey{after.mode, after.x}, UINT64_MAX));
+    for (int y = 0; y < 16; ++y) {
+        for (int x = 0; x < 64; ++x) {
+            QCOMPARE(hitMiss.cells().at(x, y).blocks, hitMissOnce.cells().at(x, y).blocks);
+            QCOMPARE(hitMiss.cells().at(x, y).misses, hitMissOnce.cells().at(x, y).misses);
+            QCOMPARE(hitMiss.cells().at(x, y).waits, hitMissOnce.cells().at(x, y).waits);
+            QCOMPARE(requests.cells().at(x, y), requestsOnce.cells().at(x, y));
+        }
+    }
+    QCOMPARE(hitMiss.cells().at(0, 0).blocks, 256u); // a column is 256 positions, on blocks 0-255
+    QCOMPARE(sizes.points().size(), sizesOnce.points().size());
+    const Polyline folded = series.polyline(StateSeries::Distance);
+    const Polyline once = reduce(trace, XAxis::Position, StateSeries::Distance, after.x);
+    QCOMPARE(folded.x, once.x);
+    QCOMPARE(folded.y, once.y);
 }
 
 void TestGuiModel::hitMissRasterZoomedInFillsColumns() {

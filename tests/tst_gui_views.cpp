@@ -13,6 +13,7 @@
 #include "plot_view.h"
 #include "qcp.h"
 #include "repeat_strip.h"
+#include "run_trace.h"
 #include "window_harness.h"
 
 #include <QFile>
@@ -24,6 +25,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <set>
 
 using namespace la;
@@ -57,6 +61,65 @@ void saveScreenshot(QWidget* widget, const QString& name) {
     widget->grab().save(dir + QLatin1Char('/') + name);
 }
 
+// Positions [first, end) of a sequential scan, one a microsecond, a 4-block read before every fourth.
+std::vector<Event> scanEvents(std::uint32_t first, std::uint32_t end) {
+    std::vector<Event> events;
+    for (std::uint32_t p = first; p < end; ++p) {
+        const bool miss = p % 4 == 0;
+        if (miss) {
+            Event read;
+            read.kind = EventKind::ReadStarted;
+            read.time_ns = std::int64_t(p) * 1000;
+            read.position = p;
+            read.block = p;
+            read.nblocks = 4;
+            events.push_back(read);
+        }
+        Event consumed;
+        consumed.kind = EventKind::Consumed;
+        consumed.time_ns = std::int64_t(p) * 1000 + 500;
+        consumed.position = p;
+        consumed.block = p;
+        consumed.distance = static_cast<std::uint16_t>(8 + p % 8);
+        consumed.pinned = 4;
+        consumed.in_flight = 2;
+        consumed.flags = miss ? event_flag::miss : 0;
+        events.push_back(consumed);
+    }
+    return events;
+}
+
+// How far along x a pane has drawn its run: the right edge of its colour map's last column holding
+// data, or its graphs' last point.
+double drawnXEnd(const PlotView* view, std::size_t run) {
+    const QCPAxis* x = view->pane(run)->axis(QCPAxis::atBottom);
+    QCustomPlot* plot = plotOf(view);
+    double end = 0.0;
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        QCPAbstractPlottable* plottable = plot->plottable(i);
+        if (plottable->keyAxis() != x)
+            continue;
+        if (auto* map = qobject_cast<QCPColorMap*>(plottable)) {
+            QCPColorMapData* data = map->data();
+            const double cellWidth = data->keyRange().size() / std::max(1, data->keySize() - 1);
+            for (int cx = data->keySize() - 1; cx >= 0; --cx) {
+                bool drawn = false;
+                for (int cy = 0; cy < data->valueSize() && !drawn; ++cy)
+                    drawn = !std::isnan(data->cell(cx, cy));
+                if (drawn) {
+                    double key = 0.0, value = 0.0;
+                    data->cellToCoord(cx, 0, &key, &value);
+                    end = std::max(end, key + cellWidth / 2);
+                    break;
+                }
+            }
+        } else if (auto* graph = qobject_cast<QCPGraph*>(plottable); graph && !graph->data()->isEmpty()) {
+            end = std::max(end, (graph->data()->constEnd() - 1)->key);
+        }
+    }
+    return end;
+}
+
 } // namespace
 
 class TestGuiViews : public QObject {
@@ -76,6 +139,7 @@ private slots:
     void dragStopsAtTheStart();
     void logDistanceAxisLabelsTwo();
     void openedFileSizesTheDatasetLabel();
+    void livePanesDrawTheSameTimeRange();
 
 private:
 };
@@ -124,11 +188,30 @@ void TestGuiViews::deepZoomTicksTellPositionsApart() {
     window.dashboard()->zoomTo(23400.0, 23412.0);
     QVERIFY(waitIdle(window));
     for (PlotView* view : window.dashboard()->views()) {
-        const QVector<QString> labels = tickLabels(view, view->pane(0)->axis(QCPAxis::atBottom));
+        QCPAxis* x = view->pane(0)->axis(QCPAxis::atBottom);
+        const QVector<QString> labels = tickLabels(view, x);
         QVERIFY(labels.size() >= 3);
         const std::set<QString> distinct(labels.begin(), labels.end());
         QVERIFY2(distinct.size() == static_cast<std::size_t>(labels.size()),
                  qPrintable(QStringList(labels.begin(), labels.end()).join(QStringLiteral(", "))));
+        // Each label names its tick's own position (a step of 2.5 once put "23403" on 23402.5).
+        const QVector<double> ticks = x->tickVector();
+        QCOMPARE(ticks.size(), labels.size());
+        for (qsizetype i = 0; i < ticks.size(); ++i)
+            QCOMPARE(labels[i].toDouble(), ticks[i]);
+    }
+    // Zoomed out the same: "12.5k" on 12,500 (a whole-thousands label once said "13k").
+    window.dashboard()->zoomTo(0.0, 16384.0);
+    QVERIFY(waitIdle(window));
+    QCPAxis* x = window.dashboard()->views()[1]->pane(0)->axis(QCPAxis::atBottom);
+    const QVector<QString> labels = tickLabels(window.dashboard()->views()[1], x);
+    const QVector<double> ticks = x->tickVector();
+    QCOMPARE(ticks.size(), labels.size());
+    for (qsizetype i = 0; i < ticks.size(); ++i) {
+        const bool thousands = labels[i].endsWith(QLatin1Char('k'));
+        const double value =
+            (thousands ? labels[i].chopped(1) : labels[i]).toDouble() * (thousands ? 1e3 : 1.0);
+        QCOMPARE(value, ticks[i]);
     }
 }
 
@@ -440,3 +523,48 @@ void TestGuiViews::repeatStripShowsRepeatedRunsOnly() {
 }
 
 #include "tst_gui_views.moc"
+
+// A live run arriving in batches, each followed by a single refresh with no time to spare (one chunk
+// of binning per pane, whatever the machine's speed): every pane has drawn up to the newest data after
+// each batch, though the time axis doubled many times and the block axis too; once the run is over
+// and the axes fit it exactly, still all four. (When the axis grew, the rasters used to bin every
+// event again from the start and lagged far behind the distance pane.)
+void TestGuiViews::livePanesDrawTheSameTimeRange() {
+    Dashboard dashboard;
+    dashboard.resize(1280, 720);
+    dashboard.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dashboard));
+    RunTrace trace("A");
+    dashboard.setRuns({&trace});
+    dashboard.setLive(true);
+    constexpr std::uint32_t kBatch = 2048;
+    constexpr std::uint32_t kBatches = 160; // 320 k positions: forty times what one chunk bins
+    const auto agree = [&](const QString& when) {
+        const double dataEnd = xEnd(trace, XAxis::Time);
+        for (PlotView* view : dashboard.views()) {
+            const QCPAxis* x = view->pane(0)->axis(QCPAxis::atBottom);
+            const double column = x->range().size() / view->paneArea(0).width();
+            const double drawn = drawnXEnd(view, 0);
+            QVERIFY2(drawn >= dataEnd - 2 * column && drawn <= dataEnd + 2 * column,
+                     qPrintable(QStringLiteral("%1: %2 drawn to %3 s of %4 s")
+                                    .arg(when, view->title())
+                                    .arg(drawn)
+                                    .arg(dataEnd)));
+        }
+    };
+    double lastAxisEnd = 0.0;
+    int axisGrew = 0;
+    for (std::uint32_t batch = 0; batch < kBatches; ++batch) {
+        trace.append(scanEvents(batch * kBatch, (batch + 1) * kBatch));
+        dashboard.dataChanged();
+        for (PlotView* view : dashboard.views())
+            view->refresh(std::chrono::steady_clock::time_point{});
+        axisGrew += dashboard.views().front()->xHi() > lastAxisEnd;
+        lastAxisEnd = dashboard.views().front()->xHi();
+        agree(QStringLiteral("batch %1").arg(batch));
+    }
+    QVERIFY2(axisGrew >= 4, qPrintable(QString::number(axisGrew)));
+    dashboard.setLive(false);
+    QTRY_VERIFY_WITH_TIMEOUT(dashboard.idle(), kWindowTimeoutMs);
+    agree(QStringLiteral("after the run"));
+}

@@ -18,18 +18,24 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <chrono>
 
 namespace la {
 
 namespace {
-// Binning time per view and frame: a redraw of a 10 M-block run spreads over a few frames and the
-// event loop never waits long (four views and their replots stay well under 50 ms).
-constexpr std::chrono::milliseconds kViewSlice{4};
+// Binning time per frame, shared by the views: a redraw of a 10 M-block run spreads over a few frames
+// and the event loop never waits long (a frame at 60 Hz holds the binning and each view's replot).
+constexpr std::chrono::milliseconds kFrameSlice{4};
 constexpr int kFrameMs = 15;
 // While a redraw is still binning, the next frame follows soon, leaving the event loop room to breathe.
 constexpr int kCatchUpMs = 8;
-// A live x range grows to this multiple of the data, so it changes (and the rasters re-bin) rarely.
-constexpr double kLiveGrowth = 1.5;
+// While a run plays live, frames come at most this often: the data arrives in batches anyway, and each
+// frame replots every view, which on a busy machine is what keeps the event loop from answering.
+constexpr int kLiveFrameMs = 50;
+// A live x range starts at this multiple of the data and doubles whenever the data reaches its end:
+// each doubling folds what the views have binned in pairs of pixel columns (grid.h), so they never
+// bin a live run's events twice and every pane keeps drawing up to the newest data.
+constexpr double kLiveGrowth = 2.0;
 constexpr int kCaptionPixels = 12;
 
 // The views, top to bottom: adding a view is one entry here.
@@ -87,6 +93,7 @@ Dashboard::Dashboard(QWidget* parent)
     m_splitter->addWidget(m_summary);
     m_splitter->setStretchFactor(m_splitter->count() - 1, 0); // as tall as its rows, no more
     m_splitter->setChildrenCollapsible(false);
+    m_refreshTimer.setObjectName(QStringLiteral("plot refresh")); // names its stalls in the GUI bench
     m_refreshTimer.setSingleShot(true);
     connect(&m_refreshTimer, &QTimer::timeout, this, &Dashboard::refreshNow);
 }
@@ -207,10 +214,12 @@ void Dashboard::applyAutoRange() {
     if (m_live) {
         if (m_xMode == XAxis::Position && m_expectedPositions > 0)
             hi = std::max(end, static_cast<double>(m_expectedPositions));
-        else if (end > m_autoHi)
-            hi = end * kLiveGrowth;
-        else
+        else if (m_autoHi > 0.0) {
             hi = m_autoHi;
+            while (hi < end)
+                hi *= kLiveGrowth;
+        } else
+            hi = end * kLiveGrowth;
     }
     if (!(hi > 0.0))
         hi = m_xMode == XAxis::Time ? 1e-3 : 1.0;
@@ -235,16 +244,28 @@ void Dashboard::onUserRange(PlotView* source, double lo, double hi) {
 }
 
 void Dashboard::scheduleRefresh() {
-    if (!m_refreshTimer.isActive())
-        m_refreshTimer.start(kFrameMs);
+    if (m_refreshTimer.isActive())
+        return;
+    qint64 delay = kFrameMs;
+    if (m_live && m_lastFrame.isValid())
+        delay = std::max(delay, kLiveFrameMs - m_lastFrame.elapsed());
+    m_refreshTimer.start(static_cast<int>(delay));
 }
 
 void Dashboard::refreshNow() {
+    using Clock = std::chrono::steady_clock;
+    m_lastFrame.start();
+    const Clock::time_point end = Clock::now() + kFrameSlice;
     bool done = true;
-    for (PlotView* view : m_views)
-        done = view->refresh(std::chrono::steady_clock::now() + kViewSlice) && done;
+    for (std::size_t i = 0; i < m_views.size(); ++i) {
+        // An equal share of what is left: a view done early leaves its time to the next.
+        const Clock::time_point now = Clock::now();
+        const auto left = static_cast<Clock::rep>(m_views.size() - i);
+        const Clock::duration share = now < end ? (end - now) / left : Clock::duration::zero();
+        done = m_views[i]->refresh(now + share) && done;
+    }
     if (!done)
-        m_refreshTimer.start(kCatchUpMs);
+        m_refreshTimer.start(m_live ? kLiveFrameMs : kCatchUpMs);
 }
 
 void Dashboard::changeEvent(QEvent* event) {

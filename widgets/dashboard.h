@@ -3,6 +3,7 @@
 
 #include "x_mapping.h"
 
+#include <QElapsedTimer>
 #include <QImage>
 #include <QPicture>
 #include <QTimer>
@@ -97,6 +98,7 @@ private:
     std::vector<double> m_exportWeights; // per view, from its entry in the view list
     SummaryPanel* m_summary;
     QTimer m_refreshTimer;
+    QElapsedTimer m_lastFrame; // when the last refresh began
     std::vector<const RunTrace*> m_runs;
     QString m_verdictText;
     XAxis m_xMode = XAxis::Time;

@@ -25,23 +25,32 @@ constexpr int kMarginRight = 14;
 constexpr int kMarginBottom = 36;
 constexpr int kSideWidth = 132;
 constexpr int kFontPixels = 11;
-// Binning work between two looks at the clock: well under a millisecond.
-constexpr std::uint64_t kBinChunk = 1 << 15;
+// Binning work between two looks at the clock, and done per pane and refresh however late it is:
+// a fraction of a millisecond.
+constexpr std::uint64_t kBinChunk = 1 << 13;
 
-// Decimals that tell ticks `step` apart in units of `unit` (0 when whole units do).
+// Decimals that write ticks `step` apart exactly in units of `unit` (0 when whole units do): a step of
+// 2.5k needs one ("12.5k", not "13k"), one of 0.25 ms two.
 int decimalsFor(double step, double unit) {
     const double ratio = step / unit;
-    return ratio >= 1.0 || !(ratio > 0.0)
-               ? 0
-               : std::min(6, static_cast<int>(std::ceil(-std::log10(ratio) - 1e-9)));
+    if (!(ratio > 0.0) || !std::isfinite(ratio))
+        return 0;
+    int decimals = 0;
+    for (double scaled = ratio; decimals < 6 && std::fabs(scaled - std::round(scaled)) > 1e-6 * scaled;
+         scaled *= 10.0)
+        ++decimals;
+    return decimals;
 }
 
 // 1.2M, 350k: block numbers fit the fixed left margin; zoomed in, as many digits as the tick step
 // needs (23.41k, 23.42k), and whole numbers once a suffix would need more than two decimals.
 class CompactTicker : public QCPAxisTicker {
 protected:
+    // Positions and blocks are whole numbers: a step of 2.5 would put "1483" on the tick at 1482.5.
     double getTickStep(const QCPRange& range) override {
         m_step = QCPAxisTicker::getTickStep(range);
+        if (m_step > 1.0 && m_step < 10.0)
+            m_step = std::floor(m_step);
         return m_step;
     }
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override {

@@ -17,6 +17,20 @@ namespace la {
 namespace {
 constexpr int kExportFontPixels = 11;
 constexpr double kRowPadding = 4.0;
+
+// A narrow cell wraps before a parenthesis, never inside one: "154 ms" over "(128 ms–210 ms)" rather
+// than "154 ms (128 ms–" over "210 ms)".
+QString keepParenthesesTogether(const QString& text) {
+    QString kept;
+    int depth = 0;
+    for (const QChar c : text) {
+        depth += c == QLatin1Char('(') ? 1 : c == QLatin1Char(')') ? -1 : 0;
+        kept += depth > 0 && c == QLatin1Char(' ') ? QChar(0x00A0) : c; // no-break space
+        if (depth > 0 && c == QChar(0x2013))
+            kept += QChar(0x2060); // word joiner: a line may break after an en dash, not here
+    }
+    return kept;
+}
 } // namespace
 
 SummaryPanel::SummaryPanel(QWidget* parent)
@@ -78,7 +92,7 @@ void SummaryPanel::refresh() {
         label->setToolTip(summary[r].note);
         m_table->setItem(row, first, label);
         for (std::size_t c = 0; c < summary[r].values.size(); ++c) {
-            auto* value = new QTableWidgetItem(summary[r].values[c]);
+            auto* value = new QTableWidgetItem(keepParenthesesTogether(summary[r].values[c]));
             value->setToolTip(summary[r].values[c]);
             m_table->setItem(row, first + 1 + static_cast<int>(c), value);
         }

@@ -521,9 +521,11 @@ void MainWindow::onFinished(bool cancelled) {
                             : cancelled          ? tr("Stopped")
                                                  : tr("Done");
     m_panel->showProgress(outcome, cancelled || !m_failure.isEmpty() ? 0.0 : 1.0);
-    statusBar()->showMessage(m_dashboard->verdict().isEmpty()
-                                 ? outcome
-                                 : outcome + QStringLiteral(" — ") + m_dashboard->verdict());
+    // The verdict is above the plots in full; here it ends in "…" rather than at the window's edge.
+    const QString status =
+        m_dashboard->verdict().isEmpty() ? outcome : outcome + QStringLiteral(" — ") + m_dashboard->verdict();
+    statusBar()->showMessage(statusBar()->fontMetrics().elidedText(status, Qt::ElideRight,
+                                                                   std::max(100, statusBar()->width() - 24)));
 }
 
 QString MainWindow::caption() const {

@@ -115,6 +115,7 @@ struct RunController::Job {
 };
 
 RunController::RunController(QObject* parent) : QObject(parent) {
+    m_timer.setObjectName(QStringLiteral("run drain")); // names its stalls in the GUI bench
     m_timer.setInterval(kDrainIntervalMs);
     connect(&m_timer, &QTimer::timeout, this, &RunController::drain);
 }

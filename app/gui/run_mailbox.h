@@ -48,8 +48,9 @@ struct WorkerProgress {
 // a cancelled worker never waits.
 class Mailbox {
 public:
-    // 256 k events (8 MB): the GUI drains that many in a few milliseconds.
-    explicit Mailbox(std::size_t maxPendingEvents = std::size_t(1) << 18) : m_maxPending(maxPendingEvents) {}
+    // 128 k events (4 MB): the GUI drains that many in a few milliseconds, and at 30 drains a second
+    // that lets through four million events a second.
+    explicit Mailbox(std::size_t maxPendingEvents = std::size_t(1) << 17) : m_maxPending(maxPendingEvents) {}
 
     // Worker side.
     void post(WorkerMessage message);

@@ -9,7 +9,17 @@ namespace la {
 
 bool IoSizeScatter::update(const RunTrace& trace, const Key& key, std::uint64_t budget) {
     const IndexRange inX = key.x.valid() ? readsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
-    if (startOver(key, inX.first))
+    const auto fold = [this](const Key& from, const Key& to) {
+        int times = 0;
+        if (!foldsInto(from, to, times))
+            return false;
+        foldCells(m_columns.data(), m_columns.size(), 1, times, [](SizeBits& into, const SizeBits& sizes) {
+            for (std::size_t word = 0; word < into.size(); ++word)
+                into[word] |= sizes[word];
+        });
+        return true;
+    };
+    if (!widen(key, fold) && startOver(key, inX.first))
         m_columns.assign(key.x.valid() ? static_cast<std::size_t>(key.x.cells) : 0, SizeBits{});
     if (!key.x.valid())
         return true;

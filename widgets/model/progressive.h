@@ -27,6 +27,15 @@ protected:
         m_changed = true;
         return true;
     }
+    // True when binning so far is for a key that `key` only widens (a live axis doubling): the key is
+    // taken and binning goes on from the cursor; `fold` (given the key's fold counts) keeps the output.
+    template <typename Fold> bool widen(const Key& key, Fold fold) {
+        if (!m_started || key == m_key || !fold(m_key, key))
+            return false;
+        m_key = key;
+        m_changed = true;
+        return true;
+    }
     void markChanged() { m_changed = true; }
 
     Cursor m_cursor{}; // the next unit to bin

@@ -9,7 +9,15 @@ namespace la {
 
 bool RequestRaster::update(const RunTrace& trace, const RasterKey& key, std::uint64_t budget) {
     const IndexRange inX = key.valid() ? readsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
-    if (startOver(key, inX.first))
+    const auto fold = [this](const RasterKey& from, const RasterKey& to) {
+        int xTimes = 0, yTimes = 0;
+        if (!foldsInto(from, to, xTimes, yTimes))
+            return false;
+        m_cells.fold(xTimes, yTimes,
+                     [](std::uint8_t& into, std::uint8_t cell) { into = std::max(into, cell); });
+        return true;
+    };
+    if (!widen(key, fold) && startOver(key, inX.first))
         m_cells.reset(key);
     if (!key.valid())
         return true;

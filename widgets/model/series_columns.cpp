@@ -10,7 +10,22 @@ namespace la {
 
 bool SeriesColumns::update(const RunTrace& trace, const Key& key, std::uint64_t budget) {
     const IndexRange inX = key.x.valid() ? positionsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
-    if (startOver(key, inX.first))
+    const auto fold = [this](const Key& from, const Key& to) {
+        int times = 0;
+        if (!foldsInto(from, to, times))
+            return false;
+        foldCells(m_columns.data(), m_columns.size(), 1, times, [](Column& into, const Column& column) {
+            if (!column.used)
+                return;
+            for (std::size_t s = 0; s < kStateSeriesCount; ++s) {
+                into.lo[s] = into.used ? std::min(into.lo[s], column.lo[s]) : column.lo[s];
+                into.hi[s] = into.used ? std::max(into.hi[s], column.hi[s]) : column.hi[s];
+            }
+            into.used = true;
+        });
+        return true;
+    };
+    if (!widen(key, fold) && startOver(key, inX.first))
         m_columns.assign(key.x.valid() ? static_cast<std::size_t>(key.x.cells) : 0, Column{});
     const StateBuckets& state = trace.state();
     if (!key.x.valid() || state.size() == 0)

@@ -10,6 +10,7 @@ StateBuckets::StateBuckets(std::size_t capacity)
     // Reserved once (address space only until used): regrowing a vector of a million buckets would
     // stall the GUI thread copying it.
     m_buckets.reserve(m_capacity);
+    m_missesBefore.reserve(m_capacity);
 }
 
 void StateBuckets::add(const StateSample& sample) {
@@ -29,12 +30,14 @@ void StateBuckets::add(const StateSample& sample) {
     }
     for (std::size_t s = 0; s < kStateSeriesCount; ++s)
         m_max[s] = std::max(m_max[s], sample.values[s]);
+    m_misses += sample.miss ? 1 : 0;
     ++m_positions;
 }
 
 void StateBuckets::openBucket(const StateSample& sample) {
     m_buckets.push_back(
         Bucket{sample.timeNs, sample.values, sample.values, sample.miss ? 1u : 0u, sample.waited ? 1u : 0u});
+    m_missesBefore.push_back(m_misses);
 }
 
 void StateBuckets::mergePairs() {
@@ -50,9 +53,18 @@ void StateBuckets::mergePairs() {
         merged.misses = a.misses + b.misses;
         merged.waits = a.waits + b.waits;
         m_buckets[i] = merged;
+        m_missesBefore[i] = m_missesBefore[2 * i];
     }
     m_buckets.resize(half);
+    m_missesBefore.resize(half);
     m_width *= 2;
+}
+
+std::uint64_t StateBuckets::misses(std::size_t first, std::size_t end) const {
+    end = std::min(end, size());
+    if (first >= end)
+        return 0;
+    return (end < size() ? m_missesBefore[end] : m_misses) - m_missesBefore[first];
 }
 
 StateSpan StateBuckets::span(std::size_t first, std::size_t end) const {

@@ -36,8 +36,9 @@ struct StateSpan {
 // The per-position state of a run, reduced to buckets of width() consecutive positions holding each
 // series' min/max and the miss/wait counts. While the run fits in `capacity` buckets a bucket is one
 // position (exact, which covers every preset at its default and published size); past that,
-// neighbours merge pairwise and the width doubles, so at 32 bytes a bucket the whole stays under
-// 32 MB however long the run is. Views never need more: they draw per pixel anyway.
+// neighbours merge pairwise and the width doubles, so at 40 bytes a bucket (with its running miss
+// count) the whole stays under 40 MB however long the run is. Views never need more: they draw per
+// pixel anyway.
 class StateBuckets {
 public:
     explicit StateBuckets(std::size_t capacity = std::size_t(1) << 20);
@@ -61,6 +62,8 @@ public:
     }
     // Buckets [first, end) merged into one span (empty if the range is).
     StateSpan span(std::size_t first, std::size_t end) const;
+    // The misses in buckets [first, end), at once however many (a collapse's label asks every frame).
+    std::uint64_t misses(std::size_t first, std::size_t end) const;
     // Largest sample of `series` so far (0 if never above zero, e.g. the combine distance before PG19).
     std::uint16_t maxValue(StateSeries series) const { return m_max[static_cast<std::size_t>(series)]; }
 
@@ -81,6 +84,8 @@ private:
     std::uint64_t m_width = 1;
     std::uint64_t m_positions = 0;
     std::vector<Bucket> m_buckets;
+    std::vector<std::uint64_t> m_missesBefore; // per bucket: the misses in the buckets before it
+    std::uint64_t m_misses = 0;
     std::array<std::uint16_t, kStateSeriesCount> m_max{};
 };
 

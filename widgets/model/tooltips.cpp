@@ -183,8 +183,9 @@ QString requestTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi
 
 QString collapseLabel(const RunTrace& trace, std::pair<std::uint64_t, std::uint64_t> interval) {
     const StateBuckets& state = trace.state();
-    const StateSpan span = state.span(state.bucketOf(interval.first), state.bucketOf(interval.second) + 1);
-    return QStringLiteral("distance stuck at 1↔2 for %1 misses").arg(formatCount(span.misses));
+    const std::uint64_t misses =
+        state.misses(state.bucketOf(interval.first), state.bucketOf(interval.second) + 1);
+    return QStringLiteral("distance stuck at 1↔2 for %1 misses").arg(formatCount(misses));
 }
 
 } // namespace la
