@@ -43,8 +43,10 @@ bool word(TextCursor& c, std::string_view& value) {
 std::string kernelCaptureLine(const KernelCaptureRecord& record, std::string_view path) {
     std::string line = record.fill ? "fill " : "read ";
     line += std::to_string(record.timeNs);
-    if (!record.fill)
-        line += record.durationNs >= 0 ? " " + std::to_string(record.durationNs) : std::string(" -");
+    if (!record.fill) {
+        line += ' ';
+        line += record.durationNs >= 0 ? std::to_string(record.durationNs) : std::string("-");
+    }
     line += ' ';
     line += std::to_string(record.pid);
     line += ' ';
