@@ -227,14 +227,9 @@ void TestCapture::ftraceLinesAreRead() {
 }
 
 void TestCapture::captureLinesRoundTrip() {
-    KernelCaptureRecord read;
-    read.timeNs = 1000;
-    read.durationNs = 250;
-    read.pid = 42;
-    read.comm = "io worker 1";
-    read.flags = "RA";
-    read.offset = 819200;
-    read.bytes = 131072;
+    // Built whole: GCC 12 at -O3 takes assigning "RA" to a default-constructed member for a read of
+    // uninitialized bytes (-Wmaybe-uninitialized).
+    const KernelCaptureRecord read{false, 1000, 250, 42, "io worker 1", "RA", 819200, 131072};
     const std::string line = kernelCaptureLine(read, "/data/base/5/16390");
     QCOMPARE(line, std::string("read 1000 250 42 io\\040worker\\0401 RA 819200 131072 /data/base/5/16390\n"));
     TraceLine parsed;
