@@ -152,6 +152,16 @@ OpenedSession openSession(const std::string& path) {
     }
     if (const std::optional<Comparison> compare = comparisonNamed(reader.meta("compare")))
         session.experiment.comparison = *compare;
+    // What a trace's model visited is no option: it is given back as makeImportExperiment gave it
+    // (the scan's visits with the trace's cache state, which its summary describes, or the reads).
+    std::vector<RunVariant>& runs = session.experiment.runs;
+    if (session.experiment.comparison == Comparison::Observed && runs.size() == 2 && runs[0].observed) {
+        auto reads = std::make_shared<const std::vector<std::uint32_t>>(runs[0].observed->impliedBlocks());
+        if (session.summaries[1].cacheFromTrace.empty())
+            runs[1].config.blockSequence = std::move(reads);
+        else
+            runs[1].config.tracedReads = std::move(reads);
+    }
     session.experiment.provenance = reader.provenance();
     // Untrusted like the rest of the file: anything but a JSON object is left out.
     if (const std::string recorded = reader.meta("recorded"); !recorded.empty())

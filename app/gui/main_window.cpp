@@ -54,7 +54,12 @@ std::string experimentKey(const Experiment& experiment) {
         key += ' ';
         key += run.policy;
         key += ' ';
-        key += runOptionsText(run.config);
+        // Settings left unset run as their defaults (a session written by the command line leaves
+        // direct I/O unset, and a recording's model names its empty cache "none").
+        RunConfig config = run.config;
+        config.directIo = streamConfigFor(config).directIo;
+        config.prewarm = effectivePrewarm(config);
+        key += runOptionsText(config);
         // What a model of a trace visits is no option: the trace's reads, or the scan with its cache.
         key += run.config.blockSequence ? " [the trace's reads]" : "";
         key += run.config.tracedReads ? " [the trace's cache state]" : "";
