@@ -419,11 +419,11 @@ Experiment MainWindow::panelExperiment() const {
             m_inputs->importedTrace(), m_inputs->tracePath().toStdString(), config,
             m_panel->visitsFromScan() ? ModelVisits::FromConfig : ModelVisits::TraceReads);
         experiment.runs[0].explainPath = m_panel->explainPath().toStdString();
-        m_recordings->attach(experiment, experimentKey(experiment));
+        m_recordings->attach(experiment, experimentKey);
         return experiment;
     }
     Experiment experiment = makeExperiment(m_panel->config(), m_panel->comparison());
-    m_recordings->attach(experiment, experimentKey(experiment));
+    m_recordings->attach(experiment, experimentKey);
     return experiment;
 }
 

@@ -96,13 +96,13 @@ QJsonObject Recordings::recordedFor(const QString& tracePath) const {
     return !m_tracePath.isEmpty() && tracePath == m_tracePath ? m_recorded : QJsonObject();
 }
 
-void Recordings::attach(Experiment& experiment, const std::string& key) const {
+void Recordings::attach(Experiment& experiment, std::string (*keyOf)(const Experiment&)) const {
     if (m_recorded.isEmpty() || experiment.runs.empty())
         return;
     const RunVariant& first = experiment.runs.front();
     const bool same = first.observed
                           ? !m_tracePath.isEmpty() && QString::fromStdString(first.tracePath) == m_tracePath
-                          : m_tracePath.isEmpty() && !m_key.empty() && key == m_key;
+                          : m_tracePath.isEmpty() && !m_key.empty() && keyOf(experiment) == m_key;
     if (same)
         experiment.recorded = m_recorded;
 }

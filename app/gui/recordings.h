@@ -37,8 +37,9 @@ public:
     void rememberReplay(std::string key) { m_key = std::move(key); }
     // The latest recording, if `tracePath` is its trace; else empty.
     QJsonObject recordedFor(const QString& tracePath) const;
-    // Puts the recording in `experiment` if it replays the latest one: the same trace, or the key.
-    void attach(Experiment& experiment, const std::string& key) const;
+    // Puts the recording in `experiment` if it replays the latest one: the same trace, or the same
+    // key (`keyOf` is called only for a replay without a trace).
+    void attach(Experiment& experiment, std::string (*keyOf)(const Experiment&)) const;
 
 signals:
     // The window's command line that replays the recording (--import-trace … --run).

@@ -13,7 +13,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -79,15 +78,20 @@ QByteArray blockLines(const std::vector<std::uint32_t>& blocks) {
 }
 
 // Every segment of a relation that exists here: "base/5/16390", ".1", ".2", …
-QStringList segmentFiles(const QString& dataDirectory, const RecordedRelation& relation) {
+// A relation's segment files, as the relation readers find them; none, with a note, if they cannot
+// be read here (the trace names them all the same).
+QStringList segmentFiles(const QString& dataDirectory, const RecordedRelation& relation,
+                         const std::function<void(const QString&)>& note) {
     QStringList files;
-    const std::string first = QDir(dataDirectory).filePath(relation.filePath).toStdString();
-    for (std::uint32_t n = 0;; ++n) {
-        const QString path = QString::fromStdString(pg::segmentPath(first, n));
-        if (!QFileInfo::exists(path))
-            return files;
-        files << path;
+    try {
+        const pg::SegmentedRelation segments(QDir(dataDirectory).filePath(relation.filePath).toStdString(),
+                                             relation.name.toStdString());
+        for (const pg::Segment& segment : segments.segments())
+            files << QString::fromStdString(segment.path);
+    } catch (const InputError& error) {
+        note(QString::fromStdString(error.what()));
     }
+    return files;
 }
 
 // The visits a query gives, in its row order: a ctid "(12,3)" or a block number per row.
@@ -273,7 +277,7 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     QStringList files;
     if (facts.local)
         for (const RecordedRelation* relation : relations)
-            files += segmentFiles(facts.dataDirectory, *relation);
+            files += segmentFiles(facts.dataDirectory, *relation, note);
     if (request.cold) {
         step(QStringLiteral("emptying the relation's caches"));
         for (const RecordedRelation* relation : relations) {
