@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <numeric>
 #include <thread>
 
 using namespace la;
@@ -64,6 +65,7 @@ private slots:
     void failedStartKeepsTheRunsOnScreen();
     void mailboxBackPressureKeepsEveryEvent();
     void mailboxNeverBlocksACancelledWorker();
+    void mailboxHandsOutBoundedParts();
 };
 
 void TestGuiController::runDeliversEveryEvent() {
@@ -290,6 +292,44 @@ void TestGuiController::mailboxBackPressureKeepsEveryEvent() {
     worker.join();
     QCOMPARE(events, std::size_t(kBatches) * 100);
     QVERIFY2(biggest <= 1100, qPrintable(QString::number(biggest)));
+}
+
+// A drain takes at most so many events: a long batch comes out in parts, in order, with the messages
+// around it in their places, and the mailbox says while it holds more.
+void TestGuiController::mailboxHandsOutBoundedParts() {
+    Mailbox mailbox;
+    const std::atomic<bool> cancel{false};
+    WorkerMessage started;
+    started.kind = WorkerMessage::Kind::RunStarted;
+    mailbox.post(started);
+    std::vector<Event> batch(25);
+    for (std::size_t i = 0; i < batch.size(); ++i)
+        batch[i].position = static_cast<std::uint32_t>(i);
+    mailbox.postEvents(0, batch, cancel);
+    mailbox.post(WorkerMessage{}); // Done
+    std::vector<WorkerMessage::Kind> kinds;
+    std::vector<std::uint32_t> positions;
+    std::vector<std::size_t> sizes;
+    WorkerProgress progress;
+    bool backlog = true;
+    while (backlog) {
+        std::size_t taken = 0;
+        for (const WorkerMessage& message : mailbox.take(progress, 10)) {
+            kinds.push_back(message.kind);
+            taken += message.events.size();
+            for (const Event& event : message.events)
+                positions.push_back(event.position);
+        }
+        sizes.push_back(taken);
+        backlog = mailbox.backlog();
+    }
+    QCOMPARE(sizes, std::vector<std::size_t>({10, 10, 5}));
+    using Kind = WorkerMessage::Kind;
+    QCOMPARE(kinds,
+             std::vector<Kind>({Kind::RunStarted, Kind::Events, Kind::Events, Kind::Events, Kind::Done}));
+    std::vector<std::uint32_t> expected(batch.size());
+    std::iota(expected.begin(), expected.end(), 0U);
+    QCOMPARE(positions, expected);
 }
 
 void TestGuiController::mailboxNeverBlocksACancelledWorker() {

@@ -537,8 +537,8 @@ void TestGuiViews::livePanesDrawTheSameTimeRange() {
     RunTrace trace("A");
     dashboard.setRuns({&trace});
     dashboard.setLive(true);
-    constexpr std::uint32_t kBatch = 2048;
-    constexpr std::uint32_t kBatches = 160; // 320 k positions: forty times what one chunk bins
+    constexpr std::uint32_t kBatch = 1024;  // what one chunk of binning takes in
+    constexpr std::uint32_t kBatches = 320; // 320 k positions
     const auto agree = [&](const QString& when) {
         const double dataEnd = xEnd(trace, XAxis::Time);
         for (PlotView* view : dashboard.views()) {

@@ -23,9 +23,10 @@
 namespace la {
 
 namespace {
-// Binning time per frame, shared by the views: a redraw of a 10 M-block run spreads over a few frames
-// and the event loop never waits long (a frame at 60 Hz holds the binning and each view's replot).
-constexpr std::chrono::milliseconds kFrameSlice{4};
+// Binning time per view and frame. A frame refreshes one view per event-loop turn (its binning, then
+// its replot), so the loop answers input and timers between views and no turn holds it longer than a
+// 60 Hz frame even on a busy machine; a redraw of a 10 M-block run spreads over a few frames.
+constexpr std::chrono::milliseconds kViewSlice{1};
 constexpr int kFrameMs = 15;
 // While a redraw is still binning, the next frame follows soon, leaving the event loop room to breathe.
 constexpr int kCatchUpMs = 8;
@@ -244,6 +245,11 @@ void Dashboard::onUserRange(PlotView* source, double lo, double hi) {
 }
 
 void Dashboard::scheduleRefresh() {
+    // Views this frame has refreshed already missed the change: the frame ends by starting another.
+    if (m_frameView > 0) {
+        m_frameDone = false;
+        return;
+    }
     if (m_refreshTimer.isActive())
         return;
     qint64 delay = kFrameMs;
@@ -253,18 +259,21 @@ void Dashboard::scheduleRefresh() {
 }
 
 void Dashboard::refreshNow() {
-    using Clock = std::chrono::steady_clock;
-    m_lastFrame.start();
-    const Clock::time_point end = Clock::now() + kFrameSlice;
-    bool done = true;
-    for (std::size_t i = 0; i < m_views.size(); ++i) {
-        // An equal share of what is left: a view done early leaves its time to the next.
-        const Clock::time_point now = Clock::now();
-        const auto left = static_cast<Clock::rep>(m_views.size() - i);
-        const Clock::duration share = now < end ? (end - now) / left : Clock::duration::zero();
-        done = m_views[i]->refresh(now + share) && done;
+    if (m_frameView == 0) {
+        m_lastFrame.start();
+        m_frameDone = true;
     }
-    if (!done)
+    if (m_frameView < m_views.size()) {
+        const bool done = m_views[m_frameView]->refresh(std::chrono::steady_clock::now() + kViewSlice);
+        m_frameDone = done && m_frameDone;
+        ++m_frameView;
+    }
+    if (m_frameView < m_views.size()) {
+        m_refreshTimer.start(0); // the next view, in the next turn
+        return;
+    }
+    m_frameView = 0;
+    if (!m_frameDone)
         m_refreshTimer.start(m_live ? kLiveFrameMs : kCatchUpMs);
 }
 

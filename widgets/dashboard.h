@@ -98,7 +98,9 @@ private:
     std::vector<double> m_exportWeights; // per view, from its entry in the view list
     SummaryPanel* m_summary;
     QTimer m_refreshTimer;
-    QElapsedTimer m_lastFrame; // when the last refresh began
+    QElapsedTimer m_lastFrame;   // when the last refresh began
+    std::size_t m_frameView = 0; // the view the frame under way refreshes next
+    bool m_frameDone = true;     // every view refreshed so far in this frame is drawn in full
     std::vector<const RunTrace*> m_runs;
     QString m_verdictText;
     XAxis m_xMode = XAxis::Time;

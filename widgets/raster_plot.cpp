@@ -51,8 +51,9 @@ template <typename Raster> void RasterPlot<Raster>::publishPane(std::size_t run)
     shapeColorMap(p.map, p.raster.key());
     const Grid<Cell>& cells = p.raster.cells();
     QCPColorMapData* data = p.map->data();
+    const auto [first, end] = p.raster.takeTouched();
     for (int y = 0; y < cells.ny(); ++y) {
-        for (int x = 0; x < cells.nx(); ++x)
+        for (int x = first; x < end; ++x)
             data->setCell(x, y, cellValue(cells.at(x, y)));
     }
 }

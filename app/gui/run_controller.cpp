@@ -19,6 +19,9 @@ namespace la {
 namespace {
 
 constexpr int kDrainIntervalMs = 33; // <= 30 Hz: the eye sees no more, and each drain stays small
+// Events taken in per drain (256 kB, under a millisecond): when the worker is further ahead, the next
+// drain follows in the next event-loop turn, so input and redraws get in between.
+constexpr std::size_t kDrainEvents = std::size_t(1) << 13;
 
 // Hands the events the views read of each batch of one run to the mailbox (on the worker thread).
 class MailboxSink final : public EventSink {
@@ -118,6 +121,10 @@ RunController::RunController(QObject* parent) : QObject(parent) {
     m_timer.setObjectName(QStringLiteral("run drain")); // names its stalls in the GUI bench
     m_timer.setInterval(kDrainIntervalMs);
     connect(&m_timer, &QTimer::timeout, this, &RunController::drain);
+    m_catchUp.setObjectName(QStringLiteral("run drain")); // the same drain, sooner
+    m_catchUp.setSingleShot(true);
+    m_catchUp.setInterval(0);
+    connect(&m_catchUp, &QTimer::timeout, this, &RunController::drain);
 }
 
 RunController::~RunController() {
@@ -256,6 +263,7 @@ void RunController::shutdown() {
     }
     m_retired.clear();
     m_timer.stop();
+    m_catchUp.stop();
 }
 
 void RunController::drain() {
@@ -267,7 +275,7 @@ void RunController::drain() {
     }
     const quint64 generation = m_generation;
     WorkerProgress progress;
-    std::deque<WorkerMessage> messages = m_job->mailbox.take(progress);
+    std::deque<WorkerMessage> messages = m_job->mailbox.take(progress, kDrainEvents);
     bool grew = false;
     const int runs = static_cast<int>(m_running.experiment.runs.size());
     for (WorkerMessage& message : messages) {
@@ -280,6 +288,8 @@ void RunController::drain() {
         emit dataArrived();
     if (generation != m_generation || !m_job)
         return;
+    if (m_job->mailbox.backlog())
+        m_catchUp.start();
     if (!progress.stage.empty())
         emit preparing(QString::fromStdString(progress.stage), progress.stageDone, progress.stageTotal);
     else if (progress.run >= 0 &&

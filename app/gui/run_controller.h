@@ -103,6 +103,7 @@ private:
     std::unique_ptr<Job> m_job;
     std::vector<std::unique_ptr<Job>> m_retired;
     QTimer m_timer;
+    QTimer m_catchUp; // drains again in the next turn while the worker is ahead
     quint64 m_generation = 0;
     RunSet m_shown;
     RunSet m_running;           // the worker's runs: their traces move to m_shown with the first events

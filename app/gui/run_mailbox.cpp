@@ -48,16 +48,46 @@ void Mailbox::markFinished() {
     m_finished = true;
 }
 
-std::deque<WorkerMessage> Mailbox::take(WorkerProgress& progress) {
+std::deque<WorkerMessage> Mailbox::take(WorkerProgress& progress, std::size_t maxEvents) {
     std::deque<WorkerMessage> messages;
     {
         const std::lock_guard lock(m_mutex);
-        messages.swap(m_messages);
+        std::size_t taken = 0;
+        while (!m_messages.empty() && taken < maxEvents) {
+            WorkerMessage& front = m_messages.front();
+            const std::size_t left = front.events.size() - m_frontTaken;
+            const std::size_t count = std::min(left, maxEvents - taken);
+            taken += count;
+            if (count == front.events.size()) { // the whole message, as it is
+                messages.push_back(std::move(front));
+                m_messages.pop_front();
+                continue;
+            }
+            // Part of a batch, copied out: the rest stays first in line, unmoved (erasing the front
+            // of a batch of 128 k events for each part cost more than the parts).
+            WorkerMessage part;
+            part.kind = front.kind;
+            part.run = front.run;
+            const auto first = front.events.begin() + static_cast<std::ptrdiff_t>(m_frontTaken);
+            part.events.assign(first, first + static_cast<std::ptrdiff_t>(count));
+            messages.push_back(std::move(part));
+            m_frontTaken += count;
+            if (m_frontTaken == front.events.size()) {
+                m_messages.pop_front();
+                m_frontTaken = 0;
+            }
+        }
         progress = m_progress;
-        m_pendingEvents = 0;
+        m_pendingEvents -= std::min(m_pendingEvents, taken);
+        m_backlog = !m_messages.empty();
     }
     m_drained.notify_all();
     return messages;
+}
+
+bool Mailbox::backlog() const {
+    const std::lock_guard lock(m_mutex);
+    return m_backlog;
 }
 
 void Mailbox::recycle(std::vector<Event>&& events) {

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -60,8 +61,12 @@ public:
     // The worker's last act: nothing follows.
     void markFinished();
 
-    // GUI side.
-    std::deque<WorkerMessage> take(WorkerProgress& progress);
+    // GUI side. Messages in order, with at most `maxEvents` events (a batch may be split): a GUI turn
+    // that takes them in stays short however far the worker is ahead.
+    std::deque<WorkerMessage> take(WorkerProgress& progress,
+                                   std::size_t maxEvents = std::numeric_limits<std::size_t>::max());
+    // The last take() left messages behind.
+    bool backlog() const;
     // Hands a drained batch back for reuse, so the worker does not fault in fresh pages every time.
     void recycle(std::vector<Event>&& events);
     bool finished() const;
@@ -75,6 +80,8 @@ private:
     std::size_t m_pendingEvents = 0;
     std::size_t m_maxPending;
     bool m_finished = false;
+    bool m_backlog = false;
+    std::size_t m_frontTaken = 0; // events of the first message already taken
 };
 
 } // namespace la

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
+#include <utility>
 #include <vector>
 
 namespace la {
@@ -83,6 +85,7 @@ public:
         m_nx = key.valid() ? key.x.cells : 0;
         m_ny = key.valid() ? key.y.cells : 0;
         m_cells.assign(static_cast<std::size_t>(m_nx) * static_cast<std::size_t>(m_ny), Cell{});
+        touchAll();
     }
     // Keeps what is binned while the x and y spans double `xTimes` and `yTimes` times (see foldCells).
     template <typename Merge> void fold(int xTimes, int yTimes, Merge merge) {
@@ -93,16 +96,38 @@ public:
         for (int x = 0; x < m_nx; ++x)
             foldCells(&at(x, 0), static_cast<std::size_t>(m_ny), static_cast<std::size_t>(m_nx), yTimes,
                       merge);
+        touchAll();
     }
     int nx() const { return m_nx; }
     int ny() const { return m_ny; }
     Cell& at(int x, int y) { return m_cells[static_cast<std::size_t>(y) * m_nx + x]; }
     const Cell& at(int x, int y) const { return m_cells[static_cast<std::size_t>(y) * m_nx + x]; }
 
+    // Columns [first, last] changed. A view copies only the changed columns into its colour map: a
+    // live run bins into its newest columns, and copying the whole grid every frame cost a frame.
+    void touch(int first, int last) {
+        m_dirtyFirst = std::min(m_dirtyFirst, first);
+        m_dirtyEnd = std::max(m_dirtyEnd, last + 1);
+    }
+    // The columns [first, end) changed since the last call.
+    std::pair<int, int> takeTouched() {
+        const std::pair<int, int> touched{std::min(m_dirtyFirst, m_dirtyEnd), m_dirtyEnd};
+        m_dirtyFirst = std::numeric_limits<int>::max();
+        m_dirtyEnd = 0;
+        return touched;
+    }
+
 private:
+    void touchAll() {
+        m_dirtyFirst = 0;
+        m_dirtyEnd = m_nx;
+    }
+
     int m_nx = 0;
     int m_ny = 0;
     std::vector<Cell> m_cells;
+    int m_dirtyFirst = std::numeric_limits<int>::max();
+    int m_dirtyEnd = 0;
 };
 
 // The cells [first, last] a unit [lo, hi) of data (a position, a block, a read's blocks) is drawn in,

@@ -56,6 +56,7 @@ bool HitMissRaster::update(const RunTrace& trace, const RasterKey& key, std::uin
                 cell.waits += waited;
             }
         }
+        m_cells.touch(x0, x1);
         work += static_cast<std::uint64_t>(x1 - x0) * static_cast<std::uint64_t>(y1 - y0 + 1);
         markChanged();
     }

@@ -29,6 +29,8 @@ public:
     // of the trace inside the key's x range is binned.
     bool update(const RunTrace& trace, const RasterKey& key, std::uint64_t budget);
     const Grid<HitMissCell>& cells() const { return m_cells; }
+    // The columns [first, end) that changed since the last call.
+    std::pair<int, int> takeTouched() { return m_cells.takeTouched(); }
 
 private:
     Grid<HitMissCell> m_cells;

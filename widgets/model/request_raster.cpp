@@ -36,6 +36,7 @@ bool RequestRaster::update(const RunTrace& trace, const RasterKey& key, std::uin
             std::uint8_t& cell = m_cells.at(column, y);
             cell = std::max(cell, read.nblocks);
         }
+        m_cells.touch(column, column);
         work += static_cast<std::uint64_t>(y1 - y0);
         markChanged();
     }

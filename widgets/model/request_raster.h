@@ -18,6 +18,8 @@ class RequestRaster : public Progressive<RasterKey, std::size_t> {
 public:
     bool update(const RunTrace& trace, const RasterKey& key, std::uint64_t budget);
     const Grid<std::uint8_t>& cells() const { return m_cells; }
+    // The columns [first, end) that changed since the last call.
+    std::pair<int, int> takeTouched() { return m_cells.takeTouched(); }
 
 private:
     Grid<std::uint8_t> m_cells;
