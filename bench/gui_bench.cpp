@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include <sys/resource.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -37,6 +38,7 @@ public:
         connect(&m_timer, &QTimer::timeout, this, [this] {
             const qint64 now = m_clock.nsecsElapsed();
             m_gapsMs.push_back(static_cast<double>(now - m_last) / 1e6);
+            m_gapEnds.push_back(now);
             m_last = now;
         });
     }
@@ -61,10 +63,27 @@ public:
             std::count_if(m_gapsMs.begin(), m_gapsMs.end(), [ms](double g) { return g > ms; }));
     }
     std::size_t ticks() const { return m_gapsMs.size(); }
+    const QElapsedTimer& clock() const { return m_clock; }
+    // The `count` longest gaps as [start, end) in ns of clock(), longest first.
+    std::vector<std::pair<qint64, qint64>> longest(std::size_t count) const {
+        std::vector<std::size_t> order(m_gapsMs.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        count = std::min(count, order.size());
+        std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(),
+                          [this](std::size_t a, std::size_t b) { return m_gapsMs[a] > m_gapsMs[b]; });
+        std::vector<std::pair<qint64, qint64>> gaps;
+        for (std::size_t i = 0; i < count; ++i) {
+            const qint64 end = m_gapEnds[order[i]];
+            gaps.emplace_back(end - static_cast<qint64>(m_gapsMs[order[i]] * 1e6), end);
+        }
+        return gaps;
+    }
 
 private:
     QTimer m_timer;
     QElapsedTimer m_clock;
+    std::vector<qint64> m_gapEnds;
     qint64 m_last = 0;
     std::vector<double> m_gapsMs;
 };
@@ -81,9 +100,13 @@ public:
         ++m_depth;
         QElapsedTimer clock;
         clock.start();
+        const double cpuBefore = threadCpuMs();
         const bool handled = QApplication::notify(receiver, event);
         const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
         --m_depth;
+        if (ms >= 0.5 && m_meter)
+            m_spans.push_back({m_meter->clock().nsecsElapsed() - clock.nsecsElapsed(), ms,
+                               threadCpuMs() - cpuBefore, &source});
         ++source.count;
         source.totalMs += ms;
         source.longest = std::max(source.longest, ms);
@@ -91,6 +114,22 @@ public:
         return handled;
     }
     void setRecording(bool on) { m_recording = on; }
+    void setMeter(const StallMeter* meter) { m_meter = meter; }
+    // What the event loop did during the longest gaps: the events of 0.5 ms or more within each.
+    void reportLongestGaps(const StallMeter& meter) const {
+        std::printf(
+            "the longest gaps and the events of 0.5 ms or more in them (wall, and the GUI thread's CPU "
+            "time: less means it waited, for the CPU or for I/O):\n");
+        for (const auto& [start, end] : meter.longest(5)) {
+            std::printf("  %.1f ms at %.3f s:", static_cast<double>(end - start) / 1e6,
+                        static_cast<double>(start) / 1e9);
+            for (const Span& span : m_spans) {
+                if (span.startNs + static_cast<qint64>(span.ms * 1e6) > start && span.startNs < end)
+                    std::printf(" [%.1f (cpu %.1f) %s]", span.ms, span.cpuMs, nameOf(span.source).c_str());
+            }
+            std::printf("\n");
+        }
+    }
     // The busiest receivers: what the GUI thread spent its time on while the run was plotted.
     void reportBusiest() const {
         std::vector<std::pair<std::string, Source>> sources(m_sources.begin(), m_sources.end());
@@ -120,9 +159,28 @@ private:
             name += std::string(" in ") + parent->metaObject()->className();
         return name + " (event " + std::to_string(static_cast<int>(event->type())) + ")";
     }
+    struct Span {
+        qint64 startNs = 0;
+        double ms = 0.0;
+        double cpuMs = 0.0;
+        const Source* source = nullptr;
+    };
+    static double threadCpuMs() {
+        timespec now{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+        return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+    }
+    std::string nameOf(const Source* source) const {
+        for (const auto& [name, candidate] : m_sources)
+            if (&candidate == source)
+                return name;
+        return "?";
+    }
     int m_depth = 0;
     bool m_recording = false;
+    const StallMeter* m_meter = nullptr;
     std::map<std::string, Source> m_sources;
+    std::vector<Span> m_spans;
 };
 
 double peakRssMb() {
@@ -190,8 +248,12 @@ int main(int argc, char** argv) {
         return 2;
     }
     window.setupPanel()->setComparison(la::Comparison::Policy);
+    // The window's first paint is not part of the run: it is done before the meter starts.
+    for (int turn = 0; turn < 3; ++turn)
+        QCoreApplication::processEvents();
 
     StallMeter meter;
+    app.setMeter(&meter);
     QElapsedTimer wall;
     QTimer settled; // polls until the last progressive redraw is done, without a nested event loop
     settled.setInterval(5);
@@ -208,6 +270,7 @@ int main(int argc, char** argv) {
         app.setRecording(false);
         reportRun(window, meter, runMs, wall);
         app.reportBusiest();
+        app.reportLongestGaps(meter);
         timeExports(window);
         std::printf("peak RSS %.0f MB\n", peakRssMb());
         QCoreApplication::quit();
