@@ -504,6 +504,13 @@ void TestSweep::cellsWithinNoiseAreMarked() {
     results.at(0, 1).repeatRuntimesNs = {150, 152, 149, 155, 151};
     QVERIFY(results.withinNoise(0, 0));
     QVERIFY(!results.withinNoise(0, 1));
+    // The CSV says the same: within, beyond, and nothing where a run went once.
+    const QStringList rows = QString::fromStdString(sweepCsv(results)).split(QLatin1Char('\n'));
+    const qsizetype column = rows[0].split(QLatin1Char(',')).indexOf(QStringLiteral("vs_baseline"));
+    QVERIFY(column > 0);
+    QCOMPARE(rows[1].split(QLatin1Char(','))[column], QStringLiteral("within noise"));
+    QCOMPARE(rows[2].split(QLatin1Char(','))[column], QStringLiteral("beyond noise"));
+    QCOMPARE(rows[3].split(QLatin1Char(','))[column], QString());
     const SweepGrid grid = sweepGrid(results, metric, 0);
     QCOMPARE(grid.withinNoise.size(), std::size_t(2));
     QCOMPARE(std::count(grid.withinNoise[0].begin(), grid.withinNoise[0].end(), 1), 1);

@@ -165,6 +165,20 @@ const SweepMetric* findSweepMetric(std::string_view key) {
     return nullptr;
 }
 
+namespace {
+
+// Whether a policy's run time differs from the baseline's beyond the noise of their repeats: empty
+// where that cannot be judged (one run each, or the baseline's own row).
+std::string noiseField(const SweepResults& results, std::uint64_t cell, std::size_t policy) {
+    const SweepFigures& run = results.at(cell, policy);
+    const SweepFigures& base = results.at(cell, results.spec.policies.size());
+    if (run.repeatRuntimesNs.size() < 2 || base.repeatRuntimesNs.size() < 2)
+        return {};
+    return results.withinNoise(cell, policy) ? "within noise" : "beyond noise";
+}
+
+} // namespace
+
 std::string sweepCsv(const SweepResults& results) {
     const SweepSpec& spec = results.spec;
     std::string csv = "cell";
@@ -177,7 +191,7 @@ std::string sweepCsv(const SweepResults& results) {
         csv += ',';
         csv.append(metric.key);
     }
-    csv += ",blocks,misses,error\n";
+    csv += ",vs_baseline,blocks,misses,error\n";
     for (std::uint64_t cell = 0; cell < spec.cells(); ++cell) {
         const std::vector<std::size_t> at = spec.coordinates(cell);
         for (std::size_t p = 0; p < spec.policies.size(); ++p) {
@@ -195,6 +209,8 @@ std::string sweepCsv(const SweepResults& results) {
                 csv += ',';
                 csv += numberField(metric.value(results, cell, p));
             }
+            csv += ',';
+            csv += noiseField(results, cell, p);
             csv += ',';
             csv += std::to_string(run.blocks);
             csv += ',';
