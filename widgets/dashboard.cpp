@@ -26,7 +26,7 @@ namespace {
 // Binning time per view and frame. A frame refreshes one view per event-loop turn (its binning, then
 // its replot), so the loop answers input and timers between views and no turn holds it longer than a
 // 60 Hz frame even on a busy machine; a redraw of a 10 M-block run spreads over a few frames.
-constexpr std::chrono::milliseconds kViewSlice{1};
+constexpr std::chrono::milliseconds kViewSlice{2};
 constexpr int kFrameMs = 15;
 // While a redraw is still binning, the next frame follows soon, leaving the event loop room to breathe.
 constexpr int kCatchUpMs = 8;
@@ -274,7 +274,7 @@ void Dashboard::refreshNow() {
     }
     m_frameView = 0;
     if (!m_frameDone)
-        m_refreshTimer.start(m_live ? kLiveFrameMs : kCatchUpMs);
+        m_refreshTimer.start(kCatchUpMs); // live too: the panes must not fall behind the data
 }
 
 void Dashboard::changeEvent(QEvent* event) {
