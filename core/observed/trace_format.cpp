@@ -44,7 +44,7 @@ constexpr TraceFormatEntry kTraceFormats[] = {
     {TraceFormat::Strace, parseStraceLine, {}},
     {TraceFormat::Perf, parsePerfLine, {}},
     {TraceFormat::LookaheadCsv, parseLookaheadCsvLine, kLookaheadCsvHeader},
-    {TraceFormat::Kernel, parseKernelCaptureLine, kKernelCaptureHeader},
+    {TraceFormat::Kernel, parseKernelCaptureLine, kKernelCaptureHeaderPrefix},
 };
 
 } // namespace
