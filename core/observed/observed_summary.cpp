@@ -61,7 +61,7 @@ ObservedSummary summarizeObserved(const ObservedTrace& trace) {
             std::count_if(trace.reads.begin(), trace.reads.end(),
                           [](const ObservedRead& read) { return read.source == ReadSource::PageCache; }));
         s.run.deviceReads = s.run.ios - s.run.pageCacheReads;
-        s.run.pageCacheBasis = "the kernel capture: the device's reads and page-cache fills during each call";
+        s.run.pageCacheBasis = kKernelCaptureSourceBasis;
     } else {
         // Without durations the reads stay counted as the device's, but the summary says it is not known.
         const ReadSources sources = classifyReadSources(trace.reads, trace.hasDurations);
