@@ -106,6 +106,17 @@ QStringList scanArgs(const QString& file, const QString& io, bool direct, const 
             csv};
 }
 
+// `lookahead capture --tracer kernel` of a scan of `file` (scanArgs).
+CliResult captureScan(const QString& capture, const QString& file, const QString& io, bool direct,
+                      const QString& csv) {
+    return runLookahead(QStringList{QStringLiteral("capture"), QStringLiteral("--tracer"),
+                                    QStringLiteral("kernel"), QStringLiteral("--out"), capture,
+                                    QStringLiteral("--files"), file, QStringLiteral("--"),
+                                    QStringLiteral(LOOKAHEAD_BINARY)} +
+                            scanArgs(file, io, direct, csv),
+                        120'000);
+}
+
 bool instanceExists(qint64 pid) {
     return QDir(tracefs::root() + QStringLiteral("/instances"))
         .exists(QStringLiteral("lookahead-%1").arg(pid));
@@ -395,12 +406,7 @@ void TestCapture::capturedReadsAreTheScansReads() {
     requireKernelTracer(file);
     const QString capture = m_dir.filePath(QStringLiteral("capture-") + io);
     const QString csv = m_dir.filePath(QStringLiteral("scan-") + io + QStringLiteral(".csv"));
-    const CliResult r = runLookahead(QStringList{QStringLiteral("capture"), QStringLiteral("--tracer"),
-                                                 QStringLiteral("kernel"), QStringLiteral("--out"), capture,
-                                                 QStringLiteral("--files"), file, QStringLiteral("--"),
-                                                 QStringLiteral(LOOKAHEAD_BINARY)} +
-                                         scanArgs(file, io, true, csv),
-                                     120'000);
+    const CliResult r = captureScan(capture, file, io, true, csv);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     // Its cost is stated, and how to measure the overhead said.
     QVERIFY(readFile(capture).contains("\n# the command took "));
@@ -477,12 +483,7 @@ void TestCapture::bufferedCallsAreTheScansReads() {
     requireKernelTracer(file);
     const QString capture = m_dir.filePath(QStringLiteral("capture-calls-") + io);
     const QString csv = m_dir.filePath(QStringLiteral("scan-calls-") + io + QStringLiteral(".csv"));
-    const CliResult r = runLookahead(QStringList{QStringLiteral("capture"), QStringLiteral("--tracer"),
-                                                 QStringLiteral("kernel"), QStringLiteral("--out"), capture,
-                                                 QStringLiteral("--files"), file, QStringLiteral("--"),
-                                                 QStringLiteral(LOOKAHEAD_BINARY)} +
-                                         scanArgs(file, io, false, csv),
-                                     120'000);
+    const CliResult r = captureScan(capture, file, io, false, csv);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     std::vector<BlockRead> scan = scanReads(csv);
     std::vector<BlockRead> calls = capturedReads(capture, file, LineKind::Read);
