@@ -27,8 +27,10 @@ constexpr EnumName<EventKind> kEventKindNames[] = {
     {EventKind::Reset, "reset"},
     {EventKind::Unget, "unget"},
     {EventKind::EndOfStream, "end_of_stream"},
+    {EventKind::DeviceReadStarted, "device_read_started"},
+    {EventKind::DeviceReadCompleted, "device_read_completed"},
 };
-static_assert(namesEvery(kEventKindNames, EventKind::EndOfStream));
+static_assert(namesEvery(kEventKindNames, EventKind::DeviceReadCompleted));
 
 constexpr EnumName<TraceFormat> kTraceFormatNames[] = {
     {TraceFormat::Auto, "auto"},     {TraceFormat::Strace, "strace"},

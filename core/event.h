@@ -18,11 +18,16 @@ enum class EventKind : std::uint8_t {
     Reset,
     Unget,
     EndOfStream,
+    // An observed run from a kernel capture: a device read request of the relation, beside the
+    // program's reads (docs/trace-import.md §2.4); in_flight counts the device's requests in flight.
+    DeviceReadStarted,
+    DeviceReadCompleted,
 };
 
 namespace event_flag {
-inline constexpr std::uint8_t miss = 1;   // Consumed: the block was read, not found cached
-inline constexpr std::uint8_t waited = 2; // Consumed: the consumer had to wait for it
+inline constexpr std::uint8_t miss = 1;      // Consumed: the block was read, not found cached
+inline constexpr std::uint8_t waited = 2;    // Consumed: the consumer had to wait for it
+inline constexpr std::uint8_t readAhead = 4; // DeviceRead*: the kernel's own read-ahead
 } // namespace event_flag
 
 // One trace record. Kept at 32 bytes so that a 10 M-block run stays in memory and batches

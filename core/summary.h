@@ -34,6 +34,8 @@ struct RunSummary {
     std::uint64_t pageCacheReads = 0;
     std::optional<double> pageCacheThresholdNs;
     std::string pageCacheBasis;
+    // A kernel capture's device reads of the relation that were the kernel's read-ahead (RWBS "A").
+    std::uint64_t deviceReadAheadReads = 0;
     std::uint64_t bytesRead = 0;
     std::uint64_t waits = 0;
     std::int64_t waitNs = 0;

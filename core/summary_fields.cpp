@@ -125,6 +125,8 @@ constexpr SummaryField kFields[] = {
                                               fixed(1, 1e3), kNewerField),
     stored<&RunSummary::pageCacheBasis>("page_cache_basis", Both, "Page cache told apart by", "", kText,
                                         kJsonWhenSet | kNewerField),
+    stored<&RunSummary::deviceReadAheadReads>("device_readahead_reads", Both, "Device read-ahead reads", "",
+                                              kCount, kNewerField),
     stored<&RunSummary::bytesRead>("bytes_read", Both, "Bytes read", "MiB", fixed(1, 1048576.0)),
     stored<&RunSummary::waits>("waits", Both, "Waits", "", kCount, kVaries),
     stored<&RunSummary::waitNs>("wait_ns", Both, "Wait time", "ms", fixed(1, 1e6), kVaries),

@@ -10,7 +10,9 @@
 #include "observed/ftrace_line.h"
 #include "observed/kernel_capture.h"
 #include "observed/kernel_capture_format.h"
+#include "observed/observed_summary.h"
 #include "observed/trace_importer.h"
+#include "session/session_file.h"
 #include "test_files.h"
 
 #include <QDir>
@@ -52,13 +54,14 @@ std::vector<BlockRead> scanReads(const QString& csv) {
     return reads;
 }
 
-// The device reads of `path` in a kernel capture, by issue time.
-std::vector<BlockRead> capturedReads(const QString& capture, const QString& path) {
+// The device reads (DeviceRead) or the read calls (Read) of `path` in a kernel capture, by time.
+std::vector<BlockRead> capturedReads(const QString& capture, const QString& path,
+                                     LineKind kind = LineKind::DeviceRead) {
     std::vector<BlockRead> reads;
     for (const QByteArray& line : readFile(capture).split('\n')) {
         TraceLine parsed;
         if (parseKernelCaptureLine(std::string_view(line.constData(), std::size_t(line.size())), parsed) ==
-                LineKind::Read &&
+                kind &&
             parsed.path == path.toStdString())
             reads.push_back({parsed.offset / kBlock, parsed.bytes / kBlock});
     }
@@ -103,6 +106,17 @@ QStringList scanArgs(const QString& file, const QString& io, bool direct, const 
             csv};
 }
 
+// `lookahead capture --tracer kernel` of a scan of `file` (scanArgs).
+CliResult captureScan(const QString& capture, const QString& file, const QString& io, bool direct,
+                      const QString& csv) {
+    return runLookahead(QStringList{QStringLiteral("capture"), QStringLiteral("--tracer"),
+                                    QStringLiteral("kernel"), QStringLiteral("--out"), capture,
+                                    QStringLiteral("--files"), file, QStringLiteral("--"),
+                                    QStringLiteral(LOOKAHEAD_BINARY)} +
+                            scanArgs(file, io, direct, csv),
+                        120'000);
+}
+
 bool instanceExists(qint64 pid) {
     return QDir(tracefs::root() + QStringLiteral("/instances"))
         .exists(QStringLiteral("lookahead-%1").arg(pid));
@@ -137,6 +151,8 @@ private slots:
     void capturedReadsAreTheScansReads_data();
     void capturedReadsAreTheScansReads();
     void bufferedScanReportsPageCacheFills();
+    void bufferedCallsAreTheScansReads_data();
+    void bufferedCallsAreTheScansReads();
     void straceCapturesAHeldCommand();
     void interruptedCaptureLeavesNoInstance();
 };
@@ -217,6 +233,28 @@ void TestCapture::ftraceLinesAreRead() {
     QCOMPARE(e.inode, std::uint64_t(0x574118));
     QCOMPARE(e.offset, std::uint64_t(8192));
     QCOMPARE(e.order, 1U);
+    // Read calls as kernel 6.18 prints them: decimal below 10, else hexadecimal; -errno as 2^64 - errno.
+    QVERIFY(parseFtraceLine("python3-24828 [001] ..... 4.0: sys_pread64(fd: 3, buf: 0x55e3ee5fa240, count: "
+                            "0x2000, pos: 0x1000)",
+                            e));
+    QCOMPARE(e.kind, FtraceEventKind::CallEnter);
+    QCOMPARE(e.fd, std::int64_t(3));
+    QCOMPARE(e.offset, std::uint64_t(0x1000));
+    QVERIFY(
+        parseFtraceLine("postgres-77 [000] ..... 4.0: sys_preadv2(fd: 0x1c, vec: 0x7f17d95a46f0, vlen: 1, "
+                        "pos_l: 0xa000, pos_h: 0, flags: 1)",
+                        e));
+    QCOMPARE(e.fd, std::int64_t(28));
+    QCOMPARE(e.offset, std::uint64_t(0xa000));
+    QVERIFY(parseFtraceLine(
+        "postgres-77 [000] ..... 4.1: sys_preadv(fd: 5, vec: 0x1, vlen: 2, pos_l: 0, pos_h: 0)", e));
+    QCOMPARE(e.kind, FtraceEventKind::CallEnter);
+    QVERIFY(parseFtraceLine("postgres-77 [000] ..... 4.2: sys_preadv2 -> 0x64", e));
+    QCOMPARE(e.kind, FtraceEventKind::CallExit);
+    QCOMPARE(e.result, std::int64_t(100));
+    QVERIFY(parseFtraceLine("python3-1 [001] ..... 4.3: sys_pread64 -> 0xffffffffffffffea", e));
+    QCOMPARE(e.result, std::int64_t(-22));
+    QVERIFY(!parseFtraceLine("python3-1 [001] ..... 4.3: sys_pread64(fd: 3, buf: 0x1", e));
     QVERIFY(parseFtraceLine("CPU:1 [LOST 42 EVENTS]", e));
     QCOMPARE(e.lost, std::uint64_t(42));
     // Cut short, another event, a sector past 2^64.
@@ -229,12 +267,13 @@ void TestCapture::ftraceLinesAreRead() {
 void TestCapture::captureLinesRoundTrip() {
     // Built whole: GCC 12 at -O3 takes assigning "RA" to a default-constructed member for a read of
     // uninitialized bytes (-Wmaybe-uninitialized).
-    const KernelCaptureRecord read{false, 1000, 250, 42, "io worker 1", "RA", 819200, 131072};
+    const KernelCaptureRecord read{
+        KernelRecordKind::DeviceRead, 1000, 250, 42, "io worker 1", "RA", 819200, 131072};
     const std::string line = kernelCaptureLine(read, "/data/base/5/16390");
     QCOMPARE(line, std::string("read 1000 250 42 io\\040worker\\0401 RA 819200 131072 /data/base/5/16390\n"));
     TraceLine parsed;
     QCOMPARE(parseKernelCaptureLine(std::string_view(line).substr(0, line.size() - 1), parsed),
-             LineKind::Read);
+             LineKind::DeviceRead);
     QCOMPARE(parsed.timeNs, std::int64_t(1000));
     QCOMPARE(parsed.durationNs, std::int64_t(250));
     QCOMPARE(parsed.pid, 42U);
@@ -242,10 +281,23 @@ void TestCapture::captureLinesRoundTrip() {
     QCOMPARE(parsed.bytes, std::uint64_t(131072));
     QCOMPARE(parsed.path, std::string_view("/data/base/5/16390"));
     QVERIFY(parsed.readAhead);
-    QCOMPARE(parseKernelCaptureLine("read 5 - 1 x R 0 8192 /a b", parsed), LineKind::Read);
+    QCOMPARE(parseKernelCaptureLine("read 5 - 1 x R 0 8192 /a b", parsed), LineKind::DeviceRead);
     QCOMPARE(parsed.durationNs, std::int64_t(-1));
     QCOMPARE(parsed.path, std::string_view("/a b"));
     QCOMPARE(parseKernelCaptureLine("fill 5 1 x 4096 8192 /a", parsed), LineKind::PageCacheFill);
+    // A read call: no flags; what it returned.
+    const KernelCaptureRecord call{KernelRecordKind::Call, 900, 400, 42, "lookahead", "", 819200, 131072};
+    const std::string callLine = kernelCaptureLine(call, "/data/base/5/16390");
+    QCOMPARE(callLine, std::string("call 900 400 42 lookahead 819200 131072 /data/base/5/16390\n"));
+    QCOMPARE(parseKernelCaptureLine(std::string_view(callLine).substr(0, callLine.size() - 1), parsed),
+             LineKind::Read);
+    QCOMPARE(parsed.durationNs, std::int64_t(400));
+    QCOMPARE(parsed.bytes, std::uint64_t(131072));
+    QVERIFY(!parsed.readAhead);
+    QCOMPARE(parseKernelCaptureLine("call 5 7 1 x RA 0 8192 /a", parsed), LineKind::Bad);
+    QCOMPARE(parseKernelCaptureLine("# lookahead kernel capture 1", parsed), LineKind::Other);
+    QCOMPARE(detectTraceFormat({"# lookahead kernel capture 1", "read 5 - 1 x R 0 8192 /a"}),
+             std::optional<TraceFormat>(TraceFormat::Kernel));
     QCOMPARE(parseKernelCaptureLine(kKernelCaptureHeader, parsed), LineKind::Other);
     QCOMPARE(parseKernelCaptureLine("read 5 - 1 x R 0 8192", parsed), LineKind::Bad);
     QCOMPARE(parseKernelCaptureLine("read 5 7 1 x R 0 0 /a", parsed), LineKind::Bad);
@@ -354,12 +406,7 @@ void TestCapture::capturedReadsAreTheScansReads() {
     requireKernelTracer(file);
     const QString capture = m_dir.filePath(QStringLiteral("capture-") + io);
     const QString csv = m_dir.filePath(QStringLiteral("scan-") + io + QStringLiteral(".csv"));
-    const CliResult r = runLookahead(QStringList{QStringLiteral("capture"), QStringLiteral("--tracer"),
-                                                 QStringLiteral("kernel"), QStringLiteral("--out"), capture,
-                                                 QStringLiteral("--files"), file, QStringLiteral("--"),
-                                                 QStringLiteral(LOOKAHEAD_BINARY)} +
-                                         scanArgs(file, io, true, csv),
-                                     120'000);
+    const CliResult r = captureScan(capture, file, io, true, csv);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     // Its cost is stated, and how to measure the overhead said.
     QVERIFY(readFile(capture).contains("\n# the command took "));
@@ -419,6 +466,85 @@ void TestCapture::bufferedScanReportsPageCacheFills() {
         return note.find("the page cache took in 16384 kB") != std::string::npos;
     });
     QVERIFY(noted);
+}
+
+void TestCapture::bufferedCallsAreTheScansReads_data() {
+    QTest::addColumn<QString>("io");
+    for (const char* io : {"worker", "sync"})
+        QTest::newRow(io) << QString::fromLatin1(io);
+}
+
+// A buffered scan: the capture holds the scan's read calls beside the device's reads (the kernel's
+// read-ahead among them); imported, each call is the page cache's or the device's, and a session
+// saved from it keeps the device reads.
+void TestCapture::bufferedCallsAreTheScansReads() {
+    QFETCH(QString, io);
+    const QString file = makeDataFile(m_dir.path(), 16);
+    requireKernelTracer(file);
+    const QString capture = m_dir.filePath(QStringLiteral("capture-calls-") + io);
+    const QString csv = m_dir.filePath(QStringLiteral("scan-calls-") + io + QStringLiteral(".csv"));
+    const CliResult r = captureScan(capture, file, io, false, csv);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    std::vector<BlockRead> scan = scanReads(csv);
+    std::vector<BlockRead> calls = capturedReads(capture, file, LineKind::Read);
+    QVERIFY(scan.size() > 100);
+    // I/O workers take the reads in any order: the same reads, each once.
+    const auto byBlock = [](const BlockRead& a, const BlockRead& b) {
+        return a.first != b.first ? a.first < b.first : a.count < b.count;
+    };
+    if (io == QStringLiteral("worker")) {
+        std::sort(scan.begin(), scan.end(), byBlock);
+        std::sort(calls.begin(), calls.end(), byBlock);
+    }
+    QCOMPARE(calls.size(), scan.size());
+    for (std::size_t i = 0; i < scan.size(); ++i) {
+        QCOMPARE(calls[i].first, scan[i].first);
+        QCOMPARE(calls[i].count, scan[i].count);
+    }
+    // The file was evicted first: the device read all of it, mostly as the kernel's read-ahead.
+    const std::vector<BlockRead> device = capturedReads(capture, file);
+    QCOMPARE(blocksOf(device).size(), std::size_t(2048));
+    std::uint64_t readAhead = 0;
+    for (const QByteArray& line : readFile(capture).split('\n')) {
+        TraceLine parsed;
+        if (parseKernelCaptureLine(std::string_view(line.constData(), std::size_t(line.size())), parsed) ==
+            LineKind::DeviceRead)
+            readAhead += parsed.readAhead ? 1 : 0;
+    }
+    QVERIFY(readAhead > 0);
+
+    TraceImportRequest request;
+    request.path = capture.toStdString();
+    const std::optional<ObservedTrace> trace = importTrace(request);
+    QVERIFY(trace);
+    QVERIFY(trace->sourcesExact);
+    QCOMPARE(trace->reads.size(), scan.size());
+    QCOMPARE(trace->deviceReads.size(), device.size());
+    const ObservedSummary summary = summarizeObserved(*trace);
+    QVERIFY(summary.run.pageCacheKnown);
+    QCOMPARE(summary.run.pageCacheReads + summary.run.deviceReads, std::uint64_t(scan.size()));
+    QVERIFY(summary.run.deviceReads > 0); // the first call waited for the device at least
+    QCOMPARE(summary.run.deviceReadAheadReads, readAhead);
+
+    // Saved and reopened, the observed run keeps its device reads.
+    const QString session = m_dir.filePath(QStringLiteral("calls-") + io + QStringLiteral(".lookahead"));
+    const CliResult saved = runLookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"),
+                                          capture, QStringLiteral("--save"), session},
+                                         120'000);
+    QVERIFY2(saved.exitCode == 0, qPrintable(saved.err));
+    const SessionReader reader(session.toStdString());
+    std::uint64_t started = 0, completed = 0, readAheadEvents = 0;
+    reader.readEvents(0, [&](std::span<const Event> batch) {
+        for (const Event& event : batch) {
+            started += event.kind == EventKind::DeviceReadStarted ? 1 : 0;
+            completed += event.kind == EventKind::DeviceReadCompleted ? 1 : 0;
+            readAheadEvents +=
+                event.kind == EventKind::DeviceReadStarted && (event.flags & event_flag::readAhead) ? 1 : 0;
+        }
+    });
+    QCOMPARE(started, std::uint64_t(device.size()));
+    QCOMPARE(completed, started);
+    QCOMPARE(readAheadEvents, readAhead);
 }
 
 // strace on a command started held: attached before the command runs, it sees every read call, so

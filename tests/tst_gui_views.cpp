@@ -9,6 +9,7 @@
 #include "distance_plot.h"
 #include "gui/main_window.h"
 #include "gui/run_setup_panel.h"
+#include "observed/observed_events.h"
 #include "plot_theme.h"
 #include "plot_view.h"
 #include "qcp.h"
@@ -140,6 +141,7 @@ private slots:
     void logDistanceAxisLabelsTwo();
     void openedFileSizesTheDatasetLabel();
     void livePanesDrawTheSameTimeRange();
+    void kernelCaptureDrawsQueueDepthAndDeviceLayer();
 
 private:
 };
@@ -494,6 +496,76 @@ void TestGuiViews::logDistanceAxisLabelsTwo() {
         QVERIFY2(labels.contains(QStringLiteral("2")),
                  qPrintable(QStringList(labels.begin(), labels.end()).join(u',')));
     }
+}
+
+// An observed run from a kernel capture: the program's 16-block reads, and beside them the device's
+// reads, two at a time in flight, every other one the kernel's read-ahead. The distance pane draws
+// the device's queue depth instead of its "not in a trace" note; the I/O sizes pane draws the
+// device's reads under the reads, read-ahead apart, with their legend.
+void TestGuiViews::kernelCaptureDrawsQueueDepthAndDeviceLayer() {
+    ObservedTrace observed;
+    observed.format = TraceFormat::Kernel;
+    observed.processes = {1};
+    observed.hasDurations = true;
+    for (std::uint32_t i = 0; i < 64; ++i) {
+        observed.reads.push_back({std::int64_t(i) * 100'000, 20'000, i * 16, 16, 0, ReadSource::Device});
+        observed.deviceReads.push_back({std::int64_t(i) * 100'000 + 1'000, 150'000, i * 16, 32, i % 2 == 1});
+    }
+    RunTrace trace("A");
+    trace.markObserved();
+    struct Feed final : EventSink {
+        RunTrace& trace;
+        explicit Feed(RunTrace& t) : trace(t) {}
+        void onEvents(std::span<const Event> batch) override { trace.append(batch); }
+    } feed(trace);
+    EventSink* sinks[] = {&feed};
+    emitObservedEvents(observed, sinks);
+    QCOMPARE(trace.device().reads().size(), std::size_t(64));
+
+    Dashboard dashboard;
+    dashboard.resize(1280, 720);
+    dashboard.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dashboard));
+    dashboard.setRuns({&trace});
+    QTRY_VERIFY_WITH_TIMEOUT(dashboard.idle(), kWindowTimeoutMs);
+    const auto graphNamed = [](PlotView* view, const QString& name) -> QCPGraph* {
+        QCustomPlot* plot = plotOf(view);
+        for (int i = 0; i < plot->graphCount(); ++i)
+            if (plot->graph(i)->name() == name)
+                return plot->graph(i);
+        return nullptr;
+    };
+    PlotView* distance = dashboard.views()[0];
+    QCPGraph* depth = graphNamed(distance, QStringLiteral("device queue depth"));
+    QVERIFY(depth && depth->visible() && !depth->data()->isEmpty());
+    double highest = 0.0;
+    for (auto it = depth->data()->constBegin(); it != depth->data()->constEnd(); ++it)
+        highest = std::max(highest, it->value);
+    QCOMPARE(highest, 2.0); // each device read lasts 150 µs, one starts every 100 µs
+    QVERIFY(plotOf(distance)->legend->hasItemWithPlottable(depth));
+    QStringList texts;
+    for (PlotView* view : {distance, dashboard.views()[2]})
+        for (int i = 0; i < plotOf(view)->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(plotOf(view)->item(i)); text && text->visible())
+                texts << text->text();
+    QVERIFY2(!texts.join(QLatin1Char('|')).contains(QStringLiteral("does not show the read-ahead distance")),
+             qPrintable(texts.join(QLatin1Char('|'))));
+    QVERIFY2(texts.contains(QStringLiteral("○ device read")) &&
+                 texts.contains(QStringLiteral("○ kernel read-ahead")),
+             qPrintable(texts.join(QLatin1Char('|'))));
+    // The device layer: two graphs under the reads with marks at 32 blocks, one of them read-ahead.
+    QCustomPlot* sizes = plotOf(dashboard.views()[2]);
+    int layers = 0;
+    for (int i = 0; i < sizes->graphCount(); ++i) {
+        QCPGraph* graph = sizes->graph(i);
+        if (!graph->visible() || graph->data()->isEmpty())
+            continue;
+        bool all32 = true;
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+            all32 = all32 && it->value == 32.0;
+        layers += all32 ? 1 : 0;
+    }
+    QCOMPARE(layers, 2);
 }
 
 QTEST_MAIN(TestGuiViews)

@@ -140,15 +140,16 @@ void TestSummaryFields::everyNameOnce() {
 
 // The JSON's keys of a run are the table's JSON figures, the ones left out when unset only then.
 void TestSummaryFields::jsonIsTheTable() {
-    const QStringList published =
-        words("blocks bytes_read cache_from_trace cancelled collapse_intervals device_reads direct_io "
-              "distance_max distance_mean distance_time_mean error explain_io fallback_reason "
-              "frac_distance_le2 hits in_flight_mean io_combine_limit io_method_used io_size_hist "
-              "io_workers_end io_workers_peak io_workers_start ios max_pinned mechanics misses "
-              "os_cache_resident_after os_cache_resident_before page_cache_basis page_cache_known "
-              "page_cache_reads page_cache_threshold_ns pages_verified pg_index pinned_mean policy "
-              "reads_before_stream resets runtime_ns trace_disagreements wait_ns wait_time_unknown waits "
-              "waits_before_stream waits_scope waits_unknown");
+    const QStringList published = words(
+        "blocks bytes_read cache_from_trace cancelled collapse_intervals device_readahead_reads device_reads "
+        "direct_io "
+        "distance_max distance_mean distance_time_mean error explain_io fallback_reason "
+        "frac_distance_le2 hits in_flight_mean io_combine_limit io_method_used io_size_hist "
+        "io_workers_end io_workers_peak io_workers_start ios max_pinned mechanics misses "
+        "os_cache_resident_after os_cache_resident_before page_cache_basis page_cache_known "
+        "page_cache_reads page_cache_threshold_ns pages_verified pg_index pinned_mean policy "
+        "reads_before_stream resets runtime_ns trace_disagreements wait_ns wait_time_unknown waits "
+        "waits_before_stream waits_scope waits_unknown");
     QStringList table = tableNames(&SummaryField::inJson);
     table.sort();
     QCOMPARE(table, published);
@@ -207,22 +208,23 @@ void TestSummaryFields::jsonIsTheTable() {
 
 // A session's fields are the table's session figures in its order (docs/session-format.md).
 void TestSummaryFields::sessionIsTheTable() {
-    const QStringList documented =
-        words("policy mechanics blocks hits misses ios io_size_hist device_reads page_cache_known "
-              "page_cache_reads page_cache_threshold_ns page_cache_basis bytes_read waits wait_ns "
-              "waits_unknown wait_time_unknown waits_scope runtime_ns resets reads_before_stream "
-              "waits_before_stream "
-              "distance_mean distance_time_mean distance_max frac_distance_le2 pinned_mean "
-              "in_flight_mean max_pinned io_combine_limit collapse_intervals explain.prefetch_count "
-              "explain.distance_sum explain.distance_max explain.distance_capacity explain.wait_count "
-              "explain.io_count explain.io_blocks explain.io_in_progress explain.prefetch_known "
-              "explain.waits_known io_method_used fallback_reason direct_io io_workers_start io_workers_end "
-              "io_workers_peak pages_verified "
-              "os_cache_resident_before os_cache_resident_after pg.index_blocks pg.leaf_pages pg.tids "
-              "pg.posting_lists pg.dead_items pg.visits pg.distinct_blocks pg.ascending_steps "
-              "pg.descending_steps pg.random_steps pg.checksums cache_from_trace server_explain "
-              "trace_disagreements "
-              "cancelled error");
+    const QStringList documented = words(
+        "policy mechanics blocks hits misses ios io_size_hist device_reads page_cache_known "
+        "page_cache_reads page_cache_threshold_ns page_cache_basis device_readahead_reads bytes_read waits "
+        "wait_ns "
+        "waits_unknown wait_time_unknown waits_scope runtime_ns resets reads_before_stream "
+        "waits_before_stream "
+        "distance_mean distance_time_mean distance_max frac_distance_le2 pinned_mean "
+        "in_flight_mean max_pinned io_combine_limit collapse_intervals explain.prefetch_count "
+        "explain.distance_sum explain.distance_max explain.distance_capacity explain.wait_count "
+        "explain.io_count explain.io_blocks explain.io_in_progress explain.prefetch_known "
+        "explain.waits_known io_method_used fallback_reason direct_io io_workers_start io_workers_end "
+        "io_workers_peak pages_verified "
+        "os_cache_resident_before os_cache_resident_after pg.index_blocks pg.leaf_pages pg.tids "
+        "pg.posting_lists pg.dead_items pg.visits pg.distinct_blocks pg.ascending_steps "
+        "pg.descending_steps pg.random_steps pg.checksums cache_from_trace server_explain "
+        "trace_disagreements "
+        "cancelled error");
     QCOMPARE(tableNames(&SummaryField::inSession), documented);
     QCOMPARE(namesOf(summaryFields(everyFigureSet())), documented);
 

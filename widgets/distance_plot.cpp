@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "distance_plot.h"
 
+#include "device_trace.h"
 #include "qcp.h"
 #include "run_trace.h"
 #include "series_columns.h"
@@ -87,6 +88,11 @@ void DistancePlot::createPane(std::size_t run) {
             graph->setLayer(QStringLiteral("distance"));
         p.graphs[s] = graph;
     }
+    p.queueDepth = plot()->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    p.queueDepth->setName(tr("device queue depth"));
+    p.queueDepth->setLineStyle(QCPGraph::lsStepLeft);
+    p.queueDepth->setAdaptiveSampling(false);
+    p.queueDepth->removeFromLegend(); // added once a run has device reads
     p.maxPinned = makeLimitLine(run);
     p.ioCombineLimit = makeLimitLine(run);
     applyYScale(rect->axis(QCPAxis::atLeft));
@@ -162,6 +168,7 @@ void DistancePlot::destroyPanes() {
     for (Pane& p : m_panes) {
         for (QCPGraph* graph : p.graphs)
             plot()->removeGraph(graph);
+        plot()->removeGraph(p.queueDepth);
         for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{
                  p.maxPinned.line, p.maxPinned.label, p.ioCombineLimit.line, p.ioCombineLimit.label})
             plot()->removeItem(item);
@@ -192,6 +199,7 @@ void DistancePlot::fitYAxes() {
     for (const Pane& p : m_panes) {
         for (std::size_t s = 0; s < kStateSeriesCount; ++s)
             yMax = std::max<double>(yMax, p.columns.maxValue(static_cast<StateSeries>(s)));
+        yMax = std::max(yMax, p.queueDepthMax);
     }
     for (std::size_t run = 0; run < m_panes.size(); ++run) {
         if (m_logY)
@@ -209,6 +217,7 @@ bool DistancePlot::binPane(std::size_t run, std::uint64_t budget) {
 void DistancePlot::publishPane(std::size_t run) {
     const RunTrace& trace = *runs()[run];
     Pane& p = m_panes[run];
+    updateQueueDepth(run);
     // Every pane, every time: A and B keep identical axes, whichever was binned last.
     fitYAxes();
     if (p.columns.takeChanged()) {
@@ -231,6 +240,53 @@ void DistancePlot::publishPane(std::size_t run) {
     placeLimitLine(run, p.ioCombineLimit, limits.ioCombineLimit,
                    QStringLiteral("io_combine_limit %1").arg(limits.ioCombineLimit));
     updateCollapses(run);
+}
+
+// The device's requests in flight over the x range in view, the highest in each pixel column: a
+// burst of read-ahead shows at its peak however far out the view is zoomed.
+void DistancePlot::updateQueueDepth(std::size_t run) {
+    Pane& p = m_panes[run];
+    const DeviceTrace& device = runs()[run]->device();
+    const AxisMap columns{xLo(), xHi(), std::max(1, paneColumns(run))};
+    QVector<double> xs, ys;
+    int lastCell = -2;
+    double carried = 0.0; // the depth where the view begins
+    p.queueDepthMax = 0.0;
+    for (const DeviceTrace::Depth& step : device.depth()) {
+        const int cell = columns.cellOf(DeviceTrace::xOf(xMode(), step.timeNs, step.position));
+        const double depth = step.depth;
+        if (cell < 0) {
+            carried = depth;
+            continue;
+        }
+        if (cell >= columns.cells)
+            break;
+        if (xs.isEmpty()) {
+            xs.push_back(columns.lo);
+            ys.push_back(carried);
+        }
+        if (cell != lastCell) {
+            xs.push_back(columns.cellStart(cell));
+            ys.push_back(depth);
+            lastCell = cell;
+        } else {
+            ys.back() = std::max(ys.back(), depth);
+        }
+        p.queueDepthMax = std::max(p.queueDepthMax, ys.back());
+    }
+    if (m_logY)
+        for (double& y : ys)
+            y = std::max(y, kLogBottom);
+    p.queueDepth->setData(xs, ys, true);
+    const bool shown = !device.empty();
+    p.queueDepth->setVisible(shown);
+    // One legend entry, for the first pane that draws it.
+    const bool first = std::none_of(m_panes.begin(), m_panes.begin() + static_cast<std::ptrdiff_t>(run),
+                                    [](const Pane& other) { return other.queueDepth->visible(); });
+    if (shown && first)
+        p.queueDepth->addToLegend();
+    else
+        p.queueDepth->removeFromLegend();
 }
 
 QCPItemRect* DistancePlot::collapseRect(std::size_t run, std::size_t index) {
@@ -362,6 +418,7 @@ void DistancePlot::applyTheme() {
     for (Pane& p : m_panes) {
         for (std::size_t s = 0; s < kStateSeriesCount; ++s)
             p.graphs[s]->setPen(QPen(colours[s], 1.0));
+        p.queueDepth->setPen(QPen(t.inFlight, 1.5));
         for (const LimitLine* limit : {&p.maxPinned, &p.ioCombineLimit}) {
             limit->line->setPen(QPen(t.limit, 1.0, Qt::DashLine));
             limit->label->setColor(t.limit);
@@ -375,9 +432,10 @@ void DistancePlot::applyTheme() {
 }
 
 QString DistancePlot::cannotDraw(const RunTrace& run) const {
-    return run.observed()
-               ? tr("A syscall trace does not show the read-ahead distance:\nthe model beside it does")
-               : QString();
+    if (!run.observed() || !run.device().empty())
+        return {};
+    return tr("A syscall trace does not show the read-ahead distance:\nthe model beside it does (a kernel "
+              "capture\nshows the device's queue depth here)");
 }
 
 } // namespace la

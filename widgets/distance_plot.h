@@ -20,6 +20,7 @@ namespace la {
 
 // Read-ahead distance (and PG19's combine distance), pinned buffers and reads in flight, with the
 // max_pinned and io_combine_limit lines and every collapse shaded and labelled (live, as it happens).
+// An observed run from a kernel capture has no distance: its pane draws the device's queue depth.
 // The y axis is log2 by default (distances run from 1 to over 1,000, and a collapse to 1↔2 must show)
 // and fits the visible x range, so a zoom into a collapse shows its 1,2,1,2 steps.
 class DistancePlot : public PlotView {
@@ -47,6 +48,8 @@ private:
     };
     struct Pane {
         std::array<QCPGraph*, kStateSeriesCount> graphs{};
+        QCPGraph* queueDepth = nullptr;
+        double queueDepthMax = 0.0; // in view
         LimitLine maxPinned;
         LimitLine ioCombineLimit;
         std::vector<QCPItemRect*> collapseRects;
@@ -59,6 +62,7 @@ private:
     void placeLimitLine(std::size_t run, const LimitLine& limit, double value, const QString& text);
     void fitYAxes();
     void updateCollapses(std::size_t run);
+    void updateQueueDepth(std::size_t run);
     double collapseLabelY(std::size_t run) const;
     void labelCollapse(std::size_t run, std::size_t& labels, double lo, double hi, CollapseInterval interval);
     QCPItemRect* collapseRect(std::size_t run, std::size_t index);

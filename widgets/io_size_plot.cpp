@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io_size_plot.h"
 
+#include "device_trace.h"
 #include "gradients.h"
 #include "qcp.h"
 #include "run_trace.h"
@@ -9,6 +10,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <set>
+#include <tuple>
 
 namespace la {
 
@@ -45,6 +48,33 @@ void IoSizePlot::setSizeAxis(QCPAxis* axis) {
 void IoSizePlot::createPane(std::size_t run) {
     Pane& p = m_panes.emplace_back();
     QCPAxisRect* rect = pane(run);
+    // Created first: drawn under the reads.
+    for (QCPGraph** layer : {&p.deviceReads, &p.readAhead}) {
+        *layer = plot()->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        (*layer)->setLineStyle(QCPGraph::lsNone);
+        (*layer)->setAdaptiveSampling(false);
+        (*layer)->removeFromLegend();
+    }
+    // Its legend in the pane's top left corner, the second entry right of the first.
+    for (std::size_t i = 0; i < p.deviceLegend.size(); ++i) {
+        auto* entry = new QCPItemText(plot());
+        entry->setClipToAxisRect(false);
+        if (i == 0) {
+            entry->position->setAxisRect(rect);
+            entry->position->setType(QCPItemPosition::ptAxisRectRatio);
+            entry->position->setCoords(0.005, 0.0);
+        } else {
+            entry->position->setParentAnchor(p.deviceLegend[i - 1]->topRight);
+            entry->position->setCoords(8.0, 0.0);
+        }
+        entry->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        QFont font = entry->font();
+        font.setPixelSize(10);
+        entry->setFont(font);
+        entry->setText(i == 0 ? tr("○ device read") : tr("○ kernel read-ahead"));
+        entry->setVisible(false);
+        p.deviceLegend[i] = entry;
+    }
     for (std::size_t c = 0; c < kSizeClasses; ++c) {
         QCPGraph* graph = plot()->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
         graph->setLineStyle(QCPGraph::lsNone);
@@ -77,8 +107,12 @@ void IoSizePlot::destroyPanes() {
     for (Pane& p : m_panes) {
         for (QCPGraph* graph : p.graphs)
             plot()->removeGraph(graph);
+        plot()->removeGraph(p.deviceReads);
+        plot()->removeGraph(p.readAhead);
         plot()->removePlottable(p.histogram);
         plot()->removeItem(p.legend);
+        for (QCPItemText* entry : p.deviceLegend)
+            plot()->removeItem(entry);
     }
     m_panes.clear();
 }
@@ -88,6 +122,8 @@ void IoSizePlot::prepare() {
     for (const RunTrace* trace : runs()) {
         m_maxBlocks = std::max(m_maxBlocks, trace->limits().ioCombineLimit);
         m_maxBlocks = std::max(m_maxBlocks, trace->largestRead());
+        for (const DeviceTrace::Read& read : trace->device().reads())
+            m_maxBlocks = std::max<int>(m_maxBlocks, read.nblocks);
     }
     if (m_maxBlocks != m_tickedMaxBlocks) {
         for (std::size_t run = 0; run < paneCount(); ++run)
@@ -116,7 +152,33 @@ void IoSizePlot::publishPane(std::size_t run) {
         for (std::size_t c = 0; c < kSizeClasses; ++c)
             p.graphs[c]->setData(xs[c], ys[c], true);
     }
+    updateDeviceLayer(run);
     updateHistogram(run);
+}
+
+// One mark per pixel column, size and kind: a capture's device reads are few enough to walk each frame.
+void IoSizePlot::updateDeviceLayer(std::size_t run) {
+    Pane& p = m_panes[run];
+    const DeviceTrace& device = runs()[run]->device();
+    const AxisMap columns{xLo(), xHi(), std::max(1, paneColumns(run))};
+    std::set<std::tuple<bool, int, int>> marks; // read-ahead, column, blocks
+    for (const DeviceTrace::Read& read : device.reads()) {
+        const int cell = columns.cellOf(DeviceTrace::xOf(xMode(), read.startNs, read.position));
+        if (cell >= 0 && cell < columns.cells)
+            marks.emplace(read.readAhead, cell, std::max<int>(read.nblocks, 1));
+    }
+    std::array<QVector<double>, 2> xs, ys;
+    for (const auto& [readAhead, cell, blocks] : marks) {
+        xs[readAhead].push_back(columns.cellCentre(cell));
+        ys[readAhead].push_back(blocks);
+    }
+    p.deviceReads->setData(xs[0], ys[0], true);
+    p.readAhead->setData(xs[1], ys[1], true);
+    const bool shown = !device.empty();
+    p.deviceReads->setVisible(shown);
+    p.readAhead->setVisible(shown);
+    for (QCPItemText* entry : p.deviceLegend)
+        entry->setVisible(shown);
 }
 
 void IoSizePlot::updateHistogram(std::size_t run) {
@@ -177,6 +239,10 @@ void IoSizePlot::applyTheme() {
             const QColor colour = sizeColour(1 << c, std::max(2, m_maxBlocks));
             p.graphs[c]->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, colour, colour, 3));
         }
+        p.deviceReads->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, theme().deviceRead, 7));
+        p.readAhead->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, theme().kernelReadAhead, 7));
+        p.deviceLegend[0]->setColor(theme().deviceRead);
+        p.deviceLegend[1]->setColor(theme().kernelReadAhead);
         p.histogram->setPen(Qt::NoPen);
         p.histogram->setBrush(runColours[run % 2]);
         p.legend->setColor(runColours[run % 2]);

@@ -17,6 +17,8 @@ namespace la {
 
 // Each read's size against x (log2 axis, 8 KiB up to io_combine_limit), with the size histogram of the
 // whole run in the side column (A and B side by side, with a legend above and a tooltip per size).
+// An observed run from a kernel capture also shows the device's reads, a lighter layer under the
+// reads, the kernel's read-ahead apart: whether the OS or the read stream did the prefetching.
 class IoSizePlot : public PlotView {
     Q_OBJECT
 public:
@@ -40,8 +42,12 @@ private:
         QCPBars* histogram = nullptr;
         QCPItemText* legend = nullptr; // "■ A" above the histogram, in the run's bar colour
         IoSizeScatter scatter;
+        QCPGraph* deviceReads = nullptr;            // asked for by a task
+        QCPGraph* readAhead = nullptr;              // the kernel's read-ahead
+        std::array<QCPItemText*, 2> deviceLegend{}; // device read, kernel read-ahead
     };
     void updateHistogram(std::size_t run);
+    void updateDeviceLayer(std::size_t run);
     void setSizeAxis(QCPAxis* axis);
 
     std::vector<Pane> m_panes;

@@ -27,6 +27,8 @@ struct PlotTheme {
     QColor waited;
     QColor runA;
     QColor runB;
+    QColor deviceRead;      // a kernel capture's device reads, under the reads
+    QColor kernelReadAhead; // those that were the kernel's read-ahead
 
     static PlotTheme light();
     static PlotTheme dark();

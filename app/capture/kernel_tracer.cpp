@@ -6,6 +6,7 @@
 #include "input_error.h"
 #include "io_backend.h"
 #include "observed/kernel_capture.h"
+#include "traced_tasks.h"
 #include "tracefs.h"
 
 #include <QDir>
@@ -33,6 +34,37 @@ constexpr const char* kBufferKb = "8192";
 // some 50,000 pages in this time, well within the buffer.
 constexpr int kDrainMs = 100;
 constexpr std::uint64_t kSectorBytes = 512;
+// Calls are read when they come, at most this often: the descriptor of a call is told from /proc,
+// which must happen before the task ends or closes it; the pause keeps the reader's wake-ups (and
+// what they cost the traced scan) to a hundred a second.
+constexpr int kCallBatchMs = 10;
+constexpr const char* kCallEvents[] = {"sys_enter_pread64", "sys_exit_pread64",  "sys_enter_preadv",
+                                       "sys_exit_preadv",   "sys_enter_preadv2", "sys_exit_preadv2"};
+
+// Creates the tracefs instance `base`, or `base-N` if that exists (a pid reused since).
+QString createInstance(const QString& base, QString& created) {
+    for (int n = 1; created.isEmpty(); ++n) {
+        const QString name = n == 1 ? base : base + QLatin1Char('-') + QString::number(n);
+        if (::mkdir(name.toLocal8Bit().constData(), 0700) == 0)
+            created = name;
+        else if (errno != EEXIST || n >= 100)
+            return QStringLiteral("cannot create the tracefs instance %1: %2")
+                .arg(name, QString::fromLocal8Bit(std::strerror(errno)));
+    }
+    return {};
+}
+
+UniqueFd openPipe(const QString& instance) {
+    return UniqueFd(::open((instance + QStringLiteral("/trace_pipe")).toLocal8Bit().constData(),
+                           O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+}
+
+QString removeInstanceDir(const QString& instance) {
+    if (!instance.isEmpty() && ::rmdir(instance.toLocal8Bit().constData()) != 0 && errno != ENOENT)
+        return QStringLiteral("cannot remove the tracefs instance %1: %2")
+            .arg(instance, QString::fromLocal8Bit(std::strerror(errno)));
+    return {};
+}
 
 QString deviceFilter(const char* field, const std::vector<std::uint32_t>& devices) {
     QStringList terms;
@@ -123,21 +155,19 @@ QString KernelTracer::setUp(const CaptureTargets& targets) {
         m_paths.push_back(path);
         m_before.push_back(std::move(extents));
     }
-    m_capture = std::make_unique<KernelCapture>(std::move(files), std::move(map));
+    m_fdFiles = std::make_unique<FdFiles>(files);
+    m_capture = std::make_unique<KernelCapture>(
+        std::move(files), std::move(map),
+        [fds = m_fdFiles.get()](std::uint32_t pid, std::int64_t fd) { return fds->resolve(pid, fd); });
 
     if (const QString error = tracefs::mountIfNeeded(); !error.isEmpty())
         return error;
     tracefs::removeStaleInstances();
-    const QString base =
-        tracefs::root() + QStringLiteral("/instances/lookahead-") + QString::number(::getpid());
-    for (int n = 1; m_instance.isEmpty(); ++n) {
-        const QString name = n == 1 ? base : base + QLatin1Char('-') + QString::number(n);
-        if (::mkdir(name.toLocal8Bit().constData(), 0700) == 0)
-            m_instance = name;
-        else if (errno != EEXIST || n >= 100)
-            return QStringLiteral("cannot create the tracefs instance %1: %2")
-                .arg(name, QString::fromLocal8Bit(std::strerror(errno)));
-    }
+    if (const QString error = createInstance(tracefs::root() + QStringLiteral("/instances/lookahead-") +
+                                                 QString::number(::getpid()),
+                                             m_instance);
+        !error.isEmpty())
+        return error;
     const QString blockFilter =
         QStringLiteral("(%1) && rwbs ~ \"*R*\"").arg(deviceFilter("dev", diskDevices));
     const QString events = m_instance + QStringLiteral("/events/");
@@ -155,20 +185,63 @@ QString KernelTracer::setUp(const CaptureTargets& targets) {
     for (const auto& [path, value] : controls)
         if (const QString error = tracefs::writeControl(path, value); !error.isEmpty())
             return error;
-    m_pipe.reset(::open((m_instance + QStringLiteral("/trace_pipe")).toLocal8Bit().constData(),
-                        O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+    m_pipe = openPipe(m_instance);
     m_stop.reset(::eventfd(0, EFD_CLOEXEC));
     if (!m_pipe.valid() || !m_stop.valid())
         return QStringLiteral("cannot read the tracefs instance's events: %1")
+            .arg(QString::fromLocal8Bit(std::strerror(errno)));
+    if (const QString why = setUpCalls(targets); !why.isEmpty()) {
+        // The device's reads are still worth having: the capture says why the calls are not there.
+        m_callsNote = "read calls not recorded: " + why.toStdString();
+        m_callPipe.reset();
+        removeInstanceDir(std::exchange(m_callInstance, QString()));
+    }
+    return {};
+}
+
+QString KernelTracer::setUpCalls(const CaptureTargets& targets) {
+    m_callsNote.clear();
+    if (targets.pids.empty())
+        return QStringLiteral("no process was named (--pid or a command), and every process's calls would be "
+                              "too many");
+    for (const char* event : kCallEvents)
+        if (!QFile::exists(tracefs::root() + QStringLiteral("/events/syscalls/") + QLatin1String(event)))
+            return QStringLiteral(
+                       "the kernel offers no tracepoint syscalls:%1 (it needs CONFIG_FTRACE_SYSCALLS)")
+                .arg(QLatin1String(event));
+    if (const QString error = createInstance(m_instance + QStringLiteral("-calls"), m_callInstance);
+        !error.isEmpty())
+        return error;
+    QByteArray tasks;
+    for (const qint64 task : tracedTasks(targets.pids, targets.followChildren))
+        tasks += QByteArray::number(task) + ' ';
+    std::vector<std::pair<QString, QByteArray>> controls{
+        {m_callInstance + QStringLiteral("/trace_clock"), "mono"},
+        {m_callInstance + QStringLiteral("/buffer_size_kb"), kBufferKb},
+        // Readable as soon as a call is there, not when the buffer is half full.
+        {m_callInstance + QStringLiteral("/buffer_percent"), "0"},
+        {m_callInstance + QStringLiteral("/options/event-fork"), "1"},
+        {m_callInstance + QStringLiteral("/set_event_pid"), tasks.trimmed()},
+    };
+    for (const char* event : kCallEvents)
+        controls.emplace_back(m_callInstance + QStringLiteral("/events/syscalls/") + QLatin1String(event) +
+                                  QStringLiteral("/enable"),
+                              "1");
+    for (const auto& [path, value] : controls)
+        if (const QString error = tracefs::writeControl(path, value); !error.isEmpty())
+            return error;
+    m_callPipe = openPipe(m_callInstance);
+    if (!m_callPipe.valid())
+        return QStringLiteral("cannot read the calls' tracefs instance: %1")
             .arg(QString::fromLocal8Bit(std::strerror(errno)));
     return {};
 }
 
 void KernelTracer::readEvents() {
     std::vector<char> buffer(1 << 16);
-    std::string partial; // a line cut by the end of one read
+    std::string blockPartial, callPartial; // each pipe's line cut by the end of one read
     FtraceEvent event;
-    const auto consume = [&](const char* data, std::size_t size) {
+    const auto consume = [&](std::string& partial, const char* data, std::size_t size) {
         partial.append(data, size);
         std::size_t from = 0;
         for (std::size_t nl = partial.find('\n'); nl != std::string::npos; nl = partial.find('\n', from)) {
@@ -178,38 +251,45 @@ void KernelTracer::readEvents() {
         }
         partial.erase(0, from);
     };
-    bool stopping = false;
-    for (;;) {
-        pollfd stop{m_stop.get(), POLLIN, 0};
-        if (::poll(&stop, 1, kDrainMs) < 0 && errno != EINTR)
-            stopping = true;
-        if (stop.revents & POLLIN)
-            stopping = true;
-        // Empties what is there; once stopping, until nothing is left.
-        for (;;) {
-            const ssize_t n = ::read(m_pipe.get(), buffer.data(), buffer.size());
+    const auto drain = [&](const UniqueFd& pipe, std::string& partial) {
+        while (pipe.valid()) {
+            const ssize_t n = ::read(pipe.get(), buffer.data(), buffer.size());
             if (n > 0) {
-                consume(buffer.data(), std::size_t(n));
+                consume(partial, buffer.data(), std::size_t(n));
                 continue;
             }
             if (n < 0 && errno == EINTR)
                 continue;
             break;
         }
+    };
+    bool stopping = false;
+    for (;;) {
+        pollfd fds[2] = {{m_stop.get(), POLLIN, 0}, {m_callPipe.valid() ? m_callPipe.get() : -1, POLLIN, 0}};
+        if (::poll(fds, 2, kDrainMs) < 0 && errno != EINTR)
+            stopping = true;
+        if (fds[0].revents & POLLIN)
+            stopping = true;
+        // Empties what is there; once stopping, until nothing is left.
+        drain(m_pipe, blockPartial);
+        drain(m_callPipe, callPartial);
         if (stopping)
             return;
+        if (fds[1].revents & POLLIN) {
+            pollfd stop{m_stop.get(), POLLIN, 0};
+            ::poll(&stop, 1, kCallBatchMs);
+        }
     }
 }
 
 QString KernelTracer::removeInstance() {
     if (m_instance.isEmpty())
         return {};
-    const QString instance = std::exchange(m_instance, QString());
     m_pipe.reset(); // an instance with an open pipe cannot be removed
-    if (::rmdir(instance.toLocal8Bit().constData()) != 0 && errno != ENOENT)
-        return QStringLiteral("cannot remove the tracefs instance %1: %2")
-            .arg(instance, QString::fromLocal8Bit(std::strerror(errno)));
-    return {};
+    m_callPipe.reset();
+    const QString calls = removeInstanceDir(std::exchange(m_callInstance, QString()));
+    const QString blocks = removeInstanceDir(std::exchange(m_instance, QString()));
+    return blocks.isEmpty() ? calls : blocks;
 }
 
 QString KernelTracer::stop() {
@@ -218,8 +298,9 @@ QString KernelTracer::stop() {
     QString error;
     if (m_reader.joinable()) {
         // Stop recording first, so that the drain ends.
-        if (!m_instance.isEmpty())
-            tracefs::writeControl(m_instance + QStringLiteral("/tracing_on"), "0");
+        for (const QString& instance : {m_instance, m_callInstance})
+            if (!instance.isEmpty())
+                tracefs::writeControl(instance + QStringLiteral("/tracing_on"), "0");
         const std::uint64_t one = 1;
         if (::write(m_stop.get(), &one, sizeof one) != sizeof one)
             error = QStringLiteral("cannot stop the kernel tracer's reader");
@@ -227,8 +308,13 @@ QString KernelTracer::stop() {
     }
     const QString removed = removeInstance();
     std::vector<std::string> lines{
-        "tracepoints block:block_rq_issue, block:block_rq_complete, filemap:mm_filemap_add_to_page_cache; "
-        "times in ns of CLOCK_MONOTONIC, to the microsecond"};
+        "tracepoints block:block_rq_issue, block:block_rq_complete, filemap:mm_filemap_add_to_page_cache" +
+        std::string(m_callsNote.empty() ? ", syscalls:sys_enter/exit of pread64, preadv, preadv2 (the traced "
+                                          "processes and their tasks)"
+                                        : "") +
+        "; times in ns of CLOCK_MONOTONIC, to the microsecond"};
+    if (!m_callsNote.empty())
+        lines.push_back(m_callsNote);
     for (std::size_t i = 0; i < m_paths.size(); ++i) {
         FileExtents after;
         const std::string checkError = readFileExtents(m_paths[i], after);
@@ -255,6 +341,7 @@ QString KernelTracer::stop() {
         error = QString::fromStdString(e.what());
     }
     m_capture.reset();
+    m_fdFiles.reset();
     m_output.reset();
     m_stop.reset();
     return error.isEmpty() ? removed : error;

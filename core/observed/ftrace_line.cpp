@@ -125,6 +125,56 @@ bool parsePageCacheAdd(TextCursor& c, FtraceEvent& out) {
     return true;
 }
 
+// A system call's argument or result: "0x" hexadecimal, else decimal.
+bool readSyscallNumber(TextCursor& c, std::uint64_t& value) {
+    if (c.consume("0x"))
+        return readHex(c, value);
+    return c.readUnsigned(value);
+}
+
+// "NAME: VALUE" as the next argument, after ", " unless it is the first.
+bool syscallArgument(TextCursor& c, std::string_view name, bool first, std::uint64_t& value) {
+    return (first || c.consume(", ")) && c.consume(name) && c.consume(": ") && readSyscallNumber(c, value);
+}
+
+// "fd: FD, buf: P, count: N, pos: OFFSET)" of pread64.
+bool parsePreadEnter(TextCursor& c, FtraceEvent& out) {
+    std::uint64_t fd = 0, unused = 0;
+    if (!syscallArgument(c, "fd", true, fd) || !syscallArgument(c, "buf", false, unused) ||
+        !syscallArgument(c, "count", false, unused) || !syscallArgument(c, "pos", false, out.offset) ||
+        !c.consume(')') || fd > INT32_MAX)
+        return false;
+    out.fd = static_cast<std::int64_t>(fd);
+    out.kind = FtraceEventKind::CallEnter;
+    return true;
+}
+
+// "fd: FD, vec: P, vlen: N, pos_l: LOW, pos_h: HIGH[, flags: F])" of preadv and preadv2.
+bool parsePreadvEnter(TextCursor& c, FtraceEvent& out) {
+    std::uint64_t fd = 0, unused = 0, low = 0, high = 0;
+    if (!syscallArgument(c, "fd", true, fd) || !syscallArgument(c, "vec", false, unused) ||
+        !syscallArgument(c, "vlen", false, unused) || !syscallArgument(c, "pos_l", false, low) ||
+        !syscallArgument(c, "pos_h", false, high) || fd > INT32_MAX)
+        return false;
+    // On 64-bit kernels pos_l holds the whole offset and pos_h is 0.
+    if (high != 0 && (low > UINT32_MAX || high > UINT32_MAX))
+        return false;
+    out.offset = high != 0 ? (high << 32) | low : low;
+    out.fd = static_cast<std::int64_t>(fd);
+    out.kind = FtraceEventKind::CallEnter;
+    return true;
+}
+
+// "RESULT" after " -> " of any of them.
+bool parseCallExit(TextCursor& c, FtraceEvent& out) {
+    std::uint64_t result = 0;
+    if (!readSyscallNumber(c, result) || !c.atEnd())
+        return false;
+    out.result = static_cast<std::int64_t>(result); // two's complement: -errno comes back negative
+    out.kind = FtraceEventKind::CallExit;
+    return true;
+}
+
 } // namespace
 
 bool parseFtraceLine(std::string_view line, FtraceEvent& out) {
@@ -147,6 +197,12 @@ bool parseFtraceLine(std::string_view line, FtraceEvent& out) {
         {": block_rq_issue: ", parseIssue},
         {": block_rq_complete: ", parseComplete},
         {": mm_filemap_add_to_page_cache: ", parsePageCacheAdd},
+        {": sys_pread64(", parsePreadEnter},
+        {": sys_preadv(", parsePreadvEnter},
+        {": sys_preadv2(", parsePreadvEnter},
+        {": sys_pread64 -> ", parseCallExit},
+        {": sys_preadv -> ", parseCallExit},
+        {": sys_preadv2 -> ", parseCallExit},
     };
     for (const Event& event : kEvents) {
         const std::size_t at = line.find(event.name);

@@ -11,8 +11,15 @@ namespace la {
 //   TASK-PID [CPU] FLAGS SECONDS.MICROS: block_rq_issue: MAJ,MIN RWBS BYTES (CMD) SECTOR + NSECT ... [COMM]
 //   TASK-PID [CPU] FLAGS SECONDS.MICROS: block_rq_complete: MAJ,MIN RWBS (CMD) SECTOR + NSECT ... [ERROR]
 //   TASK-PID [CPU] FLAGS SECONDS.MICROS: mm_filemap_add_to_page_cache: dev MAJ:MIN ino HEX pfn=0xP ofs=BYTES
-//   order=N CPU:N [LOST M EVENTS]
-enum class FtraceEventKind : std::uint8_t { Issue, Complete, PageCacheAdd, Lost, Other };
+//   order=N
+//   TASK-PID [CPU] FLAGS SECONDS.MICROS: sys_pread64(fd: FD, buf: P, count: N, pos: OFFSET)
+//   TASK-PID [CPU] FLAGS SECONDS.MICROS: sys_preadv(fd: FD, vec: P, vlen: N, pos_l: LOW, pos_h: HIGH)
+//   TASK-PID [CPU] FLAGS SECONDS.MICROS: sys_preadv2(fd: FD, ..., pos_h: HIGH, flags: F)
+//   TASK-PID [CPU] FLAGS SECONDS.MICROS: sys_pread64 -> RESULT     (also sys_preadv, sys_preadv2)
+//   CPU:N [LOST M EVENTS]
+// A system call's numbers are decimal below 10 and "0x" hexadecimal from 10 on; a negative result
+// is printed as its 64-bit two's complement.
+enum class FtraceEventKind : std::uint8_t { Issue, Complete, PageCacheAdd, CallEnter, CallExit, Lost, Other };
 
 struct FtraceEvent {
     FtraceEventKind kind = FtraceEventKind::Other;
@@ -29,6 +36,9 @@ struct FtraceEvent {
     std::uint64_t inode = 0;
     std::uint64_t offset = 0; // bytes into the file
     std::uint32_t order = 0;  // 2^order pages
+    // Read system calls (enter: fd and offset; exit: the result, bytes read or -errno).
+    std::int64_t fd = -1;
+    std::int64_t result = 0;
     // Lost events.
     std::uint64_t lost = 0;
 

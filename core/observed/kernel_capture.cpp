@@ -13,8 +13,8 @@ constexpr std::uint64_t kSectorBytes = 512;
 constexpr std::uint64_t kPageBytes = 4096;
 } // namespace
 
-KernelCapture::KernelCapture(std::vector<CapturedFile> files, ExtentMap extents)
-    : m_files(std::move(files)), m_extents(std::move(extents)) {}
+KernelCapture::KernelCapture(std::vector<CapturedFile> files, ExtentMap extents, FdResolver resolveFd)
+    : m_files(std::move(files)), m_extents(std::move(extents)), m_resolveFd(std::move(resolveFd)) {}
 
 void KernelCapture::add(const FtraceEvent& event) {
     switch (event.kind) {
@@ -26,6 +26,12 @@ void KernelCapture::add(const FtraceEvent& event) {
         break;
     case FtraceEventKind::PageCacheAdd:
         fill(event);
+        break;
+    case FtraceEventKind::CallEnter:
+        callEnter(event);
+        break;
+    case FtraceEventKind::CallExit:
+        callExit(event);
         break;
     case FtraceEventKind::Lost:
         m_counts.lostEvents += event.lost;
@@ -107,7 +113,7 @@ void KernelCapture::fill(const FtraceEvent& event) {
         ++m_counts.fills;
         Record record;
         record.file = i;
-        record.data.fill = true;
+        record.data.kind = KernelRecordKind::Fill;
         record.data.timeNs = event.timeNs;
         record.data.pid = event.pid;
         record.data.comm = std::string(event.comm);
@@ -116,6 +122,45 @@ void KernelCapture::fill(const FtraceEvent& event) {
         m_records.push_back(std::move(record));
         return;
     }
+}
+
+void KernelCapture::callEnter(const FtraceEvent& event) {
+    m_inCall[event.pid] = PendingCall{event.timeNs, event.fd, event.offset};
+}
+
+void KernelCapture::callExit(const FtraceEvent& event) {
+    const auto found = m_inCall.find(event.pid);
+    if (found == m_inCall.end())
+        return; // entered before the capture began
+    const PendingCall call = found->second;
+    m_inCall.erase(found);
+    ++m_counts.calls;
+    if (event.result == 0)
+        return; // end of file: nothing read
+    const FdFile file = m_resolveFd ? m_resolveFd(event.pid, call.fd) : FdFile{};
+    if (!file.resolved) {
+        ++m_counts.unresolved;
+        return;
+    }
+    if (!file.file || *file.file >= m_files.size())
+        return;
+    ++m_counts.callsOfFiles;
+    if (event.result < 0) {
+        ++m_counts.failedCalls;
+        return;
+    }
+    Record record;
+    record.file = *file.file;
+    record.data.kind = KernelRecordKind::Call;
+    record.data.timeNs = call.timeNs;
+    std::int64_t duration = 0;
+    record.data.durationNs =
+        checkedSub(event.timeNs, call.timeNs, duration) ? std::max<std::int64_t>(duration, 0) : -1;
+    record.data.pid = event.pid;
+    record.data.comm = std::string(event.comm);
+    record.data.offset = call.offset;
+    record.data.bytes = static_cast<std::uint64_t>(event.result);
+    m_records.push_back(std::move(record));
 }
 
 void KernelCapture::write(const std::vector<std::string>& notes,
@@ -137,6 +182,9 @@ void KernelCapture::write(const std::vector<std::string>& notes,
          std::to_string(c.unfinished) + ", failed " + std::to_string(c.failed) + ", issued again " +
          std::to_string(c.requeued) + "); page-cache fills " + std::to_string(c.fills) + "; lost events " +
          std::to_string(c.lostEvents) + "\n");
+    sink("# read calls " + std::to_string(c.calls) + ", of the files " + std::to_string(c.callsOfFiles) +
+         " (failed " + std::to_string(c.failedCalls) + "); calls whose file could not be told " +
+         std::to_string(c.unresolved) + "\n");
     std::stable_sort(m_records.begin(), m_records.end(),
                      [](const Record& a, const Record& b) { return a.data.timeNs < b.data.timeNs; });
     for (const Record& record : m_records)

@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -30,11 +32,20 @@ struct CapturedFile {
 
 // Turns the kernel tracer's events into a kernel capture (docs/trace-import.md, "Kernel captures"):
 // each device read request is mapped through the files' extents to the parts of files it read,
-// timed from issue to completion, and each page-cache addition of a file becomes a fill.
+// timed from issue to completion, each page-cache addition of a file becomes a fill, and each read
+// system call of the traced processes on a file of interest a call.
 class KernelCapture {
 public:
+    // Which file of interest a task's descriptor is open on (an index into the files), or nothing
+    // when that cannot be told (the task is gone, the descriptor closed) or it is none of them.
+    struct FdFile {
+        bool resolved = false; // the descriptor's file was found
+        std::optional<std::uint32_t> file;
+    };
+    using FdResolver = std::function<FdFile(std::uint32_t pid, std::int64_t fd)>;
+
     // `extents` hold the files' extents on the devices the requests go to, by index into `files`.
-    KernelCapture(std::vector<CapturedFile> files, ExtentMap extents);
+    KernelCapture(std::vector<CapturedFile> files, ExtentMap extents, FdResolver resolveFd = {});
 
     void add(const FtraceEvent& event);
 
@@ -49,6 +60,10 @@ public:
         std::uint64_t requeued = 0;     // requests issued again (the driver was busy): counted once
         std::uint64_t fills = 0;        // page-cache additions of the files
         std::uint64_t lostEvents = 0;   // the kernel's ring buffer overflowed by this many
+        std::uint64_t calls = 0;        // read calls of the traced processes that ended
+        std::uint64_t callsOfFiles = 0; // of those, calls on the files of interest
+        std::uint64_t unresolved = 0;   // calls whose descriptor's file could not be told
+        std::uint64_t failedCalls = 0;  // calls on the files that returned an error (left out)
     };
     const Counts& counts() const { return m_counts; }
 
@@ -71,12 +86,22 @@ private:
     void issue(const FtraceEvent& event);
     void complete(const FtraceEvent& event);
     void fill(const FtraceEvent& event);
+    void callEnter(const FtraceEvent& event);
+    void callExit(const FtraceEvent& event);
 
     std::vector<CapturedFile> m_files;
     ExtentMap m_extents;
     std::vector<Record> m_records;
     // Mapped requests in flight, by (device, sector): a completion names its request so.
     std::map<std::pair<std::uint32_t, std::uint64_t>, Pending> m_inFlight;
+    struct PendingCall {
+        std::int64_t timeNs = 0;
+        std::int64_t fd = -1;
+        std::uint64_t offset = 0;
+    };
+    // Calls entered and not yet exited, by task: a task is in one system call at a time.
+    std::unordered_map<std::uint32_t, PendingCall> m_inCall;
+    FdResolver m_resolveFd;
     Counts m_counts;
 };
 

@@ -41,9 +41,11 @@ bool word(TextCursor& c, std::string_view& value) {
 } // namespace
 
 std::string kernelCaptureLine(const KernelCaptureRecord& record, std::string_view path) {
-    std::string line = record.fill ? "fill " : "read ";
+    static constexpr std::string_view kWords[] = {"read ", "fill ", "call "};
+    const bool timed = record.kind != KernelRecordKind::Fill;
+    std::string line(kWords[static_cast<std::size_t>(record.kind)]);
     line += std::to_string(record.timeNs);
-    if (!record.fill) {
+    if (timed) {
         line += ' ';
         line += record.durationNs >= 0 ? std::to_string(record.durationNs) : std::string("-");
     }
@@ -52,7 +54,7 @@ std::string kernelCaptureLine(const KernelCaptureRecord& record, std::string_vie
     line += ' ';
     appendEscaped(line, record.comm.empty() ? std::string_view("?") : std::string_view(record.comm), '!');
     line += ' ';
-    if (!record.fill) {
+    if (record.kind == KernelRecordKind::DeviceRead) {
         appendEscaped(line, record.flags.empty() ? std::string_view("R") : std::string_view(record.flags),
                       '!');
         line += ' ';
@@ -72,7 +74,8 @@ LineKind parseKernelCaptureLine(std::string_view line, TraceLine& out) {
         return out.kind = LineKind::Other;
     TextCursor c(line);
     const bool fill = c.consume("fill ");
-    if (!fill && !c.consume("read "))
+    const bool call = !fill && c.consume("call ");
+    if (!fill && !call && !c.consume("read "))
         return out.kind = LineKind::Bad;
     std::uint64_t time = 0, pid = 0, duration = 0;
     if (!field(c, time) || !checkedCast(time, out.timeNs))
@@ -85,15 +88,16 @@ LineKind parseKernelCaptureLine(std::string_view line, TraceLine& out) {
             return out.kind = LineKind::Bad;
         }
     }
+    const bool device = !fill && !call;
     std::string_view comm, flags;
-    if (!field(c, pid) || !checkedCast(pid, out.pid) || !word(c, comm) || (!fill && !word(c, flags)) ||
+    if (!field(c, pid) || !checkedCast(pid, out.pid) || !word(c, comm) || (device && !word(c, flags)) ||
         !field(c, out.offset) || !field(c, out.bytes) || c.atEnd() || out.bytes == 0)
         return out.kind = LineKind::Bad;
     out.path = c.rest();
     out.readAhead = flags.find('A') != std::string_view::npos;
     if (fill)
         return out.kind = withinBounds(out, LineKind::PageCacheFill);
-    return out.kind = withinBounds(out, LineKind::Read);
+    return out.kind = withinBounds(out, call ? LineKind::Read : LineKind::DeviceRead);
 }
 
 } // namespace la

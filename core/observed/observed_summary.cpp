@@ -6,6 +6,7 @@
 #include "observed_events.h"
 #include "read_sources.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace la {
@@ -51,14 +52,26 @@ ObservedSummary summarizeObserved(const ObservedTrace& trace) {
             s.deviceTimeNs = std::numeric_limits<std::int64_t>::max();
         ++perProcess[read.process];
     }
-    // Without durations the reads stay counted as the device's, but the summary says it is not known.
-    const ReadSources sources = classifyReadSources(trace.reads, trace.hasDurations);
-    s.run.deviceReads = sources.known() ? sources.deviceReads : s.run.ios;
-    s.run.pageCacheKnown = sources.known();
-    s.run.pageCacheReads = sources.pageCacheReads;
-    if (sources.split())
-        s.run.pageCacheThresholdNs = static_cast<double>(sources.thresholdNs);
-    s.run.pageCacheBasis = sources.basisText();
+    for (const ObservedDeviceRead& read : trace.deviceReads)
+        s.run.deviceReadAheadReads += read.readAhead ? 1 : 0;
+    if (trace.sourcesExact) {
+        // A kernel capture saw, for each call, whether the device worked for it.
+        s.run.pageCacheKnown = true;
+        s.run.pageCacheReads = static_cast<std::uint64_t>(
+            std::count_if(trace.reads.begin(), trace.reads.end(),
+                          [](const ObservedRead& read) { return read.source == ReadSource::PageCache; }));
+        s.run.deviceReads = s.run.ios - s.run.pageCacheReads;
+        s.run.pageCacheBasis = kKernelCaptureSourceBasis;
+    } else {
+        // Without durations the reads stay counted as the device's, but the summary says it is not known.
+        const ReadSources sources = classifyReadSources(trace.reads, trace.hasDurations);
+        s.run.deviceReads = sources.known() ? sources.deviceReads : s.run.ios;
+        s.run.pageCacheKnown = sources.known();
+        s.run.pageCacheReads = sources.pageCacheReads;
+        if (sources.split())
+            s.run.pageCacheThresholdNs = static_cast<double>(sources.thresholdNs);
+        s.run.pageCacheBasis = sources.basisText();
+    }
     s.run.bytesRead = s.run.blocks * kBlockSize;
     s.source = traceFormatName(trace.format);
     s.relation = trace.relation;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -24,6 +25,10 @@ struct ObservedSummary {
     CombinableRuns combinable;
     std::vector<std::pair<std::uint32_t, std::uint64_t>> readsByProcess; // pid, reads
 };
+
+// RunSummary::pageCacheBasis of a kernel capture whose calls' sources are known exactly.
+inline constexpr std::string_view kKernelCaptureSourceBasis =
+    "the kernel capture: the device's reads and page-cache fills during each call";
 
 ObservedSummary summarizeObserved(const ObservedTrace& trace);
 

@@ -10,6 +10,9 @@
 
 namespace la {
 
+// Where a read's data came from, when the trace tells it exactly (a kernel capture with calls).
+enum class ReadSource : std::uint8_t { Unknown, PageCache, Device };
+
 // One read of the chosen relation, as the trace shows it.
 struct ObservedRead {
     std::int64_t startNs = 0;    // since the relation's first read started
@@ -17,6 +20,16 @@ struct ObservedRead {
     std::uint32_t block = 0;     // first block, counted across the relation's segment files
     std::uint32_t nblocks = 0;
     std::uint32_t process = 0; // index into ObservedTrace::processes
+    ReadSource source = ReadSource::Unknown;
+};
+
+// A device read request of the relation's blocks (a kernel capture), beside the reads the program made.
+struct ObservedDeviceRead {
+    std::int64_t startNs = 0;    // issue, on the reads' clock
+    std::int64_t durationNs = 0; // to completion; 0 when not seen
+    std::uint32_t block = 0;
+    std::uint32_t nblocks = 0;
+    bool readAhead = false; // the kernel's own read-ahead (RWBS "A")
 };
 
 // The consumer waited for a read: Lookahead's own CSV records each; in a syscall trace, every read
@@ -40,6 +53,11 @@ struct ObservedTrace {
     std::vector<TracedFile> files;   // the files read most (up to 64), most reads first
     std::uint64_t otherFiles = 0;    // files read beyond those listed
     std::vector<ObservedRead> reads; // the relation's successful reads, by start time
+    // A kernel capture's device reads of the relation, by start time: its reads themselves where it
+    // has no calls of the relation (io_uring), else what the device read beside the calls.
+    std::vector<ObservedDeviceRead> deviceReads;
+    // Each read's source is known exactly: a kernel capture whose reads are calls.
+    bool sourcesExact = false;
     std::vector<ObservedWait> waits;
     std::vector<std::uint32_t> processes; // pids of the processes that read the relation
     bool hasTimes = true;                 // false: reads are placed 1 µs apart in trace order

@@ -19,7 +19,7 @@ LineKind withinBounds(const TraceLine& line, LineKind kind) {
     if (line.timeNs < 0 || line.timeNs > kMaxTraceTimeNs || line.durationNs > kMaxReadDurationNs ||
         line.path.size() > kMaxTracePathBytes)
         return LineKind::Bad;
-    if ((kind != LineKind::Read && kind != LineKind::Resumed) || line.failed)
+    if ((kind != LineKind::Read && kind != LineKind::Resumed && kind != LineKind::DeviceRead) || line.failed)
         return kind;
     if (line.result >= 0 && static_cast<std::uint64_t>(line.result) > line.bytes)
         return LineKind::Bad; // a read returns at most what it asked for
@@ -44,7 +44,7 @@ constexpr TraceFormatEntry kTraceFormats[] = {
     {TraceFormat::Strace, parseStraceLine, {}},
     {TraceFormat::Perf, parsePerfLine, {}},
     {TraceFormat::LookaheadCsv, parseLookaheadCsvLine, kLookaheadCsvHeader},
-    {TraceFormat::Kernel, parseKernelCaptureLine, kKernelCaptureHeader},
+    {TraceFormat::Kernel, parseKernelCaptureLine, kKernelCaptureHeaderPrefix},
 };
 
 } // namespace

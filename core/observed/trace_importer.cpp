@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <unordered_map>
 
@@ -95,7 +96,14 @@ public:
         bool escaped = false; // matched once strace's escapes in its name were undone
     };
 
-    explicit Inventory(std::string_view wanted) : m_wanted(wanted) {}
+    // `devices` counts a kernel capture's device reads apart from its calls.
+    explicit Inventory(std::string_view wanted, Inventory* devices = nullptr)
+        : m_wanted(wanted), m_devices(devices) {}
+
+    void deviceRead(const TraceLine& line) override {
+        if (m_devices)
+            m_devices->read(line);
+    }
 
     void read(const TraceLine& line) override {
         ++m_reads;
@@ -174,6 +182,7 @@ private:
     }
 
     std::string_view m_wanted; // the relation of --trace-relation PATH, else empty
+    Inventory* m_devices = nullptr;
     FileKey m_key;
     std::unordered_map<std::uint64_t, Count> m_counts; // by the hash of the file's key
     std::uint64_t m_reads = 0, m_uncountedReads = 0;
@@ -193,8 +202,10 @@ struct Selection {
 // Pass 2: the relation's reads, and the names of the listed files.
 class Collector final : public TraceVisitor {
 public:
-    Collector(const Selection& selection, ObservedTrace& trace, const std::vector<std::uint64_t>& listed)
-        : m_selection(selection), m_trace(trace) {
+    // `deviceReadsAreReads`: a kernel capture without calls, whose device reads are the reads.
+    Collector(const Selection& selection, ObservedTrace& trace, const std::vector<std::uint64_t>& listed,
+              bool deviceReadsAreReads)
+        : m_selection(selection), m_trace(trace), m_deviceReadsAreReads(deviceReadsAreReads) {
         for (std::size_t i = 0; i < listed.size(); ++i)
             m_listed.emplace(listed[i], i);
     }
@@ -215,21 +226,13 @@ public:
             ++m_shortReads;
         if (covered == 0)
             return; // nothing read (end of file)
-        const std::uint32_t segment = line.path.empty() ? 0 : splitSegment(line.path).segment;
-        std::uint32_t first = 0, end = 0;
-        std::uint64_t base = 0, firstBlock = 0, endBlock = 0;
-        if (!blockSpan(line.offset, covered, first, end) ||
-            !checkedMul<std::uint64_t>(segment, kBlocksPerSegment, base) ||
-            !checkedAdd<std::uint64_t>(base, first, firstBlock) ||
-            !checkedAdd<std::uint64_t>(base, end, endBlock) || endBlock > UINT32_MAX)
-            throw InputError("a read at byte " + std::to_string(line.offset) + " of segment " +
-                             std::to_string(segment) + " of " + quoted(m_name) +
-                             " is past block 2^32, beyond any relation");
+        std::uint32_t firstBlock = 0, nblocks = 0;
+        blocksOf(line, covered, firstBlock, nblocks);
         if (line.offset % kBlockSize != 0 || covered % kBlockSize != 0)
             ++m_trace.unalignedReads;
         ObservedRead read;
-        read.block = static_cast<std::uint32_t>(firstBlock);
-        read.nblocks = static_cast<std::uint32_t>(endBlock - firstBlock);
+        read.block = firstBlock;
+        read.nblocks = nblocks;
         read.durationNs = std::max<std::int64_t>(line.durationNs, 0);
         if (line.hasTime) {
             read.startNs = line.timeNs;
@@ -271,7 +274,36 @@ public:
             return;
         ++m_fills;
         m_fillBytes += line.bytes; // each at most 4 GiB (kernel_capture_format.h): 2^32 fills before a wrap
+        if (!m_deviceReadsAreReads)
+            m_deviceWork.push_back(deviceWork(line, line.bytes));
     }
+
+    void deviceRead(const TraceLine& line) override {
+        if (m_deviceReadsAreReads) {
+            const std::size_t before = m_trace.reads.size();
+            read(line);
+            if (m_trace.reads.size() > before)
+                addDeviceRead(line, m_trace.reads.back().block, m_trace.reads.back().nblocks);
+            return;
+        }
+        if (!matches(line, false))
+            return;
+        if (line.readAhead)
+            ++m_readAhead;
+        std::uint32_t first = 0, nblocks = 0;
+        blocksOf(line, line.bytes, first, nblocks);
+        addDeviceRead(line, first, nblocks);
+        m_deviceWork.push_back(deviceWork(line, line.bytes));
+    }
+
+    // Where and when the device worked for the relation: its reads (from issue to completion) and
+    // the page-cache fills (an instant).
+    struct DeviceWork {
+        std::int64_t timeNs = 0;
+        std::int64_t durationNs = 0;
+        std::uint32_t block = 0, end = 0;
+    };
+    std::vector<DeviceWork>& deviceWork() { return m_deviceWork; }
 
     // The chosen file's name ("" for fd:N, named by the option).
     const std::string& name() const { return m_name; }
@@ -282,6 +314,34 @@ public:
     std::uint64_t fillBytes() const { return m_fillBytes; }
 
 private:
+    // The relation's blocks [first, first + count) that `covered` bytes from the line's offset touch.
+    void blocksOf(const TraceLine& line, std::uint64_t covered, std::uint32_t& first, std::uint32_t& count) {
+        const std::uint32_t segment = line.path.empty() ? 0 : splitSegment(line.path).segment;
+        std::uint32_t inFirst = 0, inEnd = 0;
+        std::uint64_t base = 0, firstBlock = 0, endBlock = 0;
+        if (!blockSpan(line.offset, covered, inFirst, inEnd) ||
+            !checkedMul<std::uint64_t>(segment, kBlocksPerSegment, base) ||
+            !checkedAdd<std::uint64_t>(base, inFirst, firstBlock) ||
+            !checkedAdd<std::uint64_t>(base, inEnd, endBlock) || endBlock > UINT32_MAX)
+            throw InputError("a read at byte " + std::to_string(line.offset) + " of segment " +
+                             std::to_string(segment) + " of " + quoted(m_name) +
+                             " is past block 2^32, beyond any relation");
+        first = static_cast<std::uint32_t>(firstBlock);
+        count = static_cast<std::uint32_t>(endBlock - firstBlock);
+    }
+
+    void addDeviceRead(const TraceLine& line, std::uint32_t first, std::uint32_t nblocks) {
+        m_trace.deviceReads.push_back(
+            {line.timeNs, std::max<std::int64_t>(line.durationNs, 0), first, nblocks, line.readAhead});
+    }
+
+    DeviceWork deviceWork(const TraceLine& line, std::uint64_t bytes) {
+        std::uint32_t first = 0, nblocks = 0;
+        blocksOf(line, bytes, first, nblocks);
+        // Both within kMaxTraceTimeNs and kMaxReadDurationNs: no overflow; a fill has no duration.
+        return {line.timeNs, std::max<std::int64_t>(line.durationNs, 0), first, first + nblocks};
+    }
+
     bool matches(const TraceLine& line, bool isRead) {
         const std::string_view key = m_key.of(line);
         const std::uint64_t hash = hashOf(key);
@@ -337,6 +397,8 @@ private:
     std::unordered_map<std::uint32_t, std::uint32_t> m_processIndex; // pid -> index in processes
     std::uint64_t m_shortReads = 0, m_interrupted = 0;
     std::uint64_t m_readAhead = 0, m_fills = 0, m_fillBytes = 0;
+    bool m_deviceReadsAreReads = false;
+    std::vector<DeviceWork> m_deviceWork;
 };
 
 // The first lines, for detecting the format; rejects empty and binary files.
@@ -511,11 +573,46 @@ void attributeWaits(const TraceImportRequest& request, ObservedTrace& trace) {
             trace.waits.push_back({trace.reads[i].startNs, static_cast<std::uint32_t>(i)});
 }
 
+// Each call of a kernel capture is known to have needed the device when the device was reading some
+// of its blocks while it ran (a read it issued, or the kernel's read-ahead it waited for), or the page
+// cache took some in; else the page cache served it whole.
+void classifyCalls(ObservedTrace& trace, std::vector<Collector::DeviceWork>& work) {
+    using Work = Collector::DeviceWork;
+    std::stable_sort(work.begin(), work.end(),
+                     [](const Work& a, const Work& b) { return a.timeNs < b.timeNs; });
+    std::int64_t longest = 0;
+    for (const Work& w : work)
+        longest = std::max(longest, w.durationNs);
+    std::uint64_t device = 0;
+    for (ObservedRead& read : trace.reads) {
+        // Times and durations are within the trace's bounds (trace_line.h): no overflow.
+        const std::int64_t end = read.startNs + read.durationNs;
+        const auto from = std::lower_bound(work.begin(), work.end(), read.startNs - longest,
+                                           [](const Work& w, std::int64_t t) { return w.timeNs < t; });
+        const std::uint64_t readEnd = std::uint64_t{read.block} + read.nblocks;
+        bool needed = false;
+        for (auto w = from; w != work.end() && w->timeNs <= end && !needed; ++w)
+            needed = w->timeNs + w->durationNs >= read.startNs && w->block < readEnd && read.block < w->end;
+        read.source = needed ? ReadSource::Device : ReadSource::PageCache;
+        device += needed ? 1 : 0;
+    }
+    trace.sourcesExact = true;
+    trace.notes.push_back(
+        std::to_string(device) + " of the " + std::to_string(trace.reads.size()) +
+        " read call(s) needed the device (it was reading, or the page cache took in, some of "
+        "their blocks while they ran); the page cache served the others");
+}
+
 // Times from the first read's start.
 void rebaseTimes(ObservedTrace& trace) {
     const std::int64_t origin = trace.reads.empty() ? 0 : trace.reads.front().startNs;
     for (ObservedRead& read : trace.reads)
         read.startNs -= origin;
+    std::stable_sort(
+        trace.deviceReads.begin(), trace.deviceReads.end(),
+        [](const ObservedDeviceRead& a, const ObservedDeviceRead& b) { return a.startNs < b.startNs; });
+    for (ObservedDeviceRead& read : trace.deviceReads)
+        read.startNs = std::max<std::int64_t>(read.startNs - origin, 0);
     for (ObservedWait& wait : trace.waits)
         wait.timeNs = std::max<std::int64_t>(wait.timeNs - origin, 0);
 }
@@ -534,11 +631,17 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
     std::vector<std::uint64_t> listed;
     std::string note;
     Selection selection;
+    bool deviceReadsAreReads = false;
     {
-        Inventory inventory(wanted);
+        Inventory devices(wanted);
+        Inventory calls(wanted, trace.format == TraceFormat::Kernel ? &devices : nullptr);
         ScanStats stats;
-        if (!scanTrace(reader, trace.format, inventory, stats, progress))
+        if (!scanTrace(reader, trace.format, calls, stats, progress))
             return std::nullopt;
+        // A kernel capture without calls (io_uring's reads are none; version 1 recorded none): its
+        // device reads are the reads, as far as it can tell.
+        deviceReadsAreReads = calls.reads() == 0 && devices.reads() > 0;
+        const Inventory& inventory = deviceReadsAreReads ? devices : calls;
         requireReads(request, trace.format, stats, inventory);
         const std::vector<Inventory::Count> top = inventory.top(kListedFiles);
         for (const Inventory::Count& count : top) {
@@ -557,7 +660,7 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
     } // the per-file counters go before the reads are kept
 
     progress.doneBefore = reader.size();
-    Collector collector(selection, trace, listed);
+    Collector collector(selection, trace, listed, deviceReadsAreReads);
     ScanStats stats;
     if (!scanTrace(reader, trace.format, collector, stats, progress))
         return std::nullopt;
@@ -574,7 +677,13 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
     if (!note.empty())
         trace.notes.push_back(note);
     addNotes(trace, stats, collector);
+    if (deviceReadsAreReads)
+        trace.notes.push_back(
+            "the capture holds no read calls, so its reads are the device's: reads submitted "
+            "through io_uring are not system calls, and a version 1 capture recorded none");
     sortByStart(trace);
+    if (trace.format == TraceFormat::Kernel && !deviceReadsAreReads)
+        classifyCalls(trace, collector.deviceWork());
     attributeWaits(request, trace);
     rebaseTimes(trace);
     return trace;

@@ -16,6 +16,7 @@ enum class LineKind : std::uint8_t {
     Waited,        // Lookahead CSV: the consumer waited for read io_id
     UringEnter,    // io_uring_enter: reads went to io_uring, where a syscall trace cannot see them
     PageCacheFill, // kernel capture: pages of a file entered the page cache
+    DeviceRead,    // kernel capture: a device read request (the reads themselves where it has no calls)
     Other,         // anything else a trace legitimately holds (headers, exits, signals, other calls)
     Bad,           // not a line of this format, or cut short
 };

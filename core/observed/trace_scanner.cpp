@@ -117,6 +117,9 @@ bool scanTrace(LineReader& reader, TraceFormat format, TraceVisitor& visitor, Sc
         case LineKind::PageCacheFill:
             visitor.pageCacheFill(line);
             break;
+        case LineKind::DeviceRead:
+            visitor.deviceRead(line);
+            break;
         case LineKind::Other:
             break;
         case LineKind::Bad:

@@ -23,6 +23,7 @@ public:
     virtual void completed(const TraceLine& /*line*/) {}
     virtual void waited(const TraceLine& /*line*/) {}
     virtual void pageCacheFill(const TraceLine& /*line*/) {}
+    virtual void deviceRead(const TraceLine& /*line*/) {}
 };
 
 // What a pass saw besides the reads.

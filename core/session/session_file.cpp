@@ -44,7 +44,8 @@ constexpr std::int64_t kUint32Max = UINT32_MAX;
 constexpr int kMaxFactBytes = 65536; // a meta or provenance value: the command line is the longest
 
 bool viewed(EventKind kind) {
-    return kind == EventKind::Consumed || kind == EventKind::ReadStarted || kind == EventKind::EndOfStream;
+    return kind == EventKind::Consumed || kind == EventKind::ReadStarted || kind == EventKind::EndOfStream ||
+           kind == EventKind::DeviceReadStarted || kind == EventKind::DeviceReadCompleted;
 }
 
 template <class T> void put(unsigned char* out, std::size_t at, T value) {
@@ -539,7 +540,8 @@ struct EventCheck {
     const char* fault(const Event& e) {
         if (e.time_ns < 0 || e.time_ns > kMaxTimeNs)
             return "its time is negative or absurd";
-        if ((e.flags & ~(event_flag::miss | event_flag::waited)) != 0)
+        const bool device = e.kind == EventKind::DeviceReadStarted || e.kind == EventKind::DeviceReadCompleted;
+        if ((e.flags & ~(device ? event_flag::readAhead : event_flag::miss | event_flag::waited)) != 0)
             return "its flags are unknown";
         // An imported trace's reads count blocks read, not buffers handed out: it has no positions.
         if (!info.observed && e.position > info.positions)
@@ -557,6 +559,14 @@ struct EventCheck {
                 return "its read's blocks are out of range (past block 2^32 or io_combine_limit)";
             return nullptr;
         case EventKind::EndOfStream:
+            return nullptr;
+        case EventKind::DeviceReadStarted:
+        case EventKind::DeviceReadCompleted:
+            // Only an imported kernel capture has the device's reads; not io_combine_limit-bound.
+            if (!info.observed)
+                return "a modelled run has no device reads";
+            if (e.nblocks == 0 || std::int64_t{e.block} + e.nblocks > kBlockLimit)
+                return "its device read's blocks are out of range (past block 2^32)";
             return nullptr;
         default:
             return "its kind is not one a session stores";

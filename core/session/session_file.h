@@ -75,7 +75,7 @@ public:
     void setProvenance(const NameValues& provenance);
     // Starts run `run.label`; the events that follow belong to it until endRun().
     void beginRun(const SessionRun& run);
-    // Keeps the viewed kinds (Consumed, ReadStarted, EndOfStream), ignores the rest.
+    // Keeps the viewed kinds (Consumed, ReadStarted, EndOfStream, DeviceRead*), ignores the rest.
     void onEvents(std::span<const Event> batch) override;
     // An observed run's imported trace: its reads, waits, files and facts.
     void addObserved(const ObservedTrace& trace);

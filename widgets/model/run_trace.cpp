@@ -28,6 +28,8 @@ void RunTrace::append(std::span<const Event> events) {
             addPosition(event);
         else if (event.kind == EventKind::ReadStarted)
             addRead(event);
+        else
+            m_device.add(event);
     }
     m_openCollapse = m_collapses.current();
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "collapse_detector.h"
+#include "device_trace.h"
 #include "event.h"
 #include "extent_index.h"
 #include "io/chunked_column.h"
@@ -23,7 +24,8 @@ namespace la {
 // The event kinds the views read (append() ignores the rest). The worker drops every other kind before
 // posting, so only these cross to the GUI thread: a run emits several times as many events in all.
 inline constexpr std::array kViewedEventKinds{EventKind::Consumed, EventKind::ReadStarted,
-                                              EventKind::EndOfStream};
+                                              EventKind::EndOfStream, EventKind::DeviceReadStarted,
+                                              EventKind::DeviceReadCompleted};
 constexpr bool isViewedEvent(EventKind kind) {
     for (const EventKind viewed : kViewedEventKinds)
         if (kind == viewed)
@@ -73,6 +75,8 @@ public:
     // An imported trace's reads: no distance, no hits or misses, only reads and their times.
     bool observed() const { return m_observed; }
     void markObserved() { m_observed = true; }
+    // A kernel capture's device reads beside the observed reads; empty for every other run.
+    const DeviceTrace& device() const { return m_device; }
     const RunLimits& limits() const { return m_limits; }
     const StateBuckets& state() const { return m_state; }
 
@@ -135,6 +139,7 @@ private:
     std::optional<CollapseInterval> m_openCollapse; // cached: collapse() is called per interval and frame
     std::optional<RunSummary> m_summary;
     bool m_observed = false;
+    DeviceTrace m_device;
 };
 
 } // namespace la

@@ -3,6 +3,7 @@
 
 #include "block_size.h"
 #include "figure_text.h"
+#include "observed/observed_summary.h"
 #include "summary_fields.h"
 #include "tooltips.h"
 
@@ -82,6 +83,8 @@ QString pageCacheReads(const RunSummary& s, const SummaryField&) {
     const QString reads = fillFigures("{page_cache_reads} / {device_reads}", s);
     if (s.pageCacheThresholdNs)
         return reads + QStringLiteral(" (split at %1)").arg(formatDuration(*s.pageCacheThresholdNs));
+    if (s.pageCacheBasis == kKernelCaptureSourceBasis)
+        return reads + fillFigures(" (kernel capture; device read-ahead reads {device_readahead_reads})", s);
     return reads + (s.pageCacheReads > 0 ? QStringLiteral(" (all alike: page cache)")
                                          : QStringLiteral(" (all alike: device)"));
 }

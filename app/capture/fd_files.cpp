@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fd_files.h"
+
+#include <sys/stat.h>
+
+#include <string>
+
+namespace la {
+
+FdFiles::FdFiles(const std::vector<CapturedFile>& files) {
+    for (const CapturedFile& file : files) {
+        struct stat info {};
+        // The device as stat() gives it; a file that cannot be stat()ed matches no descriptor.
+        if (::stat(file.path.c_str(), &info) == 0)
+            m_files.emplace_back(info.st_dev, info.st_ino);
+        else
+            m_files.emplace_back(~std::uint64_t{0}, ~std::uint64_t{0});
+    }
+}
+
+KernelCapture::FdFile FdFiles::resolve(std::uint32_t pid, std::int64_t fd) {
+    const auto key = std::make_pair(pid, fd);
+    const std::string link = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
+    struct stat info {};
+    if (fd < 0 || ::stat(link.c_str(), &info) != 0) {
+        const auto seen = m_seen.find(key);
+        return seen == m_seen.end() ? KernelCapture::FdFile{} : seen->second;
+    }
+    KernelCapture::FdFile found{true, std::nullopt};
+    const std::pair<std::uint64_t, std::uint64_t> identity(info.st_dev, info.st_ino);
+    for (std::uint32_t i = 0; i < m_files.size(); ++i)
+        if (m_files[i] == identity)
+            found.file = i;
+    m_seen[key] = found;
+    return found;
+}
+
+} // namespace la
