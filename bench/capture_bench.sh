@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Tracer overhead benchmark (figures, not a test; docs/trace-import.md, "Capturing"). The same
 # O_DIRECT sequential scan of a real file (`lookahead --headless --file F --dataset seq --direct`)
-# runs untraced, under `lookahead capture --tracer kernel` and under `lookahead capture --tracer
+# runs untraced, under `lookahead capture --tracer kernel` (read calls and device reads), under
+# `lookahead capture --tracer kernel --no-calls` (device reads only) and under `lookahead capture --tracer
 # strace`, interleaved over ROUNDS rounds so that machine noise hits all three alike, for each of
 # --io worker, sync and io_uring. It prints the medians side by side and each tracer's ratio to the
 # untraced run, for two times:
@@ -60,7 +61,9 @@ untraced() {
 traced() {
     local out=$WORK/capture-$2
     scan "$1"
-    if ! "$LOOKAHEAD" capture --tracer "$2" --out "$out" --files "$FILE" -- "${SCAN[@]}" >/dev/null 2>"$WORK/err.txt"; then
+    local how=(--tracer "$2")
+    [[ $2 == kernel-nc ]] && how=(--tracer kernel --no-calls)
+    if ! "$LOOKAHEAD" capture "${how[@]}" --out "$out" --files "$FILE" -- "${SCAN[@]}" >/dev/null 2>"$WORK/err.txt"; then
         echo "n/a"
         return
     fi
@@ -81,12 +84,13 @@ ratio() {
 
 echo "Tracer overhead: O_DIRECT sequential scan of a ${SIZE_MIB} MiB file, $ROUNDS interleaved rounds, medians"
 echo "file: $FILE ($(df --output=source "$FILE" | tail -1)); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-9s %-5s %10s %10s %10s %10s %10s\n' "--io" "time" "untraced" "kernel" "strace" "kernel/un" "strace/un"
+printf '%-9s %-5s %9s %9s %9s %9s %10s %10s %10s\n' "--io" "time" "untraced" "kernel" "kernel-nc" "strace" \
+    "kernel/un" "k-nc/un" "strace/un"
 for io in worker sync io_uring; do
-    : >"$WORK/untraced" && : >"$WORK/kernel" && : >"$WORK/strace"
+    : >"$WORK/untraced" && : >"$WORK/kernel" && : >"$WORK/kernel-nc" && : >"$WORK/strace"
     for ((round = 0; round < ROUNDS; ++round)); do
         untraced "$io" >>"$WORK/untraced"
-        for tracer in kernel strace; do
+        for tracer in kernel kernel-nc strace; do
             result=$(traced "$io" "$tracer")
             if [[ $result == n/a ]]; then
                 [[ -s $WORK/why-$tracer ]] || cp "$WORK/err.txt" "$WORK/why-$tracer"
@@ -99,14 +103,15 @@ for io in worker sync io_uring; do
         name=$([[ $column == 1 ]] && echo scan || echo wall)
         u=$(cut -d' ' -f$column "$WORK/untraced" | median)
         k=$(cut -d' ' -f$column "$WORK/kernel" | median)
+        n=$(cut -d' ' -f$column "$WORK/kernel-nc" | median)
         s=$(cut -d' ' -f$column "$WORK/strace" | median)
-        printf '%-9s %-5s %10s %10s %10s %10s %10s\n' "$io" "$name" "$u" "$k" "$s" "$(ratio "$k" "$u")" \
-            "$(ratio "$s" "$u")"
+        printf '%-9s %-5s %9s %9s %9s %9s %10s %10s %10s\n' "$io" "$name" "$u" "$k" "$n" "$s" \
+            "$(ratio "$k" "$u")" "$(ratio "$n" "$u")" "$(ratio "$s" "$u")"
     done
 done
 echo "(times in seconds; --io io_uring's reads are not system calls: strace does not see them, its cost there is"
 echo " that of stopping the scan at its other calls)"
-for tracer in kernel strace; do
+for tracer in kernel kernel-nc strace; do
     [[ -s $WORK/why-$tracer ]] && { echo "the $tracer tracer could not run:"; sed 's/^/  /' "$WORK/why-$tracer"; }
 done
 exit 0

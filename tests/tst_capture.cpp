@@ -106,13 +106,13 @@ QStringList scanArgs(const QString& file, const QString& io, bool direct, const 
             csv};
 }
 
-// `lookahead capture --tracer kernel` of a scan of `file` (scanArgs).
+// `lookahead capture --tracer kernel [options]` of a scan of `file` (scanArgs).
 CliResult captureScan(const QString& capture, const QString& file, const QString& io, bool direct,
-                      const QString& csv) {
+                      const QString& csv, const QStringList& options = {}) {
     return runLookahead(QStringList{QStringLiteral("capture"), QStringLiteral("--tracer"),
                                     QStringLiteral("kernel"), QStringLiteral("--out"), capture,
-                                    QStringLiteral("--files"), file, QStringLiteral("--"),
-                                    QStringLiteral(LOOKAHEAD_BINARY)} +
+                                    QStringLiteral("--files"), file} +
+                            options + QStringList{QStringLiteral("--"), QStringLiteral(LOOKAHEAD_BINARY)} +
                             scanArgs(file, io, direct, csv),
                         120'000);
 }
@@ -153,6 +153,7 @@ private slots:
     void bufferedScanReportsPageCacheFills();
     void bufferedCallsAreTheScansReads_data();
     void bufferedCallsAreTheScansReads();
+    void noCallsCapturesTheDeviceOnly();
     void straceCapturesAHeldCommand();
     void interruptedCaptureLeavesNoInstance();
 };
@@ -466,6 +467,21 @@ void TestCapture::bufferedScanReportsPageCacheFills() {
         return note.find("the page cache took in 16384 kB") != std::string::npos;
     });
     QVERIFY(noted);
+}
+
+// --no-calls: the device's reads all the same, no call, and the capture says why.
+void TestCapture::noCallsCapturesTheDeviceOnly() {
+    const QString file = makeDataFile(m_dir.path(), 16);
+    requireKernelTracer(file);
+    const QString capture = m_dir.filePath(QStringLiteral("capture-no-calls"));
+    const QString csv = m_dir.filePath(QStringLiteral("scan-no-calls.csv"));
+    const CliResult r =
+        captureScan(capture, file, QStringLiteral("sync"), false, csv, {QStringLiteral("--no-calls")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(capturedReads(capture, file, LineKind::Read).empty());
+    QCOMPARE(blocksOf(capturedReads(capture, file)).size(), std::size_t(2048));
+    QVERIFY2(readFile(capture).contains("read calls not recorded: --no-calls"),
+             readFile(capture).left(2000).constData());
 }
 
 void TestCapture::bufferedCallsAreTheScansReads_data() {

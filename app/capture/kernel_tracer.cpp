@@ -201,6 +201,8 @@ QString KernelTracer::setUp(const CaptureTargets& targets) {
 
 QString KernelTracer::setUpCalls(const CaptureTargets& targets) {
     m_callsNote.clear();
+    if (!targets.readCalls)
+        return QStringLiteral("--no-calls");
     if (targets.pids.empty())
         return QStringLiteral("no process was named (--pid or a command), and every process's calls would be "
                               "too many");

@@ -25,6 +25,9 @@ struct CaptureTargets {
     std::vector<qint64> followChildren;
     // The files of interest (absolute paths): a tracer that sees device requests maps them to these.
     QStringList files;
+    // The kernel tracer records the processes' read calls beside the device's reads; without them it
+    // costs a scan less (bench/capture_bench.sh measures both).
+    bool readCalls = true;
 };
 
 class Tracer {

@@ -33,6 +33,7 @@ struct CaptureArgs {
     std::vector<std::string> files;
     std::vector<std::string> command;
     bool measureOverhead = false;
+    bool readCalls = true;
     bool help = false;
 };
 
@@ -60,6 +61,8 @@ CaptureArgs parseArgs(const std::vector<std::string>& args) {
                     {"capture: --tracer '", excerpt(parsed.tracer), "': choose kernel, strace or auto"}));
         } else if (arg == "--measure-overhead") {
             parsed.measureOverhead = true;
+        } else if (arg == "--no-calls") {
+            parsed.readCalls = false;
         } else if (arg == "--out") {
             parsed.out = value();
         } else if (arg == "--pid") {
@@ -263,20 +266,23 @@ std::string overheadNote(const CaptureArgs& parsed, const char* tracer, double t
 
 std::string captureUsageText() {
     return "Usage: lookahead capture [--tracer kernel|strace|auto] --out FILE [--pid PID ...]\n"
-           "                         [--files PATH ...] [--measure-overhead] [-- COMMAND ...]\n"
+           "                         [--files PATH ...] [--no-calls] [--measure-overhead] [-- COMMAND ...]\n"
            "\n"
            "Records what processes read into a file that --import-trace reads (docs/trace-import.md):\n"
            "the processes --pid names until they end, or COMMAND, started here, until it exits;\n"
            "Ctrl+C ends the capture sooner (what was captured is written).\n"
            "\n"
-           "  --tracer T     kernel: the kernel's block tracepoints, mapped to --files through their\n"
-           "                 extents; sees io_uring's reads and costs the scan little (root only);\n"
+           "  --tracer T     kernel: the processes' read calls and the kernel's block tracepoints,\n"
+           "                 mapped to --files through their extents; sees io_uring's reads and\n"
+           "                 costs the scan little (root only);\n"
            "                 strace: the read calls of the processes (slower, blind to io_uring);\n"
            "                 auto (default): kernel where it can run, else strace, saying why\n"
            "  --out FILE     the capture; written whole or not at all, never over an input\n"
            "  --pid PID      a process to capture (repeat for several)\n"
            "  --files PATH   the files of interest (several may follow): the kernel tracer maps the\n"
            "                 device's reads to these; without --pid or COMMAND it captures until Ctrl+C\n"
+           "  --no-calls     kernel tracer: the device's reads and the page cache only, not the read\n"
+           "                 calls (cheaper still for a scan that makes many calls)\n"
            "  --measure-overhead  runs COMMAND once untraced first, then traced, and states the ratio\n"
            "                 of their wall times (the --files are emptied from the OS cache before\n"
            "                 each run; anything else the command depends on must start alike)\n";
@@ -295,6 +301,7 @@ int runCaptureCommand(const std::vector<std::string>& args) {
         checkOutputsApart(inputs, {{"--out", parsed.out}});
         CaptureTargets targets;
         targets.pids = parsed.pids;
+        targets.readCalls = parsed.readCalls;
         for (const std::string& file : parsed.files)
             targets.files << QString::fromStdString(file);
         if (parsed.command.empty() && parsed.pids.empty() && parsed.tracer == "strace")
