@@ -418,7 +418,7 @@ void DistancePlot::applyTheme() {
     for (Pane& p : m_panes) {
         for (std::size_t s = 0; s < kStateSeriesCount; ++s)
             p.graphs[s]->setPen(QPen(colours[s], 1.0));
-        p.queueDepth->setPen(QPen(t.inFlight, 1.5));
+        p.queueDepth->setPen(QPen(t.queueDepth, 1.5));
         for (const LimitLine* limit : {&p.maxPinned, &p.ioCombineLimit}) {
             limit->line->setPen(QPen(t.limit, 1.0, Qt::DashLine));
             limit->label->setColor(t.limit);

@@ -55,19 +55,21 @@ void IoSizePlot::createPane(std::size_t run) {
         (*layer)->setAdaptiveSampling(false);
         (*layer)->removeFromLegend();
     }
-    // Its legend in the pane's top left corner, the second entry right of the first.
-    for (std::size_t i = 0; i < p.deviceLegend.size(); ++i) {
+    // Its legend above the pane's top right corner, clear of the data (the largest reads are drawn at
+    // the top): the read-ahead entry last, the device-read entry left of it.
+    for (std::size_t i = p.deviceLegend.size(); i-- > 0;) {
         auto* entry = new QCPItemText(plot());
         entry->setClipToAxisRect(false);
-        if (i == 0) {
+        if (i + 1 == p.deviceLegend.size()) {
             entry->position->setAxisRect(rect);
             entry->position->setType(QCPItemPosition::ptAxisRectRatio);
-            entry->position->setCoords(0.005, 0.0);
+            entry->position->setCoords(1.0, 0.0);
+            entry->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
         } else {
-            entry->position->setParentAnchor(p.deviceLegend[i - 1]->topRight);
-            entry->position->setCoords(8.0, 0.0);
+            entry->position->setParentAnchor(p.deviceLegend[i + 1]->topLeft);
+            entry->position->setCoords(-8.0, 0.0);
+            entry->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
         }
-        entry->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         QFont font = entry->font();
         font.setPixelSize(10);
         entry->setFont(font);

@@ -28,6 +28,7 @@ struct PlotTheme {
     QColor runA;
     QColor runB;
     QColor deviceRead;      // a kernel capture's device reads, under the reads
+    QColor queueDepth;      // a kernel capture's device requests in flight, apart from a model's in flight
     QColor kernelReadAhead; // those that were the kernel's read-ahead
 
     static PlotTheme light();
