@@ -540,7 +540,8 @@ struct EventCheck {
     const char* fault(const Event& e) {
         if (e.time_ns < 0 || e.time_ns > kMaxTimeNs)
             return "its time is negative or absurd";
-        const bool device = e.kind == EventKind::DeviceReadStarted || e.kind == EventKind::DeviceReadCompleted;
+        const bool device =
+            e.kind == EventKind::DeviceReadStarted || e.kind == EventKind::DeviceReadCompleted;
         if ((e.flags & ~(device ? event_flag::readAhead : event_flag::miss | event_flag::waited)) != 0)
             return "its flags are unknown";
         // An imported trace's reads count blocks read, not buffers handed out: it has no positions.
