@@ -20,18 +20,20 @@ FdFiles::FdFiles(const std::vector<CapturedFile>& files) {
 
 KernelCapture::FdFile FdFiles::resolve(std::uint32_t pid, std::int64_t fd) {
     const auto key = std::make_pair(pid, fd);
+    if (const auto seen = m_seen.find(key); seen != m_seen.end() && seen->second.batch == m_batch)
+        return seen->second.file;
     const std::string link = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
     struct stat info {};
     if (fd < 0 || ::stat(link.c_str(), &info) != 0) {
         const auto seen = m_seen.find(key);
-        return seen == m_seen.end() ? KernelCapture::FdFile{} : seen->second;
+        return seen == m_seen.end() ? KernelCapture::FdFile{} : seen->second.file;
     }
     KernelCapture::FdFile found{true, std::nullopt};
     const std::pair<std::uint64_t, std::uint64_t> identity(info.st_dev, info.st_ino);
     for (std::uint32_t i = 0; i < m_files.size(); ++i)
         if (m_files[i] == identity)
             found.file = i;
-    m_seen[key] = found;
+    m_seen[key] = Seen{found, m_batch};
     return found;
 }
 

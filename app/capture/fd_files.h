@@ -13,14 +13,25 @@ namespace la {
 // Which file of interest a traced task's descriptor is open on, from /proc/PID/fd/FD (the file's
 // device and inode), asked when its call's events are read. The answer for each descriptor is kept:
 // a task that has ended or closed the descriptor since is told by what it was last seen open on.
+// A descriptor is looked up once per batch of events (newBatch()), not once per call: a scan makes
+// thousands of calls on one descriptor, and each lookup is a system call the traced scan competes with.
 class FdFiles {
 public:
     explicit FdFiles(const std::vector<CapturedFile>& files);
     KernelCapture::FdFile resolve(std::uint32_t pid, std::int64_t fd);
+    // The events read next came after those read so far: descriptors are looked up again.
+    void newBatch() { ++m_batch; }
+    // Descriptors seen so far (the reader reads calls promptly while new ones appear).
+    std::size_t descriptors() const { return m_seen.size(); }
 
 private:
+    struct Seen {
+        KernelCapture::FdFile file;
+        std::uint64_t batch = 0; // when it was last looked up
+    };
     std::vector<std::pair<std::uint64_t, std::uint64_t>> m_files; // st_dev, st_ino by file index
-    std::map<std::pair<std::uint32_t, std::int64_t>, KernelCapture::FdFile> m_seen;
+    std::map<std::pair<std::uint32_t, std::int64_t>, Seen> m_seen;
+    std::uint64_t m_batch = 1;
 };
 
 } // namespace la
