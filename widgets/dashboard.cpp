@@ -24,14 +24,14 @@ namespace la {
 
 namespace {
 // Binning time per view and frame. A frame refreshes one view per event-loop turn (its binning, then
-// its replot), so the loop answers input and timers between views and no turn holds it longer than a
-// 60 Hz frame even on a busy machine; a redraw of a 10 M-block run spreads over a few frames.
+// its replot), so the loop answers input and timers between views and each turn stays short; a redraw
+// of a 10 M-block run spreads over a few frames.
 constexpr std::chrono::milliseconds kViewSlice{2};
 constexpr int kFrameMs = 15;
 // While a redraw is still binning, the next frame follows soon, leaving the event loop room to breathe.
 constexpr int kCatchUpMs = 8;
-// While a run plays live, frames come at most this often: the data arrives in batches anyway, and each
-// frame replots every view, which on a busy machine is what keeps the event loop from answering.
+// While a run plays live and every view has drawn all there is, the next frame comes at most this
+// soon: the data arrives in batches anyway, and replotting every view is a frame's largest cost.
 constexpr int kLiveFrameMs = 50;
 // A live x range starts at this multiple of the data and doubles whenever the data reaches its end:
 // each doubling folds what the views have binned in pairs of pixel columns (grid.h), so they never
