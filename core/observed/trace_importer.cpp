@@ -678,7 +678,7 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
         trace.notes.push_back(note);
     addNotes(trace, stats, collector);
     if (deviceReadsAreReads)
-        trace.notes.push_back(
+        trace.notes.emplace_back(
             "the capture holds no read calls, so its reads are the device's: reads submitted "
             "through io_uring are not system calls, and a version 1 capture recorded none");
     sortByStart(trace);
