@@ -43,9 +43,9 @@ void HitMissPlot::applyTheme() {
 }
 
 QString HitMissPlot::cannotDraw(const RunTrace& run) const {
-    return run.observed() ? tr("A syscall trace does not show cache hits, only reads:\nsee I/O sizes and "
-                               "combined requests")
-                          : QString();
+    return run.observed()
+               ? tr("A trace does not show cache hits,\nonly reads: see I/O sizes\nand combined requests")
+               : QString();
 }
 
 } // namespace la

@@ -276,21 +276,27 @@ void PlotView::setRuns(const std::vector<const RunTrace*>& runs) {
     for (std::size_t i = 0; i < runs.size(); ++i) {
         createPane(i);
         m_runLabels.push_back(addRunLabel(m_plot, m_panes[i], runName(i)));
-        if (const QString why = cannotDraw(*runs[i]); !why.isEmpty()) {
-            auto* note = new QCPItemText(m_plot);
-            note->position->setType(QCPItemPosition::ptAxisRectRatio);
-            note->position->setAxisRect(m_panes[i]);
-            note->position->setCoords(0.5, 0.5);
-            note->setClipAxisRect(m_panes[i]);
-            note->setText(why);
-            note->setTextAlignment(Qt::AlignCenter);
-            m_cannotDraw.push_back(note);
-        }
+        auto* note = new QCPItemText(m_plot);
+        note->position->setType(QCPItemPosition::ptAxisRectRatio);
+        note->position->setAxisRect(m_panes[i]);
+        note->position->setCoords(0.5, 0.5);
+        note->setClipAxisRect(m_panes[i]);
+        note->setTextAlignment(Qt::AlignCenter);
+        m_cannotDraw.push_back(note);
+        updateCannotDraw(i);
     }
     updateXAxisLabels();
     applyBaseTheme();
     applyTheme();
     emit needsRefresh();
+}
+
+// What a run's pane cannot draw can change as its events arrive (a kernel capture's device reads come
+// after the run is set), so the note follows the run at every refresh.
+void PlotView::updateCannotDraw(std::size_t run) {
+    const QString why = cannotDraw(*m_runs[run]);
+    m_cannotDraw[run]->setText(why);
+    m_cannotDraw[run]->setVisible(!why.isEmpty());
 }
 
 void PlotView::setXMode(XAxis mode) {
@@ -390,6 +396,7 @@ bool PlotView::refreshPanes(std::chrono::steady_clock::time_point deadline) {
         while (!paneDone && std::chrono::steady_clock::now() < now + share)
             paneDone = binPane(i, kBinChunk);
         publishPane(i);
+        updateCannotDraw(i);
         done = done && paneDone;
     }
     return done;

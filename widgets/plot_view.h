@@ -150,6 +150,7 @@ private:
     void onMouseMove(QMouseEvent* event);
     void showContextMenu(const QPoint& pos);
     void applyBaseTheme();
+    void updateCannotDraw(std::size_t run);
     void applyXTicker(QCPAxis* x) const;
     void updateTitle();
 
@@ -161,7 +162,7 @@ private:
     QCPLayoutGrid* m_side = nullptr;
     std::vector<QCPAxisRect*> m_panes;
     std::vector<QCPItemText*> m_runLabels;  // each pane's run name, above its plot area
-    std::vector<QCPItemText*> m_cannotDraw; // one per pane that says why it is empty
+    std::vector<QCPItemText*> m_cannotDraw; // per pane: why it is empty, hidden when it is not
     std::vector<QCPItemText*> m_waiting;    // per pane, created on first use
     std::vector<const RunTrace*> m_runs;
     XAxis m_xMode = XAxis::Time;
