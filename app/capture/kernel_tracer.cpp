@@ -274,9 +274,10 @@ void KernelTracer::readEvents() {
     std::size_t descriptors = 0;
     auto lastNewDescriptor = std::chrono::steady_clock::now();
     for (;;) {
-        // Calls are read as they come only while tasks keep using new descriptors; then, like the
-        // device's events, every kDrainMs.
-        const bool prompt = std::chrono::steady_clock::now() - lastNewDescriptor < kPromptCallsFor;
+        // Calls are read as they come until the first descriptor is seen (a command may take long to
+        // start) and while tasks keep using new ones; then, like the device's events, every kDrainMs.
+        const bool prompt =
+            descriptors == 0 || std::chrono::steady_clock::now() - lastNewDescriptor < kPromptCallsFor;
         pollfd fds[2] = {{m_stop.get(), POLLIN, 0},
                          {prompt && m_callPipe.valid() ? m_callPipe.get() : -1, POLLIN, 0}};
         if (::poll(fds, 2, kDrainMs) < 0 && errno != EINTR)
