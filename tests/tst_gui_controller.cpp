@@ -66,6 +66,7 @@ private slots:
     void mailboxBackPressureKeepsEveryEvent();
     void mailboxNeverBlocksACancelledWorker();
     void mailboxHandsOutBoundedParts();
+    void mailboxMessagesStayBounded();
 };
 
 void TestGuiController::runDeliversEveryEvent() {
@@ -347,6 +348,38 @@ void TestGuiController::mailboxNeverBlocksACancelledWorker() {
     for (const WorkerMessage& message : mailbox.take(progress))
         events += message.events.size();
     QCOMPARE(events, std::size_t(200));
+}
+
+// While the GUI takes parts of the first message the worker goes on posting: its events go to new
+// messages once the first is full, never into one that grows without end (each growth of which
+// copied it under the lock the GUI waits on).
+void TestGuiController::mailboxMessagesStayBounded() {
+    constexpr std::size_t kMessageEvents = 16;
+    Mailbox mailbox(std::size_t(1) << 17, kMessageEvents);
+    const std::atomic<bool> cancel{false};
+    std::vector<Event> batch(10);
+    std::uint32_t next = 0;
+    std::vector<std::uint32_t> positions;
+    WorkerProgress progress;
+    const auto keep = [&](const std::deque<WorkerMessage>& messages) {
+        for (const WorkerMessage& message : messages) {
+            QVERIFY2(message.events.size() <= kMessageEvents,
+                     qPrintable(QString::number(message.events.size())));
+            for (const Event& event : message.events)
+                positions.push_back(event.position);
+        }
+    };
+    for (int round = 0; round < 100; ++round) {
+        for (Event& e : batch)
+            e.position = next++;
+        mailbox.postEvents(0, batch, cancel);
+        keep(mailbox.take(progress, 7));
+    }
+    keep(mailbox.take(progress));
+    QVERIFY(!mailbox.backlog());
+    std::vector<std::uint32_t> expected(next);
+    std::iota(expected.begin(), expected.end(), 0u);
+    QCOMPARE(positions, expected);
 }
 
 QTEST_GUILESS_MAIN(TestGuiController)

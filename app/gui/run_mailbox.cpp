@@ -11,21 +11,41 @@ void Mailbox::post(WorkerMessage message) {
 }
 
 void Mailbox::postEvents(int run, std::span<const Event> events, const std::atomic<bool>& cancel) {
+    if (events.empty())
+        return;
     std::unique_lock lock(m_mutex);
     // Polled rather than notified on cancel: the GUI sets the flag without this mutex.
     while (m_pendingEvents >= m_maxPending && !cancel.load(std::memory_order_relaxed))
         m_drained.wait_for(lock, std::chrono::milliseconds(10));
-    if (m_messages.empty() || m_messages.back().kind != WorkerMessage::Kind::Events ||
-        m_messages.back().run != run) {
-        WorkerMessage message;
-        message.kind = WorkerMessage::Kind::Events;
-        message.run = run;
-        message.events.swap(m_spare);
-        m_messages.push_back(std::move(message));
-    }
-    std::vector<Event>& pending = m_messages.back().events;
-    pending.insert(pending.end(), events.begin(), events.end());
     m_pendingEvents += events.size();
+    if (std::vector<Event>* room = roomFor(run, events.size())) {
+        room->insert(room->end(), events.begin(), events.end()); // within its capacity: a copy only
+        return;
+    }
+    // A new message, filled before it is queued: its vector is taken, sized and written unlocked.
+    WorkerMessage message;
+    message.kind = WorkerMessage::Kind::Events;
+    message.run = run;
+    if (!m_spares.empty()) {
+        message.events = std::move(m_spares.back());
+        m_spares.pop_back();
+    }
+    lock.unlock();
+    message.events.reserve(std::max(m_messageEvents, events.size()));
+    message.events.assign(events.begin(), events.end());
+    lock.lock();
+    m_messages.push_back(std::move(message));
+}
+
+std::vector<Event>* Mailbox::roomFor(int run, std::size_t count) {
+    if (m_messages.empty())
+        return nullptr;
+    WorkerMessage& last = m_messages.back();
+    if (last.kind != WorkerMessage::Kind::Events || last.run != run)
+        return nullptr;
+    if (last.events.size() + count > last.events.capacity() || last.events.size() + count > m_messageEvents)
+        return nullptr;
+    return &last.events;
 }
 
 void Mailbox::setProgress(int run, std::uint64_t done, std::uint64_t total) {
@@ -91,10 +111,15 @@ bool Mailbox::backlog() const {
 }
 
 void Mailbox::recycle(std::vector<Event>&& events) {
+    // Kept only if it is a message's size (parts of a message are smaller); a few are enough for the
+    // worker to refill while the GUI holds the rest.
+    constexpr std::size_t kSpares = 4;
+    if (events.capacity() < m_messageEvents)
+        return;
     events.clear();
     const std::lock_guard lock(m_mutex);
-    if (events.capacity() > m_spare.capacity())
-        m_spare.swap(events);
+    if (m_spares.size() < kSpares)
+        m_spares.push_back(std::move(events));
 }
 
 bool Mailbox::finished() const {

@@ -5,6 +5,7 @@
 #include "io/event_spool.h"
 #include "summary.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -45,13 +46,18 @@ struct WorkerProgress {
 
 // The only link between a worker and the GUI thread: a queue under a std::mutex (visible to TSan),
 // filled by the worker and emptied by the GUI timer. Event batches of the same run are merged into
-// one message. If the GUI falls far behind, postEvents() waits (back-pressure) so memory stays bounded;
-// a cancelled worker never waits.
+// messages of at most `messageEvents` events, each in a vector sized for it before the lock is
+// taken: the worker never grows a vector, nor allocates, while the GUI may be waiting on the lock
+// (a worker preempted mid-copy by a build beside had kept the GUI waiting 50 ms and more). If the GUI
+// falls far behind, postEvents() waits (back-pressure) so memory stays bounded; a cancelled worker
+// never waits.
 class Mailbox {
 public:
     // 128 k events (4 MB): the GUI drains that many in a few milliseconds, and at 30 drains a second
-    // that lets through four million events a second.
-    explicit Mailbox(std::size_t maxPendingEvents = std::size_t(1) << 17) : m_maxPending(maxPendingEvents) {}
+    // that lets through four million events a second. A message holds 8 k, what one drain takes.
+    explicit Mailbox(std::size_t maxPendingEvents = std::size_t(1) << 17,
+                     std::size_t messageEvents = std::size_t(1) << 13)
+        : m_maxPending(maxPendingEvents), m_messageEvents(std::max<std::size_t>(1, messageEvents)) {}
 
     // Worker side.
     void post(WorkerMessage message);
@@ -74,11 +80,15 @@ public:
 private:
     mutable std::mutex m_mutex;
     std::condition_variable m_drained;
+    // An events message of `run` with room for `count` more events, or null.
+    std::vector<Event>* roomFor(int run, std::size_t count);
+
     std::deque<WorkerMessage> m_messages;
-    std::vector<Event> m_spare;
+    std::vector<std::vector<Event>> m_spares; // drained vectors handed back, for the worker to reuse
     WorkerProgress m_progress;
     std::size_t m_pendingEvents = 0;
     std::size_t m_maxPending;
+    std::size_t m_messageEvents;
     bool m_finished = false;
     bool m_backlog = false;
     std::size_t m_frontTaken = 0; // events of the first message already taken
