@@ -5,7 +5,7 @@ namespace la {
 
 void DeviceTrace::add(const Event& event) {
     if (event.kind == EventKind::DeviceReadStarted)
-        m_reads.push_back({event.time_ns, event.position, event.block, event.nblocks,
+        m_reads.push_back({{event.time_ns, event.position, event.block, event.nblocks},
                            (event.flags & event_flag::readAhead) != 0});
     else if (event.kind != EventKind::DeviceReadCompleted)
         return;

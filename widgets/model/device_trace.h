@@ -2,6 +2,7 @@
 #pragma once
 
 #include "event.h"
+#include "read_record.h"
 #include "x_mapping.h"
 
 #include <cstdint>
@@ -15,11 +16,8 @@ namespace la {
 // per 8 kB to some MB read, far fewer than a run's positions.
 class DeviceTrace {
 public:
-    struct Read {
-        std::int64_t startNs = 0;
-        std::uint32_t position = 0;
-        std::uint32_t block = 0;
-        std::uint8_t nblocks = 0;
+    // A device request as a read of the file's blocks; readAhead: the kernel's, not asked for.
+    struct Read : ReadRecord {
         bool readAhead = false;
     };
     struct Depth {

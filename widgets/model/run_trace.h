@@ -7,6 +7,7 @@
 #include "extent_index.h"
 #include "io/chunked_column.h"
 #include "io/spill_file.h"
+#include "read_record.h"
 #include "state_buckets.h"
 #include "summary.h"
 
@@ -32,14 +33,6 @@ constexpr bool isViewedEvent(EventKind kind) {
             return true;
     return false;
 }
-
-// One read the stream issued: when, at which consumer position, and which blocks it covered.
-struct ReadRecord {
-    std::int64_t startNs = 0;
-    std::uint32_t position = 0; // buffers handed out when it was issued
-    std::uint32_t block = 0;    // lowest block
-    std::uint8_t nblocks = 0;
-};
 
 // The stream's limits for a policy, drawn as reference lines, and the run's collapse rule.
 struct RunLimits {
