@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Tracer overhead benchmark (figures, not a test; docs/trace-import.md, "Capturing"). The same
 # O_DIRECT sequential scan of a real file (`lookahead --headless --file F --dataset seq --direct`)
-# runs untraced, under `lookahead capture --tracer kernel` (read calls and device reads), under
+# runs untraced (twice: the second run, "again", shows the noise), under `lookahead capture --tracer kernel` (read calls and device reads), under
 # `lookahead capture --tracer kernel --no-calls` (device reads only) and under `lookahead capture --tracer
 # strace`, interleaved over ROUNDS rounds so that machine noise hits all three alike, for each of
 # --io worker, sync and io_uring. It prints the medians side by side and each tracer's ratio to the
@@ -82,31 +82,57 @@ ratio() {
     if [[ $1 == n/a || $2 == n/a ]]; then echo "n/a"; else awk -v a="$1" -v b="$2" 'BEGIN { printf "x%.3f", a / b }'; fi
 }
 
+# Each round's ratio of column $1 of file $2 to the untraced run of the same round, as
+# "q1-q3": the middle half of the paired ratios.
+paired() {
+    [[ -s $2 ]] || { echo "n/a"; return; }
+    paste -d' ' <(cut -d' ' -f"$1" "$2") <(cut -d' ' -f"$1" "$WORK/untraced") |
+        awk '$1 != "" && $2 > 0 { print $1 / $2 }' | sort -g |
+        awk '{ v[NR] = $1 } END { if (NR == 0) { print "n/a"; exit }
+                                  printf "%.3f-%.3f\n", v[int((NR + 3) / 4)], v[int((3 * NR + 3) / 4)] }'
+}
+
+# The order of the runs within round $1: rotated, so that none is always first after the file was read.
+order() {
+    local runs=(untraced again kernel kernel-nc strace) i
+    for ((i = 0; i < ${#runs[@]}; ++i)); do echo "${runs[(i + $1) % ${#runs[@]}]}"; done
+}
+
 echo "Tracer overhead: O_DIRECT sequential scan of a ${SIZE_MIB} MiB file, $ROUNDS interleaved rounds, medians"
 echo "file: $FILE ($(df --output=source "$FILE" | tail -1)); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-9s %-5s %9s %9s %9s %9s %10s %10s %10s\n' "--io" "time" "untraced" "kernel" "kernel-nc" "strace" \
-    "kernel/un" "k-nc/un" "strace/un"
+echo "'again' is the untraced scan run a second time each round: its ratio is this machine's noise, the"
+echo "floor under which a tracer's cost cannot be told. Below each ratio of medians, the middle half"
+echo "(quartiles) of the per-round ratios."
+printf '%-9s %-5s %9s %9s %9s %9s %9s %10s %10s %10s %10s\n' "--io" "time" "untraced" "again" "kernel" \
+    "kernel-nc" "strace" "again/un" "kernel/un" "k-nc/un" "strace/un"
 for io in worker sync io_uring; do
-    : >"$WORK/untraced" && : >"$WORK/kernel" && : >"$WORK/kernel-nc" && : >"$WORK/strace"
+    for run in untraced again kernel kernel-nc strace; do : >"$WORK/$run"; done
     for ((round = 0; round < ROUNDS; ++round)); do
-        untraced "$io" >>"$WORK/untraced"
-        for tracer in kernel kernel-nc strace; do
-            result=$(traced "$io" "$tracer")
+        for run in $(order "$round"); do
+            case $run in
+            untraced | again) result=$(untraced "$io") ;;
+            *) result=$(traced "$io" "$run") ;;
+            esac
             if [[ $result == n/a ]]; then
-                [[ -s $WORK/why-$tracer ]] || cp "$WORK/err.txt" "$WORK/why-$tracer"
-            else
-                echo "$result" >>"$WORK/$tracer"
+                [[ -s $WORK/why-$run ]] || cp "$WORK/err.txt" "$WORK/why-$run"
+                result="- -"
             fi
+            echo "$result" >>"$WORK/$run"
         done
     done
     for column in 1 2; do
         name=$([[ $column == 1 ]] && echo scan || echo wall)
-        u=$(cut -d' ' -f$column "$WORK/untraced" | median)
-        k=$(cut -d' ' -f$column "$WORK/kernel" | median)
-        n=$(cut -d' ' -f$column "$WORK/kernel-nc" | median)
-        s=$(cut -d' ' -f$column "$WORK/strace" | median)
-        printf '%-9s %-5s %9s %9s %9s %9s %10s %10s %10s\n' "$io" "$name" "$u" "$k" "$n" "$s" \
-            "$(ratio "$k" "$u")" "$(ratio "$n" "$u")" "$(ratio "$s" "$u")"
+        declare -A m=()
+        for run in untraced again kernel kernel-nc strace; do
+            m[$run]=$(cut -d' ' -f$column "$WORK/$run" | grep -v '^-$' | median)
+        done
+        printf '%-9s %-5s %9s %9s %9s %9s %9s %10s %10s %10s %10s\n' "$io" "$name" "${m[untraced]}" "${m[again]}" \
+            "${m[kernel]}" "${m[kernel-nc]}" "${m[strace]}" "$(ratio "${m[again]}" "${m[untraced]}")" \
+            "$(ratio "${m[kernel]}" "${m[untraced]}")" "$(ratio "${m[kernel-nc]}" "${m[untraced]}")" \
+            "$(ratio "${m[strace]}" "${m[untraced]}")"
+        printf '%-9s %-5s %9s %9s %9s %9s %9s %10s %10s %10s %10s\n' "" "" "" "" "" "" "" \
+            "$(paired $column "$WORK/again")" "$(paired $column "$WORK/kernel")" \
+            "$(paired $column "$WORK/kernel-nc")" "$(paired $column "$WORK/strace")"
     done
 done
 echo "(times in seconds; --io io_uring's reads are not system calls: strace does not see them, its cost there is"
