@@ -130,8 +130,10 @@ public:
         return table;
     }
 
-    // The server's processes (the postmaster and its children) that a tracer is attached to, as
-    // "PID traced by TRACER": empty when none is, whatever else on the machine is traced.
+    // What traces the server: its processes (the postmaster and its children) that a tracer is
+    // attached to, as "PID traced by TRACER", and Lookahead's kernel tracer instances in tracefs
+    // (docs/trace-import.md §2.4), as "tracefs instance NAME". Empty when nothing is, whatever else
+    // on the machine is traced. The tests run one at a time, so an instance there is the test's.
     QStringList tracedProcesses() const {
         QFile pidFile(dataDir() + QStringLiteral("/postmaster.pid"));
         if (!pidFile.open(QIODevice::ReadOnly))
@@ -153,6 +155,9 @@ public:
                 tracer != QLatin1String("0"))
                 traced << QStringLiteral("%1 traced by %2").arg(pid, tracer);
         }
+        for (const QString& instance : QDir(QStringLiteral("/sys/kernel/tracing/instances"))
+                                           .entryList({QStringLiteral("lookahead-*")}, QDir::Dirs))
+            traced << QStringLiteral("tracefs instance ") + instance;
         return traced;
     }
 

@@ -102,9 +102,11 @@ std::string recordUsageText() {
            "  --visits-query SQL    the scan's visits, as ctids or block numbers in visit order\n"
            "  --compare-policy P    the model's policy (default: the server's own, pg19 before 17)\n"
            "  --work-dir DIR        keep the trace, plan, visits and snapshot in DIR (an empty directory)\n"
-           "  --tracer T            kernel (tracepoints: device reads, io_uring's too), strace (every read\n"
-           "                        call), or auto (default: kernel for io_method=io_uring, else strace)\n"
-           "Tracing needs root or the server's OS user, and kernel.yama.ptrace_scope allowing it.\n";
+           "  --tracer T            kernel (tracepoints: read calls and device reads, io_uring's too),\n"
+           "                        strace (read calls; stops the server at each), or auto (default:\n"
+           "                        kernel where it can run, else strace, saying why)\n"
+           "Tracing needs root (the kernel tracer: or CAP_PERFMON with tracefs); strace also works as the\n"
+           "server's OS user with kernel.yama.ptrace_scope allowing it.\n";
 }
 
 int runRecordCommand(const std::vector<std::string>& args) {

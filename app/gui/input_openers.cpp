@@ -42,14 +42,16 @@ void InputOpeners::addFileActions(QMenu* file) {
     file->addAction(tr("Open &file to scan…"), m_panel->datasetPicker(), &DatasetPicker::openFileRequested);
     file->addAction(tr("Open &block list…"), m_panel->datasetPicker(),
                     &DatasetPicker::openBlockListRequested);
-    QAction* import = file->addAction(tr("&Import trace (strace, perf trace, CSV)…"), this, [this] {
-        m_dialogs.chooseFile(tr("Import a trace of PostgreSQL's reads"),
-                             tr("Traces (*.strace *.trace *.txt *.log *.csv);;Any file (*)"), false,
-                             [this](const QString& path) { importTraceFile(path); });
-    });
+    QAction* import =
+        file->addAction(tr("&Import trace (strace, perf trace, kernel capture, CSV)…"), this, [this] {
+            m_dialogs.chooseFile(tr("Import a trace of PostgreSQL's reads"),
+                                 tr("Traces (*.strace *.trace *.txt *.log *.csv);;Any file (*)"), false,
+                                 [this](const QString& path) { importTraceFile(path); });
+        });
     import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     import->setToolTip(
-        tr("strace -f -ttt -T -yy -e trace=pread64,preadv,preadv2 -p PID, or perf trace -e pread64"));
+        tr("lookahead capture --out FILE --pid PID, strace -f -ttt -T -yy -e trace=pread64,preadv,preadv2 "
+           "-p PID, or perf trace -e pread64"));
     file->addAction(tr("Open &PostgreSQL index…"), this, &InputOpeners::openPgIndexDialog);
 }
 

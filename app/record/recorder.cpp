@@ -126,11 +126,13 @@ bool traceReads(const QString& tracePath, const QString& file) {
     QFile trace(tracePath);
     if (!trace.open(QIODevice::ReadOnly))
         return false;
-    // strace writes "fd</path>", a kernel capture "read … /path" (docs/trace-import.md §2).
+    // strace writes "fd</path>", a kernel capture "read … /path" for a device read and "call … /path"
+    // for a read call, which the page cache may have served (docs/trace-import.md §2).
     const QByteArray path = '/' + file.toUtf8();
     while (!trace.atEnd()) {
         const QByteArray line = trace.readLine(1 << 16).trimmed();
-        if (line.contains(QByteArray(path + '>')) || (line.startsWith("read ") && line.endsWith(path)))
+        if (line.contains(QByteArray(path + '>')) ||
+            ((line.startsWith("read ") || line.startsWith("call ")) && line.endsWith(path)))
             return true;
     }
     return false;
@@ -161,15 +163,14 @@ void emptyOsCache(const QStringList& files, const std::function<void(const QStri
     }
 }
 
-// The tracer the request names, or the one that sees this server's reads: io_uring's only the
-// kernel's tracepoints see; PostgreSQL's other reads are system calls, which strace sees whether the
-// OS had the page cached or not (the kernel sees only those that reach the device).
+// The tracer the request names, or the kernel's tracepoints where this process may use them: they see
+// every read, io_uring's too, at a cost the query hardly feels (docs/trace-import.md §2.4). Else
+// strace, which sees the read calls only, and stops the server at each.
 std::unique_ptr<Tracer> chooseTracer(std::optional<TracerKind> asked, const ServerFacts& facts,
                                      const CaptureTargets& targets,
                                      const std::function<void(const QString&)>& note) {
     const bool uring = facts.ioMethod == QLatin1String("io_uring");
-    std::unique_ptr<Tracer> tracer =
-        makeTracer(asked.value_or(uring ? TracerKind::Kernel : TracerKind::Strace));
+    std::unique_ptr<Tracer> tracer = makeTracer(asked.value_or(TracerKind::Kernel));
     QString why = tracer->unavailable(targets);
     if (why.isEmpty()) {
         if (uring && tracer->kind() == TracerKind::Strace)
