@@ -102,7 +102,7 @@ echo "Tracer overhead: O_DIRECT sequential scan of a ${SIZE_MIB} MiB file, $ROUN
 echo "file: $FILE ($(df --output=source "$FILE" | tail -1)); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "'again' is the untraced scan run a second time each round: its ratio is this machine's noise, the"
 echo "floor under which a tracer's cost cannot be told. Below each ratio of medians, the middle half"
-echo "(quartiles) of the per-round ratios."
+echo "(quartiles) of the per-round ratios; then each tracer against the median of both untraced runs."
 printf '%-9s %-5s %9s %9s %9s %9s %9s %10s %10s %10s %10s\n' "--io" "time" "untraced" "again" "kernel" \
     "kernel-nc" "strace" "again/un" "kernel/un" "k-nc/un" "strace/un"
 for io in worker sync io_uring; do
@@ -133,6 +133,9 @@ for io in worker sync io_uring; do
         printf '%-9s %-5s %9s %9s %9s %9s %9s %10s %10s %10s %10s\n' "" "" "" "" "" "" "" \
             "$(paired $column "$WORK/again")" "$(paired $column "$WORK/kernel")" \
             "$(paired $column "$WORK/kernel-nc")" "$(paired $column "$WORK/strace")"
+        both=$(cut -d' ' -f$column "$WORK/untraced" "$WORK/again" | grep -v '^-$' | median)
+        printf '%-9s %-5s %9s %9s %9s %9s %9s %10s %10s %10s %10s\n' "" "" "both: $both" "" "" "" "" "" \
+            "$(ratio "${m[kernel]}" "$both")" "$(ratio "${m[kernel-nc]}" "$both")" "$(ratio "${m[strace]}" "$both")"
     done
 done
 echo "(times in seconds; --io io_uring's reads are not system calls: strace does not see them, its cost there is"
