@@ -256,6 +256,17 @@ void TestCapture::ftraceLinesAreRead() {
     QVERIFY(parseFtraceLine("python3-1 [001] ..... 4.3: sys_pread64 -> 0xffffffffffffffea", e));
     QCOMPARE(e.result, std::int64_t(-22));
     QVERIFY(!parseFtraceLine("python3-1 [001] ..... 4.3: sys_pread64(fd: 3, buf: 0x1", e));
+    // With record-tgid: a worker thread's call names its process, whose descriptors it used.
+    QVERIFY(parseFtraceLine("lookahead-31620    (  31618) [001] ..... 4.4: sys_pread64 -> 0x2000", e));
+    QCOMPARE(e.pid, 31620U);
+    QCOMPARE(e.tgid, 31618U);
+    QCOMPARE(QByteArray(e.comm.data(), qsizetype(e.comm.size())), QByteArray("lookahead"));
+    QVERIFY(parseFtraceLine("<...>-31621    (-------) [000] ..... 4.5: sys_pread64 -> 0x2000", e));
+    QCOMPARE(e.pid, 31621U);
+    QCOMPARE(e.tgid, 0U);
+    QVERIFY(parseFtraceLine("python3-1 [001] ..... 4.3: sys_pread64 -> 0x1", e));
+    QCOMPARE(e.tgid, 0U); // not recorded
+    QVERIFY(!parseFtraceLine("python3-1    (  1x) [001] ..... 4.3: sys_pread64 -> 0x1", e));
     QVERIFY(parseFtraceLine("CPU:1 [LOST 42 EVENTS]", e));
     QCOMPARE(e.lost, std::uint64_t(42));
     // Cut short, another event, a sector past 2^64.

@@ -10,11 +10,12 @@
 
 namespace la {
 
-// Which file of interest a traced task's descriptor is open on, from /proc/PID/fd/FD (the file's
-// device and inode), asked when its call's events are read. The answer for each descriptor is kept:
-// a task that has ended or closed the descriptor since is told by what it was last seen open on.
-// A descriptor is looked up once per batch of events (newBatch()), not once per call: a scan makes
-// thousands of calls on one descriptor, and each lookup is a system call the traced scan competes with.
+// Which file of interest a traced process's descriptor is open on, from /proc/PID/fd/FD (the file's
+// device and inode), asked when its call's events are read. PID is the calling task's process where
+// the trace records it (its threads share the descriptors), else the task. The answer for each descriptor is
+// kept: a task that has ended or closed the descriptor since is told by what it was last seen open on. A
+// descriptor is looked up once per batch of events (newBatch()), not once per call: a scan makes thousands of
+// calls on one descriptor, and each lookup is a system call the traced scan competes with.
 class FdFiles {
 public:
     explicit FdFiles(const std::vector<CapturedFile>& files);

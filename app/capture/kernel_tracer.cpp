@@ -237,6 +237,10 @@ QString KernelTracer::setUpCalls(const CaptureTargets& targets) {
     for (const auto& [path, value] : controls)
         if (const QString error = tracefs::writeControl(path, value); !error.isEmpty())
             return error;
+    // Each call's process beside its task: a descriptor is the process's, and a worker thread that
+    // made a call may have ended before it is looked up (its process has not). Best effort: without
+    // it a call is looked up through its task, as before.
+    tracefs::writeControl(m_callInstance + QStringLiteral("/options/record-tgid"), "1");
     m_callPipe = openPipe(m_callInstance);
     if (!m_callPipe.valid())
         return QStringLiteral("cannot read the calls' tracefs instance: %1")

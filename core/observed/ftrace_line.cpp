@@ -47,7 +47,24 @@ bool parseHeader(std::string_view head, FtraceEvent& out) {
     if (cpu == std::string_view::npos)
         return false;
     std::string_view task = head.substr(0, cpu);
-    task.remove_suffix(task.size() - std::min(task.find_last_not_of(' ') + 1, task.size()));
+    const auto trimEnd = [](std::string_view& text) {
+        text.remove_suffix(text.size() - std::min(text.find_last_not_of(' ') + 1, text.size()));
+    };
+    trimEnd(task);
+    if (task.ends_with(')')) { // record-tgid: "(   TGID)", or "(-------)" when not recorded
+        const std::size_t open = task.rfind('(');
+        if (open == std::string_view::npos)
+            return false;
+        std::string_view group = task.substr(open + 1, task.size() - open - 2);
+        group.remove_prefix(std::min(group.find_first_not_of(' '), group.size()));
+        if (group.find_first_not_of('-') != std::string_view::npos) {
+            TextCursor tgid(group);
+            if (!readU32(tgid, out.tgid) || !tgid.atEnd())
+                return false;
+        }
+        task = task.substr(0, open);
+        trimEnd(task);
+    }
     const std::size_t dash = task.rfind('-');
     if (dash == std::string_view::npos)
         return false;

@@ -17,6 +17,8 @@ namespace la {
 //   TASK-PID [CPU] FLAGS SECONDS.MICROS: sys_preadv2(fd: FD, ..., pos_h: HIGH, flags: F)
 //   TASK-PID [CPU] FLAGS SECONDS.MICROS: sys_pread64 -> RESULT     (also sys_preadv, sys_preadv2)
 //   CPU:N [LOST M EVENTS]
+// With the instance's record-tgid option on, the task's process follows it: "TASK-PID (TGID) [CPU]",
+// the TGID right-aligned in its brackets, "-------" where it was not recorded.
 // A system call's numbers are decimal below 10 and "0x" hexadecimal from 10 on; a negative result
 // is printed as its 64-bit two's complement.
 enum class FtraceEventKind : std::uint8_t { Issue, Complete, PageCacheAdd, CallEnter, CallExit, Lost, Other };
@@ -24,6 +26,7 @@ enum class FtraceEventKind : std::uint8_t { Issue, Complete, PageCacheAdd, CallE
 struct FtraceEvent {
     FtraceEventKind kind = FtraceEventKind::Other;
     std::uint32_t pid = 0;   // the task current when the event fired
+    std::uint32_t tgid = 0;  // its process (the thread group), if recorded; 0 if not
     std::string_view comm;   // its name ("<idle>", "<...>" when tracefs did not record it)
     std::int64_t timeNs = 0; // the trace clock, microsecond resolution
     std::uint32_t major = 0, minor = 0;

@@ -137,7 +137,10 @@ void KernelCapture::callExit(const FtraceEvent& event) {
     ++m_counts.calls;
     if (event.result == 0)
         return; // end of file: nothing read
-    const FdFile file = m_resolveFd ? m_resolveFd(event.pid, call.fd) : FdFile{};
+    // Descriptors are the process's, shared by its threads: looked up through the process, which
+    // outlives a worker thread that made a call and ended before the lookup.
+    const FdFile file =
+        m_resolveFd ? m_resolveFd(event.tgid != 0 ? event.tgid : event.pid, call.fd) : FdFile{};
     if (!file.resolved) {
         ++m_counts.unresolved;
         return;
