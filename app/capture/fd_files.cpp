@@ -37,4 +37,11 @@ KernelCapture::FdFile FdFiles::resolve(std::uint32_t pid, std::int64_t fd) {
     return found;
 }
 
+std::size_t FdFiles::descriptors() const {
+    std::size_t count = 0;
+    for (const auto& [key, seen] : m_seen)
+        count += seen.file.file ? 1 : 0;
+    return count;
+}
+
 } // namespace la

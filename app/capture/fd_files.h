@@ -22,8 +22,11 @@ public:
     KernelCapture::FdFile resolve(std::uint32_t pid, std::int64_t fd);
     // The events read next came after those read so far: descriptors are looked up again.
     void newBatch() { ++m_batch; }
-    // Descriptors seen so far (the reader reads calls promptly while new ones appear).
-    std::size_t descriptors() const { return m_seen.size(); }
+    // Descriptors seen open on a file of interest so far: the reader reads calls promptly until the
+    // first and while new ones appear. Others do not count: a program's loader reads its libraries
+    // through descriptors that the scan's file may get next, and that file must be looked up while
+    // it is open (afterwards its descriptor would be told by what it was last seen open on).
+    std::size_t descriptors() const;
 
 private:
     struct Seen {

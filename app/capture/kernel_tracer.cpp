@@ -278,8 +278,9 @@ void KernelTracer::readEvents() {
     std::size_t descriptors = 0;
     auto lastNewDescriptor = std::chrono::steady_clock::now();
     for (;;) {
-        // Calls are read as they come until the first descriptor is seen (a command may take long to
-        // start) and while tasks keep using new ones; then, like the device's events, every kDrainMs.
+        // Calls are read as they come until the first descriptor on a file of interest is seen (a
+        // command may take long to start) and while new ones appear; then, like the device's events,
+        // every kDrainMs.
         const bool prompt =
             descriptors == 0 || std::chrono::steady_clock::now() - lastNewDescriptor < kPromptCallsFor;
         pollfd fds[2] = {{m_stop.get(), POLLIN, 0},
