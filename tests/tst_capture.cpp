@@ -28,6 +28,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -519,15 +521,34 @@ void TestCapture::bufferedCallsAreTheScansReads() {
     const auto byBlock = [](const BlockRead& a, const BlockRead& b) {
         return a.first != b.first ? a.first < b.first : a.count < b.count;
     };
-    if (io == QStringLiteral("worker")) {
-        std::sort(scan.begin(), scan.end(), byBlock);
-        std::sort(calls.begin(), calls.end(), byBlock);
-    }
-    QCOMPARE(calls.size(), scan.size());
-    for (std::size_t i = 0; i < scan.size(); ++i) {
-        QCOMPARE(calls[i].first, scan[i].first);
-        QCOMPARE(calls[i].count, scan[i].count);
-    }
+    // Every call captured is one of the scan's reads, and every read is captured or counted as a call
+    // whose file could not be told: on a loaded machine (CI, ASan) the scan may close its file before
+    // the reader looks its descriptor up (docs/trace-import.md §2.4). None is dropped unseen.
+    std::sort(scan.begin(), scan.end(), byBlock);
+    std::sort(calls.begin(), calls.end(), byBlock);
+    const auto sameRead = [](const BlockRead& a, const BlockRead& b) {
+        return a.first == b.first && a.count == b.count;
+    };
+    std::vector<BlockRead> missed;
+    std::set_difference(scan.begin(), scan.end(), calls.begin(), calls.end(), std::back_inserter(missed),
+                        byBlock);
+    QVERIFY(std::includes(scan.begin(), scan.end(), calls.begin(), calls.end(), byBlock));
+    QVERIFY(std::adjacent_find(calls.begin(), calls.end(), sameRead) == calls.end());
+    const QByteArray header = readFile(capture);
+    const qsizetype told = header.indexOf("calls whose file could not be told ");
+    QVERIFY2(told >= 0, header.left(2000).constData());
+    const qint64 notTold = header.mid(told + qsizetype(std::strlen("calls whose file could not be told ")))
+                               .split('\n')
+                               .first()
+                               .toLongLong();
+    QVERIFY2(qint64(missed.size()) <= notTold,
+             qPrintable(QStringLiteral("%1 of the scan's %2 reads missing, %3 calls not told")
+                            .arg(missed.size())
+                            .arg(scan.size())
+                            .arg(notTold)));
+    if (!missed.empty())
+        qInfo("%zu of the scan's %zu reads were closed before their lookup: counted as not told",
+              missed.size(), scan.size());
     // The file was evicted first: the device read all of it, mostly as the kernel's read-ahead.
     const std::vector<BlockRead> device = capturedReads(capture, file);
     QCOMPARE(blocksOf(device).size(), std::size_t(2048));

@@ -25,8 +25,11 @@ KernelCapture::FdFile FdFiles::resolve(std::uint32_t pid, std::int64_t fd) {
     const std::string link = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
     struct stat info {};
     if (fd < 0 || ::stat(link.c_str(), &info) != 0) {
+        // Closed, or its process gone: told by what it was last seen open on, if that was a file of
+        // interest. Not if it was another file: a descriptor number the loader used for a library
+        // is often the one the scan's file gets next, and a call on it would be dropped unseen.
         const auto seen = m_seen.find(key);
-        return seen == m_seen.end() ? KernelCapture::FdFile{} : seen->second.file;
+        return seen == m_seen.end() || !seen->second.file.file ? KernelCapture::FdFile{} : seen->second.file;
     }
     KernelCapture::FdFile found{true, std::nullopt};
     const std::pair<std::uint64_t, std::uint64_t> identity(info.st_dev, info.st_ino);
