@@ -148,6 +148,7 @@ private slots:
     void ftraceLinesAreRead();
     void captureLinesRoundTrip();
     void captureReissuedAndFailedRequests();
+    void callsAreToldByALookupBeforeAClose();
     void accessProblemNamesWhatIsMissing();
     void nonRootIsRefused();
     void capturedReadsAreTheScansReads_data();
@@ -365,6 +366,85 @@ void TestCapture::captureReissuedAndFailedRequests() {
     QVERIFY2(text.find("fill 0 0 ? 4096 16384 /f\n") != std::string::npos, text.c_str());
     QVERIFY2(text.find("# a note\n") != std::string::npos, text.c_str());
     QVERIFY2(text.find("read 500") == std::string::npos, text.c_str()); // the failed read is left out
+}
+
+// A call's descriptor looked up after the task closed it and gave its number to another file (a
+// scan's output after its input): the lookup before the close tells it; a call that no lookup made
+// before a close tells is counted as not told, never put on another file.
+void TestCapture::callsAreToldByALookupBeforeAClose() {
+    using FdAnswer = KernelCapture::FdAnswer;
+    using FdFile = KernelCapture::FdFile;
+    std::map<std::int64_t, FdFile> lookups; // what the resolver answers, by descriptor
+    KernelCapture capture(
+        {{"/f", kernelDevice(8, 1), 12}}, ExtentMap{},
+        [&](std::uint32_t pid, std::int64_t fd) { return pid == 50 ? lookups[fd] : FdFile{}; });
+    const auto call = [&](std::uint32_t pid, std::int64_t fd, std::int64_t t, std::uint64_t offset) {
+        FtraceEvent e;
+        e.kind = FtraceEventKind::CallEnter;
+        e.pid = pid;
+        e.tgid = 50;
+        e.comm = "lookahead";
+        e.timeNs = t;
+        e.fd = fd;
+        e.offset = offset;
+        capture.add(e);
+        e.kind = FtraceEventKind::CallExit;
+        e.timeNs = t + 100;
+        e.result = 8192;
+        capture.add(e);
+    };
+    const auto close = [&](std::int64_t fd, std::int64_t t) {
+        FtraceEvent e;
+        QVERIFY(parseFtraceLine("lookahead-51    (     50) [001] ..... 0.000000: sys_close(fd: 0x5)", e));
+        QCOMPARE(e.kind, FtraceEventKind::Close);
+        QCOMPARE(e.fd, std::int64_t(5));
+        e.fd = e.lastFd = fd;
+        e.timeNs = t;
+        capture.add(e);
+    };
+    // fd 5: the file, looked up at 1 ms; closed at 10 ms; then the output on the same number,
+    // looked up at 20 ms.
+    lookups[5] = FdFile{FdAnswer{std::nullopt, 20'000'000, 20'000'010}, FdAnswer{0U, 1'000'000, 1'000'010}};
+    call(51, 5, 5'000'000, 8192); // after the earlier lookup, before the close: the file's
+    close(5, 10'000'000);
+    call(51, 5, 15'000'000, 0); // on the output: dropped
+    // fd 6: a library's at the first lookup, closed; then opened, read and closed between two lookups:
+    // not told.
+    lookups[6] = FdFile{FdAnswer{0U, 30'000'000, 30'000'010}, FdAnswer{std::nullopt, 1'000'000, 1'000'010}};
+    close(6, 2'000'000);
+    call(52, 6, 12'000'000, 16384);
+    close(6, 13'000'000);
+    // fd 7: the file at both lookups, the call between them: the latest tells it.
+    lookups[7] = FdFile{FdAnswer{0U, 40'000'000, 40'000'010}, FdAnswer{0U, 1'000'000, 1'000'010}};
+    call(51, 7, 35'000'000, 24576);
+    // A call whose entry was not seen.
+    FtraceEvent exit;
+    exit.kind = FtraceEventKind::CallExit;
+    exit.pid = 53;
+    exit.result = 8192;
+    capture.add(exit);
+    std::string text;
+    capture.write({}, [&](std::string_view bytes) { text.append(bytes); });
+    QCOMPARE(capture.counts().calls, std::uint64_t(5));
+    QCOMPARE(capture.counts().callsOfFiles, std::uint64_t(2));
+    QCOMPARE(capture.counts().unresolved, std::uint64_t(2));
+    QVERIFY2(text.find("call 5000000 100 51 lookahead 8192 8192 /f\n") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("call 35000000 100 51 lookahead 24576 8192 /f\n") != std::string::npos, text.c_str());
+    QVERIFY2(text.find(" 0 8192 /f") == std::string::npos, text.c_str());
+    QVERIFY2(text.find(" 16384 8192 /f") == std::string::npos, text.c_str());
+    // The other closes as tracefs prints them.
+    FtraceEvent e;
+    QVERIFY(parseFtraceLine("x-1 [000] ..... 1.0: sys_close_range(fd: 3, max_fd: 0xffffffff, flags: 0)", e));
+    QCOMPARE(e.kind, FtraceEventKind::Close);
+    QCOMPARE(e.fd, std::int64_t(3));
+    QCOMPARE(e.lastFd, std::int64_t(INT32_MAX));
+    QVERIFY(parseFtraceLine("x-1 [000] ..... 1.0: sys_dup2(oldfd: 3, newfd: 0xa)", e));
+    QCOMPARE(e.fd, std::int64_t(10));
+    QCOMPARE(e.lastFd, std::int64_t(10));
+    QVERIFY(parseFtraceLine("x-1 [000] ..... 1.0: sys_dup3(oldfd: 3, newfd: 4, flags: 0x80000)", e));
+    QCOMPARE(e.fd, std::int64_t(4));
+    QVERIFY(!parseFtraceLine("x-1 [000] ..... 1.0: sys_close_range(fd: 9, max_fd: 3, flags: 0)", e));
+    QVERIFY(!parseFtraceLine("x-1 [000] ..... 1.0: sys_close(fd: 3", e));
 }
 
 void TestCapture::accessProblemNamesWhatIsMissing() {

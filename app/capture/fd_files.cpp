@@ -2,10 +2,20 @@
 #include "fd_files.h"
 
 #include <sys/stat.h>
+#include <time.h>
 
 #include <string>
 
 namespace la {
+
+namespace {
+// The trace clock ("mono").
+std::int64_t monotonicNs() {
+    timespec now{};
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    return std::int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+} // namespace
 
 FdFiles::FdFiles(const std::vector<CapturedFile>& files) {
     for (const CapturedFile& file : files) {
@@ -19,31 +29,34 @@ FdFiles::FdFiles(const std::vector<CapturedFile>& files) {
 }
 
 KernelCapture::FdFile FdFiles::resolve(std::uint32_t pid, std::int64_t fd) {
-    const auto key = std::make_pair(pid, fd);
-    if (const auto seen = m_seen.find(key); seen != m_seen.end() && seen->second.batch == m_batch)
-        return seen->second.file;
+    Seen& seen = m_seen[std::make_pair(pid, fd)];
+    if (seen.batch == m_batch)
+        return seen.lookups;
+    seen.batch = m_batch;
+    // The latest lookup becomes the earlier one; a failed lookup leaves the earlier answer standing.
+    if (seen.lookups.latest)
+        seen.lookups.earlier = seen.lookups.latest;
+    seen.lookups.latest.reset();
     const std::string link = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
     struct stat info {};
-    if (fd < 0 || ::stat(link.c_str(), &info) != 0) {
-        // Closed, or its process gone: told by what it was last seen open on, if that was a file of
-        // interest. Not if it was another file: a descriptor number the loader used for a library
-        // is often the one the scan's file gets next, and a call on it would be dropped unseen.
-        const auto seen = m_seen.find(key);
-        return seen == m_seen.end() || !seen->second.file.file ? KernelCapture::FdFile{} : seen->second.file;
+    const std::int64_t before = monotonicNs();
+    if (fd >= 0 && ::stat(link.c_str(), &info) == 0) {
+        KernelCapture::FdAnswer answer;
+        answer.fromNs = before;
+        answer.toNs = monotonicNs();
+        const std::pair<std::uint64_t, std::uint64_t> identity(info.st_dev, info.st_ino);
+        for (std::uint32_t i = 0; i < m_files.size(); ++i)
+            if (m_files[i] == identity)
+                answer.file = i;
+        seen.lookups.latest = answer;
     }
-    KernelCapture::FdFile found{true, std::nullopt};
-    const std::pair<std::uint64_t, std::uint64_t> identity(info.st_dev, info.st_ino);
-    for (std::uint32_t i = 0; i < m_files.size(); ++i)
-        if (m_files[i] == identity)
-            found.file = i;
-    m_seen[key] = Seen{found, m_batch};
-    return found;
+    return seen.lookups;
 }
 
 std::size_t FdFiles::descriptors() const {
     std::size_t count = 0;
     for (const auto& [key, seen] : m_seen)
-        count += seen.file.file ? 1 : 0;
+        count += seen.lookups.latest && seen.lookups.latest->file ? 1 : 0;
     return count;
 }
 

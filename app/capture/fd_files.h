@@ -12,10 +12,12 @@ namespace la {
 
 // Which file of interest a traced process's descriptor is open on, from /proc/PID/fd/FD (the file's
 // device and inode), asked when its call's events are read. PID is the calling task's process where
-// the trace records it (its threads share the descriptors), else the task. The answer for each descriptor is
-// kept: a task that has ended or closed the descriptor since is told by what it was last seen open on. A
-// descriptor is looked up once per batch of events (newBatch()), not once per call: a scan makes thousands of
-// calls on one descriptor, and each lookup is a system call the traced scan competes with.
+// the trace records it (its threads share the descriptors), else the task. A descriptor is looked up
+// once per batch of events (newBatch()), not once per call: a scan makes thousands of calls on one
+// descriptor, and each lookup is a system call the traced scan competes with. Each answer comes with
+// the one before it: by the time a call's events are read its descriptor may have been closed and its
+// number given to another file, and then the earlier lookup is the one that tells it (KernelCapture
+// decides which from the traced closes).
 class FdFiles {
 public:
     explicit FdFiles(const std::vector<CapturedFile>& files);
@@ -30,7 +32,7 @@ public:
 
 private:
     struct Seen {
-        KernelCapture::FdFile file;
+        KernelCapture::FdFile lookups;
         std::uint64_t batch = 0; // when it was last looked up
     };
     std::vector<std::pair<std::uint64_t, std::uint64_t>> m_files; // st_dev, st_ino by file index

@@ -43,8 +43,13 @@ constexpr int kCallBatchMs = 10;
 // A scan opens its files at its start: after that, reading every 10 ms only cost it time (a worker
 // pool's scan some 7 %).
 constexpr std::chrono::milliseconds kPromptCallsFor{250};
+// The read calls, and what closes a descriptor: a call is told by a lookup of its descriptor only if
+// the descriptor was not closed (its number perhaps another file's) between the call and the lookup.
 constexpr const char* kCallEvents[] = {"sys_enter_pread64", "sys_exit_pread64",  "sys_enter_preadv",
-                                       "sys_exit_preadv",   "sys_enter_preadv2", "sys_exit_preadv2"};
+                                       "sys_exit_preadv",   "sys_enter_preadv2", "sys_exit_preadv2",
+                                       "sys_enter_close"};
+// Where the architecture has them (arm64 has no dup2).
+constexpr const char* kOptionalCloseEvents[] = {"sys_enter_close_range", "sys_enter_dup2", "sys_enter_dup3"};
 
 // Creates the tracefs instance `base`, or `base-N` if that exists (a pid reused since).
 QString createInstance(const QString& base, QString& created) {
@@ -234,6 +239,11 @@ QString KernelTracer::setUpCalls(const CaptureTargets& targets) {
         controls.emplace_back(m_callInstance + QStringLiteral("/events/syscalls/") + QLatin1String(event) +
                                   QStringLiteral("/enable"),
                               "1");
+    for (const char* event : kOptionalCloseEvents)
+        if (QFile::exists(tracefs::root() + QStringLiteral("/events/syscalls/") + QLatin1String(event)))
+            controls.emplace_back(m_callInstance + QStringLiteral("/events/syscalls/") +
+                                      QLatin1String(event) + QStringLiteral("/enable"),
+                                  "1");
     for (const auto& [path, value] : controls)
         if (const QString error = tracefs::writeControl(path, value); !error.isEmpty())
             return error;
@@ -334,9 +344,11 @@ QString KernelTracer::stop() {
     const QString removed = removeInstance();
     std::vector<std::string> lines{
         "tracepoints block:block_rq_issue, block:block_rq_complete, filemap:mm_filemap_add_to_page_cache" +
-        std::string(m_callsNote.empty() ? ", syscalls:sys_enter/exit of pread64, preadv, preadv2 (the traced "
-                                          "processes and their tasks)"
-                                        : "") +
+        std::string(m_callsNote.empty()
+                        ? ", syscalls:sys_enter/exit of pread64, preadv, preadv2 and the entries "
+                          "of close, close_range, dup2, dup3 (the traced processes and their "
+                          "tasks)"
+                        : "") +
         "; times in ns of CLOCK_MONOTONIC, to the microsecond"};
     if (!m_callsNote.empty())
         lines.push_back(m_callsNote);

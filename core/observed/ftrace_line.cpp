@@ -192,6 +192,42 @@ bool parseCallExit(TextCursor& c, FtraceEvent& out) {
     return true;
 }
 
+// A descriptor number of a close or dup: at most INT32_MAX (close_range's "no limit" is ~0U).
+bool readFd(TextCursor& c, std::string_view name, bool first, std::int64_t& fd) {
+    std::uint64_t value = 0;
+    if (!syscallArgument(c, name, first, value))
+        return false;
+    fd = static_cast<std::int64_t>(std::min<std::uint64_t>(value, INT32_MAX));
+    return true;
+}
+
+// "fd: FD)" of close.
+bool parseCloseEnter(TextCursor& c, FtraceEvent& out) {
+    if (!readFd(c, "fd", true, out.fd) || !c.consume(')'))
+        return false;
+    out.lastFd = out.fd;
+    out.kind = FtraceEventKind::Close;
+    return true;
+}
+
+// "fd: FIRST, max_fd: LAST, flags: F)" of close_range.
+bool parseCloseRangeEnter(TextCursor& c, FtraceEvent& out) {
+    if (!readFd(c, "fd", true, out.fd) || !readFd(c, "max_fd", false, out.lastFd) || out.lastFd < out.fd)
+        return false;
+    out.kind = FtraceEventKind::Close;
+    return true;
+}
+
+// "oldfd: FD, newfd: FD[, flags: F])" of dup2 and dup3: newfd is closed and becomes oldfd's file.
+bool parseDupEnter(TextCursor& c, FtraceEvent& out) {
+    std::int64_t oldFd = -1;
+    if (!readFd(c, "oldfd", true, oldFd) || !readFd(c, "newfd", false, out.fd))
+        return false;
+    out.lastFd = out.fd;
+    out.kind = FtraceEventKind::Close;
+    return true;
+}
+
 } // namespace
 
 bool parseFtraceLine(std::string_view line, FtraceEvent& out) {
@@ -220,6 +256,10 @@ bool parseFtraceLine(std::string_view line, FtraceEvent& out) {
         {": sys_pread64 -> ", parseCallExit},
         {": sys_preadv -> ", parseCallExit},
         {": sys_preadv2 -> ", parseCallExit},
+        {": sys_close(", parseCloseEnter},
+        {": sys_close_range(", parseCloseRangeEnter},
+        {": sys_dup2(", parseDupEnter},
+        {": sys_dup3(", parseDupEnter},
     };
     for (const Event& event : kEvents) {
         const std::size_t at = line.find(event.name);

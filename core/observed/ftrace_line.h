@@ -16,12 +16,26 @@ namespace la {
 //   TASK-PID [CPU] FLAGS SECONDS.MICROS: sys_preadv(fd: FD, vec: P, vlen: N, pos_l: LOW, pos_h: HIGH)
 //   TASK-PID [CPU] FLAGS SECONDS.MICROS: sys_preadv2(fd: FD, ..., pos_h: HIGH, flags: F)
 //   TASK-PID [CPU] FLAGS SECONDS.MICROS: sys_pread64 -> RESULT     (also sys_preadv, sys_preadv2)
+//   TASK-PID [CPU] FLAGS SECONDS.MICROS: sys_close(fd: FD)
+//   TASK-PID [CPU] FLAGS SECONDS.MICROS: sys_close_range(fd: FIRST, max_fd: LAST, flags: F)
+//   TASK-PID [CPU] FLAGS SECONDS.MICROS: sys_dup2(oldfd: FD, newfd: FD)   (also sys_dup3, with flags)
 //   CPU:N [LOST M EVENTS]
 // With the instance's record-tgid option on, the task's process follows it: "TASK-PID (TGID) [CPU]",
 // the TGID right-aligned in its brackets, "-------" where it was not recorded.
 // A system call's numbers are decimal below 10 and "0x" hexadecimal from 10 on; a negative result
 // is printed as its 64-bit two's complement.
-enum class FtraceEventKind : std::uint8_t { Issue, Complete, PageCacheAdd, CallEnter, CallExit, Lost, Other };
+// Close: a descriptor (or a range of them) closed, or replaced by dup2/dup3, from then on possibly another
+// file's.
+enum class FtraceEventKind : std::uint8_t {
+    Issue,
+    Complete,
+    PageCacheAdd,
+    CallEnter,
+    CallExit,
+    Close,
+    Lost,
+    Other
+};
 
 struct FtraceEvent {
     FtraceEventKind kind = FtraceEventKind::Other;
@@ -42,6 +56,8 @@ struct FtraceEvent {
     // Read system calls (enter: fd and offset; exit: the result, bytes read or -errno).
     std::int64_t fd = -1;
     std::int64_t result = 0;
+    // Closes: the descriptors fd..lastFd.
+    std::int64_t lastFd = -1;
     // Lost events.
     std::uint64_t lost = 0;
 

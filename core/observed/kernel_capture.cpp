@@ -33,6 +33,9 @@ void KernelCapture::add(const FtraceEvent& event) {
     case FtraceEventKind::CallExit:
         callExit(event);
         break;
+    case FtraceEventKind::Close:
+        close(event);
+        break;
     case FtraceEventKind::Lost:
         m_counts.lostEvents += event.lost;
         break;
@@ -128,47 +131,110 @@ void KernelCapture::callEnter(const FtraceEvent& event) {
     m_inCall[event.pid] = PendingCall{event.timeNs, event.fd, event.offset};
 }
 
+// A call's process: its descriptors are the process's, shared by its threads, and looked up through
+// the process, which outlives a worker thread that made a call and ended before the lookup.
+namespace {
+std::uint32_t processOf(const FtraceEvent& event) {
+    return event.tgid != 0 ? event.tgid : event.pid;
+}
+} // namespace
+
 void KernelCapture::callExit(const FtraceEvent& event) {
     const auto found = m_inCall.find(event.pid);
-    if (found == m_inCall.end())
-        return; // entered before the capture began
+    if (found == m_inCall.end()) {
+        // Entered before the capture began, or its entry was lost: which descriptor is not known.
+        ++m_counts.calls;
+        if (event.result != 0)
+            ++m_counts.unresolved;
+        return;
+    }
     const PendingCall call = found->second;
     m_inCall.erase(found);
     ++m_counts.calls;
     if (event.result == 0)
         return; // end of file: nothing read
-    // Descriptors are the process's, shared by its threads: looked up through the process, which
-    // outlives a worker thread that made a call and ended before the lookup.
-    const FdFile file =
-        m_resolveFd ? m_resolveFd(event.tgid != 0 ? event.tgid : event.pid, call.fd) : FdFile{};
-    if (!file.resolved) {
-        ++m_counts.unresolved;
-        return;
+    EndedCall ended;
+    ended.call = call;
+    ended.endNs = event.timeNs;
+    ended.result = event.result;
+    ended.pid = event.pid;
+    ended.process = processOf(event);
+    ended.comm = std::string(event.comm);
+    if (m_resolveFd)
+        ended.lookups = m_resolveFd(ended.process, call.fd);
+    m_ended.push_back(std::move(ended));
+}
+
+void KernelCapture::close(const FtraceEvent& event) {
+    const std::uint32_t process = processOf(event);
+    if (event.fd == event.lastFd)
+        m_closes[{process, event.fd}].push_back(event.timeNs);
+    else
+        m_rangeCloses.push_back({process, event.fd, event.lastFd, event.timeNs});
+}
+
+bool KernelCapture::closedBetween(std::uint32_t pid, std::int64_t fd, std::int64_t fromNs,
+                                  std::int64_t toNs) const {
+    // The trace's times are to the microsecond: a close within one of either end may lie between.
+    constexpr std::int64_t kTick = 1000;
+    const std::int64_t from = fromNs - kTick, to = toNs + kTick;
+    if (const auto found = m_closes.find({pid, fd}); found != m_closes.end()) {
+        const auto at = std::lower_bound(found->second.begin(), found->second.end(), from);
+        if (at != found->second.end() && *at <= to)
+            return true;
     }
-    if (!file.file || *file.file >= m_files.size())
-        return;
-    ++m_counts.callsOfFiles;
-    if (event.result < 0) {
-        ++m_counts.failedCalls;
-        return;
+    return std::any_of(m_rangeCloses.begin(), m_rangeCloses.end(), [&](const RangeClose& r) {
+        return r.process == pid && r.first <= fd && fd <= r.last && from <= r.timeNs && r.timeNs <= to;
+    });
+}
+
+const KernelCapture::FdAnswer* KernelCapture::tellingLookup(std::uint32_t pid, std::int64_t fd,
+                                                            std::int64_t timeNs,
+                                                            const FdFile& lookups) const {
+    for (const std::optional<FdAnswer>* lookup : {&lookups.latest, &lookups.earlier})
+        if (*lookup &&
+            !closedBetween(pid, fd, std::min(timeNs, (*lookup)->fromNs), std::max(timeNs, (*lookup)->toNs)))
+            return &**lookup;
+    return nullptr;
+}
+
+void KernelCapture::attributeCalls() {
+    for (auto& [descriptor, times] : m_closes)
+        std::sort(times.begin(), times.end());
+    for (EndedCall& ended : m_ended) {
+        const FdAnswer* answer =
+            tellingLookup(ended.process, ended.call.fd, ended.call.timeNs, ended.lookups);
+        if (answer == nullptr) {
+            ++m_counts.unresolved;
+            continue;
+        }
+        if (!answer->file || *answer->file >= m_files.size())
+            continue;
+        ++m_counts.callsOfFiles;
+        if (ended.result < 0) {
+            ++m_counts.failedCalls;
+            continue;
+        }
+        Record record;
+        record.file = *answer->file;
+        record.data.kind = KernelRecordKind::Call;
+        record.data.timeNs = ended.call.timeNs;
+        std::int64_t duration = 0;
+        record.data.durationNs =
+            checkedSub(ended.endNs, ended.call.timeNs, duration) ? std::max<std::int64_t>(duration, 0) : -1;
+        record.data.pid = ended.pid;
+        record.data.comm = std::move(ended.comm);
+        record.data.offset = ended.call.offset;
+        record.data.bytes = static_cast<std::uint64_t>(ended.result);
+        m_records.push_back(std::move(record));
     }
-    Record record;
-    record.file = *file.file;
-    record.data.kind = KernelRecordKind::Call;
-    record.data.timeNs = call.timeNs;
-    std::int64_t duration = 0;
-    record.data.durationNs =
-        checkedSub(event.timeNs, call.timeNs, duration) ? std::max<std::int64_t>(duration, 0) : -1;
-    record.data.pid = event.pid;
-    record.data.comm = std::string(event.comm);
-    record.data.offset = call.offset;
-    record.data.bytes = static_cast<std::uint64_t>(event.result);
-    m_records.push_back(std::move(record));
+    m_ended.clear();
 }
 
 void KernelCapture::write(const std::vector<std::string>& notes,
                           const std::function<void(std::string_view)>& sink) {
     m_counts.unfinished = m_inFlight.size();
+    attributeCalls();
     sink(kKernelCaptureHeader);
     sink("\n");
     for (const std::string& note : notes) {

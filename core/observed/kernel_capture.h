@@ -36,11 +36,19 @@ struct CapturedFile {
 // system call of the traced processes on a file of interest a call.
 class KernelCapture {
 public:
-    // Which file of interest a task's descriptor is open on (an index into the files), or nothing
-    // when that cannot be told (the task is gone, the descriptor closed) or it is none of them.
-    struct FdFile {
-        bool resolved = false; // the descriptor's file was found
+    // What a lookup of a process's descriptor found it open on, and when (ns of the trace clock,
+    // CLOCK_MONOTONIC, from before to after the lookup): a file of interest (an index into the files)
+    // or none of them.
+    struct FdAnswer {
         std::optional<std::uint32_t> file;
+        std::int64_t fromNs = 0, toNs = 0;
+    };
+    // The lookups that may tell a call's descriptor: the one made when its events were read and the
+    // one before it. Either is empty where the descriptor could not be looked up (the process gone,
+    // the descriptor closed). A lookup tells the call only if the descriptor was not closed between
+    // the two (write() checks that against the traced closes): the number may be another file's now.
+    struct FdFile {
+        std::optional<FdAnswer> latest, earlier;
     };
     using FdResolver = std::function<FdFile(std::uint32_t pid, std::int64_t fd)>;
 
@@ -62,7 +70,8 @@ public:
         std::uint64_t lostEvents = 0;   // the kernel's ring buffer overflowed by this many
         std::uint64_t calls = 0;        // read calls of the traced processes that ended
         std::uint64_t callsOfFiles = 0; // of those, calls on the files of interest
-        std::uint64_t unresolved = 0;   // calls whose descriptor's file could not be told
+        std::uint64_t unresolved = 0;   // calls whose file could not be told (no lookup of its descriptor
+                                        // before it was closed, or its entry not seen)
         std::uint64_t failedCalls = 0;  // calls on the files that returned an error (left out)
     };
     const Counts& counts() const { return m_counts; }
@@ -88,6 +97,12 @@ private:
     void fill(const FtraceEvent& event);
     void callEnter(const FtraceEvent& event);
     void callExit(const FtraceEvent& event);
+    void close(const FtraceEvent& event);
+    // The lookup that tells a call on `fd` of process `pid` at `timeNs`, if any does.
+    const FdAnswer* tellingLookup(std::uint32_t pid, std::int64_t fd, std::int64_t timeNs,
+                                  const FdFile& lookups) const;
+    bool closedBetween(std::uint32_t pid, std::int64_t fd, std::int64_t fromNs, std::int64_t toNs) const;
+    void attributeCalls();
 
     std::vector<CapturedFile> m_files;
     ExtentMap m_extents;
@@ -101,6 +116,24 @@ private:
     };
     // Calls entered and not yet exited, by task: a task is in one system call at a time.
     std::unordered_map<std::uint32_t, PendingCall> m_inCall;
+    // Calls that read (or failed), told to a file at write(), when every close is known.
+    struct EndedCall {
+        PendingCall call;
+        std::int64_t endNs = 0;
+        std::int64_t result = 0;
+        std::uint32_t pid = 0, process = 0;
+        std::string comm;
+        FdFile lookups;
+    };
+    std::vector<EndedCall> m_ended;
+    // When each process's descriptors were closed (or replaced by dup2), by (process, descriptor);
+    // close_range's ranges apart.
+    std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<std::int64_t>> m_closes;
+    struct RangeClose {
+        std::uint32_t process = 0;
+        std::int64_t first = 0, last = 0, timeNs = 0;
+    };
+    std::vector<RangeClose> m_rangeCloses;
     FdResolver m_resolveFd;
     Counts m_counts;
 };
