@@ -37,6 +37,7 @@ constexpr std::size_t kAlignment = 4096; // O_DIRECT buffers and offsets
 constexpr std::uint64_t kScratchChunk = 1ULL << 20;
 constexpr std::size_t kMaxSamples = 1ULL << 22; // latencies kept per phase: 32 MiB at most
 constexpr double kRampFraction = 0.1;           // of each phase, run but not recorded (queues filling)
+constexpr double kLastChanceSeconds = 2.0;      // at least, past a phase's end, for its one reading
 
 double nsSince(Clock::time_point start, Clock::time_point end) {
     return std::chrono::duration<double, std::nano>(end - start).count();
@@ -104,6 +105,7 @@ private:
 struct Samples {
     std::vector<double> latenciesNs;
     double recordedSeconds = 0.0;
+    Clock::time_point lastKept{}; // the latest completion kept
 };
 
 [[noreturn]] void readFailed(const Target& target, int error) {
@@ -117,20 +119,40 @@ struct Samples {
 
 // The window of a phase: reads complete throughout, only those after the ramp are recorded.
 struct Window {
-    Clock::time_point start, recordFrom, end;
+    Clock::time_point start, recordFrom, end, lastChance;
     explicit Window(const Phase& phase) : start(Clock::now()) {
         const auto length = std::chrono::duration<double>(phase.seconds);
         recordFrom = start + std::chrono::duration_cast<Clock::duration>(length * kRampFraction);
         end = start + std::chrono::duration_cast<Clock::duration>(length);
+        // A device that completed nothing in the window (it stalled, a short --seconds on a busy
+        // machine) is given this long past its end for one reading.
+        lastChance = end + std::chrono::duration_cast<Clock::duration>(
+                               std::max(length, std::chrono::duration<double>(kLastChanceSeconds)));
     }
     double fraction(Clock::time_point now) const {
         return std::min(1.0, nsSince(start, now) / nsSince(start, end));
     }
+    // Whether reading goes on at `now`, with `recorded` readings so far.
+    bool open(Clock::time_point now, bool recorded) const {
+        return now < end || (!recorded && now < lastChance);
+    }
 };
 
-void keep(Samples& samples, const Window& window, Clock::time_point submitted, Clock::time_point completed) {
-    if (completed >= window.recordFrom && completed < window.end && samples.latenciesNs.size() < kMaxSamples)
-        samples.latenciesNs.push_back(nsSince(submitted, completed));
+// Keeps a completion's latency if it is in the window, or is the first one late; returns whether it kept it.
+bool keep(Samples& samples, const Window& window, Clock::time_point submitted, Clock::time_point completed,
+          bool anyRecorded) {
+    const bool inWindow = completed >= window.recordFrom &&
+                          (completed < window.end || (!anyRecorded && completed < window.lastChance));
+    if (!inWindow || samples.latenciesNs.size() >= kMaxSamples)
+        return false;
+    samples.latenciesNs.push_back(nsSince(submitted, completed));
+    samples.lastKept = std::max(samples.lastKept, completed);
+    return true;
+}
+
+// The seconds the recorded readings span: the window, or up to the late reading that ended it.
+double recordedSeconds(const Window& window, const Samples& samples) {
+    return nsSince(window.recordFrom, std::max(window.end, samples.lastKept)) / 1e9;
 }
 
 // Reads through one io_uring ring, `depth` always submitted, as fio's io_uring engine does.
@@ -181,15 +203,15 @@ Samples measureUring(UringRing& ring, const Target& target, const Phase& phase, 
             readFailed(target, -result);
         if (std::uint32_t(result) != phase.bytes)
             shortRead(target);
-        keep(samples, window, submitted[slot], now);
-        stopping = stopping || now >= window.end || cancelled(callbacks);
+        keep(samples, window, submitted[slot], now, !samples.latenciesNs.empty());
+        stopping = stopping || !window.open(now, !samples.latenciesNs.empty()) || cancelled(callbacks);
         if (!stopping) {
             prepare(slot);
             submit(1);
             progress(window.fraction(now));
         }
     }
-    samples.recordedSeconds = nsSince(window.recordFrom, window.end) / 1e9;
+    samples.recordedSeconds = recordedSeconds(window, samples);
     return samples;
 }
 
@@ -203,6 +225,7 @@ Samples measureThreads(const Target& target, const Phase& phase, std::uint64_t s
     bool truncated = false;
     std::vector<std::thread> threads;
     std::atomic<std::uint64_t> cursor{0};
+    std::atomic<bool> recorded{false}; // by any reader
     const std::uint64_t slots = target.bytes / phase.bytes;
     threads.reserve(static_cast<std::size_t>(phase.depth));
     for (int t = 0; t < phase.depth; ++t)
@@ -212,14 +235,16 @@ Samples measureThreads(const Target& target, const Phase& phase, std::uint64_t s
             Samples mine;
             int error = 0;
             bool shortened = false;
-            while (Clock::now() < window.end && !cancelled(callbacks) && error == 0 && !shortened) {
+            while (window.open(Clock::now(), recorded.load(std::memory_order_relaxed)) &&
+                   !cancelled(callbacks) && error == 0 && !shortened) {
                 const std::uint64_t offset =
                     (phase.sequential ? cursor.fetch_add(1, std::memory_order_relaxed) % slots
                                       : rng.below(slots)) *
                     phase.bytes;
                 const Clock::time_point start = Clock::now();
                 const std::int64_t got = readFully(target.get(), buffer.get(), phase.bytes, offset);
-                keep(mine, window, start, Clock::now());
+                if (keep(mine, window, start, Clock::now(), recorded.load(std::memory_order_relaxed)))
+                    recorded.store(true, std::memory_order_relaxed);
                 error = got < 0 ? int(-got) : 0;
                 shortened = got >= 0 && std::uint64_t(got) != phase.bytes;
             }
@@ -228,9 +253,11 @@ Samples measureThreads(const Target& target, const Phase& phase, std::uint64_t s
             truncated = truncated || shortened;
             samples.latenciesNs.insert(samples.latenciesNs.end(), mine.latenciesNs.begin(),
                                        mine.latenciesNs.end());
+            samples.lastKept = std::max(samples.lastKept, mine.lastKept);
         });
     // The readers stop by themselves at the window's end or on cancel; meanwhile this thread reports.
-    for (Clock::time_point now = Clock::now(); now < window.end && !cancelled(callbacks);
+    for (Clock::time_point now = Clock::now();
+         window.open(now, recorded.load(std::memory_order_relaxed)) && !cancelled(callbacks);
          now = Clock::now()) {
         progress(window.fraction(now));
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -241,7 +268,7 @@ Samples measureThreads(const Target& target, const Phase& phase, std::uint64_t s
         readFailed(target, firstError);
     if (truncated)
         shortRead(target);
-    samples.recordedSeconds = nsSince(window.recordFrom, window.end) / 1e9;
+    samples.recordedSeconds = recordedSeconds(window, samples);
     return samples;
 }
 
