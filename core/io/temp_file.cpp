@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "temp_file.h"
 
+#include "background_close.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/random.h>
@@ -110,6 +112,7 @@ int TempFile::publish(const std::string& finalPath) {
         if (::rename(m_namedPath.c_str(), finalPath.c_str()) != 0)
             return errno;
         m_namedPath.clear();
+        m_published = true;
         return 0;
     }
     // An O_TMPFILE file gets a name through its /proc link; the name is fresh, so linkat never
@@ -130,14 +133,23 @@ int TempFile::publish(const std::string& finalPath) {
             ::unlink(path.c_str());
             return error;
         }
+        m_published = true;
         return 0;
     }
     return EEXIST;
 }
 
+void TempFile::close() {
+    if (m_published)
+        m_fd.reset();
+    else
+        closeInBackground(std::move(m_fd));
+}
+
 TempFile::~TempFile() {
     if (!m_namedPath.empty())
         ::unlink(m_namedPath.c_str());
+    close();
 }
 
 void markTempFile(int fd, const std::string& path) {

@@ -30,7 +30,8 @@ public:
     ~TempFile();
 
     int fd() const { return m_fd.get(); }
-    void close() { m_fd.reset(); }
+    // Closes it; one never published is closed in the background (its blocks are freed then).
+    void close();
 
 private:
     std::string freshName() const;
@@ -39,6 +40,7 @@ private:
     std::string m_dir;
     std::string m_finalName;
     std::string m_namedPath; // the fallback's name until published; empty for O_TMPFILE
+    bool m_published = false;
 };
 
 // Marks the open file `fd`, named `path` (".NAME.PID.<16 hex>.tmp"), as a temporary file we made,
