@@ -12,6 +12,7 @@
 #include "gui/sweep_window.h"
 #include "gui/wheel_guard.h"
 #include "input_error.h"
+#include "io/background_close.h"
 #include "io/scan_target.h"
 #include "render/png_export.h"
 #include "run_options.h"
@@ -74,6 +75,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_sessions(new SessionFiles(m_controller, m_panel, m_dashboard, m_dialogs, this)),
       m_exports(new ScreenExports(m_controller, m_dashboard, m_dialogs, this)),
       m_inputs(new InputOpeners(m_panel, m_dialogs, this)), m_recordings(new Recordings(m_dialogs, this)) {
+    enableBackgroundClose(); // a run's spill files must not be closed on the GUI thread
     setWindowTitle(QStringLiteral("Lookahead"));
     setWindowIcon(QIcon(QStringLiteral(":/lookahead/icon.png")));
     setCentralWidget(m_dashboard);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "background_close.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -52,11 +53,17 @@ private:
     std::thread m_thread;
 };
 
+std::atomic<bool> g_enabled{false};
+
 } // namespace
 
+void enableBackgroundClose() {
+    g_enabled = true;
+}
+
 void closeInBackground(UniqueFd fd) {
-    if (!fd.valid())
-        return;
+    if (!fd.valid() || !g_enabled)
+        return; // fd closes here
     // Never destroyed (its thread runs to the end), and reachable from here for a leak check.
     static Closer* const closer = new Closer;
     closer->close(fd.release());
