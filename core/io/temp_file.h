@@ -30,7 +30,7 @@ public:
     ~TempFile();
 
     int fd() const { return m_fd.get(); }
-    // Closes it; one never published is closed in the background (its blocks are freed then).
+    // Closes it; one never published goes to closeInBackground() (its blocks are freed then).
     void close();
 
 private:
