@@ -11,6 +11,12 @@ namespace {
 constexpr std::uint64_t kSectorBytes = 512;
 // The filemap tracepoint gives offsets in bytes of 4 kB pages (it prints index << 12).
 constexpr std::uint64_t kPageBytes = 4096;
+
+// A call's process: its descriptors are the process's, shared by its threads, and looked up through
+// the process, which outlives a worker thread that made a call and ended before the lookup.
+std::uint32_t processOf(const FtraceEvent& event) {
+    return event.tgid != 0 ? event.tgid : event.pid;
+}
 } // namespace
 
 KernelCapture::KernelCapture(std::vector<CapturedFile> files, ExtentMap extents, FdResolver resolveFd)
@@ -130,14 +136,6 @@ void KernelCapture::fill(const FtraceEvent& event) {
 void KernelCapture::callEnter(const FtraceEvent& event) {
     m_inCall[event.pid] = PendingCall{event.timeNs, event.fd, event.offset};
 }
-
-// A call's process: its descriptors are the process's, shared by its threads, and looked up through
-// the process, which outlives a worker thread that made a call and ended before the lookup.
-namespace {
-std::uint32_t processOf(const FtraceEvent& event) {
-    return event.tgid != 0 ? event.tgid : event.pid;
-}
-} // namespace
 
 void KernelCapture::callExit(const FtraceEvent& event) {
     const auto found = m_inCall.find(event.pid);
