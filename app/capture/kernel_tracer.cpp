@@ -51,6 +51,11 @@ constexpr const char* kCallEvents[] = {"sys_enter_pread64", "sys_exit_pread64", 
 // Where the architecture has them (arm64 has no dup2).
 constexpr const char* kOptionalCloseEvents[] = {"sys_enter_close_range", "sys_enter_dup2", "sys_enter_dup3"};
 
+// A system call's tracepoint under `dir` (tracefs' root or an instance).
+QString syscallEvent(const QString& dir, const char* event) {
+    return dir + QStringLiteral("/events/syscalls/") + QLatin1String(event);
+}
+
 // Creates the tracefs instance `base`, or `base-N` if that exists (a pid reused since).
 QString createInstance(const QString& base, QString& created) {
     for (int n = 1; created.isEmpty(); ++n) {
@@ -217,7 +222,7 @@ QString KernelTracer::setUpCalls(const CaptureTargets& targets) {
         return QStringLiteral("no process was named (--pid or a command), and every process's calls would be "
                               "too many");
     for (const char* event : kCallEvents)
-        if (!QFile::exists(tracefs::root() + QStringLiteral("/events/syscalls/") + QLatin1String(event)))
+        if (!QFile::exists(syscallEvent(tracefs::root(), event)))
             return QStringLiteral(
                        "the kernel offers no tracepoint syscalls:%1 (it needs CONFIG_FTRACE_SYSCALLS)")
                 .arg(QLatin1String(event));
@@ -236,14 +241,10 @@ QString KernelTracer::setUpCalls(const CaptureTargets& targets) {
         {m_callInstance + QStringLiteral("/set_event_pid"), tasks.trimmed()},
     };
     for (const char* event : kCallEvents)
-        controls.emplace_back(m_callInstance + QStringLiteral("/events/syscalls/") + QLatin1String(event) +
-                                  QStringLiteral("/enable"),
-                              "1");
+        controls.emplace_back(syscallEvent(m_callInstance, event) + QStringLiteral("/enable"), "1");
     for (const char* event : kOptionalCloseEvents)
-        if (QFile::exists(tracefs::root() + QStringLiteral("/events/syscalls/") + QLatin1String(event)))
-            controls.emplace_back(m_callInstance + QStringLiteral("/events/syscalls/") +
-                                      QLatin1String(event) + QStringLiteral("/enable"),
-                                  "1");
+        if (QFile::exists(syscallEvent(tracefs::root(), event)))
+            controls.emplace_back(syscallEvent(m_callInstance, event) + QStringLiteral("/enable"), "1");
     for (const auto& [path, value] : controls)
         if (const QString error = tracefs::writeControl(path, value); !error.isEmpty())
             return error;
