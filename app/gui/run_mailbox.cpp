@@ -6,8 +6,12 @@
 namespace la {
 
 void Mailbox::post(WorkerMessage message) {
-    const std::lock_guard lock(m_mutex);
-    m_messages.push_back(std::move(message));
+    {
+        const std::lock_guard lock(m_mutex);
+        m_messages.push_back(std::move(message));
+    }
+    if (m_onPost)
+        m_onPost();
 }
 
 void Mailbox::postEvents(int run, std::span<const Event> events, const std::atomic<bool>& cancel) {
@@ -20,6 +24,9 @@ void Mailbox::postEvents(int run, std::span<const Event> events, const std::atom
     m_pendingEvents += events.size();
     if (std::vector<Event>* room = roomFor(run, events.size())) {
         room->insert(room->end(), events.begin(), events.end()); // within its capacity: a copy only
+        lock.unlock();
+        if (m_onPost)
+            m_onPost();
         return;
     }
     // A new message, filled before it is queued: its vector is taken, sized and written unlocked.
@@ -35,6 +42,9 @@ void Mailbox::postEvents(int run, std::span<const Event> events, const std::atom
     message.events.assign(events.begin(), events.end());
     lock.lock();
     m_messages.push_back(std::move(message));
+    lock.unlock();
+    if (m_onPost)
+        m_onPost();
 }
 
 std::vector<Event>* Mailbox::roomFor(int run, std::size_t count) {
@@ -68,13 +78,16 @@ void Mailbox::markFinished() {
     m_finished = true;
 }
 
-std::deque<WorkerMessage> Mailbox::take(WorkerProgress& progress, std::size_t maxEvents) {
+std::deque<WorkerMessage> Mailbox::take(WorkerProgress& progress, std::size_t maxEvents, Take which) {
     std::deque<WorkerMessage> messages;
     {
         const std::lock_guard lock(m_mutex);
         std::size_t taken = 0;
         while (!m_messages.empty() && taken < maxEvents) {
             WorkerMessage& front = m_messages.front();
+            const bool events = front.kind == WorkerMessage::Kind::Events;
+            if ((which == Take::Events && !events) || (which == Take::Others && events))
+                break;
             const std::size_t left = front.events.size() - m_frontTaken;
             const std::size_t count = std::min(left, maxEvents - taken);
             taken += count;
@@ -103,6 +116,13 @@ std::deque<WorkerMessage> Mailbox::take(WorkerProgress& progress, std::size_t ma
     }
     m_drained.notify_all();
     return messages;
+}
+
+Mailbox::Front Mailbox::front() const {
+    const std::lock_guard lock(m_mutex);
+    if (m_messages.empty())
+        return Front::None;
+    return m_messages.front().kind == WorkerMessage::Kind::Events ? Front::Events : Front::Other;
 }
 
 bool Mailbox::backlog() const {

@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -59,6 +60,9 @@ public:
                      std::size_t messageEvents = std::size_t(1) << 13)
         : m_maxPending(maxPendingEvents), m_messageEvents(std::max<std::size_t>(1, messageEvents)) {}
 
+    // Called on the worker after each post, outside the lock: the mailbox has something new.
+    void setOnPost(std::function<void()> onPost) { m_onPost = std::move(onPost); }
+
     // Worker side.
     void post(WorkerMessage message);
     void postEvents(int run, std::span<const Event> events, const std::atomic<bool>& cancel);
@@ -67,10 +71,18 @@ public:
     // The worker's last act: nothing follows.
     void markFinished();
 
-    // GUI side. Messages in order, with at most `maxEvents` events (a batch may be split): a GUI turn
-    // that takes them in stays short however far the worker is ahead.
+    // Which messages take() hands out: all of them, or only from the front while they are events (the
+    // model thread feeds those to the traces), or only while they are not (the GUI thread acts on
+    // those). Either stops at the first message of the other kind, so the order holds.
+    enum class Take { All, Events, Others };
+    // Messages in order, with at most `maxEvents` events (a batch may be split): whoever takes them in
+    // stays short however far the worker is ahead.
     std::deque<WorkerMessage> take(WorkerProgress& progress,
-                                   std::size_t maxEvents = std::numeric_limits<std::size_t>::max());
+                                   std::size_t maxEvents = std::numeric_limits<std::size_t>::max(),
+                                   Take which = Take::All);
+    // What the first message waiting is: an events batch, another message, or none.
+    enum class Front { None, Events, Other };
+    Front front() const;
     // The last take() left messages behind.
     bool backlog() const;
     // Hands a drained batch back for reuse, so the worker does not fault in fresh pages every time.
@@ -91,7 +103,8 @@ private:
     std::size_t m_messageEvents;
     bool m_finished = false;
     bool m_backlog = false;
-    std::size_t m_frontTaken = 0; // events of the first message already taken
+    std::size_t m_frontTaken = 0;   // events of the first message already taken
+    std::function<void()> m_onPost; // set before the worker starts
 };
 
 } // namespace la
