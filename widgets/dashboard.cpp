@@ -4,6 +4,7 @@
 #include "distance_plot.h"
 #include "hit_miss_plot.h"
 #include "io_size_plot.h"
+#include "model_thread.h"
 #include "plot_theme.h"
 #include "request_plot.h"
 #include "run_trace.h"
@@ -23,13 +24,18 @@
 namespace la {
 
 namespace {
-// Binning time per view and frame. A frame refreshes one view per event-loop turn (its binning, then
-// its replot), so the loop answers input and timers between views and each turn stays short; a redraw
-// of a 10 M-block run spreads over a few frames.
+// Binning time per view and frame when the frames bin themselves (no model thread): a redraw of a
+// 10 M-block run spreads over a few frames.
 constexpr std::chrono::milliseconds kViewSlice{2};
 constexpr int kFrameMs = 15;
-// While a redraw is still binning, the next frame follows soon, leaving the event loop room to breathe.
+// While a redraw is still binning in the frames, the next frame follows soon, leaving the event loop
+// room to breathe.
 constexpr int kCatchUpMs = 8;
+// While the model thread bins a redraw, the frames show its progress at 30 a second: each replots
+// every view, which is a frame's largest cost.
+constexpr int kModelFrameMs = 33;
+// A frame whose lock the model thread had comes back this soon (it has stepped aside by then).
+constexpr int kRetryMs = 1;
 // While a run plays live and every view has drawn all there is, the next frame comes at most this
 // soon: the data arrives in batches anyway, and replotting every view is a frame's largest cost.
 constexpr int kLiveFrameMs = 50;
@@ -99,11 +105,45 @@ Dashboard::Dashboard(QWidget* parent)
     connect(&m_refreshTimer, &QTimer::timeout, this, &Dashboard::refreshNow);
 }
 
+Dashboard::~Dashboard() {
+    setModelThread(nullptr);
+}
+
+void Dashboard::setModelThread(ModelThread* thread) {
+    if (m_model)
+        m_model->removeTask(m_binTask);
+    m_model = thread;
+    for (PlotView* view : m_views)
+        view->setModelThread(thread);
+    if (m_model)
+        m_binTask = m_model->addTask(
+            ModelThread::Rank::Views,
+            [this](std::chrono::steady_clock::time_point deadline) { return binSlice(deadline); });
+    scheduleRefresh();
+}
+
+bool Dashboard::binSlice(std::chrono::steady_clock::time_point deadline) {
+    bool done = true;
+    for (std::size_t i = 0; i < m_views.size(); ++i) {
+        // An equal share of the time left, so that every pane keeps up with the data.
+        const auto now = std::chrono::steady_clock::now();
+        const auto share = now < deadline ? (deadline - now) / static_cast<long>(m_views.size() - i)
+                                          : std::chrono::steady_clock::duration::zero();
+        done = m_views[i]->bin(now + share) && done;
+    }
+    return !done;
+}
+
 void Dashboard::addView(PlotView* view) {
     const int index = static_cast<int>(m_views.size());
     m_views.push_back(view);
     m_splitter->addWidget(view);
     connect(view, &PlotView::needsRefresh, this, &Dashboard::scheduleRefresh);
+    connect(view, &PlotView::resized, this, [this] {
+        scheduleRefresh();
+        if (m_frameView == 0)
+            m_refreshTimer.start(0);
+    });
     connect(view, &PlotView::xRangeChangedByUser, this,
             [this, view](double lo, double hi) { onUserRange(view, lo, hi); });
     connect(view, &PlotView::resetZoomRequested, this, &Dashboard::resetZoom);
@@ -112,6 +152,7 @@ void Dashboard::addView(PlotView* view) {
 }
 
 void Dashboard::setRuns(const std::vector<const RunTrace*>& runs) {
+    const ModelThread::Hold hold(m_model, ModelThread::Hold::Mode::Wait);
     m_runs = runs;
     for (PlotView* view : m_views)
         view->setRuns(runs);
@@ -180,6 +221,7 @@ void Dashboard::setLive(bool live) {
     m_live = live;
     for (PlotView* view : m_views)
         view->setLive(live);
+    m_summary->setLive(live);
     if (!live)
         m_autoHi = 0.0;
     applyAutoRange();
@@ -208,7 +250,9 @@ double Dashboard::dataEnd() const {
 }
 
 void Dashboard::applyAutoRange() {
-    if (m_userZoomed)
+    // Otherwise the next frame does it, with the lock.
+    const ModelThread::Hold hold(m_model);
+    if (m_userZoomed || !hold)
         return;
     const double end = dataEnd();
     double hi = end;
@@ -245,7 +289,7 @@ void Dashboard::onUserRange(PlotView* source, double lo, double hi) {
 }
 
 void Dashboard::scheduleRefresh() {
-    // Views this frame has refreshed already missed the change: the frame ends by starting another.
+    // This frame's prepared turn missed the change: the frame ends by starting another.
     if (m_frameView > 0) {
         m_frameDone = false;
         return;
@@ -260,21 +304,52 @@ void Dashboard::scheduleRefresh() {
 
 void Dashboard::refreshNow() {
     if (m_frameView == 0) {
+        const ModelThread::Hold hold(m_model);
+        if (!hold) {
+            m_refreshTimer.start(kRetryMs);
+            return;
+        }
         m_lastFrame.start();
         m_frameDone = true;
+        prepareFrame();
     }
+    // Then one view's replot per turn, so the loop answers input and timers between views.
     if (m_frameView < m_views.size()) {
-        const bool done = m_views[m_frameView]->refresh(std::chrono::steady_clock::now() + kViewSlice);
-        m_frameDone = done && m_frameDone;
-        ++m_frameView;
-    }
-    if (m_frameView < m_views.size()) {
-        m_refreshTimer.start(0); // the next view, in the next turn
-        return;
+        m_views[m_frameView++]->replot();
+        if (m_frameView < m_views.size()) {
+            m_refreshTimer.start(0);
+            return;
+        }
     }
     m_frameView = 0;
     if (!m_frameDone)
-        m_refreshTimer.start(kCatchUpMs); // live too: the panes must not fall behind the data
+        scheduleRefresh();
+    else if (!m_allBinned)
+        m_refreshTimer.start(catchUpDelay()); // live too: the panes must not fall behind the data
+}
+
+void Dashboard::prepareFrame() {
+    applyAutoRange();
+    for (PlotView* view : m_views)
+        view->prepareFrame();
+    if (!m_model) {
+        for (PlotView* view : m_views)
+            view->bin(std::chrono::steady_clock::now() + kViewSlice);
+    }
+    m_allBinned = true;
+    for (PlotView* view : m_views) {
+        view->publish();
+        m_allBinned = view->binned() && m_allBinned;
+    }
+    if (m_model && !m_allBinned)
+        m_model->wake();
+}
+
+int Dashboard::catchUpDelay() const {
+    if (!m_model)
+        return kCatchUpMs;
+    const qint64 frame = m_live ? kLiveFrameMs : kModelFrameMs;
+    return static_cast<int>(std::clamp<qint64>(frame - m_lastFrame.elapsed(), 0, frame));
 }
 
 void Dashboard::changeEvent(QEvent* event) {
@@ -310,6 +385,7 @@ double Dashboard::paintCaption(QPainter* painter, double width, const QString& c
 
 QImage Dashboard::renderImage(QSize size, double scale, const QString& caption, int plotIndex,
                               std::vector<std::vector<QRect>>* panes) {
+    const ModelThread::Hold hold(m_model, ModelThread::Hold::Mode::Wait);
     QImage image(QSize(qRound(size.width() * scale), qRound(size.height() * scale)),
                  QImage::Format_ARGB32_Premultiplied);
     image.fill(PlotTheme::light().background);
@@ -327,6 +403,7 @@ QImage Dashboard::renderImage(QSize size, double scale, const QString& caption, 
 }
 
 QPicture Dashboard::renderPicture(QSize size, const QString& caption, int plotIndex) {
+    const ModelThread::Hold hold(m_model, ModelThread::Hold::Mode::Wait);
     QPicture picture;
     QPainter painter(&picture);
     painter.fillRect(QRectF(QPointF(0.0, 0.0), QSizeF(size)), PlotTheme::light().background);

@@ -9,6 +9,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -18,17 +19,25 @@ class QSplitter;
 
 namespace la {
 
+class ModelThread;
 class PlotView;
 class RunTrace;
 class SummaryPanel;
 
 // The stacked views (distance, hit/miss, I/O sizes, combined requests) over one shared x axis with
 // linked zoom and pan, the A/B verdict and the summary panel. Views are refreshed on a coalescing
-// timer and bin progressively, so the event loop never waits on a 10 M-block redraw.
+// timer and bin progressively, so the event loop never waits on a 10 M-block redraw: with a model
+// thread they bin on it and a frame only hands the bins to the plots and draws them; without one (an
+// offscreen dashboard) a frame bins a slice itself.
 class Dashboard : public QWidget {
     Q_OBJECT
 public:
     explicit Dashboard(QWidget* parent = nullptr);
+    ~Dashboard() override;
+
+    // The views bin on `thread` from now on (null: in the frames, on this thread). The runs' traces
+    // are then read only with its lock held. Detach before the thread goes.
+    void setModelThread(ModelThread* thread);
 
     void setRuns(const std::vector<const RunTrace*>& runs);
     void setVerdict(const QString& verdict);
@@ -51,8 +60,9 @@ public:
     void setXMode(XAxis mode);
     XAxis xMode() const { return m_xMode; }
     void resetZoom();
-    // No refresh pending or in progress (tests wait for this before checking pixels).
-    bool idle() const { return !m_refreshTimer.isActive(); }
+    // No refresh pending or in progress and everything in view binned and drawn (tests wait for
+    // this before checking pixels).
+    bool idle() const { return !m_refreshTimer.isActive() && m_frameView == 0 && m_allBinned; }
     const std::vector<PlotView*>& views() const { return m_views; }
     const std::vector<const RunTrace*>& runs() const { return m_runs; }
     const SummaryPanel* summaryPanel() const { return m_summary; }
@@ -80,6 +90,12 @@ private:
     void fitVerdict();
     void scheduleRefresh();
     void refreshNow();
+    // The frame's first turn, with the model's lock held: axes, grids, bins handed to the plots.
+    void prepareFrame();
+    // When the next frame is due after one that left binning to do.
+    int catchUpDelay() const;
+    // On the model thread, with its lock held: a slice of binning for every view.
+    bool binSlice(std::chrono::steady_clock::time_point deadline);
     void applyAutoRange();
     void onUserRange(PlotView* source, double lo, double hi);
     double dataEnd() const;
@@ -99,8 +115,11 @@ private:
     SummaryPanel* m_summary;
     QTimer m_refreshTimer;
     QElapsedTimer m_lastFrame;   // when the last refresh began
-    std::size_t m_frameView = 0; // the view the frame under way refreshes next
-    bool m_frameDone = true;     // every view refreshed so far in this frame is drawn in full
+    std::size_t m_frameView = 0; // the frame's next turn: 0 prepares it, then one view's replot each
+    bool m_frameDone = true;     // nothing asked for a refresh since the frame under way began
+    bool m_allBinned = true;     // the last frame found everything in view binned
+    ModelThread* m_model = nullptr;
+    int m_binTask = 0;
     std::vector<const RunTrace*> m_runs;
     QString m_verdictText;
     XAxis m_xMode = XAxis::Time;

@@ -210,7 +210,8 @@ void DistancePlot::fitYAxes() {
 }
 
 bool DistancePlot::binPane(std::size_t run, std::uint64_t budget) {
-    const SeriesColumns::Key key{xMode(), AxisMap{xLo(), xHi(), paneColumns(run)}};
+    const PaneGrid& g = grid(run);
+    const SeriesColumns::Key key{g.mode, AxisMap{g.xLo, g.xHi, g.columns}};
     return m_panes[run].columns.update(*runs()[run], key, budget);
 }
 

@@ -137,7 +137,8 @@ void IoSizePlot::prepare() {
 }
 
 bool IoSizePlot::binPane(std::size_t run, std::uint64_t budget) {
-    const IoSizeScatter::Key key{xMode(), AxisMap{xLo(), xHi(), paneColumns(run)}};
+    const PaneGrid& g = grid(run);
+    const IoSizeScatter::Key key{g.mode, AxisMap{g.xLo, g.xHi, g.columns}};
     return m_panes[run].scatter.update(*runs()[run], key, budget);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plot_view.h"
 
+#include "model_thread.h"
 #include "qcp.h"
 #include "run_trace.h"
 
@@ -165,6 +166,16 @@ class LayoutPlot : public QCustomPlot {
 public:
     using QCustomPlot::QCustomPlot;
     void layoutNow() { updateLayout(); }
+
+protected:
+    // QCustomPlot replots at once on a resize: when the summary below the views grew, the splitter
+    // resized all four in one event and the GUI thread stood 20 ms in it, mostly reallocating paint
+    // buffers (and queued replots all run in one turn too). The view asks the dashboard for a frame
+    // instead, which replots one view per turn.
+    void resizeEvent(QResizeEvent* event) override {
+        Q_UNUSED(event);
+        setViewport(rect());
+    }
 };
 
 PlotView::PlotView(const QString& title, QWidget* parent)
@@ -259,6 +270,7 @@ void PlotView::setRuns(const std::vector<const RunTrace*>& runs) {
             m_plot->removeItem(note);
     m_waiting.clear();
     m_runs = runs;
+    m_grids.clear(); // nothing to bin for the new runs until a frame fixes their grids
     const std::size_t wanted = std::max<std::size_t>(1, runs.size());
     m_paneRow->take(m_side);
     while (m_panes.size() > wanted) {
@@ -372,21 +384,36 @@ int PlotView::paneRows(std::size_t run) const {
 }
 
 bool PlotView::refresh(std::chrono::steady_clock::time_point deadline) {
-    m_pixelScale = devicePixelRatioF();
-    const bool done = refreshPanes(deadline);
-    // Drawn now, in the dashboard's turn for this view, rather than in a later turn with the others.
-    m_plot->replot(QCustomPlot::rpRefreshHint);
+    bool done = false;
+    {
+        const ModelThread::Hold hold(m_model, ModelThread::Hold::Mode::Wait);
+        prepareFrame();
+        done = bin(deadline);
+        publish();
+    }
+    replot();
     return done;
 }
 
-bool PlotView::refreshPanes(std::chrono::steady_clock::time_point deadline) {
+void PlotView::prepareFrame() {
+    m_pixelScale = devicePixelRatioF();
+    fixGrids();
+}
+
+void PlotView::fixGrids() {
     m_plot->layoutNow();
     // Fewer y ticks on a short pane, so their labels never run into each other.
     for (QCPAxisRect* rect : m_panes)
         rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(std::clamp(rect->height() / 24, 2, 5));
     prepare();
+    m_grids.resize(std::min(m_runs.size(), m_panes.size()));
+    for (std::size_t run = 0; run < m_grids.size(); ++run)
+        m_grids[run] = PaneGrid{m_xMode, xLo(), xHi(), paneColumns(run), paneRows(run)};
+}
+
+bool PlotView::bin(std::chrono::steady_clock::time_point deadline) {
     bool done = true;
-    const std::size_t panes = std::min(m_runs.size(), m_panes.size());
+    const std::size_t panes = m_grids.size();
     for (std::size_t i = 0; i < panes; ++i) {
         // An equal share of the time left, so that A's binning never leaves B none.
         const auto now = std::chrono::steady_clock::now();
@@ -395,11 +422,28 @@ bool PlotView::refreshPanes(std::chrono::steady_clock::time_point deadline) {
         bool paneDone = binPane(i, kBinChunk);
         while (!paneDone && std::chrono::steady_clock::now() < now + share)
             paneDone = binPane(i, kBinChunk);
-        publishPane(i);
-        updateCannotDraw(i);
         done = done && paneDone;
     }
     return done;
+}
+
+bool PlotView::binned() {
+    bool done = true;
+    for (std::size_t i = 0; i < m_grids.size(); ++i)
+        done = binPane(i, 0) && done;
+    return done;
+}
+
+void PlotView::publish() {
+    for (std::size_t i = 0; i < m_grids.size(); ++i) {
+        publishPane(i);
+        updateCannotDraw(i);
+    }
+}
+
+void PlotView::replot() {
+    // Drawn now, in the caller's turn for this view, rather than in a later turn with the others.
+    m_plot->replot(QCustomPlot::rpRefreshHint);
 }
 
 QImage PlotView::renderImage(int width, int height, double scale, std::vector<QRect>* panes) {
@@ -420,13 +464,17 @@ QPicture PlotView::renderPicture(int width, int height, std::vector<QRect>* pane
 
 void PlotView::renderForExport(int width, int height, double scale, std::vector<QRect>* panes,
                                const std::function<void()>& draw) {
+    const ModelThread::Hold hold(m_model, ModelThread::Hold::Mode::Wait);
     const QRect screenViewport = m_plot->viewport();
     const double screenScale = m_pixelScale;
     m_pixelScale = scale;
     m_plot->setViewport(QRect(0, 0, width, height));
     // Twice: the first pass may change tick labels and so the layout the second pass bins for.
-    for (int pass = 0; pass < 2; ++pass)
-        refreshPanes(std::chrono::steady_clock::time_point::max());
+    for (int pass = 0; pass < 2; ++pass) {
+        fixGrids();
+        bin(std::chrono::steady_clock::time_point::max());
+        publish();
+    }
     draw();
     if (panes) {
         panes->clear();
@@ -435,10 +483,16 @@ void PlotView::renderForExport(int width, int height, double scale, std::vector<
     }
     m_plot->setViewport(screenViewport);
     m_pixelScale = screenScale;
+    // What is binned is the export's until the next frame fixes the screen's grids again.
+    prepareFrame();
     emit needsRefresh();
 }
 
 QString PlotView::tooltipAt(const QPoint& pos) const {
+    // Hovering asks again at the next move: a tooltip never waits for the model thread.
+    const ModelThread::Hold hold(m_model);
+    if (!hold)
+        return {};
     for (std::size_t i = 0; i < m_runs.size() && i < m_panes.size(); ++i) {
         QCPAxisRect* rect = m_panes[i];
         if (!rect->rect().contains(pos))
@@ -493,7 +547,7 @@ void PlotView::setTheme(const PlotTheme& theme) {
     m_theme = theme;
     applyBaseTheme();
     applyTheme();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    emit needsRefresh();
 }
 
 void PlotView::setWaitingNote(std::size_t run, const QString& text) {
@@ -514,7 +568,7 @@ void PlotView::setWaitingNote(std::size_t run, const QString& text) {
     }
     note->setText(text);
     note->setVisible(!text.isEmpty());
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    emit needsRefresh();
 }
 
 void PlotView::applyBaseTheme() {
@@ -548,7 +602,7 @@ void PlotView::changeEvent(QEvent* event) {
 
 void PlotView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    emit needsRefresh();
+    emit resized();
 }
 
 } // namespace la

@@ -27,7 +27,18 @@ class QMouseEvent;
 namespace la {
 
 class LayoutPlot;
+class ModelThread;
 class RunTrace;
+
+// What one pane bins for, taken from its axes and size when a frame is prepared: binning (on the model
+// thread) reads this, never the axes, which belong to the GUI thread.
+struct PaneGrid {
+    XAxis mode = XAxis::Time;
+    double xLo = 0.0;
+    double xHi = 1.0;
+    int columns = 1; // device pixels
+    int rows = 1;
+};
 
 // The plot-coordinate extent of the pixel under the cursor.
 struct PixelRange {
@@ -67,8 +78,23 @@ public:
     // While live, views may round their axes so a growing run re-bins rarely.
     void setLive(bool live) { m_live = live; }
     void setTheme(const PlotTheme& theme);
-    // Brings every pane up to date, binning until `deadline` at most; true when all binning is complete
-    // (false asks the caller to come back on the next frame).
+    // The model the views draw (the run traces and what is binned of them) is guarded by the model
+    // thread's lock (model_thread.h); null: no other thread touches it.
+    void setModelThread(ModelThread* thread) { m_model = thread; }
+
+    // A frame in four steps, each with the model's lock held but replot(): prepareFrame() (GUI thread)
+    // lays the plot out and fixes what each pane bins for; bin() bins towards that, on the model
+    // thread or the GUI thread; publish() (GUI thread) hands what is binned to the plottables;
+    // replot() draws them.
+    void prepareFrame();
+    // Bins until `deadline` at most (one chunk per pane at least); true when all binning is complete.
+    bool bin(std::chrono::steady_clock::time_point deadline);
+    // Whether everything in view is binned, binning nothing.
+    bool binned();
+    void publish();
+    void replot();
+    // All four steps at once: brings every pane up to date, binning until `deadline` at most; true
+    // when all binning is complete (false asks the caller to come back on the next frame).
     bool refresh(std::chrono::steady_clock::time_point deadline);
     // Renders the view at width × height (logical pixels) × scale, re-binned for that size, so a large
     // export is as sharp as the screen. Restores the on-screen state afterwards. `panes` (if given)
@@ -85,6 +111,8 @@ public:
 signals:
     void xRangeChangedByUser(double lo, double hi);
     void needsRefresh();
+    // Its plot shows its old picture until it is drawn again at its new size: a frame is due now.
+    void resized();
     void exportRequested();
     void exportDashboardRequested();
     void resetZoomRequested();
@@ -95,9 +123,11 @@ protected:
     virtual void createPane(std::size_t run) = 0;
     // Removes every plottable and item of every pane (before panes are rebuilt).
     virtual void destroyPanes() = 0;
-    // Shared state computed once per refresh, before the panes (e.g. a y range common to A and B).
+    // Shared state computed once per frame, on the GUI thread, before the panes (e.g. a y range common
+    // to A and B); what binPane() needs of it is kept in members.
     virtual void prepare() {}
-    // Bins at most `budget` units of work for pane `run`; true when its binning is complete.
+    // Bins at most `budget` units of work for pane `run`, for grid(run) (on the model thread: it
+    // reads no axis nor widget); true when its binning is complete.
     virtual bool binPane(std::size_t run, std::uint64_t budget) = 0;
     // Hands what binPane() produced to the pane's plottables.
     virtual void publishPane(std::size_t run) = 0;
@@ -123,6 +153,8 @@ protected:
     const std::vector<const RunTrace*>& runs() const { return m_runs; }
     const PlotTheme& theme() const { return m_theme; }
     bool live() const { return m_live; }
+    // What pane `run` bins for, as prepareFrame() fixed it: the only view state binPane() may read.
+    const PaneGrid& grid(std::size_t run) const { return m_grids[run]; }
     // Size of a pane's plot area in device pixels (screen or export), for per-pixel binning.
     int paneColumns(std::size_t run) const;
     int paneRows(std::size_t run) const;
@@ -140,7 +172,8 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    bool refreshPanes(std::chrono::steady_clock::time_point deadline);
+    // Lays the plot out at its viewport and m_pixelScale and fixes what each pane bins for.
+    void fixGrids();
     // Lays the view out at width × height for an export, calls `draw`, and restores the screen state.
     void renderForExport(int width, int height, double scale, std::vector<QRect>* panes,
                          const std::function<void()>& draw);
@@ -165,6 +198,8 @@ private:
     std::vector<QCPItemText*> m_cannotDraw; // per pane: why it is empty, hidden when it is not
     std::vector<QCPItemText*> m_waiting;    // per pane, created on first use
     std::vector<const RunTrace*> m_runs;
+    std::vector<PaneGrid> m_grids; // per run: what its pane bins for
+    ModelThread* m_model = nullptr;
     XAxis m_xMode = XAxis::Time;
     PlotTheme m_theme;
     bool m_live = false;

@@ -36,7 +36,8 @@ template <typename Raster> void RasterPlot<Raster>::prepare() {
 }
 
 template <typename Raster> RasterKey RasterPlot<Raster>::keyFor(std::size_t run) const {
-    return RasterKey{xMode(), AxisMap{xLo(), xHi(), paneColumns(run)}, AxisMap{m_yLo, m_yHi, paneRows(run)}};
+    const PaneGrid& g = grid(run);
+    return RasterKey{g.mode, AxisMap{g.xLo, g.xHi, g.columns}, AxisMap{m_yLo, m_yHi, g.rows}};
 }
 
 template <typename Raster> bool RasterPlot<Raster>::binPane(std::size_t run, std::uint64_t budget) {

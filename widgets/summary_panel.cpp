@@ -108,6 +108,20 @@ void SummaryPanel::refresh() {
     fitHeight();
 }
 
+void SummaryPanel::setLive(bool live) {
+    if (live == m_live)
+        return;
+    m_live = live;
+    m_table->setWordWrap(!live);
+    if (live) {
+        setFixedHeight(height());
+    } else {
+        setMinimumHeight(0);
+        setMaximumHeight(QWIDGETSIZE_MAX);
+    }
+    fitHeight();
+}
+
 void SummaryPanel::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     fitHeight();
@@ -115,6 +129,8 @@ void SummaryPanel::resizeEvent(QResizeEvent* event) {
 
 void SummaryPanel::fitHeight() {
     m_table->resizeRowsToContents();
+    if (m_live)
+        return;
     int height = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth();
     for (int r = 0; r < m_table->rowCount(); ++r)
         height += m_table->rowHeight(r);

@@ -27,6 +27,10 @@ public:
     void setRuns(const std::vector<const RunTrace*>& runs);
     // Re-reads the runs' summaries (a run finished).
     void refresh();
+    // While a run plays live the panel keeps its height, so that the plots above never change size
+    // mid-run: values too long for a line end in "…" (their tooltips have all of them) until the run
+    // is over and the panel fits them again.
+    void setLive(bool live);
     QStringList headers() const;
     std::vector<SummaryRow> rows() const;
     const RepeatStrip* repeatStrip() const { return m_strip; }
@@ -40,6 +44,7 @@ private:
     QTableWidget* m_table;
     RepeatStrip* m_strip;
     std::vector<const RunTrace*> m_runs;
+    bool m_live = false;
 };
 
 // Paints the same table for the PNG export; returns the height it needs for `rows` when `painter` is

@@ -76,6 +76,8 @@ MainWindow::MainWindow(QWidget* parent)
       m_exports(new ScreenExports(m_controller, m_dashboard, m_dialogs, this)),
       m_inputs(new InputOpeners(m_panel, m_dialogs, this)), m_recordings(new Recordings(m_dialogs, this)) {
     enableBackgroundClose(); // a run's spill files must not be closed on the GUI thread
+    // The views bin where the traces are fed, off the GUI thread.
+    m_dashboard->setModelThread(&m_controller.modelThread());
     setWindowTitle(QStringLiteral("Lookahead"));
     setWindowIcon(QIcon(QStringLiteral(":/lookahead/icon.png")));
     setCentralWidget(m_dashboard);
@@ -125,6 +127,8 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+    // The dashboard, a child widget, outlives the controller and its model thread.
+    m_dashboard->setModelThread(nullptr);
     m_controller.shutdown();
 }
 
@@ -463,9 +467,10 @@ void MainWindow::onTracesChanged() {
     m_dashboard->setStale(false);
     m_dashboard->setVerdict({});
     m_dashboard->setExpectedPositions(0);
+    // Live first: the summary keeps the height it has, rather than fitting the new runs' empty rows.
+    m_dashboard->setLive(true);
     m_dashboard->setRuns(m_controller.traces());
     m_dashboard->setWaiting(m_firstWaiting);
-    m_dashboard->setLive(true);
 }
 
 void MainWindow::onFailed(const QString& message) {

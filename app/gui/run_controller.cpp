@@ -13,15 +13,19 @@
 #include <algorithm>
 #include <atomic>
 #include <iterator>
+#include <limits>
 
 namespace la {
 
 namespace {
 
-constexpr int kDrainIntervalMs = 33; // <= 30 Hz: the eye sees no more, and each drain stays small
-// Events taken in per drain (256 kB, under a millisecond): when the worker is further ahead, the next
-// drain follows in the next event-loop turn, so input and redraws get in between.
-constexpr std::size_t kDrainEvents = std::size_t(1) << 13;
+// <= 30 Hz: a run's start and end, notices and progress need no more; the events go to the traces
+// on the model thread as they come.
+constexpr int kDrainIntervalMs = 33;
+// When the model thread had the lock, the drain comes back this soon (it has stepped aside by then).
+constexpr int kRetryMs = 1;
+// Events the model thread feeds to the traces in one take (256 kB): a slice of its work.
+constexpr std::size_t kFeedEvents = std::size_t(1) << 13;
 
 // Hands the events the views read of each batch of one run to the mailbox (on the worker thread).
 class MailboxSink final : public EventSink {
@@ -121,14 +125,17 @@ RunController::RunController(QObject* parent) : QObject(parent) {
     m_timer.setObjectName(QStringLiteral("run drain")); // names its stalls in the GUI bench
     m_timer.setInterval(kDrainIntervalMs);
     connect(&m_timer, &QTimer::timeout, this, &RunController::drain);
-    m_catchUp.setObjectName(QStringLiteral("run drain")); // the same drain, sooner
-    m_catchUp.setSingleShot(true);
-    m_catchUp.setInterval(0);
-    connect(&m_catchUp, &QTimer::timeout, this, &RunController::drain);
+    m_retry.setObjectName(QStringLiteral("run drain")); // the same drain, once the lock is free
+    m_retry.setSingleShot(true);
+    m_retry.setInterval(kRetryMs);
+    connect(&m_retry, &QTimer::timeout, this, &RunController::drain);
+    m_feedTask = m_model.addTask(ModelThread::Rank::Feed,
+                                 [this](ModelThread::Clock::time_point deadline) { return feed(deadline); });
 }
 
 RunController::~RunController() {
     shutdown();
+    m_model.stop();
 }
 
 std::vector<const RunTrace*> RunController::traces() const {
@@ -189,6 +196,7 @@ void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrac
     next.spools.resize(runs.size());
     if (firstRun > 0)
         next.spools.front() = std::move(baselineEvents);
+    const ModelThread::Hold hold(&m_model, ModelThread::Hold::Mode::Wait);
     if (m_job) {
         m_job->cancel = true;
         m_retired.push_back(std::move(m_job));
@@ -200,6 +208,7 @@ void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrac
 
     auto job = std::make_unique<Job>();
     job->generation = m_generation;
+    job->mailbox.setOnPost([model = &m_model] { model->wake(); });
     Job* raw = job.get();
     const bool keepEvents = m_keepEvents;
     job->thread.reset(QThread::create([raw, experiment, firstRun, keepEvents] {
@@ -215,6 +224,7 @@ void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrac
 }
 
 void RunController::showLoaded(Experiment experiment, std::vector<std::unique_ptr<RunTrace>> traces) {
+    const ModelThread::Hold hold(&m_model, ModelThread::Hold::Mode::Wait);
     if (m_job) {
         m_job->cancel = true;
         m_retired.push_back(std::move(m_job));
@@ -253,6 +263,7 @@ void RunController::stop() {
 }
 
 void RunController::shutdown() {
+    const ModelThread::Hold hold(&m_model, ModelThread::Hold::Mode::Wait);
     if (m_job) {
         m_job->cancel = true;
         m_retired.push_back(std::move(m_job));
@@ -263,7 +274,7 @@ void RunController::shutdown() {
     }
     m_retired.clear();
     m_timer.stop();
-    m_catchUp.stop();
+    m_retry.stop();
 }
 
 void RunController::drain() {
@@ -275,21 +286,31 @@ void RunController::drain() {
     }
     const quint64 generation = m_generation;
     WorkerProgress progress;
-    std::deque<WorkerMessage> messages = m_job->mailbox.take(progress, kDrainEvents);
-    bool grew = false;
-    const int runs = static_cast<int>(m_running.experiment.runs.size());
-    for (WorkerMessage& message : messages) {
-        handle(message, grew);
-        // A slot may have started another run: what is left belongs to the old one.
-        if (generation != m_generation)
+    {
+        const ModelThread::Hold hold(&m_model);
+        if (!hold) {
+            m_retry.start();
             return;
+        }
+        // Before a run's end: its last events were fed before it.
+        if (m_fed.exchange(false))
+            emit dataArrived();
+        std::deque<WorkerMessage> messages =
+            m_job->mailbox.take(progress, std::numeric_limits<std::size_t>::max(), Mailbox::Take::Others);
+        for (WorkerMessage& message : messages) {
+            handle(message);
+            // A slot may have started another run: what is left belongs to the old one.
+            if (generation != m_generation)
+                return;
+        }
+        // The new experiment's first events wait for its traces to be shown before they are fed.
+        if (m_job && !m_runningShown && m_job->mailbox.front() == Mailbox::Front::Events)
+            show();
     }
-    if (grew)
-        emit dataArrived();
     if (generation != m_generation || !m_job)
         return;
-    if (m_job->mailbox.backlog())
-        m_catchUp.start();
+    m_model.wake();
+    const int runs = static_cast<int>(m_running.experiment.runs.size());
     if (!progress.stage.empty())
         emit preparing(QString::fromStdString(progress.stage), progress.stageDone, progress.stageTotal);
     else if (progress.run >= 0 &&
@@ -298,7 +319,27 @@ void RunController::drain() {
     m_lastProgress = progress;
 }
 
-void RunController::handle(WorkerMessage& message, bool& grew) {
+bool RunController::feed(ModelThread::Clock::time_point deadline) {
+    if (!m_job || !m_runningShown)
+        return false;
+    Mailbox& mailbox = m_job->mailbox;
+    do {
+        WorkerProgress progress;
+        std::deque<WorkerMessage> messages = mailbox.take(progress, kFeedEvents, Mailbox::Take::Events);
+        if (messages.empty())
+            return false;
+        for (WorkerMessage& message : messages) {
+            const auto run = static_cast<std::size_t>(message.run);
+            if (run < m_shown.traces.size())
+                m_shown.traces[run]->append(message.events);
+            mailbox.recycle(std::move(message.events));
+        }
+        m_fed = true;
+    } while (ModelThread::Clock::now() < deadline);
+    return mailbox.front() == Mailbox::Front::Events;
+}
+
+void RunController::handle(WorkerMessage& message) {
     const auto run = static_cast<std::size_t>(message.run);
     switch (message.kind) {
     case WorkerMessage::Kind::RunStarted:
@@ -308,14 +349,7 @@ void RunController::handle(WorkerMessage& message, bool& grew) {
         else
             emit runStarted(message.run, static_cast<int>(m_running.experiment.runs.size()));
         break;
-    case WorkerMessage::Kind::Events:
-        show();
-        if (run < m_shown.traces.size()) {
-            m_shown.traces[run]->append(message.events);
-            grew = true;
-        }
-        if (m_job)
-            m_job->mailbox.recycle(std::move(message.events));
+    case WorkerMessage::Kind::Events: // fed to the traces on the model thread (feed())
         break;
     case WorkerMessage::Kind::RunFinished:
         show();
@@ -325,9 +359,6 @@ void RunController::handle(WorkerMessage& message, bool& grew) {
             // Nothing is lost (the columns stayed in memory), but the memory is no longer bounded.
             if (const std::string problem = m_shown.traces[run]->storageProblem(); !problem.empty())
                 emit notice(QString::fromStdString(m_shown.traces[run]->label() + ": " + problem));
-            if (grew)
-                emit dataArrived();
-            grew = false;
             emit runFinished(message.run);
         }
         break;
@@ -344,9 +375,6 @@ void RunController::handle(WorkerMessage& message, bool& grew) {
         break;
     }
     case WorkerMessage::Kind::Done:
-        if (grew)
-            emit dataArrived();
-        grew = false;
         finishJob();
         break;
     }

@@ -3,6 +3,7 @@
 
 #include "experiment/experiment.h"
 #include "gui/run_mailbox.h"
+#include "model_thread.h"
 #include "run.h"
 #include "run_trace.h"
 
@@ -10,15 +11,18 @@
 #include <QString>
 #include <QTimer>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
 namespace la {
 
 // Runs an experiment (policy A, then policy B if asked for, on the same dataset and cache state) on a
-// worker thread and turns its event batches into RunTraces on the GUI thread. Data flows one way:
-// the worker posts to a Mailbox, a timer drains it at 30 Hz; no Qt object crosses threads. Each
-// start() bumps the generation: a run still going is cancelled and whatever it still says is dropped.
+// worker thread and turns its event batches into RunTraces on the model thread. Data flows one way:
+// the worker posts to a Mailbox; the model thread feeds its event batches to the traces as they come,
+// and a GUI timer takes the other messages (a run started or finished, errors) at 30 Hz and acts on
+// them, holding the model's lock; no Qt object crosses threads. Each start() bumps the generation: a
+// run still going is cancelled and whatever it still says is dropped.
 // The runs on screen stay until the new experiment's first events arrive, so a start that fails
 // (a bad file, a block list beyond its end) leaves them as they were. Once the worker is gone, a run
 // that never ran (after one that was stopped or failed) is no longer shown: none is left going.
@@ -48,6 +52,10 @@ public:
     void shutdown();
     // Keep every event of each run in a spool file, for exports of what is on screen (default on).
     void setKeepEvents(bool keep) { m_keepEvents = keep; }
+    // The thread that feeds the traces; the views bin on it too (Dashboard::setModelThread). Whoever
+    // reads the traces from the GUI thread while a run goes holds its lock (ModelThread::Hold); the
+    // signals below are emitted with it held.
+    ModelThread& modelThread() { return m_model; }
 
     bool running() const { return m_job != nullptr; }
     quint64 generation() const { return m_generation; }
@@ -93,17 +101,23 @@ private:
     void launch(const Experiment& experiment, std::unique_ptr<RunTrace> baseline,
                 std::shared_ptr<const EventSpool> baselineEvents);
     void drain();
-    void handle(WorkerMessage& message, bool& grew);
+    // On the model thread, with its lock held: feeds the running job's event batches to the traces.
+    bool feed(ModelThread::Clock::time_point deadline);
+    void handle(WorkerMessage& message);
     void show();
     void finishJob();
     void dropRunsThatDidNotRun();
     void restartTrace(std::size_t run);
     void reapRetired();
 
+    // First, so that it goes last: its task reads every member below. Stopped in the destructor.
+    ModelThread m_model;
+    int m_feedTask = 0;
+    std::atomic<bool> m_fed{false}; // the model thread fed events since the last drain
     std::unique_ptr<Job> m_job;
     std::vector<std::unique_ptr<Job>> m_retired;
     QTimer m_timer;
-    QTimer m_catchUp; // drains again in the next turn while the worker is ahead
+    QTimer m_retry; // drains again soon when the model thread had the lock
     quint64 m_generation = 0;
     RunSet m_shown;
     RunSet m_running;           // the worker's runs: their traces move to m_shown with the first events

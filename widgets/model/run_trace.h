@@ -23,7 +23,7 @@
 namespace la {
 
 // The event kinds the views read (append() ignores the rest). The worker drops every other kind before
-// posting, so only these cross to the GUI thread: a run emits several times as many events in all.
+// posting, so only these cross to the model thread: a run emits several times as many events in all.
 inline constexpr std::array kViewedEventKinds{EventKind::Consumed, EventKind::ReadStarted,
                                               EventKind::EndOfStream, EventKind::DeviceReadStarted,
                                               EventKind::DeviceReadCompleted};
@@ -44,9 +44,10 @@ struct RunLimits {
 // Everything the views need from one run, kept compact instead of keeping its events (a 10 M-block
 // run has ~40 M of them, 1.3 GB): per position the block and its hit/miss/waited flags (5 bytes,
 // exact, for the raster), the state series in StateBuckets (bounded), and per read 17 bytes (exact,
-// for the request and size plots). Fed on the GUI thread from drained event batches. With spillTo(),
-// the exact columns live on disk but for a few chunks (a 100 M-block run would otherwise hold 2.2 GB
-// of them); the bounded aggregates stay in memory. One thread at a time.
+// for the request and size plots). Fed from the worker's event batches (in the window, on the model
+// thread: model_thread.h). With spillTo(), the exact columns live on disk but for a few chunks (a
+// 100 M-block run would otherwise hold 2.2 GB of them); the bounded aggregates stay in memory. One
+// thread at a time: in the window, whoever holds the model's lock.
 class RunTrace {
 public:
     // Reads are stored in chunks of this many; a chunk's first read is always in memory.

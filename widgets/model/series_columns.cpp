@@ -25,10 +25,13 @@ bool SeriesColumns::update(const RunTrace& trace, const Key& key, std::uint64_t 
         });
         return true;
     };
-    if (!widen(key, fold) && startOver(key, inX.first))
+    if (!widen(key, fold) && startOver(key, inX.first)) {
         m_columns.assign(key.x.valid() ? static_cast<std::size_t>(key.x.cells) : 0, Column{});
+        m_binnedEnd = 0;
+    }
     const StateBuckets& state = trace.state();
-    if (!key.x.valid() || state.size() == 0)
+    // Nothing new since the last bucket was binned in full: said without binning it again.
+    if (!key.x.valid() || state.size() == 0 || m_binnedEnd >= inX.end)
         return true;
     // Bucket min/max only grow as a bucket fills or merges with its neighbour, so binning a bucket
     // again is harmless: that is how the last, still growing, bucket is kept up to date.
@@ -56,6 +59,8 @@ bool SeriesColumns::update(const RunTrace& trace, const Key& key, std::uint64_t 
     }
     const bool complete = b >= bEnd;
     m_cursor = state.bucketStart(complete && b > 0 ? b - 1 : b);
+    if (complete)
+        m_binnedEnd = inX.end;
     return complete;
 }
 

@@ -50,6 +50,9 @@ private:
         bool used = false;
     };
     std::vector<Column> m_columns;
+    // The positions binned in full for the key: the last bucket is binned again (it may still grow)
+    // only once positions past this arrive.
+    std::uint64_t m_binnedEnd = 0;
 };
 
 } // namespace la

@@ -8,7 +8,7 @@ namespace la {
 StateBuckets::StateBuckets(std::size_t capacity)
     : m_capacity(std::max<std::size_t>(2, capacity & ~std::size_t(1))) {
     // Reserved once (address space only until used): regrowing a vector of a million buckets would
-    // stall the GUI thread copying it.
+    // stall the model thread (and so the panes) copying it.
     m_buckets.reserve(m_capacity);
     m_missesBefore.reserve(m_capacity);
 }
@@ -41,7 +41,7 @@ void StateBuckets::openBucket(const StateSample& sample) {
 }
 
 void StateBuckets::mergePairs() {
-    // On the GUI thread, at 1, 2, 4, ... M positions: written so that the compiler keeps the pair in
+    // As a run is fed, at 1, 2, 4, ... M positions: written so that the compiler keeps the pair in
     // registers and writes each field once (half the time of copying a bucket and merging into it).
     const std::size_t half = m_buckets.size() / 2;
     Bucket* buckets = m_buckets.data();

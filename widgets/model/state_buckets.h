@@ -71,7 +71,7 @@ private:
     void openBucket(const StateSample& sample);
     void mergePairs();
 
-    // One bucket: 32 bytes, appended with a single push_back (the GUI thread adds millions).
+    // One bucket: 32 bytes, appended with a single push_back (the model thread adds millions).
     struct Bucket {
         std::int64_t time;
         std::array<std::uint16_t, kStateSeriesCount> lo;
