@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // GUI responsiveness: the longest event-loop stall while a long simulated run is plotted live in the
-// window, what the event loop was busy with, and the time to export that run's dashboard. Prints
-// figures; not a test.
+// window, what the event loop was busy with, the machine's floor (the same meter in an idle event
+// loop, before and after), and the time to export that run's dashboard. Prints figures; not a test.
 //
 //   lookahead-gui-bench [run options]    (default: --dataset alternating --pattern-blocks 10000000
 //                                          --policy pg18; offscreen unless QT_QPA_PLATFORM is set)
@@ -11,6 +11,7 @@
 #include "gui/run_controller.h"
 #include "gui/run_setup_panel.h"
 #include "input_error.h"
+#include "model_thread.h"
 #include "state_buckets.h"
 
 #include <QApplication>
@@ -206,9 +207,13 @@ std::optional<la::CliOptions> parseOptions(int argc, char** argv) {
 
 void reportRun(la::MainWindow& window, const StallMeter& meter, qint64 runMs, const QElapsedTimer& wall) {
     std::uint64_t blocks = 0, reads = 0;
-    for (const la::RunTrace* trace : window.controller().traces()) {
-        blocks += trace->positions();
-        reads += trace->reads();
+    {
+        const la::ModelThread::Hold hold(&window.controller().modelThread(),
+                                         la::ModelThread::Hold::Mode::Wait);
+        for (const la::RunTrace* trace : window.controller().traces()) {
+            blocks += trace->positions();
+            reads += trace->reads();
+        }
     }
     const QLocale english(QLocale::English);
     std::printf("run: %s blocks, %s reads plotted live in %.2f s (last redraw done %lld ms later)\n",
@@ -234,7 +239,7 @@ void timeExports(la::MainWindow& window) {
 
 } // namespace
 
-// The state buckets fold on the GUI thread each time a live run's positions double past their
+// The state buckets fold on the model thread each time a live run's positions double past their
 // capacity (1 M): the time of one fold, the best of five.
 void timeStateFold() {
     double best = 0.0;
@@ -276,12 +281,24 @@ int main(int argc, char** argv) {
     for (int turn = 0; turn < 3; ++turn)
         QCoreApplication::processEvents();
 
+    // The machine's floor, measured beside whatever else runs on it: the same meter in this event
+    // loop while it does nothing, for a few seconds before the run and after it. A run's stalls are
+    // read against it (a build beside delays even a thread that only sleeps).
+    constexpr int kFloorMs = 3000;
+    StallMeter floorBefore;
+    StallMeter floorAfter;
+    const auto reportFloor = [](const char* when, const StallMeter& floor) {
+        std::printf("floor %s: an idle event loop's longest stall %.1f ms, p99 %.1f ms, p50 %.2f ms\n", when,
+                    floor.max(), floor.percentile(0.99), floor.percentile(0.5));
+    };
+
     StallMeter meter;
     app.setMeter(&meter);
     QElapsedTimer wall;
     QTimer settled; // polls until the last progressive redraw is done, without a nested event loop
     settled.setInterval(5);
     qint64 runMs = 0;
+    qint64 startNs = 0; // Run pressed until startRun() returned
     QObject::connect(&window.controller(), &la::RunController::finished, &app, [&] {
         runMs = wall.elapsed();
         settled.start();
@@ -292,19 +309,35 @@ int main(int argc, char** argv) {
         settled.stop();
         meter.stop();
         app.setRecording(false);
+        std::printf("start: Run pressed to the worker started in %.1f ms\n",
+                    static_cast<double>(startNs) / 1e6);
         reportRun(window, meter, runMs, wall);
         app.reportBusiest();
         app.reportLongestGaps(meter);
+        // LOOKAHEAD_BENCH_SCREENSHOT=FILE: the window as the run left it, to look at.
+        if (const QString shot = qEnvironmentVariable("LOOKAHEAD_BENCH_SCREENSHOT"); !shot.isEmpty())
+            window.grab().save(shot);
         timeExports(window);
         timeStateFold();
         std::printf("peak RSS %.0f MB\n", peakRssMb());
-        QCoreApplication::quit();
+        floorAfter.start();
+        QTimer::singleShot(kFloorMs, &app, [&] {
+            floorAfter.stop();
+            reportFloor("before", floorBefore);
+            reportFloor("after", floorAfter);
+            QCoreApplication::quit();
+        });
     });
-    QTimer::singleShot(0, &app, [&] {
+    floorBefore.start();
+    QTimer::singleShot(kFloorMs, &app, [&] {
+        floorBefore.stop();
         meter.start();
         app.setRecording(true);
         wall.start();
+        QElapsedTimer start;
+        start.start();
         window.startRun();
+        startNs = start.nsecsElapsed();
     });
     return QApplication::exec();
 }
