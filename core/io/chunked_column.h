@@ -13,7 +13,7 @@
 namespace la {
 
 // An append-only column stored in fixed chunks of 64 k items. Unlike std::vector it never copies what
-// it holds to grow, so appending to a column of millions stays a few microseconds on the GUI thread
+// it holds to grow, so appending to a column of millions stays a few microseconds on the thread feeding it
 // (a vector's doubling would stall it for tens of milliseconds), and nothing is reserved up front.
 //
 // Given a SpillFile, each chunk goes to it once full and only a few recently read chunks stay in
