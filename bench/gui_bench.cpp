@@ -299,6 +299,13 @@ int main(int argc, char** argv) {
     settled.setInterval(5);
     qint64 runMs = 0;
     qint64 startNs = 0; // Run pressed until startRun() returned
+    // LOOKAHEAD_BENCH_SCREENSHOT=FILE.png: the window as the run left it, and FILE-live.png as it was
+    // when A had finished and B was going, to look at.
+    const QString shot = qEnvironmentVariable("LOOKAHEAD_BENCH_SCREENSHOT");
+    QObject::connect(&window.controller(), &la::RunController::runFinished, &app, [&](int run) {
+        if (run == 0 && !shot.isEmpty())
+            window.grab().save(QString(shot).replace(QStringLiteral(".png"), QStringLiteral("-live.png")));
+    });
     QObject::connect(&window.controller(), &la::RunController::finished, &app, [&] {
         runMs = wall.elapsed();
         settled.start();
@@ -314,8 +321,7 @@ int main(int argc, char** argv) {
         reportRun(window, meter, runMs, wall);
         app.reportBusiest();
         app.reportLongestGaps(meter);
-        // LOOKAHEAD_BENCH_SCREENSHOT=FILE: the window as the run left it, to look at.
-        if (const QString shot = qEnvironmentVariable("LOOKAHEAD_BENCH_SCREENSHOT"); !shot.isEmpty())
+        if (!shot.isEmpty())
             window.grab().save(shot);
         timeExports(window);
         timeStateFold();
