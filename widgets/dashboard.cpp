@@ -141,7 +141,7 @@ void Dashboard::addView(PlotView* view) {
     connect(view, &PlotView::needsRefresh, this, &Dashboard::scheduleRefresh);
     connect(view, &PlotView::resized, this, [this] {
         scheduleRefresh();
-        if (m_frameView == 0)
+        if (m_frameTurn == 0)
             m_refreshTimer.start(0);
     });
     connect(view, &PlotView::xRangeChangedByUser, this,
@@ -290,7 +290,7 @@ void Dashboard::onUserRange(PlotView* source, double lo, double hi) {
 
 void Dashboard::scheduleRefresh() {
     // This frame's prepared turn missed the change: the frame ends by starting another.
-    if (m_frameView > 0) {
+    if (m_frameTurn > 0) {
         m_frameDone = false;
         return;
     }
@@ -303,7 +303,7 @@ void Dashboard::scheduleRefresh() {
 }
 
 void Dashboard::refreshNow() {
-    if (m_frameView == 0) {
+    if (m_frameTurn == 0) {
         const ModelThread::Hold hold(m_model);
         if (!hold) {
             m_refreshTimer.start(kRetryMs);
@@ -312,16 +312,22 @@ void Dashboard::refreshNow() {
         m_lastFrame.start();
         m_frameDone = true;
         prepareFrame();
-    }
-    // Then one view's replot per turn, so the loop answers input and timers between views.
-    if (m_frameView < m_views.size()) {
-        m_views[m_frameView++]->replot();
-        if (m_frameView < m_views.size()) {
+        if (!m_views.empty()) {
+            m_frameTurn = 1;
+            m_refreshTimer.start(0);
+            return;
+        }
+    } else {
+        // One view's replot per turn, in a turn of its own: the loop answers input and timers
+        // between them and after the preparing turn.
+        m_views[m_frameTurn - 1]->replot();
+        if (m_frameTurn < m_views.size()) {
+            ++m_frameTurn;
             m_refreshTimer.start(0);
             return;
         }
     }
-    m_frameView = 0;
+    m_frameTurn = 0;
     if (!m_frameDone)
         scheduleRefresh();
     else if (!m_allBinned)

@@ -62,7 +62,7 @@ public:
     void resetZoom();
     // No refresh pending or in progress and everything in view binned and drawn (tests wait for
     // this before checking pixels).
-    bool idle() const { return !m_refreshTimer.isActive() && m_frameView == 0 && m_allBinned; }
+    bool idle() const { return !m_refreshTimer.isActive() && m_frameTurn == 0 && m_allBinned; }
     const std::vector<PlotView*>& views() const { return m_views; }
     const std::vector<const RunTrace*>& runs() const { return m_runs; }
     const SummaryPanel* summaryPanel() const { return m_summary; }
@@ -114,10 +114,11 @@ private:
     std::vector<double> m_exportWeights; // per view, from its entry in the view list
     SummaryPanel* m_summary;
     QTimer m_refreshTimer;
-    QElapsedTimer m_lastFrame;   // when the last refresh began
-    std::size_t m_frameView = 0; // the frame's next turn: 0 prepares it, then one view's replot each
-    bool m_frameDone = true;     // nothing asked for a refresh since the frame under way began
-    bool m_allBinned = true;     // the last frame found everything in view binned
+    QElapsedTimer m_lastFrame; // when the last refresh began
+    // The frame's next turn: 0 prepares it (under the model's lock), then turn k replots view k - 1.
+    std::size_t m_frameTurn = 0;
+    bool m_frameDone = true; // nothing asked for a refresh since the frame under way began
+    bool m_allBinned = true; // the last frame found everything in view binned
     ModelThread* m_model = nullptr;
     int m_binTask = 0;
     std::vector<const RunTrace*> m_runs;
