@@ -6,10 +6,15 @@
 
 #include <QTest>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <future>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace la;
@@ -56,6 +61,7 @@ private slots:
     void holdsNestOnOneThread();
     void nullThreadIsAlwaysHeld();
     void stopEndsABusyThread();
+    void yieldsTheCpuToTheGuiThread();
 };
 
 // The views' task gets every slice while it has work; the feed gets one only once they have none.
@@ -164,6 +170,25 @@ void TestModelThread::stopEndsABusyThread() {
     while (slices.load() == 0)
         std::this_thread::yield();
     thread.stop();
+}
+
+// The model thread runs at nice 5 or lower priority (core/thread_priority.cpp), below a GUI thread of
+// normal priority, which keeps its own: on Linux a nice value is a thread's, not the process's.
+void TestModelThread::yieldsTheCpuToTheGuiThread() {
+    const int guiNice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+    ModelThread thread;
+    std::promise<int> modelNice;
+    bool asked = false; // under the model's lock
+    thread.addTask(ModelThread::Rank::Views, [&](Clock::time_point) {
+        if (!std::exchange(asked, true))
+            modelNice.set_value(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())));
+        return false;
+    });
+    thread.wake();
+    std::future<int> nice = modelNice.get_future();
+    QVERIFY(nice.wait_for(kHangGuard) == std::future_status::ready);
+    QVERIFY(nice.get() >= std::max(guiNice, 5));
+    QCOMPARE(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())), guiNice);
 }
 
 QTEST_GUILESS_MAIN(TestModelThread)

@@ -7,6 +7,7 @@
 #include "gui/tsan_annotations.h"
 #include "input_error.h"
 #include "io_backend.h"
+#include "thread_priority.h"
 
 #include <QThread>
 
@@ -211,7 +212,13 @@ void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrac
     job->mailbox.setOnPost([model = &m_model] { model->wake(); });
     Job* raw = job.get();
     const bool keepEvents = m_keepEvents;
-    job->thread.reset(QThread::create([raw, experiment, firstRun, keepEvents] {
+    // A simulated run's speed is nobody's measurement: the window that plots it comes first. A real
+    // run's time is a result, and keeps its priority.
+    const bool simulated = std::all_of(experiment.runs.begin(), experiment.runs.end(),
+                                       [](const RunVariant& run) { return run.config.io == IoMode::Sim; });
+    job->thread.reset(QThread::create([raw, experiment, firstRun, keepEvents, simulated] {
+        if (simulated)
+            yieldCpuToInteractiveThreads();
         runJob(experiment, firstRun, keepEvents, raw->mailbox, raw->cancel);
         raw->mailbox.markFinished();
         LA_TSAN_RELEASE(raw);

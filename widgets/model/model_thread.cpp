@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model_thread.h"
 
+#include "thread_priority.h"
+
 #include <pthread.h>
 
 #include <algorithm>
@@ -58,6 +60,7 @@ void ModelThread::stop() {
 }
 
 void ModelThread::run() {
+    yieldCpuToInteractiveThreads(); // the frames that show its work come first
     for (;;) {
         {
             std::unique_lock lock(m_control);
