@@ -31,6 +31,25 @@
 
 namespace {
 
+// The calling thread's CPU time and context switches: in a stall, CPU time short of the stall's
+// length with involuntary switches means the thread was runnable and waited for a CPU (other
+// threads, other processes); with voluntary switches, that it blocked (a lock, a page, I/O).
+struct ThreadUsage {
+    double cpuMs = 0.0;
+    long involuntary = 0;
+    long voluntary = 0;
+    static ThreadUsage now() {
+        rusage usage{};
+        getrusage(RUSAGE_THREAD, &usage);
+        return {static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
+                    static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3,
+                usage.ru_nivcsw, usage.ru_nvcsw};
+    }
+    ThreadUsage operator-(const ThreadUsage& earlier) const {
+        return {cpuMs - earlier.cpuMs, involuntary - earlier.involuntary, voluntary - earlier.voluntary};
+    }
+};
+
 // Gaps between the ticks of a 1 ms timer: each one beyond a tick is time the event loop was busy.
 class StallMeter : public QObject {
 public:
@@ -39,14 +58,18 @@ public:
         m_timer.setInterval(1);
         connect(&m_timer, &QTimer::timeout, this, [this] {
             const qint64 now = m_clock.nsecsElapsed();
+            const ThreadUsage usage = ThreadUsage::now();
             m_gapsMs.push_back(static_cast<double>(now - m_last) / 1e6);
             m_gapEnds.push_back(now);
+            m_gapUsage.push_back(usage - m_lastUsage);
             m_last = now;
+            m_lastUsage = usage;
         });
     }
     void start() {
         m_clock.start();
         m_last = 0;
+        m_lastUsage = ThreadUsage::now();
         m_timer.start();
     }
     void stop() { m_timer.stop(); }
@@ -64,20 +87,33 @@ public:
         return static_cast<std::size_t>(
             std::count_if(m_gapsMs.begin(), m_gapsMs.end(), [ms](double g) { return g > ms; }));
     }
+    // Of the gaps over `ms`, those the GUI thread slept through: it used no CPU and was never
+    // preempted, so its 1 ms timer's wake-up came late, which no work of the window's causes.
+    std::size_t overAsleep(double ms) const {
+        std::size_t asleep = 0;
+        for (std::size_t i = 0; i < m_gapsMs.size(); ++i)
+            asleep += m_gapsMs[i] > ms && m_gapUsage[i].cpuMs < 1.0 && m_gapUsage[i].involuntary == 0;
+        return asleep;
+    }
     std::size_t ticks() const { return m_gapsMs.size(); }
     const QElapsedTimer& clock() const { return m_clock; }
-    // The `count` longest gaps as [start, end) in ns of clock(), longest first.
-    std::vector<std::pair<qint64, qint64>> longest(std::size_t count) const {
+    struct Gap {
+        qint64 startNs = 0;
+        qint64 endNs = 0;
+        ThreadUsage usage; // what the GUI thread did in it
+    };
+    // The `count` longest gaps, longest first.
+    std::vector<Gap> longest(std::size_t count) const {
         std::vector<std::size_t> order(m_gapsMs.size());
         for (std::size_t i = 0; i < order.size(); ++i)
             order[i] = i;
         count = std::min(count, order.size());
         std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(),
                           [this](std::size_t a, std::size_t b) { return m_gapsMs[a] > m_gapsMs[b]; });
-        std::vector<std::pair<qint64, qint64>> gaps;
+        std::vector<Gap> gaps;
         for (std::size_t i = 0; i < count; ++i) {
             const qint64 end = m_gapEnds[order[i]];
-            gaps.emplace_back(end - static_cast<qint64>(m_gapsMs[order[i]] * 1e6), end);
+            gaps.push_back({end - static_cast<qint64>(m_gapsMs[order[i]] * 1e6), end, m_gapUsage[order[i]]});
         }
         return gaps;
     }
@@ -86,7 +122,9 @@ private:
     QTimer m_timer;
     QElapsedTimer m_clock;
     std::vector<qint64> m_gapEnds;
+    std::vector<ThreadUsage> m_gapUsage;
     qint64 m_last = 0;
+    ThreadUsage m_lastUsage;
     std::vector<double> m_gapsMs;
 };
 
@@ -120,11 +158,15 @@ public:
     // What the event loop did during the longest gaps: the events of 0.5 ms or more within each.
     void reportLongestGaps(const StallMeter& meter) const {
         std::printf(
-            "the longest gaps and the events of 0.5 ms or more in them (wall, and the GUI thread's CPU "
-            "time: less means it waited, for the CPU or for I/O):\n");
-        for (const auto& [start, end] : meter.longest(5)) {
-            std::printf("  %.1f ms at %.3f s:", static_cast<double>(end - start) / 1e6,
-                        static_cast<double>(start) / 1e9);
+            "the longest gaps, what the GUI thread did in them (its CPU time and context switches) and "
+            "the events of 0.5 ms or more in them (wall, and the GUI thread's CPU time: less means it "
+            "waited, for the CPU or for I/O):\n");
+        for (const StallMeter::Gap& gap : meter.longest(5)) {
+            const qint64 start = gap.startNs;
+            const qint64 end = gap.endNs;
+            std::printf("  %.1f ms at %.3f s (cpu %.1f, switches %ld involuntary, %ld voluntary):",
+                        static_cast<double>(end - start) / 1e6, static_cast<double>(start) / 1e9,
+                        gap.usage.cpuMs, gap.usage.involuntary, gap.usage.voluntary);
             for (const Span& span : m_spans) {
                 if (span.startNs + static_cast<qint64>(span.ms * 1e6) > start && span.startNs < end)
                     std::printf(" [%.1f (cpu %.1f) %s]", span.ms, span.cpuMs, nameOf(span.source).c_str());
@@ -223,6 +265,10 @@ void reportRun(la::MainWindow& window, const StallMeter& meter, qint64 runMs, co
     std::printf(
         "event loop: longest stall %.1f ms, p99 %.1f ms, p50 %.2f ms, %zu gaps > 50 ms of %zu ticks\n",
         meter.max(), meter.percentile(0.99), meter.percentile(0.5), meter.over(50.0), meter.ticks());
+    constexpr double kFrameMs = 16.0; // one frame at 60 Hz
+    std::printf(
+        "gaps over one 60 Hz frame (%.0f ms): %zu, of which %zu slept through (the wake-up came late)\n",
+        kFrameMs, meter.over(kFrameMs), meter.overAsleep(kFrameMs));
 }
 
 void timeExports(la::MainWindow& window) {
