@@ -483,7 +483,7 @@ void TestGuiViews::dragStopsAtTheStart() {
 }
 
 // At 1280×720 the log distance axis had only "1, 32": 2, what the collapse is about, is labelled
-// wherever it is in view.
+// wherever it is in view, over the whole run and zoomed deep into A's collapse.
 void TestGuiViews::logDistanceAxisLabelsTwo() {
     MainWindow window;
     window.resize(1280, 720);
@@ -491,11 +491,25 @@ void TestGuiViews::logDistanceAxisLabelsTwo() {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     runToEnd(window, smallRun());
     PlotView* distance = window.dashboard()->views()[0];
-    for (std::size_t pane = 0; pane < 2; ++pane) {
-        const QVector<QString> labels = tickLabels(distance, distance->pane(pane)->axis(QCPAxis::atLeft));
-        QVERIFY2(labels.contains(QStringLiteral("2")),
-                 qPrintable(QStringList(labels.begin(), labels.end()).join(u',')));
-    }
+    const auto verifyTwoLabelled = [distance] {
+        for (std::size_t pane = 0; pane < 2; ++pane) {
+            const QVector<QString> labels = tickLabels(distance, distance->pane(pane)->axis(QCPAxis::atLeft));
+            QVERIFY2(labels.contains(QStringLiteral("2")),
+                     qPrintable(QStringList(labels.begin(), labels.end()).join(u',')));
+        }
+    };
+    verifyTwoLabelled();
+
+    const RunTrace& pg18 = *window.controller().traces()[0];
+    QVERIFY(pg18.collapseCount() > 0);
+    const CollapseInterval collapse = pg18.collapse(0);
+    window.dashboard()->setXMode(XAxis::Position);
+    const double lo = static_cast<double>(collapse.first) + 100.0;
+    window.dashboard()->zoomTo(lo, lo + 64.0);
+    QVERIFY(waitIdle(window));
+    QCOMPARE(distance->pane(0)->axis(QCPAxis::atBottom)->range().lower, lo);
+    verifyTwoLabelled();
+    saveScreenshot(&window, QStringLiteral("window-1280x720-deep-zoom.png"));
 }
 
 // An observed run from a kernel capture: the program's 16-block reads, and beside them the device's
