@@ -31,6 +31,12 @@
 
 namespace {
 
+double threadCpuMs() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+}
+
 // The calling thread's CPU time and context switches: in a stall, CPU time short of the stall's
 // length with involuntary switches means the thread was runnable and waited for a CPU (other
 // threads, other processes); with voluntary switches, that it blocked (a lock, a page, I/O).
@@ -41,9 +47,7 @@ struct ThreadUsage {
     static ThreadUsage now() {
         rusage usage{};
         getrusage(RUSAGE_THREAD, &usage);
-        return {static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
-                    static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3,
-                usage.ru_nivcsw, usage.ru_nvcsw};
+        return {threadCpuMs(), usage.ru_nivcsw, usage.ru_nvcsw};
     }
     ThreadUsage operator-(const ThreadUsage& earlier) const {
         return {cpuMs - earlier.cpuMs, involuntary - earlier.involuntary, voluntary - earlier.voluntary};
@@ -161,12 +165,10 @@ public:
             "the longest gaps, what the GUI thread did in them (its CPU time and context switches) and "
             "the events of 0.5 ms or more in them (wall, and the GUI thread's CPU time: less means it "
             "waited, for the CPU or for I/O):\n");
-        for (const StallMeter::Gap& gap : meter.longest(5)) {
-            const qint64 start = gap.startNs;
-            const qint64 end = gap.endNs;
+        for (const auto& [start, end, usage] : meter.longest(5)) {
             std::printf("  %.1f ms at %.3f s (cpu %.1f, switches %ld involuntary, %ld voluntary):",
-                        static_cast<double>(end - start) / 1e6, static_cast<double>(start) / 1e9,
-                        gap.usage.cpuMs, gap.usage.involuntary, gap.usage.voluntary);
+                        static_cast<double>(end - start) / 1e6, static_cast<double>(start) / 1e9, usage.cpuMs,
+                        usage.involuntary, usage.voluntary);
             for (const Span& span : m_spans) {
                 if (span.startNs + static_cast<qint64>(span.ms * 1e6) > start && span.startNs < end)
                     std::printf(" [%.1f (cpu %.1f) %s]", span.ms, span.cpuMs, nameOf(span.source).c_str());
@@ -209,11 +211,6 @@ private:
         double cpuMs = 0.0;
         const Source* source = nullptr;
     };
-    static double threadCpuMs() {
-        timespec now{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-        return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
-    }
     std::string nameOf(const Source* source) const {
         for (const auto& [name, candidate] : m_sources)
             if (&candidate == source)

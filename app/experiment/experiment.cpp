@@ -39,6 +39,10 @@ std::optional<Comparison> comparisonNamed(std::string_view name) {
     return valueNamed(kComparisonNames, name);
 }
 
+bool timesRealIo(const RunVariant& variant) {
+    return !variant.observed && variant.config.io != IoMode::Sim;
+}
+
 Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
     RunVariant a;
     a.config = config;

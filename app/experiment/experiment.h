@@ -39,6 +39,10 @@ enum class Comparison { None, Policy, Direction, BackwardCombining, Observed, In
 const char* comparisonName(Comparison comparison);
 std::optional<Comparison> comparisonNamed(std::string_view name);
 
+// A run whose time is a measurement: real I/O, not the simulated device nor a replay of an imported
+// trace. Only such runs repeat, and only their threads keep their priority.
+bool timesRealIo(const RunVariant& variant);
+
 // A alone, or A then B. The CLI, the window and the exports all describe runs by this.
 struct Experiment {
     std::vector<RunVariant> runs;

@@ -99,7 +99,7 @@ void commitOutputs(std::unique_ptr<EventCsvWriter>& csv, std::unique_ptr<Session
 // How many times `variant` goes: its repeat with real I/O; once on the simulated device, whose runs
 // are deterministic (its jitter is seeded), and for an imported trace, which is a replay.
 int repeatsOf(const RunVariant& variant) {
-    return variant.observed || variant.config.io == IoMode::Sim ? 1 : std::max(1, variant.config.repeat);
+    return timesRealIo(variant) ? std::max(1, variant.config.repeat) : 1;
 }
 
 // The repeats in the order they go: A B, then B A, then A B ... (A B B A A B B A), so that a drift

@@ -212,12 +212,11 @@ void RunController::launch(const Experiment& experiment, std::unique_ptr<RunTrac
     job->mailbox.setOnPost([model = &m_model] { model->wake(); });
     Job* raw = job.get();
     const bool keepEvents = m_keepEvents;
-    // A simulated run's speed is nobody's measurement: the window that plots it comes first. A real
-    // run's time is a result, and keeps its priority.
-    const bool simulated = std::all_of(experiment.runs.begin(), experiment.runs.end(),
-                                       [](const RunVariant& run) { return run.config.io == IoMode::Sim; });
-    job->thread.reset(QThread::create([raw, experiment, firstRun, keepEvents, simulated] {
-        if (simulated)
+    // A run whose time is no measurement lets the window that plots it come first; a real run's
+    // time is a result, and keeps its priority.
+    const bool timed = std::any_of(experiment.runs.begin(), experiment.runs.end(), timesRealIo);
+    job->thread.reset(QThread::create([raw, experiment, firstRun, keepEvents, timed] {
+        if (!timed)
             yieldCpuToInteractiveThreads();
         runJob(experiment, firstRun, keepEvents, raw->mailbox, raw->cancel);
         raw->mailbox.markFinished();
