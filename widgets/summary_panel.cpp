@@ -101,6 +101,7 @@ void SummaryPanel::refresh() {
     for (const RunTrace* trace : m_runs)
         summaries.push_back(trace->summary() ? &*trace->summary() : nullptr);
     m_strip->setRows(repeatStripRows(summaries, {header.begin() + 1, header.end()}));
+    showStripIfDone();
     QHeaderView* columns = m_table->horizontalHeader();
     for (int c = 0; c < m_table->columnCount(); ++c)
         columns->setSectionResizeMode(c, c % groupColumns == 0 ? QHeaderView::ResizeToContents
@@ -119,7 +120,14 @@ void SummaryPanel::setLive(bool live) {
         setMinimumHeight(0);
         setMaximumHeight(QWIDGETSIZE_MAX);
     }
+    showStripIfDone();
     fitHeight();
+}
+
+void SummaryPanel::showStripIfDone() {
+    // While live the panel keeps its height, and a strip that appeared as A's repeats ended was drawn
+    // over the table's last rows: it shows once the runs are over.
+    m_strip->setVisible(!m_live && !m_strip->rows().empty());
 }
 
 void SummaryPanel::resizeEvent(QResizeEvent* event) {

@@ -41,6 +41,7 @@ protected:
 
 private:
     void fitHeight();
+    void showStripIfDone();
     QTableWidget* m_table;
     RepeatStrip* m_strip;
     std::vector<const RunTrace*> m_runs;
