@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// A throwaway PostgreSQL 15 server for tests: initdb in a temporary directory as the `postgres` user
+// A throwaway PostgreSQL server for tests: initdb in a temporary directory as the `postgres` user
 // (PostgreSQL refuses to run as root), reachable only through a Unix socket in that directory. The
-// destructor stops the server and removes the directory, on every path out of a test.
+// destructor stops the server and removes the directory, on every path out of a test. Debian's 15
+// unless another installation is given (pg_installations.h: the 19 of ../shared/pg/, …).
+
+#include "pg_installations.h"
 
 #include <QDir>
 #include <QFile>
@@ -26,24 +29,23 @@ namespace la::test {
 
 class PgServer {
 public:
-    static QString binDir() { return QStringLiteral("/usr/lib/postgresql/15/bin"); }
-    // Why a server cannot be started here, or empty.
-    static QString unavailable() {
-        if (!QFileInfo(binDir() + QStringLiteral("/initdb")).isExecutable())
-            return QStringLiteral("postgresql-15 is not installed (packaging/install-deps.sh installs it)");
+    // Why a server of `installation` cannot be started here, or empty.
+    static QString unavailable(const PgInstallation& installation = debianPg15()) {
+        if (!installation.available())
+            return installation.why;
         if (::geteuid() == 0 && !::getpwnam("postgres"))
             return QStringLiteral("running as root and there is no postgres user to run the server as");
         return {};
     }
 
-    PgServer() = default;
+    explicit PgServer(PgInstallation installation = debianPg15()) : m_installation(std::move(installation)) {}
     PgServer(const PgServer&) = delete;
     PgServer& operator=(const PgServer&) = delete;
     ~PgServer() { stop(); }
 
-    // initdb (with data checksums if asked), configure and start. Returns an error message, empty on
-    // success.
-    QString start(bool dataChecksums = false) {
+    // initdb (with data checksums if asked), configure (with `settings`, postgresql.conf lines, last)
+    // and start. Returns an error message, empty on success.
+    QString start(bool dataChecksums = false, const QString& settings = {}) {
         if (!m_dir.isValid())
             return QStringLiteral("no temporary directory");
         m_port = freePort();
@@ -67,9 +69,10 @@ public:
         // workers), no fsync cost.
         conf.write(QStringLiteral("listen_addresses = ''\nunix_socket_directories = '%1'\nport = %2\n"
                                   "autovacuum = off\nmax_parallel_workers_per_gather = 0\nfsync = off\n"
-                                  "shared_buffers = 128MB\n")
+                                  "shared_buffers = 128MB\n%3\n")
                        .arg(m_dir.path())
                        .arg(m_port)
+                       .arg(settings)
                        .toUtf8());
         conf.close();
         return pgCtl(QStringLiteral("start"));
@@ -82,6 +85,9 @@ public:
             pgCtl(QStringLiteral("stop"), QStringLiteral("immediate"));
     }
 
+    const PgInstallation& installation() const { return m_installation; }
+    QString binDir() const { return m_installation.binDir; }
+    int major() const { return m_installation.major; }
     QString dataDir() const { return m_dir.path() + QStringLiteral("/data"); }
     QString socketDir() const { return m_dir.path(); }
     int port() const { return m_port; }
@@ -230,6 +236,7 @@ private:
         return {};
     }
 
+    PgInstallation m_installation;
     QTemporaryDir m_dir{QDir::tempPath() + QStringLiteral("/lookahead-pg-XXXXXX")};
     int m_port = 0;
     bool m_running = false;
