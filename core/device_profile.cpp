@@ -36,11 +36,16 @@ std::pair<std::size_t, double> bracket(const std::vector<LatencyFigures>& figure
     return {figures.size() - 1, 0.0};
 }
 
-std::string checkFigures(const LatencyFigures& f, const std::string& where) {
+std::string checkFigures(const LatencyFigures& f, int parallelism, const std::string& where) {
     if (f.depth < 1 || f.depth > kMaxDepth)
         return where + ": depth " + std::to_string(f.depth) + " is outside 1.." + std::to_string(kMaxDepth);
-    if (!std::isfinite(f.iops) || f.iops <= 0.0 || f.iops > kMaxIops)
-        return where + ": iops " + number(f.iops) + " is not a rate above 0 and up to 1e9";
+    // By Little's law the reads under way (the depth, at most the device's parallelism) over the
+    // rate is the time a read takes: at a lower rate it would take over a minute (finish() derives
+    // the sequential reads' service time so, and a slower read is not a device's figure).
+    const double leastIops = double(std::min(f.depth, parallelism)) / (kMaxLatencyNs / 1e9);
+    if (!std::isfinite(f.iops) || f.iops < leastIops || f.iops > kMaxIops)
+        return where + ": iops " + number(f.iops) + " is outside " + number(leastIops) +
+               "..1e+09 (reads a second; fewer at this depth would make a read take over a minute)";
     for (std::size_t i = 0; i < kProfileLevels.size(); ++i) {
         const double q = f.quantileNs[i];
         if (!std::isfinite(q) || q <= 0.0 || q > kMaxLatencyNs)
@@ -56,14 +61,14 @@ std::string checkFigures(const LatencyFigures& f, const std::string& where) {
     return {};
 }
 
-std::string checkSeries(const std::vector<LatencyFigures>& series, const std::string& what) {
+std::string checkSeries(const std::vector<LatencyFigures>& series, int parallelism, const std::string& what) {
     if (series.empty())
         return what + ": no figures";
     if (series.size() > 32)
         return what + ": " + std::to_string(series.size()) + " depths, at most 32 are read";
     for (std::size_t i = 0; i < series.size(); ++i) {
         const std::string where = what + " at depth " + std::to_string(series[i].depth);
-        if (std::string problem = checkFigures(series[i], where); !problem.empty())
+        if (std::string problem = checkFigures(series[i], parallelism, where); !problem.empty())
             return problem;
         if (i > 0 && series[i].depth <= series[i - 1].depth)
             return where + ": depths must ascend (it follows depth " + std::to_string(series[i - 1].depth) +
@@ -85,17 +90,19 @@ double LatencyFigures::latencyAt(double u) const {
 }
 
 std::string checkDeviceProfile(const DeviceProfile& profile) {
-    if (std::string problem = checkSeries(profile.random, "8 kB random reads"); !problem.empty())
+    if (profile.parallelism < 1 || profile.parallelism > 4096)
+        return "parallelism " + std::to_string(profile.parallelism) + " is outside 1..4096";
+    if (std::string problem = checkSeries(profile.random, profile.parallelism, "8 kB random reads");
+        !problem.empty())
         return problem;
-    if (std::string problem = checkSeries(profile.sequential, "sequential reads"); !problem.empty())
+    if (std::string problem = checkSeries(profile.sequential, profile.parallelism, "sequential reads");
+        !problem.empty())
         return problem;
     if (profile.sequentialBytes < 2 * DeviceProfile::kRandomReadBytes ||
         profile.sequentialBytes > (1u << 20) ||
         profile.sequentialBytes % DeviceProfile::kRandomReadBytes != 0)
         return "sequential read size " + std::to_string(profile.sequentialBytes) +
                " bytes is not a whole number of 8 kB blocks from 16 kB to 1 MiB";
-    if (profile.parallelism < 1 || profile.parallelism > 4096)
-        return "parallelism " + std::to_string(profile.parallelism) + " is outside 1..4096";
     return {};
 }
 

@@ -65,9 +65,10 @@ private:
 };
 
 // The first problem with `profile`'s figures, or "" if there is none: depths ascending within
-// 1..1024, positive finite rates and latencies up to a minute, quantiles that never decrease, a mean
-// within the minimum and the maximum, a sequential read size of 16 kB..1 MiB in whole blocks,
-// parallelism 1..4096.
+// 1..1024, latencies above 0 and up to a minute, rates up to 1e9 a second and high enough that a read
+// at that depth takes at most a minute (Little's law), quantiles that never decrease, a mean within
+// the minimum and the maximum, a sequential read size of 16 kB..1 MiB in whole blocks, parallelism
+// 1..4096. Each figure a read's service time is drawn from is then bounded, so a run's clock is too.
 std::string checkDeviceProfile(const DeviceProfile& profile);
 
 // The smallest measured depth whose IOPS reach 90 % of the best measured: beyond it, more requests

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <string>
 
 namespace la {
 
@@ -20,6 +21,12 @@ SimDevice::SimDevice(const SimDeviceConfig& config)
                                                      pending.completes = schedule(at, pending.nblocks);
                                                      return pending.completes;
                                                  });
+}
+
+void SimDevice::clockOverrun() const {
+    throw IoError("the simulated clock passed 2^60 ns (36 years) at " + std::to_string(m_reads) +
+                  " reads: the device's latencies and the consumer's time per block (--device-profile, "
+                  "--latency-us, --consumer-ns) make a run longer than any can be");
 }
 
 std::int64_t SimDevice::jittered(std::int64_t service) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "block_size.h"
+#include "figure_limits.h"
 #include "io_backend.h"
 #include "io_worker_rules.h"
 #include "sim_workers.h"
@@ -51,7 +52,11 @@ public:
     std::int64_t now() override { return m_now; }
     void start(const ReadRequest& request) override;
     ReadOutcome wait(std::uint32_t ioId) override;
-    void consume(std::int64_t ns) override { m_now += ns; }
+    void consume(std::int64_t ns) override {
+        m_now += ns;
+        if (m_now > kMaxRunTimeNs) [[unlikely]]
+            clockOverrun();
+    }
     std::uint64_t deviceReads() const override { return m_reads; }
     std::uint64_t deviceBytes() const override { return m_bytes; }
     // The I/O worker pool's size so far (all zero without a pool), its events run up to now.
@@ -70,6 +75,8 @@ private:
     [[gnu::noinline]] std::int64_t jittered(std::int64_t service);
     [[gnu::noinline]] std::int64_t profiled(std::int64_t at, std::uint32_t nblocks);
     void growPending();
+    // The clock passed kMaxRunTimeNs: throws IoError, before any time could overflow.
+    [[noreturn, gnu::noinline]] void clockOverrun() const;
     void takeEarliestChannel(std::int64_t freeAgain);
     // The worker pool's part of start() and wait(), out of line: only worker runs take it.
     [[gnu::noinline]] std::int64_t startWithWorkers(const ReadRequest& request);
@@ -125,7 +132,11 @@ inline std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) 
         service = profiled(at, nblocks);
     else if (m_config.jitter > 0.0)
         service = jittered(service);
+    // Each term is at most kMaxRunTimeNs (a service time is bounded by the options' and a device
+    // profile's ranges): the sum cannot overflow, and past the limit the run stops.
     const std::int64_t done = std::max(at, channelFree) + std::max<std::int64_t>(service, 1);
+    if (done > kMaxRunTimeNs) [[unlikely]]
+        clockOverrun();
     takeEarliestChannel(done);
     ++m_reads;
     m_bytes += std::uint64_t{nblocks} * kBlockSize;

@@ -3,10 +3,21 @@
 
 // The lookahead binary run as a user runs it: arguments in, exit code and both outputs back.
 
+#include <QFile>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
 #include <QTest>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <vector>
+
+extern char** environ;
 
 namespace la::test {
 
@@ -44,6 +55,51 @@ inline CliResult runLookahead(const QStringList& args, int timeoutMs) {
     QProcess process;
     process.start(QStringLiteral(LOOKAHEAD_BINARY), args);
     return finishProcess(process, timeoutMs);
+}
+
+// A run whose peak memory is measured (wait4's rusage of the child alone), its output kept in files
+// of `dir`; one that outlasts `timeoutMs` is killed and has exit code -1.
+struct MeasuredRun {
+    CliResult result;
+    long maxRssKb = -1;
+};
+
+inline MeasuredRun runMeasured(const QStringList& args, const QString& dir, int timeoutMs = 60'000) {
+    const QByteArray out = (dir + QStringLiteral("/measured-out.txt")).toLocal8Bit();
+    const QByteArray err = (dir + QStringLiteral("/measured-err.txt")).toLocal8Bit();
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&actions, 2, err.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    std::vector<QByteArray> storage{QByteArrayLiteral(LOOKAHEAD_BINARY)};
+    for (const QString& arg : args)
+        storage.push_back(arg.toLocal8Bit());
+    std::vector<char*> argv;
+    for (QByteArray& arg : storage)
+        argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    MeasuredRun m;
+    pid_t pid = 0;
+    const int spawned = posix_spawn(&pid, LOOKAHEAD_BINARY, &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned != 0)
+        return m;
+    int status = 0;
+    rusage usage{};
+    const bool ended =
+        QTest::qWaitFor([&] { return ::wait4(pid, &status, WNOHANG, &usage) == pid; }, timeoutMs);
+    if (!ended) {
+        ::kill(pid, SIGKILL);
+        ::wait4(pid, &status, 0, &usage);
+        return m;
+    }
+    const auto text = [](const QByteArray& path) {
+        QFile f(QString::fromLocal8Bit(path));
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    };
+    m.result = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text(out), text(err)};
+    m.maxRssKb = usage.ru_maxrss;
+    return m;
 }
 
 } // namespace la::test

@@ -470,6 +470,10 @@ void TestCapture::nonRootIsRefused() {
     if (::geteuid() != 0)
         QSKIP("runs the binary as user nobody, which needs root");
     const QString file = makeDataFile(m_dir.path(), 1);
+    // A file the user may read: what is refused is the tracer, not the file (every --files is opened).
+    QVERIFY(QFile::setPermissions(m_dir.path(),
+                                  QFile::permissions(m_dir.path()) | QFile::ReadOther | QFile::ExeOther));
+    QVERIFY(QFile::setPermissions(file, QFile::permissions(file) | QFile::ReadOther));
     QProcess process;
     process.setChildProcessModifier([] {
         if (::setgid(65534) != 0 || ::setuid(65534) != 0)

@@ -427,7 +427,8 @@ void TestDatasets::blockListErrors_data() {
     for (int b = 0; b < 16; ++b)
         sixteenGood += QByteArray::number(b) + '\n';
     QTest::newRow("missing file") << QByteArray() << QString::fromUtf8(std::strerror(ENOENT));
-    QTest::newRow("directory") << QByteArray("dir") << QString::fromUtf8(std::strerror(EISDIR));
+    QTest::newRow("directory") << QByteArray("dir")
+                               << QStringLiteral("it is a directory, not a regular file");
     QTest::newRow("malformed")
         << sixteenGood + "abc\n"
         << "line 17: 'abc' is not a block number (expected a whole number 0..4294967294)";

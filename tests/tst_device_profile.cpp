@@ -5,9 +5,11 @@
 #include "cli_process.h"
 #include "device_profile.h"
 #include "experiment/device_profile_json.h"
+#include "figure_limits.h"
 #include "input_error.h"
 #include "run.h"
 #include "run_options.h"
+#include "sim_device.h"
 #include "splitmix64.h"
 #include "test_files.h"
 
@@ -204,8 +206,22 @@ private slots:
         QTest::newRow("text for a number")
             << bytesOf(withRandom(good, 0, QStringLiteral("iops"), QStringLiteral("fast")))
             << "random_reads[0]: \"iops\" must be a number";
-        QTest::newRow("negative rate")
-            << bytesOf(withRandom(good, 2, QStringLiteral("iops"), -5)) << "depth 4: iops -5 is not a rate";
+        QTest::newRow("negative rate") << bytesOf(withRandom(good, 2, QStringLiteral("iops"), -5))
+                                       << "depth 4: iops -5 is outside 0.0666667..1e+09";
+        // Rates no device has (issue 42 defect 9): 1e-300 made a read take 1 ns (the service time's
+        // overflow), 1e-9 pushed the clock to 2^63 ns. At depth D a read would take D / iops seconds.
+        QTest::newRow("iops 1e-300")
+            << bytesOf(withRandom(good, 0, QStringLiteral("iops"), 1e-300))
+            << "8 kB random reads at depth 1: iops 1e-300 is outside 0.0166667..1e+09 (reads a second; fewer "
+               "at this depth would make a read take over a minute)";
+        QJsonObject slowSequential = good;
+        QJsonObject seq = slowSequential[QStringLiteral("sequential_reads")].toObject();
+        QJsonObject depth1 = seq[QStringLiteral("depths")].toArray()[0].toObject();
+        depth1[QStringLiteral("iops")] = 1e-9;
+        seq[QStringLiteral("depths")] = QJsonArray{depth1};
+        slowSequential[QStringLiteral("sequential_reads")] = seq;
+        QTest::newRow("iops 1e-9") << bytesOf(slowSequential)
+                                   << "sequential reads at depth 1: iops 1e-09 is outside 0.0166667..1e+09";
         QTest::newRow("negative latency") << bytesOf(withRandom(good, 0, QStringLiteral("min"), -1, true))
                                           << "latency min -1 us is not a time";
         QTest::newRow("non-monotone quantiles")
@@ -372,6 +388,54 @@ private slots:
         QCOMPARE(refused.exitCode, 2);
         QVERIFY2(refused.err.contains(bad) && refused.err.contains(QStringLiteral("schema")),
                  qPrintable(refused.err));
+        // A rate no device has is refused, naming the file, the figure and its range (issue 42
+        // defect 9): 1e-300 IOPS ran, as 1 ns a block.
+        for (const double iops : {1e-300, 1e-9}) {
+            QJsonObject json = profileJson();
+            QJsonObject sequential = json[QStringLiteral("sequential_reads")].toObject();
+            QJsonObject depth1 = sequential[QStringLiteral("depths")].toArray()[0].toObject();
+            depth1[QStringLiteral("iops")] = iops;
+            sequential[QStringLiteral("depths")] = QJsonArray{depth1};
+            json[QStringLiteral("sequential_reads")] = sequential;
+            const QString absurd =
+                la::test::writeFile(dir.filePath(QStringLiteral("absurd.json")), bytesOf(json));
+            const auto r =
+                runLookahead(scan + QStringList{QStringLiteral("--device-profile"), absurd}, 60'000);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(
+                r.err.contains(
+                    QStringLiteral("device profile '%1': sequential reads at depth 1: iops ").arg(absurd)) &&
+                    r.err.contains(QStringLiteral(" is outside 0.0166667..1e+09")),
+                qPrintable(r.err));
+        }
+        // The simulated device's own figures would be dropped beside a profile, and a real device
+        // ignores it: each is refused, naming both (issue 42 defect 11).
+        for (const QStringList& beside :
+             {QStringList{QStringLiteral("--latency-us"), QStringLiteral("5")},
+              QStringList{QStringLiteral("--jitter"), QStringLiteral("0.2")},
+              QStringList{QStringLiteral("--device-parallelism"), QStringLiteral("8")},
+              QStringList{QStringLiteral("--io"), QStringLiteral("sync")}}) {
+            const auto r =
+                runLookahead(scan + QStringList{QStringLiteral("--device-profile"), slow} + beside, 60'000);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(beside.first()) && r.err.contains(QStringLiteral("--device-profile")) &&
+                         r.err.count(QLatin1Char('\n')) == 1,
+                     qPrintable(r.err));
+        }
+    }
+
+    // A clock that would pass any run's length stops the run with an error, before it overflows: the
+    // bounded figures keep a read's time to minutes, but a long run of them could still get there.
+    void simulatedClockStopsBeforeOverflow() {
+        SimDevice device(SimDeviceConfig{});
+        device.consume(kMaxRunTimeNs);
+        QVERIFY_THROWS_EXCEPTION(IoError, device.consume(1));
+        SimDevice reading(SimDeviceConfig{});
+        reading.consume(kMaxRunTimeNs - 1000);
+        ReadRequest request;
+        request.ioId = 1;
+        request.nblocks = 1;
+        QVERIFY_THROWS_EXCEPTION(IoError, reading.start(request));
     }
 
     // `lookahead calibrate` on a small real file, briefly: a profile --device-profile takes. Its

@@ -182,6 +182,28 @@ void TestExplainOutput::damagedOutputIsRefused_data() {
     QTest::newRow("json bad count")
         << QByteArray("[{\"Plan\": {\"Node Type\": \"Seq Scan\", \"Shared Read Blocks\": 1.5}}]")
         << QStringLiteral("\"Shared Read Blocks\" is not a whole number");
+    // Figures out of any query's range (issue 42 defect 9): 1e13 ms of reading became -2^63 ns, and
+    // 2^63-1 waits were taken as the observed run's.
+    QTest::newRow("shared read 1e13 ms")
+        << QByteArray("Seq Scan on t\n  I/O Timings: shared read=1e13\n")
+        << QStringLiteral(
+               "line 2: I/O Timings read=1e13 is out of its range 0..1152921504606.847 ms (36 years)");
+    QTest::newRow("waits 2^63-1")
+        << QByteArray(
+               "Seq Scan on t\n  I/O: count=258 waits=9223372036854775807 size=3.97 in-progress=4.84\n")
+        << QStringLiteral("line 2: I/O waits=9223372036854775807 is out of its range 0..9007199254740992");
+    QTest::newRow("execution time 1e300 ms")
+        << QByteArray("Seq Scan on t\nExecution Time: 1e300 ms\n")
+        << QStringLiteral("line 2: Execution Time=1e300 is out of its range 0..1152921504606.847 ms");
+    QTest::newRow("json read time 1e13 ms")
+        << QByteArray("[{\"Plan\": {\"Node Type\": \"Seq Scan\", \"Relation Name\": \"t\", "
+                      "\"Shared I/O Read Time\": 1e13}}]")
+        << QStringLiteral(
+               "\"Shared I/O Read Time\"=10000000000000 is out of its range 0..1152921504606.847 ms");
+    QTest::newRow("json waits 2^63")
+        << QByteArray("[{\"Plan\": {\"Node Type\": \"Seq Scan\", \"Relation Name\": \"t\", "
+                      "\"I/O Waits\": 9223372036854775807}}]")
+        << QStringLiteral("\"I/O Waits\"=9.2233720368547758e+18 is out of its range 0..9007199254740992");
     QByteArray deep = "[{\"Plan\": ";
     for (int i = 0; i < 300; ++i)
         deep += "{\"Node Type\": \"Limit\", \"Plans\": [";

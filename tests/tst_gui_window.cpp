@@ -9,6 +9,7 @@
 #include "gui/help_menu.h"
 #include "gui/main_window.h"
 #include "gui/run_setup_panel.h"
+#include "hostile_session.h"
 #include "pg_server.h"
 #include "plot_view.h"
 #include "run_options.h"
@@ -17,6 +18,7 @@
 #include "window_harness.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QFontInfo>
@@ -42,6 +44,8 @@
 #include <QTimer>
 #include <QWheelEvent>
 #include <QXmlStreamReader>
+
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
@@ -121,6 +125,7 @@ private slots:
     void exportedCsvHoldsTheRunsOnScreen();
     void failedStartKeepsThePreviousResults();
     void badFilesAreRefusedWhenChosen();
+    void fifoIsRefusedAsEveryInput();
     void badFileOnTheCommandLineIsRefused();
     void vectorExportsAreDrawingsWithMetadata();
     void headlessWritesEveryPlotFormat();
@@ -519,6 +524,71 @@ void TestGuiWindow::badFilesAreRefusedWhenChosen() {
         QCOMPARE(window.setupPanel()->config().io, IoMode::Sim);
         window.errorDialog()->close();
     }
+}
+
+// Every input the window opens goes through the command line's one check (core/io/input_file.h,
+// issue 42 defect 6): a FIFO given as any of them is refused at once, in a dialog naming it, never
+// opened for a read that would wait for a writer on the window's thread or its worker.
+void TestGuiWindow::fifoIsRefusedAsEveryInput() {
+    const QString fifo = m_dir.filePath(QStringLiteral("input.fifo"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const QString isFifo = QStringLiteral("'%1': it is a FIFO (named pipe), not a regular file").arg(fifo);
+    MainWindow window;
+    window.applyStartup(cliOptions(kSmallRun));
+    // The dialog's text if it says so, else what it says (or that there is none); it is closed.
+    const auto refused = [&](const char* input) {
+        QMessageBox* dialog = window.errorDialog();
+        if (!dialog)
+            return QStringLiteral("no error dialog for the ") + QLatin1String(input);
+        const QString text = dialog->text() + QLatin1Char('\n') + dialog->informativeText();
+        dialog->close();
+        return text.contains(isFifo) ? QString() : text;
+    };
+    // Chosen in the File menu: checked at once, on the window's thread.
+    window.inputs()->openFile(fifo);
+    QCOMPARE(refused("file to scan"), QString());
+    window.inputs()->openBlockList(fifo);
+    QCOMPARE(refused("block list"), QString());
+    // Read on a worker thread: an imported trace, a session.
+    QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
+    window.inputs()->importTraceFile(fifo);
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
+    QVERIFY2(imported.first().first().toString().contains(isFifo),
+             qPrintable(imported.first().first().toString()));
+    QCOMPARE(refused("trace"), QString());
+    QSignalSpy opened(window.sessions(), &SessionFiles::opened);
+    window.sessions()->open(fifo);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
+    QVERIFY2(opened.first().at(1).toString().contains(isFifo), qPrintable(opened.first().at(1).toString()));
+    QCOMPARE(refused("session"), QString());
+    // Read when a run starts: a device profile, and the EXPLAIN output of an imported trace.
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    window.applyStartup(cliOptions(kSmallRun + QStringList{QStringLiteral("--device-profile"), fifo}));
+    window.startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(window.errorDialog(), kWindowTimeoutMs);
+    QCOMPARE(refused("device profile"), QString());
+    QVERIFY(waitIdle(window));
+    window.applyStartup(cliOptions(kSmallRun));
+    const QString trace = m_dir.filePath(QStringLiteral("fifo-test.strace"));
+    QVERIFY(test::writeSmallStrace(trace));
+    window.inputs()->importTraceFile(trace);
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, kWindowTimeoutMs);
+    QCOMPARE(imported.last().first().toString(), QString());
+    window.setupPanel()->setExplainPath(fifo);
+    window.startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(window.errorDialog(), kWindowTimeoutMs);
+    QCOMPARE(refused("EXPLAIN output"), QString());
+    QVERIFY(waitIdle(window));
+    // The Sweep view's spec: refused in a message box of its own.
+    QString sweepError;
+    QTimer::singleShot(0, this, [&sweepError] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            sweepError = box->text();
+            box->close();
+        }
+    });
+    window.applyStartup(cliOptions({QStringLiteral("--sweep"), fifo}));
+    QVERIFY2(sweepError.contains(isFifo), qPrintable(sweepError));
 }
 
 // `lookahead --file /nonexistent --run` opens the window with an error, runs nothing, and keeps

@@ -14,17 +14,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <vector>
-
-extern char** environ;
 
 using namespace la;
 
@@ -79,49 +72,6 @@ bool patch(const QString& path, std::uint32_t block, qint64 offset, const QByteA
 // Byte offset within its page of item `n` (line pointer n, counting from 1).
 qint64 itemOffset(const QByteArray& page, std::uint32_t n) {
     return u32At(page, 24 + 4 * (n - 1)) & 0x7FFF;
-}
-
-// A run whose peak memory is measured (wait4's rusage), its output kept in files of `dir`.
-struct Measured {
-    test::CliResult result;
-    long maxRssKb = -1;
-};
-
-Measured runMeasured(const QStringList& args, const QString& dir) {
-    const QByteArray out = (dir + QStringLiteral("/out.txt")).toLocal8Bit();
-    const QByteArray err = (dir + QStringLiteral("/err.txt")).toLocal8Bit();
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&actions, 2, err.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    std::vector<QByteArray> storage{QByteArrayLiteral(LOOKAHEAD_BINARY)};
-    for (const QString& arg : args)
-        storage.push_back(arg.toLocal8Bit());
-    std::vector<char*> argv;
-    for (QByteArray& arg : storage)
-        argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    Measured m;
-    pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, LOOKAHEAD_BINARY, &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0)
-        return m;
-    int status = 0;
-    rusage usage{};
-    const bool ended = QTest::qWaitFor([&] { return ::wait4(pid, &status, WNOHANG, &usage) == pid; }, 60'000);
-    if (!ended) {
-        ::kill(pid, SIGKILL);
-        ::wait4(pid, &status, 0, &usage);
-        return m;
-    }
-    const auto text = [](const QByteArray& path) {
-        QFile f(QString::fromLocal8Bit(path));
-        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-    };
-    m.result = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text(out), text(err)};
-    m.maxRssKb = usage.ru_maxrss;
-    return m;
 }
 
 } // namespace
@@ -349,9 +299,9 @@ void TestHostileRelations::tidPastTheTableIsRefusedCheaply() {
     QVERIFY((u16At(page, at + 6) & 0x2000) == 0); // a plain tuple, not a posting list
     QVERIFY(patch(m_index, leaf, at,
                   bytesOf(quint16(block >> 16)) + bytesOf(quint16(block & 0xFFFF)) + bytesOf(offset)));
-    const Measured m = runMeasured({QStringLiteral("--headless"), QStringLiteral("--pg-index"), m_index,
-                                    QStringLiteral("--pg-heap"), m_heap},
-                                   m_tmp.path());
+    const test::MeasuredRun m = test::runMeasured({QStringLiteral("--headless"), QStringLiteral("--pg-index"),
+                                                   m_index, QStringLiteral("--pg-heap"), m_heap},
+                                                  m_tmp.path());
     QVERIFY2(m.result.exitCode == 2, qPrintable(m.result.out + m.result.err));
     // Memory is sized by the files, not by a number in them: far below the 512 MB a 2^32-bit
     // bitmap takes (the binary itself needs some tens of MB).

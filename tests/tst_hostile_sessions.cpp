@@ -4,6 +4,7 @@
 // binary; never a crash, a hang or an allocation the file's size does not justify. Labels are capped,
 // and a save that fills the file system says so (docs/session-format.md, "Damaged files").
 #include "hostile_session.h"
+#include "test_files.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -34,6 +35,10 @@ private slots:
     void damagedSessionIsRefused_data();
     void damagedSessionIsRefused();
     void hugeLabelIsCapped();
+    void repeatsThatAgreeOpen();
+    void refusalsSayWhatIsWrong();
+    void hugeSummaryJsonCostsLittle_data();
+    void hugeSummaryJsonCostsLittle();
     void saveOnFullFileSystemSaysSo();
 
 private:
@@ -130,7 +135,47 @@ void TestHostileSessions::damagedSessionIsRefused_data() {
         "summary_json = "
         "json_set(summary_json, '$.repeat_summaries', (SELECT json_group_array(json('{}')) FROM n)) WHERE "
         "run = 1",
-        false, "a run keeps 101 repeats' summaries, more than 100");
+        false, "run 1 keeps 101 repeats' summaries, more than 100");
+    // Figures out of the range any run has (issue 42 defect 9), the run's own and its repeats'.
+    row("run time -1", false, "UPDATE summary SET value = '-1' WHERE run = 1 AND name = 'runtime_ns'", false,
+        "run 1: summary field 'runtime_ns' is -1, out of its range 0..1152921504606846976 ns");
+    row("waits 2^64-1", false,
+        "UPDATE summary SET value = '18446744073709551615' WHERE run = 0 AND name = 'waits'", false,
+        "run 0: summary field 'waits' is 18446744073709551615, out of its range 0..9007199254740992");
+    // The repeats are the run's own summary (run 1 of the modelled session) with one figure changed.
+    const auto repeats = [](std::initializer_list<const char*> changes) {
+        QStringList items;
+        for (const char* change : changes)
+            items << QStringLiteral(
+                         "json_set((SELECT json_group_object(name, value) FROM summary WHERE run = 1)%1)")
+                         .arg(QString::fromLatin1(change));
+        return QStringLiteral("UPDATE runs SET summary_json = json_set(summary_json, '$.repeat_summaries', "
+                              "json_array(%1)) WHERE run = 1")
+            .arg(items.join(QStringLiteral(", ")))
+            .toUtf8();
+    };
+    const auto repeatRow = [&](const char* name, std::initializer_list<const char*> changes,
+                               const char* expected) {
+        QTest::newRow(name) << false << QString::fromUtf8(repeats(changes)) << false
+                            << QString::fromUtf8(expected);
+    };
+    repeatRow(
+        "repeat's run time -1", {", '$.runtime_ns', '-1'", ""},
+        "run 1's repeat 1: summary field 'runtime_ns' is -1, out of its range 0..1152921504606846976 ns");
+    repeatRow("repeat's run time 0", {", '$.runtime_ns', '0'", ""},
+              "run 1's repeat 1's runtime_ns is 0, out of a finished run's range 1..2^60 ns");
+    repeatRow("repeat's run time 2^63-1", {"", ", '$.runtime_ns', '9223372036854775807'"},
+              "run 1's repeat 2: summary field 'runtime_ns' is 9223372036854775807, out of its range");
+    repeatRow("repeat's waits 2^64-1", {", '$.waits', '18446744073709551615'", ""},
+              "run 1's repeat 1: summary field 'waits' is 18446744073709551615, out of its range "
+              "0..9007199254740992");
+    repeatRow("repeats that are not the run's",
+              {", '$.runtime_ns', '1000'", ", '$.runtime_ns', '2000'", ", '$.runtime_ns', '3000'"},
+              "run 1's figures are not its median repeat's (run 1's repeat 2: runtime_ns 2000");
+    repeatRow("repeat of another scan", {", '$.blocks', '7'", ""},
+              "run 1's repeat 1 is not of its run (policy pg19, 7 blocks");
+    repeatRow("repeat that failed", {"", ", '$.error', 'read failed'"},
+              "run 1's repeat 2 did not finish, and only finished repeats are kept");
     row("read size 0 in the summary", false, "UPDATE summary SET value = '0:5' WHERE name = 'io_size_hist'",
         false, "summary field 'io_size_hist' has a read size outside 1..255");
     row("collapse interval backwards", false,
@@ -219,6 +264,90 @@ void TestHostileSessions::hugeLabelIsCapped() {
     QVERIFY2(drawn.exitCode == 0, qPrintable(drawn.err.left(500)));
     QVERIFY(QFileInfo::exists(png));
     QVERIFY2(timer.elapsed() < 30'000, qPrintable(QString::number(timer.elapsed())));
+}
+
+// Repeats that are the run's own figures, as a repeated run keeps them, open as such.
+void TestHostileSessions::repeatsThatAgreeOpen() {
+    const QString file = path(QStringLiteral("repeats.lookahead"));
+    const QString repeat =
+        QStringLiteral("(SELECT json_group_object(name, value) FROM summary WHERE run = 1)");
+    QVERIFY(
+        la::test::damagedCopy(m_model, file,
+                              QStringLiteral("UPDATE runs SET summary_json = json_set(summary_json, "
+                                             "'$.repeat_summaries', json_array(%1, %1, %1)) WHERE run = 1")
+                                  .arg(repeat)));
+    const QString json = path(QStringLiteral("repeats.json"));
+    const CliResult r = lookahead({QStringLiteral("--headless"), QStringLiteral("--open"), file,
+                                   QStringLiteral("--summary-json"), json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(la::test::summaryRun(json, 1)[QStringLiteral("repeats")].toInteger(), 3);
+}
+
+// What is wrong is said as it is (issue 42 defect 11): a newer format by its number, not "1"; a file
+// without runs as such, not "not in 0..-1".
+void TestHostileSessions::refusalsSayWhatIsWrong() {
+    const struct {
+        const char* sql;
+        QString expected;
+    } cases[] = {
+        {"UPDATE meta SET value = '999999999999' WHERE key = 'format_version'",
+         QStringLiteral("(session format 999999999999); this is Lookahead")},
+        {"DELETE FROM runs", QStringLiteral("it holds no runs; save a run that has finished")},
+    };
+    for (const auto& [sql, expected] : cases) {
+        const QString file = path(QStringLiteral("refused.lookahead"));
+        QVERIFY(la::test::damagedCopy(m_model, file, QString::fromLatin1(sql)));
+        const CliResult r = lookahead({QStringLiteral("--headless"), QStringLiteral("--open"), file});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith(QStringLiteral("lookahead: session '%1': ").arg(file)) &&
+                     r.err.contains(expected),
+                 qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+    }
+}
+
+void TestHostileSessions::hugeSummaryJsonCostsLittle_data() {
+    QTest::addColumn<QString>("sql");
+    QTest::addColumn<QString>("expected");
+    // 300 MB in runs.summary_json: it cost 950 MB to open (read whole, then parsed).
+    QTest::newRow("300 MB summary JSON")
+        << QStringLiteral(
+               "UPDATE runs SET summary_json = printf('{\"pad\": \"%.*c\"}', 300000000, 'x') WHERE run = 1")
+        << QStringLiteral("run 1's summary JSON is 286.1 MiB, more than the 8.0 MiB");
+    // 100,000 repeats, each a whole summary: 890 MB before they were counted.
+    QTest::newRow("100,000 whole repeats")
+        << QStringLiteral(
+               "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) "
+               "UPDATE runs SET summary_json = json_set(summary_json, '$.repeat_summaries', (SELECT "
+               "json_group_array(json((SELECT json_group_object(name, value) FROM summary WHERE run = "
+               "1))) FROM n)) WHERE run = 1")
+        << QStringLiteral("run 1's summary JSON is ");
+    // 100,000 empty repeats fit the bound: counted, and refused, before any is read.
+    QTest::newRow("100,000 empty repeats")
+        << QStringLiteral(
+               "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) "
+               "UPDATE runs SET summary_json = json_set(summary_json, '$.repeat_summaries', (SELECT "
+               "json_group_array(json('{}')) FROM n)) WHERE run = 1")
+        << QStringLiteral("run 1 keeps 100000 repeats' summaries, more than 100");
+}
+
+// Memory is bounded by what is shown of a session (issue 42 defect 7): measured on the built binary.
+void TestHostileSessions::hugeSummaryJsonCostsLittle() {
+    QFETCH(QString, sql);
+    QFETCH(QString, expected);
+    const QString file = path(QStringLiteral("huge.lookahead"));
+    QVERIFY(la::test::damagedCopy(m_model, file, sql));
+    const la::test::MeasuredRun m =
+        la::test::runMeasured({QStringLiteral("--headless"), QStringLiteral("--open"), file,
+                               QStringLiteral("--summary-json"), path(QStringLiteral("huge.json"))},
+                              m_dir.path(), la::test::kSessionTimeoutMs);
+    QFile::remove(file);
+    QCOMPARE(m.result.exitCode, 2);
+    QVERIFY2(m.result.err.contains(expected), qPrintable(m.result.err.left(500)));
+    qInfo("peak memory %ld kB", m.maxRssKb);
+    // The binary alone needs some tens of MB; the file's text would take hundreds.
+    QVERIFY2(m.maxRssKb > 0 && m.maxRssKb < 150 * 1024, qPrintable(QString::number(m.maxRssKb) + " kB"));
+    QVERIFY(!QFileInfo::exists(path(QStringLiteral("huge.json"))));
 }
 
 // ENOSPC during --save: "No space left on device" and the I/O-error exit code, no temporary left,

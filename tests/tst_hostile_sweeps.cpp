@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QScopeGuard>
 #include <QTemporaryDir>
@@ -76,6 +77,8 @@ private slots:
     void sigintEndsAWriteBlockedOnAFullPipe();
     void sigintEndsTheSetUpOfALargeSweep();
     void aBillionCellSweepIsRefusedAtOnce();
+    void policyListedTwiceIsSaidSo();
+    void brokenBaseDeviceProfileFailsTheSweep();
 };
 
 void TestHostileSweeps::fifoSpecIsRefusedAtOnce() {
@@ -83,7 +86,8 @@ void TestHostileSweeps::fifoSpecIsRefusedAtOnce() {
     const QString fifo = dir.filePath(QStringLiteral("spec.json"));
     QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
     const test::CliResult result = sweep({fifo, QStringLiteral("--out"), dir.filePath(QStringLiteral("o"))});
-    expectRefused(result, QStringLiteral("sweep spec %1: it is a FIFO").arg(fifo));
+    expectRefused(result,
+                  QStringLiteral("sweep spec '%1': it is a FIFO (named pipe), not a regular file").arg(fifo));
 }
 
 void TestHostileSweeps::fifoMergeCellIsRefusedAtOnce() {
@@ -93,8 +97,9 @@ void TestHostileSweeps::fifoMergeCellIsRefusedAtOnce() {
     QVERIFY(QDir().mkpath(out + QStringLiteral("/cells")));
     const QString cell = out + QStringLiteral("/cells/c000000-pg18.json");
     QCOMPARE(::mkfifo(QFile::encodeName(cell).constData(), 0600), 0);
-    expectRefused(sweep({spec, QStringLiteral("--merge"), out}),
-                  QStringLiteral("sweep run file %1: it is a FIFO").arg(cell));
+    expectRefused(
+        sweep({spec, QStringLiteral("--merge"), out}),
+        QStringLiteral("sweep run file '%1': it is a FIFO (named pipe), not a regular file").arg(cell));
 }
 
 void TestHostileSweeps::fifoACellReadsIsRefusedAtOnce() {
@@ -110,15 +115,18 @@ void TestHostileSweeps::fifoACellReadsIsRefusedAtOnce() {
         writeFile(dir.filePath(QStringLiteral("s.json")),
                   R"({"base": {"blocks": ")" + QFile::encodeName(fifo) +
                       R"("}, "axes": [{"option": "eic", "values": [1, 2]}], "policies": ["pg18"]})");
-    expectRefused(sweep({spec, QStringLiteral("--out"), dir.filePath(QStringLiteral("o"))}),
-                  QStringLiteral("--blocks '%1' is a FIFO or a device").arg(fifo));
+    expectRefused(
+        sweep({spec, QStringLiteral("--out"), dir.filePath(QStringLiteral("o"))}),
+        QStringLiteral(": --blocks '%1': it is a FIFO (named pipe), not a regular file; every run of "
+                       "a sweep reads it again, so give a regular file")
+            .arg(fifo));
 }
 
 void TestHostileSweeps::devZeroAndHugeDocumentsAreRefused() {
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("o"));
     expectRefused(sweep({QStringLiteral("/dev/zero"), QStringLiteral("--out"), out}),
-                  QStringLiteral("sweep spec /dev/zero: it is a device"));
+                  QStringLiteral("sweep spec '/dev/zero': it is a character device, not a regular file"));
     // A regular file too large to be a spec: refused without reading it whole.
     const QString big = dir.filePath(QStringLiteral("big.json"));
     QFile file(big);
@@ -130,7 +138,7 @@ void TestHostileSweeps::devZeroAndHugeDocumentsAreRefused() {
     QVERIFY(QDir().mkpath(out + QStringLiteral("/cells")));
     const QString cell = out + QStringLiteral("/cells/c000000-pg18.json");
     QVERIFY(QFile::link(QStringLiteral("/dev/zero"), cell));
-    expectRefused(sweep({spec, QStringLiteral("--merge"), out}), QStringLiteral("it is a device"));
+    expectRefused(sweep({spec, QStringLiteral("--merge"), out}), QStringLiteral("it is a character device"));
     QVERIFY(QFile::remove(cell));
     QFile huge(cell);
     QVERIFY(huge.open(QIODevice::WriteOnly) && huge.resize(qint64(1) << 30));
@@ -290,6 +298,36 @@ void TestHostileSweeps::aBillionCellSweepIsRefusedAtOnce() {
                                          "policies": ["pg18"]})");
     expectRefused(sweep({slices, QStringLiteral("--out"), dir.filePath(QStringLiteral("o"))}),
                   QStringLiteral("2000 maps of each metric and policy"));
+}
+
+// A policy listed twice was refused as "the sweep map 'X' is the same file as the sweep map 'X'"
+// (issue 42 defect 11): the spec's mistake is named as such.
+void TestHostileSweeps::policyListedTwiceIsSaidSo() {
+    QTemporaryDir dir;
+    const QString spec = writeFile(dir.filePath(QStringLiteral("twice.json")),
+                                   R"({"base": {"dataset": "seq", "pattern-blocks": 2000},
+ "axes": [{"option": "eic", "values": [1, 2]}], "policies": ["pg18", "pg19", "pg18"]})");
+    const test::CliResult r = sweep({spec, QStringLiteral("--out"), dir.filePath(QStringLiteral("o"))});
+    expectRefused(
+        r, QStringLiteral("sweep spec %1: policy 'pg18' is listed twice in \"policies\"; list each once")
+               .arg(spec));
+    QVERIFY2(!r.err.contains(QStringLiteral("same file")), qPrintable(r.err));
+}
+
+// A base device profile that cannot be used failed every run and the sweep still exited 0 (issue 42
+// defect 11): it is the spec's error, with the profile's own message, before any run.
+void TestHostileSweeps::brokenBaseDeviceProfileFailsTheSweep() {
+    QTemporaryDir dir;
+    const QString profile = writeFile(dir.filePath(QStringLiteral("profile.json")), "{\"schema\": 1}");
+    const QString spec =
+        writeFile(dir.filePath(QStringLiteral("profiled.json")),
+                  R"({"base": {"dataset": "seq", "pattern-blocks": 2000, "device-profile": ")" +
+                      QFile::encodeName(profile) +
+                      R"("}, "axes": [{"option": "eic", "values": [1, 2]}], "policies": ["pg18"]})");
+    const QString out = dir.filePath(QStringLiteral("o"));
+    expectRefused(sweep({spec, QStringLiteral("--out"), out}),
+                  QStringLiteral("sweep spec %1: cell 1: device profile '%2': schema").arg(spec, profile));
+    QVERIFY(!QFileInfo::exists(out + QStringLiteral("/sweep.csv")));
 }
 
 QTEST_GUILESS_MAIN(TestHostileSweeps)

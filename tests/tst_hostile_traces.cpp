@@ -10,13 +10,18 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
+#include <thread>
 
 namespace {
 
@@ -103,6 +108,7 @@ private slots:
     void timeAtTheSentinel_data();
     void timeAtTheSentinel();
     void fifoIsRefused();
+    void growingTraceIsReadToItsSizeAtOpen();
     void oneLineDemandingGigabytes_data();
     void oneLineDemandingGigabytes();
     void manyFilesInBoundedMemory();
@@ -179,8 +185,51 @@ void TestHostileTraces::fifoIsRefused() {
     const Result r =
         lookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"), fifo}, 20'000);
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains(QStringLiteral("is not a regular file")), qPrintable(r.err));
+    QVERIFY2(
+        r.err.contains(QStringLiteral("trace '%1': it is a FIFO (named pipe), not a regular file").arg(fifo)),
+        qPrintable(r.err));
     QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+}
+
+// A trace still being written (issue 42 defect 7) was read for as long as the writer wrote: 6 GB and
+// exit 70 after 130 s. It is read up to its size at the open, says so, and has the reads that were
+// there then: a writer here appends a read a line for as long as the import runs.
+void TestHostileTraces::growingTraceIsReadToItsSizeAtOpen() {
+    const QString trace = path("growing.strace");
+    const int fd = ::open(QFile::encodeName(trace).constData(),
+                          O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+    QVERIFY(fd >= 0);
+    // Read i: block i, i µs after the first; one write each, so the file grows a whole line at a time.
+    const auto writeRead = [fd](qint64 i) {
+        const QByteArray line = "100 " + QByteArray::number(1000 + i / 1'000'000) + "." +
+                                QByteArray::number(i % 1'000'000).rightJustified(6, '0') + " pread64(7<" +
+                                kRelation + ">, \"\"..., 8192, " + QByteArray::number(i * 8192) +
+                                ") = 8192 <0.000100>\n";
+        return ::write(fd, line.constData(), std::size_t(line.size())) == line.size();
+    };
+    for (qint64 i = 0; i < 2000; ++i)
+        QVERIFY(writeRead(i));
+    std::atomic<bool> stop{false};
+    std::thread writer([&] {
+        for (qint64 i = 2000; !stop.load() && i < 3'000'000 && writeRead(i); ++i) {
+        }
+    });
+    const Result r = lookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"), trace,
+                                QStringLiteral("--summary-json"), trace + QStringLiteral(".json")});
+    stop = true;
+    writer.join();
+    ::close(fd);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    static const QRegularExpression grew(
+        QStringLiteral("grew while it was read \\(is it still being written\\?\\): it was read up to its "
+                       "(\\d+) bytes at the start"));
+    const QRegularExpressionMatch match = grew.match(r.err);
+    QVERIFY2(match.hasMatch(), qPrintable(r.err));
+    const qint64 atOpen = match.captured(1).toLongLong();
+    const QByteArray written = la::test::readFile(trace);
+    QVERIFY2(written.size() > atOpen, "the writer wrote nothing while the trace was read");
+    QCOMPARE(observed("growing.strace")[QStringLiteral("ios")].toInteger(),
+             qint64(written.left(atOpen).count('\n')));
 }
 
 // A read longer than one read call can return, or than the blocks a relation can have, is malformed:

@@ -8,6 +8,8 @@
 #include "test_files.h"
 
 #include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -62,6 +64,8 @@ private slots:
     void realRuns();
     void allCachedScanPrintsNoIoLine();
     void observedRunWithPostgresExplain();
+    void explainIsKeptBySaveExportsAndOpen();
+    void explainFiguresOutOfRangeAreRefused();
     void explainOfAnotherScanIsPointedOut();
     void lateStartIsCountedApart();
 };
@@ -163,6 +167,95 @@ void TestPg19Explain::observedRunWithPostgresExplain() {
     QCOMPARE(server[QStringLiteral("node")].toString(), QStringLiteral("Seq Scan"));
     QCOMPARE(server[QStringLiteral("shared_read")].toInteger(), 983);
     QCOMPARE(server[QStringLiteral("io_waits")].toInteger(), 114);
+}
+
+// With --save or a plot export the observed run lost its EXPLAIN (issue 42 defect 8: 100 waits
+// instead of 114, "postgresql_explain": null), and --open ignored the one the session kept: every
+// way gives the summary JSON's observed run the same waits and the same PostgreSQL figures.
+void TestPg19Explain::explainIsKeptBySaveExportsAndOpen() {
+    const QString run = fixtures() + QStringLiteral("/pg19-io-workers/seq-random-6pct-uncached");
+    QTemporaryDir dir;
+    const QStringList imported{QStringLiteral("--headless"), QStringLiteral("--import-trace"),
+                               run + QStringLiteral("/io-workers.strace"), QStringLiteral("--explain"),
+                               run + QStringLiteral("/explain.txt")};
+    const QString session = dir.filePath(QStringLiteral("s.lookahead"));
+    const std::pair<const char*, QStringList> ways[] = {
+        {"plain", imported},
+        {"--save", imported + QStringList{QStringLiteral("--save"), session}},
+        {"--export-png",
+         imported + QStringList{QStringLiteral("--export-png"), dir.filePath(QStringLiteral("p.png"))}},
+        {"--export-svg",
+         imported + QStringList{QStringLiteral("--export-svg"), dir.filePath(QStringLiteral("p.svg"))}},
+        {"--open", {QStringLiteral("--headless"), QStringLiteral("--open"), session}},
+        {"--open --export-pdf",
+         {QStringLiteral("--headless"), QStringLiteral("--open"), session, QStringLiteral("--export-pdf"),
+          dir.filePath(QStringLiteral("p.pdf"))}},
+    };
+    QJsonObject expected;
+    for (const auto& [way, args] : ways) {
+        const QString json = dir.filePath(QStringLiteral("s.json"));
+        const CliResult r = runLookahead(args + QStringList{QStringLiteral("--summary-json"), json}, 120'000);
+        QVERIFY2(r.exitCode == 0, qPrintable(QLatin1String(way) + QLatin1Char(' ') + r.err));
+        const QJsonObject observed = summaryRun(json);
+        const QJsonObject figures{
+            {QStringLiteral("waits"), observed[QStringLiteral("waits")]},
+            {QStringLiteral("wait_ns"), observed[QStringLiteral("wait_ns")]},
+            {QStringLiteral("waits_scope"), observed[QStringLiteral("waits_scope")]},
+            {QStringLiteral("postgresql_explain"), observed[QStringLiteral("postgresql_explain")]}};
+        if (expected.isEmpty()) {
+            expected = figures;
+            QCOMPARE(expected[QStringLiteral("waits")].toInteger(), 114);
+            QCOMPARE(expected[QStringLiteral("postgresql_explain")]
+                         .toObject()[QStringLiteral("io_waits")]
+                         .toInteger(),
+                     114);
+        }
+        QVERIFY2(figures == expected, qPrintable(QLatin1String(way) + QLatin1Char(' ') +
+                                                 QJsonDocument(figures).toJson(QJsonDocument::Compact)));
+        // An opened session prints PostgreSQL's figures as the import did.
+        if (QLatin1String(way) == QLatin1String("--open"))
+            QVERIFY2(r.out.contains(
+                         QStringLiteral("  PostgreSQL's EXPLAIN (Seq Scan on t): Buffers shared hit=15401 "
+                                        "read=983, I/O Timings shared read=70.85 ms, Execution Time 226.68 "
+                                        "ms\n  PostgreSQL's Prefetch: avg=225.11 max=259 capacity=272\n")),
+                     qPrintable(r.out));
+        QFile::remove(json);
+    }
+}
+
+// The real EXPLAIN with a figure no query can have (issue 42 defect 9): 1e13 ms of reading became
+// -2^63 ns of waiting, and 2^63-1 waits were the observed run's. Refused, naming the file, the line,
+// the figure and its range.
+void TestPg19Explain::explainFiguresOutOfRangeAreRefused() {
+    const QString run = fixtures() + QStringLiteral("/pg19-io-workers/seq-random-6pct-uncached");
+    const QByteArray real = readFile(run + QStringLiteral("/explain.txt"));
+    QVERIFY(real.contains("shared read=70.850\n") && real.contains("waits=114"));
+    QTemporaryDir dir;
+    const std::pair<QByteArray, QString> cases[] = {
+        {QByteArray(real).replace("shared read=70.850\n", "shared read=1e13\n"),
+         QStringLiteral("I/O Timings read=1e13 is out of its range 0..1152921504606.847 ms (36 years)")},
+        {QByteArray(real).replace("waits=114", "waits=9223372036854775807"),
+         QStringLiteral("I/O waits=9223372036854775807 is out of its range 0..9007199254740992")},
+    };
+    for (const auto& [text, says] : cases) {
+        const QString explain = dir.filePath(QStringLiteral("explain.txt"));
+        writeFile(explain, text);
+        for (const QStringList& output :
+             {QStringList{},
+              QStringList{QStringLiteral("--save"), dir.filePath(QStringLiteral("s.lookahead"))}}) {
+            const CliResult r =
+                runLookahead(QStringList{QStringLiteral("--headless"), QStringLiteral("--import-trace"),
+                                         run + QStringLiteral("/io-workers.strace"),
+                                         QStringLiteral("--explain"), explain} +
+                                 output,
+                             120'000);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(QStringLiteral("EXPLAIN output %1 line ").arg(explain)) &&
+                         r.err.contains(says),
+                     qPrintable(r.err));
+            QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("s.lookahead"))));
+        }
+    }
 }
 
 void TestPg19Explain::explainOfAnotherScanIsPointedOut() {

@@ -64,6 +64,11 @@ const char* const kSetup =
     "CREATE TABLE shapes(p point);"
     "INSERT INTO shapes SELECT point(g, g) FROM generate_series(1, 2000) g;"
     "CREATE INDEX shapes_gist ON shapes USING gist(p);"
+    "CREATE INDEX shapes_spgist ON shapes USING spgist(p);"
+    "CREATE INDEX hashed_brin ON hashed USING brin(a);"
+    "CREATE TABLE tagged(tags int4[]);"
+    "INSERT INTO tagged SELECT ARRAY[g, g + 1] FROM generate_series(1, 2000) g;"
+    "CREATE INDEX tagged_gin ON tagged USING gin(tags);"
     "CREATE TABLE words(s text);"
     "INSERT INTO words SELECT md5(g::text) FROM generate_series(1, 2000) g;"
     "CREATE INDEX words_s ON words(s);";
@@ -524,6 +529,13 @@ void TestPgRelation::badInputIsRefusedAndNeverWritten_data() {
                                 << QStringLiteral("a hash index page");
     QTest::newRow("gist index") << QStringLiteral("shapes_gist") << QStringList{}
                                 << QStringLiteral("a GiST index page");
+    // 8 bytes of special space each: SP-GiST was called "GIN or BRIN" (issue 42 defect 11).
+    QTest::newRow("sp-gist index") << QStringLiteral("shapes_spgist") << QStringList{}
+                                   << QStringLiteral("not a btree index: block 0 is an SP-GiST index page");
+    QTest::newRow("brin index") << QStringLiteral("hashed_brin") << QStringList{}
+                                << QStringLiteral("not a btree index: block 0 is a BRIN index page");
+    QTest::newRow("gin index") << QStringLiteral("tagged_gin") << QStringList{}
+                               << QStringLiteral("not a btree index: block 0 is a GIN index page");
     QTest::newRow("text key") << QStringLiteral("words_s")
                               << QStringList{QStringLiteral("--pg-key-range"), QStringLiteral("1:10")}
                               << QStringLiteral("not a fixed-width integer");

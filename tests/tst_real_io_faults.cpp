@@ -241,9 +241,10 @@ void TestRealIoFaults::badFile_data() {
     QTest::newRow("permission denied") << denied << QString::fromLatin1(std::strerror(EACCES));
     QTest::newRow("directory") << dir << QStringLiteral("is a directory");
     QTest::newRow("FIFO") << dir + QStringLiteral("/fifo") << QStringLiteral("is a FIFO");
-    QTest::newRow("character device") << QStringLiteral("/dev/null") << QStringLiteral("is a device");
+    QTest::newRow("character device")
+        << QStringLiteral("/dev/null") << QStringLiteral("is a character device");
     QTest::newRow("block device") << QString::fromStdString(someBlockDevice())
-                                  << QStringLiteral("is a device");
+                                  << QStringLiteral("is a block device");
     QTest::newRow("empty") << dir + QStringLiteral("/empty.dat") << QStringLiteral("is empty");
     QTest::newRow("shorter than a block")
         << dir + QStringLiteral("/short.dat") << QStringLiteral("shorter than one 8 kB block (100 bytes)");

@@ -197,6 +197,11 @@ void TestRecord::coldBackwardIndexScan() {
     QCOMPARE(runs.size(), 2);
     const QJsonObject observed = runs[0].toObject(), model = runs[1].toObject();
     QCOMPARE(observed[QStringLiteral("ios")].toInteger(), qint64(heap->reads.size()));
+    // With --save too the observed run keeps the server's EXPLAIN of its scan (issue 42 defect 8).
+    const QJsonObject explain = observed[QStringLiteral("postgresql_explain")].toObject();
+    QCOMPARE(explain[QStringLiteral("node")].toString(), QStringLiteral("Index Scan"));
+    QCOMPARE(explain[QStringLiteral("relation")].toString(), QStringLiteral("t"));
+    QCOMPARE(explain[QStringLiteral("backward")].toBool(), true);
     QCOMPARE(model[QStringLiteral("misses")].toInteger(), qint64(heap->reads.size()));
     // The model's visits are the heap blocks in ctid order (a row on the block of the row before it
     // is no new visit: the page is still pinned).
@@ -214,6 +219,9 @@ void TestRecord::coldBackwardIndexScan() {
     const test::CliResult opened =
         test::runLookahead({QStringLiteral("--headless"), QStringLiteral("--open"), session}, 60'000);
     QCOMPARE(opened.exitCode, 0);
+    QVERIFY2(opened.out.contains(
+                 QStringLiteral("  PostgreSQL's EXPLAIN (Index Scan on t, backward): Buffers shared")),
+             qPrintable(opened.out));
     for (const QString& file : {json, session}) {
         QFile f(file);
         QVERIFY(f.open(QIODevice::ReadOnly));

@@ -486,7 +486,7 @@ void TestTraceImport::badInput_data() {
     QTest::newRow("unknown format") << "good"
                                     << QStringList{QStringLiteral("--trace-format"), QStringLiteral("dtrace")}
                                     << "choose auto, strace";
-    QTest::newRow("missing") << "missing" << QStringList() << "cannot open trace";
+    QTest::newRow("missing") << "missing" << QStringList() << "cannot open it (No such file or directory)";
 }
 
 void TestTraceImport::badInput() {

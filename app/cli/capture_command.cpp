@@ -4,6 +4,7 @@
 #include "capture/tracer.h"
 #include "experiment/signal_cancel.h"
 #include "input_error.h"
+#include "io/input_file.h"
 #include "io/os_cache.h"
 #include "io/output_guard.h"
 #include "message_text.h"
@@ -296,8 +297,10 @@ int runCaptureCommand(const std::vector<std::string>& args) {
             return 0;
         }
         std::vector<NamedPath> inputs;
-        for (const std::string& file : parsed.files)
+        for (const std::string& file : parsed.files) {
+            openInputFile(file, "capture: --files", "name the regular files the processes read");
             inputs.push_back({"--files", file});
+        }
         checkOutputsApart(inputs, {{"--out", parsed.out}});
         CaptureTargets targets;
         targets.pids = parsed.pids;

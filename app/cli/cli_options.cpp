@@ -110,7 +110,7 @@ const std::vector<CommandOption>& commandOptions() {
          [](CliOptions& o, const std::string& v) { o.save = v; }},
         {"Output", "open", "FILE",
          "(headless) a saved session instead of a new run: print its summaries, write\n"
-         "--summary-json and the plot exports from it",
+         "--summary-json and the plot exports from it (no option of a run goes with it)",
          [](CliOptions& o, const std::string& v) { o.open = v; }},
         {"Output", "run", nullptr, "(window) start the run at once",
          [](CliOptions& o, const std::string&) { o.startRun = true; }},
@@ -195,7 +195,24 @@ void refuseIgnoredOptions(const CliOptions& o) {
         if (o.importTrace.empty() && (name == "trace-format" || name == "trace-relation" ||
                                       name == "explain" || name == "trace-backend"))
             throw InputError("--" + name + " needs --import-trace FILE");
+        // A measured device replaces the simulated one's fixed figures, which would be dropped.
+        if (!o.run.deviceProfile.empty() &&
+            (name == "latency-us" || name == "jitter" || name == "device-parallelism"))
+            throw InputError("--" + name +
+                             " cannot be used with --device-profile, whose measured latencies "
+                             "and parallelism replace it; leave one out");
+        // The session's runs are shown as they ran: nothing runs, so nothing a run takes applies.
+        if (!o.open.empty() && (describesRun(name) || name == "import-trace" || name == "explain"))
+            throw InputError("--" + name +
+                             " cannot be used with --open, which shows the runs a session saved "
+                             "as they ran; leave it out, or run without --open");
     }
+    // A profile is the simulated device's: a run with real I/O reads a real device.
+    if (!o.run.deviceProfile.empty() && o.run.io != IoMode::Sim)
+        throw InputError(joined({"--device-profile describes the simulated device (--io sim); with --io ",
+                                 ioModeName(o.run.io),
+                                 " the run reads a real file and would ignore it; leave "
+                                 "one out"}));
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "cli/import_command.h"
 #include "cli/open_command.h"
 #include "dashboard.h"
+#include "experiment/explain_output.h"
 #include "experiment/run_storage.h"
 #include "experiment/runner.h"
 #include "experiment/session_io.h"
@@ -144,6 +145,12 @@ int runHeadlessExport(const CliOptions& options) {
         experiment = commandLineExperiment(options);
         if (!experiment)
             return SignalCancel::exitCode();
+        // PostgreSQL's own figures, read before anything runs so that a bad file stops it, as the
+        // headless import does; the observed run takes them again as it runs (runner.cpp).
+        if (!options.explain.empty()) {
+            const QString explain = QString::fromStdString(options.explain);
+            observedScanOf(readExplainOutput(explain), explain);
+        }
         views = std::make_unique<ViewTraces>(*experiment);
         views->follow(callbacks, [](const std::string& problem) {
             std::fprintf(stderr, "lookahead: %s\n", printable(problem).c_str());

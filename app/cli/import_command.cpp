@@ -182,7 +182,7 @@ int runImportHeadless(const CliOptions& options) {
                             : describeRun(experiment.runs[1].label, summary).c_str(),
                    stdout);
         if (run == 0 && serverScan != nullptr)
-            std::fputs(qPrintable(describeServerExplain(*plan, *serverScan)), stdout);
+            std::fputs(qPrintable(describeServerExplain(serverExplainJson(*plan, *serverScan))), stdout);
         if (run == 1 && serverScan != nullptr)
             if (const QString differs = readsAgainstServer(*serverScan, summary.misses,
                                                            otherFilesRead(*experiment.runs.front().observed));

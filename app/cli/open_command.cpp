@@ -5,10 +5,13 @@
 #include "cli/command_outputs.h"
 #include "cli/summary_text.h"
 
+#include "experiment/explain_output.h"
 #include "experiment/session_io.h"
 #include "experiment/summary_json.h"
 #include "input_error.h"
 #include "message_text.h"
+
+#include <QJsonDocument>
 
 #include <cstdio>
 
@@ -36,8 +39,16 @@ int runOpenHeadless(const CliOptions& options) {
     const Experiment& experiment = session.experiment;
     std::printf("session %s: %zu run(s), saved by Lookahead %s\n", printable(options.open).c_str(),
                 experiment.runs.size(), printable(session.reader->meta("lookahead_version")).c_str());
-    for (std::size_t i = 0; i < experiment.runs.size(); ++i)
-        std::fputs(describeRun(experiment.runs[i].label, session.summaries[i]).c_str(), stdout);
+    for (std::size_t i = 0; i < experiment.runs.size(); ++i) {
+        const RunSummary& summary = session.summaries[i];
+        std::fputs(describeRun(experiment.runs[i].label, summary).c_str(), stdout);
+        // PostgreSQL's own EXPLAIN of an imported trace's scan, as the import printed it.
+        if (!summary.serverExplain.empty())
+            std::fputs(
+                qPrintable(describeServerExplain(
+                    QJsonDocument::fromJson(QByteArray::fromStdString(summary.serverExplain)).object())),
+                stdout);
+    }
     if (session.summaries.size() == 2)
         std::printf("%s\n",
                     printable(variantVerdict(experiment.runs, session.summaries).toStdString()).c_str());

@@ -139,7 +139,7 @@ std::shared_ptr<const DeviceProfile> loadDeviceProfile(const std::string& path) 
     try {
         return std::make_shared<const DeviceProfile>(parseDeviceProfile(QByteArray::fromStdString(text)));
     } catch (const InputError& error) {
-        throw InputError(joined({"device profile ", excerpt(path, 200), ": ", error.what()}));
+        throw InputError(joined({"device profile '", excerpt(path, 200), "': ", error.what()}));
     }
 }
 

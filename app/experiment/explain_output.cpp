@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/explain_output.h"
 
+#include "experiment/document_file.h"
+#include "figure_limits.h"
 #include "input_error.h"
 #include "message_text.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -12,7 +13,6 @@
 #include <QStringList>
 
 #include <cmath>
-#include <limits>
 
 namespace la {
 
@@ -20,6 +20,8 @@ namespace {
 
 // A plan of more nodes than any real query has is someone's attempt at exhausting memory.
 constexpr std::size_t kMaxNodes = 100'000;
+// A time in the plan, in milliseconds: at most a run's (figure_limits.h), which its nanoseconds hold.
+constexpr double kMaxExplainMs = double(kMaxRunTimeNs) / 1e6;
 constexpr int kMaxDepth = 256;
 
 class Parser {
@@ -35,20 +37,32 @@ public:
                 .toStdString());
     }
 
+    // A count (blocks, reads, waits, loops): a whole number in 0..kMaxFigureCount.
     std::uint64_t whole(const QString& text, const QString& name) const {
         bool ok = false;
         const qulonglong value = text.toULongLong(&ok);
-        if (!ok || value > static_cast<qulonglong>(std::numeric_limits<qint64>::max()))
+        if (!ok)
             fail(QStringLiteral("%1=%2 is not a whole number").arg(name, shown(text)));
+        if (value > kMaxFigureCount)
+            fail(outOfRange(name, shown(text), double(kMaxFigureCount)));
         return value;
     }
 
-    double decimal(const QString& text, const QString& name) const {
+    // A number in 0..`most`: kMaxExplainMs for a time, kMaxFigureCount for the rest.
+    double decimal(const QString& text, const QString& name, double most = double(kMaxFigureCount)) const {
         bool ok = false;
         const double value = text.toDouble(&ok);
         if (!ok || !std::isfinite(value) || value < 0)
             fail(QStringLiteral("%1=%2 is not a number of at least 0").arg(name, shown(text)));
+        if (value > most)
+            fail(outOfRange(name, shown(text), most));
         return value;
+    }
+
+    static QString outOfRange(const QString& name, const QString& value, double most) {
+        return QStringLiteral("%1=%2 is out of its range 0..%3%4")
+            .arg(name, value, QString::number(most, 'g', 16),
+                 most == kMaxExplainMs ? QStringLiteral(" ms (36 years)") : QString());
     }
 
     ExplainNode& addNode(ExplainOutput& out, int depth) {
@@ -123,7 +137,7 @@ void parseProperty(const Parser& p, const QString& key, const QString& value, Ex
                 continue;
             keyValues(g.mid(space + 1), [&](const QString& k, const QString& v) {
                 if (k == QLatin1String("read"))
-                    node.sharedReadMs = p.decimal(v, QStringLiteral("I/O Timings read"));
+                    node.sharedReadMs = p.decimal(v, QStringLiteral("I/O Timings read"), kMaxExplainMs);
             });
         }
     } else if (key == QLatin1String("Prefetch")) {
@@ -167,7 +181,7 @@ std::optional<double> milliseconds(const Parser& p, const QString& value, const 
     QString number = value.trimmed();
     if (number.endsWith(QLatin1String(" ms")))
         number.chop(3);
-    return p.decimal(number, name);
+    return p.decimal(number, name, kMaxExplainMs);
 }
 
 // psql's header, rule and row count, and the command tags ("SET", "BEGIN") of statements run
@@ -265,19 +279,22 @@ void jsonNode(Parser& p, const QJsonObject& o, int depth, ExplainOutput& out) {
     node.schema = text("Schema");
     node.indexCondition = text("Index Cond");
     node.backward = text("Scan Direction") == QLatin1String("Backward");
-    const auto number = [&](const char* key) -> std::optional<double> {
+    const auto number = [&](const char* key, double most = double(kMaxFigureCount)) -> std::optional<double> {
         const QJsonValue value = o.value(QLatin1String(key));
         if (value.isUndefined() || value.isNull())
             return std::nullopt;
         if (!value.isDouble() || !std::isfinite(value.toDouble()) || value.toDouble() < 0)
             p.fail(QStringLiteral("\"%1\" is not a number of at least 0").arg(QLatin1String(key)));
+        if (value.toDouble() > most)
+            p.fail(Parser::outOfRange(QStringLiteral("\"%1\"").arg(QLatin1String(key)),
+                                      QString::number(value.toDouble(), 'g', 17), most));
         return value.toDouble();
     };
     const auto count = [&](const char* key) -> std::optional<std::uint64_t> {
         const std::optional<double> value = number(key);
         if (!value)
             return std::nullopt;
-        if (*value != std::floor(*value) || *value > 9.0e15)
+        if (*value != std::floor(*value))
             p.fail(QStringLiteral("\"%1\" is not a whole number").arg(QLatin1String(key)));
         return static_cast<std::uint64_t>(*value);
     };
@@ -286,9 +303,9 @@ void jsonNode(Parser& p, const QJsonObject& o, int depth, ExplainOutput& out) {
     node.sharedDirtied = count("Shared Dirtied Blocks");
     node.sharedWritten = count("Shared Written Blocks");
     // PostgreSQL 17 split "I/O Read Time" into shared, local and temp.
-    node.sharedReadMs = number("Shared I/O Read Time");
+    node.sharedReadMs = number("Shared I/O Read Time", kMaxExplainMs);
     if (!node.sharedReadMs)
-        node.sharedReadMs = number("I/O Read Time");
+        node.sharedReadMs = number("I/O Read Time", kMaxExplainMs);
     node.actualRows = number("Actual Rows");
     node.loops = count("Actual Loops");
     node.prefetchAvg = number("Average Prefetch Distance");
@@ -330,6 +347,9 @@ ExplainOutput parseJson(Parser& p, const QStringList& lines) {
             continue;
         if (!value.isDouble() || !std::isfinite(value.toDouble()) || value.toDouble() < 0)
             p.fail(QStringLiteral("\"%1\" is not a number of at least 0").arg(QLatin1String(key)));
+        if (value.toDouble() > kMaxExplainMs)
+            p.fail(Parser::outOfRange(QStringLiteral("\"%1\"").arg(QLatin1String(key)),
+                                      QString::number(value.toDouble(), 'g', 17), kMaxExplainMs));
         *figure = value.toDouble();
     }
     return out;
@@ -422,23 +442,28 @@ QJsonObject serverExplainJson(const ExplainOutput& plan, const ExplainNode& scan
     return o;
 }
 
-QString describeServerExplain(const ExplainOutput& plan, const ExplainNode& scan) {
-    const auto text = [](const auto& figure) {
-        return figure ? QString::number(static_cast<double>(*figure), 'g', 15) : QStringLiteral("-");
+QString describeServerExplain(const QJsonObject& explain) {
+    const auto text = [&](const char* key) {
+        const QJsonValue figure = explain.value(QLatin1String(key));
+        return figure.isDouble() ? QString::number(figure.toDouble(), 'g', 15) : QStringLiteral("-");
     };
-    const QString on = scan.relation.isEmpty() ? QString() : QStringLiteral(" on ") + scan.relation;
-    const QString shown = QString::fromStdString(excerpt(QString(scan.nodeType + on).toStdString()));
+    const QString node = explain.value(QStringLiteral("node")).toString();
+    const QString relation = explain.value(QStringLiteral("relation")).toString();
+    const QString on = relation.isEmpty() ? QString() : QStringLiteral(" on ") + relation;
+    const QString shown = QString::fromStdString(excerpt(QString(node + on).toStdString()));
     QString lines =
         QStringLiteral("  PostgreSQL's EXPLAIN (%1%2): Buffers shared hit=%3 read=%4, I/O Timings shared "
                        "read=%5 ms, Execution Time %6 ms\n")
-            .arg(shown, scan.backward ? QStringLiteral(", backward") : QString(), text(scan.sharedHit),
-                 text(scan.sharedRead), text(scan.sharedReadMs), text(plan.executionMs));
-    if (scan.prefetchAvg)
+            .arg(shown,
+                 explain.value(QStringLiteral("backward")).toBool() ? QStringLiteral(", backward")
+                                                                    : QString(),
+                 text("shared_hit"), text("shared_read"), text("shared_read_ms"), text("execution_ms"));
+    if (explain.value(QStringLiteral("prefetch_avg")).isDouble())
         lines += QStringLiteral("  PostgreSQL's Prefetch: avg=%1 max=%2 capacity=%3\n")
-                     .arg(text(scan.prefetchAvg), text(scan.prefetchMax), text(scan.prefetchCapacity));
-    if (scan.ioCount)
+                     .arg(text("prefetch_avg"), text("prefetch_max"), text("prefetch_capacity"));
+    if (explain.value(QStringLiteral("io_count")).isDouble())
         lines += QStringLiteral("  PostgreSQL's I/O: count=%1 waits=%2 size=%3 in-progress=%4\n")
-                     .arg(text(scan.ioCount), text(scan.ioWaits), text(scan.ioSize), text(scan.ioInProgress));
+                     .arg(text("io_count"), text("io_waits"), text("io_size_avg"), text("io_inprogress_avg"));
     return lines;
 }
 
@@ -469,11 +494,10 @@ QString readsAgainstServer(const ExplainNode& scan, std::uint64_t modelMisses, s
 }
 
 ExplainOutput readExplainOutput(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw InputError("cannot read the EXPLAIN output " + excerpt(path.toStdString()) + ": " +
-                         file.errorString().toStdString());
-    return parseExplainOutput(file.read(kMaxExplainBytes + 1), path);
+    const std::string text =
+        readDocumentFile(path.toStdString(), "EXPLAIN output", std::uint64_t(kMaxExplainBytes),
+                         "give the EXPLAIN (ANALYZE, BUFFERS) output of the traced query, saved to a file");
+    return parseExplainOutput(QByteArray::fromStdString(text), path);
 }
 
 bool takeServerWaits(const ExplainNode& scan, RunSummary& observed) {

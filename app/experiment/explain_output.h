@@ -60,8 +60,8 @@ inline constexpr qint64 kMaxExplainBytes = 64ll << 20;
 const ExplainNode& observedScanOf(const ExplainOutput& plan, const QString& fileName);
 // The node's figures as the summary JSON keeps them ("postgresql_explain" of the observed run).
 QJsonObject serverExplainJson(const ExplainOutput& plan, const ExplainNode& scan);
-// The same as lines for the CLI, two spaces in.
-QString describeServerExplain(const ExplainOutput& plan, const ExplainNode& scan);
+// Such figures (as the summary JSON and a session keep them) as lines for the CLI, two spaces in.
+QString describeServerExplain(const QJsonObject& explain);
 // What a model that replays the same scan should agree with: its misses against the server's
 // "shared read". A line saying how they differ, or empty where they agree or the plan has no such
 // figure. An index scan's shared read counts its index pages too: `otherFilesRead` is the blocks the

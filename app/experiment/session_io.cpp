@@ -6,6 +6,7 @@
 #include "io/output_guard.h"
 #include "message_text.h"
 #include "registry.h"
+#include "repeat_stats.h"
 #include "run_options.h"
 #include "session/provenance.h"
 #include "session/session_summary.h"
@@ -59,22 +60,67 @@ QJsonObject withRepeatSummaries(QJsonObject entry, const RunSummary& summary) {
     return entry;
 }
 
-// The repeats kept in a run's summary JSON, each checked as a session's own summary is.
-std::vector<RunSummary> repeatSummaries(const std::string& summaryJson, const std::string& path) {
+// Run `which`'s repeat `n` (counted from 1, as the command line prints them), for messages.
+std::string repeatName(const std::string& which, std::size_t n) {
+    return joined({which, "'s repeat ", std::to_string(n + 1)});
+}
+
+// A repeat is a run that finished, of the same scan as its run, and the run's figures are its median
+// repeat's (docs/repeats.md); anything else would be put beside the other runs' as if measured.
+void checkRepeats(const std::vector<RunSummary>& repeats, const RunSummary& run, const std::string& which,
+                  const std::string& path) {
+    for (std::size_t n = 0; n < repeats.size(); ++n) {
+        const RunSummary& repeat = repeats[n];
+        if (repeat.runtimeNs < 1)
+            throw sessionDamaged(
+                path, joined({repeatName(which, n), "'s runtime_ns is ", std::to_string(repeat.runtimeNs),
+                              ", out of a finished run's range 1..2^60 ns"}));
+        if (repeat.cancelled || !repeat.error.empty())
+            throw sessionDamaged(
+                path, joined({repeatName(which, n), " did not finish, and only finished repeats are kept"}));
+        if (repeat.policy != run.policy || repeat.blocks != run.blocks)
+            throw sessionDamaged(
+                path, joined({repeatName(which, n), " is not of its run (policy ", excerpt(repeat.policy, 40),
+                              ", ", std::to_string(repeat.blocks), " blocks where the run has ",
+                              excerpt(run.policy, 40), ", ", std::to_string(run.blocks), ")"}));
+    }
+    const std::size_t median = medianRepeat(repeats);
+    const RunSummary& m = repeats[median];
+    if (m.runtimeNs != run.runtimeNs || m.waits != run.waits || m.waitNs != run.waitNs)
+        throw sessionDamaged(
+            path, joined({which, "'s figures are not its median repeat's (", repeatName(which, median),
+                          ": runtime_ns ", std::to_string(m.runtimeNs), ", waits ", std::to_string(m.waits),
+                          ", wait_ns ", std::to_string(m.waitNs),
+                          "; the run: ", std::to_string(run.runtimeNs), ", ", std::to_string(run.waits), ", ",
+                          std::to_string(run.waitNs), "), as a repeated run's are"}));
+}
+
+// The repeats kept in run `which`'s summary JSON, each checked as a session's own summary is, and
+// against the run. The JSON's size was bounded before it was read (kMaxSummaryJsonBytes).
+std::vector<RunSummary> repeatSummaries(const std::string& summaryJson, const RunSummary& run,
+                                        const std::string& which, const std::string& path) {
     std::vector<RunSummary> repeats;
     const QJsonObject entry = QJsonDocument::fromJson(QByteArray::fromStdString(summaryJson)).object();
     const QJsonArray kept = entry.value(kRepeatSummaries).toArray();
     if (kept.size() > kMaxRepeat)
-        throw sessionDamaged(path, "a run keeps " + std::to_string(kept.size()) +
-                                       " repeats' summaries, more than " + std::to_string(kMaxRepeat) +
-                                       " (--repeat's most)");
+        throw sessionDamaged(
+            path, joined({which, " keeps ", std::to_string(kept.size()), " repeats' summaries, more than ",
+                          std::to_string(kMaxRepeat), " (--repeat's most)"}));
     for (const QJsonValue& repeat : kept) {
         NameValues fields;
         const QJsonObject object = repeat.toObject();
-        for (auto it = object.begin(); it != object.end(); ++it)
-            fields.emplace_back(it.key().toStdString(), it.value().toString().toStdString());
-        repeats.push_back(summaryFromFields(fields, path));
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            std::string value = it.value().toString().toStdString();
+            if (value.size() > std::size_t(kSessionTextBytes))
+                throw sessionDamaged(path, joined({repeatName(which, repeats.size()), "'s field ",
+                                                   excerpt(it.key().toStdString(), 40), " is longer than ",
+                                                   std::to_string(kSessionTextBytes), " bytes"}));
+            fields.emplace_back(it.key().toStdString(), std::move(value));
+        }
+        repeats.push_back(summaryFromFields(fields, path, repeatName(which, repeats.size())));
     }
+    if (!repeats.empty())
+        checkRepeats(repeats, run, which, path);
     return repeats;
 }
 
@@ -122,8 +168,6 @@ OpenedSession openSession(const std::string& path) {
     OpenedSession session;
     session.reader = std::make_unique<SessionReader>(path);
     const SessionReader& reader = *session.reader;
-    if (reader.runs().empty())
-        throw InputError(joined({"session '", path, "' holds no runs; save a run that has finished"}));
     for (const SessionRun& run : reader.runs()) {
         RunVariant variant;
         variant.label = run.label;
@@ -147,8 +191,10 @@ OpenedSession openSession(const std::string& path) {
             variant.observed = std::make_shared<const ObservedTrace>(std::move(*trace));
         }
         session.experiment.runs.push_back(std::move(variant));
-        session.summaries.push_back(summaryFromFields(run.summary, path));
-        session.summaries.back().repeats = repeatSummaries(run.summaryJson, path);
+        const std::string which = "run " + std::to_string(session.summaries.size());
+        session.summaries.push_back(summaryFromFields(run.summary, path, which));
+        RunSummary& summary = session.summaries.back();
+        summary.repeats = repeatSummaries(run.summaryJson, summary, which, path);
     }
     if (const std::optional<Comparison> compare = comparisonNamed(reader.meta("compare")))
         session.experiment.comparison = *compare;

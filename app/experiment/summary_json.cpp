@@ -306,9 +306,17 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
         ObservedModel described{model.policy, model.config, std::nullopt};
         if (runs.size() > 1)
             described.summary = runs[1];
+        // The observed run's figures are its summary's: PostgreSQL's EXPLAIN, where one was given,
+        // replaced the trace's waits there and is kept there (a session's too).
+        ObservedSummary observed = summarizeObserved(*experiment.runs.front().observed);
+        QJsonObject serverExplain;
+        if (!runs.empty()) {
+            observed.run = runs.front();
+            serverExplain =
+                QJsonDocument::fromJson(QByteArray::fromStdString(runs.front().serverExplain)).object();
+        }
         QJsonObject doc =
-            importSummaryDocument(experiment.runs.front().tracePath,
-                                  summarizeObserved(*experiment.runs.front().observed), described);
+            importSummaryDocument(experiment.runs.front().tracePath, observed, described, serverExplain);
         if (!experiment.provenance.empty())
             doc[QStringLiteral("provenance")] = provenanceJson(experiment.provenance);
         if (!experiment.recorded.isEmpty())

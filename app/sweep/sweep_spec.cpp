@@ -2,8 +2,10 @@
 #include "sweep/sweep_spec.h"
 
 #include "checked_math.h"
+#include "experiment/device_profile_json.h"
 #include "experiment/document_file.h"
 #include "input_error.h"
+#include "io/input_file.h"
 #include "io/output_guard.h"
 #include "message_text.h"
 #include "registry.h"
@@ -227,6 +229,11 @@ private:
             } catch (const InputError& error) {
                 fail(joined({"policy '", excerpt(text), "': ", error.what()}));
             }
+            // Its maps and runs' files are named after it: a second would be the first over again.
+            for (const SweepPolicy& listed : spec.policies)
+                if (listed.label() == policy.label())
+                    fail(joined(
+                        {"policy '", excerpt(text), "' is listed twice in \"policies\"; list each once"}));
             spec.policies.push_back(policy);
         }
     }
@@ -234,17 +241,32 @@ private:
     std::string m_source;
 };
 
-// The cell's configuration, checked; every run reads its files anew, so a FIFO (which would block,
-// and could be read once) or a device is refused before anything opens it.
-RunConfig checkInputsAreFiles(const SweepSpec& spec, std::uint64_t cell) {
+// The cell's configuration, checked with its inputs: every run reads its files anew, so a FIFO (which
+// would block, and could be read once) or a device is refused before any run (io/input_file.h), and
+// so is a device profile that does not load. A missing file is left to the run, which names it;
+// directories are the inputs that are directories.
+RunConfig checkCellInputs(const SweepSpec& spec, std::uint64_t cell) {
     RunConfig config = spec.checkedCellConfig(cell);
     for (const NamedPath& input : runInputs(config)) {
         struct stat st {};
-        if (::stat(input.path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        if (::stat(input.path.c_str(), &st) != 0 || S_ISDIR(st.st_mode))
+            continue;
+        try {
+            openInputFile(input.path, input.role,
+                          "every run of a sweep reads it again, so give a regular file");
+        } catch (const InputError& error) {
             throw InputError(joined({"sweep spec ", excerpt(spec.source, 200), ": cell ",
-                                     std::to_string(cell), ": ", input.role, " '", excerpt(input.path, 200),
-                                     "' is a FIFO or a device; every run of a sweep reads it again, so "
-                                     "give a regular file"}));
+                                     std::to_string(cell), ": ", error.what()}));
+        }
+    }
+    // A broken profile would fail every run of the cell, each on its own: it is the spec's error.
+    if (!config.deviceProfile.empty()) {
+        try {
+            loadDeviceProfile(config.deviceProfile);
+        } catch (const InputError& error) {
+            throw InputError(joined({"sweep spec ", excerpt(spec.source, 200), ": cell ",
+                                     std::to_string(cell), ": ", error.what()}));
+        }
     }
     return config;
 }
@@ -342,10 +364,10 @@ SweepSpec loadSweepSpec(const std::string& specOrPreset, bool force) {
     for (const SweepAxis& axis : spec.axes) {
         stride /= axis.values.size();
         for (std::uint64_t value = 1; value < axis.values.size(); ++value)
-            checkInputsAreFiles(spec, value * stride);
+            checkCellInputs(spec, value * stride);
     }
     for (const std::uint64_t cell : {std::uint64_t(0), spec.cells() - 1}) {
-        const RunConfig config = checkInputsAreFiles(spec, cell);
+        const RunConfig config = checkCellInputs(spec, cell);
         try {
             openSource(config);
         } catch (const InputError& error) {

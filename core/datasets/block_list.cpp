@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dataset.h"
 #include "input_error.h"
+#include "io/input_file.h"
 #include "io/unique_fd.h"
 #include "message_text.h"
 #include "stop_request.h"
 #include "visits.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,17 +28,13 @@ constexpr std::uint64_t kLargestBlock = 4294967294ULL;
 // buffering the rest of it.
 constexpr std::size_t kLongestField = 4096;
 
-// Reads a file (or a pipe: <(command) works) through a fixed buffer, byte by byte.
+// Reads a file through a fixed buffer, byte by byte. A regular file only (io/input_file.h): a list is
+// read again by every run (and every cell of a sweep), which a pipe could give once at most.
 class ByteReader {
 public:
-    ByteReader(std::string path, std::string what) : m_path(std::move(path)), m_what(std::move(what)) {
-        // O_NONBLOCK: opening a FIFO nobody writes to must not hang; reads then block as usual.
-        const int fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        if (fd < 0)
-            fail(errno);
-        m_fd.reset(fd);
-        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    }
+    ByteReader(std::string path, std::string what)
+        : m_path(std::move(path)), m_what(std::move(what)),
+          m_fd(openInputFile(m_path, m_what, "give a file of block numbers").fd) {}
 
     // The next byte, or -1 at the end of the file.
     int get() {

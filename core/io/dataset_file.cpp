@@ -3,6 +3,7 @@
 
 #include "block_size.h"
 #include "input_error.h"
+#include "io/input_file.h"
 #include "io_backend.h"
 #include "message_text.h"
 #include "page_format.h"
@@ -128,7 +129,7 @@ void checkReplaceable(const std::string& path) {
     if (!S_ISREG(st.st_mode))
         throw inTheWay("something that is not a regular file");
     std::vector<std::byte> page(kBlockSize);
-    const int fd = openForReading(path, false);
+    const int fd = openRegularFile(path, "dataset file");
     const std::int64_t got = fd >= 0 ? readFully(fd, page.data(), kBlockSize, 0) : -1;
     if (fd >= 0)
         ::close(fd);
@@ -196,7 +197,7 @@ bool isValidDatasetFile(const std::string& path, std::uint64_t datasetId, std::u
     struct stat link {};
     if (::lstat(path.c_str(), &link) != 0 || !S_ISREG(link.st_mode))
         return false;
-    const int fd = openForReading(path, false);
+    const int fd = openRegularFile(path, "dataset file");
     if (fd < 0)
         return false;
     const UniqueFd file(fd);

@@ -5,6 +5,7 @@
 #include "input_error.h"
 #include "io/backend_factory.h"
 #include "io/dataset_file.h"
+#include "io/input_file.h"
 #include "io/scan_file.h"
 #include "io/temp_file.h"
 #include "io/uring_queue.h"
@@ -281,17 +282,18 @@ void openUserFile(const std::string& path, Target& target, const CalibrationCall
                     byteSize(kMinCalibrationFileBytes),
                     std::string(" to read from (give a larger file, or leave --file out to measure "
                                 "with a scratch file in the dataset cache directory)")}));
-    int fd = openForReading(path, true);
+    int fd = openRegularFile(path, "calibrate: file", O_DIRECT);
     if (fd == -EINVAL) {
         target.direct = false;
-        fd = openForReading(path, false);
+        fd = openRegularFile(path, "calibrate: file");
     }
     if (fd < 0)
         throw InputError(joined({"calibrate: cannot open '", path, "' for reading: ", std::strerror(-fd)}));
     target.fd.reset(fd);
-    // The path may have been swapped since it was inspected: what is open must be a regular file.
+    // The path may have been swapped since it was inspected (openRegularFile checked that what is
+    // open is a regular file): its size is the open file's.
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    if (::fstat(fd, &st) != 0)
         throw InputError(joined({"calibrate: '", path, "' changed while it was opened; try again"}));
     target.bytes = std::uint64_t(st.st_size);
     if (target.bytes < kMinCalibrationFileBytes)

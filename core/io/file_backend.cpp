@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "file_backend.h"
 
+#include "io/input_file.h"
 #include "page_format.h"
 #include "scan_file.h"
 
@@ -38,7 +39,7 @@ FileBackend::FileBackend(FileBackendOptions options)
         m_segmentBlocks = std::uint64_t{1} << 40; // one file holds every block, however many
 
     for (const std::string& path : m_options.segments) {
-        const int buffered = openForReading(path, false);
+        const int buffered = openRegularFile(path, "file to scan");
         if (buffered < 0)
             throw IoError("cannot open '" + path + "': " + std::strerror(-buffered));
         m_bufferedFds.emplace_back(buffered);
@@ -50,7 +51,7 @@ FileBackend::FileBackend(FileBackendOptions options)
     m_misalignNextDirect = forced == "read";
     const bool refuseAtOpen = !forced.empty() && forced != "0" && forced != "read";
     for (const std::string& path : m_options.segments) {
-        const int direct = refuseAtOpen ? -EINVAL : openForReading(path, true);
+        const int direct = refuseAtOpen ? -EINVAL : openRegularFile(path, "file to scan", O_DIRECT);
         if (direct == -EINVAL) {
             m_directFds.clear();
             fallBack(

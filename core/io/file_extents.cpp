@@ -2,6 +2,8 @@
 #include "file_extents.h"
 
 #include "checked_math.h"
+#include "input_error.h"
+#include "io/input_file.h"
 #include "io/unique_fd.h"
 
 #include <fcntl.h>
@@ -25,14 +27,18 @@ constexpr std::uint32_t kUnplaced = FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALL
 
 std::string readFileExtents(const std::string& path, FileExtents& out) {
     out = FileExtents{};
-    const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
-    if (!fd.valid())
-        return "cannot open '" + path + "': " + std::strerror(errno);
+    int opened = -1;
+    try {
+        opened = openRegularFile(path, "file of interest");
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    if (opened < 0)
+        return "cannot open '" + path + "': " + std::strerror(-opened);
+    const UniqueFd fd(opened);
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0)
         return "cannot stat '" + path + "': " + std::strerror(errno);
-    if (!S_ISREG(st.st_mode))
-        return "'" + path + "' is not a regular file";
     out.major = ::major(st.st_dev);
     out.minor = ::minor(st.st_dev);
     out.inode = st.st_ino;

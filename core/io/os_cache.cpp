@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "os_cache.h"
 
+#include "io/input_file.h"
 #include "io_backend.h"
 #include "scan_file.h"
 #include "unique_fd.h"
@@ -24,7 +25,7 @@ namespace {
 constexpr std::uint64_t kWindowBytes = 1ULL << 30;
 
 UniqueFd openOrThrow(const std::string& path) {
-    const int fd = openForReading(path, false);
+    const int fd = openRegularFile(path, "file");
     if (fd < 0)
         throw IoError("cannot open '" + path + "' to check its page cache: " + std::strerror(-fd));
     return UniqueFd(fd);

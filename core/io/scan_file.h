@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "io/unique_fd.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -14,15 +16,12 @@ struct ScanFile {
     std::uint64_t blocks = 0;       // whole 8 kB blocks; a partial last block is never read
     std::uint64_t partialBytes = 0; // bytes past the last whole block
     std::uint64_t holeBytes = 0;    // bytes not allocated on disk (a sparse file's holes)
+    UniqueFd fd;                    // open for reading, through the page cache
 };
 
-// Checks that `path` is a readable regular file of at least one block, without opening anything
-// that is not a regular file (opening a FIFO would block, opening a device can have side effects).
+// Opens `path` as a file to scan: a readable regular file (io/input_file.h) of at least one block.
 // Throws InputError naming the file and what is wrong with it.
 ScanFile inspectScanFile(const std::string& path);
-
-// Opens a file for reading only (O_DIRECT if `direct`); returns the descriptor or -errno.
-int openForReading(const std::string& path, bool direct);
 
 // pread until `length` bytes are in or the file ends; returns the bytes read, or -errno.
 std::int64_t readFully(int fd, std::byte* buffer, std::uint64_t length, std::uint64_t offset);

@@ -2,31 +2,24 @@
 #include "line_reader.h"
 
 #include "input_error.h"
+#include "io/input_file.h"
 #include "message_text.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 namespace la {
 
 LineReader::LineReader(const std::string& path, std::size_t bufferBytes)
-    // O_NONBLOCK: opening a FIFO for reading would wait for a writer; the type is checked first.
-    : m_path(path), m_fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)), m_buffer(bufferBytes) {
-    if (!m_fd.valid())
-        throw InputError("cannot open trace '" + excerpt(path) + "': " + std::strerror(errno));
-    struct stat st {};
-    if (::fstat(m_fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
-        throw InputError(
-            "trace '" + excerpt(path) +
-            "' is not a regular file (a pipe, device or directory); save the trace to a file first");
-    const int flags = ::fcntl(m_fd.get(), F_GETFL);
-    if (flags < 0 || ::fcntl(m_fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0)
-        throw InputError("cannot read trace '" + excerpt(path) + "': " + std::strerror(errno));
-    m_size = static_cast<std::uint64_t>(st.st_size);
+    : m_path(path), m_buffer(bufferBytes) {
+    InputFile input = openInputFile(path, "trace", "save the trace to a file first");
+    m_fd = std::move(input.fd);
+    m_size = input.bytes;
     // The reader goes through the file once or twice from start to end.
     ::posix_fadvise(m_fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
 }
@@ -35,8 +28,8 @@ void LineReader::rewind() {
     if (::lseek(m_fd.get(), 0, SEEK_SET) != 0)
         throw InputError("cannot rewind trace '" + m_path + "': " + std::strerror(errno));
     m_begin = m_end = 0;
-    m_eof = m_skipping = m_overlong = m_unterminated = false;
-    m_lineNumber = m_consumed = 0;
+    m_eof = m_skipping = m_overlong = m_unterminated = m_grew = false;
+    m_lineNumber = m_consumed = m_read = 0;
 }
 
 bool LineReader::fill() {
@@ -46,15 +39,26 @@ bool LineReader::fill() {
         m_begin = 0;
     }
     while (m_end < m_buffer.size()) {
-        const ssize_t n = ::read(m_fd.get(), m_buffer.data() + m_end, m_buffer.size() - m_end);
+        // A trace still being written is read up to its size at the open: read on, the reader would
+        // follow the writer for as long as it writes, and both passes must see the same lines.
+        const std::uint64_t left = m_size - m_read;
+        const ssize_t n =
+            left == 0
+                ? 0
+                : ::read(m_fd.get(), m_buffer.data() + m_end,
+                         static_cast<std::size_t>(std::min<std::uint64_t>(m_buffer.size() - m_end, left)));
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
             throw InputError("cannot read trace '" + m_path + "': " + std::strerror(errno));
         if (n == 0) {
             m_eof = true;
+            if (struct stat st{};
+                left == 0 && ::fstat(m_fd.get(), &st) == 0 && std::uint64_t(st.st_size) > m_size)
+                m_grew = true;
             break;
         }
+        m_read += static_cast<std::uint64_t>(n);
         m_end += static_cast<std::size_t>(n);
         return true;
     }
@@ -98,6 +102,11 @@ bool LineReader::next(std::string_view& line) {
         }
         if (m_begin == m_end)
             return false;
+        if (m_grew) { // the rest of this line was written after the open
+            m_consumed += m_end - m_begin;
+            m_begin = m_end;
+            return false;
+        }
         line = std::string_view(start, m_end - m_begin);
         m_consumed += m_end - m_begin;
         m_begin = m_end;

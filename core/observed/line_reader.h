@@ -13,10 +13,11 @@ namespace la {
 
 // Reads a text file line by line through one fixed buffer, so a multi-GB trace costs the buffer and
 // nothing more. A line longer than the buffer is returned cut to the buffer, flagged overlong(), and
-// the rest of it is skipped.
+// the rest of it is skipped. The file is read up to its size when it was opened: a trace still being
+// written ends there (grew()), without the line the writer was in.
 class LineReader {
 public:
-    // Throws InputError if the file cannot be opened or is not a regular file.
+    // Throws InputError if the file cannot be opened or is not a regular file (io/input_file.h).
     explicit LineReader(const std::string& path, std::size_t bufferBytes = std::size_t{1} << 20);
 
     // The next line without its "\n" or "\r\n"; false at the end of the file. The view is valid
@@ -29,6 +30,8 @@ public:
     bool unterminated() const { return m_unterminated; }
     std::uint64_t bytesConsumed() const { return m_consumed; }
     std::uint64_t size() const { return m_size; }
+    // The file was longer at its end than when it was opened: it is still being written.
+    bool grew() const { return m_grew; }
     // Starts again from the first line.
     void rewind();
 
@@ -43,9 +46,11 @@ private:
     bool m_skipping = false; // inside the rest of an overlong line
     bool m_overlong = false;
     bool m_unterminated = false;
+    bool m_grew = false;
     std::uint64_t m_lineNumber = 0;
     std::uint64_t m_consumed = 0;
-    std::uint64_t m_size = 0;
+    std::uint64_t m_size = 0; // at the open: nothing past it is read
+    std::uint64_t m_read = 0; // bytes read since the start
 };
 
 } // namespace la

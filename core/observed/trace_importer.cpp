@@ -676,6 +676,10 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
     trace.unmatchedResumes = stats.unmatchedResumes;
     if (!note.empty())
         trace.notes.push_back(note);
+    if (reader.grew())
+        trace.notes.push_back("trace " + quoted(request.path) +
+                              " grew while it was read (is it still being written?): it was read up to its " +
+                              std::to_string(reader.size()) + " bytes at the start");
     addNotes(trace, stats, collector);
     if (deviceReadsAreReads)
         trace.notes.emplace_back(

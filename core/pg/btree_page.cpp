@@ -16,6 +16,10 @@ constexpr std::uint16_t kHashPageId = 0xFF80;
 constexpr std::uint16_t kGistPageId = 0xFF81;
 constexpr std::uint16_t kSpgistPageId = 0xFF82;
 constexpr std::uint16_t kMaxBtreeCycleId = 0xFF7F;
+// The last two bytes of a BRIN page's 8-byte special space: its page type (meta, revmap, regular).
+constexpr std::uint16_t kBrinMetaPage = 0xF091;
+constexpr std::uint16_t kBrinRegularPage = 0xF093;
+constexpr std::uint16_t kGinFlagsMax = 0xFF;
 
 } // namespace
 
@@ -51,8 +55,19 @@ std::string notBtreeReason(const std::byte* page, const PageHeader& header) {
             return "an index page of another access method (page id " + std::to_string(id) + ")";
         return {};
     }
-    if (size == 8)
-        return "a GIN or BRIN index page (8 bytes of special space)";
+    if (size == 8) {
+        // SP-GiST's special space is 8 bytes, GIN's and BRIN's too: their last two bytes tell them
+        // apart (GIN keeps its page flags there, eight bits of them).
+        const std::uint16_t id = readU16(page + kBlockSize - 2);
+        if (id == kSpgistPageId)
+            return "an SP-GiST index page";
+        if (id >= kBrinMetaPage && id <= kBrinRegularPage)
+            return "a BRIN index page";
+        if (id <= kGinFlagsMax)
+            return "a GIN index page";
+        return "an index page of another access method (8 bytes of special space, page id " +
+               std::to_string(id) + ")";
+    }
     return "a page with " + std::to_string(size) + " bytes of special space, not a btree's 16";
 }
 

@@ -49,8 +49,8 @@ SegmentedRelation::SegmentedRelation(const std::string& firstSegment, const std:
         struct stat st {};
         if (n > 0 && ::stat(path.c_str(), &st) != 0 && errno == ENOENT)
             break; // the relation ends with the previous segment
-        // Checks it is a readable regular file without opening anything else.
-        const ScanFile file = [&] {
+        // A readable regular file, opened without opening anything else (io/input_file.h).
+        ScanFile file = [&] {
             try {
                 return inspectScanFile(path);
             } catch (const InputError& error) {
@@ -62,10 +62,8 @@ SegmentedRelation::SegmentedRelation(const std::string& firstSegment, const std:
                 {role, " '", path, "' is ", std::to_string(file.bytes),
                  " bytes, not a whole number of 8192-byte blocks: truncated or not a relation file (block ",
                  std::to_string(file.blocks), " is partial)"}));
-        const int fd = openForReading(path, false);
-        if (fd < 0)
-            throw InputError(joined({role, " cannot open '", path, "': ", std::strerror(-fd)}));
-        m_fds.emplace_back(fd);
+        const int fd = file.fd.get();
+        m_fds.push_back(std::move(file.fd));
         if (::fstat(fd, &st) != 0)
             throw InputError(joined({role, " cannot stat '", path, "': ", std::strerror(errno)}));
         ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);

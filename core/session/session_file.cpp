@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session_file.h"
 
+#include "figure_limits.h"
 #include "input_error.h"
+#include "io/input_file.h"
 #include "io/protected_symlinks.h"
 #include "io/temp_file.h"
 #include "io_backend.h"
@@ -33,15 +35,17 @@ static_assert(std::endian::native == std::endian::little, "events are stored lit
 constexpr std::uint32_t kChunkEvents = 65536;
 
 // What a reader accepts (docs/session-format.md, "Damaged files"). Times are nanoseconds from the
-// run's start: 2^60 (36 years) is beyond any run, and a start plus a duration below it cannot
-// overflow or reach a "never" sentinel.
-constexpr std::int64_t kMaxTimeNs = std::int64_t{1} << 60;
+// run's start, at most kMaxRunTimeNs: a start plus a duration cannot overflow or reach a "never"
+// sentinel.
+constexpr std::int64_t kMaxTimeNs = kMaxRunTimeNs;
 // One read(2) moves at most 2 GiB - 4 KiB (Linux's MAX_RW_COUNT): 262,144 blocks, one more unaligned.
 constexpr std::int64_t kMaxTracedReadBlocks = 262145;
 // Blocks are numbered in 32 bits: a read ends at block 2^32 at the latest.
 constexpr std::int64_t kBlockLimit = std::int64_t{1} << 32;
 constexpr std::int64_t kUint32Max = UINT32_MAX;
 constexpr int kMaxFactBytes = 65536; // a meta or provenance value: the command line is the longest
+// No value of a session is read if it is larger (an event chunk is 2 MiB, a summary JSON 8 MiB at most).
+constexpr std::uint64_t kMaxValueBytes = std::uint64_t{64} << 20;
 
 bool viewed(EventKind kind) {
     return kind == EventKind::Consumed || kind == EventKind::ReadStarted || kind == EventKind::EndOfStream ||
@@ -594,6 +598,11 @@ EventFault decodeChunk(const std::vector<unsigned char>& bytes, std::vector<Even
 }
 
 // One incremental BLOB handle for a run's event chunks, moved from row to row.
+struct BlobClose {
+    void operator()(sqlite3_blob* blob) const { sqlite3_blob_close(blob); }
+};
+using Blob = std::unique_ptr<sqlite3_blob, BlobClose>;
+
 class ChunkBlob {
 public:
     // Reads the BLOB of `rowid` into `bytes`, whose size it must have; false if it cannot.
@@ -612,10 +621,7 @@ public:
     }
 
 private:
-    struct Close {
-        void operator()(sqlite3_blob* blob) const { sqlite3_blob_close(blob); }
-    };
-    std::unique_ptr<sqlite3_blob, Close> m_blob;
+    Blob m_blob;
 };
 
 } // namespace
@@ -648,29 +654,27 @@ void SessionReader::refuse(std::string_view why) const {
 }
 
 void SessionReader::checkFile() {
-    struct stat st {};
-    if (::stat(m_path.c_str(), &st) != 0)
-        refuse(std::strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        refuse("not a regular file");
-    m_fileBytes = static_cast<std::uint64_t>(st.st_size);
+    InputFile file = openInputFile(m_path, "session", "open a .lookahead file saved by Lookahead");
+    m_file = std::move(file.fd);
+    m_fileBytes = file.bytes;
     // Probe the header ourselves: SQLite would call any file "not a database" only at the first query.
     char header[16] = {};
-    const int fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        refuse(std::strerror(errno));
-    const ssize_t n = ::read(fd, header, sizeof header);
-    ::close(fd);
+    const ssize_t n = ::pread(m_file.get(), header, sizeof header, 0);
     if (n != 16 || std::memcmp(header, "SQLite format 3", 16) != 0)
         refuse("not a Lookahead session (not an SQLite database); open a .lookahead file saved by Lookahead");
 }
 
 void SessionReader::openDatabase() {
+    // SQLite opens the file it is given by name: the descriptor checked above, so that a path
+    // swapped since (for a FIFO, which would hang the open) is not what it reads.
     // immutable=1: no locks, no journal, no -shm: the file is only ever read.
-    const std::string uri = uriPath(m_path) + "?immutable=1";
+    const std::string uri = uriPath("/proc/self/fd/" + std::to_string(m_file.get())) + "?immutable=1";
     if (sqlite3_open_v2(uri.c_str(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
                         nullptr) != SQLITE_OK)
         damaged(m_db ? sqlite3_errmsg(m_db) : "out of memory");
+    // A backstop for every column: a larger value is refused by SQLite before it is read into memory
+    // (SQLITE_TOOBIG). The columns that may be large have their own, tighter checks.
+    sqlite3_limit(m_db, SQLITE_LIMIT_LENGTH, int(kMaxValueBytes));
 }
 
 std::int64_t SessionReader::scalar(const char* sql) const {
@@ -696,13 +700,16 @@ void SessionReader::readFacts() {
     };
     forEachRow("SELECT key, value FROM meta", std::nullopt,
                [&](sqlite3_stmt* s) { m_meta.emplace_back(fact(s, 0), fact(s, 1)); });
+    // The format is in two places; the newer of the two is the one named (a number past long's range
+    // as it is written).
     const std::int64_t version = scalar("PRAGMA user_version");
-    if (version > kSessionFormatVersion ||
-        std::strtol(meta("format_version").c_str(), nullptr, 10) > kSessionFormatVersion)
+    const std::string metaVersion = meta("format_version");
+    const bool metaNewer = std::strtol(metaVersion.c_str(), nullptr, 10) > kSessionFormatVersion;
+    if (version > kSessionFormatVersion || metaNewer)
         refuse(joined({"made by Lookahead ", excerpt(meta("lookahead_version"), 40), " (session format ",
-                       std::to_string(version), "); this is Lookahead ", LOOKAHEAD_VERSION,
-                       ", which reads format ", std::to_string(kSessionFormatVersion),
-                       ": open it with a newer Lookahead"}));
+                       metaNewer ? excerpt(metaVersion, 40) : std::to_string(version),
+                       "); this is Lookahead ", LOOKAHEAD_VERSION, ", which reads format ",
+                       std::to_string(kSessionFormatVersion), ": open it with a newer Lookahead"}));
     if (tables != 3 || meta("format") != "lookahead.session")
         damaged("its tables are incomplete");
     forEachRow("SELECT key, value FROM provenance", std::nullopt,
@@ -714,7 +721,7 @@ void SessionReader::readRuns() {
     const auto maxEvents = static_cast<std::int64_t>(m_fileBytes / kSessionEventBytes);
     forEachRow(
         "SELECT run, label, policy, observed, trace_path, max_pinned, io_combine_limit, collapse_window, "
-        "events, positions, reads, summary_json FROM runs ORDER BY run",
+        "events, positions, reads, rowid, typeof(summary_json) FROM runs ORDER BY run",
         std::nullopt, [&](sqlite3_stmt* s) {
             const std::string which = "run " + std::to_string(m_runs.size());
             const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
@@ -735,9 +742,33 @@ void SessionReader::readRuns() {
             run.reads = static_cast<std::uint64_t>(field(10, "read count", 0, events - positions));
             run.events = static_cast<std::uint64_t>(events);
             run.positions = static_cast<std::uint64_t>(positions);
-            run.summaryJson = columnText(s, 11);
+            const std::string type = columnText(s, 12);
+            if (type == "text")
+                run.summaryJson = summaryJson(sqlite3_column_int64(s, 11), which);
+            else if (type != "null")
+                damaged(joined({which, "'s summary JSON is not text"}));
             m_runs.push_back(std::move(run));
         });
+    if (m_runs.empty())
+        refuse("it holds no runs; save a run that has finished");
+}
+
+std::string SessionReader::summaryJson(std::int64_t rowid, const std::string& which) const {
+    // Its size is known before its bytes are read: a reader that took a 300 MB text in whole, and
+    // parsed it, would need a gigabyte for what is shown of it.
+    sqlite3_blob* raw = nullptr;
+    const int opened = sqlite3_blob_open(m_db, "main", "runs", "summary_json", rowid, 0, &raw);
+    const Blob blob(raw);
+    if (opened != SQLITE_OK)
+        damaged(joined({which, "'s summary JSON cannot be read: ", sqlite3_errmsg(m_db)}));
+    const int bytes = sqlite3_blob_bytes(raw);
+    if (std::uint64_t(bytes) > kMaxSummaryJsonBytes)
+        damaged(joined({which, "'s summary JSON is ", byteSize(std::uint64_t(bytes)), ", more than the ",
+                        byteSize(kMaxSummaryJsonBytes), " a run's entry with its repeats' summaries takes"}));
+    std::string text(std::size_t(bytes), '\0');
+    if (sqlite3_blob_read(raw, text.data(), bytes, 0) != SQLITE_OK)
+        damaged(joined({which, "'s summary JSON cannot be read: ", sqlite3_errmsg(m_db)}));
+    return text;
 }
 
 void SessionReader::readRunFields() {
@@ -856,6 +887,9 @@ void SessionReader::forEachRow(const char* sql, std::optional<std::size_t> run,
     int rc = 0;
     while ((rc = sqlite3_step(raw)) == SQLITE_ROW)
         row(raw);
+    if (rc == SQLITE_TOOBIG)
+        damaged(joined({"it holds a value larger than ", byteSize(kMaxValueBytes),
+                        ", which no session Lookahead writes holds"}));
     if (rc != SQLITE_DONE)
         damaged(sqlite3_errmsg(m_db));
 }

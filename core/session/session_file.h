@@ -3,6 +3,7 @@
 
 #include "event.h"
 #include "input_error.h"
+#include "io/unique_fd.h"
 #include "observed/observed_trace.h"
 
 #include <sys/types.h>
@@ -38,6 +39,11 @@ std::string sessionLabel(std::string_view label);
 // Names, paths and summary texts in a session (a path is at most PATH_MAX, a message one line):
 // what is longer was not written by Lookahead and would only bloat every caption it is shown in.
 inline constexpr int kSessionTextBytes = 4096;
+
+// A run's entry of the summary JSON as a session keeps it: the run's figures and each repeat's
+// summary (at most --repeat's 100, each of fields of at most kSessionTextBytes, in practice a few
+// kB). Larger is not a session Lookahead wrote, and is refused before it is read.
+inline constexpr std::uint64_t kMaxSummaryJsonBytes = std::uint64_t{8} << 20;
 
 // The one-line error for a session that is not what Lookahead writes: names the file and the fault.
 InputError sessionDamaged(const std::string& path, std::string_view why);
@@ -149,6 +155,8 @@ private:
     void readFacts();
     void readRuns();
     void readRunFields();
+    // Run `which`'s summary JSON, in row `rowid` of runs: refused unread if it is too large.
+    std::string summaryJson(std::int64_t rowid, const std::string& which) const;
     // The first column of the first row of `sql`.
     std::int64_t scalar(const char* sql) const;
     // Runs `sql`, with `run` bound to its one parameter if given, and hands each row to `row`.
@@ -176,6 +184,7 @@ private:
     std::uint64_t m_fileBytes = 0;
 
     std::string m_path;
+    UniqueFd m_file; // what SQLite reads, through /proc/self/fd
     sqlite3* m_db = nullptr;
     NameValues m_meta;
     NameValues m_provenance;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session_summary.h"
 
+#include "figure_limits.h"
 #include "input_error.h"
 #include "message_text.h"
 #include "summary_fields.h"
@@ -9,8 +10,10 @@
 #include <charconv>
 #include <concepts>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <stdexcept>
+#include <type_traits>
 
 namespace la {
 
@@ -55,7 +58,8 @@ struct FieldText {
 // Reads fields by name; a missing or malformed one is a damaged file.
 class FieldReader {
 public:
-    FieldReader(const NameValues& fields, const std::string& where) : m_where(where) {
+    FieldReader(const NameValues& fields, const std::string& where, std::string_view which)
+        : m_where(where), m_which(which) {
         for (const auto& [name, value] : fields)
             m_fields[name] = value;
     }
@@ -96,11 +100,27 @@ private:
         return it->second;
     }
     template <class T> T whole(std::string_view name) const { return wholeOf<T>(name, text(name)); }
+    // A whole number in the range of what its type holds in a summary (figure_limits.h): a count (of
+    // blocks, reads, waits, bytes) up to kMaxFigureCount, a time (ns) up to kMaxRunTimeNs, and any
+    // other (a distance, a number of workers) up to INT_MAX; none is negative.
     template <class T> T wholeOf(std::string_view name, const std::string& value) const {
         T result{};
         const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), result);
         if (error != std::errc() || end != value.data() + value.size())
             bad(name, "is not a whole number");
+        T most{};
+        if constexpr (std::is_same_v<T, std::uint64_t>)
+            most = kMaxFigureCount;
+        else if constexpr (std::is_same_v<T, std::int64_t>)
+            most = kMaxRunTimeNs;
+        else
+            most = std::numeric_limits<int>::max();
+        bool negative = false;
+        if constexpr (std::is_signed_v<T>)
+            negative = result < 0;
+        if (negative || result > most)
+            bad(name, joined({"is ", value, ", out of its range 0..", std::to_string(most),
+                              std::is_same_v<T, std::int64_t> ? " ns" : ""}));
         return result;
     }
     double real(std::string_view name) const {
@@ -128,11 +148,13 @@ private:
             at = end + 1;
         }
     }
-    [[noreturn]] void bad(std::string_view name, const char* why) const {
-        throw sessionDamaged(m_where, joined({"summary field '", name, "' ", why}));
+    [[noreturn]] void bad(std::string_view name, std::string_view why) const {
+        throw sessionDamaged(
+            m_where, joined({m_which, m_which.empty() ? "" : ": ", "summary field '", name, "' ", why}));
     }
     std::map<std::string, std::string> m_fields;
     std::string m_where;
+    std::string m_which;
 };
 
 } // namespace
@@ -145,8 +167,8 @@ NameValues summaryFields(const RunSummary& s) {
     return fields;
 }
 
-RunSummary summaryFromFields(const NameValues& fields, const std::string& where) {
-    const FieldReader reader(fields, where);
+RunSummary summaryFromFields(const NameValues& fields, const std::string& where, std::string_view which) {
+    const FieldReader reader(fields, where, which);
     const auto table = summaryFieldTable();
     // The index scan's facts are all there or none.
     const bool pgIndex = std::ranges::any_of(

@@ -4,13 +4,17 @@
 #include "session_file.h"
 #include "summary.h"
 
+#include <string_view>
+
 namespace la {
 
 // Every field of a run's summary as name/value text, exactly: whole numbers in decimal, reals with
 // 17 significant digits, so that summaryFromFields(summaryFields(s)) == s field by field. The summary
 // JSON rounds nothing either but keeps only EXPLAIN's averages, not the counts they come from.
 NameValues summaryFields(const RunSummary& summary);
-// Throws InputError ("summary field 'ios' ...") for a missing or malformed field; `where` names the file.
-RunSummary summaryFromFields(const NameValues& fields, const std::string& where);
+// Throws InputError ("summary field 'ios' ...") for a missing, malformed or out-of-range field (each
+// kind of figure has its range: figure_limits.h); `where` names the file, `which` the run ("run 1",
+// "run 1's repeat 2") if given.
+RunSummary summaryFromFields(const NameValues& fields, const std::string& where, std::string_view which = {});
 
 } // namespace la
