@@ -483,8 +483,9 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
         cached = {{QStringLiteral("source"), observed ? QStringLiteral("trace") : QStringLiteral("unknown")}};
     }
     args << QStringLiteral("--shared-buffers") << QString::number(facts.sharedBufferBlocks)
-         << QStringLiteral("--eic") << QString::number(facts.effectiveIoConcurrency)
-         << QStringLiteral("--max-connections") << QString::number(facts.maxConnections);
+         << QStringLiteral("--eic") << QString::number(facts.effectiveIoConcurrency);
+    if (facts.maxConnections > 0)
+        args << QStringLiteral("--max-connections") << QString::number(facts.maxConnections);
     if (facts.ioCombineLimit > 0)
         args << QStringLiteral("--io-combine-limit") << QString::number(facts.ioCombineLimit);
     if (facts.major() < 17)
