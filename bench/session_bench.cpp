@@ -55,8 +55,9 @@ std::vector<la::RunSummary> runKeeping(la::Experiment& experiment, std::vector<K
     callbacks.runStarted = [&kept](int run, std::vector<la::EventSink*>& sinks) {
         sinks.push_back(&kept[static_cast<std::size_t>(run)]);
     };
-    std::vector<la::RunSummary> summaries =
-        la::runExperiment(experiment, {{}, {}, false, "lookahead-session-bench"}, callbacks).summaries;
+    la::ExperimentOutputs outputs;
+    outputs.commandLine = "lookahead-session-bench";
+    std::vector<la::RunSummary> summaries = la::runExperiment(experiment, outputs, callbacks).summaries;
     const std::uint64_t rows = keptEvents(kept);
     std::printf("runs: %llu blocks A/B, %llu viewed events, %.2f s\n", blocks,
                 static_cast<unsigned long long>(rows), static_cast<double>(clock.elapsed()) / 1000.0);

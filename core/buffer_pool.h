@@ -15,7 +15,9 @@ enum class PinResult : std::uint8_t {
 
 // Simulated shared buffers. Like PostgreSQL, hit or miss is decided when the stream pins a block
 // during look-ahead, blocks read by the stream become resident, and a full pool evicts with a
-// clock sweep over usage counts (pinned buffers are never evicted).
+// clock sweep over usage counts (pinned buffers are never evicted). A stream that reads through a
+// BULKREAD ring (docs/read-stream-model.md §14) recycles the ring's buffers instead, and takes one
+// from the main pool only while a ring slot is empty, or its buffer is pinned or used by others.
 class BufferPool {
 public:
     enum class Layout : std::uint8_t {
@@ -26,12 +28,22 @@ public:
     // is ever evicted, so pins and usage counts decide nothing: the pool keeps two bits per block
     // (allocated, valid) and a block is its own frame handle (the common case for patterns; a
     // 100 M-block relation takes 25 MB instead of 3 GB of frames).
-    BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks, Layout layout = Layout::Auto);
+    // `ringBuffers` > 0: pin() allocates through a ring of that many buffers (a ring evicts, so the
+    // pool keeps frames whatever its size).
+    BufferPool(std::uint64_t capacity, std::uint64_t relationBlocks, Layout layout = Layout::Auto,
+               std::uint32_t ringBuffers = 0);
     // The memory such a pool allocates, so that callers can check it first.
-    static std::uint64_t bytesFor(std::uint64_t capacity, std::uint64_t relationBlocks);
+    static std::uint64_t bytesFor(std::uint64_t capacity, std::uint64_t relationBlocks,
+                                  std::uint32_t ringBuffers = 0);
 
     std::uint64_t capacity() const { return m_capacity; }
     std::uint64_t resident() const { return m_resident; }
+    // The blocks valid in the pool (after a run: what stays in shared buffers), ascending.
+    std::vector<std::uint32_t> validBlocks() const;
+    std::uint64_t validCount() const;
+    // Buffers the ring took from the main pool (AddBufferToRing), and ring buffers it recycled.
+    std::uint64_t ringTakenFromPool() const { return m_ringTaken; }
+    std::uint64_t ringRecycled() const { return m_ringRecycled; }
 
     // Makes `block` valid without I/O (prewarm). Returns false if it was already resident.
     bool prewarm(std::uint32_t block);
@@ -39,6 +51,10 @@ public:
     // milliseconds, not a minute). Returns how many became resident; nothing for a pool of frames,
     // which has to be prewarmed block by block.
     std::optional<std::uint64_t> prewarmAll();
+    // Whether `block` has a buffer (valid or being read).
+    bool contains(std::uint32_t block) const {
+        return m_compact ? testBit(m_allocated, block) : find(block, bucketOf(block)) != kNoFrame;
+    }
     // Drops `block` from the pool, as another backend's eviction would (an imported trace shows the
     // server reading it again). Returns false if it is not resident, still being read, or pinned.
     bool evict(std::uint32_t block);
@@ -47,7 +63,9 @@ public:
         PinResult result;
         std::uint32_t frame; // handle for unpin() and markValid(), valid while pinned
     };
-    // Pins `block`, allocating (and maybe evicting) on a miss.
+    // Pins `block`, allocating (and maybe evicting) on a miss. Through a ring, as PinBuffer() with a
+    // strategy, a hit raises the buffer's usage count to 1 at most, so that the scan does not keep
+    // what it passes over.
     Pinned pin(std::uint32_t block) { return m_compact ? pinCompact(block) : pinFrame(block); }
     // A hint that `block` will be pinned soon: its hash slot (or bitmap word) is fetched into the
     // cache meanwhile, instead of stalling the pin on a cache miss.
@@ -103,10 +121,12 @@ private:
         if (const std::uint32_t index = find(block, bucket); index != kNoFrame) {
             Frame& frame = m_frames[index];
             ++frame.pins;
-            if (frame.usage < kMaxUsage)
+            if (frame.usage < m_hitUsageCap)
                 ++frame.usage;
             return {frame.state == Valid ? PinResult::Hit : PinResult::InProgress, index};
         }
+        if (m_ringed)
+            return {PinResult::Allocated, allocateFromRing(block, bucket)};
         return {PinResult::Allocated, allocateFrame(block, bucket, 1, Reading)};
     }
     // The frame holding `block` (in bucketOf(block)), or kNoFrame. The frames' pointer is a local:
@@ -123,6 +143,12 @@ private:
     // save and restore the stream's registers each time.
     std::uint32_t allocateFrame(std::uint32_t block, std::uint64_t bucket, std::uint32_t pins,
                                 std::uint8_t state);
+    // The ring's next buffer for `block`, pinned, or one from the main pool put in its slot
+    // (GetBufferFromRing, AddBufferToRing).
+    std::uint32_t allocateFromRing(std::uint32_t block, std::uint64_t bucket);
+    // Puts `block` in `frame` (out of every bucket), at the head of bucketOf(block).
+    void link(std::uint32_t frame, std::uint32_t block, std::uint64_t bucket, std::uint32_t pins,
+              std::uint8_t state);
     void unlink(std::uint32_t frame); // from its bucket
     // Out of line and cold, so that a miss does not save and restore every callee-saved register
     // for the message's strings.
@@ -130,6 +156,7 @@ private:
 
     std::uint64_t m_capacity;
     bool m_compact;
+    bool m_ringed = false; // m_ring is in use: beside the layout, one load away on every miss
     std::uint64_t m_resident = 0;
     // Compact layout: one bit per block for "has a buffer" (being read or valid) and one for valid.
     std::vector<std::uint64_t> m_allocated;
@@ -142,6 +169,13 @@ private:
     // seldom a frame, where open addressing's eviction shifted a whole probe cluster back.
     std::vector<std::uint32_t> m_buckets;
     std::uint64_t m_bucketMask = 0;
+    // A hit's usage count goes up to this: kMaxUsage, or 1 through a ring.
+    std::uint8_t m_hitUsageCap = kMaxUsage;
+    // The ring's slots, each a frame + 1 (0: not filled yet), and the slot last used.
+    std::vector<std::uint32_t> m_ring;
+    std::size_t m_ringCurrent = 0;
+    std::uint64_t m_ringTaken = 0;
+    std::uint64_t m_ringRecycled = 0;
 };
 
 inline void BufferPool::unlink(std::uint32_t frame) {
@@ -196,13 +230,18 @@ inline std::uint32_t BufferPool::allocateFrame(std::uint32_t block, std::uint64_
         else
             unlink(frame);
     }
-    // Read after the unlink, which may have changed this very bucket.
+    link(frame, block, bucket, pins, state);
+    return frame;
+}
+
+inline void BufferPool::link(std::uint32_t frame, std::uint32_t block, std::uint64_t bucket,
+                             std::uint32_t pins, std::uint8_t state) {
+    // Read after the caller's unlink, which may have changed this very bucket.
     std::uint32_t& head = m_buckets[bucket];
     if (head != 0)
         m_frames[head - 1].prev = frame + 1;
     m_frames[frame] = Frame{block, pins, head, 0, state, 1};
     head = frame + 1;
-    return frame;
 }
 
 } // namespace la

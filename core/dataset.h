@@ -46,8 +46,10 @@ std::unique_ptr<BlockSource> makeDataset(const DatasetRequest& request);
 
 // A user's block list: one block per line with '#' comments, or CSV (RFC 4180: quoted fields,
 // doubled quotes, a BOM, CRLF) with a "block" column. Throws InputError naming the file and line on
-// anything malformed.
-std::unique_ptr<BlockSource> loadBlockList(const std::string& path, Direction direction);
+// anything malformed. Its relation has `relationBlocks` blocks (every block must be below), or with 0
+// its highest block + 1.
+std::unique_ptr<BlockSource> loadBlockList(const std::string& path, Direction direction,
+                                           std::uint64_t relationBlocks = 0);
 // The block numbers of such a file in file order; `what` names it in messages ("prewarm list").
 std::vector<std::uint32_t> readBlockNumbers(const std::string& path, const std::string& what);
 

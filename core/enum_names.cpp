@@ -2,6 +2,7 @@
 // Every enum's names, as files, options and messages spell them: one table each, read both ways.
 #include "enum_names.h"
 
+#include "buffer_strategy.h"
 #include "direction.h"
 #include "event_csv.h"
 #include "input_error.h"
@@ -67,6 +68,13 @@ constexpr EnumName<pg::IndexBatches> kIndexBatchesNames[] = {
 };
 static_assert(namesEvery(kIndexBatchesNames, pg::IndexBatches::Ring));
 
+constexpr EnumName<StrategyChoice> kStrategyChoiceNames[] = {
+    {StrategyChoice::Auto, "auto"},
+    {StrategyChoice::None, "none"},
+    {StrategyChoice::BulkRead, "bulkread"},
+};
+static_assert(namesEvery(kStrategyChoiceNames, StrategyChoice::BulkRead));
+
 } // namespace
 
 const char* eventKindName(EventKind kind) {
@@ -117,6 +125,14 @@ const char* pg::indexBatchesName(IndexBatches batches) {
 
 std::optional<pg::IndexBatches> pg::indexBatchesNamed(std::string_view name) {
     return valueNamed(kIndexBatchesNames, name);
+}
+
+const char* strategyChoiceName(StrategyChoice choice) {
+    return nameIn(kStrategyChoiceNames, choice, "auto");
+}
+
+std::optional<StrategyChoice> strategyChoiceNamed(std::string_view name) {
+    return valueNamed(kStrategyChoiceNames, name);
 }
 
 } // namespace la

@@ -16,6 +16,7 @@ const Mechanics kPg17Mechanics{
     LookAheadLoop::ExactDistance,
     PinLimitRule::FourPerIo,
     IoWorkerPool::Fixed, // no asynchronous I/O, so no workers
+    RingRule::Fixed256kB,
 };
 
 const Mechanics kPg18Mechanics{
@@ -30,6 +31,7 @@ const Mechanics kPg18Mechanics{
     LookAheadLoop::AtLeastDistance,
     PinLimitRule::ReadPerIoPlusOne,
     IoWorkerPool::Fixed,
+    RingRule::PlusIoConcurrency,
 };
 
 const Mechanics kPg19Mechanics{
@@ -44,6 +46,7 @@ const Mechanics kPg19Mechanics{
     LookAheadLoop::CombineDistance,
     PinLimitRule::ReadPerIoPlusOne,
     IoWorkerPool::Elastic,
+    RingRule::PlusIoConcurrency,
 };
 
 } // namespace la

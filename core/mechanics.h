@@ -24,8 +24,16 @@ enum class LookAheadLoop : std::uint8_t {
 
 // How max_pinned_buffers and one backend's pin limit are derived.
 enum class PinLimitRule : std::uint8_t {
-    FourPerIo,        // PG17: max(4 x max_ios, io_combine_limit), capped at shared_buffers / backends - 8
-    ReadPerIoPlusOne, // PG18+: (max_ios + 1) x io_combine_limit, capped at shared_buffers / backends
+    FourPerIo, // PG17: max(4 x max_ios, io_combine_limit), capped at shared_buffers / backends - 8
+    // PG18+: (max_ios + 1) x io_combine_limit, capped at shared_buffers / backends, and before every
+    // read the backend's pins left under that cap (docs/read-stream-model.md §4.4)
+    ReadPerIoPlusOne,
+};
+
+// How GetAccessStrategy(BAS_BULKREAD) sizes its ring (docs/read-stream-model.md §14).
+enum class RingRule : std::uint8_t {
+    Fixed256kB,       // PG15 to PG17: 256 kB
+    PlusIoConcurrency // PG18+: 256 kB + io_combine_limit x eic blocks, within max(256 kB, GetPinLimit())
 };
 
 // How io_method=worker's pool of I/O workers is sized (docs/mechanics.md, "I/O workers").
@@ -48,6 +56,7 @@ struct Mechanics {
     LookAheadLoop loop;
     PinLimitRule pinLimit;
     IoWorkerPool ioWorkers;
+    RingRule ring;
 };
 
 extern const Mechanics kPg17Mechanics;

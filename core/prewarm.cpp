@@ -166,35 +166,46 @@ std::uint64_t PrewarmSpec::count(std::uint64_t relationBlocks) const {
     return n;
 }
 
-std::uint64_t PrewarmSpec::apply(BufferPool& pool, std::uint64_t relationBlocks) const {
+std::uint64_t PrewarmSpec::apply(BufferPool& pool, std::uint64_t relationBlocks, bool* leftOut) const {
+    bool left = false;
     std::uint64_t loaded = 0;
-    if (m_kind == Kind::None)
-        return 0;
+    // One wanted block: loaded while the pool has room; once it is full, the first wanted block it
+    // does not hold already is one left out, and ends the walk.
+    const auto take = [&](std::uint64_t block) {
+        const auto b = static_cast<std::uint32_t>(block);
+        if (pool.resident() < pool.capacity()) {
+            loaded += pool.prewarm(b) ? 1 : 0;
+            return true;
+        }
+        left = !pool.contains(b);
+        return !left;
+    };
+    std::optional<std::uint64_t> all;
     if (m_kind == Kind::All)
-        if (const std::optional<std::uint64_t> all = pool.prewarmAll())
-            return *all;
-    if (m_kind == Kind::List) {
+        all = pool.prewarmAll(); // at once where the pool's layout allows it
+    if (all) {
+        loaded = *all;
+    } else if (m_kind == Kind::List) {
         for (const std::uint32_t b : m_list)
-            if (b < relationBlocks && pool.resident() < pool.capacity() && pool.prewarm(b))
-                ++loaded;
-        return loaded;
-    }
-    if (m_kind == Kind::Every) {
+            if (b >= relationBlocks || !take(b))
+                break;
+    } else if (m_kind == Kind::Every) {
         // The same blocks contains() picks, lowest first, without a division per block.
-        for (std::uint64_t b = 0; b < relationBlocks && pool.resident() < pool.capacity(); b += m_k)
-            if (pool.prewarm(static_cast<std::uint32_t>(b)))
-                ++loaded;
-        return loaded;
+        for (std::uint64_t b = 0; b < relationBlocks && take(b); b += m_k) {
+        }
+    } else if (m_kind != Kind::None) {
+        std::uint64_t phase = 0; // b % K, counted along rather than divided for
+        for (std::uint64_t b = 0; b < relationBlocks; ++b) {
+            const bool wanted =
+                m_kind == Kind::ExceptEvery ? phase != 0 : contains(static_cast<std::uint32_t>(b));
+            if (++phase == m_k)
+                phase = 0;
+            if (wanted && !take(b))
+                break;
+        }
     }
-    std::uint64_t phase = 0; // b % K, counted along rather than divided for
-    for (std::uint64_t b = 0; b < relationBlocks && pool.resident() < pool.capacity(); ++b) {
-        const bool wanted =
-            m_kind == Kind::ExceptEvery ? phase != 0 : contains(static_cast<std::uint32_t>(b));
-        if (++phase == m_k)
-            phase = 0;
-        if (wanted && pool.prewarm(static_cast<std::uint32_t>(b)))
-            ++loaded;
-    }
+    if (leftOut)
+        *leftOut = left;
     return loaded;
 }
 

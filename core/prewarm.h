@@ -22,7 +22,8 @@ public:
     // How many blocks of a relation of `relationBlocks` the spec makes resident.
     std::uint64_t count(std::uint64_t relationBlocks) const;
     // Loads the spec's blocks, lowest first, until the pool is full; returns how many were loaded.
-    std::uint64_t apply(BufferPool& pool, std::uint64_t relationBlocks) const;
+    // `leftOut` (if given) tells whether a block the spec wants found no room.
+    std::uint64_t apply(BufferPool& pool, std::uint64_t relationBlocks, bool* leftOut = nullptr) const;
     const std::string& text() const { return m_text; }
 
 private:

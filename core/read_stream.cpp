@@ -5,10 +5,15 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 
 namespace la {
 
 namespace {
+// The buffer manager counts what a backend holds (the stream's pins, the consumer's buffer, a
+// forwarded pin) as its private refcount array's 8 entries at least (§4.4).
+constexpr int kRefCountArrayEntries = 8;
+
 // Out of line and cold: the message's strings would otherwise make getBlock() save and restore
 // every callee-saved register on each of its calls, a few per block.
 [[noreturn, gnu::cold, gnu::noinline]] void throwPastTheEnd(std::uint32_t block,
@@ -33,6 +38,10 @@ ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, const
     m_ios.resize(std::bit_ceil(static_cast<std::size_t>(m_limits.maxIos)));
     m_iosMask = m_ios.size() - 1;
     m_relationBlocks = source.relationBlocks();
+    // The budget is the limit less max(8, the stream's pins + the consumer's + a forwarded one), so
+    // at least the limit less the stream's pins less 8.
+    m_budgetCheckFrom = m_limits.backendPinLimit > 0 ? m_limits.backendPinLimit - kRefCountArrayEntries
+                                                     : std::numeric_limits<int>::max();
     m_now = io.now();
     m_policy.start(m_d, m_limits, config.fullFlag);
     emit(EventKind::DistanceChanged);
@@ -182,8 +191,8 @@ void ReadStream::addMiss(Op& op, std::uint32_t block, const BufferPool::Pinned& 
     emit(joins ? EventKind::Hit : EventKind::Miss, block, op.ioId);
 }
 
-void ReadStream::extendRead(Op& op) {
-    for (int i = 1; i < m_pendingLen; ++i) {
+void ReadStream::extendRead(Op& op, int nblocks) {
+    for (int i = 1; i < nblocks; ++i) {
         const std::uint32_t block = pendingBlockAt(i);
         const BufferPool::Pinned pinned = m_pool.pin(block);
         if (pinned.result == PinResult::Allocated) {
@@ -205,25 +214,46 @@ void ReadStream::extendRead(Op& op) {
     }
 }
 
-void ReadStream::startPending(bool suppressAdvice) {
+int ReadStream::pinBudget() const {
+    const int forwarded = m_hasForwarded ? 1 : 0;
+    const int held = m_pinned + (m_holdingConsumed ? 1 : 0) + forwarded;
+    const int budget =
+        std::max(0, m_limits.backendPinLimit - std::max(kRefCountArrayEntries, held)) + forwarded;
+    return budget == 0 && m_pinned == 0 ? 1 : budget; // with nothing pinned, one block always goes
+}
+
+bool ReadStream::startPending(bool suppressAdvice) {
     const std::uint32_t first = pendingBlockAt(0);
     const bool advice = adviseRead(m_pendingDescending ? m_pendingStart : first, suppressAdvice);
+    int nblocks = m_pendingLen;
+    if (m_pinned + nblocks >= m_budgetCheckFrom) {
+        if (const int budget = pinBudget(); budget < nblocks) {
+            // No more look-ahead until buffers are released; a short read only if nothing is pinned.
+            const Distances before = m_d;
+            m_d.readahead = std::min(m_d.readahead, m_pinned + budget);
+            noteDistance(before);
+            if (m_pinned > 0)
+                return false;
+            nblocks = budget;
+        }
+    }
     const BufferPool::Pinned head = pinHead(first);
     const bool inProgressHit = head.result == PinResult::InProgress && m_mech.inProgressHeadIsHit;
     if (head.result == PinResult::Hit || inProgressHit) {
         startHitCall(first, head.frame);
-        return;
+        return true;
     }
     Op& op = newOp(m_limits.synchronous);
     op.advice = advice;
     addMiss(op, first, head);
-    extendRead(op);
+    extendRead(op, nblocks);
     const auto taken = static_cast<int>(op.nentries);
     op.lowBlock =
         m_pendingDescending ? m_pendingStart + static_cast<std::uint32_t>(m_pendingLen - taken) : first;
     dropPending(taken);
     m_seqBlock = static_cast<std::int64_t>(op.lowBlock) + taken;
     startOp(op);
+    return true;
 }
 
 bool ReadStream::shouldLookAhead() const {
@@ -279,9 +309,9 @@ void ReadStream::lookAhead(bool suppressAdvice) {
         if (tryMerge(block))
             continue;
         while (m_pendingLen > 0) {
-            startPending(suppressAdvice);
+            const bool started = startPending(suppressAdvice);
             suppressAdvice = false;
-            if (iosInProgress() == m_limits.maxIos) {
+            if (!started || iosInProgress() == m_limits.maxIos) {
                 m_hasUngot = true;
                 m_ungot = block;
                 emit(EventKind::Unget, block);

@@ -92,8 +92,11 @@ private:
     std::uint32_t pendingBlockAt(int i) const;
     void dropPending(int n); // the first n pending blocks, in callback order, have been started
 
-    // One StartReadBuffers() call over the head of the pending read.
-    void startPending(bool suppressAdvice);
+    // One StartReadBuffers() call over the head of the pending read; false if the backend's pin
+    // budget left no room for it while buffers are pinned (nothing started).
+    bool startPending(bool suppressAdvice);
+    // PG18+'s GetAdditionalPinLimit() before a read, plus the forwarded pin (§4.4).
+    int pinBudget() const;
     bool adviseRead(std::uint32_t low, bool suppressAdvice);
     BufferPool::Pinned pinHead(std::uint32_t block);
     void startHitCall(std::uint32_t block, std::uint32_t frame);
@@ -101,7 +104,8 @@ private:
     // max_ios in flight); startOp() adds it to the reads in progress.
     Op& newOp(bool synchronous);
     void addMiss(Op& op, std::uint32_t block, const BufferPool::Pinned& pinned);
-    void extendRead(Op& op); // over the rest of the pending read, up to a block an earlier read covers
+    // Over the rest of the pending read, up to a block an earlier read covers, `nblocks` at most.
+    void extendRead(Op& op, int nblocks);
 
     bool getBlock(std::uint32_t& block);
     void endOfStream();
@@ -143,6 +147,9 @@ private:
     SummaryBuilder m_ownSummary; // fed when nobody asked for it
     SummaryBuilder* m_summary;
     StreamLimits m_limits;
+    // Pins and a pending read below this need no budget check (§4.4): far enough under the backend's
+    // limit, whatever the consumer and a forwarded pin add. INT_MAX where the version checks once.
+    int m_budgetCheckFrom = 0;
     ExplainIo m_ownExplainIo; // counted when nobody asked for them
     ExplainIo* m_explainIo = &m_ownExplainIo;
     bool m_policyObserves; // the policy's observesWorkload()

@@ -2,6 +2,7 @@
 #include "run.h"
 
 #include "buffer_pool.h"
+#include "buffer_strategy.h"
 #include "input_error.h"
 #include "io/backend_factory.h"
 #include "io/os_cache.h"
@@ -34,6 +35,12 @@ constexpr std::uint64_t kProgressEvery = 1 << 14;
 
 bool realIo(const RunConfig& config) {
     return config.io != IoMode::Sim;
+}
+
+// The size of --file in blocks: a relation's segments together, or the file's.
+std::uint64_t fileBlocksOf(const RunConfig& config) {
+    return config.fileIsRelation ? pg::SegmentedRelation(config.file, "the traced relation").blocks()
+                                 : inspectScanFile(config.file).blocks;
 }
 
 // The pool of I/O workers a worker run has: PG19's growing one or PG18's fixed io_workers.
@@ -98,27 +105,54 @@ std::optional<RealIo> openRealIo(const RunConfig& config, const Mechanics& mecha
     return RealIo{*target, makeFileBackend(std::move(request))};
 }
 
-// Simulated shared buffers: the configured size, or one that holds the cache state and the pins.
+// Simulated shared buffers: --shared-buffers exactly, or the default grown (and said so) to hold
+// the cache state and the pins.
 std::uint64_t poolBlocksFor(const RunConfig& config, const PrewarmSpec& prewarm, std::uint64_t alsoResident,
-                            std::uint64_t relation, const StreamLimits& limits) {
+                            std::uint64_t relation, const StreamLimits& limits, std::uint32_t ringBuffers,
+                            const RunCallbacks& callbacks) {
     std::uint64_t poolBlocks = config.poolBlocks;
     if (poolBlocks == 0) {
         // A pattern's cache state only means something if it fits: grow the pool to the relation.
-        const std::uint64_t needed =
-            prewarm.count(relation) + alsoResident + std::uint64_t(limits.maxPinned) * 2 + 64;
-        poolBlocks = needed > kDefaultPoolBlocks ? relation + 1 : kDefaultPoolBlocks;
+        const std::uint64_t cached = prewarm.count(relation) + alsoResident;
+        const std::uint64_t needed = cached + std::uint64_t(limits.maxPinned) * 2 + 64;
+        poolBlocks = kDefaultPoolBlocks;
+        if (needed > kDefaultPoolBlocks) {
+            poolBlocks = relation + 1;
+            if (callbacks.notice)
+                callbacks.notice("the model's shared buffers are grown from the default " +
+                                 counted(kDefaultPoolBlocks) + " to " + counted(poolBlocks) +
+                                 " blocks to hold the cache state '" + prewarm.text() + "' (about " +
+                                 counted(cached) +
+                                 " blocks); give --shared-buffers N for a pool of the server's size");
+        }
     }
     if (poolBlocks < static_cast<std::uint64_t>(limits.maxPinned) + 2)
         throw InputError("--shared-buffers " + std::to_string(poolBlocks) +
                          " cannot hold max_pinned_buffers (" + std::to_string(limits.maxPinned) +
                          ") plus the consumer's buffer");
-    requireMemory(BufferPool::bytesFor(poolBlocks, relation),
+    requireMemory(BufferPool::bytesFor(poolBlocks, relation, ringBuffers),
                   "a simulated shared buffers pool of " + std::to_string(std::min(poolBlocks, relation)) +
                       " buffers (for cache state '" + prewarm.text() + "' of a " + std::to_string(relation) +
                       "-block relation)",
                   "scan a smaller relation, or cap the pool with --shared-buffers N (blocks that do not fit "
                   "are evicted, as in PostgreSQL)");
     return poolBlocks;
+}
+
+// Loads the cache state at the start into `pool`: the prewarm spec's, then the trace's. A state
+// larger than the pool is refused: the pool is the server's, and PostgreSQL's could not hold it.
+void loadCacheState(BufferPool& pool, const PrewarmSpec& prewarm, const TracedCache* traced,
+                    std::uint64_t relation) {
+    bool leftOut = false;
+    prewarm.apply(pool, relation, &leftOut);
+    if (traced && !leftOut)
+        traced->apply(pool, &leftOut);
+    if (leftOut)
+        throw InputError("the cache state at the start ('" + prewarm.text() + "'" +
+                         (traced ? std::string(" and the trace's") : std::string()) + ") does not fit in " +
+                         counted(pool.capacity()) +
+                         " shared buffers: give --shared-buffers at least as many blocks as it holds, or "
+                         "a smaller cache state (--prewarm)");
 }
 
 // How the trace's cache state was derived, and where trace and visits disagree: in the summary and
@@ -206,11 +240,40 @@ void flushSinks(Tracer& tracer, RunSummary& summary) {
     }
 }
 
+// A block sequence in memory (an imported trace's reads) in a relation of `relationBlocks` (0: its
+// highest block + 1).
+std::unique_ptr<BlockSource> sequenceSource(const std::vector<std::uint32_t>& blocks,
+                                            std::uint64_t relationBlocks) {
+    if (relationBlocks > 0)
+        if (const auto highest = std::max_element(blocks.begin(), blocks.end());
+            highest != blocks.end() && *highest >= relationBlocks)
+            throw InputError("the traced block sequence reads block " + std::to_string(*highest) +
+                             ", past --relation-blocks " + std::to_string(relationBlocks));
+    return std::make_unique<VectorSource>(blocks, relationBlocks);
+}
+
 // The early reads of --stream-start-after (or of the ring's start rule) go before everything else.
 std::unique_ptr<BlockSource> startLate(const RunConfig& config, std::unique_ptr<BlockSource> source) {
     if (const std::uint64_t after = config.pg.streamStartsAfter(); after > 0)
         return std::make_unique<StreamStartSource>(std::move(source), after);
     return source;
+}
+
+// The relation's size as PostgreSQL sees it when it picks a strategy: a real relation's file, else
+// the source's (a dataset's size, --relation-blocks, or a block list's highest block + 1).
+std::uint64_t scannedRelationBlocks(const RunConfig& config, std::uint64_t sourceBlocks) {
+    return config.file.empty() ? sourceBlocks : std::max(sourceBlocks, fileBlocksOf(config));
+}
+
+// What stays in the model's shared buffers after the run.
+void noteCacheAfter(const BufferPool& pool, const RunCallbacks& callbacks, RunSummary& summary) {
+    if (!callbacks.cacheAfter) {
+        summary.residentAfter = pool.validCount();
+        return;
+    }
+    std::vector<std::uint32_t> blocks = pool.validBlocks();
+    summary.residentAfter = blocks.size();
+    callbacks.cacheAfter(std::move(blocks));
 }
 
 } // namespace
@@ -238,6 +301,12 @@ std::unique_ptr<BlockSource> openSource(const RunConfig& config, pg::IndexFacts*
     validateRunConfig(config);
     if (pacer)
         *pacer = nullptr;
+    if (config.relationBlocks > 0 && config.blockList.empty() && !config.blockSequence)
+        throw InputError("--relation-blocks sizes a block list's relation (--blocks); a dataset's is "
+                         "--pattern-blocks, an index scan's heap its file's");
+    if (config.relationBlocks > 0 && !config.file.empty())
+        throw InputError("--relation-blocks: the relation is a file here (--file, or the traced relation), "
+                         "whose size is its own; leave --relation-blocks out");
     if (config.pg.active()) {
         if (!config.blockList.empty() || config.blockSequence || !config.file.empty())
             throw InputError(
@@ -257,17 +326,15 @@ std::unique_ptr<BlockSource> openSource(const RunConfig& config, pg::IndexFacts*
     DatasetRequest request = config.dataset;
     std::uint64_t fileBlocks = 0;
     if (!config.file.empty()) {
-        fileBlocks = config.fileIsRelation
-                         ? pg::SegmentedRelation(config.file, "the traced relation").blocks()
-                         : inspectScanFile(config.file).blocks;
+        fileBlocks = fileBlocksOf(config);
         if (request.blocks == 0)
             request.blocks = fileBlocks; // a pattern covers the user's file
     }
     std::unique_ptr<BlockSource> source;
     if (config.blockSequence)
-        source = std::make_unique<VectorSource>(*config.blockSequence);
+        source = sequenceSource(*config.blockSequence, config.relationBlocks);
     else if (!config.blockList.empty())
-        source = loadBlockList(config.blockList, config.dataset.direction);
+        source = loadBlockList(config.blockList, config.dataset.direction, config.relationBlocks);
     else
         source = makeDataset(request);
     if (source->length() == 0)
@@ -304,13 +371,17 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
 
     StreamConfig streamConfig = streamConfigFor(config);
     const std::uint64_t relation = source->relationBlocks();
+    const BufferStrategy strategy = chooseStrategy(config.strategy, mechanics.ring, streamConfig,
+                                                   scannedRelationBlocks(config, relation));
+    streamConfig.ringBuffers = strategy.ringBuffers;
     const StreamLimits limits = computeLimits(streamConfig, mechanics);
-    BufferPool pool(poolBlocksFor(config, prewarm, traced ? traced->cachedBlocks : 0, relation, limits),
-                    relation);
-    prewarm.apply(pool, relation);
+    const auto ring = static_cast<std::uint32_t>(strategy.ringBuffers);
+    const std::uint64_t poolBlocks =
+        poolBlocksFor(config, prewarm, traced ? traced->cachedBlocks : 0, relation, limits, ring, callbacks);
+    BufferPool pool(poolBlocks, relation, BufferPool::Layout::Auto, ring);
+    loadCacheState(pool, prewarm, traced.get(), relation);
     RereadSource* rereads = nullptr;
     if (traced) {
-        traced->apply(pool);
         auto wrapped = std::make_unique<RereadSource>(std::move(source), pool, traced->rereadVisits);
         rereads = wrapped.get();
         source = std::move(wrapped);
@@ -326,6 +397,9 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
         tracer.addSink(&early);
 
     RunSummary summary = startingSummary(config, *policy, mechanics, streamConfig, limits, indexFacts);
+    summary.sharedBuffers = poolBlocks;
+    summary.strategy = strategy.name();
+    summary.ringBuffers = strategy.ringBuffers;
     std::unique_ptr<SimDevice> io;
     std::optional<RealIo> real;
     try {
@@ -379,6 +453,7 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     }
     if (traced)
         noteTracedCache(*traced, rereads->notEvicted(), callbacks, summary);
+    noteCacheAfter(pool, callbacks, summary);
     if (callbacks.progress)
         callbacks.progress(summary.blocks, source->length());
     return summary;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "buffer_strategy.h"
 #include "dataset.h"
 #include "event.h"
 #include "io_mode.h"
@@ -24,7 +25,9 @@ struct TracedCache;
 struct RunConfig {
     DatasetRequest dataset;
     std::string blockList; // a user's block list instead of a dataset
-    pg::PgScanConfig pg;   // a real PostgreSQL index scan instead (docs/pg-relations.md)
+    // The size of a block list's relation (0: its highest block + 1), which decides its strategy.
+    std::uint64_t relationBlocks = 0;
+    pg::PgScanConfig pg; // a real PostgreSQL index scan instead (docs/pg-relations.md)
     // A block sequence in memory instead of a dataset (the blocks an imported trace read, in order).
     std::shared_ptr<const std::vector<std::uint32_t>> blockSequence;
     // The blocks an imported trace read, in order, when the run models that trace on the scan's own
@@ -37,8 +40,10 @@ struct RunConfig {
     std::string comparePolicy; // optional second run (A/B)
     std::string mechanics;     // pg17, pg18 or pg19; empty = each policy's own
     StreamConfig stream;
-    std::string prewarm;          // empty = the dataset's own cache state
-    std::uint64_t poolBlocks = 0; // simulated shared buffers; 0 = 16384, grown to hold the prewarm set
+    std::string prewarm; // empty = the dataset's own cache state
+    // Simulated shared buffers, exactly; 0 = 16384, grown (and said so) to hold the cache state.
+    std::uint64_t poolBlocks = 0;
+    StrategyChoice strategy = StrategyChoice::Auto; // the buffer access strategy (--strategy)
     std::uint64_t resetEvery = 0;
     IoMode io = IoMode::Sim;
     SimDeviceConfig device;
@@ -87,6 +92,9 @@ struct RunCallbacks {
     std::function<void(const std::string& stage, std::uint64_t done, std::uint64_t total)> preparing;
     // Something the user should know that is not an error (a fallback, an ignored partial block).
     std::function<void(const std::string& message)> notice;
+    // After the run: the relation's blocks valid in the model's shared buffers, ascending
+    // (--cache-after). Only asked for when set: the list takes 4 bytes a block.
+    std::function<void(std::vector<std::uint32_t> blocks)> cacheAfter;
     const std::atomic<bool>* cancel = nullptr;
 };
 

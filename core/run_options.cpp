@@ -150,6 +150,12 @@ std::vector<RunOption> buildTable() {
         [](const RunConfig& c) { return c.blockList; },
         [](RunConfig& c, const std::string& v) { c.blockList = v; }));
     t.push_back(whole(
+        "relation-blocks", "relationBlocks", "relation_blocks", dataset,
+        "the size of a block list's relation in blocks, which decides its buffer strategy\n"
+        "(default: its highest block + 1)",
+        1, 1ULL << 32, [](const RunConfig& c) { return wholeText(c.relationBlocks); },
+        [](RunConfig& c, std::uint64_t v) { c.relationBlocks = v; }));
+    t.push_back(whole(
         "pattern-blocks", "patternBlocks", "pattern_blocks", dataset,
         "relation size of a pattern in blocks (default 65536; with --file, the file's size)", 1, 1ULL << 31,
         [](const RunConfig& c) { return wholeText(c.dataset.blocks); },
@@ -261,12 +267,23 @@ std::vector<RunOption> buildTable() {
         [](RunConfig& c, std::uint64_t v) { c.stream.maxPinnedOverride = int(v); }));
     t.push_back(whole(
         "shared-buffers", "sharedBuffers", "shared_buffers", stream,
-        "simulated shared buffers in blocks (default 16384, grown to hold the dataset's cache state)", 16,
-        1ULL << 31, [](const RunConfig& c) { return wholeText(c.poolBlocks); },
+        "the server's shared buffers in blocks, exactly: a cache state that does not fit is\n"
+        "refused (default 16384, grown to hold the cache state, with a note saying so)",
+        16, 1ULL << 31, [](const RunConfig& c) { return wholeText(c.poolBlocks); },
         [](RunConfig& c, std::uint64_t v) { c.poolBlocks = v; }));
+    t.push_back(text(
+        "strategy", "strategy", "strategy", stream, "S",
+        "buffer access strategy: auto (default: as PostgreSQL decides, a BULKREAD ring for a\n"
+        "--sequential-flag scan of a relation above shared_buffers / 4), none (the main pool) or\n"
+        "bulkread (docs/read-stream-model.md §14)",
+        {"auto", "none", "bulkread"},
+        [](const RunConfig& c) { return std::string(strategyChoiceName(c.strategy)); },
+        [](RunConfig& c, const std::string& v) {
+            c.strategy = strategyChoiceNamed(v).value_or(StrategyChoice::Auto);
+        }));
     t.push_back(whole(
         "max-connections", "maxConnections", "max_connections", stream,
-        "max_connections, for the per-backend pin limit (default 100)", 1, 10000,
+        "max_connections, for the per-backend pin limit (default 100)", 1, 262143,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.maxConnections), false); },
         [](RunConfig& c, std::uint64_t v) { c.stream.maxConnections = int(v); }));
     t.push_back(text(
@@ -484,6 +501,7 @@ void addUnits(std::vector<RunOption>& table) {
                                                                    {"io-combine-limit", "blocks"},
                                                                    {"max-pinned", "buffers"},
                                                                    {"shared-buffers", "blocks"},
+                                                                   {"relation-blocks", "blocks"},
                                                                    {"miss-fraction", "%"},
                                                                    {"reset-every", "blocks"},
                                                                    {"latency-us", "\u00b5s"},

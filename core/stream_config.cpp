@@ -16,10 +16,14 @@ int backendPinLimit(const StreamConfig& config, PinLimitRule rule) {
         const std::int64_t backends = config.maxConnections + 3 + 8 + 10 + 2 + 6;
         return static_cast<int>(std::max<std::int64_t>(1, buffers / backends - 8));
     }
-    const std::int64_t backends = config.maxConnections + 16 + 8 + 10 + 2 + 6 + 32;
-    return static_cast<int>(std::max<std::int64_t>(1, buffers / backends));
+    return static_cast<int>(std::max<std::int64_t>(1, proportionalPinLimit(config)));
 }
 } // namespace
+
+std::int64_t proportionalPinLimit(const StreamConfig& config) {
+    const std::int64_t backends = config.maxConnections + 16 + 8 + 10 + 2 + 6 + 32;
+    return static_cast<std::int64_t>(config.sharedBuffers) / backends;
+}
 
 StreamLimits computeLimits(const StreamConfig& config, const Mechanics& mechanics) {
     StreamLimits limits;
@@ -31,10 +35,15 @@ StreamLimits computeLimits(const StreamConfig& config, const Mechanics& mechanic
                               ? std::max<std::int64_t>(4LL * limits.maxIos, config.ioCombineLimit)
                               : (std::int64_t{limits.maxIos} + 1) * config.ioCombineLimit;
     pinned = std::min<std::int64_t>(pinned, kInt16Max - (config.ioCombineLimit - 1) - 1);
+    if (config.ringBuffers > 0) // GetAccessStrategyPinLimit: BULKREAD's whole ring
+        pinned = std::min<std::int64_t>(pinned, config.ringBuffers);
     pinned = std::min<std::int64_t>(pinned, backendPinLimit(config, mechanics.pinLimit));
     if (config.maxPinnedOverride > 0)
         pinned = config.maxPinnedOverride;
     limits.maxPinned = static_cast<int>(std::max<std::int64_t>(1, pinned));
+    // An override stands for every limit on pins, the per-read one too.
+    if (mechanics.pinLimit == PinLimitRule::ReadPerIoPlusOne && config.maxPinnedOverride == 0)
+        limits.backendPinLimit = backendPinLimit(config, mechanics.pinLimit);
 
     const bool consumerReads = !mechanics.asynchronousIo || config.ioMethod == IoMethod::Sync;
     limits.synchronous = consumerReads || eic == 0;

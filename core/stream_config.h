@@ -24,6 +24,9 @@ struct StreamConfig {
     bool perBufferData = false;  // disables the fast path (Bitmap Heap Scan style)
     bool restoreAfterReset = false;
     bool backwardCombining = false;
+    // The BULKREAD ring the stream reads through (core/buffer_strategy.h), which lets it pin the
+    // whole ring at most (GetAccessStrategyPinLimit); 0: no strategy. Chosen by the run, not an option.
+    int ringBuffers = 0;
 };
 
 struct StreamLimits {
@@ -32,10 +35,17 @@ struct StreamLimits {
     int ioCombineLimit = 16;
     bool synchronous = false; // every read is performed by the consumer (sync, PG17, eic 0)
     bool adviceEnabled = false;
+    // PG18+: the pins this backend may hold in all (GetPinLimit), checked before every read (§4.4);
+    // 0 where the version checks only once, at the start (PG17).
+    int backendPinLimit = 0;
 };
 
 // max_ios, max_pinned_buffers and advice as each PostgreSQL version derives them
 // (docs/read-stream-model.md §3).
 StreamLimits computeLimits(const StreamConfig& config, const Mechanics& mechanics);
+
+// PostgreSQL 18+'s GetPinLimit(): shared_buffers over every backend and auxiliary process slot at
+// default settings (docs/read-stream-model.md §3.2); may be 0 on a tiny pool.
+std::int64_t proportionalPinLimit(const StreamConfig& config);
 
 } // namespace la

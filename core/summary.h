@@ -58,6 +58,13 @@ struct RunSummary {
     double inFlightMean = 0.0;
     int maxPinned = 0;
     int ioCombineLimit = 0;
+    // The model's shared buffers: its pool's size, the buffer access strategy the stream read
+    // through ("BULKREAD", "none") and its ring, and how many of the relation's blocks were valid
+    // in the pool when the run ended (docs/read-stream-model.md §14).
+    std::uint64_t sharedBuffers = 0;
+    std::string strategy;
+    int ringBuffers = 0;
+    std::uint64_t residentAfter = 0;
     std::vector<CollapseInterval> collapseIntervals;
     ExplainIo explainIo; // EXPLAIN (ANALYZE, IO)'s read-stream figures
     std::string ioMethodUsed = "sim";

@@ -38,14 +38,21 @@ std::string examples(const std::vector<std::uint32_t>& blocks) {
 
 } // namespace
 
-std::uint64_t TracedCache::apply(BufferPool& pool) const {
+std::uint64_t TracedCache::apply(BufferPool& pool, bool* leftOut) const {
     std::uint64_t loaded = 0;
-    for (std::uint64_t word = 0; word < cachedBits.size(); ++word)
-        for (std::uint64_t bits = cachedBits[word]; bits != 0 && pool.resident() < pool.capacity();
-             bits &= bits - 1) {
+    bool left = false;
+    for (std::uint64_t word = 0; word < cachedBits.size() && !left; ++word)
+        for (std::uint64_t bits = cachedBits[word]; bits != 0; bits &= bits - 1) {
             const auto block = static_cast<std::uint32_t>(word * 64 + std::uint64_t(__builtin_ctzll(bits)));
-            loaded += pool.prewarm(block) ? 1 : 0;
+            if (pool.resident() < pool.capacity()) {
+                loaded += pool.prewarm(block) ? 1 : 0;
+            } else if (!pool.contains(block)) {
+                left = true; // the pool is full and this block found no room
+                break;
+            }
         }
+    if (leftOut)
+        *leftOut = left;
     return loaded;
 }
 

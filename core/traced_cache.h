@@ -41,8 +41,9 @@ struct TracedCache {
     static constexpr std::uint64_t kNoVisit = ~std::uint64_t(0);
 
     std::uint64_t hits() const { return visits - misses; }
-    // Loads the blocks resident at the start into `pool`; returns how many it loaded.
-    std::uint64_t apply(BufferPool& pool) const;
+    // Loads the blocks resident at the start into `pool`; returns how many it loaded. `leftOut` (if
+    // given) tells whether one found the pool full.
+    std::uint64_t apply(BufferPool& pool, bool* leftOut = nullptr) const;
     // What it gives and how it was derived, for the user: one line.
     std::string describe() const;
     // The disagreements between the trace and the visits, one line each (none: empty).

@@ -53,6 +53,10 @@ RunSummary everyFigureSet() {
     s.inFlightMean = 0.06;
     s.maxPinned = 94;
     s.ioCombineLimit = 16;
+    s.sharedBuffers = 16384;
+    s.strategy = "BULKREAD";
+    s.ringBuffers = 94;
+    s.residentAfter = 3844;
     s.collapseIntervals = {{15, 3999}, {4100, 4200}};
     s.explainIo = {3999, 7000, 5, 94, 17, 240, 250, 300, false, true};
     s.ioMethodUsed = "worker";
@@ -148,7 +152,8 @@ void TestSummaryFields::jsonIsTheTable() {
         "io_workers_end io_workers_peak io_workers_start ios max_pinned mechanics misses "
         "os_cache_resident_after os_cache_resident_before page_cache_basis page_cache_known "
         "page_cache_reads page_cache_threshold_ns pages_verified pg_index pinned_mean policy "
-        "reads_before_stream resets runtime_ns trace_disagreements wait_ns wait_time_unknown waits "
+        "reads_before_stream resets resident_after ring_buffers runtime_ns shared_buffers strategy "
+        "trace_disagreements wait_ns wait_time_unknown waits "
         "waits_before_stream waits_scope waits_unknown");
     QStringList table = tableNames(&SummaryField::inJson);
     table.sort();
@@ -171,7 +176,9 @@ void TestSummaryFields::jsonIsTheTable() {
     unset.pageCacheKnown = false;
     unset.pageCacheThresholdNs.reset();
     unset.pageCacheBasis.clear();
+    unset.strategy.clear();
     QStringList whenSet = objectKeys;
+    whenSet.removeAll(QStringLiteral("strategy"));
     whenSet.removeAll(QStringLiteral("cache_from_trace"));
     whenSet.removeAll(QStringLiteral("waits_scope"));
     whenSet.removeAll(QStringLiteral("page_cache_basis"));
@@ -215,7 +222,8 @@ void TestSummaryFields::sessionIsTheTable() {
         "waits_unknown wait_time_unknown waits_scope runtime_ns resets reads_before_stream "
         "waits_before_stream "
         "distance_mean distance_time_mean distance_max frac_distance_le2 pinned_mean "
-        "in_flight_mean max_pinned io_combine_limit collapse_intervals explain.prefetch_count "
+        "in_flight_mean max_pinned io_combine_limit shared_buffers strategy ring_buffers resident_after "
+        "collapse_intervals explain.prefetch_count "
         "explain.distance_sum explain.distance_max explain.distance_capacity explain.wait_count "
         "explain.io_count explain.io_blocks explain.io_in_progress explain.prefetch_known "
         "explain.waits_known io_method_used fallback_reason direct_io io_workers_start io_workers_end "

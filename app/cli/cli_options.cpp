@@ -79,6 +79,10 @@ const std::vector<CommandOption>& commandOptions() {
          [](CliOptions& o, const std::string& v) { o.summaryJson = v; }},
         {"Output", "trace-csv", "FILE", "write every event as CSV",
          [](CliOptions& o, const std::string& v) { o.traceCsv = v; }},
+        {"Output", "cache-after", "FILE",
+         "write the relation's blocks in the model's shared buffers after the run, one per line\n"
+         "(the first modelled run's): the next run starts from them with --prewarm list:FILE",
+         [](CliOptions& o, const std::string& v) { o.cacheAfter = v; }},
         {"Output", "export-png", "FILE", "render the window's plots offscreen to a PNG (implies --headless)",
          [](CliOptions& o, const std::string& v) {
              o.exportPng = v;

@@ -24,6 +24,7 @@ struct CliOptions {
     bool startRun = false;   // --run: the window starts the run at once
     std::string summaryJson; // --summary-json FILE
     std::string traceCsv;    // --trace-csv FILE
+    std::string cacheAfter;  // --cache-after FILE
     std::string exportPng;   // --export-png FILE: render the plots offscreen (implies --headless)
     std::string exportSvg;   // --export-svg FILE
     std::string exportPdf;   // --export-pdf FILE

@@ -11,7 +11,8 @@ std::vector<NamedPath> outputsOf(const CliOptions& options) {
     for (const auto& [flag, path] :
          {std::pair{"--trace-csv", &options.traceCsv}, std::pair{"--summary-json", &options.summaryJson},
           std::pair{"--export-png", &options.exportPng}, std::pair{"--export-svg", &options.exportSvg},
-          std::pair{"--export-pdf", &options.exportPdf}, std::pair{"--save", &options.save}})
+          std::pair{"--export-pdf", &options.exportPdf}, std::pair{"--save", &options.save},
+          std::pair{"--cache-after", &options.cacheAfter}})
         if (!path->empty())
             outputs.push_back({flag, *path});
     return outputs;

@@ -132,7 +132,11 @@ int runHeadlessExport(const CliOptions& options) {
         return exportOpened(options);
     if (!outputsUsable(options))
         return 2;
-    ExperimentOutputs outputs{options.traceCsv, options.save, false, options.commandLine};
+    ExperimentOutputs outputs;
+    outputs.eventCsv = options.traceCsv;
+    outputs.session = options.save;
+    outputs.commandLine = options.commandLine;
+    outputs.cacheAfter = options.cacheAfter;
     ExperimentCallbacks callbacks;
     callbacks.notice = [](int, const std::string& text) {
         std::fprintf(stderr, "lookahead: %s\n", text.c_str());

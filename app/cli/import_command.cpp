@@ -169,6 +169,7 @@ int runImportHeadless(const CliOptions& options) {
         takeServerWaits(*serverScan, observed.run);
     ExperimentOutputs outputs;
     outputs.eventCsv = options.traceCsv;
+    outputs.cacheAfter = options.cacheAfter;
     outputs.commandLine = options.commandLine;
     ExperimentCallbacks callbacks;
     callbacks.ready = [&] {

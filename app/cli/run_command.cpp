@@ -77,6 +77,7 @@ int runHeadless(const CliOptions& options) {
     std::optional<OutputFile> json;
     ExperimentOutputs outputs;
     outputs.eventCsv = options.traceCsv;
+    outputs.cacheAfter = options.cacheAfter;
     outputs.session = options.save;
     outputs.commandLine = options.commandLine;
     ExperimentCallbacks callbacks;

@@ -24,6 +24,12 @@ constexpr std::string_view kFigureLines[] = {
     "(max_pinned {max_pinned})",
 };
 
+// A modelled run's shared buffers: the pool, the strategy the stream read through, what stayed.
+constexpr std::string_view kPoolLine = "  shared buffers {shared_buffers} blocks, strategy {strategy}";
+constexpr std::string_view kRingLine = " (a ring of {ring_buffers} buffers)";
+constexpr std::string_view kResidentLine =
+    "; {resident_after} of the relation's blocks resident after the run";
+
 } // namespace
 
 std::string describeRun(const std::string& label, const RunSummary& s) {
@@ -43,6 +49,12 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
                 .arg(s.repeats.size())
                 .arg(rangeText(s, "runtime_ns"), rangeText(s, "waits"), rangeText(s, "wait_ns"),
                      rangeText(s, "read_throughput"));
+    if (!s.strategy.empty()) {
+        text += fillFigures(kPoolLine, s, FigureText::Printable);
+        if (s.ringBuffers > 0)
+            text += fillFigures(kRingLine, s, FigureText::Printable);
+        text += fillFigures(kResidentLine, s, FigureText::Printable) + QLatin1Char('\n');
+    }
     if (s.collapseIntervals.empty())
         text += QStringLiteral("  no distance collapse\n");
     else

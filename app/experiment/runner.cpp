@@ -9,6 +9,7 @@
 #include "experiment/run_storage.h"
 #include "experiment/session_io.h"
 #include "input_error.h"
+#include "io/output_file.h"
 #include "io_backend.h"
 #include "observed/observed_events.h"
 #include "observed/observed_summary.h"
@@ -135,11 +136,59 @@ private:
     std::vector<EventSink*> m_sinks;
 };
 
+// --cache-after: the run whose shared buffers it keeps, and what they held after each of its repeats.
+struct CacheAfter {
+    std::unique_ptr<OutputFile> file;
+    int run = -1;
+    std::vector<std::vector<std::uint32_t>> repeats;
+    std::optional<std::size_t> kept; // the repeat (the median) whose blocks are written
+};
+
 // The files an experiment writes as it goes, open until the end.
 struct OpenOutputs {
     std::unique_ptr<SessionWriter> session;
     std::unique_ptr<EventCsvWriter> csv;
+    CacheAfter cacheAfter;
 };
+
+// The first modelled run from `firstRun`, or -1.
+int firstModelledRun(const Experiment& experiment, int firstRun) {
+    for (int run = firstRun; run < static_cast<int>(experiment.runs.size()); ++run)
+        if (!experiment.runs[static_cast<std::size_t>(run)].observed)
+            return run;
+    return -1;
+}
+
+// Asks the engine for run `run`'s shared buffers after it, if --cache-after keeps them.
+void keepCacheAfter(CacheAfter& cacheAfter, int run, RunCallbacks& engine) {
+    if (!cacheAfter.file || run != cacheAfter.run)
+        return;
+    cacheAfter.repeats.emplace_back();
+    engine.cacheAfter = [&blocks = cacheAfter.repeats.back()](std::vector<std::uint32_t> after) {
+        blocks = std::move(after);
+    };
+}
+
+// Writes the kept blocks and puts the file in place; nothing is written if the run did not finish.
+void commitCacheAfter(CacheAfter& cacheAfter, ExperimentResult& result) {
+    if (!cacheAfter.file || !cacheAfter.kept)
+        return;
+    try {
+        std::string text;
+        for (const std::uint32_t block : cacheAfter.repeats[*cacheAfter.kept]) {
+            text += std::to_string(block);
+            text += '\n';
+            if (text.size() >= 1 << 16) {
+                cacheAfter.file->write(text);
+                text.clear();
+            }
+        }
+        cacheAfter.file->write(text);
+        cacheAfter.file->commit();
+    } catch (const IoError& error) {
+        result.writeErrors.emplace_back(error.what());
+    }
+}
 
 // Run `run`'s outputs start: the sinks that keep its events are added to `sinks`.
 void beginOutputs(OpenOutputs& open, const RunVariant& variant, std::vector<EventSink*>& sinks) {
@@ -177,7 +226,10 @@ void runEach(Experiment& experiment, const ExperimentOutputs& outputs, const Exp
             engine.sinks.push_back(spool.get());
         beginOutputs(open, variant, engine.sinks);
         reportTo(engine, callbacks, run);
+        keepCacheAfter(open.cacheAfter, run, engine);
         RunSummary summary = runVariant(variant, experiment, engine);
+        if (run == open.cacheAfter.run && !stops(summary))
+            open.cacheAfter.kept = 0;
         if (spool)
             spool->finish();
         if (open.session)
@@ -219,6 +271,7 @@ void runRepeated(Experiment& experiment, const ExperimentOutputs& outputs,
         std::shared_ptr<EventSpool> spool = spoolBesideDatasets(variant.config);
         engine.sinks.push_back(spool.get());
         reportTo(engine, callbacks, run);
+        keepCacheAfter(open.cacheAfter, run, engine);
         RunSummary summary = runVariant(variant, experiment, engine);
         spool->finish();
         if (callbacks.repeatFinished)
@@ -239,6 +292,8 @@ void runRepeated(Experiment& experiment, const ExperimentOutputs& outputs,
         const RunVariant& variant = experiment.runs[static_cast<std::size_t>(run)];
         const std::size_t median = medianRepeat(repeats.summaries);
         RunSummary summary = repeats.summaries[median];
+        if (run == open.cacheAfter.run && run != stoppedRun)
+            open.cacheAfter.kept = median;
         if (run != stoppedRun && repeats.summaries.size() > 1)
             summary.repeats = repeats.summaries;
         std::shared_ptr<EventSpool> spool = repeats.spools[median];
@@ -281,6 +336,13 @@ ExperimentResult runExperiment(Experiment& experiment, const ExperimentOutputs& 
     if (!outputs.eventCsv.empty() && static_cast<std::size_t>(firstRun) < experiment.runs.size())
         open.csv = std::make_unique<EventCsvWriter>(
             outputs.eventCsv, experiment.runs[static_cast<std::size_t>(firstRun)].label);
+    if (!outputs.cacheAfter.empty()) {
+        open.cacheAfter.run = firstModelledRun(experiment, firstRun);
+        if (open.cacheAfter.run < 0)
+            throw InputError("--cache-after keeps a modelled run's shared buffers, and this experiment "
+                             "has none to run");
+        open.cacheAfter.file = std::make_unique<OutputFile>(outputs.cacheAfter, "cache after the run");
+    }
     const std::vector<std::pair<int, int>> order = repeatOrder(experiment, firstRun);
     if (std::any_of(order.begin(), order.end(), [](const auto& step) { return step.second > 0; }))
         runRepeated(experiment, outputs, callbacks, firstRun, open, result);
@@ -289,6 +351,7 @@ ExperimentResult runExperiment(Experiment& experiment, const ExperimentOutputs& 
     if (outputs.provenance)
         experiment.provenance = experimentProvenance(experiment, result.summaries, outputs.commandLine);
     commitOutputs(open.csv, open.session, experiment, result);
+    commitCacheAfter(open.cacheAfter, result);
     return result;
 }
 

@@ -24,6 +24,9 @@ struct ExperimentOutputs {
     std::string commandLine;  // for the provenance
     // Fill experiment.provenance (probes the machine: a sweep's thousands of small cells go without).
     bool provenance = true;
+    // The blocks in the first modelled run's shared buffers when it ended, one per line: a block
+    // list the next run starts from with --prewarm list:FILE (docs/read-stream-model.md §14).
+    std::string cacheAfter;
 };
 
 // How a front end follows an experiment. Every member may be empty; all are called on the thread

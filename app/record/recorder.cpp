@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "record/recorder.h"
 
+#include "buffer_strategy.h"
 #include "experiment/explain_output.h"
 #include "input_error.h"
 #include "io/os_cache.h"
@@ -218,6 +219,31 @@ private:
     Tracer* m_tracer;
 };
 
+// Before 17 a large sequential scan's ring is 256 kB, as 17's; the model, a newer read stream,
+// sizes its own by its version's rule (docs/read-stream-model.md §14): said where they differ.
+void noteOlderRing(const ServerFacts& facts, std::uint64_t relationBlocks,
+                   const std::function<void(const QString&)>& note) {
+    StreamConfig server;
+    server.sharedBuffers = facts.sharedBufferBlocks;
+    server.effectiveIoConcurrency = facts.effectiveIoConcurrency;
+    server.maxConnections = facts.maxConnections;
+    server.sequentialFlag = true;
+    const BufferStrategy own =
+        chooseStrategy(StrategyChoice::Auto, RingRule::Fixed256kB, server, relationBlocks);
+    const BufferStrategy model =
+        chooseStrategy(StrategyChoice::Auto, RingRule::PlusIoConcurrency, server, relationBlocks);
+    if (own.ringBuffers != model.ringBuffers)
+        note(
+            QStringLiteral("PostgreSQL %1 reads the table through a BULKREAD ring of %2 buffers, the model "
+                           "through one of %3, as a read stream sizes it: the model leaves %4 %5 of the "
+                           "table's blocks in shared buffers after the scan")
+                .arg(facts.major())
+                .arg(own.ringBuffers)
+                .arg(model.ringBuffers)
+                .arg(std::abs(own.ringBuffers - model.ringBuffers))
+                .arg(model.ringBuffers > own.ringBuffers ? QStringLiteral("more") : QStringLiteral("fewer")));
+}
+
 } // namespace
 
 Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callbacks) {
@@ -392,13 +418,17 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
             visitsOf(control.query(request.visitsQuery, {}, QStringLiteral("--visits-query")));
         const QString visitsFile = work.filePath(QStringLiteral("visits.txt"));
         writeFile(visitsFile, QStringLiteral("the visits"), blockLines(blocks));
-        args << QStringLiteral("--blocks") << visitsFile;
+        args << QStringLiteral("--blocks") << visitsFile << QStringLiteral("--relation-blocks")
+             << QString::number(std::max<qint64>(1, qint64(scan.heap.blocks)));
         visits = {{QStringLiteral("source"), QStringLiteral("visits-query")},
                   {QStringLiteral("query"), request.visitsQuery},
                   {QStringLiteral("count"), qint64(blocks.size())}};
     } else if (scan.sequential()) {
+        // A sequential scan's stream is READ_STREAM_SEQUENTIAL: with the relation's size and the
+        // server's figures below, the model picks the server's strategy (BULKREAD above a quarter
+        // of shared_buffers).
         args << QStringLiteral("--dataset") << QStringLiteral("seq") << QStringLiteral("--pattern-blocks")
-             << QString::number(scan.heap.blocks);
+             << QString::number(scan.heap.blocks) << QStringLiteral("--sequential-flag");
         visits = {{QStringLiteral("source"), QStringLiteral("sequential")},
                   {QStringLiteral("count"), qint64(scan.heap.blocks)}};
     } else if (scan.keyRange && scan.index && facts.local) {
@@ -454,6 +484,8 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     }
     args << QStringLiteral("--shared-buffers") << QString::number(facts.sharedBufferBlocks)
          << QStringLiteral("--eic") << QString::number(facts.effectiveIoConcurrency);
+    if (facts.maxConnections > 0)
+        args << QStringLiteral("--max-connections") << QString::number(facts.maxConnections);
     if (facts.ioCombineLimit > 0)
         args << QStringLiteral("--io-combine-limit") << QString::number(facts.ioCombineLimit);
     if (facts.major() < 17)
@@ -462,6 +494,8 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
                            "visits")
                 .arg(facts.major())
                 .arg(policy));
+    if (facts.major() < 17 && scan.sequential())
+        noteOlderRing(facts, scan.heap.blocks, note);
 
     QJsonObject overhead;
     const std::optional<double> tracedMs = executionMs(tracedPlan);

@@ -28,6 +28,7 @@ QJsonObject ServerFacts::json() const {
                        {QStringLiteral("effective_io_concurrency"), effectiveIoConcurrency},
                        {QStringLiteral("io_combine_limit"), ioCombineLimit},
                        {QStringLiteral("shared_buffers_blocks"), qint64(sharedBufferBlocks)},
+                       {QStringLiteral("max_connections"), maxConnections},
                        {QStringLiteral("block_size"), blockSize},
                        {QStringLiteral("data_directory"), dataDirectory},
                        {QStringLiteral("local"), local}};
@@ -50,6 +51,7 @@ ServerFacts readServerFacts(PgSession& session) {
     facts.ioCombineLimit = settingInt(session, QStringLiteral("io_combine_limit"));
     // pg_settings gives shared_buffers in its unit, 8 kB blocks.
     facts.sharedBufferBlocks = setting(session, QStringLiteral("shared_buffers")).toULongLong();
+    facts.maxConnections = settingInt(session, QStringLiteral("max_connections"));
     facts.synchronizeSeqscans =
         setting(session, QStringLiteral("synchronize_seqscans")) == QLatin1String("on");
     // Visible to superusers and pg_read_all_settings only.

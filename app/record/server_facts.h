@@ -19,6 +19,7 @@ struct ServerFacts {
     int effectiveIoConcurrency = 0;
     int ioCombineLimit = 0;               // blocks; 0 before 17 (no read stream)
     std::uint64_t sharedBufferBlocks = 0; // shared_buffers in 8 kB buffers
+    int maxConnections = 0;               // for the pins a backend may hold, and so the BULKREAD ring
     int blockSize = 0;
     bool synchronizeSeqscans = true;
     QString dataDirectory; // empty when this role may not see it

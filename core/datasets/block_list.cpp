@@ -242,14 +242,19 @@ std::vector<std::uint32_t> readBlockNumbers(const std::string& path, const std::
     return parseBlocks(bytes, path, what);
 }
 
-std::unique_ptr<BlockSource> loadBlockList(const std::string& path, Direction direction) {
+std::unique_ptr<BlockSource> loadBlockList(const std::string& path, Direction direction,
+                                           std::uint64_t relationBlocks) {
     Visits visits;
     visits.blocks = readBlockNumbers(path, "block list");
     if (visits.blocks.empty())
         throw InputError("block list '" + path +
                          "' holds no block numbers (expected one per line, or a CSV column named 'block')");
     const std::uint32_t largest = *std::max_element(visits.blocks.begin(), visits.blocks.end());
-    visits.relationBlocks = std::uint64_t{largest} + 1;
+    if (relationBlocks > 0 && largest >= relationBlocks)
+        throw InputError("block list '" + path + "' reads block " + std::to_string(largest) +
+                         ", past --relation-blocks " + std::to_string(relationBlocks) +
+                         " (the relation's size must exceed every block it reads)");
+    visits.relationBlocks = relationBlocks > 0 ? relationBlocks : std::uint64_t{largest} + 1;
     return makeVisitSource(std::move(visits), direction);
 }
 
