@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "output_file.h"
 
+#include "held_directory.h"
 #include "input_error.h"
 #include "io_backend.h"
 #include "protected_symlinks.h"
@@ -74,6 +75,15 @@ OutputFile::OutputFile(std::string path, std::string what)
     // O_TMPFILE applies the umask; an existing file keeps its own mode.
     if (mode != 0666)
         ::fchmod(m_temp.fd(), mode);
+    m_buffer.reserve(kBufferBytes);
+}
+
+OutputFile::OutputFile(const HeldDirectory& dir, const std::string& name, std::string what)
+    : m_path(dir.filePath(name)), m_target(name), m_what(std::move(what)) {
+    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
+        throw InputError("cannot write " + m_what + " '" + m_path + "': not a plain file name");
+    if (const int error = m_temp.createAt(dir.fd(), dir.path(), name, 0600); error != 0)
+        throw InputError("cannot write " + m_what + " '" + m_path + "': " + std::strerror(error));
     m_buffer.reserve(kBufferBytes);
 }
 

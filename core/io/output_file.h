@@ -8,6 +8,8 @@
 
 namespace la {
 
+class HeldDirectory;
+
 // One output the user asked for (a trace CSV, a summary JSON, a picture), written so that a failed
 // or cancelled run never touches an existing file: the bytes go to a TempFile in the same directory
 // and replace `path` only on commit(). An existing device or FIFO (/dev/stdout, a pipe) is written
@@ -17,6 +19,8 @@ public:
     // `what` names the output in messages ("trace CSV"). Throws InputError if `path` cannot be
     // written at all (a directory, a missing or read-only directory).
     OutputFile(std::string path, std::string what);
+    // `name` in `dir`, created and replaced relative to its descriptor (`dir` must outlive it).
+    OutputFile(const HeldDirectory& dir, const std::string& name, std::string what);
     OutputFile(const OutputFile&) = delete;
     OutputFile& operator=(const OutputFile&) = delete;
 
@@ -32,7 +36,8 @@ private:
     [[noreturn]] void fail(int error) const;
 
     std::string m_path;   // as the user gave it
-    std::string m_target; // the file that is replaced: `path`, or where its symlink points
+    std::string m_target; // the file that is replaced: `path`, or where its symlink points; in a held
+                          // directory, its name there
     std::string m_what;
     TempFile m_temp;
     UniqueFd m_direct; // a device or FIFO written in place
