@@ -4,7 +4,8 @@
 // reads COUNT 8 kB blocks of FILE from its start, each with one pread64, read, or readv call, shared
 // among PROCESSES processes (default 1) forked one after another, each gone once it read its share:
 // a tracer that follows children sees that many processes start and end. read and readv reach
-// their share's first block with an lseek. Exits 1 on a short or failed read.
+// their share's first block with an lseek; pread starts again at block 0 at the end of the file, so
+// COUNT may exceed its blocks. Exits 1 on a short or failed read.
 #include <fcntl.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -23,12 +24,15 @@ bool readBlocks(const char* mode, const char* path, long first, long count) {
         return false;
     static char block[kBlock];
     const bool positional = std::strcmp(mode, "pread") == 0;
+    const off_t blocks = ::lseek(fd, 0, SEEK_END) / kBlock;
+    if (blocks <= 0)
+        return false;
     if (!positional && ::lseek(fd, first * kBlock, SEEK_SET) != first * kBlock)
         return false;
     for (long i = first; i < first + count; ++i) {
         ssize_t n = -1;
         if (positional) {
-            n = ::pread(fd, block, sizeof block, i * kBlock);
+            n = ::pread(fd, block, sizeof block, (i % blocks) * kBlock);
         } else if (std::strcmp(mode, "read") == 0) {
             n = ::read(fd, block, sizeof block);
         } else if (std::strcmp(mode, "readv") == 0) {
