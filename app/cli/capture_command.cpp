@@ -410,7 +410,8 @@ int runCaptureCommand(const std::vector<std::string>& args) {
         }
         std::unique_ptr<Tracer> tracer = chooseTracer(parsed, targets);
         // Refused now if it cannot be written, before anything runs; published when the capture ends.
-        auto output = std::make_unique<OutputFile>(parsed.out, "capture");
+        // Only for its owner: strace shows the first bytes each call read.
+        auto output = std::make_unique<OutputFile>(parsed.out, "capture", 0600);
         const char* name = tracer->kind() == TracerKind::Kernel ? "kernel" : "strace";
         std::optional<double> untraced;
         if (parsed.measureOverhead) {

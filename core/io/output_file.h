@@ -3,6 +3,8 @@
 
 #include "temp_file.h"
 
+#include <sys/types.h>
+
 #include <string>
 #include <string_view>
 
@@ -17,8 +19,9 @@ class HeldDirectory;
 class OutputFile {
 public:
     // `what` names the output in messages ("trace CSV"). Throws InputError if `path` cannot be
-    // written at all (a directory, a missing or read-only directory).
-    OutputFile(std::string path, std::string what);
+    // written at all (a directory, a missing or read-only directory). A new file gets `newFileMode`
+    // (less the umask); a file replaced keeps its own.
+    OutputFile(std::string path, std::string what, mode_t newFileMode = 0666);
     // `name` in `dir`, created and replaced relative to its descriptor (`dir` must outlive it).
     OutputFile(const HeldDirectory& dir, const std::string& name, std::string what);
     OutputFile(const OutputFile&) = delete;
