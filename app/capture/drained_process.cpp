@@ -152,9 +152,4 @@ std::string DrainedProcess::said() const {
     return cut ? m_head + "\n…\n" + m_tail : m_head + m_tail;
 }
 
-int DrainedProcess::exitStatus() const {
-    const std::lock_guard lock(m_mutex);
-    return m_status;
-}
-
 } // namespace la

@@ -33,7 +33,6 @@ public:
     // on success.
     QString start(const QString& program, const QStringList& args);
     bool running() const;
-    pid_t pid() const { return m_pid; }
 
     // Waits until `ready` holds for what it said so far (its first 16 KiB), it ended, or `timeout`
     // passed; whether `ready` held.
@@ -43,8 +42,6 @@ public:
     bool signalAndWait(int signal, std::chrono::milliseconds timeout);
     // What it said: its first 16 KiB and, beyond them, its last.
     std::string said() const;
-    // Its exit status as a shell shows it (128 + signal), once it ended; -1 before.
-    int exitStatus() const;
 
 private:
     void drain(UniqueFd out);
@@ -58,7 +55,7 @@ private:
     std::string m_head, m_tail;
     std::size_t m_total = 0; // bytes said
     bool m_drained = false;  // its output closed: it ended, or closed them
-    int m_status = -1;
+    int m_status = -1;       // its exit status as a shell shows it (128 + signal) once it ended; -1 before
 };
 
 } // namespace la

@@ -228,48 +228,16 @@ QString KernelTracer::setUp(const CaptureTargets& targets) {
         return QStringLiteral("cannot read the tracefs instance's events: %1")
             .arg(QString::fromLocal8Bit(std::strerror(errno)));
     m_callsNote.clear();
-    const QString callFilter = deviceFilter("s_dev", fsDevices),
-                  directFilter = deviceFilter("dev", fsDevices);
-    if (const QString why = setUpCalls(targets); !why.isEmpty()) {
+    if (const QString why = setUpCalls(targets, fsDevices); !why.isEmpty()) {
         // The device's reads are still worth having: the capture says why the calls are not there.
         m_callsNote = "read calls not recorded: " + why.toStdString();
         m_callPipe.reset();
         removeInstanceDir(std::exchange(m_callInstance, QString()));
-        return {};
     }
-    // The lookups and direct reads of the files' file systems only: a call on another file makes
-    // none, and is left out as a read of no file of interest.
-    tracefs::writeControl(eventDir(m_callInstance, kGetPages) + QStringLiteral("/filter"),
-                          callFilter.toUtf8());
-    if (offered(kDirectRead))
-        tracefs::writeControl(eventDir(m_callInstance, kDirectRead) + QStringLiteral("/filter"),
-                              directFilter.toUtf8());
-    std::vector<const char*> enabled(std::begin(kCallEvents), std::end(kCallEvents));
-    QStringList missing;
-    for (const char* event : {kDirectRead, kSeekEvents[0], kSeekEvents[1]}) {
-        if (offered(event))
-            enabled.push_back(event);
-        else
-            missing << QLatin1String(event);
-    }
-    for (const char* event : enabled)
-        if (const QString error =
-                tracefs::writeControl(eventDir(m_callInstance, event) + QStringLiteral("/enable"), "1");
-            !error.isEmpty()) {
-            m_callsNote = "read calls not recorded: " + error.toStdString();
-            m_callPipe.reset();
-            removeInstanceDir(std::exchange(m_callInstance, QString()));
-            return {};
-        }
-    if (!missing.isEmpty())
-        m_callsNote = "the kernel offers no tracepoint " + missing.join(QStringLiteral(", ")).toStdString() +
-                      ": direct (O_DIRECT) read calls are not told to their file without "
-                      "iomap_dio_rw_begin, and a read or readv after an lseek is placed at the start "
-                      "of its first page without lseek";
     return {};
 }
 
-QString KernelTracer::setUpCalls(const CaptureTargets& targets) {
+QString KernelTracer::setUpCalls(const CaptureTargets& targets, const std::vector<std::uint32_t>& fsDevices) {
     if (!targets.readCalls)
         return QStringLiteral("--no-calls");
     if (targets.pids.empty())
@@ -307,7 +275,36 @@ QString KernelTracer::setUpCalls(const CaptureTargets& targets) {
     QByteArray list;
     for (const qint64 task : tasks)
         list += QByteArray::number(task) + ' ';
-    return tracefs::writeControl(m_callInstance + QStringLiteral("/set_event_pid"), list.trimmed());
+    if (const QString error =
+            tracefs::writeControl(m_callInstance + QStringLiteral("/set_event_pid"), list.trimmed());
+        !error.isEmpty())
+        return error;
+    // The lookups and direct reads of the files' file systems only: a call on another file makes
+    // none, and is left out as a read of no file of interest.
+    std::vector<std::pair<QString, QByteArray>> enable{
+        {eventDir(m_callInstance, kGetPages) + QStringLiteral("/filter"),
+         deviceFilter("s_dev", fsDevices).toUtf8()}};
+    if (offered(kDirectRead))
+        enable.emplace_back(eventDir(m_callInstance, kDirectRead) + QStringLiteral("/filter"),
+                            deviceFilter("dev", fsDevices).toUtf8());
+    QStringList missing;
+    for (const char* event : kCallEvents)
+        enable.emplace_back(eventDir(m_callInstance, event) + QStringLiteral("/enable"), "1");
+    for (const char* event : {kDirectRead, kSeekEvents[0], kSeekEvents[1]}) {
+        if (offered(event))
+            enable.emplace_back(eventDir(m_callInstance, event) + QStringLiteral("/enable"), "1");
+        else
+            missing << QLatin1String(event);
+    }
+    for (const auto& [path, value] : enable)
+        if (const QString error = tracefs::writeControl(path, value); !error.isEmpty())
+            return error;
+    if (!missing.isEmpty())
+        m_callsNote = "the kernel offers no tracepoint " + missing.join(QStringLiteral(", ")).toStdString() +
+                      ": direct (O_DIRECT) read calls are not told to their file without "
+                      "iomap_dio_rw_begin, and a read or readv after an lseek is placed at the start "
+                      "of its first page without lseek";
+    return {};
 }
 
 std::uint32_t KernelTracer::markedTask(const QByteArray& text, const std::function<bool()>& write) {

@@ -41,7 +41,8 @@ public:
 
 private:
     QString setUp(const CaptureTargets& targets);
-    QString setUpCalls(const CaptureTargets& targets);
+    // The calls' instance, its events limited to the files' file systems `fsDevices`; why not, or empty.
+    QString setUpCalls(const CaptureTargets& targets, const std::vector<std::uint32_t>& fsDevices);
     // The pids tracefs knows `targets` by (ours, outside any PID namespace we are in); an error
     // message when they cannot be learnt.
     QString kernelPids(const CaptureTargets& targets, std::vector<qint64>& tasks);
