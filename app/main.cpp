@@ -75,8 +75,6 @@ int run(int argc, char** argv) {
     }
     if (!args.empty() && args.front() == "capture") {
         la::SignalCancel::install();
-        // The strace tracer runs strace through QProcess.
-        QCoreApplication app(argc, argv);
         return la::runCaptureCommand({args.begin() + 1, args.end()});
     }
     la::CliOptions options;

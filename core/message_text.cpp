@@ -86,6 +86,20 @@ std::string printable(std::string_view text) {
     return out;
 }
 
+std::string printableLines(std::string_view text) {
+    std::string out;
+    for (std::size_t from = 0; from <= text.size();) {
+        std::size_t end = text.find_first_of("\n\t", from);
+        if (end == std::string_view::npos)
+            end = text.size();
+        out += printable(text.substr(from, end - from));
+        if (end < text.size())
+            out += text[end];
+        from = end + 1;
+    }
+    return out;
+}
+
 std::string joined(std::initializer_list<std::string_view> parts) {
     std::size_t size = 0;
     for (const std::string_view part : parts)

@@ -29,5 +29,8 @@ std::string excerpt(std::string_view text, std::size_t limit = 120);
 // stays readable, while control characters (C0, DEL, C1), bidirectional overrides and bytes that
 // are not valid UTF-8 are escaped as \xNN, so no file can move the cursor or recolour the screen.
 std::string printable(std::string_view text);
+// printable() of each line of `text`, its line breaks and tabs kept: a server's message of several
+// lines, indented.
+std::string printableLines(std::string_view text);
 
 } // namespace la

@@ -9,16 +9,6 @@
 #include <QStringList>
 #include <QTest>
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-
-#include <vector>
-
-extern char** environ;
-
 namespace la::test {
 
 struct CliResult {
@@ -57,48 +47,29 @@ inline CliResult runLookahead(const QStringList& args, int timeoutMs) {
     return finishProcess(process, timeoutMs);
 }
 
-// A run whose peak memory is measured (wait4's rusage of the child alone), its output kept in files
-// of `dir`; one that outlasts `timeoutMs` is killed and has exit code -1.
+// A run whose peak memory is measured, its peak written by GNU time to a file of `dir`: the measured
+// process must not be a direct child of this one, since exec records the replaced memory's peak and
+// a child forked or spawned from a test holds the test's own; time's fork holds only time's.
 struct MeasuredRun {
     CliResult result;
     long maxRssKb = -1;
 };
 
 inline MeasuredRun runMeasured(const QStringList& args, const QString& dir, int timeoutMs = 60'000) {
-    const QByteArray out = (dir + QStringLiteral("/measured-out.txt")).toLocal8Bit();
-    const QByteArray err = (dir + QStringLiteral("/measured-err.txt")).toLocal8Bit();
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&actions, 2, err.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    std::vector<QByteArray> storage{QByteArrayLiteral(LOOKAHEAD_BINARY)};
-    for (const QString& arg : args)
-        storage.push_back(arg.toLocal8Bit());
-    std::vector<char*> argv;
-    for (QByteArray& arg : storage)
-        argv.push_back(arg.data());
-    argv.push_back(nullptr);
+    const QString peak = dir + QStringLiteral("/measured-peak.txt");
+    QProcess process;
+    process.start(QStringLiteral("/usr/bin/time"),
+                  QStringList{QStringLiteral("--format=%M"), QStringLiteral("--output=") + peak,
+                              QStringLiteral(LOOKAHEAD_BINARY)} +
+                      args);
     MeasuredRun m;
-    pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, LOOKAHEAD_BINARY, &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0)
-        return m;
-    int status = 0;
-    rusage usage{};
-    const bool ended =
-        QTest::qWaitFor([&] { return ::wait4(pid, &status, WNOHANG, &usage) == pid; }, timeoutMs);
-    if (!ended) {
-        ::kill(pid, SIGKILL);
-        ::wait4(pid, &status, 0, &usage);
-        return m;
-    }
-    const auto text = [](const QByteArray& path) {
-        QFile f(QString::fromLocal8Bit(path));
-        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-    };
-    m.result = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text(out), text(err)};
-    m.maxRssKb = usage.ru_maxrss;
+    m.result = finishProcess(process, timeoutMs);
+    QFile f(peak);
+    bool ok = false;
+    if (f.open(QIODevice::ReadOnly))
+        m.maxRssKb = f.readAll().trimmed().split('\n').last().toLong(&ok);
+    if (!ok)
+        m.maxRssKb = -1;
     return m;
 }
 

@@ -207,11 +207,14 @@ void TestHostileTraces::growingTraceIsReadToItsSizeAtOpen() {
                                 ") = 8192 <0.000100>\n";
         return ::write(fd, line.constData(), std::size_t(line.size())) == line.size();
     };
-    for (qint64 i = 0; i < 2000; ++i)
+    // Enough lines that reading them takes the import a while: the writer, appending all along, grows
+    // the file while it is read however the two are scheduled.
+    constexpr qint64 kAtStart = 200'000;
+    for (qint64 i = 0; i < kAtStart; ++i)
         QVERIFY(writeRead(i));
     std::atomic<bool> stop{false};
     std::thread writer([&] {
-        for (qint64 i = 2000; !stop.load() && i < 3'000'000 && writeRead(i); ++i) {
+        for (qint64 i = kAtStart; !stop.load() && i < 3'000'000 && writeRead(i); ++i) {
         }
     });
     const Result r = lookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"), trace,

@@ -2,9 +2,11 @@
 // `lookahead record` against a real PostgreSQL 15 started by the test: a cold backward index scan of
 // a hash-clustered table, a sequential scan with part of its table cached, and the ways a recording
 // fails (a join, a wrong password, no server, a bad query, Cancel), each leaving the server clean.
+#include "child_process.h"
 #include "cli_process.h"
 #include "observed/trace_importer.h"
 #include "pg_server.h"
+#include "record/conninfo_mask.h"
 #include "record/recorded_scan.h"
 #include "test_files.h"
 
@@ -17,7 +19,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 
 using namespace la;
 
@@ -42,6 +49,47 @@ QString sql(const QString& text) {
     if (!error.isEmpty())
         qWarning("%s", qPrintable(error));
     return out;
+}
+
+// A psql session of the test's holding advisory lock `key` until release(): a recorded query that
+// takes the same lock waits for it, so the test acts while the traced query runs.
+class HeldLock {
+public:
+    HeldLock(const test::PgServer& server, int key) {
+        m_psql.start(server.psqlProgram(), server.psqlArgs());
+        m_psql.write(QStringLiteral("SELECT pg_advisory_lock(%1), 'locked';\n").arg(key).toUtf8());
+        QByteArray out;
+        m_held = QTest::qWaitFor(
+            [&] {
+                out += m_psql.readAllStandardOutput();
+                return out.contains("locked");
+            },
+            60'000);
+    }
+    ~HeldLock() { release(); }
+    bool held() const { return m_held; }
+    void release() {
+        if (m_psql.state() == QProcess::NotRunning)
+            return;
+        m_psql.write("SELECT pg_advisory_unlock_all();\n");
+        m_psql.closeWriteChannel();
+        m_psql.waitForFinished(60'000);
+    }
+
+private:
+    QProcess m_psql;
+    bool m_held = false;
+};
+
+// A query that waits for HeldLock(4242), then counts s.
+const QString kLockedQuery =
+    QStringLiteral("SELECT count(*) FROM s WHERE (SELECT pg_advisory_xact_lock_shared(4242)) IS NOT NULL");
+
+// Ends every session but the asker's, and waits until they have ended (a killed recording's sessions
+// go on until the server notices).
+void endOtherSessions() {
+    sql(QStringLiteral("SELECT pg_terminate_backend(pid, 60000) FROM pg_stat_activity WHERE backend_type = "
+                       "'client backend' AND pid <> pg_backend_pid()"));
 }
 
 // The scan node's "Shared Read Blocks" in a recorded plan (FORMAT JSON).
@@ -69,6 +117,17 @@ private slots:
     void cancelLeavesTheServerClean();
     void serverNotVisibleHereGetsAllButTheTrace();
     void kernelTracerAgreesWithStrace();
+    void passwordMasking();
+    void passwordIsNeverShown();
+    void writingQueriesAreRefused_data();
+    void writingQueriesAreRefused();
+    void visitsQueryReadsInBatches();
+    void visitsQueryMemoryIsBounded();
+    void serverTextReachesStderrPrintable();
+    void optionsAreCheckedBeforeConnecting();
+    void workDirectoryMustBeOurs();
+    void linkPlantedAfterTheCheckIsNotFollowed();
+    void killedRecordingIsCleanedUp();
 
 private:
     test::PgServer m_server;
@@ -447,6 +506,433 @@ void TestRecord::kernelTracerAgreesWithStrace() {
         sql(QStringLiteral("EXPLAIN (ANALYZE, FORMAT JSON) SELECT count(*) FROM s")).toUtf8());
     qInfo("untraced: the query ran %.1f ms",
           plan.array().at(0).toObject()[QStringLiteral("Execution Time")].toDouble());
+}
+
+// Where the password is, as typed: masked there and nowhere else (issue 42, defect 3).
+void TestRecord::passwordMasking() {
+    QCOMPARE(maskedConninfo("postgresql://postgres:S3cr3tPWxyzzy@[::1:5498/att"),
+             std::string("postgresql://postgres:********@[::1:5498/att"));
+    QCOMPARE(maskedConninfo("postgres://u:p%zzw@h/db?password=other&sslmode=disable"),
+             std::string("postgres://u:********@h/db?password=********&sslmode=disable"));
+    QCOMPARE(maskedConninfo("postgresql://h/db?pass%77ord=x"),
+             std::string("postgresql://h/db?pass%77ord=********"));
+    // No userinfo before the first '/': a ':' in the path is no password.
+    QCOMPARE(maskedConninfo("postgresql://h:5432/a:b@c"), std::string("postgresql://h:5432/a:b@c"));
+    QCOMPARE(maskedConninfo("host=/tmp password='se cr\\'et' user=postgres"),
+             std::string("host=/tmp password=******** user=postgres"));
+    QCOMPARE(maskedConninfo("password = postgres user=postgres dbname=postgres"),
+             std::string("password = ******** user=postgres dbname=postgres"));
+    QCOMPARE(maskedConninfo("host=/tmp password='unterminated"), std::string("host=/tmp password=********"));
+    QCOMPARE(maskedConninfo("mydb"), std::string("mydb"));
+    QVERIFY(!passwordEscapeProblem("postgresql://u:a%zzb@h/db").empty());
+    QVERIFY(!passwordEscapeProblem("postgresql://u:a%00b@h/db").empty());
+    QVERIFY(!passwordEscapeProblem("postgresql://u:a%2@h/db").empty());
+    QVERIFY(passwordEscapeProblem("postgresql://u:a%25b@h/db").empty());
+    QVERIFY(passwordEscapeProblem("host=h password=a%zz").empty()); // key=value: no %-escapes
+}
+
+// The reproducers of issue 42's defect 3: libpq's parse errors quote the conninfo; the password is
+// masked in them, whatever escapes it holds. A password that is also a word of the message (here the
+// user's name) masks nothing else.
+void TestRecord::passwordIsNeverShown() {
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString password = QStringLiteral("S3cr3tPWxyzzy");
+    const auto record = [](const QString& conninfo) {
+        return test::runLookahead({QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo,
+                                   QStringLiteral("--query"), QStringLiteral("SELECT count(*) FROM s")},
+                                  60'000);
+    };
+    const test::CliResult uri =
+        record(QStringLiteral("postgresql://postgres:%1@[::1:5498/att").arg(password));
+    QCOMPARE(uri.exitCode, 1);
+    QVERIFY2(uri.err.contains(QLatin1String("postgresql://postgres:********@[::1:5498/att")),
+             qPrintable(uri.err));
+    QVERIFY2(!uri.err.contains(password) && !uri.out.contains(password), qPrintable(uri.err));
+    for (const QString& escaped : {QStringLiteral("S3cr%zz3tPW"), QStringLiteral("S3cr%003tPW")}) {
+        const test::CliResult bad =
+            record(QStringLiteral("postgresql://postgres:%1@localhost/postgres").arg(escaped));
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains(QLatin1String("write a '%' in a password as %25")), qPrintable(bad.err));
+        QVERIFY2(!bad.err.contains(QLatin1String("S3cr")), qPrintable(bad.err));
+    }
+    const test::CliResult quoted =
+        record(QStringLiteral("host=%1 password='%2 user=postgres").arg(g_server->socketDir(), password));
+    QCOMPARE(quoted.exitCode, 1);
+    QVERIFY2(!quoted.err.contains(password), qPrintable(quoted.err));
+    const test::CliResult commonWord = record(conninfo(QStringLiteral("guarded"), QStringLiteral("guarded")));
+    QCOMPARE(commonWord.exitCode, 1);
+    QVERIFY2(commonWord.err.contains(QLatin1String("password authentication failed for user \"guarded\"")),
+             qPrintable(commonWord.err));
+}
+
+void TestRecord::writingQueriesAreRefused_data() {
+    QTest::addColumn<test::PgInstallation>("installation");
+    for (const test::PgInstallation& installation : test::pgInstallations())
+        QTest::newRow(qPrintable(QStringLiteral("PostgreSQL ") + installation.name)) << installation;
+}
+
+// record runs what reads and nothing else (issue 42, defect 1): the server says what a query does
+// (DECLARE takes only a query that reads; the plan's ModifyTable or LockRows), and whatever runs,
+// runs in a read-only transaction that is rolled back. Each writing query is refused and the tables
+// are as they were; a query that reads is recorded, traced with the kernel's tracepoints (on 18+
+// its I/O workers and the postmaster's new children too), and leaves nothing behind.
+void TestRecord::writingQueriesAreRefused() {
+    QFETCH(test::PgInstallation, installation);
+    if (const QString why = test::PgServer::unavailable(installation); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    test::PgServer server(installation);
+    QVERIFY2(server.start().isEmpty(), "the server did not start");
+    QString error;
+    server.sql(
+        QStringLiteral("CREATE TABLE t(a int8, pad text); INSERT INTO t SELECT g, repeat('x', 200) FROM "
+                       "generate_series(1, 20000) g; CREATE TABLE log(a int8); CREATE SEQUENCE seq; "
+                       "CREATE FUNCTION logs() RETURNS int8 LANGUAGE plpgsql AS "
+                       "$$BEGIN INSERT INTO log VALUES (1); RETURN 1; END$$"),
+        error);
+    server.sql(QStringLiteral("VACUUM ANALYZE t"), error);
+    server.sql(QStringLiteral("CHECKPOINT"), error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QString info = QStringLiteral("host=%1 port=%2 dbname=postgres user=postgres")
+                             .arg(server.socketDir())
+                             .arg(server.port());
+    const QString state =
+        QStringLiteral("SELECT (SELECT count(*) FROM t) || ' ' || (SELECT count(*) FROM log) || ' ' || "
+                       "(SELECT count(*) FROM "
+                       "pg_class WHERE relname IN ('made', 'into')) || ' ' || (SELECT last_value FROM seq)");
+    const QString before = server.sql(state, error);
+    const QStringList writing{
+        QStringLiteral("INSERT INTO log SELECT a FROM t WHERE a < 10"),
+        QStringLiteral("DELETE FROM t WHERE a < 10"),
+        QStringLiteral("UPDATE t SET a = a + 1 WHERE a < 10"),
+        QStringLiteral(
+            "WITH moved AS (UPDATE t SET a = -a WHERE a < 10 RETURNING a) SELECT count(*) FROM moved"),
+        QStringLiteral("WITH gone AS (DELETE FROM t RETURNING a) SELECT count(*) FROM t"),
+        QStringLiteral("CREATE TABLE made AS SELECT a FROM t WHERE a < 10"),
+        QStringLiteral("SELECT a INTO into FROM t WHERE a < 10"),
+        QStringLiteral("SELECT * FROM t WHERE a < 10 FOR UPDATE"),
+        QStringLiteral("SELECT count(*) FROM t; DELETE FROM t"),
+        // Reads in form, writes inside: the read-only transaction refuses, and rolls back.
+        QStringLiteral("SELECT count(*) FROM t WHERE a < logs()"),
+        QStringLiteral("SELECT count(*) FROM t WHERE a < nextval('seq')"),
+    };
+    for (const QString& query : writing) {
+        const test::CliResult run = test::runLookahead(
+            {QStringLiteral("record"), QStringLiteral("--conninfo"), info, QStringLiteral("--query"), query},
+            120'000);
+        QVERIFY2(run.exitCode == 1, qPrintable(query + QLatin1Char('\n') + run.err));
+        QVERIFY2(run.err.contains(QLatin1String("is refused: record runs only a query that reads")) ||
+                     run.err.contains(QLatin1String("read-only transaction")) ||
+                     run.err.contains(QLatin1String("multiple commands")),
+                 qPrintable(query + QLatin1Char('\n') + run.err));
+        QCOMPARE(server.sql(state, error), before);
+    }
+    // A --visits-query is held to the same.
+    const test::CliResult visits = test::runLookahead(
+        {QStringLiteral("record"), QStringLiteral("--conninfo"), info, QStringLiteral("--query"),
+         QStringLiteral("SELECT count(*) FROM t"), QStringLiteral("--visits-query"),
+         QStringLiteral("WITH gone AS (DELETE FROM t RETURNING ctid) SELECT * FROM gone")},
+        120'000);
+    QVERIFY2(visits.exitCode == 1 && visits.err.contains(QLatin1String(
+                                         "--visits-query is refused: record runs only a query that reads")),
+             qPrintable(visits.err));
+    QCOMPARE(server.sql(state, error), before);
+
+    // A query that reads is recorded and leaves nothing behind.
+    QTemporaryDir out;
+    const QString json = out.filePath(QStringLiteral("r.json"));
+    QVERIFY(server.restart().isEmpty());
+    const QStringList tracer =
+        ::geteuid() == 0 ? QStringList{QStringLiteral("--tracer"), QStringLiteral("kernel")} : QStringList();
+    const test::CliResult read =
+        test::runLookahead(QStringList{QStringLiteral("record"), QStringLiteral("--conninfo"), info,
+                                       QStringLiteral("--query"), QStringLiteral("SELECT count(*) FROM t"),
+                                       QStringLiteral("--cold"), QStringLiteral("--summary-json"), json} +
+                               tracer,
+                           300'000);
+    QVERIFY2(read.exitCode == 0, qPrintable(read.err));
+    const QJsonObject doc = test::readJson(json);
+    const qint64 blocks =
+        server.sql(QStringLiteral("SELECT pg_relation_size('t') / 8192"), error).toLongLong();
+    QCOMPARE(doc[QStringLiteral("runs")].toArray()[0].toObject()[QStringLiteral("blocks")].toInteger(),
+             blocks);
+    QCOMPARE(server.sql(state, error), before);
+    QCOMPARE(server.sql(QStringLiteral("SELECT count(*) FROM pg_extension WHERE extname = 'pg_buffercache'"),
+                        error),
+             QStringLiteral("0"));
+    QVERIFY2(server.tracedProcesses().isEmpty(), qPrintable(server.tracedProcesses().join(QLatin1Char(','))));
+}
+
+// --visits-query's rows come in batches through a cursor (issue 42, defect 7): their count, each in
+// order; a row that is no visit is named.
+void TestRecord::visitsQueryReadsInBatches() {
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QTemporaryDir out;
+    const QString work = out.filePath(QStringLiteral("work"));
+    QVERIFY(QDir().mkpath(work));
+    const QString json = out.filePath(QStringLiteral("r.json"));
+    const test::CliResult run = test::runLookahead(
+        {QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo(), QStringLiteral("--query"),
+         QStringLiteral("SELECT count(*) FROM t WHERE a < 1000"), QStringLiteral("--visits-query"),
+         QStringLiteral("SELECT g % 2000 FROM generate_series(1, 250001) g;"), QStringLiteral("--work-dir"),
+         work, QStringLiteral("--summary-json"), json},
+        300'000);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject visits =
+        test::readJson(json)[QStringLiteral("recorded")].toObject()[QStringLiteral("visits")].toObject();
+    QCOMPARE(visits[QStringLiteral("source")].toString(), QStringLiteral("visits-query"));
+    QCOMPARE(visits[QStringLiteral("count")].toInteger(), 250001);
+    const QList<QByteArray> lines = test::readFile(work + QStringLiteral("/visits.txt")).split('\n');
+    QCOMPARE(lines.size(), 250002); // and the empty piece after the last newline
+    QCOMPARE(lines[0], QByteArray("1"));
+    QCOMPARE(lines[249999], QByteArray("0"));
+    QCOMPARE(lines[250000], QByteArray("1"));
+    const test::CliResult bad = test::runLookahead(
+        {QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo(), QStringLiteral("--query"),
+         QStringLiteral("SELECT count(*) FROM t WHERE a < 1000"), QStringLiteral("--visits-query"),
+         QStringLiteral(
+             "SELECT CASE WHEN g = 150000 THEN 'x' ELSE (g % 2000)::text END FROM generate_series(1, 200000) g")},
+        300'000);
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(bad.err.contains(QLatin1String("--visits-query returned \"x\" in row 150000")),
+             qPrintable(bad.err));
+    const test::CliResult past = test::runLookahead(
+        {QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo(), QStringLiteral("--query"),
+         QStringLiteral("SELECT count(*) FROM t WHERE a < 1000"), QStringLiteral("--visits-query"),
+         QStringLiteral("SELECT 7 UNION ALL SELECT pg_relation_size('t') / 8192")},
+        300'000);
+    QCOMPARE(past.exitCode, 1);
+    QVERIFY2(past.err.contains(QLatin1String("--visits-query returned block ")) &&
+                 past.err.contains(QLatin1String("in row 2, past the end of public.t")),
+             qPrintable(past.err));
+}
+
+// Five million visits are fetched a batch at a time and written as they come: the recording holds a
+// batch, not the answer (it held 850 MB before; issue 42, defect 7).
+void TestRecord::visitsQueryMemoryIsBounded() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    QSKIP("a sanitizer's own memory (its quarantine of freed blocks) is no measure of the recording's");
+#endif
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QTemporaryDir out;
+    const test::MeasuredRun m = test::runMeasured(
+        {QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo(), QStringLiteral("--query"),
+         QStringLiteral("SELECT count(*) FROM s"), QStringLiteral("--visits-query"),
+         QStringLiteral("SELECT g % 1000 FROM generate_series(1, 5000000) g")},
+        out.path(), 300'000);
+    QVERIFY2(m.result.exitCode == 0, qPrintable(m.result.err));
+    const long kib = m.maxRssKb;
+    qInfo("5,000,000 visits: the recording's peak resident set was %ld KiB", kib);
+    QVERIFY2(kib < 400 * 1024, qPrintable(QString::number(kib)));
+}
+
+// A server's text reaches stderr through printable(): a RAISE's message and a relation's name with
+// terminal escapes come out escaped (issue 42, defect 10).
+void TestRecord::serverTextReachesStderrPrintable() {
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    sql(QStringLiteral("CREATE TABLE \"esc\x1b[31mred\"(a int8); INSERT INTO \"esc\x1b[31mred\" SELECT "
+                       "generate_series(1, 100); "
+                       "CREATE FUNCTION noisy(int8) RETURNS bool LANGUAGE plpgsql AS $$BEGIN IF $1 = 1 THEN "
+                       "RAISE NOTICE E'\\x1b[2Jcleared'; END IF; RETURN true; END$$; "
+                       "CREATE FUNCTION boom(int8) RETURNS bool LANGUAGE plpgsql AS $$BEGIN IF $1 = 50 THEN "
+                       "RAISE EXCEPTION E'\\x1b[31mboom'; END IF; RETURN true; END$$"));
+    const test::CliResult noisy = test::runLookahead(
+        {QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo(), QStringLiteral("--query"),
+         QStringLiteral("SELECT count(*) FROM \"esc\x1b[31mred\" WHERE noisy(a)")},
+        120'000);
+    QVERIFY2(noisy.exitCode == 0, qPrintable(noisy.err));
+    QVERIFY2(noisy.err.contains(QLatin1String("the server said: NOTICE:  \\x1B[2Jcleared")),
+             qPrintable(noisy.err));
+    QVERIFY2(noisy.err.contains(QLatin1String("esc\\x1B[31mred")), qPrintable(noisy.err));
+    const test::CliResult failed = test::runLookahead(
+        {QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo(), QStringLiteral("--query"),
+         QStringLiteral("SELECT count(*) FROM \"esc\x1b[31mred\" WHERE boom(a)")},
+        120'000);
+    QCOMPARE(failed.exitCode, 1);
+    QVERIFY2(failed.err.contains(QLatin1String("ERROR:  \\x1B[31mboom")), qPrintable(failed.err));
+    for (const QString& err : {noisy.err, failed.err, noisy.out})
+        QVERIFY(!err.contains(QLatin1Char('\x1b')));
+    sql(QStringLiteral("DROP TABLE \"esc\x1b[31mred\"; DROP FUNCTION noisy(int8); DROP FUNCTION boom(int8)"));
+}
+
+// Every option and output is checked before anything connects or runs (issue 42, defect 11; issue
+// 46): here no server listens, and each mistake is said, not "cannot connect".
+void TestRecord::optionsAreCheckedBeforeConnecting() {
+    QTemporaryDir nowhere;
+    const QString info = QStringLiteral("host=%1 port=5 dbname=postgres").arg(nowhere.path());
+    const auto record = [&](const QStringList& args) {
+        return test::runLookahead(
+            QStringList{QStringLiteral("record"), QStringLiteral("--conninfo"), info} + args, 60'000);
+    };
+    const QString query = QStringLiteral("SELECT count(*) FROM s");
+    const test::CliResult typo = record({QStringLiteral("--querry"), query});
+    QCOMPARE(typo.exitCode, 2);
+    QVERIFY2(typo.err.contains(QLatin1String("unknown option '--querry' (did you mean --query?)")),
+             qPrintable(typo.err));
+    const QList<QPair<QStringList, QString>> mistakes{
+        {{QStringLiteral("--save"), QStringLiteral("/nonexistent-dir/r.lookahead")},
+         QStringLiteral("/nonexistent-dir")},
+        {{QStringLiteral("--export-png"), nowhere.path()}, QStringLiteral("it is a directory")},
+        {{QStringLiteral("--summary-json"), QStringLiteral("/nonexistent-dir/r.json")},
+         QStringLiteral("/nonexistent-dir")},
+        {{QStringLiteral("--eic"), QStringLiteral("5000")}, QStringLiteral("--eic")},
+        {{QStringLiteral("--compare-policy"), QStringLiteral("nosuch")}, QStringLiteral("nosuch")},
+        {{QStringLiteral("--work-dir"), QStringLiteral("/nonexistent-dir")}, QStringLiteral("--work-dir")},
+        {{QStringLiteral("--set"), QStringLiteral("enable_seqscan")}, QStringLiteral("NAME=VALUE")},
+        {{QStringLiteral("--trace-csv"), QStringLiteral("/nonexistent-dir/e.csv")},
+         QStringLiteral("/nonexistent-dir")},
+    };
+    for (const auto& [args, said] : mistakes) {
+        const test::CliResult run = record(QStringList{QStringLiteral("--query"), query} + args);
+        QVERIFY2(run.exitCode == 2, qPrintable(args.join(QLatin1Char(' ')) + QLatin1Char('\n') + run.err));
+        QVERIFY2(run.err.contains(said), qPrintable(run.err));
+        QVERIFY2(!run.err.contains(QLatin1String("cannot connect")), qPrintable(run.err));
+    }
+}
+
+// --work-dir must be a directory of ours that nobody else can write or move (issue 42, defect 2):
+// another user (nobody) plants a link to root's directory in a shared sticky directory, or offers
+// a directory of theirs, or one everyone may write; each is refused, and root's directory stays empty.
+void TestRecord::workDirectoryMustBeOurs() {
+    if (::geteuid() != 0)
+        QSKIP("plants as user nobody, which needs root");
+    QTemporaryDir shared(QDir::tempPath() + QStringLiteral("/lookahead-shared-XXXXXX"));
+    QVERIFY(::chmod(qPrintable(shared.path()), 0755) == 0);
+    const QString sticky = shared.filePath(QStringLiteral("sticky"));
+    QVERIFY(QDir().mkdir(sticky) && ::chmod(qPrintable(sticky), 01777) == 0);
+    QTemporaryDir victim;
+    const std::string made = test::inChild([&] {
+        if (::setgid(65534) != 0 || ::setuid(65534) != 0)
+            return std::string("cannot become nobody");
+        if (::symlink(qPrintable(victim.path()), qPrintable(sticky + QStringLiteral("/planted"))) != 0 ||
+            ::mkdir(qPrintable(sticky + QStringLiteral("/theirs")), 0700) != 0)
+            return std::string(std::strerror(errno));
+        return std::string("planted");
+    });
+    QCOMPARE(QString::fromStdString(made), QStringLiteral("planted"));
+    const QString open = shared.filePath(QStringLiteral("open"));
+    QVERIFY(QDir().mkdir(open) && ::chmod(qPrintable(open), 0777) == 0);
+    const QList<QPair<QString, QString>> refused{
+        {sticky + QStringLiteral("/planted"), QStringLiteral("is a symlink owned by user 65534")},
+        {sticky + QStringLiteral("/theirs"), QStringLiteral("it belongs to user 65534")},
+        {open, QStringLiteral("others may write in it")},
+    };
+    for (const auto& [dir, said] : refused) {
+        const test::CliResult run = test::runLookahead(
+            {QStringLiteral("record"), QStringLiteral("--conninfo"), QStringLiteral("host=/nonexistent"),
+             QStringLiteral("--query"), QStringLiteral("SELECT 1"), QStringLiteral("--work-dir"), dir},
+            60'000);
+        QVERIFY2(run.exitCode == 2, qPrintable(run.err));
+        QVERIFY2(run.err.contains(said), qPrintable(run.err));
+    }
+    QVERIFY(QDir(victim.path()).isEmpty());
+}
+
+// The work directory's files are written relative to the descriptor opened when it was checked: a
+// directory put in its place afterwards (here by root, who alone could) gets none of them.
+void TestRecord::linkPlantedAfterTheCheckIsNotFollowed() {
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QTemporaryDir out, victim;
+    const QString work = out.filePath(QStringLiteral("work")), moved = out.filePath(QStringLiteral("moved"));
+    QVERIFY(QDir().mkpath(work));
+    HeldLock lock(*g_server, 4242);
+    QVERIFY(lock.held());
+    QProcess record;
+    record.start(QStringLiteral(LOOKAHEAD_BINARY),
+                 {QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo(),
+                  QStringLiteral("--query"), kLockedQuery, QStringLiteral("--work-dir"), work});
+    QByteArray err;
+    QVERIFY2(test::waitForStderr(record, "running the query, traced", err, 120'000), err.constData());
+    QVERIFY(QDir().rename(work, moved));
+    QVERIFY(QFile::link(victim.path(), work));
+    lock.release();
+    test::finishProcess(record, 300'000);
+    QVERIFY2(
+        QDir(victim.path()).isEmpty(),
+        qPrintable(
+            QDir(victim.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).join(QLatin1Char(' '))));
+    QVERIFY(QFile::exists(moved + QStringLiteral("/query.trace")));
+    QVERIFY(QFile::exists(moved + QStringLiteral("/plan.json")));
+    QCOMPARE(QFileInfo(moved + QStringLiteral("/plan.json")).permissions() &
+                 (QFile::ReadOther | QFile::ReadGroup | QFile::WriteOther | QFile::WriteGroup),
+             QFile::Permissions());
+}
+
+// A recording killed outright (SIGKILL) leaves the extension it created and, with the kernel tracer,
+// its tracefs instance: the next recording removes them and says so, and so does record --clean
+// (issue 42, defect 12).
+void TestRecord::killedRecordingIsCleanedUp() {
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const auto killRecording = [&]() -> qint64 {
+        HeldLock lock(*g_server, 4242);
+        if (!lock.held())
+            return 0;
+        QProcess record;
+        record.start(QStringLiteral(LOOKAHEAD_BINARY),
+                     {QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo(),
+                      QStringLiteral("--query"), kLockedQuery});
+        QByteArray err;
+        if (!test::waitForStderr(record, "running the query, traced", err, 120'000))
+            return 0;
+        const qint64 pid = record.processId();
+        record.kill();
+        record.waitForFinished();
+        lock.release();
+        endOtherSessions();
+        return pid;
+    };
+    const QString extensions =
+        QStringLiteral("SELECT count(*) FROM pg_extension WHERE extname = 'pg_buffercache'");
+    const auto instance = [](qint64 pid) {
+        return QDir(QStringLiteral("/sys/kernel/tracing/instances"))
+            .exists(QStringLiteral("lookahead-%1").arg(pid));
+    };
+    const bool kernel = ::geteuid() == 0;
+    const qint64 first = killRecording();
+    QVERIFY(first > 0);
+    QCOMPARE(sql(extensions), QStringLiteral("1"));
+    QCOMPARE(instance(first), kernel);
+    const test::CliResult next =
+        test::runLookahead({QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo(),
+                            QStringLiteral("--query"), QStringLiteral("SELECT count(*) FROM s")},
+                           300'000);
+    QVERIFY2(next.exitCode == 0, qPrintable(next.err));
+    QVERIFY2(next.err.contains(QLatin1String("dropped the extension pg_buffercache, created by a recording")),
+             qPrintable(next.err));
+    if (kernel)
+        QVERIFY2(next.err.contains(QStringLiteral("removed the tracefs instance lookahead-%1").arg(first)),
+                 qPrintable(next.err));
+    QCOMPARE(sql(extensions), QStringLiteral("0"));
+    QVERIFY(!instance(first));
+
+    const qint64 second = killRecording();
+    QVERIFY(second > 0);
+    QCOMPARE(sql(extensions), QStringLiteral("1"));
+    const test::CliResult cleaned = test::runLookahead(
+        {QStringLiteral("record"), QStringLiteral("--clean"), QStringLiteral("--conninfo"), conninfo()},
+        60'000);
+    QVERIFY2(cleaned.exitCode == 0, qPrintable(cleaned.err));
+    QVERIFY2(cleaned.err.contains(QLatin1String("dropped the extension pg_buffercache")),
+             qPrintable(cleaned.err));
+    QCOMPARE(sql(extensions), QStringLiteral("0"));
+    QVERIFY(!instance(second));
+    const test::CliResult nothing = test::runLookahead(
+        {QStringLiteral("record"), QStringLiteral("--clean"), QStringLiteral("--conninfo"), conninfo()},
+        60'000);
+    QVERIFY2(nothing.exitCode == 0 && nothing.err.contains(QLatin1String("nothing to clean up")),
+             qPrintable(nothing.err));
+    // An extension the user installed is theirs: never dropped.
+    sql(QStringLiteral("CREATE EXTENSION pg_buffercache"));
+    test::runLookahead(
+        {QStringLiteral("record"), QStringLiteral("--clean"), QStringLiteral("--conninfo"), conninfo()},
+        60'000);
+    QCOMPARE(sql(extensions), QStringLiteral("1"));
+    sql(QStringLiteral("DROP EXTENSION pg_buffercache"));
 }
 
 QTEST_GUILESS_MAIN(TestRecord)

@@ -10,6 +10,7 @@
 #include "tracefs.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include <fcntl.h>
@@ -29,31 +30,42 @@ namespace {
 
 // Per CPU. Room for some 100,000 events between two reads of the pipe.
 constexpr const char* kBufferKb = "8192";
-// The reader empties the pipe this often. It does not wait for the pipe to be readable: a poll on
+// The calls' instance, per CPU: a read served by the page cache takes a microsecond and makes three
+// events (entry, page-cache lookup, exit), faster than tracefs prints them for the reader. 150 short
+// processes' 307,200 such reads in 1.7 s lost 382,788 of their 921,600 events in 8 MB per CPU, none
+// in 32 MB. 256 MB in all at most, 8 MB per CPU at least.
+QByteArray callBufferKb() {
+    const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_CONF));
+    return QByteArray::number(std::clamp(256L * 1024 / cpus, 8L * 1024, 32L * 1024));
+}
+// The reader empties the pipes this often. It does not wait for a pipe to be readable: a poll on
 // the all-CPU trace_pipe wakes at every event, a context switch per block request that the traced
 // scan paid for (a synchronous O_DIRECT scan ran some 20 % slower). A buffered scan at 2 GB/s fills
 // some 50,000 pages in this time, well within the buffer.
 constexpr int kDrainMs = 100;
 constexpr std::uint64_t kSectorBytes = 512;
-// Calls are read when they come, at most this often: the descriptor of a call is told from /proc,
-// which must happen before the task ends or closes it; the pause keeps the reader's wake-ups (and
-// what they cost the traced scan) to a hundred a second.
-constexpr int kCallBatchMs = 10;
-// How long after a task last used a descriptor not seen before calls are still read as they come.
-// A scan opens its files at its start: after that, reading every 10 ms only cost it time (a worker
-// pool's scan some 7 %).
-constexpr std::chrono::milliseconds kPromptCallsFor{250};
-// The read calls, and what closes a descriptor: a call is told by a lookup of its descriptor only if
-// the descriptor was not closed (its number perhaps another file's) between the call and the lookup.
-constexpr const char* kCallEvents[] = {"sys_enter_pread64", "sys_exit_pread64",  "sys_enter_preadv",
-                                       "sys_exit_preadv",   "sys_enter_preadv2", "sys_exit_preadv2",
-                                       "sys_enter_close"};
-// Where the architecture has them (arm64 has no dup2).
-constexpr const char* kOptionalCloseEvents[] = {"sys_enter_close_range", "sys_enter_dup2", "sys_enter_dup3"};
+// How long a marker written to learn a task's pid may take to come back on the pipe.
+constexpr int kMarkerWaitMs = 5000;
+// The read calls, and the events inside them that name the file they read (device and inode): the
+// page-cache lookup of a buffered read. Without these no call can be told to its file.
+constexpr const char* kCallEvents[] = {
+    "syscalls/sys_enter_read",   "syscalls/sys_exit_read",      "syscalls/sys_enter_readv",
+    "syscalls/sys_exit_readv",   "syscalls/sys_enter_pread64",  "syscalls/sys_exit_pread64",
+    "syscalls/sys_enter_preadv", "syscalls/sys_exit_preadv",    "syscalls/sys_enter_preadv2",
+    "syscalls/sys_exit_preadv2", "filemap/mm_filemap_get_pages"};
+constexpr const char* kGetPages = "filemap/mm_filemap_get_pages";
+// Where the kernel has them: a direct read's start (which file, at which byte), and lseek, which
+// puts a read or readv at a byte inside the page the lookup names.
+constexpr const char* kDirectRead = "iomap/iomap_dio_rw_begin";
+constexpr const char* kSeekEvents[] = {"syscalls/sys_enter_lseek", "syscalls/sys_exit_lseek"};
 
-// A system call's tracepoint under `dir` (tracefs' root or an instance).
-QString syscallEvent(const QString& dir, const char* event) {
-    return dir + QStringLiteral("/events/syscalls/") + QLatin1String(event);
+// An event's directory under `dir` (tracefs' root or an instance).
+QString eventDir(const QString& dir, const char* event) {
+    return dir + QStringLiteral("/events/") + QLatin1String(event);
+}
+
+bool offered(const char* event) {
+    return QFile::exists(eventDir(tracefs::root(), event) + QStringLiteral("/enable"));
 }
 
 // Creates the tracefs instance `base`, or `base-N` if that exists (a pid reused since).
@@ -98,7 +110,7 @@ void addUnique(std::vector<std::uint32_t>& list, std::uint32_t value) {
 KernelTracer::KernelTracer() = default;
 
 KernelTracer::~KernelTracer() {
-    stop();
+    abandon();
 }
 
 QString KernelTracer::unavailable(const CaptureTargets& targets) const {
@@ -118,22 +130,34 @@ QString KernelTracer::unavailable(const CaptureTargets& targets) const {
     return {};
 }
 
-QString KernelTracer::start(const CaptureTargets& targets, const QString& outPath) {
-    stop();
+QString KernelTracer::start(const CaptureTargets& targets, std::unique_ptr<OutputFile> output) {
+    abandon();
     if (const QString why = unavailable(targets); !why.isEmpty())
         return why;
-    try {
-        m_output = std::make_unique<OutputFile>(outPath.toStdString(), "kernel capture");
-    } catch (const InputError& error) {
-        return QString::fromStdString(error.what());
-    }
+    m_output = std::move(output);
+    m_writeError.clear();
     if (const QString error = setUp(targets); !error.isEmpty()) {
-        removeInstance();
-        m_pipe.reset();
-        m_output.reset();
-        m_capture.reset();
+        abandon();
         return error;
     }
+    std::vector<std::string> notes{
+        "tracepoints block:block_rq_issue, block:block_rq_complete, filemap:mm_filemap_add_to_page_cache" +
+        std::string(m_callInstance.isEmpty()
+                        ? ""
+                        : ", syscalls:sys_enter/exit of read, readv, pread64, preadv, preadv2 and lseek, "
+                          "filemap:mm_filemap_get_pages and iomap:iomap_dio_rw_begin (the traced "
+                          "processes and their tasks)") +
+        "; times in ns of CLOCK_MONOTONIC, to the microsecond"};
+    if (!m_callsNote.empty())
+        notes.push_back(m_callsNote);
+    for (std::size_t i = 0; i < m_paths.size(); ++i)
+        notes.push_back("file " + m_paths[i] + ": " + std::to_string(m_before[i].extents.size()) +
+                        " extent(s) on device " + std::to_string(m_before[i].major) + ":" +
+                        std::to_string(m_before[i].minor) +
+                        (m_before[i].unplaced > 0
+                             ? ", " + std::to_string(m_before[i].unplaced) + " bytes without a device address"
+                             : std::string()));
+    m_capture->begin(notes);
     m_reader = std::thread([this] { readEvents(); });
     return {};
 }
@@ -170,17 +194,15 @@ QString KernelTracer::setUp(const CaptureTargets& targets) {
         m_paths.push_back(path);
         m_before.push_back(std::move(extents));
     }
-    m_fdFiles = std::make_unique<FdFiles>(files);
-    m_capture = std::make_unique<KernelCapture>(
-        std::move(files), std::move(map),
-        [fds = m_fdFiles.get()](std::uint32_t pid, std::int64_t fd) { return fds->resolve(pid, fd); });
+    m_capture = std::make_unique<KernelCapture>(std::move(files), std::move(map),
+                                                [this](std::string_view bytes) { writeOutput(bytes); });
 
     if (const QString error = tracefs::mountIfNeeded(); !error.isEmpty())
         return error;
-    tracefs::removeStaleInstances();
-    if (const QString error = createInstance(tracefs::root() + QStringLiteral("/instances/lookahead-") +
-                                                 QString::number(::getpid()),
-                                             m_instance);
+    if (const QString error =
+            createInstance(tracefs::root() + QStringLiteral("/instances/") +
+                               QLatin1String(tracefs::kInstancePrefix) + QString::number(::getpid()),
+                           m_instance);
         !error.isEmpty())
         return error;
     const QString blockFilter =
@@ -205,7 +227,8 @@ QString KernelTracer::setUp(const CaptureTargets& targets) {
     if (!m_pipe.valid() || !m_stop.valid())
         return QStringLiteral("cannot read the tracefs instance's events: %1")
             .arg(QString::fromLocal8Bit(std::strerror(errno)));
-    if (const QString why = setUpCalls(targets); !why.isEmpty()) {
+    m_callsNote.clear();
+    if (const QString why = setUpCalls(targets, fsDevices); !why.isEmpty()) {
         // The device's reads are still worth having: the capture says why the calls are not there.
         m_callsNote = "read calls not recorded: " + why.toStdString();
         m_callPipe.reset();
@@ -214,49 +237,150 @@ QString KernelTracer::setUp(const CaptureTargets& targets) {
     return {};
 }
 
-QString KernelTracer::setUpCalls(const CaptureTargets& targets) {
-    m_callsNote.clear();
+QString KernelTracer::setUpCalls(const CaptureTargets& targets, const std::vector<std::uint32_t>& fsDevices) {
     if (!targets.readCalls)
         return QStringLiteral("--no-calls");
     if (targets.pids.empty())
         return QStringLiteral("no process was named (--pid or a command), and every process's calls would be "
                               "too many");
     for (const char* event : kCallEvents)
-        if (!QFile::exists(syscallEvent(tracefs::root(), event)))
-            return QStringLiteral(
-                       "the kernel offers no tracepoint syscalls:%1 (it needs CONFIG_FTRACE_SYSCALLS)")
-                .arg(QLatin1String(event));
+        if (!offered(event))
+            return QStringLiteral("the kernel offers no tracepoint %1 (%2)")
+                .arg(QLatin1String(event),
+                     QLatin1String(event == std::string_view(kGetPages)
+                                       ? "newer kernels have it; it tells which file a read call read"
+                                       : "it needs CONFIG_FTRACE_SYSCALLS"));
     if (const QString error = createInstance(m_instance + QStringLiteral("-calls"), m_callInstance);
         !error.isEmpty())
         return error;
-    QByteArray tasks;
-    for (const qint64 task : tracedTasks(targets.pids, targets.followChildren))
-        tasks += QByteArray::number(task) + ' ';
-    std::vector<std::pair<QString, QByteArray>> controls{
+    const std::pair<QString, QByteArray> controls[] = {
         {m_callInstance + QStringLiteral("/trace_clock"), "mono"},
-        {m_callInstance + QStringLiteral("/buffer_size_kb"), kBufferKb},
-        // Readable as soon as a call is there, not when the buffer is half full.
+        {m_callInstance + QStringLiteral("/buffer_size_kb"), callBufferKb()},
+        // Readable as soon as something is there, not when the buffer is half full: the markers.
         {m_callInstance + QStringLiteral("/buffer_percent"), "0"},
+        // Each event's process beside its task: a descriptor's position is the process's.
+        {m_callInstance + QStringLiteral("/options/record-tgid"), "1"},
         {m_callInstance + QStringLiteral("/options/event-fork"), "1"},
-        {m_callInstance + QStringLiteral("/set_event_pid"), tasks.trimmed()},
     };
-    for (const char* event : kCallEvents)
-        controls.emplace_back(syscallEvent(m_callInstance, event) + QStringLiteral("/enable"), "1");
-    for (const char* event : kOptionalCloseEvents)
-        if (QFile::exists(syscallEvent(tracefs::root(), event)))
-            controls.emplace_back(syscallEvent(m_callInstance, event) + QStringLiteral("/enable"), "1");
     for (const auto& [path, value] : controls)
         if (const QString error = tracefs::writeControl(path, value); !error.isEmpty())
             return error;
-    // Each call's process beside its task: a descriptor is the process's, and a worker thread that
-    // made a call may have ended before it is looked up (its process has not). Best effort: without
-    // it a call is looked up through its task, as before.
-    tracefs::writeControl(m_callInstance + QStringLiteral("/options/record-tgid"), "1");
     m_callPipe = openPipe(m_callInstance);
     if (!m_callPipe.valid())
         return QStringLiteral("cannot read the calls' tracefs instance: %1")
             .arg(QString::fromLocal8Bit(std::strerror(errno)));
+    std::vector<qint64> tasks;
+    if (const QString error = kernelPids(targets, tasks); !error.isEmpty())
+        return error;
+    QByteArray list;
+    for (const qint64 task : tasks)
+        list += QByteArray::number(task) + ' ';
+    if (const QString error =
+            tracefs::writeControl(m_callInstance + QStringLiteral("/set_event_pid"), list.trimmed());
+        !error.isEmpty())
+        return error;
+    // The lookups and direct reads of the files' file systems only: a call on another file makes
+    // none, and is left out as a read of no file of interest.
+    std::vector<std::pair<QString, QByteArray>> enable{
+        {eventDir(m_callInstance, kGetPages) + QStringLiteral("/filter"),
+         deviceFilter("s_dev", fsDevices).toUtf8()}};
+    if (offered(kDirectRead))
+        enable.emplace_back(eventDir(m_callInstance, kDirectRead) + QStringLiteral("/filter"),
+                            deviceFilter("dev", fsDevices).toUtf8());
+    QStringList missing;
+    for (const char* event : kCallEvents)
+        enable.emplace_back(eventDir(m_callInstance, event) + QStringLiteral("/enable"), "1");
+    for (const char* event : {kDirectRead, kSeekEvents[0], kSeekEvents[1]}) {
+        if (offered(event))
+            enable.emplace_back(eventDir(m_callInstance, event) + QStringLiteral("/enable"), "1");
+        else
+            missing << QLatin1String(event);
+    }
+    for (const auto& [path, value] : enable)
+        if (const QString error = tracefs::writeControl(path, value); !error.isEmpty())
+            return error;
+    if (!missing.isEmpty())
+        m_callsNote = "the kernel offers no tracepoint " + missing.join(QStringLiteral(", ")).toStdString() +
+                      ": direct (O_DIRECT) read calls are not told to their file without "
+                      "iomap_dio_rw_begin, and a read or readv after an lseek is placed at the start "
+                      "of its first page without lseek";
     return {};
+}
+
+std::uint32_t KernelTracer::markedTask(const QByteArray& text, const std::function<bool()>& write) {
+    if (!write())
+        return 0;
+    std::string partial;
+    std::vector<char> buffer(1 << 16);
+    FtraceEvent event;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kMarkerWaitMs);
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        pollfd fd{m_callPipe.get(), POLLIN, 0};
+        if (left.count() <= 0 || ::poll(&fd, 1, int(left.count())) <= 0)
+            return 0;
+        const ssize_t n = ::read(m_callPipe.get(), buffer.data(), buffer.size());
+        if (n <= 0)
+            continue;
+        partial.append(buffer.data(), std::size_t(n));
+        for (std::size_t nl = partial.find('\n'); nl != std::string::npos; nl = partial.find('\n')) {
+            const std::string line = partial.substr(0, nl);
+            partial.erase(0, nl + 1);
+            if (parseFtraceLine(line, event) && event.kind == FtraceEventKind::Marker &&
+                event.text == std::string_view(text.constData(), std::size_t(text.size())))
+                return event.pid;
+        }
+    }
+}
+
+// tracefs filters tasks by the kernel's pids, those of the first PID namespace, while ours are those
+// of the namespace we run in. A marker this thread writes comes back with its task id as the kernel
+// knows it: the same as ours, and the targets' pids are the kernel's too; else we run in a namespace
+// of our own, and only a command we started can be asked to say its pid the same way.
+QString KernelTracer::kernelPids(const CaptureTargets& targets, std::vector<qint64>& tasks) {
+    const QString marker = m_callInstance + QStringLiteral("/trace_marker");
+    const auto writeMarker = [&](const QByteArray& text) {
+        return tracefs::writeControl(marker, text).isEmpty();
+    };
+    const QByteArray probe = "lookahead capture " + QByteArray::number(::getpid());
+    const std::uint32_t self = markedTask(probe, [&] { return writeMarker(probe); });
+    if (self == 0)
+        return QStringLiteral("the tracefs marker of %1 did not come back: which pid the kernel knows this "
+                              "process by cannot be learnt")
+            .arg(m_callInstance);
+    if (self == std::uint32_t(::gettid())) {
+        tasks = tracedTasks(targets.pids, targets.followChildren);
+        return {};
+    }
+    for (const qint64 pid : targets.pids) {
+        if (pid != targets.heldCommand || !targets.announce)
+            return QStringLiteral(
+                       "Lookahead runs in a PID namespace of its own (its task is %1 here, %2 to the "
+                       "kernel), and tracefs knows processes by their pids outside it, which "
+                       "cannot be learnt here for process %3: capture from outside the namespace, "
+                       "or start the command under the capture (-- COMMAND)")
+                .arg(::gettid())
+                .arg(self)
+                .arg(pid);
+        const QByteArray text = "lookahead held command " + QByteArray::number(pid);
+        const std::uint32_t task = markedTask(text, [&] { return targets.announce(marker, text); });
+        if (task == 0)
+            return QStringLiteral("the command did not say its pid through the tracefs marker of %1")
+                .arg(m_callInstance);
+        tasks.push_back(task); // it was held from its start: no threads or children yet
+    }
+    return {};
+}
+
+void KernelTracer::writeOutput(std::string_view bytes) {
+    if (!m_writeError.empty())
+        return;
+    try {
+        m_output->write(bytes);
+    } catch (const IoError& error) {
+        m_writeError = error.what();
+    }
 }
 
 void KernelTracer::readEvents() {
@@ -285,36 +409,15 @@ void KernelTracer::readEvents() {
             break;
         }
     };
-    bool stopping = false;
-    std::size_t descriptors = 0;
-    auto lastNewDescriptor = std::chrono::steady_clock::now();
-    for (;;) {
-        // Calls are read as they come until the first descriptor on a file of interest is seen (a
-        // command may take long to start) and while new ones appear; then, like the device's events,
-        // every kDrainMs.
-        const bool prompt =
-            descriptors == 0 || std::chrono::steady_clock::now() - lastNewDescriptor < kPromptCallsFor;
-        pollfd fds[2] = {{m_stop.get(), POLLIN, 0},
-                         {prompt && m_callPipe.valid() ? m_callPipe.get() : -1, POLLIN, 0}};
-        if (::poll(fds, 2, kDrainMs) < 0 && errno != EINTR)
+    for (bool stopping = false; !stopping;) {
+        pollfd stop{m_stop.get(), POLLIN, 0};
+        if (::poll(&stop, 1, kDrainMs) < 0 && errno != EINTR)
             stopping = true;
-        if (fds[0].revents & POLLIN)
+        if (stop.revents & POLLIN)
             stopping = true;
-        if (m_fdFiles)
-            m_fdFiles->newBatch();
         // Empties what is there; once stopping, until nothing is left.
         drain(m_pipe, blockPartial);
         drain(m_callPipe, callPartial);
-        if (stopping)
-            return;
-        if (m_fdFiles && m_fdFiles->descriptors() != descriptors) {
-            descriptors = m_fdFiles->descriptors();
-            lastNewDescriptor = std::chrono::steady_clock::now();
-        }
-        if (fds[1].revents & POLLIN) {
-            pollfd stop{m_stop.get(), POLLIN, 0};
-            ::poll(&stop, 1, kCallBatchMs);
-        }
     }
 }
 
@@ -328,40 +431,38 @@ QString KernelTracer::removeInstance() {
     return blocks.isEmpty() ? calls : blocks;
 }
 
-QString KernelTracer::stop() {
-    if (!m_capture)
+QString KernelTracer::endReader() {
+    if (!m_reader.joinable())
         return {};
+    // Stop recording first, so that the drain ends.
+    for (const QString& instance : {m_instance, m_callInstance})
+        if (!instance.isEmpty())
+            tracefs::writeControl(instance + QStringLiteral("/tracing_on"), "0");
+    const std::uint64_t one = 1;
     QString error;
-    if (m_reader.joinable()) {
-        // Stop recording first, so that the drain ends.
-        for (const QString& instance : {m_instance, m_callInstance})
-            if (!instance.isEmpty())
-                tracefs::writeControl(instance + QStringLiteral("/tracing_on"), "0");
-        const std::uint64_t one = 1;
-        if (::write(m_stop.get(), &one, sizeof one) != sizeof one)
-            error = QStringLiteral("cannot stop the kernel tracer's reader");
-        m_reader.join();
-    }
+    if (::write(m_stop.get(), &one, sizeof one) != sizeof one)
+        error = QStringLiteral("cannot stop the kernel tracer's reader");
+    m_reader.join();
+    return error;
+}
+
+void KernelTracer::abandon() {
+    endReader();
+    removeInstance();
+    m_capture.reset();
+    m_output.reset();
+    m_stop.reset();
+}
+
+QString KernelTracer::stop() {
+    if (!m_capture || !m_output)
+        return {};
+    QString error = endReader();
     const QString removed = removeInstance();
-    std::vector<std::string> lines{
-        "tracepoints block:block_rq_issue, block:block_rq_complete, filemap:mm_filemap_add_to_page_cache" +
-        std::string(m_callsNote.empty()
-                        ? ", syscalls:sys_enter/exit of pread64, preadv, preadv2 and the entries "
-                          "of close, close_range, dup2, dup3 (the traced processes and their "
-                          "tasks)"
-                        : "") +
-        "; times in ns of CLOCK_MONOTONIC, to the microsecond"};
-    if (!m_callsNote.empty())
-        lines.push_back(m_callsNote);
+    std::vector<std::string> lines;
     for (std::size_t i = 0; i < m_paths.size(); ++i) {
         FileExtents after;
         const std::string checkError = readFileExtents(m_paths[i], after);
-        lines.push_back("file " + m_paths[i] + ": " + std::to_string(m_before[i].extents.size()) +
-                        " extent(s) on device " + std::to_string(m_before[i].major) + ":" +
-                        std::to_string(m_before[i].minor) +
-                        (m_before[i].unplaced > 0
-                             ? ", " + std::to_string(m_before[i].unplaced) + " bytes without a device address"
-                             : std::string()));
         if (!checkError.empty())
             lines.push_back("extents not re-checked after the capture: " + checkError);
         else if (after.extents != m_before[i].extents || after.inode != m_before[i].inode)
@@ -370,18 +471,15 @@ QString KernelTracer::stop() {
                             "start");
     }
     lines.insert(lines.end(), notes().begin(), notes().end());
+    m_capture->end(lines);
     try {
-        m_capture->write(lines, [this](std::string_view bytes) { m_output->write(bytes); });
+        if (!m_writeError.empty())
+            throw IoError(m_writeError);
         m_output->commit();
     } catch (const IoError& e) {
         error = QString::fromStdString(e.what());
-    } catch (const InputError& e) {
-        error = QString::fromStdString(e.what());
     }
-    m_capture.reset();
-    m_fdFiles.reset();
-    m_output.reset();
-    m_stop.reset();
+    abandon();
     return error.isEmpty() ? removed : error;
 }
 

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "strace_tracer.h"
 
+#include "io/output_file.h"
+#include "io_backend.h"
+
 #include <QFile>
 #include <QStandardPaths>
 
-#include <sys/prctl.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <utility>
+#include <vector>
 
 namespace la {
 
@@ -48,7 +54,7 @@ int ptraceScope() {
 } // namespace
 
 StraceTracer::~StraceTracer() {
-    stop();
+    abandon();
 }
 
 QString StraceTracer::unavailable(const CaptureTargets& targets) const {
@@ -79,77 +85,114 @@ QString StraceTracer::unavailable(const CaptureTargets& targets) const {
     return {};
 }
 
-QString StraceTracer::start(const CaptureTargets& targets, const QString& outPath) {
+QString StraceTracer::start(const CaptureTargets& targets, std::unique_ptr<OutputFile> output) {
+    abandon();
     if (const QString why = unavailable(targets); !why.isEmpty())
         return why;
     if (targets.pids.empty())
         return QStringLiteral("no process to trace");
-    m_outPath = outPath;
+    try {
+        m_private.emplace(HeldDirectory::makePrivate("lookahead-strace-"));
+        m_written = m_private->createFile("strace.out", O_RDONLY);
+    } catch (const IoError& error) {
+        m_private.reset();
+        return QString::fromStdString(error.what());
+    }
+    m_output = std::move(output);
     // -f follows the children of every traced process (only the postmaster has any worth following;
     // a backend or I/O worker does not fork, so one strace serves all), and it puts the pid on every
-    // line, which the import needs to tell the backend's reads from the workers'.
+    // line, which the import needs to tell the backend's reads from the workers'. strace opens the
+    // file we made (it truncates it, empty as it is); its directory is ours alone.
     QStringList args{QStringLiteral("-f"), QStringLiteral("-ttt"),
                      QStringLiteral("-T"), QStringLiteral("-yy"),
                      QStringLiteral("-e"), QStringLiteral("trace=pread64,preadv,preadv2"),
-                     QStringLiteral("-o"), outPath};
+                     QStringLiteral("-o"), QString::fromStdString(m_private->filePath("strace.out"))};
     for (const qint64 pid : targets.pids)
         args << QStringLiteral("-p") << QString::number(pid);
-    // strace must not outlive us: if Lookahead dies, the server would stay traced.
-    m_strace.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
-    m_strace.setReadChannel(QProcess::StandardError);
-    m_strace.start(straceProgram(), args);
-    if (!m_strace.waitForStarted(30'000))
-        return QStringLiteral("strace did not start: ") + m_strace.errorString();
-    // strace says "Process N attached" for each; a process it cannot attach to is an error line.
-    QString said;
-    const auto attached = [&] { return said.count(QStringLiteral(" attached")); };
-    while (attached() < qsizetype(targets.pids.size())) {
-        if (!m_strace.waitForReadyRead(30'000) && m_strace.state() != QProcess::Running)
-            break;
-        said += QString::fromLocal8Bit(m_strace.readAllStandardError());
-        if (said.contains(QLatin1String("Operation not permitted")) ||
-            said.contains(QLatin1String("No such process")))
-            break;
+    m_strace = std::make_unique<DrainedProcess>();
+    if (const QString error = m_strace->start(straceProgram(), args); !error.isEmpty()) {
+        abandon();
+        return QStringLiteral("strace did not start: ") + error;
     }
-    if (attached() < qsizetype(targets.pids.size())) {
-        stop();
-        const QString why = said.trimmed().section(QLatin1Char('\n'), 0, 0);
+    // strace says "Process N attached" for each; a process it cannot attach to is an error line.
+    const auto attached = [](const std::string& said) {
+        std::size_t count = 0;
+        for (std::size_t at = said.find(" attached"); at != std::string::npos;
+             at = said.find(" attached", at + 1))
+            ++count;
+        return count;
+    };
+    const bool all = m_strace->waitForOutput(
+        [&](const std::string& said) {
+            return attached(said) >= targets.pids.size() ||
+                   said.find("Operation not permitted") != std::string::npos ||
+                   said.find("No such process") != std::string::npos;
+        },
+        std::chrono::seconds(30));
+    const std::string said = m_strace->said();
+    if (!all || attached(said) < targets.pids.size()) {
+        abandon();
+        const QString why = QString::fromLocal8Bit(said).trimmed().section(QLatin1Char('\n'), 0, 0);
         return QStringLiteral("strace could not attach to every process%1")
             .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why);
     }
     return {};
 }
 
-QString StraceTracer::stop() {
-    if (m_outPath.isEmpty()) // not started, or stopped already
+QString StraceTracer::endStrace() {
+    if (!m_strace)
         return {};
-    const QString outPath = std::exchange(m_outPath, QString());
     // SIGTERM: strace detaches from every process and finishes its file. It has ended by itself if
     // every traced process has.
-    if (m_strace.state() != QProcess::NotRunning) {
-        m_strace.terminate();
-        if (!m_strace.waitForFinished(30'000)) {
-            m_strace.kill();
-            m_strace.waitForFinished(5'000);
-            return QStringLiteral("strace did not detach within 30 s and was killed");
-        }
+    QString error;
+    if (!m_strace->signalAndWait(SIGTERM, std::chrono::seconds(30))) {
+        m_strace->signalAndWait(SIGKILL, std::chrono::seconds(5));
+        error = QStringLiteral("strace did not detach within 30 s and was killed");
     }
-    return appendNotes(outPath);
+    m_strace.reset();
+    return error;
 }
 
-// After strace's own lines: the import skips `#` lines (docs/trace-import.md §2.1).
-QString StraceTracer::appendNotes(const QString& outPath) const {
-    if (notes().empty())
+void StraceTracer::abandon() {
+    endStrace();
+    m_output.reset();
+    m_written.reset();
+    m_private.reset();
+}
+
+QString StraceTracer::stop() {
+    if (!m_output) // not started, or stopped already
         return {};
-    QFile file(outPath);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
-        return QStringLiteral("cannot add the capture's notes to %1: %2").arg(outPath, file.errorString());
-    for (std::string note : notes()) {
-        std::replace(note.begin(), note.end(), '\n', ' ');
-        file.write("# " + QByteArray::fromStdString(note) + '\n');
+    QString error = endStrace();
+    if (error.isEmpty())
+        error = publish();
+    abandon();
+    return error;
+}
+
+// strace's lines, then the notes after them: the import skips `#` lines (docs/trace-import.md §2.1).
+QString StraceTracer::publish() {
+    try {
+        std::vector<char> buffer(1 << 20);
+        for (off_t at = 0;;) {
+            const ssize_t n = ::pread(m_written.get(), buffer.data(), buffer.size(), at);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                throw IoError(std::string("cannot read strace's output: ") + std::strerror(errno));
+            if (n == 0)
+                break;
+            m_output->write(std::string_view(buffer.data(), std::size_t(n)));
+            at += n;
+        }
+        for (std::string note : notes()) {
+            std::replace(note.begin(), note.end(), '\n', ' ');
+            m_output->write("# " + note + '\n');
+        }
+        m_output->commit();
+    } catch (const IoError& error) {
+        return QString::fromStdString(error.what());
     }
-    if (!file.flush())
-        return QStringLiteral("cannot add the capture's notes to %1: %2").arg(outPath, file.errorString());
     return {};
 }
 

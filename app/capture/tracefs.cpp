@@ -102,17 +102,24 @@ QString mountIfNeeded() {
     return {};
 }
 
-void removeStaleInstances() {
+QStringList removeStaleInstances() {
     const QDir instances(root() + QStringLiteral("/instances"));
-    const QStringList names = instances.entryList({QStringLiteral("lookahead-*")}, QDir::Dirs);
+    const QStringList names =
+        instances.entryList({QLatin1String(kInstancePrefix) + QLatin1Char('*')}, QDir::Dirs);
+    QStringList removed;
     for (const QString& name : names) {
         bool ok = false;
         const qint64 pid = name.section(QLatin1Char('-'), 1, 1).toLongLong(&ok);
         if (!ok || pid <= 0 || pid > INT32_MAX)
             continue;
-        if (::kill(pid_t(pid), 0) != 0 && errno == ESRCH)
-            ::rmdir(instances.filePath(name).toLocal8Bit().constData());
+        if (::kill(pid_t(pid), 0) == 0 || errno != ESRCH)
+            continue;
+        // A capture in another PID namespace may name its instance by a pid we do not see: its
+        // open pipe makes the removal fail (EBUSY), and it stays.
+        if (::rmdir(instances.filePath(name).toLocal8Bit().constData()) == 0)
+            removed << QStringLiteral("%1 (its capture, pid %2, has ended)").arg(name).arg(pid);
     }
+    return removed;
 }
 
 QString writeControl(const QString& path, const QByteArray& value) {

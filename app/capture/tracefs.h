@@ -31,9 +31,14 @@ QString accessProblem(const Access& access);
 // Mounts tracefs at root() if it is not mounted; an error message, empty on success.
 QString mountIfNeeded();
 
-// Removes the instances "lookahead-PID..." whose process is gone: left behind by a capture that
-// was killed (SIGKILL) before it could remove its own.
-void removeStaleInstances();
+// What our instances' names begin with; the pid of the capture that made one follows.
+inline constexpr const char* kInstancePrefix = "lookahead-";
+
+// Removes the instances "lookahead-PID..." whose capture is gone: left behind by one that was
+// killed (SIGKILL) before it could remove its own, they go on tracing (every traced system call
+// costs a little more) until removed. One still in use (its pipe open) stays. Returns what was
+// removed, each as "NAME (its capture, pid PID, has ended)".
+QStringList removeStaleInstances();
 
 // Writes `value` to a tracefs control file; an error message naming it, empty on success.
 QString writeControl(const QString& path, const QByteArray& value);

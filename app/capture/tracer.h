@@ -6,14 +6,18 @@
 
 #include "observed/trace_format.h"
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace la {
+
+class OutputFile;
 
 enum class TracerKind { Strace, Kernel };
 
@@ -28,6 +32,11 @@ struct CaptureTargets {
     // The kernel tracer records the processes' read calls beside the device's reads; without them it
     // costs a scan less (bench/capture_bench.sh measures both).
     bool readCalls = true;
+    // The command the capture started and holds until it is released (0: none), and how to have it
+    // say who it is: it writes `text` to the tracefs marker file `markerPath`, where the kernel names
+    // it by its pid outside any PID namespace we run in (ours in it mean nothing to tracefs).
+    qint64 heldCommand = 0;
+    std::function<bool(const QString& markerPath, const QByteArray& text)> announce;
 };
 
 class Tracer {
@@ -39,12 +48,15 @@ public:
     // Why it cannot trace these targets here, saying what to do; empty if it can. Checked before
     // anything is started.
     virtual QString unavailable(const CaptureTargets& targets) const = 0;
-    // Attaches to every target and returns once all are attached. An error message, empty on success;
-    // on error nothing is left attached.
-    virtual QString start(const CaptureTargets& targets, const QString& outPath) = 0;
-    // Detaches and finishes the file. An error message, empty on success. Safe to call twice, and
-    // called by the destructor: no tracer outlives its object.
+    // Attaches to every target and returns once all are attached; what it records goes to `output`
+    // (written through its private temporary file), published by stop(). An error message, empty on
+    // success; on error nothing is left attached and `output` is left as it was.
+    virtual QString start(const CaptureTargets& targets, std::unique_ptr<OutputFile> output) = 0;
+    // Detaches and publishes the file. An error message, empty on success. Safe to call twice.
     virtual QString stop() = 0;
+    // Detaches and publishes nothing: the output stays as it was (a command that could not run, a
+    // recording that failed). Called by the destructor: no tracer outlives its object.
+    virtual void abandon() = 0;
 
     // A line the file states about the capture (`# TEXT`), such as its wall time and the tracer's
     // overhead; written by stop().

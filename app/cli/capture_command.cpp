@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/capture_command.h"
 
+#include "capture/tracefs.h"
 #include "capture/tracer.h"
 #include "experiment/signal_cancel.h"
 #include "input_error.h"
 #include "io/input_file.h"
 #include "io/os_cache.h"
+#include "io/output_file.h"
 #include "io/output_guard.h"
 #include "message_text.h"
 #include "text_parse.h"
+
+#include <QFile>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -18,9 +22,11 @@
 
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <optional>
 
 namespace la {
@@ -35,8 +41,14 @@ struct CaptureArgs {
     std::vector<std::string> command;
     bool measureOverhead = false;
     bool readCalls = true;
+    bool clean = false;
     bool help = false;
 };
+
+// Whether process `pid` exists (ours to see): a pid that names nothing would end the capture at once.
+bool processExists(qint64 pid) {
+    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+}
 
 CaptureArgs parseArgs(const std::vector<std::string>& args) {
     CaptureArgs parsed;
@@ -60,6 +72,8 @@ CaptureArgs parseArgs(const std::vector<std::string>& args) {
             if (parsed.tracer != "kernel" && parsed.tracer != "strace" && parsed.tracer != "auto")
                 throw InputError(joined(
                     {"capture: --tracer '", excerpt(parsed.tracer), "': choose kernel, strace or auto"}));
+        } else if (arg == "--clean") {
+            parsed.clean = true;
         } else if (arg == "--measure-overhead") {
             parsed.measureOverhead = true;
         } else if (arg == "--no-calls") {
@@ -71,6 +85,9 @@ CaptureArgs parseArgs(const std::vector<std::string>& args) {
             std::uint64_t pid = 0;
             if (!parseUnsigned(text, pid) || pid == 0 || pid > INT32_MAX)
                 throw InputError(joined({"capture: --pid '", excerpt(text), "': expected a process id"}));
+            if (!processExists(qint64(pid)))
+                throw InputError(joined({"capture: --pid ", std::to_string(pid),
+                                         ": no such process (it has ended, or never ran)"}));
             parsed.pids.push_back(qint64(pid));
         } else if (arg == "--files") {
             parsed.files.push_back(value());
@@ -84,6 +101,11 @@ CaptureArgs parseArgs(const std::vector<std::string>& args) {
     }
     if (parsed.help)
         return parsed;
+    if (parsed.clean) {
+        if (!parsed.out.empty() || !parsed.pids.empty() || !parsed.command.empty() || !parsed.files.empty())
+            throw InputError("capture: --clean cleans up and captures nothing: give it alone");
+        return parsed;
+    }
     if (parsed.out.empty())
         throw InputError("capture: give --out FILE (where the capture goes)");
     if (!parsed.pids.empty() && !parsed.command.empty())
@@ -94,8 +116,18 @@ CaptureArgs parseArgs(const std::vector<std::string>& args) {
     return parsed;
 }
 
+// Every line on stderr is printable(): a path, a command or a tracer's message may hold escapes.
 void say(const std::string& text) {
-    std::fprintf(stderr, "capture: %s\n", text.c_str());
+    std::fprintf(stderr, "capture: %s\n", printable(text).c_str());
+}
+
+// What a capture killed before it could clean up left behind, removed now, and said; how many.
+std::size_t removeLeftovers() {
+    const QStringList removed = tracefs::removeStaleInstances();
+    for (const QString& instance : removed)
+        say("removed the tracefs instance " + instance.toStdString() +
+            ", left behind by a capture that was killed: it went on tracing until now");
+    return std::size_t(removed.size());
 }
 
 // The tracer --tracer names; `auto` takes the kernel's where it can run, saying why not otherwise.
@@ -115,12 +147,14 @@ std::unique_ptr<Tracer> chooseTracer(const CaptureArgs& parsed, const CaptureTar
 }
 
 // A child that runs `command` once released: forked first so that the tracer can attach to it
-// before it does anything.
+// before it does anything. Until then it takes orders on its gate: 'M' PATH '\0' TEXT '\0' writes
+// TEXT to the file PATH (a tracefs marker, where the kernel names it by its real pid), 'G' runs the
+// command. Whether the command ran is told by a second pipe, closed by a successful exec.
 class HeldCommand {
 public:
-    explicit HeldCommand(const std::vector<std::string>& command) {
-        int gate[2];
-        if (::pipe2(gate, O_CLOEXEC) != 0)
+    explicit HeldCommand(const std::vector<std::string>& command) : m_name(command.front()) {
+        int gate[2], status[2];
+        if (::pipe2(gate, O_CLOEXEC) != 0 || ::pipe2(status, O_CLOEXEC) != 0)
             throw IoError(std::string("capture: cannot start the command: ") + std::strerror(errno));
         std::vector<char*> argv;
         for (const std::string& word : command)
@@ -131,20 +165,24 @@ public:
             throw IoError(std::string("capture: cannot start the command: ") + std::strerror(errno));
         if (m_pid == 0) {
             ::close(gate[1]);
-            char go = 0;
-            if (::read(gate[0], &go, 1) != 1)
+            ::close(status[0]);
+            if (!awaitRelease(gate[0]))
                 ::_exit(127);
             ::execvp(argv[0], argv.data());
-            const char message[] = "capture: cannot run the command\n";
-            [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, message, sizeof message - 1);
+            const int error = errno;
+            [[maybe_unused]] const ssize_t n = ::write(status[1], &error, sizeof error);
             ::_exit(127);
         }
         ::close(gate[0]);
+        ::close(status[1]);
         m_gate = gate[1];
+        m_status = status[0];
     }
     ~HeldCommand() {
         if (m_gate >= 0)
             ::close(m_gate);
+        if (m_status >= 0)
+            ::close(m_status);
         if (m_pid > 0 && !m_reaped) {
             ::kill(m_pid, SIGTERM);
             ::waitpid(m_pid, nullptr, 0);
@@ -154,11 +192,27 @@ public:
     HeldCommand& operator=(const HeldCommand&) = delete;
 
     pid_t pid() const { return m_pid; }
+    // Has it write `text` to `path` while it waits.
+    bool announce(const QString& path, const QByteArray& text) {
+        QByteArray order(1, 'M');
+        order.append(QFile::encodeName(path)).append('\0').append(text).append('\0');
+        return order.size() < 2 * PATH_MAX &&
+               ::write(m_gate, order.constData(), std::size_t(order.size())) == ssize_t(order.size());
+    }
+    // Lets it run the command; throws InputError naming the command and why if it could not be run.
     void release() {
-        const char go = 1;
+        const char go = 'G';
         [[maybe_unused]] const ssize_t n = ::write(m_gate, &go, 1);
         ::close(m_gate);
         m_gate = -1;
+        int error = 0;
+        ssize_t got = 0;
+        while ((got = ::read(m_status, &error, sizeof error)) < 0 && errno == EINTR) {
+        }
+        ::close(m_status);
+        m_status = -1;
+        if (got == sizeof error)
+            throw InputError(joined({"capture: cannot run '", m_name, "': ", std::strerror(error)}));
     }
     // Its exit status as a shell shows it.
     int reap() {
@@ -171,8 +225,36 @@ public:
     void terminate() { ::kill(m_pid, SIGTERM); }
 
 private:
+    // The child's side of the gate: only async-signal-safe calls (the parent may have threads).
+    static bool awaitRelease(int gate) {
+        static char order[2 * PATH_MAX];
+        for (;;) {
+            char what = 0;
+            if (::read(gate, &what, 1) != 1)
+                return false;
+            if (what == 'G')
+                return true;
+            if (what != 'M')
+                return false;
+            std::size_t length = 0, nuls = 0;
+            while (nuls < 2 && length < sizeof order && ::read(gate, order + length, 1) == 1)
+                nuls += order[length++] == '\0' ? 1 : 0;
+            if (nuls < 2)
+                return false;
+            const char* path = order;
+            const char* text = order + std::strlen(order) + 1;
+            const int marker = ::open(path, O_WRONLY | O_CLOEXEC);
+            if (marker >= 0) {
+                [[maybe_unused]] const ssize_t n = ::write(marker, text, std::strlen(text));
+                ::close(marker);
+            }
+        }
+    }
+
+    std::string m_name;
     pid_t m_pid = -1;
     int m_gate = -1;
+    int m_status = -1;
     bool m_reaped = false;
 };
 
@@ -268,6 +350,7 @@ std::string overheadNote(const CaptureArgs& parsed, const char* tracer, double t
 std::string captureUsageText() {
     return "Usage: lookahead capture [--tracer kernel|strace|auto] --out FILE [--pid PID ...]\n"
            "                         [--files PATH ...] [--no-calls] [--measure-overhead] [-- COMMAND ...]\n"
+           "       lookahead capture --clean\n"
            "\n"
            "Records what processes read into a file that --import-trace reads (docs/trace-import.md):\n"
            "the processes --pid names until they end, or COMMAND, started here, until it exits;\n"
@@ -286,7 +369,10 @@ std::string captureUsageText() {
            "                 calls (cheaper still for a scan that makes many calls)\n"
            "  --measure-overhead  runs COMMAND once untraced first, then traced, and states the ratio\n"
            "                 of their wall times (the --files are emptied from the OS cache before\n"
-           "                 each run; anything else the command depends on must start alike)\n";
+           "                 each run; anything else the command depends on must start alike)\n"
+           "  --clean        removes what a capture killed before it could clean up left behind (its\n"
+           "                 tracefs instances, which go on tracing), and says what; every capture\n"
+           "                 does this first\n";
 }
 
 int runCaptureCommand(const std::vector<std::string>& args) {
@@ -294,6 +380,12 @@ int runCaptureCommand(const std::vector<std::string>& args) {
         const CaptureArgs parsed = parseArgs(args);
         if (parsed.help) {
             std::fputs(captureUsageText().c_str(), stdout);
+            return 0;
+        }
+        const std::size_t cleaned = removeLeftovers();
+        if (parsed.clean) {
+            if (cleaned == 0)
+                say("nothing to clean up: no tracefs instance of a capture that has ended is left");
             return 0;
         }
         std::vector<NamedPath> inputs;
@@ -314,8 +406,15 @@ int runCaptureCommand(const std::vector<std::string>& args) {
             command = std::make_unique<HeldCommand>(parsed.command);
             targets.pids = {command->pid()};
             targets.followChildren = {command->pid()};
+            targets.heldCommand = command->pid();
+            targets.announce = [held = command.get()](const QString& path, const QByteArray& text) {
+                return held->announce(path, text);
+            };
         }
         std::unique_ptr<Tracer> tracer = chooseTracer(parsed, targets);
+        // Refused now if it cannot be written, before anything runs; published when the capture ends.
+        // Only for its owner: strace shows the first bytes each call read.
+        auto output = std::make_unique<OutputFile>(parsed.out, "capture", 0600);
         const char* name = tracer->kind() == TracerKind::Kernel ? "kernel" : "strace";
         std::optional<double> untraced;
         if (parsed.measureOverhead) {
@@ -334,8 +433,7 @@ int runCaptureCommand(const std::vector<std::string>& args) {
             say("untraced: " + secondsText(*untraced));
             evictFiles(parsed.files);
         }
-        if (const QString error = tracer->start(targets, QString::fromStdString(parsed.out));
-            !error.isEmpty())
+        if (const QString error = tracer->start(targets, std::move(output)); !error.isEmpty())
             throw IoError("capture: " + error.toStdString());
         say(std::string("capturing with the ") + name + " tracer" +
             (parsed.command.empty() && parsed.pids.empty() ? " until Ctrl+C" : ""));
@@ -343,6 +441,7 @@ int runCaptureCommand(const std::vector<std::string>& args) {
         int commandStatus = 0;
         bool ended = false;
         if (command) {
+            // A command that cannot run ends the capture with nothing written: --out stays as it was.
             command->release();
             ended = waitForEnd(targets.pids);
             if (!ended)
@@ -357,7 +456,7 @@ int runCaptureCommand(const std::vector<std::string>& args) {
         tracer->addNote(cost);
         if (const QString error = tracer->stop(); !error.isEmpty())
             throw IoError("capture: " + error.toStdString());
-        say(std::string(ended ? "" : "interrupted; ") + "capture written to " + printable(parsed.out));
+        say(std::string(ended ? "" : "interrupted; ") + "capture written to " + parsed.out);
         say(cost);
         if (command && commandStatus != 0)
             say("the command exited with status " + std::to_string(commandStatus));
@@ -365,10 +464,10 @@ int runCaptureCommand(const std::vector<std::string>& args) {
             return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : 130;
         return 0;
     } catch (const InputError& error) {
-        std::fprintf(stderr, "%s\n", error.what());
+        std::fprintf(stderr, "%s\n", printable(error.what()).c_str());
         return 2;
     } catch (const IoError& error) {
-        std::fprintf(stderr, "%s\n", error.what());
+        std::fprintf(stderr, "%s\n", printable(error.what()).c_str());
         return 1;
     }
 }

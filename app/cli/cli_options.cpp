@@ -227,6 +227,18 @@ bool visitsGiven(const CliOptions& options) {
     });
 }
 
+std::vector<std::string> optionNames() {
+    std::vector<std::string> names{"compare-direction", "compare-backward-combining"};
+    for (const CommandOption& option : commandOptions())
+        names.emplace_back(option.name);
+    for (const RunOption& option : runOptions()) {
+        names.emplace_back(option.name);
+        if (!option.negation.empty())
+            names.emplace_back(option.negation);
+    }
+    return names;
+}
+
 bool describesRun(const std::string& name) {
     return findCommandOption(name) == nullptr;
 }

@@ -55,6 +55,10 @@ std::string usageText();
 // --pg-index or --pg-heap).
 bool visitsGiven(const CliOptions& options);
 
+// Every option name the command line takes, without "--" (the command's own, the run's and their
+// negations): what an unknown option is compared with.
+std::vector<std::string> optionNames();
+
 // False for the options of the command line itself (--headless, --summary-json, --run, ...): only
 // the others describe a run, and only those override the window's saved settings.
 bool describesRun(const std::string& name);

@@ -2,18 +2,24 @@
 #include "cli/record_command.h"
 
 #include "cli/cli_options.h"
+#include "cli/command_outputs.h"
 #include "cli/export_command.h"
 #include "cli/import_command.h"
+#include "cli/nearest_name.h"
 #include "cli/run_command.h"
 #include "experiment/signal_cancel.h"
 #include "input_error.h"
+#include "io/held_directory.h"
+#include "io/output_file.h"
 #include "message_text.h"
 #include "record/recorder.h"
+#include "registry.h"
 
-#include <QDir>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cstdio>
+#include <memory>
 
 namespace la {
 
@@ -23,8 +29,33 @@ struct RecordArgs {
     RecordRequest request;
     std::vector<std::string> replayOptions; // the output and model options, for the replay
     QString workDirectory;
+    bool clean = false;
     bool help = false;
 };
+
+// record's own options; any other "--name" must be one the replay takes.
+const std::vector<std::string>& recordOptionNames() {
+    static const std::vector<std::string> names{"help",   "conninfo",     "query",          "cold",
+                                                "set",    "visits-query", "compare-policy", "work-dir",
+                                                "tracer", "clean"};
+    return names;
+}
+
+// Refuses an option neither record nor its replay takes, naming the nearest one.
+void requireKnownOption(const std::string& arg) {
+    const std::string name =
+        arg.substr(2, arg.find('=') == std::string::npos ? std::string::npos : arg.find('=') - 2);
+    std::vector<std::string> names = recordOptionNames();
+    const std::vector<std::string> replay = optionNames();
+    if (std::find(replay.begin(), replay.end(), name) != replay.end())
+        return;
+    names.insert(names.end(), replay.begin(), replay.end());
+    const std::string near = nearestName(name, names);
+    throw InputError(joined({"record: unknown option '--", excerpt(name), "'",
+                             near.empty() ? std::string_view() : std::string_view(" (did you mean --"), near,
+                             near.empty() ? std::string_view() : std::string_view("?)"),
+                             "; see lookahead record --help"}));
+}
 
 RecordArgs parseArgs(const std::vector<std::string>& args) {
     RecordArgs parsed;
@@ -37,15 +68,21 @@ RecordArgs parseArgs(const std::vector<std::string>& args) {
         };
         if (arg == "--help" || arg == "-h")
             parsed.help = true;
+        else if (arg == "--clean")
+            parsed.clean = true;
         else if (arg == "--conninfo")
             parsed.request.conninfo = value();
         else if (arg == "--query")
             parsed.request.query = value();
         else if (arg == "--cold")
             parsed.request.cold = true;
-        else if (arg == "--set")
-            parsed.request.settings << value();
-        else if (arg == "--visits-query")
+        else if (arg == "--set") {
+            const QString setting = value();
+            if (setting.indexOf(QLatin1Char('=')) <= 0)
+                throw InputError("record: --set '" + excerpt(setting.toStdString()) +
+                                 "': expected NAME=VALUE, e.g. enable_bitmapscan=off");
+            parsed.request.settings << setting;
+        } else if (arg == "--visits-query")
             parsed.request.visitsQuery = value();
         else if (arg == "--compare-policy")
             parsed.request.comparePolicy = value();
@@ -60,12 +97,32 @@ RecordArgs parseArgs(const std::vector<std::string>& args) {
             else if (tracer != QLatin1String("auto"))
                 throw InputError("record: --tracer '" + excerpt(tracer.toStdString()) +
                                  "': choose kernel, strace or auto");
-        } else
+        } else {
+            if (arg.starts_with("--"))
+                requireKnownOption(arg);
             parsed.replayOptions.push_back(arg);
+        }
     }
-    if (!parsed.help && parsed.request.query.isEmpty())
+    if (!parsed.help && !parsed.clean && parsed.request.query.isEmpty())
         throw InputError("record: give --query SQL (the query to record; see lookahead record --help)");
     return parsed;
+}
+
+// Everything the replay will be asked is checked before the server is touched: its options parse,
+// and every output can be written (each opened as it will be, then let go unwritten).
+void checkReplayOptions(const RecordArgs& parsed) {
+    std::vector<std::string> replay{"--headless"};
+    replay.insert(replay.end(), parsed.replayOptions.begin(), parsed.replayOptions.end());
+    if (!parsed.request.comparePolicy.isEmpty())
+        replay.insert(replay.end(), {"--compare-policy", parsed.request.comparePolicy.toStdString()});
+    const CliOptions options = parseCommandLine(replay);
+    for (const std::string& policy : {options.run.policy, options.run.comparePolicy})
+        if (!policy.empty())
+            findPolicy(policy);
+    const std::vector<NamedPath> outputs = outputsOf(options);
+    checkOutputsApart({}, outputs);
+    for (const NamedPath& output : outputs)
+        OutputFile(output.path, output.role);
 }
 
 // The provenance's command line: the server as the connection reached it, never a password.
@@ -84,6 +141,28 @@ std::string recordCommandLine(const Recording& recording, const RecordArgs& args
     return line;
 }
 
+// Every line on stderr goes through printableLines(): a server's message (RAISE text) and the names
+// of its relations may hold terminal escapes.
+void say(const char* prefix, const std::string& text) {
+    std::fprintf(stderr, "lookahead: %s%s\n", prefix, printableLines(text).c_str());
+}
+
+int cleanUp(const RecordArgs& parsed) {
+    QStringList removed;
+    try {
+        removed = removeRecordingLeftovers(parsed.request.conninfo, parsed.request.password);
+    } catch (const RecordError& error) {
+        say("record: ", error.what());
+        return 1;
+    }
+    for (const QString& done : removed)
+        say("record: ", done.toStdString());
+    if (removed.isEmpty())
+        say("record: ", "nothing to clean up: no tracefs instance of an ended capture or recording, and no "
+                        "pg_buffercache a recording created in this database, is left");
+    return 0;
+}
+
 } // namespace
 
 std::string recordUsageText() {
@@ -91,9 +170,12 @@ std::string recordUsageText() {
            "                        [--visits-query SQL] [--tracer kernel|strace|auto]\n"
            "                        [--compare-policy P] [--work-dir DIR] [--save FILE.lookahead]\n"
            "                        [--summary-json OUT] [--export-png OUT] [model options]\n"
+           "       lookahead record --clean [--conninfo CONNINFO]\n"
            "Records a query on a live PostgreSQL server: its settings, plan and cache state, the query run\n"
            "traced (every read of the backend and its I/O workers) and untraced (PostgreSQL's own figures),\n"
            "then shows the observed run beside the model of the same visits (docs/recording.md).\n"
+           "Only a query that reads is run (SELECT, VALUES, TABLE, WITH ... SELECT), in a read-only\n"
+           "transaction that is rolled back.\n"
            "  --conninfo CONNINFO   as psql takes it (\"host=/tmp dbname=db\", a URI); PG* variables fill "
            "in\n"
            "  --cold                empty the relation's shared buffers (PostgreSQL 17+) and OS cache first\n"
@@ -101,52 +183,60 @@ std::string recordUsageText() {
            "repeatable\n"
            "  --visits-query SQL    the scan's visits, as ctids or block numbers in visit order\n"
            "  --compare-policy P    the model's policy (default: the server's own, pg19 before 17)\n"
-           "  --work-dir DIR        keep the trace, plan, visits and snapshot in DIR (an empty directory)\n"
+           "  --work-dir DIR        keep the trace, plan, visits and snapshot in DIR (an empty directory\n"
+           "                        of yours that nobody else can write)\n"
            "  --tracer T            kernel (tracepoints: read calls and device reads, io_uring's too),\n"
            "                        strace (read calls; stops the server at each), or auto (default:\n"
            "                        kernel where it can run, else strace, saying why)\n"
+           "  --clean               remove what a recording killed before it could clean up left behind\n"
+           "                        (tracefs instances; pg_buffercache it created in this database), and\n"
+           "                        say what; every recording does this first\n"
            "Tracing needs root (the kernel tracer: or CAP_PERFMON with tracefs); strace also works as the\n"
            "server's OS user with kernel.yama.ptrace_scope allowing it.\n";
 }
 
 int runRecordCommand(const std::vector<std::string>& args) {
     RecordArgs parsed;
+    std::unique_ptr<QTemporaryDir> temporary;
     try {
         parsed = parseArgs(args);
+        if (parsed.help) {
+            std::fputs(recordUsageText().c_str(), stdout);
+            return 0;
+        }
+        if (parsed.clean)
+            return cleanUp(parsed);
+        checkReplayOptions(parsed);
+        if (parsed.workDirectory.isEmpty()) {
+            temporary = std::make_unique<QTemporaryDir>();
+            if (!temporary->isValid())
+                throw InputError("record: no temporary directory for the work files: " +
+                                 temporary->errorString().toStdString());
+            parsed.request.workDirectory = temporary->path();
+        } else {
+            if (!HeldDirectory::open(parsed.workDirectory.toStdString(), "--work-dir").empty())
+                throw InputError("record: --work-dir '" + excerpt(parsed.workDirectory.toStdString()) +
+                                 "' is not empty: give an empty directory, so that no file of yours is "
+                                 "replaced");
+            parsed.request.workDirectory = parsed.workDirectory;
+        }
     } catch (const InputError& error) {
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
-        return 2;
-    }
-    if (parsed.help) {
-        std::fputs(recordUsageText().c_str(), stdout);
-        return 0;
-    }
-    QTemporaryDir temporary;
-    parsed.request.workDirectory = parsed.workDirectory.isEmpty() ? temporary.path() : parsed.workDirectory;
-    if (parsed.workDirectory.isEmpty()
-            ? !temporary.isValid()
-            : !QDir(parsed.workDirectory).exists() || !QDir(parsed.workDirectory).isEmpty()) {
-        std::fprintf(stderr, "lookahead: record: --work-dir %s must be an existing, empty directory\n",
-                     qPrintable(parsed.workDirectory));
+        say("", error.what());
         return 2;
     }
     RecordCallbacks callbacks;
-    callbacks.step = [](const QString& step) {
-        std::fprintf(stderr, "lookahead: record: %s\n", qPrintable(step));
-    };
-    callbacks.note = [](const QString& note) {
-        std::fprintf(stderr, "lookahead: note: %s\n", qPrintable(note));
-    };
+    callbacks.step = [](const QString& step) { say("record: ", step.toStdString()); };
+    callbacks.note = [](const QString& note) { say("note: ", note.toStdString()); };
     callbacks.cancel = &SignalCancel::requested();
     Recording recording;
     try {
         recording = recordQuery(parsed.request, callbacks);
     } catch (const RecordError& error) {
         if (SignalCancel::exitCode() != 0) {
-            std::fprintf(stderr, "lookahead: record: cancelled; the server is left as it was\n");
+            say("record: ", "cancelled; the server is left as it was");
             return SignalCancel::exitCode();
         }
-        std::fprintf(stderr, "lookahead: record: %s\n", error.what());
+        say("record: ", error.what());
         return 1;
     }
     std::vector<std::string> replay{"--headless"};
@@ -157,7 +247,7 @@ int runRecordCommand(const std::vector<std::string>& args) {
     try {
         options = parseCommandLine(replay);
     } catch (const InputError& error) {
-        std::fprintf(stderr, "lookahead: record: %s\n", error.what());
+        say("record: ", error.what());
         return 2;
     }
     options.recorded = recording.recorded;

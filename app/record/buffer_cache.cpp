@@ -12,7 +12,33 @@ const char* const kRelationBuffers =
     "FROM pg_buffercache WHERE relfilenode = pg_relation_filenode($1::oid::regclass) AND relforknumber = 0 "
     "AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())";
 
+// The comment on an extension a recording created: the pid of the session that created it follows.
+const QString kCreatedMark =
+    QStringLiteral("created by lookahead record, dropped when it ends; session pid ");
+
 } // namespace
+
+QString BufferCache::removeLeftover(PgSession& session) {
+    const QString comment = session.value(
+        QStringLiteral("SELECT obj_description(oid, 'pg_extension') FROM pg_extension WHERE extname = "
+                       "'pg_buffercache'"),
+        {}, QStringLiteral("looking for an extension a recording left behind"));
+    if (!comment.startsWith(kCreatedMark))
+        return {};
+    const QString pid = comment.mid(kCreatedMark.size()).trimmed();
+    if (!session.value(QStringLiteral("SELECT 1 FROM pg_stat_activity WHERE pid = $1::int"), {pid}).isEmpty())
+        return {}; // that recording is still under way
+    try {
+        session.query(QStringLiteral("DROP EXTENSION pg_buffercache"), {},
+                      QStringLiteral("dropping the extension pg_buffercache a recording left behind"));
+    } catch (const RecordError& error) {
+        return error.message();
+    }
+    return QStringLiteral(
+               "dropped the extension pg_buffercache, created by a recording (session pid %1) that "
+               "was killed before it could drop it")
+        .arg(pid);
+}
 
 BufferCache::BufferCache(PgSession& session, int serverMajor) : m_session(session), m_major(serverMajor) {
     const bool installed =
@@ -23,6 +49,11 @@ BufferCache::BufferCache(PgSession& session, int serverMajor) : m_session(sessio
             m_session.query(QStringLiteral("CREATE EXTENSION pg_buffercache"), {},
                             QStringLiteral("creating the extension pg_buffercache"));
             m_created = true;
+            // COMMENT takes no parameters: the text is ours, a pid its only variable part.
+            m_session.query(QStringLiteral("COMMENT ON EXTENSION pg_buffercache IS '%1%2'")
+                                .arg(kCreatedMark)
+                                .arg(m_session.backendPid()),
+                            {}, QStringLiteral("marking the extension pg_buffercache as the recording's"));
         }
     } catch (const RecordError& error) {
         m_why =

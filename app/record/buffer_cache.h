@@ -12,7 +12,9 @@ namespace la {
 
 // PostgreSQL's shared buffers seen and changed through pg_buffercache, for one database. Creates
 // the extension if it is missing and the role may, and drops it again when done: a recording leaves
-// the server as it found it.
+// the server as it found it. The extension it creates carries a comment naming the session that
+// created it, so that one left behind by a recording that was killed is known for ours and dropped
+// by the next (removeLeftover()).
 class BufferCache {
 public:
     BufferCache(PgSession& session, int serverMajor);
@@ -31,6 +33,10 @@ public:
     bool evict(const QString& relationOid, const std::vector<std::uint32_t>& keep, QString& why);
     // Drops the extension if this object created it. Errors are returned, not thrown.
     QString restore();
+
+    // Drops pg_buffercache if a recording created it and its session is gone (it was killed before
+    // it could drop it); what was done, in words, or empty. Errors are returned the same way.
+    static QString removeLeftover(PgSession& session);
 
 private:
     PgSession& m_session;

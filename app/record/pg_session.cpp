@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "record/pg_session.h"
 
+#include "record/conninfo_mask.h"
+
 #include <libpq-fe.h>
 #include <poll.h>
 
@@ -10,33 +12,33 @@
 
 namespace la {
 
-namespace {
-
-// The passwords a message could echo: the conninfo's own and PGPASSWORD.
-QStringList secretsOf(const QString& conninfo) {
-    QStringList secrets;
-    if (const QByteArray env = qgetenv("PGPASSWORD"); !env.isEmpty())
-        secrets << QString::fromLocal8Bit(env);
-    char* error = nullptr;
-    PQconninfoOption* options = PQconninfoParse(conninfo.toUtf8().constData(), &error);
-    PQfreemem(error);
-    if (options) {
-        for (PQconninfoOption* option = options; option->keyword; ++option)
-            if (option->val && qstrcmp(option->keyword, "password") == 0 && *option->val)
-                secrets << QString::fromUtf8(option->val);
-        PQconninfoFree(options);
-    }
-    return secrets;
-}
-
-} // namespace
-
 PgSession::PgSession(const QString& conninfo, const QString& password, const std::atomic<bool>* cancel)
-    : m_cancel(cancel), m_secrets(secretsOf(conninfo)) {
-    if (!password.isEmpty())
-        m_secrets << password;
-    // The conninfo (or URI) goes in as dbname with expand_dbname, as psql passes it; a password of its
-    // own overrides.
+    : m_cancel(cancel) {
+    // libpq quotes the text it cannot parse, password and all: the conninfo is first parsed with its
+    // passwords masked, and only that parse's message is shown.
+    const std::string typed = conninfo.toStdString();
+    if (const std::string problem = passwordEscapeProblem(typed); !problem.empty())
+        throw RecordError(QStringLiteral("cannot connect: ") + QString::fromStdString(problem));
+    for (const std::string& text : {maskedConninfo(typed), typed}) {
+        if (!isConnectionString(typed))
+            break;
+        char* error = nullptr;
+        PQconninfoOption* options = PQconninfoParse(text.c_str(), &error);
+        const QString why = QString::fromUtf8(error).trimmed();
+        PQfreemem(error);
+        if (options) {
+            PQconninfoFree(options);
+            continue;
+        }
+        if (text != typed)
+            throw RecordError(QStringLiteral("cannot connect: ") + why);
+        throw RecordError(
+            QStringLiteral("cannot connect: the connection string is malformed where its password "
+                           "is (libpq's message would show the password): check the quoting or "
+                           "%-escapes around it"));
+    }
+    // The conninfo (or URI, or a database name alone) goes in as dbname with expand_dbname, as psql
+    // passes it; a password of its own overrides.
     const QByteArray dbname = conninfo.toUtf8(), secret = password.toUtf8();
     const char* keywords[] = {"dbname", password.isEmpty() ? nullptr : "password", nullptr};
     const char* values[] = {dbname.constData(), secret.constData(), nullptr};
@@ -44,9 +46,9 @@ PgSession::PgSession(const QString& conninfo, const QString& password, const std
     m_conn = PQconnectStartParams(keywords, values, 1);
     if (!m_conn)
         throw RecordError(QStringLiteral("cannot connect: out of memory"));
+    PQsetNoticeProcessor(m_conn, &PgSession::receiveNotice, this);
     if (PQstatus(m_conn) == CONNECTION_BAD)
-        throw RecordError(
-            QStringLiteral("cannot connect: %1").arg(scrubbed(QString::fromUtf8(PQerrorMessage(m_conn)))));
+        throw RecordError(QStringLiteral("cannot connect: %1").arg(errorMessage()));
     PostgresPollingStatusType state = PGRES_POLLING_WRITING;
     while (state != PGRES_POLLING_OK && state != PGRES_POLLING_FAILED) {
         pollfd fd{PQsocket(m_conn), short(state == PGRES_POLLING_READING ? POLLIN : POLLOUT), 0};
@@ -56,21 +58,22 @@ PgSession::PgSession(const QString& conninfo, const QString& password, const std
             continue;
         state = PQconnectPoll(m_conn);
     }
-    if (PQstatus(m_conn) != CONNECTION_OK) {
-        const QString why = scrubbed(QString::fromUtf8(PQerrorMessage(m_conn)).trimmed());
-        throw RecordError(QStringLiteral("cannot connect: %1").arg(why));
-    }
+    if (PQstatus(m_conn) != CONNECTION_OK)
+        throw RecordError(QStringLiteral("cannot connect: %1").arg(errorMessage()));
 }
 
 PgSession::~PgSession() {
     PQfinish(m_conn);
 }
 
-QString PgSession::scrubbed(const QString& message) const {
-    QString text = message;
-    for (const QString& secret : m_secrets)
-        text.replace(secret, QStringLiteral("********"));
-    return text.trimmed();
+QString PgSession::errorMessage() const {
+    return QString::fromUtf8(PQerrorMessage(m_conn)).trimmed();
+}
+
+void PgSession::receiveNotice(void* session, const char* message) {
+    const auto* self = static_cast<const PgSession*>(session);
+    if (self->m_notice)
+        self->m_notice(QString::fromUtf8(message).trimmed());
 }
 
 int PgSession::backendPid() const {
@@ -102,8 +105,7 @@ void PgSession::waitForResult() {
         if (sinceCancel >= 0)
             ++sinceCancel;
         if (!PQconsumeInput(m_conn))
-            throw RecordError(QStringLiteral("lost the connection to the server: %1")
-                                  .arg(scrubbed(QString::fromUtf8(PQerrorMessage(m_conn)))));
+            throw RecordError(QStringLiteral("lost the connection to the server: %1").arg(errorMessage()));
     }
 }
 
@@ -119,11 +121,10 @@ PgSession::Rows PgSession::query(const QString& sql, const QStringList& params, 
     if (!PQsendQueryParams(m_conn, sql.toUtf8().constData(), int(pointers.size()), nullptr, pointers.data(),
                            nullptr, nullptr, 0))
         throw RecordError(QStringLiteral("cannot send %1: %2")
-                              .arg(what.isEmpty() ? QStringLiteral("a query") : what,
-                                   scrubbed(QString::fromUtf8(PQerrorMessage(m_conn)))));
+                              .arg(what.isEmpty() ? QStringLiteral("a query") : what, errorMessage()));
     waitForResult();
     Rows rows;
-    QString error;
+    QString error, state;
     // Every result must be read before the connection takes the next statement.
     while (PGresult* raw = PQgetResult(m_conn)) {
         const std::unique_ptr<PGresult, decltype(&PQclear)> result(raw, &PQclear);
@@ -136,14 +137,15 @@ PgSession::Rows PgSession::query(const QString& sql, const QStringList& params, 
                 rows.push_back(std::move(cells));
             }
         } else if (status != PGRES_COMMAND_OK && error.isEmpty()) {
-            error = scrubbed(QString::fromUtf8(PQresultErrorMessage(raw)));
+            error = QString::fromUtf8(PQresultErrorMessage(raw)).trimmed();
+            state = QString::fromUtf8(PQresultErrorField(raw, PG_DIAG_SQLSTATE));
         }
         waitForResult();
     }
     if (m_cancel && m_cancel->load())
         throw RecordError(QStringLiteral("cancelled"));
     if (!error.isEmpty())
-        throw RecordError(what.isEmpty() ? error : QStringLiteral("%1 failed: %2").arg(what, error));
+        throw RecordError(what.isEmpty() ? error : QStringLiteral("%1 failed: %2").arg(what, error), state);
     return rows;
 }
 

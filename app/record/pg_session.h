@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <stdexcept>
 #include <vector>
 
@@ -13,11 +14,17 @@ struct pg_conn;
 namespace la {
 
 // A recording could not go on: the server refused, a query failed, the user cancelled. The message
-// names what failed and what to do, and never holds a password.
+// names what failed and what to do, and never holds a password. `sqlState` is the server's error
+// code where the server refused a statement ("42601"), else empty.
 class RecordError : public std::runtime_error {
 public:
-    explicit RecordError(const QString& what) : std::runtime_error(what.toStdString()) {}
+    explicit RecordError(const QString& what, QString sqlState = {})
+        : std::runtime_error(what.toStdString()), m_sqlState(std::move(sqlState)) {}
     QString message() const { return QString::fromStdString(what()); }
+    const QString& sqlState() const { return m_sqlState; }
+
+private:
+    QString m_sqlState;
 };
 
 // One libpq connection, opened as psql opens one: a conninfo string or URI, and the PG* environment
@@ -27,7 +34,8 @@ class PgSession {
 public:
     using Rows = std::vector<QStringList>;
 
-    // Throws RecordError: the server is unreachable, refuses, or the conninfo is malformed.
+    // Throws RecordError: the server is unreachable, refuses, or the conninfo is malformed (the
+    // message quotes it with its password masked, app/record/conninfo_mask.h).
     // `password`, if not empty, is used over any the conninfo or environment give (the window asks
     // for it in a field of its own).
     PgSession(const QString& conninfo, const QString& password, const std::atomic<bool>* cancel);
@@ -47,14 +55,19 @@ public:
     int backendPid() const;
     // "host=/tmp port=5432 dbname=postgres user=me": where it connected, without a password.
     QString description() const;
-    // libpq's message with any password of the conninfo or PGPASSWORD masked.
-    QString scrubbed(const QString& message) const;
+    // Where the server's notices (RAISE NOTICE, WARNING) go; without one they are dropped (libpq
+    // would print them on stderr as they are, terminal escapes and all).
+    void setNoticeHandler(std::function<void(const QString& notice)> handler) {
+        m_notice = std::move(handler);
+    }
 
 private:
+    static void receiveNotice(void* session, const char* message);
     void waitForResult();
+    QString errorMessage() const;
     pg_conn* m_conn = nullptr;
     const std::atomic<bool>* m_cancel = nullptr;
-    QStringList m_secrets;
+    std::function<void(const QString&)> m_notice;
 };
 
 } // namespace la

@@ -2,13 +2,16 @@
 #include "record/recorder.h"
 
 #include "buffer_strategy.h"
+#include "capture/tracefs.h"
 #include "experiment/explain_output.h"
 #include "input_error.h"
+#include "io/held_directory.h"
 #include "io/os_cache.h"
 #include "io/output_file.h"
 #include "io_backend.h"
 #include "pg/relation_files.h"
 #include "record/buffer_cache.h"
+#include "record/query_check.h"
 #include "record/recorded_scan.h"
 #include "record/server_facts.h"
 
@@ -43,11 +46,18 @@ QString defaultPolicy(int major) {
     return QStringLiteral("pg19");
 }
 
-void writeFile(const QString& path, const QString& what, const QByteArray& bytes) {
-    const std::string error = writeOutputFile(path.toStdString(), what.toStdString(),
-                                              std::string_view(bytes.constData(), bytes.size()));
-    if (!error.empty())
-        throw RecordError(QString::fromStdString(error));
+// Writes `bytes` as `name` in the work directory, relative to its held descriptor; its path.
+QString writeFile(const HeldDirectory& work, const char* name, const QString& what, const QByteArray& bytes) {
+    try {
+        OutputFile file(work, name, what.toStdString());
+        file.write(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+        file.commit();
+    } catch (const InputError& error) {
+        throw RecordError(QString::fromStdString(error.what()));
+    } catch (const IoError& error) {
+        throw RecordError(QString::fromStdString(error.what()));
+    }
+    return QString::fromStdString(work.filePath(name));
 }
 
 // At most this much of a snapshot's ranges in "recorded": a session's meta entry holds 64 KiB.
@@ -95,30 +105,60 @@ QStringList segmentFiles(const QString& dataDirectory, const RecordedRelation& r
     return files;
 }
 
-// The visits a query gives, in its row order: a ctid "(12,3)" or a block number per row.
-std::vector<std::uint32_t> visitsOf(const PgSession::Rows& rows) {
+// How many rows of --visits-query are fetched at a time: what is held in memory of its answer.
+constexpr int kVisitsBatch = 100'000;
+
+// The visits --visits-query gives, in its row order (a ctid "(12,3)" or a block number per row),
+// fetched in batches through a cursor and written to `out` as they come, at most kMaxVisits of
+// them. It runs in a read-only transaction of the control session, rolled back. Returns the count.
+// `relation` of `relationBlocks` blocks is the scan's: a visit past its end is no visit of it.
+std::uint64_t streamVisits(PgSession& control, const QString& sql, const QString& relation,
+                           std::uint64_t relationBlocks, OutputFile& out) {
     static const QRegularExpression ctid(QStringLiteral(R"(^\((\d+),\d+\)$)"));
-    if (rows.size() > kMaxVisits)
-        throw RecordError(
-            QStringLiteral("--visits-query returned %1 rows, more than the %2 visits a recording holds")
-                .arg(rows.size())
-                .arg(kMaxVisits));
-    std::vector<std::uint32_t> blocks;
-    blocks.reserve(rows.size());
-    for (const QStringList& row : rows) {
-        const QString cell = row.value(0).trimmed();
-        const QRegularExpressionMatch match = ctid.match(cell);
-        bool ok = false;
-        const qulonglong block = (match.hasMatch() ? match.captured(1) : cell).toULongLong(&ok);
-        if (!ok || block > 0xFFFFFFFEULL)
+    const ReadOnlyTransaction transaction(control);
+    requireReadOnlyQuery(control, sql, QStringLiteral("--visits-query"));
+    control.query(QStringLiteral("DECLARE lookahead_visits NO SCROLL CURSOR FOR ") + sql, {},
+                  QStringLiteral("--visits-query"));
+    const QString fetch = QStringLiteral("FETCH FORWARD %1 FROM lookahead_visits").arg(kVisitsBatch);
+    std::uint64_t count = 0;
+    for (;;) {
+        const PgSession::Rows rows = control.query(fetch, {}, QStringLiteral("--visits-query"));
+        if (rows.empty())
+            return count;
+        if (count + rows.size() > kMaxVisits)
             throw RecordError(
-                QStringLiteral("--visits-query returned \"%1\" in row %2: give a ctid or a block "
-                               "number per row, in the scan's visit order")
-                    .arg(cell.left(40))
-                    .arg(blocks.size() + 1));
-        blocks.push_back(static_cast<std::uint32_t>(block));
+                QStringLiteral("--visits-query returned more than the %1 visits a recording holds")
+                    .arg(kMaxVisits));
+        std::string lines;
+        for (const QStringList& row : rows) {
+            const QString cell = row.value(0).trimmed();
+            const QRegularExpressionMatch match = ctid.match(cell);
+            bool ok = false;
+            const qulonglong block = (match.hasMatch() ? match.captured(1) : cell).toULongLong(&ok);
+            if (!ok || block > 0xFFFFFFFEULL)
+                throw RecordError(
+                    QStringLiteral("--visits-query returned \"%1\" in row %2: give a ctid or a block "
+                                   "number per row, in the scan's visit order")
+                        .arg(cell.left(40))
+                        .arg(count + 1));
+            if (block >= relationBlocks)
+                throw RecordError(
+                    QStringLiteral("--visits-query returned block %1 in row %2, past the end of %3 "
+                                   "(%4 blocks): give the visits of the scan's own relation")
+                        .arg(block)
+                        .arg(count + 1)
+                        .arg(relation)
+                        .arg(relationBlocks));
+            lines += std::to_string(block);
+            lines += '\n';
+            ++count;
+        }
+        try {
+            out.write(lines);
+        } catch (const IoError& error) {
+            throw RecordError(QString::fromStdString(error.what()));
+        }
     }
-    return blocks;
 }
 
 // Whether the trace shows any read of `file` (a path's last components): a query whose blocks were all
@@ -191,18 +231,20 @@ std::unique_ptr<Tracer> chooseTracer(std::optional<TracerKind> asked, const Serv
     return tracer;
 }
 
-// The tracer, attached for the life of this object: it is detached on every path out.
+// The tracer, attached for the life of this object: it is detached on every path out, and its file
+// published only by detach().
 class AttachedTracer {
 public:
-    AttachedTracer(Tracer* tracer, const CaptureTargets& targets, const QString& path) : m_tracer(tracer) {
+    AttachedTracer(Tracer* tracer, const CaptureTargets& targets, std::unique_ptr<OutputFile> output)
+        : m_tracer(tracer) {
         if (!m_tracer)
             return;
-        if (const QString error = m_tracer->start(targets, path); !error.isEmpty())
+        if (const QString error = m_tracer->start(targets, std::move(output)); !error.isEmpty())
             throw RecordError(QStringLiteral("cannot trace the server's processes: ") + error);
     }
     ~AttachedTracer() {
         if (m_tracer)
-            m_tracer->stop();
+            m_tracer->abandon();
     }
     AttachedTracer(const AttachedTracer&) = delete;
     AttachedTracer& operator=(const AttachedTracer&) = delete;
@@ -244,7 +286,25 @@ void noteOlderRing(const ServerFacts& facts, std::uint64_t relationBlocks,
                 .arg(model.ringBuffers > own.ringBuffers ? QStringLiteral("more") : QStringLiteral("fewer")));
 }
 
+// What a recording killed before it could clean up left behind (a tracefs instance that goes on
+// tracing, the extension it created), removed, each said as a note.
+void removeLeftovers(PgSession& control, const std::function<void(const QString&)>& note) {
+    for (const QString& instance : tracefs::removeStaleInstances())
+        note(QStringLiteral("removed the tracefs instance %1, left behind by a capture or recording that was "
+                            "killed: it went on tracing until now")
+                 .arg(instance));
+    if (const QString dropped = BufferCache::removeLeftover(control); !dropped.isEmpty())
+        note(dropped);
+}
+
 } // namespace
+
+QStringList removeRecordingLeftovers(const QString& conninfo, const QString& password) {
+    PgSession control(conninfo, password, nullptr);
+    QStringList removed;
+    removeLeftovers(control, [&](const QString& done) { removed << done; });
+    return removed;
+}
 
 Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callbacks) {
     const auto step = [&](const QString& text) {
@@ -258,17 +318,32 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     const QString query = withoutTrailingSemicolons(request.query);
     if (query.isEmpty())
         throw RecordError(QStringLiteral("the query is empty: give the SQL to record"));
-    const QDir work(request.workDirectory);
+    // Every work file is written relative to this descriptor, held from here on.
+    std::optional<HeldDirectory> held;
+    try {
+        held.emplace(HeldDirectory::open(request.workDirectory.toStdString(), "the work directory"));
+    } catch (const InputError& error) {
+        throw RecordError(QString::fromStdString(error.what()));
+    }
+    const HeldDirectory& work = *held;
 
     step(QStringLiteral("connecting"));
     // Two connections: the query's, whose backend is traced, and one for everything else, whose
     // catalog reads and snapshots stay out of the trace.
     PgSession control(request.conninfo, request.password, callbacks.cancel);
     PgSession session(request.conninfo, request.password, callbacks.cancel);
+    // A server's notices (a function's RAISE NOTICE) are the recording's notes.
+    for (PgSession* connection : {&control, &session})
+        connection->setNoticeHandler(
+            [&](const QString& notice) { note(QStringLiteral("the server said: ") + notice); });
     // The control connection's statements are short, and its clean-up must run after a Cancel too.
     control.setCancel(nullptr);
+    removeLeftovers(control, note);
     step(QStringLiteral("reading the server's settings"));
     const ServerFacts facts = readServerFacts(control);
+    // Everything the query session runs runs in one read-only transaction, rolled back at the end:
+    // whatever the query did (a function that writes) is undone, its settings with it.
+    const ReadOnlyTransaction readOnly(session);
     // One process reads the relation, in block order: no parallel workers, no synchronized start.
     session.query(QStringLiteral("SET max_parallel_workers_per_gather = 0"));
     session.query(QStringLiteral("SET synchronize_seqscans = off"));
@@ -281,12 +356,17 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
                       {setting.left(equals).trimmed(), setting.mid(equals + 1).trimmed()},
                       QStringLiteral("--set ") + setting);
     }
+    // No setting may have taken the transaction out of read-only mode.
+    if (session.value(QStringLiteral("SELECT current_setting('transaction_read_only')")) !=
+        QLatin1String("on"))
+        throw RecordError(QStringLiteral("the query session's transaction is not read-only after the --set "
+                                         "settings: record runs the query only in a read-only transaction"));
 
     step(QStringLiteral("planning the query"));
-    // Planning also reads what planning needs (catalogs, the index's metapage), so that the traced
-    // run's reads are its execution's.
-    const QString planned = session.value(QStringLiteral("EXPLAIN (VERBOSE, FORMAT JSON) ") + query, {},
-                                          QStringLiteral("the query"));
+    // The server decides what the query does: only a query that reads is recorded. Planning also
+    // reads what planning needs (catalogs, the index's metapage), so that the traced run's reads are
+    // its execution's.
+    const QString planned = requireReadOnlyQuery(session, query, QStringLiteral("the query"));
     ExplainOutput plan;
     try {
         plan = parseExplainOutput(planned.toUtf8(), QStringLiteral("the query's plan"));
@@ -350,10 +430,17 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     const QString analyze = QStringLiteral("EXPLAIN (ANALYZE, BUFFERS%1, FORMAT JSON) ")
                                 .arg(facts.major() >= 19 ? QStringLiteral(", IO") : QString()) +
                             query;
-    const QString tracePath = work.filePath(QStringLiteral("query.trace"));
+    const QString tracePath = QString::fromStdString(work.filePath("query.trace"));
     QString tracedPlan;
     {
-        AttachedTracer attached(tracer.get(), targets, tracePath);
+        std::unique_ptr<OutputFile> traceFile;
+        try {
+            if (tracer)
+                traceFile = std::make_unique<OutputFile>(work, "query.trace", "the trace");
+        } catch (const InputError& error) {
+            throw RecordError(QString::fromStdString(error.what()));
+        }
+        AttachedTracer attached(tracer.get(), targets, std::move(traceFile));
         // Said once the tracer is attached: from here a Cancel has a tracer to detach.
         step(tracer ? QStringLiteral("running the query, traced") : QStringLiteral("running the query"));
         tracedPlan = session.value(analyze, {}, QStringLiteral("the query"));
@@ -395,9 +482,8 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     QStringList& args = recording.replayArgs;
     const QString policy =
         request.comparePolicy.isEmpty() ? defaultPolicy(facts.major()) : request.comparePolicy;
-    const QString planFile = work.filePath(QStringLiteral("plan.json"));
-    writeFile(planFile, QStringLiteral("the query's plan"),
-              (untracedPlan.isEmpty() ? tracedPlan : untracedPlan).toUtf8());
+    const QString planFile = writeFile(work, "plan.json", QStringLiteral("the query's plan"),
+                                       (untracedPlan.isEmpty() ? tracedPlan : untracedPlan).toUtf8());
     const bool observed = tracer && traceReads(tracePath, scan.heap.filePath);
     if (tracer && !observed)
         note(QStringLiteral("the server read nothing of %1 (every block it visited was in shared buffers): "
@@ -414,15 +500,23 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     QJsonObject visits;
     if (!request.visitsQuery.isEmpty()) {
         step(QStringLiteral("reading the visits"));
-        const std::vector<std::uint32_t> blocks =
-            visitsOf(control.query(request.visitsQuery, {}, QStringLiteral("--visits-query")));
-        const QString visitsFile = work.filePath(QStringLiteral("visits.txt"));
-        writeFile(visitsFile, QStringLiteral("the visits"), blockLines(blocks));
-        args << QStringLiteral("--blocks") << visitsFile << QStringLiteral("--relation-blocks")
+        std::uint64_t count = 0;
+        try {
+            OutputFile visitsFile(work, "visits.txt", "the visits");
+            count = streamVisits(control, withoutTrailingSemicolons(request.visitsQuery), scan.heap.name,
+                                 scan.heap.blocks, visitsFile);
+            visitsFile.commit();
+        } catch (const InputError& error) {
+            throw RecordError(QString::fromStdString(error.what()));
+        } catch (const IoError& error) {
+            throw RecordError(QString::fromStdString(error.what()));
+        }
+        args << QStringLiteral("--blocks") << QString::fromStdString(work.filePath("visits.txt"));
+        args << QStringLiteral("--relation-blocks")
              << QString::number(std::max<qint64>(1, qint64(scan.heap.blocks)));
         visits = {{QStringLiteral("source"), QStringLiteral("visits-query")},
                   {QStringLiteral("query"), request.visitsQuery},
-                  {QStringLiteral("count"), qint64(blocks.size())}};
+                  {QStringLiteral("count"), qint64(count)}};
     } else if (scan.sequential()) {
         // A sequential scan's stream is READ_STREAM_SEQUENTIAL: with the relation's size and the
         // server's figures below, the model picks the server's strategy (BULKREAD above a quarter
@@ -473,9 +567,9 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
         if (modelVisits) {
             QString spec = QStringLiteral("none");
             if (!snapshot[0].empty()) {
-                const QString snapshotFile = work.filePath(QStringLiteral("cached-at-start.txt"));
-                writeFile(snapshotFile, QStringLiteral("the cache snapshot"), blockLines(snapshot[0]));
-                spec = QStringLiteral("list:") + snapshotFile;
+                spec = QStringLiteral("list:") + writeFile(work, "cached-at-start.txt",
+                                                           QStringLiteral("the cache snapshot"),
+                                                           blockLines(snapshot[0]));
             }
             args << QStringLiteral("--prewarm") << spec;
         }

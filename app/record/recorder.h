@@ -24,7 +24,9 @@ struct RecordRequest {
     QString visitsQuery;   // SQL giving the scan's visits (ctids or block numbers), or empty
     // Settings for the query's session ("enable_bitmapscan=off"): the plan to record.
     QStringList settings;
-    QString workDirectory; // an existing directory of ours: the trace, plans, visits, snapshot go there
+    // An existing directory of ours, that nobody else can write or move (core/io/held_directory.h):
+    // the trace, plan, visits and snapshot go there, written relative to its descriptor.
+    QString workDirectory;
     // Nothing: choose (docs/recording.md): the kernel's tracepoints for io_method = io_uring, whose
     // reads no syscall trace sees, else strace, which sees every read PostgreSQL makes, cached in
     // the OS or not.
@@ -47,8 +49,16 @@ struct Recording {
 };
 
 // Records `request.query`: the server's facts, the plan, the cache at the start, the query run
-// traced and untraced. Throws RecordError (the server refused, the query failed, Cancel); on every
-// path out no tracer stays attached and the server is left as it was.
+// traced and untraced. Only a query that reads is run, in a read-only transaction that is rolled
+// back (docs/recording.md, "What record runs on the server"). Throws RecordError (the server
+// refused, the query failed, Cancel); on every path out no tracer stays attached and the server is
+// left as it was.
 Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callbacks);
+
+// `lookahead record --clean`: removes what a recording killed before it could clean up left behind
+// (tracefs instances that go on tracing; pg_buffercache, if it created it, in the database the
+// conninfo names). Every recording does this first. Returns what was removed, in words. Throws
+// RecordError if the server cannot be reached.
+QStringList removeRecordingLeftovers(const QString& conninfo, const QString& password);
 
 } // namespace la

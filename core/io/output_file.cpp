@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "output_file.h"
 
+#include "held_directory.h"
 #include "input_error.h"
 #include "io_backend.h"
 #include "protected_symlinks.h"
@@ -38,7 +39,7 @@ int writeFully(int fd, std::string_view bytes) {
 
 } // namespace
 
-OutputFile::OutputFile(std::string path, std::string what)
+OutputFile::OutputFile(std::string path, std::string what, mode_t newFileMode)
     : m_path(std::move(path)), m_target(m_path), m_what(std::move(what)) {
     const auto refuse = [&](const std::string& why) {
         return InputError("cannot write " + m_what + " '" + m_path + "': " + why);
@@ -68,12 +69,22 @@ OutputFile::OutputFile(std::string path, std::string what)
     }
     std::filesystem::path target(m_target);
     const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
-    const mode_t mode = ::stat(m_target.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0666;
+    const mode_t mode = ::stat(m_target.c_str(), &st) == 0 ? (st.st_mode & 07777) : newFileMode;
     if (const int error = m_temp.create(dir, target.filename().string(), mode); error != 0)
         throw refuse(std::strerror(error) + std::string(" (in directory '") + dir + "')");
-    // O_TMPFILE applies the umask; an existing file keeps its own mode.
+    // O_TMPFILE applies the umask: an existing file keeps its own mode, and a new one asked for
+    // with another mode than 0666 gets just that.
     if (mode != 0666)
         ::fchmod(m_temp.fd(), mode);
+    m_buffer.reserve(kBufferBytes);
+}
+
+OutputFile::OutputFile(const HeldDirectory& dir, const std::string& name, std::string what)
+    : m_path(dir.filePath(name)), m_target(name), m_what(std::move(what)) {
+    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
+        throw InputError("cannot write " + m_what + " '" + m_path + "': not a plain file name");
+    if (const int error = m_temp.createAt(dir.fd(), dir.path(), name, 0600); error != 0)
+        throw InputError("cannot write " + m_what + " '" + m_path + "': " + std::strerror(error));
     m_buffer.reserve(kBufferBytes);
 }
 

@@ -3,10 +3,14 @@
 
 #include "temp_file.h"
 
+#include <sys/types.h>
+
 #include <string>
 #include <string_view>
 
 namespace la {
+
+class HeldDirectory;
 
 // One output the user asked for (a trace CSV, a summary JSON, a picture), written so that a failed
 // or cancelled run never touches an existing file: the bytes go to a TempFile in the same directory
@@ -15,8 +19,11 @@ namespace la {
 class OutputFile {
 public:
     // `what` names the output in messages ("trace CSV"). Throws InputError if `path` cannot be
-    // written at all (a directory, a missing or read-only directory).
-    OutputFile(std::string path, std::string what);
+    // written at all (a directory, a missing or read-only directory). A new file gets `newFileMode`
+    // (less the umask); a file replaced keeps its own.
+    OutputFile(std::string path, std::string what, mode_t newFileMode = 0666);
+    // `name` in `dir`, created and replaced relative to its descriptor (`dir` must outlive it).
+    OutputFile(const HeldDirectory& dir, const std::string& name, std::string what);
     OutputFile(const OutputFile&) = delete;
     OutputFile& operator=(const OutputFile&) = delete;
 
@@ -32,7 +39,8 @@ private:
     [[noreturn]] void fail(int error) const;
 
     std::string m_path;   // as the user gave it
-    std::string m_target; // the file that is replaced: `path`, or where its symlink points
+    std::string m_target; // the file that is replaced: `path`, or where its symlink points; in a held
+                          // directory, its name there
     std::string m_what;
     TempFile m_temp;
     UniqueFd m_direct; // a device or FIFO written in place

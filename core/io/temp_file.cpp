@@ -72,15 +72,21 @@ bool processExists(long pid) {
 } // namespace
 
 std::string TempFile::freshName() const {
-    return (std::filesystem::path(m_dir) /
-            ("." + m_finalName + "." + std::to_string(::getpid()) + "." + randomHex() + ".tmp"))
-        .string();
+    const std::string name =
+        "." + m_finalName + "." + std::to_string(::getpid()) + "." + randomHex() + ".tmp";
+    return m_at == AT_FDCWD ? (std::filesystem::path(m_dir) / name).string() : name;
 }
 
 int TempFile::create(const std::string& dir, const std::string& finalName, mode_t mode, int access) {
+    return createAt(AT_FDCWD, dir, finalName, mode, access);
+}
+
+int TempFile::createAt(int dirFd, const std::string& dir, const std::string& finalName, mode_t mode,
+                       int access) {
+    m_at = dirFd;
     m_dir = dir;
     m_finalName = finalName;
-    const int fd = ::open(dir.c_str(), O_TMPFILE | access | O_CLOEXEC, mode);
+    const int fd = ::openat(m_at, m_at == AT_FDCWD ? dir.c_str() : ".", O_TMPFILE | access | O_CLOEXEC, mode);
     if (fd >= 0) {
         m_fd.reset(fd);
         return 0;
@@ -90,7 +96,8 @@ int TempFile::create(const std::string& dir, const std::string& finalName, mode_
         return errno;
     for (int attempt = 0; attempt < 8; ++attempt) {
         const std::string path = freshName();
-        const int named = ::open(path.c_str(), access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        const int named =
+            ::openat(m_at, path.c_str(), access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (named >= 0) {
             m_fd.reset(named);
             m_namedPath = path;
@@ -109,7 +116,7 @@ int TempFile::create(const std::string& dir, const std::string& finalName, mode_
 int TempFile::publish(const std::string& finalPath) {
     if (!m_namedPath.empty()) {
         unmarkTempFile(m_fd.get());
-        if (::rename(m_namedPath.c_str(), finalPath.c_str()) != 0)
+        if (::renameat(m_at, m_namedPath.c_str(), m_at, finalPath.c_str()) != 0)
             return errno;
         m_namedPath.clear();
         m_published = true;
@@ -120,17 +127,17 @@ int TempFile::publish(const std::string& finalPath) {
     const std::string self = "/proc/self/fd/" + std::to_string(m_fd.get());
     for (int attempt = 0; attempt < 8; ++attempt) {
         const std::string path = freshName();
-        int rc = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW);
+        int rc = ::linkat(AT_FDCWD, self.c_str(), m_at, path.c_str(), AT_SYMLINK_FOLLOW);
         if (rc != 0 && errno == ENOENT) // no /proc: AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH
-            rc = ::linkat(m_fd.get(), "", AT_FDCWD, path.c_str(), AT_EMPTY_PATH);
+            rc = ::linkat(m_fd.get(), "", m_at, path.c_str(), AT_EMPTY_PATH);
         if (rc != 0) {
             if (errno == EEXIST)
                 continue;
             return errno;
         }
-        if (::rename(path.c_str(), finalPath.c_str()) != 0) {
+        if (::renameat(m_at, path.c_str(), m_at, finalPath.c_str()) != 0) {
             const int error = errno;
-            ::unlink(path.c_str());
+            ::unlinkat(m_at, path.c_str(), 0);
             return error;
         }
         m_published = true;
@@ -148,7 +155,7 @@ void TempFile::close() {
 
 TempFile::~TempFile() {
     if (!m_namedPath.empty())
-        ::unlink(m_namedPath.c_str());
+        ::unlinkat(m_at, m_namedPath.c_str(), 0);
     close();
 }
 

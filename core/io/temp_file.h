@@ -20,8 +20,13 @@ class TempFile {
 public:
     // Returns 0, or the errno of the failed create. `access`: O_WRONLY or O_RDWR.
     int create(const std::string& dir, const std::string& finalName, mode_t mode, int access = O_WRONLY);
-    // Gives the file `finalPath` (in the same directory), atomically replacing whatever is there.
-    // Returns 0 or an errno. The descriptor stays open.
+    // The same in the directory open as `dirFd` (named `dir` in messages), which must stay open until
+    // the file is closed: names are resolved relative to it, so nothing done to `dir`'s path after it
+    // was opened moves the file elsewhere.
+    int createAt(int dirFd, const std::string& dir, const std::string& finalName, mode_t mode,
+                 int access = O_WRONLY);
+    // Gives the file `finalPath` (in the same directory; a name in it after createAt()), atomically
+    // replacing whatever is there. Returns 0 or an errno. The descriptor stays open.
     int publish(const std::string& finalPath);
 
     TempFile() = default;
@@ -34,9 +39,11 @@ public:
     void close();
 
 private:
+    // A new temporary name in the directory, as openat() takes it with m_at.
     std::string freshName() const;
 
     UniqueFd m_fd;
+    int m_at = AT_FDCWD; // the directory's descriptor after createAt(); names are then relative to it
     std::string m_dir;
     std::string m_finalName;
     std::string m_namedPath; // the fallback's name until published; empty for O_TMPFILE

@@ -11,6 +11,8 @@ namespace la {
 namespace {
 
 constexpr std::int64_t kNsPerSecond = 1'000'000'000;
+// The columns tracefs gives a task's name, which is at most 15 bytes (TASK_COMM_LEN).
+constexpr std::size_t kTaskColumns = 16;
 
 bool readU32(TextCursor& c, std::uint32_t& value) {
     std::uint64_t v = 0;
@@ -162,6 +164,7 @@ bool parsePreadEnter(TextCursor& c, FtraceEvent& out) {
         !c.consume(')') || fd > INT32_MAX)
         return false;
     out.fd = static_cast<std::int64_t>(fd);
+    out.positional = true;
     out.kind = FtraceEventKind::CallEnter;
     return true;
 }
@@ -178,53 +181,81 @@ bool parsePreadvEnter(TextCursor& c, FtraceEvent& out) {
         return false;
     out.offset = high != 0 ? (high << 32) | low : low;
     out.fd = static_cast<std::int64_t>(fd);
+    out.positional = true;
     out.kind = FtraceEventKind::CallEnter;
     return true;
 }
 
-// "RESULT" after " -> " of any of them.
-bool parseCallExit(TextCursor& c, FtraceEvent& out) {
+// "fd: FD, " and the rest of read's or readv's arguments: they read at the descriptor's position.
+bool parseReadEnter(TextCursor& c, FtraceEvent& out) {
+    std::uint64_t fd = 0;
+    if (!syscallArgument(c, "fd", true, fd) || fd > INT32_MAX || !c.rest().ends_with(')'))
+        return false;
+    out.fd = static_cast<std::int64_t>(fd);
+    out.kind = FtraceEventKind::CallEnter;
+    return true;
+}
+
+// "fd: FD, offset: O, whence: W)" of lseek.
+bool parseSeekEnter(TextCursor& c, FtraceEvent& out) {
+    std::uint64_t fd = 0, unused = 0;
+    if (!syscallArgument(c, "fd", true, fd) || !syscallArgument(c, "offset", false, unused) ||
+        !syscallArgument(c, "whence", false, unused) || !c.consume(')') || fd > INT32_MAX)
+        return false;
+    out.fd = static_cast<std::int64_t>(fd);
+    out.kind = FtraceEventKind::SeekEnter;
+    return true;
+}
+
+// "RESULT" after " -> ".
+bool readResult(TextCursor& c, FtraceEvent& out) {
     std::uint64_t result = 0;
     if (!readSyscallNumber(c, result) || !c.atEnd())
         return false;
     out.result = static_cast<std::int64_t>(result); // two's complement: -errno comes back negative
+    return true;
+}
+
+bool parseCallExit(TextCursor& c, FtraceEvent& out) {
+    if (!readResult(c, out))
+        return false;
     out.kind = FtraceEventKind::CallExit;
     return true;
 }
 
-// A descriptor number of a close or dup: at most INT32_MAX (close_range's "no limit" is ~0U).
-bool readFd(TextCursor& c, std::string_view name, bool first, std::int64_t& fd) {
-    std::uint64_t value = 0;
-    if (!syscallArgument(c, name, first, value))
+bool parseSeekExit(TextCursor& c, FtraceEvent& out) {
+    if (!readResult(c, out))
         return false;
-    fd = static_cast<std::int64_t>(std::min<std::uint64_t>(value, INT32_MAX));
+    out.kind = FtraceEventKind::SeekExit;
     return true;
 }
 
-// "fd: FD)" of close.
-bool parseCloseEnter(TextCursor& c, FtraceEvent& out) {
-    if (!readFd(c, "fd", true, out.fd) || !c.consume(')'))
+// "dev=MAJ:MIN ino=HEX ofs=FIRST-LAST" of mm_filemap_get_pages: the pages a buffered read looks up.
+bool parseGetPages(TextCursor& c, FtraceEvent& out) {
+    std::uint64_t last = 0;
+    if (!c.consume("dev=") || !readU32(c, out.major) || !c.consume(':') || !readU32(c, out.minor) ||
+        !c.consume(" ino=") || !readHex(c, out.inode) || !c.consume(" ofs=") || !c.readUnsigned(out.offset) ||
+        !c.consume('-') || !c.readUnsigned(last) || !c.atEnd())
         return false;
-    out.lastFd = out.fd;
-    out.kind = FtraceEventKind::Close;
+    out.kind = FtraceEventKind::FileRead;
     return true;
 }
 
-// "fd: FIRST, max_fd: LAST, flags: F)" of close_range.
-bool parseCloseRangeEnter(TextCursor& c, FtraceEvent& out) {
-    if (!readFd(c, "fd", true, out.fd) || !readFd(c, "max_fd", false, out.lastFd) || out.lastFd < out.fd)
+// "dev MAJ:MIN ino 0xHEX size 0xS offset 0xO length 0xL ..." of iomap_dio_rw_begin.
+bool parseDirectBegin(TextCursor& c, FtraceEvent& out) {
+    std::uint64_t size = 0;
+    if (!c.consume("dev ") || !readU32(c, out.major) || !c.consume(':') || !readU32(c, out.minor) ||
+        !c.consume(" ino 0x") || !readHex(c, out.inode) || !c.consume(" size 0x") || !readHex(c, size) ||
+        !c.consume(" offset 0x") || !readHex(c, out.offset) || !c.consume(" length 0x"))
         return false;
-    out.kind = FtraceEventKind::Close;
+    out.direct = true;
+    out.kind = FtraceEventKind::FileRead;
     return true;
 }
 
-// "oldfd: FD, newfd: FD[, flags: F])" of dup2 and dup3: newfd is closed and becomes oldfd's file.
-bool parseDupEnter(TextCursor& c, FtraceEvent& out) {
-    std::int64_t oldFd = -1;
-    if (!readFd(c, "oldfd", true, oldFd) || !readFd(c, "newfd", false, out.fd))
-        return false;
-    out.lastFd = out.fd;
-    out.kind = FtraceEventKind::Close;
+bool parseMarker(TextCursor& c, FtraceEvent& out) {
+    out.text = c.rest();
+    out.kind = FtraceEventKind::Marker;
     return true;
 }
 
@@ -250,19 +281,24 @@ bool parseFtraceLine(std::string_view line, FtraceEvent& out) {
         {": block_rq_issue: ", parseIssue},
         {": block_rq_complete: ", parseComplete},
         {": mm_filemap_add_to_page_cache: ", parsePageCacheAdd},
+        {": mm_filemap_get_pages: ", parseGetPages},
+        {": iomap_dio_rw_begin: ", parseDirectBegin},
         {": sys_pread64(", parsePreadEnter},
         {": sys_preadv(", parsePreadvEnter},
         {": sys_preadv2(", parsePreadvEnter},
+        {": sys_read(", parseReadEnter},
+        {": sys_readv(", parseReadEnter},
         {": sys_pread64 -> ", parseCallExit},
         {": sys_preadv -> ", parseCallExit},
         {": sys_preadv2 -> ", parseCallExit},
-        {": sys_close(", parseCloseEnter},
-        {": sys_close_range(", parseCloseRangeEnter},
-        {": sys_dup2(", parseDupEnter},
-        {": sys_dup3(", parseDupEnter},
+        {": sys_read -> ", parseCallExit},
+        {": sys_readv -> ", parseCallExit},
+        {": sys_lseek(", parseSeekEnter},
+        {": sys_lseek -> ", parseSeekExit},
+        {": tracing_mark_write: ", parseMarker},
     };
     for (const Event& event : kEvents) {
-        const std::size_t at = line.find(event.name);
+        const std::size_t at = line.find(event.name, kTaskColumns);
         if (at == std::string_view::npos)
             continue;
         if (!parseHeader(line.substr(0, at), out))

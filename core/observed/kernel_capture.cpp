@@ -9,18 +9,37 @@ namespace la {
 
 namespace {
 constexpr std::uint64_t kSectorBytes = 512;
-// The filemap tracepoint gives offsets in bytes of 4 kB pages (it prints index << 12).
+// The filemap tracepoints give offsets in bytes of 4 kB pages (they print index << 12).
 constexpr std::uint64_t kPageBytes = 4096;
+// Entries kept for what is in flight. A device holds a few thousand requests at most and a process
+// has a call or an lseek under way per task; more means completions, exits or tasks were lost, and
+// the entries are let go (requests written as unfinished) rather than kept for ever.
+constexpr std::size_t kMaxEntries = std::size_t{1} << 18;
 
-// A call's process: its descriptors are the process's, shared by its threads, and looked up through
-// the process, which outlives a worker thread that made a call and ended before the lookup.
+// A call's process: its descriptors are the process's, shared by its threads.
 std::uint32_t processOf(const FtraceEvent& event) {
     return event.tgid != 0 ? event.tgid : event.pid;
 }
 } // namespace
 
-KernelCapture::KernelCapture(std::vector<CapturedFile> files, ExtentMap extents, FdResolver resolveFd)
-    : m_files(std::move(files)), m_extents(std::move(extents)), m_resolveFd(std::move(resolveFd)) {}
+KernelCapture::KernelCapture(std::vector<CapturedFile> files, ExtentMap extents, Sink sink)
+    : m_files(std::move(files)), m_extents(std::move(extents)), m_sink(std::move(sink)) {}
+
+void KernelCapture::writeNotes(const std::vector<std::string>& notes) {
+    for (const std::string& note : notes) {
+        std::string line = "# ";
+        for (const char ch : note)
+            line += ch == '\n' ? ' ' : ch;
+        line += '\n';
+        m_sink(line);
+    }
+}
+
+void KernelCapture::begin(const std::vector<std::string>& notes) {
+    m_sink(kKernelCaptureHeader);
+    m_sink("\n");
+    writeNotes(notes);
+}
 
 void KernelCapture::add(const FtraceEvent& event) {
     switch (event.kind) {
@@ -34,20 +53,35 @@ void KernelCapture::add(const FtraceEvent& event) {
         fill(event);
         break;
     case FtraceEventKind::CallEnter:
-        callEnter(event);
+        if (m_inCall.size() >= kMaxEntries)
+            m_inCall.clear();
+        m_inCall[event.pid] = InCall{event.timeNs, event.fd, event.offset, event.positional};
+        break;
+    case FtraceEventKind::FileRead:
+        fileRead(event);
         break;
     case FtraceEventKind::CallExit:
         callExit(event);
         break;
-    case FtraceEventKind::Close:
-        close(event);
+    case FtraceEventKind::SeekEnter:
+        if (m_inSeek.size() >= kMaxEntries)
+            m_inSeek.clear();
+        m_inSeek[event.pid] = event.fd;
+        break;
+    case FtraceEventKind::SeekExit:
+        seekExit(event);
         break;
     case FtraceEventKind::Lost:
         m_counts.lostEvents += event.lost;
         break;
+    case FtraceEventKind::Marker:
     case FtraceEventKind::Other:
         break;
     }
+}
+
+void KernelCapture::write(const KernelCaptureRecord& record, std::uint32_t file) {
+    m_sink(kernelCaptureLine(record, m_files[file].path));
 }
 
 void KernelCapture::issue(const FtraceEvent& event) {
@@ -78,19 +112,27 @@ void KernelCapture::issue(const FtraceEvent& event) {
         ++m_counts.severalFiles;
     if (covered < bytes)
         ++m_counts.partial;
+    if (m_inFlight.size() >= kMaxEntries)
+        writeUnfinished();
     // Another request at the same place before the earlier one's completion: that one's completion
     // was lost, it stays unfinished.
-    m_inFlight[key] = Pending{m_records.size(), pieces.size(), bytes};
+    if (const auto earlier = m_inFlight.find(key); earlier != m_inFlight.end()) {
+        ++m_counts.unfinished;
+        for (const Piece& piece : earlier->second.pieces)
+            write(piece.data, piece.file);
+    }
+    Pending& pending = m_inFlight[key];
+    pending = Pending{{}, bytes};
     for (const MappedPiece& piece : pieces) {
-        Record record;
-        record.file = piece.file;
-        record.data.timeNs = event.timeNs;
-        record.data.pid = event.pid;
-        record.data.comm = std::string(event.comm);
-        record.data.flags = std::string(event.rwbs);
-        record.data.offset = piece.offset;
-        record.data.bytes = piece.bytes;
-        m_records.push_back(std::move(record));
+        Piece part;
+        part.file = piece.file;
+        part.data.timeNs = event.timeNs;
+        part.data.pid = event.pid;
+        part.data.comm = std::string(event.comm);
+        part.data.flags = std::string(event.rwbs);
+        part.data.offset = piece.offset;
+        part.data.bytes = piece.bytes;
+        pending.pieces.push_back(std::move(part));
     }
 }
 
@@ -100,163 +142,138 @@ void KernelCapture::complete(const FtraceEvent& event) {
     const auto found = m_inFlight.find({kernelDevice(event.major, event.minor), event.sector});
     if (found == m_inFlight.end())
         return;
-    const Pending pending = found->second;
+    Pending pending = std::move(found->second);
     m_inFlight.erase(found);
-    if (event.error != 0)
+    if (event.error != 0) {
         ++m_counts.failed;
-    for (std::size_t i = pending.first; i < pending.first + pending.count; ++i) {
-        Record& record = m_records[i];
-        std::int64_t duration = 0;
-        if (!checkedSub(event.timeNs, record.data.timeNs, duration))
-            duration = 0;
-        record.data.durationNs = std::max<std::int64_t>(duration, 0);
-        record.failed = event.error != 0;
+        return;
     }
+    for (Piece& piece : pending.pieces) {
+        std::int64_t duration = 0;
+        if (!checkedSub(event.timeNs, piece.data.timeNs, duration))
+            duration = 0;
+        piece.data.durationNs = std::max<std::int64_t>(duration, 0);
+        write(piece.data, piece.file);
+    }
+}
+
+void KernelCapture::writeUnfinished() {
+    m_counts.unfinished += m_inFlight.size();
+    for (const auto& [key, pending] : m_inFlight)
+        for (const Piece& piece : pending.pieces)
+            write(piece.data, piece.file);
+    m_inFlight.clear();
+}
+
+std::uint32_t KernelCapture::fileAt(std::uint32_t device, std::uint64_t inode) const {
+    for (std::uint32_t i = 0; i < m_files.size(); ++i)
+        if (m_files[i].device == device && m_files[i].inode == inode)
+            return i;
+    return static_cast<std::uint32_t>(m_files.size());
 }
 
 void KernelCapture::fill(const FtraceEvent& event) {
-    const std::uint32_t device = kernelDevice(event.major, event.minor);
-    for (std::uint32_t i = 0; i < m_files.size(); ++i) {
-        if (m_files[i].device != device || m_files[i].inode != event.inode)
-            continue;
-        ++m_counts.fills;
-        Record record;
-        record.file = i;
-        record.data.kind = KernelRecordKind::Fill;
-        record.data.timeNs = event.timeNs;
-        record.data.pid = event.pid;
-        record.data.comm = std::string(event.comm);
-        record.data.offset = event.offset;
-        record.data.bytes = kPageBytes << event.order; // order is at most 20 (the parser's bound)
-        m_records.push_back(std::move(record));
+    const std::uint32_t file = fileAt(kernelDevice(event.major, event.minor), event.inode);
+    if (file == m_files.size())
         return;
-    }
+    ++m_counts.fills;
+    KernelCaptureRecord record;
+    record.kind = KernelRecordKind::Fill;
+    record.timeNs = event.timeNs;
+    record.pid = event.pid;
+    record.comm = std::string(event.comm);
+    record.offset = event.offset;
+    record.bytes = kPageBytes << event.order; // order is at most 20 (the parser's bound)
+    write(record, file);
 }
 
-void KernelCapture::callEnter(const FtraceEvent& event) {
-    m_inCall[event.pid] = PendingCall{event.timeNs, event.fd, event.offset};
+// The first file read inside a call is the call's: a buffered read looks its pages up from its
+// offset on (later lookups in the same call continue it), a direct read begins at its offset.
+void KernelCapture::fileRead(const FtraceEvent& event) {
+    const auto found = m_inCall.find(event.pid);
+    if (found == m_inCall.end() || found->second.fileSeen)
+        return;
+    InCall& call = found->second;
+    call.fileSeen = true;
+    call.file = fileAt(kernelDevice(event.major, event.minor), event.inode);
+    call.ofInterest = call.file < m_files.size();
+    call.fileOffset = event.offset;
+    call.exactOffset = event.direct;
 }
 
 void KernelCapture::callExit(const FtraceEvent& event) {
     const auto found = m_inCall.find(event.pid);
+    ++m_counts.calls;
     if (found == m_inCall.end()) {
-        // Entered before the capture began, or its entry was lost: which descriptor is not known.
-        ++m_counts.calls;
+        // Entered before the capture began, or its entry was lost: which file is not known.
         if (event.result != 0)
-            ++m_counts.unresolved;
+            ++m_counts.unseenEntries;
         return;
     }
-    const PendingCall call = found->second;
+    const InCall call = found->second;
     m_inCall.erase(found);
-    ++m_counts.calls;
-    if (event.result == 0)
-        return; // end of file: nothing read
-    EndedCall ended;
-    ended.call = call;
-    ended.endNs = event.timeNs;
-    ended.result = event.result;
-    ended.pid = event.pid;
-    ended.process = processOf(event);
-    ended.comm = std::string(event.comm);
-    if (m_resolveFd)
-        ended.lookups = m_resolveFd(ended.process, call.fd);
-    m_ended.push_back(std::move(ended));
-}
-
-void KernelCapture::close(const FtraceEvent& event) {
-    const std::uint32_t process = processOf(event);
-    if (event.fd == event.lastFd)
-        m_closes[{process, event.fd}].push_back(event.timeNs);
-    else
-        m_rangeCloses.push_back({process, event.fd, event.lastFd, event.timeNs});
-}
-
-bool KernelCapture::closedBetween(std::uint32_t pid, std::int64_t fd, std::int64_t fromNs,
-                                  std::int64_t toNs) const {
-    // The trace's times are to the microsecond: a close within one of either end may lie between.
-    constexpr std::int64_t kTick = 1000;
-    const std::int64_t from = fromNs - kTick, to = toNs + kTick;
-    if (const auto found = m_closes.find({pid, fd}); found != m_closes.end()) {
-        const auto at = std::lower_bound(found->second.begin(), found->second.end(), from);
-        if (at != found->second.end() && *at <= to)
-            return true;
+    if (event.result == 0 || !call.ofInterest)
+        return; // end of file, or another file (a pipe, a library, another file of the disk)
+    ++m_counts.callsOfFiles;
+    if (event.result < 0) {
+        ++m_counts.failedCalls;
+        return;
     }
-    return std::any_of(m_rangeCloses.begin(), m_rangeCloses.end(), [&](const RangeClose& r) {
-        return r.process == pid && r.first <= fd && fd <= r.last && from <= r.timeNs && r.timeNs <= to;
-    });
-}
-
-const KernelCapture::FdAnswer* KernelCapture::tellingLookup(std::uint32_t pid, std::int64_t fd,
-                                                            std::int64_t timeNs,
-                                                            const FdFile& lookups) const {
-    for (const std::optional<FdAnswer>* lookup : {&lookups.latest, &lookups.earlier})
-        if (*lookup &&
-            !closedBetween(pid, fd, std::min(timeNs, (*lookup)->fromNs), std::max(timeNs, (*lookup)->toNs)))
-            return &**lookup;
-    return nullptr;
-}
-
-void KernelCapture::attributeCalls() {
-    for (auto& [descriptor, times] : m_closes)
-        std::sort(times.begin(), times.end());
-    for (EndedCall& ended : m_ended) {
-        const FdAnswer* answer =
-            tellingLookup(ended.process, ended.call.fd, ended.call.timeNs, ended.lookups);
-        if (answer == nullptr) {
-            ++m_counts.unresolved;
-            continue;
-        }
-        if (!answer->file || *answer->file >= m_files.size())
-            continue;
-        ++m_counts.callsOfFiles;
-        if (ended.result < 0) {
-            ++m_counts.failedCalls;
-            continue;
-        }
-        Record record;
-        record.file = *answer->file;
-        record.data.kind = KernelRecordKind::Call;
-        record.data.timeNs = ended.call.timeNs;
-        std::int64_t duration = 0;
-        record.data.durationNs =
-            checkedSub(ended.endNs, ended.call.timeNs, duration) ? std::max<std::int64_t>(duration, 0) : -1;
-        record.data.pid = ended.pid;
-        record.data.comm = std::move(ended.comm);
-        record.data.offset = ended.call.offset;
-        record.data.bytes = static_cast<std::uint64_t>(ended.result);
-        m_records.push_back(std::move(record));
+    const auto bytes = static_cast<std::uint64_t>(event.result);
+    std::uint64_t offset = call.offset;
+    if (!call.positional) {
+        // read and readv read at the descriptor's position. The kernel names its page; where the
+        // reads and lseeks seen on the descriptor put it inside that page, that is the byte.
+        offset = call.fileOffset;
+        const auto key = std::make_pair(processOf(event), call.fd);
+        if (const auto known = m_positions.find(key); !call.exactOffset && known != m_positions.end() &&
+                                                      known->second / kPageBytes == offset / kPageBytes)
+            offset = known->second;
+        std::uint64_t next = 0;
+        if (m_positions.size() >= kMaxEntries)
+            m_positions.clear();
+        if (checkedAdd(offset, bytes, next))
+            m_positions[key] = next;
     }
-    m_ended.clear();
+    KernelCaptureRecord record;
+    record.kind = KernelRecordKind::Call;
+    record.timeNs = call.timeNs;
+    std::int64_t duration = 0;
+    record.durationNs =
+        checkedSub(event.timeNs, call.timeNs, duration) ? std::max<std::int64_t>(duration, 0) : -1;
+    record.pid = event.pid;
+    record.comm = std::string(event.comm);
+    record.offset = offset;
+    record.bytes = bytes;
+    write(record, call.file);
 }
 
-void KernelCapture::write(const std::vector<std::string>& notes,
-                          const std::function<void(std::string_view)>& sink) {
-    m_counts.unfinished = m_inFlight.size();
-    attributeCalls();
-    sink(kKernelCaptureHeader);
-    sink("\n");
-    for (const std::string& note : notes) {
-        std::string line = "# ";
-        for (const char ch : note)
-            line += ch == '\n' ? ' ' : ch;
-        line += '\n';
-        sink(line);
-    }
+void KernelCapture::seekExit(const FtraceEvent& event) {
+    const auto found = m_inSeek.find(event.pid);
+    if (found == m_inSeek.end())
+        return;
+    const std::int64_t fd = found->second;
+    m_inSeek.erase(found);
+    if (event.result < 0)
+        return;
+    if (m_positions.size() >= kMaxEntries)
+        m_positions.clear();
+    m_positions[{processOf(event), fd}] = static_cast<std::uint64_t>(event.result);
+}
+
+void KernelCapture::end(const std::vector<std::string>& notes) {
+    writeUnfinished();
+    writeNotes(notes);
     const Counts& c = m_counts;
-    sink("# device read requests " + std::to_string(c.deviceReads) + ", of the files " +
-         std::to_string(c.mappedReads) + " (reading several files " + std::to_string(c.severalFiles) +
-         ", partly outside the files " + std::to_string(c.partial) + ", completion not seen " +
-         std::to_string(c.unfinished) + ", failed " + std::to_string(c.failed) + ", issued again " +
-         std::to_string(c.requeued) + "); page-cache fills " + std::to_string(c.fills) + "; lost events " +
-         std::to_string(c.lostEvents) + "\n");
-    sink("# read calls " + std::to_string(c.calls) + ", of the files " + std::to_string(c.callsOfFiles) +
-         " (failed " + std::to_string(c.failedCalls) + "); calls whose file could not be told " +
-         std::to_string(c.unresolved) + "\n");
-    std::stable_sort(m_records.begin(), m_records.end(),
-                     [](const Record& a, const Record& b) { return a.data.timeNs < b.data.timeNs; });
-    for (const Record& record : m_records)
-        if (!record.failed)
-            sink(kernelCaptureLine(record.data, m_files[record.file].path));
+    m_sink("# device read requests " + std::to_string(c.deviceReads) + ", of the files " +
+           std::to_string(c.mappedReads) + " (reading several files " + std::to_string(c.severalFiles) +
+           ", partly outside the files " + std::to_string(c.partial) + ", completion not seen " +
+           std::to_string(c.unfinished) + ", failed " + std::to_string(c.failed) + ", issued again " +
+           std::to_string(c.requeued) + "); page-cache fills " + std::to_string(c.fills) + "; lost events " +
+           std::to_string(c.lostEvents) + "\n");
+    m_sink("# read calls " + std::to_string(c.calls) + ", of the files " + std::to_string(c.callsOfFiles) +
+           " (failed " + std::to_string(c.failedCalls) + "); calls whose entry was not seen " +
+           std::to_string(c.unseenEntries) + "\n");
 }
 
 } // namespace la

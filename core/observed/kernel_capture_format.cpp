@@ -2,6 +2,7 @@
 #include "kernel_capture_format.h"
 
 #include "checked_math.h"
+#include "message_text.h"
 #include "text_cursor.h"
 
 namespace la {
@@ -39,6 +40,19 @@ bool word(TextCursor& c, std::string_view& value) {
 }
 
 } // namespace
+
+std::string kernelCaptureVersionProblem(std::string_view header) {
+    TextCursor c(header);
+    std::uint64_t version = 0;
+    if (!c.consume(kKernelCaptureHeaderPrefix))
+        return {};
+    if (c.readUnsigned(version) && c.atEnd() && version >= 1 && version <= kKernelCaptureVersion)
+        return {};
+    return "it is a kernel capture of version '" +
+           excerpt(header.substr(kKernelCaptureHeaderPrefix.size()), 20) +
+           "', and this Lookahead reads versions 1 to " + std::to_string(kKernelCaptureVersion) +
+           ": import it with the Lookahead that captured it, or capture again";
+}
 
 std::string kernelCaptureLine(const KernelCaptureRecord& record, std::string_view path) {
     static constexpr std::string_view kWords[] = {"read ", "fill ", "call "};

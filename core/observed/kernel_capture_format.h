@@ -10,7 +10,8 @@
 namespace la {
 
 // The first line of a kernel capture (docs/trace-import.md, "Kernel captures"); it identifies the
-// format and its version (1 has no call lines; both are read). The lines after it:
+// format and its version (1 has no call lines; both are read, later ones are refused). The lines
+// after it, each written when what it records is complete (nearly in time order; the import sorts):
 //   read TIME_NS DURATION_NS PID COMM RWBS OFFSET BYTES PATH   a device read of part of PATH
 //   fill TIME_NS PID COMM OFFSET BYTES PATH                    pages of PATH entering the page cache
 //   call TIME_NS DURATION_NS PID COMM OFFSET BYTES PATH        a read system call of the traced
@@ -21,6 +22,11 @@ namespace la {
 // byte below '!' in COMM, below ' ' in PATH, '\\' and 0x7f).
 inline constexpr std::string_view kKernelCaptureHeaderPrefix = "# lookahead kernel capture ";
 inline constexpr std::string_view kKernelCaptureHeader = "# lookahead kernel capture 2";
+inline constexpr int kKernelCaptureVersion = 2;
+
+// Why a kernel capture whose first line is `header` cannot be read: a version this Lookahead does
+// not know (a newer one's lines may mean something else). Empty when it can.
+std::string kernelCaptureVersionProblem(std::string_view header);
 
 enum class KernelRecordKind : std::uint8_t { DeviceRead, Fill, Call };
 

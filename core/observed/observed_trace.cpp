@@ -38,15 +38,18 @@ std::string ObservedTrace::waitsScope() const {
     if (!waitsKnown())
         return "not in the trace: " + std::to_string(processes.size()) +
                " processes read the relation, and which one ran the scan is not known";
+    // --trace-backend names a PostgreSQL backend; the only process that read the file may be any
+    // program (cat, dd, a scan of ours).
+    const bool named = backendBasis == "--trace-backend";
+    const std::string who = named ? "the backend" : "the reader";
     if (!backend)
-        return "the backend's own reads";
+        return who + "'s own reads";
     const bool backendRead = std::find(processes.begin(), processes.end(), *backend) != processes.end();
     const std::size_t others = processes.size() - (backendRead ? 1 : 0);
-    std::string scope =
-        "the backend's own reads (pid " + std::to_string(*backend) + ", " + backendBasis + ")";
+    std::string scope = who + "'s own reads (pid " + std::to_string(*backend) + ", " + backendBasis + ")";
     if (others > 0)
-        scope += "; its waits for the reads of " + std::to_string(others) +
-                 " other process(es), I/O workers, are not in a syscall trace";
+        scope += "; its waits for the reads of " + std::to_string(others) + " other process(es)" +
+                 (named ? ", I/O workers," : "") + " are not in a syscall trace";
     return scope;
 }
 

@@ -21,6 +21,7 @@ struct ObservedRead {
     std::uint32_t nblocks = 0;
     std::uint32_t process = 0; // index into ObservedTrace::processes
     ReadSource source = ReadSource::Unknown;
+    bool readAhead = false; // a device read of the kernel's own read-ahead (a capture without calls)
 };
 
 // A device read request of the relation's blocks (a kernel capture), beside the reads the program made.
@@ -33,7 +34,7 @@ struct ObservedDeviceRead {
 };
 
 // The consumer waited for a read: Lookahead's own CSV records each; in a syscall trace, every read
-// the backend made itself (docs/trace-import.md §5).
+// the reader made itself but the kernel's read-ahead (docs/trace-import.md §5).
 struct ObservedWait {
     std::int64_t timeNs = 0;
     std::uint32_t read = 0; // index into ObservedTrace::reads

@@ -4,6 +4,7 @@
 #include "block_size.h"
 #include "checked_math.h"
 #include "input_error.h"
+#include "kernel_capture_format.h"
 #include "message_text.h"
 #include "segment_path.h"
 #include "strace_parser.h"
@@ -243,6 +244,7 @@ public:
         if (line.durationNs >= 0)
             m_trace.hasDurations = true;
         read.process = processIndex(line.pid);
+        read.readAhead = line.readAhead;
         if (m_trace.format == TraceFormat::LookaheadCsv)
             m_byIoId[line.ioId] = static_cast<std::uint32_t>(m_trace.reads.size());
         m_trace.reads.push_back(read);
@@ -431,6 +433,14 @@ TraceFormat formatOf(const TraceImportRequest& request, const std::vector<std::s
     return *detected;
 }
 
+// A format whose first line says its version: one this Lookahead does not know is refused.
+void requireKnownVersion(TraceFormat format, const std::string& path, const std::string& firstLine) {
+    if (format != TraceFormat::Kernel)
+        return;
+    if (const std::string problem = kernelCaptureVersionProblem(firstLine); !problem.empty())
+        throw InputError("trace " + quoted(path) + ": " + problem);
+}
+
 std::string badLinesShown(const ScanStats& stats) {
     std::string shown;
     for (const std::string& bad : stats.firstBad)
@@ -568,8 +578,9 @@ void attributeWaits(const TraceImportRequest& request, ObservedTrace& trace) {
         return;
     }
     const auto index = static_cast<std::uint32_t>(found - trace.processes.begin());
+    // The kernel's read-ahead is issued in the reader's task, which goes on without waiting for it.
     for (std::size_t i = 0; i < trace.reads.size(); ++i)
-        if (trace.reads[i].process == index)
+        if (trace.reads[i].process == index && !trace.reads[i].readAhead)
             trace.waits.push_back({trace.reads[i].startNs, static_cast<std::uint32_t>(i)});
 }
 
@@ -623,7 +634,9 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
                                          const TraceImportCallbacks& callbacks) {
     LineReader reader(request.path);
     ObservedTrace trace;
-    trace.format = formatOf(request, firstLines(reader, request.path));
+    const std::vector<std::string> first = firstLines(reader, request.path);
+    trace.format = formatOf(request, first);
+    requireKnownVersion(trace.format, request.path, first.front());
 
     ScanProgress progress{callbacks.progress, callbacks.cancel, 0, 2 * reader.size()};
     const std::string_view wanted =
