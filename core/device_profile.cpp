@@ -2,7 +2,6 @@
 #include "device_profile.h"
 
 #include "input_error.h"
-#include "sim_device.h"
 
 #include <algorithm>
 #include <cmath>
@@ -155,12 +154,6 @@ std::int64_t DeviceProfile::serviceNs(int depth, std::uint32_t nblocks, double u
     if (nblocks > 1)
         ns += double(nblocks - 1) * extraBlockNs(depth);
     return std::max<std::int64_t>(1, std::llround(ns));
-}
-
-void useDeviceProfile(SimDeviceConfig& device, std::shared_ptr<const DeviceProfile> profile) {
-    if (profile)
-        device.parallelism = profile->parallelism;
-    device.profile = std::move(profile);
 }
 
 LatencyFigures latencyFigures(int depth, std::vector<double>& latenciesNs, double seconds) {

@@ -11,8 +11,6 @@
 
 namespace la {
 
-struct SimDeviceConfig;
-
 // The latency quantiles a device profile records, as fractions: the minimum (0) and maximum (1)
 // close the distribution, so a service time can be drawn from it (docs/simulated-device.md,
 // "Calibrated profiles").
@@ -74,10 +72,6 @@ std::string checkDeviceProfile(const DeviceProfile& profile);
 // The smallest measured depth whose IOPS reach 90 % of the best measured: beyond it, more requests
 // only queue.
 int effectiveParallelism(const std::vector<LatencyFigures>& random);
-
-// Makes the simulated device `device` behave as `profile` says, its parallelism included (nullptr:
-// back to its fixed service time).
-void useDeviceProfile(SimDeviceConfig& device, std::shared_ptr<const DeviceProfile> profile);
 
 // Figures from raw latencies (nanoseconds, any order; sorted here) measured over `seconds`.
 LatencyFigures latencyFigures(int depth, std::vector<double>& latenciesNs, double seconds);

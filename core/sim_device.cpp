@@ -34,6 +34,12 @@ std::int64_t SimDevice::jittered(std::int64_t service) {
                                      (1.0 + m_config.jitter * (2.0 * m_rng.uniform() - 1.0)));
 }
 
+void useDeviceProfile(SimDeviceConfig& device, std::shared_ptr<const DeviceProfile> profile) {
+    if (profile)
+        device.parallelism = profile->parallelism;
+    device.profile = std::move(profile);
+}
+
 std::int64_t SimDevice::profiled(std::int64_t at, std::uint32_t nblocks) {
     // The reads still under way at `at` are the channels busy past it: the ring's latest times.
     int depth = 1;

@@ -39,6 +39,10 @@ struct SimDeviceConfig {
     std::optional<IoWorkerSettings> workers;
 };
 
+// Makes the simulated device `device` behave as `profile` says, its parallelism included (nullptr:
+// back to its fixed service time).
+void useDeviceProfile(SimDeviceConfig& device, std::shared_ptr<const DeviceProfile> profile);
+
 // From the postmaster's fork to a new worker's first look at the queue (docs/simulated-device.md).
 inline constexpr std::int64_t kSimWorkerLaunchDelayNs = 2'000'000;
 

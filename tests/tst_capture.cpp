@@ -3,8 +3,8 @@
 // requests mapped to file offsets through extents, tracefs lines read, the capture format, the
 // refusal without privileges; and, as root, Lookahead's own scans of a real file captured and
 // compared with the reads the scan itself records.
+#include "capture/make_tracer.h"
 #include "capture/tracefs.h"
-#include "capture/tracer.h"
 #include "child_process.h"
 #include "cli_process.h"
 #include "io/unique_fd.h"

@@ -69,6 +69,4 @@ private:
     std::vector<std::string> m_notes;
 };
 
-std::unique_ptr<Tracer> makeTracer(TracerKind kind);
-
 } // namespace la

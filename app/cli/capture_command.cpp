@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/capture_command.h"
 
+#include "capture/make_tracer.h"
 #include "capture/tracefs.h"
-#include "capture/tracer.h"
 #include "experiment/signal_cancel.h"
 #include "input_error.h"
 #include "io/input_file.h"

@@ -7,6 +7,7 @@
 #include "io/output_file.h"
 #include "message_text.h"
 #include "session/provenance.h"
+#include "sim_device.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

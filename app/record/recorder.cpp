@@ -2,6 +2,7 @@
 #include "record/recorder.h"
 
 #include "buffer_strategy.h"
+#include "capture/make_tracer.h"
 #include "capture/tracefs.h"
 #include "experiment/explain_output.h"
 #include "input_error.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "tracer.h"
+#include "make_tracer.h"
 
 #include "kernel_tracer.h"
 #include "strace_tracer.h"
