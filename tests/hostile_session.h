@@ -13,6 +13,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace la::test {
 
 constexpr int kSessionTimeoutMs = 60'000;
@@ -48,14 +50,20 @@ inline QString sqlite3Tool() {
     return QStandardPaths::findExecutable(QStringLiteral("sqlite3"));
 }
 
-// Runs `sql` on the database at `path` with the sqlite3 tool; true if it succeeded.
-inline bool runSql(const QString& path, const QString& sql) {
+// Runs `sql` on the database at `path` with the sqlite3 tool: what it printed, or nullopt if it failed.
+inline std::optional<QString> querySql(const QString& path, const QString& sql) {
     QProcess tool;
     tool.start(sqlite3Tool(), {path, sql});
     const CliResult r = finishProcess(tool, kSessionTimeoutMs);
-    if (r.exitCode != 0)
+    if (r.exitCode != 0) {
         qWarning("sqlite3 failed (%d): %s", r.exitCode, qPrintable(r.err));
-    return r.exitCode == 0;
+        return std::nullopt;
+    }
+    return r.out.trimmed();
+}
+
+inline bool runSql(const QString& path, const QString& sql) {
+    return querySql(path, sql).has_value();
 }
 
 // A copy of `from` at `to` damaged by `sql`.

@@ -184,6 +184,7 @@ private slots:
     void ftraceLinesAreRead();
     void captureLinesRoundTrip();
     void captureReissuedAndFailedRequests();
+    void lostEventsAreSaid();
     void callsAreToldByTheFileTheKernelNames();
     void accessProblemNamesWhatIsMissing();
     void nonRootIsRefused();
@@ -468,6 +469,34 @@ void TestCapture::captureReissuedAndFailedRequests() {
     QVERIFY2(text.find("read 800 - 7 pg RS 24576 8192 /f\n") != std::string::npos, text.c_str());
     QVERIFY2(text.find("# the end\n") != std::string::npos, text.c_str());
     QVERIFY2(text.find("read 500") == std::string::npos, text.c_str()); // the failed read is left out
+}
+
+// Events the kernel's ring buffer dropped were a count in a "#" line only: the import said nothing
+// and drew a capture short of half its reads as whole. It warns now.
+void TestCapture::lostEventsAreSaid() {
+    std::string text;
+    KernelCapture capture({{"/f", kernelDevice(8, 1), 12}}, ExtentMap{},
+                          [&](std::string_view bytes) { text.append(bytes); });
+    capture.begin({});
+    FtraceEvent lost;
+    lost.kind = FtraceEventKind::Lost;
+    lost.lost = 5;
+    capture.add(lost);
+    capture.end({});
+    QCOMPARE(capture.counts().lostEvents, std::uint64_t(5));
+    // The calls that were not lost, after the header.
+    const std::size_t afterHeader = text.find('\n') + 1;
+    text.insert(afterHeader, "call 1000 500 7 pg 0 8192 /f\ncall 2000 500 7 pg 8192 8192 /f\n");
+    const QString file = m_dir.filePath(QStringLiteral("lost.capture"));
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    QVERIFY(out.write(text.data(), qint64(text.size())) == qint64(text.size()));
+    out.close();
+    const CliResult imported =
+        runLookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"), file}, 60'000);
+    QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+    QVERIFY2(imported.err.contains(QLatin1String("warning: the capture lost 5 of the kernel's events")),
+             qPrintable(imported.err));
 }
 
 // A call's file is the one the kernel names inside it (the page-cache lookup of a buffered read,

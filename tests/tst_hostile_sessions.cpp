@@ -40,6 +40,7 @@ private slots:
     void hugeSummaryJsonCostsLittle_data();
     void hugeSummaryJsonCostsLittle();
     void saveOnFullFileSystemSaysSo();
+    void longCommandLineIsKeptOpenable();
 
 private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
@@ -329,6 +330,16 @@ void TestHostileSessions::hugeSummaryJsonCostsLittle_data() {
                "UPDATE runs SET summary_json = json_set(summary_json, '$.repeat_summaries', (SELECT "
                "json_group_array(json('{}')) FROM n)) WHERE run = 1")
         << QStringLiteral("run 1 keeps 100000 repeats' summaries, more than 100");
+    // 3,000,000 summary rows (and options rows) were read and held (540 MB), then ignored: counted,
+    // no further than a run can have, and refused.
+    for (const char* table : {"summary", "options"})
+        QTest::newRow(qPrintable(QStringLiteral("3,000,000 %1 rows").arg(QLatin1String(table))))
+            << QStringLiteral(
+                   "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) "
+                   "INSERT INTO %1 SELECT 0, 'junk_' || i, 'x' FROM n")
+                   .arg(QLatin1String(table))
+            << QStringLiteral("its table %1 holds more than the 4096 rows a run has at most")
+                   .arg(QLatin1String(table));
 }
 
 // Memory is bounded by what is shown of a session (issue 42 defect 7): measured on the built binary.
@@ -371,6 +382,27 @@ void TestHostileSessions::saveOnFullFileSystemSaysSo() {
              qPrintable(r.err));
     QVERIFY2(!r.err.contains(QStringLiteral("internal error")), qPrintable(r.err));
     QCOMPARE(left, QStringList());
+}
+
+// A 70,000-character command line (a long query) was saved whole, past the 64 KiB a reader takes of
+// a provenance entry, and the session Lookahead had just written was refused as damaged. It is cut
+// where it is written, saying so.
+void TestHostileSessions::longCommandLineIsKeptOpenable() {
+    const QString file = path(QStringLiteral("long.lookahead"));
+    const CliResult saved =
+        lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("seq"),
+                   QStringLiteral("--pattern-blocks"), QStringLiteral("256"), QStringLiteral("--eic"),
+                   QString(70'000, QLatin1Char('0')) + QStringLiteral("16"), QStringLiteral("--save"), file});
+    QVERIFY2(saved.exitCode == 0, qPrintable(saved.err.left(500)));
+    const CliResult opened = lookahead({QStringLiteral("--headless"), QStringLiteral("--open"), file,
+                                        QStringLiteral("--summary-json"), path(QStringLiteral("long.json"))});
+    QVERIFY2(opened.exitCode == 0, qPrintable(opened.err.left(500)));
+    const QString commandLine =
+        la::test::querySql(file, QStringLiteral("SELECT value FROM provenance WHERE key = 'command_line'"))
+            .value_or(QString());
+    QVERIFY2(commandLine.size() <= 65536 && commandLine.contains(QStringLiteral(" bytes more not kept]")),
+             qPrintable(commandLine.right(200)));
+    QFile::remove(file);
 }
 
 QTEST_MAIN(TestHostileSessions)

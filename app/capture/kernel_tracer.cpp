@@ -472,6 +472,10 @@ QString KernelTracer::stop() {
     }
     lines.insert(lines.end(), notes().begin(), notes().end());
     m_capture->end(lines);
+    if (const std::uint64_t lost = m_capture->counts().lostEvents; lost > 0)
+        warn("the kernel dropped " + std::to_string(lost) +
+             " of the capture's events (its ring buffer filled faster than it was read): reads are missing "
+             "from the capture; capture again with --no-calls, or a shorter command");
     try {
         if (!m_writeError.empty())
             throw IoError(m_writeError);

@@ -61,12 +61,16 @@ public:
     // A line the file states about the capture (`# TEXT`), such as its wall time and the tracer's
     // overhead; written by stop().
     void addNote(const std::string& text) { m_notes.push_back(text); }
+    // What the user must hear about the capture stop() published (events the kernel dropped).
+    const std::vector<std::string>& warnings() const { return m_warnings; }
 
 protected:
     const std::vector<std::string>& notes() const { return m_notes; }
+    void warn(const std::string& text) { m_warnings.push_back(text); }
 
 private:
     std::vector<std::string> m_notes;
+    std::vector<std::string> m_warnings;
 };
 
 } // namespace la

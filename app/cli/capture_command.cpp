@@ -457,6 +457,8 @@ int runCaptureCommand(const std::vector<std::string>& args) {
         if (const QString error = tracer->stop(); !error.isEmpty())
             throw IoError("capture: " + error.toStdString());
         say(std::string(ended ? "" : "interrupted; ") + "capture written to " + parsed.out);
+        for (const std::string& warning : tracer->warnings())
+            say("warning: " + warning);
         say(cost);
         if (command && commandStatus != 0)
             say("the command exited with status " + std::to_string(commandStatus));

@@ -84,8 +84,16 @@ std::string kernelCaptureLine(const KernelCaptureRecord& record, std::string_vie
 
 LineKind parseKernelCaptureLine(std::string_view line, TraceLine& out) {
     out = TraceLine{};
-    if (line.starts_with('#'))
+    if (line.starts_with('#')) {
+        // The capture's closing count of what the kernel dropped: reads missing from the file.
+        constexpr std::string_view kLost = "; lost events ";
+        if (const std::size_t at = line.find(kLost); at != std::string_view::npos) {
+            TextCursor lost(line.substr(at + kLost.size()));
+            if (!lost.readUnsigned(out.lostEvents))
+                out.lostEvents = 0;
+        }
         return out.kind = LineKind::Other;
+    }
     TextCursor c(line);
     const bool fill = c.consume("fill ");
     const bool call = !fill && c.consume("call ");

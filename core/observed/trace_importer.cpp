@@ -497,6 +497,11 @@ Selection choose(const TraceImportRequest& request, const Inventory& inventory,
 
 // What the import noticed that the user should know, besides the counters the trace keeps.
 void addNotes(ObservedTrace& trace, const ScanStats& stats, const Collector& collector) {
+    if (stats.lostEvents > 0)
+        trace.notes.push_back("warning: the capture lost " + std::to_string(stats.lostEvents) +
+                              " of the kernel's events (its ring buffer filled faster than it was read): "
+                              "reads are missing, so every figure of this trace falls short; capture again "
+                              "with --no-calls, or a shorter command");
     if (stats.badLines > 0)
         trace.notes.push_back("skipped " + std::to_string(stats.badLines) + " malformed line(s) of " +
                               std::to_string(stats.lines) + ": " + badLinesShown(stats));

@@ -37,6 +37,7 @@ struct TraceLine {
     bool interrupted = false;     // perf: another task cut the call; its end is not in the trace
     std::uint32_t ioId = 0;       // Lookahead CSV: the read's number
     bool readAhead = false;       // kernel capture: the kernel's own read-ahead (RWBS "RA")
+    std::uint64_t lostEvents = 0; // kernel capture: events its ring buffer dropped (a "#" line says)
 };
 
 // What a line may say (docs/trace-import.md, "Bad input"): beyond these it is malformed, so no

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace_scanner.h"
 
+#include "checked_math.h"
 #include "message_text.h"
 
 namespace la {
@@ -121,6 +122,8 @@ bool scanTrace(LineReader& reader, TraceFormat format, TraceVisitor& visitor, Sc
             visitor.deviceRead(line);
             break;
         case LineKind::Other:
+            if (!checkedAdd(stats.lostEvents, line.lostEvents, stats.lostEvents))
+                stats.lostEvents = UINT64_MAX;
             break;
         case LineKind::Bad:
             noteBadLine(reader, text, stats);

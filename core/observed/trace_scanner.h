@@ -34,6 +34,7 @@ struct ScanStats {
     std::uint64_t uringEnters = 0;
     std::uint64_t unmatchedResumes = 0;
     std::uint64_t unfinishedCalls = 0; // "<unfinished ...>" calls that never resumed (left out)
+    std::uint64_t lostEvents = 0;      // events a kernel capture says its ring buffer dropped
 };
 
 struct ScanProgress {

@@ -325,6 +325,17 @@ void bindText(sqlite3_stmt* statement, int column, const std::string& text) {
     sqlite3_bind_text(statement, column, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
 }
 
+// `text` within the `limit` bytes a reader takes (a very long query on the command line): cut on a
+// character's boundary, saying how much was left out, so that the file stays one Lookahead opens.
+std::string fitted(const std::string& text, int limit) {
+    if (text.size() <= std::size_t(limit))
+        return text;
+    std::size_t keep = std::size_t(limit) - 64;
+    while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80)
+        --keep;
+    return text.substr(0, keep) + "… [" + std::to_string(text.size() - keep) + " bytes more not kept]";
+}
+
 void bindValue(sqlite3_stmt* statement, int column, const std::string& text) {
     bindText(statement, column, text);
 }
@@ -361,7 +372,7 @@ void SessionWriter::setProvenance(const NameValues& provenance) {
     sqlite3_stmt* statement = prepare("INSERT OR REPLACE INTO provenance VALUES (?, ?)");
     for (const auto& [key, value] : provenance) {
         bindText(statement, 1, key);
-        bindText(statement, 2, value);
+        bindText(statement, 2, fitted(value, kMaxFactBytes));
         if (sqlite3_step(statement) != SQLITE_DONE)
             fail("provenance");
         sqlite3_reset(statement);
@@ -392,7 +403,7 @@ void SessionWriter::beginRun(const SessionRun& run) {
     for (const auto& [name, value] : run.options) {
         sqlite3_bind_int64(option, 1, m_run);
         bindText(option, 2, name);
-        bindText(option, 3, value);
+        bindText(option, 3, fitted(value, kSessionTextBytes));
         if (sqlite3_step(option) != SQLITE_DONE)
             fail("options");
         sqlite3_reset(option);
@@ -466,7 +477,7 @@ void SessionWriter::endRun(const NameValues& summary, const std::string& summary
     for (const auto& [name, value] : summary) {
         sqlite3_bind_int64(field, 1, m_run);
         bindText(field, 2, name);
-        bindText(field, 3, value);
+        bindText(field, 3, fitted(value, kSessionTextBytes));
         if (sqlite3_step(field) != SQLITE_DONE)
             fail("summary");
         sqlite3_reset(field);
@@ -772,11 +783,25 @@ std::string SessionReader::summaryJson(std::int64_t rowid, const std::string& wh
 }
 
 void SessionReader::readRunFields() {
+    // Counted before any is read, and no further than the most the runs can have: millions of rows
+    // would be read, held and never shown.
+    const std::int64_t most = static_cast<std::int64_t>(m_runs.size()) * kSessionFieldsPerRun;
+    for (const char* table : {"options", "summary"}) {
+        const std::string count =
+            joined({"SELECT count(*) FROM (SELECT 1 FROM ", table, " LIMIT ", std::to_string(most + 1), ")"});
+        if (scalar(count.c_str()) > most)
+            damaged(joined({"its table ", table, " holds more than the ",
+                            std::to_string(kSessionFieldsPerRun), " rows a run has at most"}));
+    }
     const auto runOf = [&](sqlite3_stmt* s, const char* table) -> SessionRun& {
         const std::int64_t last = static_cast<std::int64_t>(m_runs.size()) - 1;
-        return m_runs[static_cast<std::size_t>(whole(s, 0, 0, last, [&] {
+        SessionRun& run = m_runs[static_cast<std::size_t>(whole(s, 0, 0, last, [&] {
             return joined({"a row of table ", table, " names a run that"});
         }))];
+        if (std::int64_t(run.options.size() + run.summary.size()) >= 2 * kSessionFieldsPerRun)
+            damaged(joined({"its table ", table, " holds more than the ",
+                            std::to_string(kSessionFieldsPerRun), " rows a run has at most"}));
+        return run;
     };
     forEachRow("SELECT run, name, value FROM options ORDER BY run, rowid", std::nullopt,
                [&](sqlite3_stmt* s) {

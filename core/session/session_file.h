@@ -39,6 +39,8 @@ std::string sessionLabel(std::string_view label);
 // Names, paths and summary texts in a session (a path is at most PATH_MAX, a message one line):
 // what is longer was not written by Lookahead and would only bloat every caption it is shown in.
 inline constexpr int kSessionTextBytes = 4096;
+// Options and summary fields of one run: the tables name a few hundred at most.
+inline constexpr std::int64_t kSessionFieldsPerRun = 4096;
 
 // A run's entry of the summary JSON as a session keeps it: the run's figures and each repeat's
 // summary (at most --repeat's 100, each of fields of at most kSessionTextBytes, in practice a few
