@@ -107,6 +107,8 @@ IndexPages indexPagesOf(const QJsonObject& server, std::uint64_t sharedRead, std
     const QString index = server.value(QStringLiteral("index")).toString();
     if (const std::optional<std::uint64_t> bitmap = wholeIn(server, "index_shared_read")) {
         const std::uint64_t pages = std::min(*bitmap, sharedRead);
+        if (pages == 0)
+            return {};
         return {pages, QStringLiteral("%1 pages of the index %2, which the Bitmap Index Scan read (its own "
                                       "shared read, counted in the heap scan's)")
                            .arg(count(pages), server.value(QStringLiteral("bitmap_index")).toString())};
