@@ -202,9 +202,13 @@ void Dashboard::setNotes(const QStringList& notes) {
         auto* item = new QListWidgetItem(note, m_notes);
         item->setToolTip(note);
     }
-    m_notes->scrollToBottom();
-    if (!m_live)
+    // While a run goes, the newest notice; once over, from the first note (the reconciliation).
+    if (m_live) {
+        m_notes->scrollToBottom();
+    } else {
+        m_notes->scrollToTop();
         showNotes();
+    }
 }
 
 QStringList Dashboard::notes() const {
@@ -273,6 +277,8 @@ void Dashboard::setLive(bool live) {
     m_summary->setLive(live);
     if (!live) {
         m_autoHi = 0.0;
+        // Once over, the notes are read from the first (the reconciliation, the recording's).
+        m_notes->scrollToTop();
         showNotes();
     }
     applyAutoRange();
