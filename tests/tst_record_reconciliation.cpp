@@ -73,6 +73,11 @@ bool checkReconciled(const Recorded& r, const QString& scan) {
                 explain[QStringLiteral("shared_read")].isDouble());
         QVERIFY2(r.out.contains(QStringLiteral("PostgreSQL's EXPLAIN (%1 on ").arg(scan)), qPrintable(r.out));
     }();
+    // What the reader sees after the runs: the reconciliation, then the verdict.
+    for (const QString& line : r.out.split(QLatin1Char('\n')))
+        if (line.startsWith(QLatin1String("figures reconcile")) ||
+            line.startsWith(QLatin1String("FIGURES")) || line.startsWith(QLatin1String("observed ")))
+            qInfo("%s", qPrintable(line));
     const QJsonObject rec = r.doc[QStringLiteral("reconciliation")].toObject();
     qInfo("%s: reconciliation %s", qPrintable(scan),
           QJsonDocument(rec).toJson(QJsonDocument::Compact).constData());
