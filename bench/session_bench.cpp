@@ -99,7 +99,7 @@ bool draw(const la::OpenedSession& session, const std::vector<std::unique_ptr<la
     for (const auto& trace : traces)
         shown.push_back(trace.get());
     dashboard.setRuns(shown);
-    dashboard.setVerdict(la::variantVerdict(session.experiment.runs, session.summaries));
+    dashboard.setVerdict(la::variantVerdict(session.experiment, session.summaries));
     dashboard.setLive(false);
     dashboard.summariesChanged();
     const QImage image = dashboard.renderImage(QSize(1600, 1000), 1.0, QString());

@@ -86,6 +86,10 @@ struct RunSummary {
     // An observed run's server figures from the query's EXPLAIN output, as compact JSON (the summary
     // JSON's "postgresql_explain"); empty without one.
     std::string serverExplain;
+    // The model's misses against PostgreSQL's shared read of the relation and the trace's reads, as
+    // compact JSON (app/experiment/reconciliation.h: the summary JSON's "reconciliation"); empty where
+    // nothing was compared.
+    std::string reconciliation;
     bool cancelled = false;
     std::string error; // non-empty if the run stopped on an error (the trace up to it is kept)
     // A run repeated (--repeat, docs/repeats.md): every repeat's summary in the order they ran, this

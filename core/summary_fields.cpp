@@ -205,6 +205,8 @@ constexpr SummaryField kFields[] = {
                                        kNewerField),
     stored<&RunSummary::traceDisagreements>("trace_disagreements", Both, "Reads the visits do not explain",
                                             "", kCount, kNotInTrace | kNewerField),
+    stored<&RunSummary::reconciliation>("reconciliation", Session, "Reconciliation", "", kText,
+                                        kNotInTrace | kNewerField),
     stored<&RunSummary::cancelled>("cancelled", Both, "Cancelled", "", kOwn),
     stored<&RunSummary::error>("error", Both, "Error", "", kText, kJsonWhenSet),
     derived("mean_read_blocks", "Mean I/O size", "blocks", fixed(2), 0, meanReadBlocks),

@@ -11,12 +11,14 @@
 #include "gui/run_setup_panel.h"
 #include "model/summary_rows.h"
 #include "pg_server.h"
+#include "qcp.h"
 #include "test_files.h"
 #include "window_harness.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QProcess>
@@ -24,6 +26,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -70,6 +73,7 @@ private slots:
     void failedStartLeavesNothingGoing();
     void indexDialogKeepsWhatWasTyped();
     void explainAndBackendFromThePanel();
+    void figuresThatDisagreeOpenWithABanner();
 
 private:
     // Runs the window's experiment and waits until it is over and drawn; fails on any error dialog.
@@ -394,6 +398,46 @@ void TestGuiObserved::explainAndBackendFromThePanel() {
     // Both windows' titles name the session they show.
     QCOMPARE(window.windowTitle(), QStringLiteral("explain.lookahead"));
     QCOMPARE(reopened.windowTitle(), QStringLiteral("explain.lookahead"));
+}
+
+// The EXPLAIN of another cache state (2,048 blocks read where the traced scan read 983): the model on
+// the scan's visits cannot agree with it, and the window opens with that, in a banner above the
+// verdict and in the status bar, naming the counts and the likely cause.
+void TestGuiObserved::figuresThatDisagreeOpenWithABanner() {
+    const QString fixtures = QStringLiteral(LOOKAHEAD_SHARED_FIXTURES);
+    const QString dir = fixtures + QStringLiteral("/pg19-io-workers/seq-random-6pct-uncached");
+    MainWindow window;
+    window.resize(1400, 900);
+    window.applyStartup(cliOptions(kSmallRun));
+    window.show();
+    window.setupPanel()->setExplainPath(fixtures +
+                                        QStringLiteral("/pg19-calibration/K1/sync/r1/explain.txt"));
+    QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
+    window.inputs()->importTraceFile(dir + QStringLiteral("/io-workers.strace"));
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(imported.first().first().toString(), QString());
+    window.inputs()->openBlockList(dir + QStringLiteral("/blocks.txt"));
+    runAndCheck(window, 16384);
+    if (QTest::currentTestFailed())
+        return;
+    const QString banner = window.dashboard()->reconciliation();
+    QVERIFY2(
+        banner.startsWith(QStringLiteral("FIGURES DISAGREE: the model missed 983 blocks of t, PostgreSQL "
+                                         "read 2,048 (EXPLAIN's shared read), the trace shows 983")),
+        qPrintable(banner));
+    QVERIFY2(banner.contains(QStringLiteral("likely cause: ")), qPrintable(banner));
+    auto* shown = window.dashboard()->findChild<QLabel*>(QStringLiteral("reconciliationBanner"));
+    QVERIFY(shown && shown->isVisible());
+    QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("FIGURES DISAGREE")),
+             qPrintable(window.statusBar()->currentMessage()));
+    // The import's notes are listed too, as the command line prints them.
+    QVERIFY2(!window.dashboard()->notes().filter(QStringLiteral("merged the reads of")).isEmpty(),
+             qPrintable(window.dashboard()->notes().join(QLatin1Char('\n'))));
+    if (const QString shots = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS"); !shots.isEmpty()) {
+        for (QCustomPlot* plot : window.findChildren<QCustomPlot*>())
+            plot->replot();
+        window.grab().save(shots + QStringLiteral("/reconciliation-banner.png"));
+    }
 }
 
 QTEST_MAIN(TestGuiObserved)

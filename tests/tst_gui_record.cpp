@@ -3,15 +3,20 @@
 // backward index scan and the window replays it beside its model; Cancel in the middle leaves the
 // server clean. With LOOKAHEAD_SCREENSHOTS=DIR the window after the recording is saved there.
 #include "dashboard.h"
+#include "gui/input_openers.h"
 #include "gui/main_window.h"
 #include "gui/record_dialog.h"
 #include "gui/recordings.h"
+#include "gui/session_files.h"
 #include "pg_server.h"
 #include "qcp.h"
 #include "window_harness.h"
 
+#include <QJsonArray>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -100,11 +105,65 @@ void TestGuiRecord::recordedQueryIsReplayedBesideItsModel() {
     QCOMPARE(runs[1].misses, runs[0].blocks); // every heap block read once, from a cold start
     QVERIFY(runs[1].hits > 0);
     QCOMPARE(m_server.tracedProcesses(), QStringList());
+    // The recording's notes, as the command line prints them, are listed under the verdict (first
+    // the reconciliation of figures that agree), with their count in the status bar.
+    const QJsonArray recordedNotes = experiment.recorded.value(QStringLiteral("notes")).toArray();
+    QVERIFY(!recordedNotes.isEmpty());
+    const QStringList shown = window.dashboard()->notes();
+    for (const QJsonValue& note : recordedNotes)
+        QVERIFY2(shown.contains(note.toString()), qPrintable(note.toString()));
+    QVERIFY2(shown.filter(QStringLiteral("PostgreSQL 15 has no read stream")).size() == 1,
+             qPrintable(shown.join(QLatin1Char('\n'))));
+    QVERIFY2(shown.first().startsWith(QStringLiteral("figures reconcile: the model missed")),
+             qPrintable(shown.first()));
+    QVERIFY(window.dashboard()->reconciliation().isEmpty()); // no banner: nothing disagrees
+    auto* count = window.findChild<QLabel*>(QStringLiteral("notesCount"));
+    QVERIFY(count && count->isVisible());
+    QCOMPARE(count->text(), QStringLiteral("%1 notes").arg(shown.size()));
     if (const QString dir = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS"); !dir.isEmpty()) {
         for (QCustomPlot* plot : window.findChildren<QCustomPlot*>())
             plot->replot();
         window.grab().save(dir + QStringLiteral("/recorded-query.png"));
     }
+
+    // Kept in the session, and listed again on reopening it.
+    QTemporaryDir dir;
+    const QString session = dir.filePath(QStringLiteral("recorded.lookahead"));
+    QSignalSpy saved(window.sessions(), &SessionFiles::saved);
+    QCOMPARE(window.sessions()->save(session), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(saved.first().at(1).toString(), QString());
+    {
+        MainWindow reopened;
+        reopened.applyStartup(cliOptions({}));
+        QSignalSpy opened(reopened.sessions(), &SessionFiles::opened);
+        reopened.sessions()->open(session);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
+        QCOMPARE(opened.first().at(1).toString(), QString());
+        QVERIFY(waitIdle(reopened));
+        for (const QJsonValue& note : recordedNotes)
+            QVERIFY2(reopened.dashboard()->notes().contains(note.toString()), qPrintable(note.toString()));
+    }
+
+    // A trace of another program (ls) imported over the recorded index scan is refused, with the
+    // command line's words, not joined to the scan.
+    const QString ls = dir.filePath(QStringLiteral("ls.strace"));
+    QProcess strace;
+    strace.start(QStringLiteral("strace"),
+                 {QStringLiteral("-f"), QStringLiteral("-ttt"), QStringLiteral("-T"), QStringLiteral("-yy"),
+                  QStringLiteral("-e"), QStringLiteral("trace=read,pread64"), QStringLiteral("-o"), ls,
+                  QStringLiteral("ls"), QStringLiteral("/")});
+    QVERIFY(strace.waitForFinished(60'000) && strace.exitCode() == 0);
+    QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
+    window.inputs()->importTraceFile(ls);
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
+    const QString refused = imported.first().first().toString();
+    QVERIFY2(refused.startsWith(QStringLiteral("trace '%1' has no reads of the table ").arg(ls)) &&
+                 refused.contains(QStringLiteral("import a trace of that table's scan")),
+             qPrintable(refused));
+    QVERIFY(window.errorDialog());
+    QVERIFY(window.inputs()->importedTrace()); // the recording's trace stays
+    QVERIFY(window.inputs()->importedTrace()->relation != ls.toStdString());
 }
 
 void TestGuiRecord::cancelInTheMiddleLeavesTheServerClean() {

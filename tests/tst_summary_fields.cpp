@@ -231,7 +231,7 @@ void TestSummaryFields::sessionIsTheTable() {
         "os_cache_resident_before os_cache_resident_after pg.index_blocks pg.leaf_pages pg.tids "
         "pg.posting_lists pg.dead_items pg.visits pg.distinct_blocks pg.ascending_steps "
         "pg.descending_steps pg.random_steps pg.checksums cache_from_trace server_explain "
-        "trace_disagreements "
+        "trace_disagreements reconciliation "
         "cancelled error");
     QCOMPARE(tableNames(&SummaryField::inSession), documented);
     QCOMPARE(namesOf(summaryFields(everyFigureSet())), documented);

@@ -22,7 +22,7 @@ QString verdictOf(const Experiment& experiment) {
     std::vector<RunSummary> summaries;
     for (const RunVariant& run : experiment.runs)
         summaries.push_back(runScan(run.config, run.policy, {}));
-    return variantVerdict(experiment.runs, summaries);
+    return variantVerdict(experiment, summaries);
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QListWidget>
 #include <QPainter>
 #include <QScrollArea>
 #include <QSplitter>
@@ -64,10 +65,20 @@ constexpr ViewSpec kViews[] = {
 } // namespace
 
 Dashboard::Dashboard(QWidget* parent)
-    : QWidget(parent), m_verdict(new QLabel(this)), m_stale(new QLabel(this)),
+    : QWidget(parent), m_reconciliation(new QLabel(this)), m_verdict(new QLabel(this)),
+      m_stale(new QLabel(this)), m_notes(new QListWidget(this)),
       m_splitter(new QSplitter(Qt::Vertical, this)), m_summary(new SummaryPanel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    // A banner, not a line among others: figures that do not agree are what the reader must see first.
+    m_reconciliation->setObjectName(QStringLiteral("reconciliationBanner"));
+    m_reconciliation->setWordWrap(true);
+    m_reconciliation->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_reconciliation->setStyleSheet(QStringLiteral("QLabel { background: #fdecea; color: #8e1b10; border: "
+                                                   "1px solid #e6a39b; padding: 4px; font-weight: bold; }"));
+    m_reconciliation->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
+    m_reconciliation->setVisible(false);
+    layout->addWidget(m_reconciliation);
     QFont verdictFont = m_verdict->font();
     verdictFont.setBold(true);
     m_verdict->setFont(verdictFont);
@@ -83,6 +94,13 @@ Dashboard::Dashboard(QWidget* parent)
     header->addWidget(m_verdict, 1);
     header->addWidget(m_stale);
     layout->addLayout(header);
+    // The notes: four lines high, scrolled beyond, each note selectable and in full in its tooltip.
+    m_notes->setObjectName(QStringLiteral("notesList"));
+    m_notes->setWordWrap(true);
+    m_notes->setAlternatingRowColors(true);
+    m_notes->setFixedHeight(4 * QFontMetrics(m_notes->font()).lineSpacing() + 2 * m_notes->frameWidth() + 6);
+    m_notes->setVisible(false);
+    layout->addWidget(m_notes);
     // Below the views' minimum heights (a small window) the views scroll rather than squeeze.
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(m_splitter);
@@ -169,6 +187,41 @@ void Dashboard::setVerdict(const QString& verdict) {
     fitVerdict();
 }
 
+void Dashboard::setReconciliation(const QString& text) {
+    m_reconciliationText = text;
+    m_reconciliation->setText(text);
+    m_reconciliation->setToolTip(text);
+    m_reconciliation->setVisible(!text.isEmpty());
+}
+
+void Dashboard::setNotes(const QStringList& notes) {
+    if (notes == this->notes())
+        return;
+    m_notes->clear();
+    for (const QString& note : notes) {
+        auto* item = new QListWidgetItem(note, m_notes);
+        item->setToolTip(note);
+    }
+    // While a run goes, the newest notice; once over, from the first note (the reconciliation).
+    if (m_live) {
+        m_notes->scrollToBottom();
+    } else {
+        m_notes->scrollToTop();
+        showNotes();
+    }
+}
+
+QStringList Dashboard::notes() const {
+    QStringList notes;
+    for (int i = 0; i < m_notes->count(); ++i)
+        notes << m_notes->item(i)->text();
+    return notes;
+}
+
+void Dashboard::showNotes() {
+    m_notes->setVisible(m_notes->count() > 0);
+}
+
 void Dashboard::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     fitVerdict();
@@ -222,8 +275,12 @@ void Dashboard::setLive(bool live) {
     for (PlotView* view : m_views)
         view->setLive(live);
     m_summary->setLive(live);
-    if (!live)
+    if (!live) {
         m_autoHi = 0.0;
+        // Once over, the notes are read from the first (the reconciliation, the recording's).
+        m_notes->scrollToTop();
+        showNotes();
+    }
     applyAutoRange();
     scheduleRefresh();
 }
@@ -370,6 +427,8 @@ double Dashboard::paintCaption(QPainter* painter, double width, const QString& c
     QFont bold = font;
     bold.setBold(true);
     QStringList lines = caption.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    if (!m_reconciliationText.isEmpty())
+        lines << m_reconciliationText;
     if (!m_verdictText.isEmpty())
         lines << m_verdictText;
     const double lineHeight = QFontMetricsF(bold).height() + 2.0;
@@ -377,8 +436,10 @@ double Dashboard::paintCaption(QPainter* painter, double width, const QString& c
         const PlotTheme theme = PlotTheme::light();
         painter->setPen(theme.text);
         for (int i = 0; i < lines.size(); ++i) {
-            // The first line is the title; the verdict (last) is what a reader looks for.
-            painter->setFont(i == 0 || (i == lines.size() - 1 && !m_verdictText.isEmpty()) ? bold : font);
+            // The first line is the title; the verdict (last) and figures that do not agree (before it)
+            // are what a reader looks for.
+            const int verdicts = (m_verdictText.isEmpty() ? 0 : 1) + (m_reconciliationText.isEmpty() ? 0 : 1);
+            painter->setFont(i == 0 || i >= lines.size() - verdicts ? bold : font);
             // A line wider than the image (a long verdict) ends in "…" rather than at the edge.
             const QString line =
                 painter->fontMetrics().elidedText(lines[i], Qt::ElideRight, static_cast<int>(width - 16.0));

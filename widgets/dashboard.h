@@ -15,6 +15,7 @@
 #include <vector>
 
 class QLabel;
+class QListWidget;
 class QSplitter;
 
 namespace la {
@@ -42,6 +43,15 @@ public:
     void setRuns(const std::vector<const RunTrace*>& runs);
     void setVerdict(const QString& verdict);
     const QString& verdict() const { return m_verdictText; }
+    // Where the model's figures do not agree with the server's and the trace's: a banner above the
+    // verdict (and the first line of an export's caption); empty hides it.
+    void setReconciliation(const QString& text);
+    const QString& reconciliation() const { return m_reconciliationText; }
+    // Every note of the recording, the import and the runs on screen, listed under the verdict.
+    // While a run is live the list keeps the height it has (a list appearing would resize the plots
+    // mid-run): it shows or hides once the run is over (setLive(false)).
+    void setNotes(const QStringList& notes);
+    QStringList notes() const;
     // The settings no longer match the runs shown: says so next to the verdict.
     void setStale(bool stale);
     // Runs from `firstWaiting` on have not started: their panes say that they wait for the one
@@ -107,8 +117,12 @@ private:
     void paintExport(QPainter& painter, QSize size, const QString& caption, int plotIndex,
                      const ViewPainter& paintView, std::vector<std::vector<QRect>>* panes);
 
+    void showNotes();
+
+    QLabel* m_reconciliation;
     QLabel* m_verdict;
     QLabel* m_stale;
+    QListWidget* m_notes;
     QSplitter* m_splitter;
     std::vector<PlotView*> m_views;
     std::vector<double> m_exportWeights; // per view, from its entry in the view list
@@ -123,6 +137,7 @@ private:
     int m_binTask = 0;
     std::vector<const RunTrace*> m_runs;
     QString m_verdictText;
+    QString m_reconciliationText;
     XAxis m_xMode = XAxis::Time;
     bool m_live = false;
     bool m_userZoomed = false;

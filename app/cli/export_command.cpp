@@ -5,6 +5,7 @@
 #include "cli/command_outputs.h"
 #include "cli/import_command.h"
 #include "cli/open_command.h"
+#include "cli/summary_text.h"
 #include "dashboard.h"
 #include "experiment/explain_output.h"
 #include "experiment/run_storage.h"
@@ -51,9 +52,10 @@ std::vector<std::pair<PlotFormat, std::string>> plotOutputs(const CliOptions& op
 int writeDrawn(const CliOptions& options, const Experiment& experiment, const std::vector<RunSummary>& runs,
                Dashboard& dashboard) {
     int exitCode = 0;
-    dashboard.setVerdict(variantVerdict(experiment.runs, runs));
-    if (runs.size() == 2)
-        std::printf("%s\n", printable(dashboard.verdict().toStdString()).c_str());
+    dashboard.setVerdict(variantVerdict(experiment, runs));
+    dashboard.setReconciliation(reconciliationDisagrees(runs) ? reconciliationLine(runs) : QString());
+    std::fputs(describeBesideServer(experiment, runs).c_str(), stdout);
+    std::fputs(verdictLines(experiment, runs).c_str(), stdout);
     dashboard.setLive(false);
     dashboard.summariesChanged();
     if (!options.summaryJson.empty()) {

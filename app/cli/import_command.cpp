@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/import_command.h"
 
-#include "block_size.h"
 #include "cli/command_outputs.h"
 #include "cli/summary_text.h"
 #include "event_csv.h"
@@ -35,51 +34,6 @@ void note(const std::string& message) {
     std::fprintf(stderr, "lookahead: note: %s\n", message.c_str());
 }
 
-// What the user should know about the import: which file was chosen, and what the trace lacks.
-void reportImport(const CliOptions& options, const ObservedTrace& trace) {
-    std::string others;
-    for (std::size_t i = 1; i < trace.files.size() && i < 4; ++i)
-        others += (others.empty() ? "" : ", ") + excerpt(trace.files[i].name) + " (" +
-                  std::to_string(trace.files[i].reads) + " reads)";
-    note("relation " + excerpt(trace.relation) + ": " + std::to_string(trace.reads.size()) + " reads" +
-         (options.traceRelation.empty()
-              ? ", the most read of " + std::to_string(trace.files.size() + trace.otherFiles) + " file(s)" +
-                    (others.empty() ? "" : "; others: " + others) + "; choose with --trace-relation"
-              : ""));
-    if (trace.processes.size() > 1)
-        note("merged the reads of " + std::to_string(trace.processes.size()) +
-             " processes (I/O workers or parallel workers)" +
-             (trace.backend ? std::string()
-                            : "; which one ran the scan is not known, so its waits are not either: name it "
-                              "with --trace-backend PID"));
-    if (!trace.hasTimes)
-        note("the trace has no timestamps (strace -ttt): reads are placed 1 µs apart in trace order");
-    else if (!trace.hasDurations)
-        note("the trace has no durations (strace -T): every read is drawn as instantaneous");
-    if (trace.failedReads > 0)
-        note(std::to_string(trace.failedReads) + " read(s) of the relation failed and are left out");
-    if (trace.unalignedReads > 0)
-        note(std::to_string(trace.unalignedReads) +
-             " read(s) are not whole 8 kB blocks (rounded out to blocks)");
-    if (trace.unmatchedResumes > 0)
-        note(std::to_string(trace.unmatchedResumes) +
-             " read(s) began before the trace did (a resumed call without its start) and are left out");
-    if (trace.uringEnters > 0)
-        note("the trace also shows " + std::to_string(trace.uringEnters) +
-             " io_uring_enter calls, whose reads a syscall trace cannot see");
-    for (const std::string& text : trace.notes)
-        note(text);
-}
-
-// Blocks the trace read of the files other than the chosen relation (an index scan's index).
-std::uint64_t otherFilesRead(const ObservedTrace& trace) {
-    std::uint64_t blocks = 0;
-    for (const TracedFile& file : trace.files)
-        if (file.name != trace.relation)
-            blocks += file.bytes / kBlockSize;
-    return blocks;
-}
-
 // Reports the import's progress on stderr, every 10%.
 class ProgressPrinter {
 public:
@@ -107,13 +61,9 @@ std::optional<ObservedTrace> importTraceFor(const CliOptions& options) {
     if (::isatty(STDERR_FILENO)) // scripts get errors alone on stderr
         callbacks.progress = ProgressPrinter();
     callbacks.cancel = &SignalCancel::requested();
-    std::optional<ObservedTrace> trace =
-        importTrace({options.importTrace, traceFormatNamed(options.traceFormat), options.traceRelation,
-                     options.traceBackend},
-                    callbacks);
-    if (trace)
-        reportImport(options, *trace);
-    return trace;
+    return importTrace({options.importTrace, traceFormatNamed(options.traceFormat), options.traceRelation,
+                        options.traceBackend},
+                       callbacks);
 }
 
 std::optional<Experiment> commandLineExperiment(const CliOptions& options) {
@@ -125,6 +75,9 @@ std::optional<Experiment> commandLineExperiment(const CliOptions& options) {
     std::optional<ObservedTrace> trace = importTraceFor(options);
     if (!trace)
         return std::nullopt;
+    std::vector<std::string> notes = importNotes(*trace, !options.traceRelation.empty());
+    for (const std::string& line : notes)
+        note(line);
     // The scan's visits, where the command line gives them: a PostgreSQL index scan, a block list, a
     // pattern.
     Experiment experiment = makeImportExperiment(
@@ -134,8 +87,11 @@ std::optional<Experiment> commandLineExperiment(const CliOptions& options) {
     experiment.recorded = options.recorded;
     // The model may read the traced relation's own files: no output may land on them either.
     checkOutputsApart(runInputs(experiment.runs[1].config), outputsOf(options));
-    for (const std::string& line : importModelNotes(experiment))
+    for (std::string& line : importModelNotes(experiment)) {
         note(line);
+        notes.push_back(std::move(line));
+    }
+    experiment.notes = std::move(notes);
     return experiment;
 }
 
@@ -184,11 +140,6 @@ int runImportHeadless(const CliOptions& options) {
                    stdout);
         if (run == 0 && serverScan != nullptr)
             std::fputs(qPrintable(describeServerExplain(serverExplainJson(*plan, *serverScan))), stdout);
-        if (run == 1 && serverScan != nullptr)
-            if (const QString differs = readsAgainstServer(*serverScan, summary.misses,
-                                                           otherFilesRead(*experiment.runs.front().observed));
-                !differs.isEmpty())
-                note(differs.toStdString());
     };
     ExperimentResult result;
     try {
@@ -198,11 +149,10 @@ int runImportHeadless(const CliOptions& options) {
         return 2;
     }
     int exitCode = reportWriteErrors(result.writeErrors);
-    if (result.summaries.size() == 2) {
-        if (!result.summaries[1].error.empty())
-            exitCode = 1;
-        std::printf("%s\n", qPrintable(variantVerdict(experiment.runs, result.summaries)));
-    }
+    if (result.summaries.size() == 2 && !result.summaries[1].error.empty())
+        exitCode = 1;
+    std::fputs(describeBesideServer(experiment, result.summaries).c_str(), stdout);
+    std::fputs(verdictLines(experiment, result.summaries).c_str(), stdout);
     // Built only when asked for: it lists every process, which a trace may have by the million.
     if (json) {
         const RunVariant& model = experiment.runs[1];

@@ -49,9 +49,8 @@ int runOpenHeadless(const CliOptions& options) {
                     QJsonDocument::fromJson(QByteArray::fromStdString(summary.serverExplain)).object())),
                 stdout);
     }
-    if (session.summaries.size() == 2)
-        std::printf("%s\n",
-                    printable(variantVerdict(experiment.runs, session.summaries).toStdString()).c_str());
+    std::fputs(describeBesideServer(experiment, session.summaries).c_str(), stdout);
+    std::fputs(verdictLines(experiment, session.summaries).c_str(), stdout);
     return writeJson(json, summaryJson(experiment, session.summaries));
 }
 

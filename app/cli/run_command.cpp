@@ -116,9 +116,8 @@ int runHeadless(const CliOptions& options) {
     for (const RunSummary& summary : result.summaries)
         if (!summary.error.empty())
             exitCode = 1;
-    if (result.summaries.size() == 2)
-        std::printf("%s\n",
-                    printable(variantVerdict(experiment.runs, result.summaries).toStdString()).c_str());
+    std::fputs(describeBesideServer(experiment, result.summaries).c_str(), stdout);
+    std::fputs(verdictLines(experiment, result.summaries).c_str(), stdout);
     // A cancelled run's partial results are written too, whole and marked "cancelled".
     if (reportWriteErrors(result.writeErrors) != 0 ||
         writeJson(json, summaryJson(experiment, result.summaries)) != 0)

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/summary_text.h"
 
+#include "experiment/verdict.h"
 #include "figure_text.h"
 #include "message_text.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
 #include <QString>
 
 #include <optional>
@@ -30,7 +34,84 @@ constexpr std::string_view kRingLine = " (a ring of {ring_buffers} buffers)";
 constexpr std::string_view kResidentLine =
     "; {resident_after} of the relation's blocks resident after the run";
 
+// A figure of PostgreSQL's EXPLAIN (as the summary JSON's "postgresql_explain" keeps it), or "-".
+QString serverFigure(const QJsonObject& explain, const char* key, int decimals) {
+    const QJsonValue value = explain.value(QLatin1String(key));
+    if (!value.isDouble())
+        return QStringLiteral("-");
+    return decimals == 0 ? QLocale(QLocale::English).toString(static_cast<qulonglong>(value.toDouble()))
+                         : QString::number(value.toDouble(), 'f', decimals);
+}
+
+QString modelCount(std::uint64_t n) {
+    return QLocale(QLocale::English).toString(static_cast<qulonglong>(n));
+}
+
 } // namespace
+
+std::string describeBesideServer(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
+    // The server's figures are the observed run's (its EXPLAIN), or a recorded model's own; the
+    // model is the last run.
+    if (summaries.empty() || experiment.runs.size() != summaries.size())
+        return {};
+    const RunSummary& model = summaries.back();
+    const std::string& kept =
+        summaries.front().serverExplain.empty() ? model.serverExplain : summaries.front().serverExplain;
+    if (kept.empty() || isObservedRun(model))
+        return {};
+    const QJsonObject server = QJsonDocument::fromJson(QByteArray::fromStdString(kept)).object();
+    const ExplainIo& io = model.explainIo;
+    const bool ioKnown = io.ioCount > 0;
+    const auto decimals = [](double value) { return QString::number(value, 'f', 2); };
+    struct Row {
+        const char* label;
+        QString server;
+        QString model;
+    };
+    const Row rows[] = {
+        {"shared hit", serverFigure(server, "shared_hit", 0), modelCount(model.hits)},
+        {"shared read", serverFigure(server, "shared_read", 0), modelCount(model.misses)},
+        {"I/O count", serverFigure(server, "io_count", 0),
+         ioKnown ? modelCount(io.ioCount) : QStringLiteral("-")},
+        {"I/O waits", serverFigure(server, "io_waits", 0), modelCount(model.waits)},
+        {"I/O size avg", serverFigure(server, "io_size_avg", 2),
+         ioKnown ? decimals(io.ioSizeAvg()) : QStringLiteral("-")},
+        {"I/O in-progress avg", serverFigure(server, "io_inprogress_avg", 2),
+         ioKnown ? decimals(io.ioInProgressAvg()) : QStringLiteral("-")},
+        {"prefetch avg", serverFigure(server, "prefetch_avg", 2),
+         io.prefetchCount > 0 ? decimals(io.prefetchAvg()) : QStringLiteral("-")},
+    };
+    const QString scan = server.value(QStringLiteral("node")).toString() + QStringLiteral(" on ") +
+                         server.value(QStringLiteral("relation")).toString();
+    const QString node = QString::fromStdString(printable(excerpt(scan.toStdString())));
+    QString text = QStringLiteral("PostgreSQL's EXPLAIN (%1) beside the model (%2):\n")
+                       .arg(node, QString::fromStdString(printable(experiment.runs.back().label)));
+    text += QStringLiteral("  %1 %2 %3\n")
+                .arg(QString(), -20)
+                .arg(QStringLiteral("PostgreSQL"), 12)
+                .arg(QStringLiteral("model"), 12);
+    for (const Row& row : rows)
+        if (row.server != QLatin1String("-") || row.model != QLatin1String("-"))
+            text += QStringLiteral("  %1 %2 %3\n")
+                        .arg(QLatin1String(row.label), -20)
+                        .arg(row.server, 12)
+                        .arg(row.model, 12);
+    if (server.value(QStringLiteral("index_shared_read")).isDouble())
+        text += QStringLiteral("  (the heap scan's shared read counts its Bitmap Index Scan's %1)\n")
+                    .arg(serverFigure(server, "index_shared_read", 0));
+    else if (!server.value(QStringLiteral("index")).toString().isEmpty())
+        text += QStringLiteral("  (an index scan's shared hit and read count its index's pages too)\n");
+    return text.toStdString();
+}
+
+std::string verdictLines(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
+    std::string lines;
+    if (const QString reconciled = reconciliationLine(summaries); !reconciled.isEmpty())
+        lines += printable(reconciled.toStdString()) + '\n';
+    if (const QString verdict = variantVerdict(experiment, summaries); !verdict.isEmpty())
+        lines += printable(verdict.toStdString()) + '\n';
+    return lines;
+}
 
 std::string describeRun(const std::string& label, const RunSummary& s) {
     // Labels, policy names and messages come from users' files (a session, a trace): printed as is,

@@ -2,8 +2,11 @@
 #include "experiment/experiment.h"
 
 #include "enum_names.h"
+#include "input_error.h"
 #include "message_text.h"
+#include "pg/pg_source.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace la {
@@ -22,6 +25,10 @@ pg::IndexBatching otherBatching(const pg::PgScanConfig& a) {
     if (a.compareBatching)
         return *a.compareBatching;
     return {a.batching.mode == pg::IndexBatches::Ring ? pg::IndexBatches::Continue : pg::IndexBatches::Ring};
+}
+
+std::string quotedPath(const std::string& path) {
+    return "'" + printable(path) + "'";
 }
 
 // A relation file this process can read (the server's, on this machine).
@@ -52,7 +59,7 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
     a.config.pg.compareBatching.reset(); // each run's settings are its own
     if (comparison == Comparison::None) {
         a.config.comparePolicy.clear();
-        return {{a}, comparison, {}, {}};
+        return {{a}, comparison, {}, {}, {}};
     }
     RunVariant b = a;
     switch (comparison) {
@@ -84,11 +91,53 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
         a.config.comparePolicy.clear();
         b.config.comparePolicy.clear();
     }
-    return {{a, b}, comparison, {}, {}};
+    return {{a, b}, comparison, {}, {}, {}};
+}
+
+bool sameRelationFile(const std::string& a, const std::string& b) {
+    if (a.empty() || b.empty())
+        return false;
+    if (a == b)
+        return true;
+    struct stat x {
+    }, y{};
+    if (::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0)
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+    // The shorter one's last three components (base/DB/FILENODE), whole, at the end of the other.
+    const std::string& shorter = a.size() < b.size() ? a : b;
+    const std::string& longer = a.size() < b.size() ? b : a;
+    std::size_t start = shorter.size();
+    for (int components = 0; components < 3 && start != std::string::npos; ++components)
+        start = start == 0 ? std::string::npos : shorter.rfind('/', start - 1);
+    const std::string tail = start == std::string::npos ? shorter : shorter.substr(start + 1);
+    return longer == tail || longer.ends_with('/' + tail);
+}
+
+std::string traceRelationMismatch(const ObservedTrace& trace, const std::string& tracePath,
+                                  const RunConfig& config) {
+    // Lookahead's own event CSV names a run, not the files it read: nothing to check it against.
+    if (config.pg.heap.empty() || trace.format == TraceFormat::LookaheadCsv)
+        return {};
+    const std::string heap = pg::resolvePath(config.pg, config.pg.heap);
+    if (sameRelationFile(trace.relation, heap))
+        return {};
+    for (const TracedFile& file : trace.files)
+        if (sameRelationFile(file.name, heap))
+            return "trace " + quotedPath(tracePath) + " read " + printable(trace.relation) +
+                   " most, and the scan's visits are of the table " + printable(heap) +
+                   " (--pg-heap), which it read less: choose that file (--trace-relation " + printable(heap) +
+                   ")";
+    return "trace " + quotedPath(tracePath) + " has no reads of the table " + printable(heap) +
+           " whose visits the model would replay (--pg-heap; the trace read " + printable(trace.relation) +
+           " most): import a trace of that table's scan, or model the trace's own reads without the index "
+           "scan (no --pg-index, --pg-heap)";
 }
 
 Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, const std::string& tracePath,
                                 const RunConfig& config, ModelVisits visits) {
+    if (visits == ModelVisits::FromConfig)
+        if (const std::string why = traceRelationMismatch(*trace, tracePath, config); !why.empty())
+            throw InputError(why);
     RunVariant observed;
     observed.policy = observed.label = "observed";
     observed.config = config;
@@ -118,7 +167,7 @@ Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, cons
         if (pattern && model.config.dataset.blocks == 0 && !ownFile)
             model.config.dataset.blocks = trace->relationBlocks();
     }
-    return {{observed, model}, Comparison::Observed, {}, {}};
+    return {{observed, model}, Comparison::Observed, {}, {}, {}};
 }
 
 std::vector<std::string> importModelNotes(const Experiment& experiment) {

@@ -53,6 +53,11 @@ struct Experiment {
     // A query recorded on a live server (`lookahead record`, docs/recording.md): its server, query,
     // plans, visits and cache at the start, as the summary JSON's "recorded"; empty otherwise.
     QJsonObject recorded;
+    // Everything the front ends were told about it besides the recording's own notes ("recorded"'s
+    // "notes"): the import's notes, the model's choices, each run's notices, in the order said. The
+    // command line prints each as it comes; the window lists them under the verdict; a session keeps
+    // them (docs/session-format.md).
+    std::vector<std::string> notes;
 };
 
 // Comparison::Policy uses config.comparePolicy (and falls back to None without one).
@@ -63,9 +68,22 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison);
 // traced relation) with the cache state the trace implies (docs/trace-import.md §6).
 enum class ModelVisits { TraceReads, FromConfig };
 
+// Whether two paths name the same relation file: the same path, the same file here, or (a trace
+// written on another machine, a path relative to the data directory) the one ends in the other's
+// last components ("base/5/16390").
+bool sameRelationFile(const std::string& a, const std::string& b);
+
+// Why the model `config` describes cannot be the model of `trace`: it scans a relation (--pg-heap)
+// the trace did not read, with what to do; empty where it can. A trace is never joined to a scan of
+// another relation (one left from an earlier experiment in the window) without this being said.
+std::string traceRelationMismatch(const ObservedTrace& trace, const std::string& tracePath,
+                                  const RunConfig& config);
+
 // A: what the trace at `tracePath` says PostgreSQL read; B: its model, run through
 // `config.comparePolicy` (or `config.policy`) with `config`'s device and stream settings. The model
 // reads the traced relation's own files where they are readable here (and `config` names no other).
+// Throws InputError where the scan's visits are of a relation the trace did not read
+// (traceRelationMismatch()).
 Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, const std::string& tracePath,
                                 const RunConfig& config, ModelVisits visits);
 

@@ -62,13 +62,6 @@ const ExplainNode& observedScanOf(const ExplainOutput& plan, const QString& file
 QJsonObject serverExplainJson(const ExplainOutput& plan, const ExplainNode& scan);
 // Such figures (as the summary JSON and a session keep them) as lines for the CLI, two spaces in.
 QString describeServerExplain(const QJsonObject& explain);
-// What a model that replays the same scan should agree with: its misses against the server's
-// "shared read". A line saying how they differ, or empty where they agree or the plan has no such
-// figure. An index scan's shared read counts its index pages too: `otherFilesRead` is the blocks the
-// trace read of files other than the table.
-QString readsAgainstServer(const ExplainNode& scan, std::uint64_t modelMisses,
-                           std::uint64_t otherFilesRead = 0);
-
 // PostgreSQL 19's own count of the scan's waits (I/O: waits=), which a syscall trace of I/O workers
 // cannot give, becomes the observed run's: with I/O Timings' shared read time as their time where
 // printed. Returns false (and leaves `observed` alone) when the node has no such figure.

@@ -38,13 +38,18 @@ std::string pageCacheLine(const RunSummary& s) {
 } // namespace
 
 QString observedVerdict(const ObservedSummary& observed, const RunSummary& model,
-                        const QString& timeNotCompared) {
+                        const QString& timeNotCompared, const QString& observedNote,
+                        const QString& modelNote) {
     const RunSummary& o = observed.run;
+    const auto noted = [](const QString& note) {
+        return note.isEmpty() ? note : QStringLiteral(", ") + note;
+    };
     QString text =
-        QStringLiteral("observed %1 reads (%2 of 8 kB), %3 blocks; %4 model %5 reads (%6 of 8 kB), %7 misses")
-            .arg(count(o.ios), count(singleBlockReads(o)), count(o.blocks),
+        QStringLiteral("observed %1 reads (%2 of 8 kB), %3 blocks%4; %5 model %6 reads (%7 of 8 kB), "
+                       "%8 misses%9")
+            .arg(count(o.ios), count(singleBlockReads(o)), count(o.blocks), noted(observedNote),
                  QString::fromStdString(model.policy), count(model.ios), count(singleBlockReads(model)),
-                 count(model.misses));
+                 count(model.misses), noted(modelNote));
     if (!o.waitsUnknown && !model.waitsUnknown)
         text += QStringLiteral("; waits %1 against %2").arg(count(o.waits), count(model.waits));
     else
@@ -56,6 +61,47 @@ QString observedVerdict(const ObservedSummary& observed, const RunSummary& model
     else
         text += QStringLiteral("; time not compared: ") + timeNotCompared;
     return text;
+}
+
+std::vector<std::string> importNotes(const ObservedTrace& trace, bool relationGiven) {
+    std::vector<std::string> notes;
+    std::string others;
+    for (std::size_t i = 1; i < trace.files.size() && i < 4; ++i)
+        others += (others.empty() ? "" : ", ") + excerpt(trace.files[i].name) + " (" +
+                  std::to_string(trace.files[i].reads) + " reads)";
+    notes.push_back(
+        "relation " + excerpt(trace.relation) + ": " + std::to_string(trace.reads.size()) + " reads" +
+        (relationGiven
+             ? ""
+             : ", the most read of " + std::to_string(trace.files.size() + trace.otherFiles) + " file(s)" +
+                   (others.empty() ? "" : "; others: " + others) + "; choose with --trace-relation"));
+    if (trace.processes.size() > 1)
+        notes.push_back("merged the reads of " + std::to_string(trace.processes.size()) +
+                        " processes (I/O workers or parallel workers)" +
+                        (trace.backend
+                             ? std::string()
+                             : "; which one ran the scan is not known, so its waits are not either: name "
+                               "it with --trace-backend PID"));
+    if (!trace.hasTimes)
+        notes.push_back(
+            "the trace has no timestamps (strace -ttt): reads are placed 1 µs apart in trace order");
+    else if (!trace.hasDurations)
+        notes.push_back("the trace has no durations (strace -T): every read is drawn as instantaneous");
+    if (trace.failedReads > 0)
+        notes.push_back(std::to_string(trace.failedReads) +
+                        " read(s) of the relation failed and are left out");
+    if (trace.unalignedReads > 0)
+        notes.push_back(std::to_string(trace.unalignedReads) +
+                        " read(s) are not whole 8 kB blocks (rounded out to blocks)");
+    if (trace.unmatchedResumes > 0)
+        notes.push_back(
+            std::to_string(trace.unmatchedResumes) +
+            " read(s) began before the trace did (a resumed call without its start) and are left out");
+    if (trace.uringEnters > 0)
+        notes.push_back("the trace also shows " + std::to_string(trace.uringEnters) +
+                        " io_uring_enter calls, whose reads a syscall trace cannot see");
+    notes.insert(notes.end(), trace.notes.begin(), trace.notes.end());
+    return notes;
 }
 
 std::string describeObserved(const ObservedSummary& o) {

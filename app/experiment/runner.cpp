@@ -6,6 +6,7 @@
 #include "event_csv.h"
 #include "experiment/device_profile_json.h"
 #include "experiment/explain_output.h"
+#include "experiment/reconciliation.h"
 #include "experiment/run_storage.h"
 #include "experiment/session_io.h"
 #include "input_error.h"
@@ -66,15 +67,23 @@ RunSummary runVariant(const RunVariant& variant, Experiment& experiment, const R
     return summary;
 }
 
+// A notice of run `run`: kept with the experiment's notes, and passed on to the front end.
+void say(Experiment& experiment, const ExperimentCallbacks& callbacks, int run, const std::string& text) {
+    experiment.notes.push_back(text);
+    if (callbacks.notice)
+        callbacks.notice(run, text);
+}
+
 // The engine's progress, notices and cancellation for run `run`, passed on to the front end's.
-void reportTo(RunCallbacks& engine, const ExperimentCallbacks& callbacks, int run) {
+void reportTo(RunCallbacks& engine, Experiment& experiment, const ExperimentCallbacks& callbacks, int run) {
     if (callbacks.progress)
         engine.progress = [&callbacks, run](std::uint64_t done, std::uint64_t total) {
             callbacks.progress(run, done, total);
         };
     engine.preparing = callbacks.preparing;
-    if (callbacks.notice)
-        engine.notice = [&callbacks, run](const std::string& text) { callbacks.notice(run, text); };
+    engine.notice = [&experiment, &callbacks, run](const std::string& text) {
+        say(experiment, callbacks, run, text);
+    };
     engine.cancel = callbacks.cancel;
 }
 
@@ -208,6 +217,45 @@ bool stops(const RunSummary& summary) {
     return summary.cancelled || !summary.error.empty();
 }
 
+// The observed run a model's figures are reconciled with: its summary as it ran, or, for a model run
+// beside a baseline saved before (`firstRun` 1), its trace's and EXPLAIN's again.
+std::optional<RunSummary> observedRunOf(const Experiment& experiment, const ExperimentResult& result,
+                                        int firstRun) {
+    if (experiment.runs.empty() || !experiment.runs.front().observed)
+        return std::nullopt;
+    if (firstRun == 0)
+        return result.summaries.empty() ? std::nullopt : std::optional(result.summaries.front());
+    RunSummary observed = summarizeObserved(*experiment.runs.front().observed).run;
+    try {
+        if (!experiment.runs.front().explainPath.empty())
+            takeServerExplain(QString::fromStdString(experiment.runs.front().explainPath), observed);
+    } catch (const InputError&) {
+        // The EXPLAIN file is gone since: the trace alone is compared.
+    }
+    return observed;
+}
+
+// Keeps the model's missed blocks while it runs, where its figures are reconciled with a trace.
+std::unique_ptr<MissedBlocks> missedBlocksFor(const Experiment& experiment, int run,
+                                              std::vector<EventSink*>& sinks) {
+    if (!reconciles(experiment, static_cast<std::size_t>(run)) || !experiment.runs.front().observed)
+        return nullptr;
+    auto missed = std::make_unique<MissedBlocks>();
+    sinks.push_back(missed.get());
+    return missed;
+}
+
+// The model run's reconciliation (docs/trace-import.md §9), into its summary before anyone sees it.
+void reconcile(const Experiment& experiment, int run, const ExperimentResult& result, int firstRun,
+               const MissedBlocks* missed, RunSummary& summary) {
+    if (!reconciles(experiment, static_cast<std::size_t>(run)))
+        return;
+    const std::optional<RunSummary> observed = observedRunOf(experiment, result, firstRun);
+    summary.reconciliation =
+        reconcileRun(experiment, static_cast<std::size_t>(run), observed ? &*observed : nullptr, summary,
+                     missed ? missed->blocks() : nullptr);
+}
+
 // The runs that go once: each in turn, its events to every sink as they come.
 void runEach(Experiment& experiment, const ExperimentOutputs& outputs, const ExperimentCallbacks& callbacks,
              int firstRun, OpenOutputs& open, ExperimentResult& result) {
@@ -225,13 +273,15 @@ void runEach(Experiment& experiment, const ExperimentOutputs& outputs, const Exp
         if (spool)
             engine.sinks.push_back(spool.get());
         beginOutputs(open, variant, engine.sinks);
-        reportTo(engine, callbacks, run);
+        const std::unique_ptr<MissedBlocks> missed = missedBlocksFor(experiment, run, engine.sinks);
+        reportTo(engine, experiment, callbacks, run);
         keepCacheAfter(open.cacheAfter, run, engine);
         RunSummary summary = runVariant(variant, experiment, engine);
         if (run == open.cacheAfter.run && !stops(summary))
             open.cacheAfter.kept = 0;
         if (spool)
             spool->finish();
+        reconcile(experiment, run, result, firstRun, missed.get(), summary);
         if (open.session)
             endSessionRun(*open.session, summary);
         result.summaries.push_back(summary);
@@ -270,7 +320,7 @@ void runRepeated(Experiment& experiment, const ExperimentOutputs& outputs,
             callbacks.repeatStarted(run, repeat, repeatsOf(variant), engine.sinks);
         std::shared_ptr<EventSpool> spool = spoolBesideDatasets(variant.config);
         engine.sinks.push_back(spool.get());
-        reportTo(engine, callbacks, run);
+        reportTo(engine, experiment, callbacks, run);
         keepCacheAfter(open.cacheAfter, run, engine);
         RunSummary summary = runVariant(variant, experiment, engine);
         spool->finish();
@@ -301,8 +351,10 @@ void runRepeated(Experiment& experiment, const ExperimentOutputs& outputs,
         if (callbacks.runStarted)
             callbacks.runStarted(run, sinks);
         beginOutputs(open, variant, sinks);
-        if (!spool->broken().empty() && callbacks.notice)
-            callbacks.notice(run, "the median repeat's events could not be kept: " + spool->broken());
+        const std::unique_ptr<MissedBlocks> missed = missedBlocksFor(experiment, run, sinks);
+        if (!spool->broken().empty())
+            say(experiment, callbacks, run,
+                "the median repeat's events could not be kept: " + spool->broken());
         FanOut fanOut(std::move(sinks));
         try {
             if (!spool->replay(fanOut, callbacks.cancel, {}))
@@ -310,6 +362,9 @@ void runRepeated(Experiment& experiment, const ExperimentOutputs& outputs,
         } catch (const IoError& error) {
             summary.error = error.what();
         }
+        // A spool that could not keep every event has not every miss either.
+        reconcile(experiment, run, result, firstRun, spool->broken().empty() ? missed.get() : nullptr,
+                  summary);
         if (open.session)
             endSessionRun(*open.session, summary);
         result.summaries.push_back(summary);

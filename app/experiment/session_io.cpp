@@ -20,6 +20,34 @@ namespace la {
 
 namespace {
 constexpr qsizetype kMaxRecordedBytes = 60 * 1024;
+constexpr qsizetype kMaxNotesBytes = 60 * 1024;
+
+// The experiment's notes as a meta entry: a JSON array of strings, as many as fit in its 64 KiB, the
+// last saying how many more were left out.
+std::string notesJson(const std::vector<std::string>& notes) {
+    QJsonArray array;
+    qsizetype bytes = 2;
+    for (std::size_t i = 0; i < notes.size(); ++i) {
+        const QString note = QString::fromStdString(notes[i]);
+        bytes += QJsonDocument(QJsonArray{note}).toJson(QJsonDocument::Compact).size();
+        if (bytes > kMaxNotesBytes) {
+            array.append(
+                QStringLiteral("… %1 more notes were left out of the session").arg(notes.size() - i));
+            break;
+        }
+        array.append(note);
+    }
+    return QJsonDocument(array).toJson(QJsonDocument::Compact).toStdString();
+}
+
+// A session's notes (untrusted: anything but an array of strings is left out).
+std::vector<std::string> notesOf(const std::string& meta) {
+    std::vector<std::string> notes;
+    for (const QJsonValue& note : QJsonDocument::fromJson(QByteArray::fromStdString(meta)).array())
+        if (note.isString())
+            notes.push_back(note.toString().toStdString());
+    return notes;
+}
 } // namespace
 
 SessionRun sessionRunOf(const RunVariant& variant) {
@@ -142,6 +170,8 @@ void finishSession(SessionWriter& writer, const Experiment& experiment) {
         }
         writer.setMeta("recorded", QJsonDocument(recorded).toJson(QJsonDocument::Compact).toStdString());
     }
+    if (!experiment.notes.empty())
+        writer.setMeta("notes", notesJson(experiment.notes));
     writer.setProvenance(experiment.provenance);
     writer.commit();
 }
@@ -212,6 +242,7 @@ OpenedSession openSession(const std::string& path) {
     // Untrusted like the rest of the file: anything but a JSON object is left out.
     if (const std::string recorded = reader.meta("recorded"); !recorded.empty())
         session.experiment.recorded = QJsonDocument::fromJson(QByteArray::fromStdString(recorded)).object();
+    session.experiment.notes = notesOf(reader.meta("notes"));
     return session;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/summary_json.h"
 
+#include "experiment/reconciliation.h"
 #include "io/output_file.h"
 #include "repeat_stats.h"
 #include "run_options.h"
@@ -296,6 +297,8 @@ QJsonObject importSummaryDocument(const std::string& tracePath, const ObservedSu
     doc[QStringLiteral("compare")] = QStringLiteral("observed");
     doc[QStringLiteral("runs")] = runs;
     doc[QStringLiteral("cancelled")] = model.summary && model.summary->cancelled;
+    if (model.summary && !model.summary->reconciliation.empty())
+        doc[QStringLiteral("reconciliation")] = reconciliationObject(model.summary->reconciliation);
     return doc;
 }
 
@@ -325,6 +328,7 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
     }
     QJsonArray list;
     bool cancelled = false;
+    QJsonObject reconciliation;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         QJsonObject run = runSummaryObject(runs[i]);
         if (i < experiment.runs.size()) {
@@ -335,6 +339,12 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
                                                    : QStringLiteral("backward");
             run[QStringLiteral("options")] = configObject(variant.config);
         }
+        // A recorded query's model alone is compared with PostgreSQL's own figures for the scan.
+        if (!runs[i].serverExplain.empty())
+            run[QStringLiteral("postgresql_explain")] =
+                QJsonDocument::fromJson(QByteArray::fromStdString(runs[i].serverExplain)).object();
+        if (!runs[i].reconciliation.empty())
+            reconciliation = reconciliationObject(runs[i].reconciliation);
         list.append(run);
         cancelled = cancelled || runs[i].cancelled;
     }
@@ -345,6 +355,8 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
     doc[QStringLiteral("compare")] = QLatin1String(comparisonName(experiment.comparison));
     doc[QStringLiteral("runs")] = list;
     doc[QStringLiteral("cancelled")] = cancelled;
+    if (!reconciliation.isEmpty())
+        doc[QStringLiteral("reconciliation")] = reconciliation;
     if (!experiment.provenance.empty())
         doc[QStringLiteral("provenance")] = provenanceJson(experiment.provenance);
     if (!experiment.recorded.isEmpty())

@@ -2,10 +2,13 @@
 #include "experiment/verdict.h"
 
 #include "experiment/import_summary.h"
+#include "experiment/reconciliation.h"
+#include "registry.h"
 #include "repeat_stats.h"
 #include "run_options.h"
 #include "summary_fields.h"
 
+#include <QJsonObject>
 #include <QLocale>
 #include <QStringList>
 
@@ -166,13 +169,112 @@ QString whyTimeIsNotCompared(const RunVariant& model) {
         "the server's files, or a device profile from lookahead calibrate)");
 }
 
+// The share of its time a run waited for I/O.
+double waitedShare(const RunSummary& run) {
+    return run.runtimeNs > 0
+               ? std::clamp(static_cast<double>(run.waitNs) / static_cast<double>(run.runtimeNs), 0.0, 1.0)
+               : 0.0;
+}
+
+// What limited the observed run, from its trace's waits: unknown where the trace has none.
+QString observedLimit(const RunSummary& observed) {
+    if (observed.waitsUnknown)
+        return QStringLiteral("its limit not known (the trace shows none of its waits)");
+    if (observed.waitTimeUnknown)
+        return QStringLiteral("its limit not known (its waits' time is not in the trace or EXPLAIN)");
+    return limitingFactor(observed);
+}
+
+// A model's reads above its misses: reads that joined one of its reads already in flight for the same
+// block (a block visited again within the look-ahead), which moved no data and which PostgreSQL counts
+// as hits; said, since a read per miss is what one expects.
+QString readsAboveMisses(const RunSummary& model) {
+    if (model.ios <= model.misses)
+        return {};
+    const std::uint64_t above = model.ios - model.misses;
+    const std::uint64_t joined = model.ios > model.deviceReads ? model.ios - model.deviceReads : 0;
+    if (joined >= above)
+        return QStringLiteral(
+                   "%1 reads above its misses joined a read of the same block already in flight "
+                   "(visited again within the look-ahead): no I/O, and PostgreSQL counts them as hits")
+            .arg(count(above));
+    return QStringLiteral("%1 reads above its misses (%2 of them joined a read already in flight)")
+        .arg(count(above), count(joined));
+}
+
+// The settings that bound the runs, on both sides: the server's, which a recording passed to the model
+// (so the model's are the server's), or the model's own. A PostgreSQL before 17 has no read stream.
+QString settingsThatBound(const Experiment& experiment, const RunSummary& model, const RunSummary* observed) {
+    const RunVariant& variant = experiment.runs.back();
+    const RunConfig& c = variant.config;
+    const QJsonObject server = experiment.recorded.value(QStringLiteral("server")).toObject();
+    const bool recorded = !server.isEmpty();
+    const int major = server.value(QStringLiteral("server_version_num")).toInt() / 10000;
+    QStringList parts;
+    if (recorded && major > 0 && major < 17)
+        parts << QStringLiteral("PostgreSQL %1 has no read stream: one 8 kB read per miss, each waited for%2")
+                     .arg(major)
+                     .arg(observed && observed->ios > 0
+                              ? QStringLiteral(" (%1 reads of %2 blocks)")
+                                    .arg(count(observed->ios), count(observed->blocks))
+                              : QString());
+    else if (recorded && major >= 18)
+        parts << QStringLiteral("the server's io_method = %1")
+                     .arg(server.value(QStringLiteral("io_method")).toString());
+    const QString whose = recorded ? QStringLiteral("the server's") : QStringLiteral("the model's");
+    StreamLimits limits;
+    try {
+        limits = computeLimits(streamConfigFor(c), mechanicsFor(variant.policy, c.mechanics));
+    } catch (const std::exception&) {
+        return parts.join(QStringLiteral("; "));
+    }
+    const bool ioBound = waitedShare(model) >= kIoBoundShare;
+    const double inFlight = model.explainIo.ioCount > 0 ? model.explainIo.ioInProgressAvg() : 0.0;
+    const QString eic =
+        QStringLiteral("%1%2 effective_io_concurrency = %3")
+            .arg(recorded && major < 17 ? QStringLiteral("the model took ") : QString(), whose)
+            .arg(c.stream.effectiveIoConcurrency);
+    if (ioBound && limits.maxIos > 0 && inFlight >= 0.8 * limits.maxIos)
+        parts << eic + QStringLiteral(", which bounds the model: at most %1 read%2 in flight (%3 on average)")
+                           .arg(limits.maxIos)
+                           .arg(limits.maxIos == 1 ? QString() : QStringLiteral("s"))
+                           .arg(inFlight, 0, 'f', 2);
+    else
+        parts << eic + QStringLiteral(" (not reached: %1 reads in flight on average, at most %2)")
+                           .arg(inFlight, 0, 'f', 2)
+                           .arg(limits.maxIos);
+    const double meanRead = figureNumber(summaryFieldNamed("mean_read_blocks"), model);
+    if (limits.ioCombineLimit > 1 && meanRead >= 0.8 * limits.ioCombineLimit)
+        parts << QStringLiteral("%1 io_combine_limit = %2 bounds its reads (%3 blocks on average)")
+                     .arg(whose)
+                     .arg(limits.ioCombineLimit)
+                     .arg(meanRead, 0, 'f', 2);
+    return parts.join(QStringLiteral("; "));
+}
+
+// The verdict of an observed run beside its model: the figures, what limited each, what bound them.
+QString observedRunVerdict(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
+    const std::vector<RunVariant>& runs = experiment.runs;
+    RunSummary model = summaries[1];
+    model.policy = runs[1].policy;
+    // The waits as the front end knows them (EXPLAIN's, where it gave them).
+    ObservedSummary observed = summarizeObserved(*runs[0].observed);
+    observed.run.waits = summaries[0].waits;
+    observed.run.waitsUnknown = summaries[0].waitsUnknown;
+    QStringList modelNotes{limitingFactor(model)};
+    if (const QString above = readsAboveMisses(model); !above.isEmpty())
+        modelNotes << above;
+    QString text = observedVerdict(observed, model, whyTimeIsNotCompared(runs[1]),
+                                   observedLimit(summaries[0]), modelNotes.join(QStringLiteral(", ")));
+    if (const QString bound = settingsThatBound(experiment, model, &summaries[0]); !bound.isEmpty())
+        text += QStringLiteral("; limits: ") + bound;
+    return text;
+}
+
 } // namespace
 
 QString limitingFactor(const RunSummary& run) {
-    const double waited =
-        run.runtimeNs > 0
-            ? std::clamp(static_cast<double>(run.waitNs) / static_cast<double>(run.runtimeNs), 0.0, 1.0)
-            : 0.0;
+    const double waited = waitedShare(run);
     if (waited < kIoBoundShare)
         return QStringLiteral("consumer-bound (waited %1)").arg(percent(waited));
     QString text = QStringLiteral("I/O-bound (waited %1 of the time").arg(percent(waited));
@@ -193,18 +295,12 @@ QString verdict(const RunSummary& a, const RunSummary& b) {
     return text + QStringLiteral("; A %1, B %2").arg(limitingFactor(a), limitingFactor(b));
 }
 
-QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<RunSummary>& summaries) {
+QString variantVerdict(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
+    const std::vector<RunVariant>& runs = experiment.runs;
     if (runs.size() != 2 || summaries.size() != 2)
         return {};
-    if (runs[0].observed) {
-        RunSummary model = summaries[1];
-        model.policy = runs[1].policy;
-        // The waits as the front end knows them (EXPLAIN's, where it gave them).
-        ObservedSummary observed = summarizeObserved(*runs[0].observed);
-        observed.run.waits = summaries[0].waits;
-        observed.run.waitsUnknown = summaries[0].waitsUnknown;
-        return observedVerdict(observed, model, whyTimeIsNotCompared(runs[1]));
-    }
+    if (runs[0].observed)
+        return observedRunVerdict(experiment, summaries);
     RunSummary b = summaries[1];
     b.policy = runs[1].label;
     const QString text = verdict(summaries[0], b);
@@ -214,6 +310,20 @@ QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<Ru
                QStringLiteral(
                    "; A and B differ in nothing (the same policy and settings): choose what B changes");
     return text;
+}
+
+QString reconciliationLine(const std::vector<RunSummary>& summaries) {
+    for (const RunSummary& summary : summaries)
+        if (!summary.reconciliation.empty())
+            return reconciliationText(reconciliationObject(summary.reconciliation));
+    return {};
+}
+
+bool reconciliationDisagrees(const std::vector<RunSummary>& summaries) {
+    for (const RunSummary& summary : summaries)
+        if (!summary.reconciliation.empty())
+            return !reconciliationAgrees(reconciliationObject(summary.reconciliation));
+    return false;
 }
 
 } // namespace la

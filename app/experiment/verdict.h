@@ -17,7 +17,15 @@ QString verdict(const RunSummary& a, const RunSummary& b);
 QString limitingFactor(const RunSummary& run);
 
 // The verdict of an experiment's two runs with B's label ("B (pg19): 2.7x faster, 1,480 fewer waits");
-// for an observed run, how its model compares with what PostgreSQL did. Empty unless both ran.
-QString variantVerdict(const std::vector<RunVariant>& runs, const std::vector<RunSummary>& summaries);
+// for an observed run, how its model compares with what PostgreSQL did, what limited each (the trace's
+// own label for the observed run) and which of the server's settings bound them. Empty unless both ran.
+QString variantVerdict(const Experiment& experiment, const std::vector<RunSummary>& summaries);
+
+// How the model's misses compare with PostgreSQL's shared read and the trace's reads (the model's
+// reconciliation, experiment/reconciliation.h), one line; empty where nothing was compared. Every
+// front end shows it before the verdict (the window as a banner where the figures do not agree).
+QString reconciliationLine(const std::vector<RunSummary>& summaries);
+// Whether that line says the figures do not agree (the banner's case); false for none.
+bool reconciliationDisagrees(const std::vector<RunSummary>& summaries);
 
 } // namespace la

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/input_openers.h"
 
+#include "experiment/experiment.h"
+#include "experiment/import_summary.h"
 #include "gui/dataset_picker.h"
 #include "gui/input_descriptions.h"
 #include "gui/run_setup_panel.h"
+#include "gui/setting_words.h"
 #include "gui/window_dialogs.h"
 #include "input_error.h"
 #include "io/scan_file.h"
+#include "message_text.h"
 #include "tooltips.h"
 
 #include <QAction>
@@ -131,29 +135,54 @@ void InputOpeners::importTraceFile(const QString& path, const QString& relation)
         this);
     m_traceImport = job;
     QProgressDialog* progress = m_dialogs.jobProgress(job, tr("Import trace"), tr("Reading %1…").arg(path));
-    connect(job, &ObservedImportJob::finished, this,
-            [this, job, progress, path](std::shared_ptr<const ObservedTrace> trace, const QString& error) {
-                progress->close();
-                job->deleteLater();
-                if (!error.isEmpty()) {
-                    m_dialogs.showError(tr("Cannot import the trace"), error);
-                } else if (trace) {
-                    // Another relation of the same trace keeps what the model visits.
-                    const bool sameTrace = m_trace && m_tracePath == path;
-                    setTrace(std::move(trace), path);
-                    if (!sameTrace) {
-                        // An index scan or a block list already open is what the traced scan visited.
-                        const RunConfig config = m_panel->config();
-                        m_panel->setVisitsFromScan(config.pg.active() || !config.blockList.empty());
-                    }
-                    emit inputsChanged();
-                    m_dialogs.showStatus(tr("Imported %1 reads of %2: press Run to see them beside the model")
-                                             .arg(formatCount(m_trace->reads.size()),
-                                                  QString::fromStdString(m_trace->relation)),
-                                         20000);
+    connect(
+        job, &ObservedImportJob::finished, this,
+        [this, job, progress, path, relation](std::shared_ptr<const ObservedTrace> trace,
+                                              const QString& error) {
+            progress->close();
+            job->deleteLater();
+            // Another relation of the same trace keeps what the model visits.
+            const bool sameTrace = m_trace && m_tracePath == path;
+            const RunConfig config = m_panel->config();
+            QString refused = error;
+            // A trace of another relation is never joined to the index scan set up before it (a
+            // recording's, left in the panel): refused, as the command line refuses it.
+            if (refused.isEmpty() && trace && (!sameTrace || m_panel->visitsFromScan()))
+                if (const std::string why = traceRelationMismatch(*trace, path.toStdString(), config);
+                    !why.empty())
+                    refused = windowWording(QString::fromStdString(why)) +
+                              tr("\n\nThe index scan is the one set up before (in the run setup's "
+                                 "PostgreSQL index scan group): to model this trace's own reads, leave "
+                                 "it first with Back to datasets.");
+            if (!refused.isEmpty()) {
+                m_dialogs.showError(tr("Cannot import the trace"), refused);
+            } else if (trace) {
+                setTrace(std::move(trace), path);
+                m_importNotes = la::importNotes(*m_trace, !relation.isEmpty());
+                if (!sameTrace) {
+                    // An index scan or a block list already open is what the traced scan visited:
+                    // said, since it may have been set up for something else.
+                    const bool joined = config.pg.active() || !config.blockList.empty();
+                    m_panel->setVisitsFromScan(joined);
+                    if (joined)
+                        m_importNotes.push_back(
+                            "the model of this trace visits the " +
+                            (config.pg.active()
+                                 ? "index scan set up before it (--pg-index " + printable(config.pg.index) +
+                                       ", --pg-heap " + printable(config.pg.heap) + ")"
+                                 : "block list set up before it (--blocks " + printable(config.blockList) +
+                                       ")") +
+                            ": to model the trace's own reads instead, set Model visits to the blocks the "
+                            "trace read");
                 }
-                emit traceImported(error);
-            });
+                emit inputsChanged();
+                m_dialogs.showStatus(
+                    tr("Imported %1 reads of %2: press Run to see them beside the model")
+                        .arg(formatCount(m_trace->reads.size()), QString::fromStdString(m_trace->relation)),
+                    20000);
+            }
+            emit traceImported(refused);
+        });
     job->start();
 }
 
@@ -165,6 +194,7 @@ void InputOpeners::setTrace(std::shared_ptr<const ObservedTrace> trace, const QS
     }
     m_trace = std::move(trace);
     m_tracePath = path;
+    m_importNotes = la::importNotes(*m_trace, false);
     int current = 0;
     QStringList relations = relationChoices(*m_trace, current);
     if (relations.isEmpty()) // a trace that lists no files (a session's, written before they were kept)
@@ -176,6 +206,7 @@ void InputOpeners::setTrace(std::shared_ptr<const ObservedTrace> trace, const QS
 void InputOpeners::closeTrace() {
     m_trace.reset();
     m_tracePath.clear();
+    m_importNotes.clear();
     m_panel->setTrace({}, {}, 0);
     emit inputsChanged();
 }

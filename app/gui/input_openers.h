@@ -10,6 +10,8 @@
 #include <QString>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 class QMenu;
 class QThread;
@@ -52,6 +54,9 @@ public:
     // The imported trace the panel models, if any, and the file it came from.
     const std::shared_ptr<const ObservedTrace>& importedTrace() const { return m_trace; }
     const QString& tracePath() const { return m_tracePath; }
+    // What the import of that trace said (the command line's notes, experiment/import_summary.h), and
+    // that its model visits the index scan or block list set up before it, where it does.
+    const std::vector<std::string>& importNotes() const { return m_importNotes; }
 
     // The Open PostgreSQL index dialog, while it is open.
     PgIndexDialog* pgIndexDialog() const { return m_pgDialog; }
@@ -78,6 +83,7 @@ private:
     QThread* m_pgCheck = nullptr;                 // reading an index the user chose, if any
     std::shared_ptr<const ObservedTrace> m_trace; // the imported trace the panel models, if any
     QString m_tracePath;
+    std::vector<std::string> m_importNotes;
 };
 
 } // namespace la

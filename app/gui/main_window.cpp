@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/main_window.h"
+#include "experiment/import_summary.h"
 #include "experiment/verdict.h"
 
 #include "dashboard.h"
@@ -25,6 +26,8 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QScreen>
@@ -123,6 +126,10 @@ MainWindow::MainWindow(QWidget* parent)
     restoreSettings();
     if (const QString error = m_panel->setConfig(firstLaunchConfig()); !error.isEmpty())
         m_dialogs.showError(tr("Cannot use the default dataset"), error);
+    m_notesCount = new QLabel(this);
+    m_notesCount->setObjectName(QStringLiteral("notesCount"));
+    m_notesCount->setVisible(false);
+    statusBar()->addPermanentWidget(m_notesCount);
     statusBar()->showMessage(tr("Ready: press Run (Ctrl+R)"));
 }
 
@@ -283,8 +290,10 @@ void MainWindow::connectController() {
                 tr("The run stopped on an error"),
                 tr("%1\n\nThe trace up to the error is shown.").arg(QString::fromStdString(summary.error)));
     });
-    connect(c, &RunController::notice, this,
-            [this](const QString& text) { statusBar()->showMessage(text, 20000); });
+    connect(c, &RunController::notice, this, [this](const QString& text) {
+        statusBar()->showMessage(text, 20000);
+        showNotes(m_controller.runningExperiment());
+    });
     connect(c, &RunController::failed, this, &MainWindow::onFailed);
     connect(c, &RunController::finished, this, &MainWindow::onFinished);
 }
@@ -426,6 +435,10 @@ Experiment MainWindow::panelExperiment() const {
             m_panel->visitsFromScan() ? ModelVisits::FromConfig : ModelVisits::TraceReads);
         experiment.runs[0].explainPath = m_panel->explainPath().toStdString();
         m_recordings->attach(experiment, experimentKey);
+        // What the command line would have said of this import, before the runs' own notices.
+        experiment.notes = m_inputs->importNotes();
+        for (std::string& note : importModelNotes(experiment))
+            experiment.notes.push_back(std::move(note));
         return experiment;
     }
     Experiment experiment = makeExperiment(m_panel->config(), m_panel->comparison());
@@ -435,6 +448,22 @@ Experiment MainWindow::panelExperiment() const {
 
 void MainWindow::showRecorded(const QJsonObject& recorded) {
     m_panel->setRecordedNote(recordedNote(recorded), recordedDetails(recorded));
+}
+
+void MainWindow::showNotes(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
+    QStringList notes;
+    if (!reconciliationDisagrees(summaries))
+        if (const QString reconciled = reconciliationLine(summaries); !reconciled.isEmpty())
+            notes << reconciled;
+    for (const QJsonValue& note : experiment.recorded.value(QStringLiteral("notes")).toArray())
+        notes << note.toString();
+    for (const std::string& note : experiment.notes)
+        notes << QString::fromStdString(note);
+    m_dashboard->setNotes(notes);
+    m_notesCount->setText(notes.size() == 1 ? tr("1 note") : tr("%1 notes").arg(notes.size()));
+    m_notesCount->setToolTip(
+        tr("The notes of the recording, the import and the runs, listed under the verdict"));
+    m_notesCount->setVisible(!notes.isEmpty());
 }
 
 void MainWindow::updateStale() {
@@ -466,11 +495,13 @@ void MainWindow::onTracesChanged() {
     m_startShown = true;
     m_dashboard->setStale(false);
     m_dashboard->setVerdict({});
+    m_dashboard->setReconciliation({});
     m_dashboard->setExpectedPositions(0);
     // Live first: the summary keeps the height it has, rather than fitting the new runs' empty rows.
     m_dashboard->setLive(true);
     m_dashboard->setRuns(m_controller.traces());
     m_dashboard->setWaiting(m_firstWaiting);
+    showNotes(m_controller.experiment());
 }
 
 void MainWindow::onFailed(const QString& message) {
@@ -526,7 +557,10 @@ void MainWindow::onFinished(bool cancelled) {
         return;
     }
     const std::vector<RunSummary> runs = m_controller.summaries();
-    m_dashboard->setVerdict(windowWording(variantVerdict(m_controller.variants(), runs)));
+    m_dashboard->setVerdict(windowWording(variantVerdict(m_controller.experiment(), runs)));
+    // Figures that do not agree open the verdict, as a banner; those that do are the first note.
+    m_dashboard->setReconciliation(reconciliationDisagrees(runs) ? reconciliationLine(runs) : QString());
+    showNotes(m_controller.experiment(), runs);
     m_dashboard->setLive(false);
     m_dashboard->summariesChanged();
     const QString outcome = !m_failure.isEmpty() ? tr("Failed: %1").arg(statusLine(m_failure))
@@ -534,8 +568,9 @@ void MainWindow::onFinished(bool cancelled) {
                                                  : tr("Done");
     m_panel->showProgress(outcome, cancelled || !m_failure.isEmpty() ? 0.0 : 1.0);
     // The verdict is above the plots in full; here it ends in "…" rather than at the window's edge.
-    const QString status =
-        m_dashboard->verdict().isEmpty() ? outcome : outcome + QStringLiteral(" — ") + m_dashboard->verdict();
+    const QString verdict =
+        m_dashboard->reconciliation().isEmpty() ? m_dashboard->verdict() : m_dashboard->reconciliation();
+    const QString status = verdict.isEmpty() ? outcome : outcome + QStringLiteral(" — ") + verdict;
     statusBar()->showMessage(statusBar()->fontMetrics().elidedText(status, Qt::ElideRight,
                                                                    std::max(100, statusBar()->width() - 24)));
 }

@@ -15,6 +15,7 @@
 #include <limits>
 
 class QAction;
+class QLabel;
 
 namespace la {
 
@@ -72,6 +73,9 @@ private:
     void updateStale();
     // The trace group's line on the recording shown, if it is one.
     void showRecorded(const QJsonObject& recorded);
+    // The notes of `experiment` (the recording's, then its own) under the verdict, and their count in
+    // the status bar; `summaries` add the reconciliation of figures that agree, as a first note.
+    void showNotes(const Experiment& experiment, const std::vector<RunSummary>& summaries = {});
     void refreshCacheView();
     void onStarted();
     void onTracesChanged();
@@ -95,6 +99,7 @@ private:
     QAction* m_timeAxis = nullptr;
     QAction* m_positionAxis = nullptr;
     QAction* m_resetZoom = nullptr;
+    QLabel* m_notesCount = nullptr; // in the status bar
     QElapsedTimer m_runClock;
     int m_clockRun = -1;
     // The repeat going (docs/repeats.md): its place among all repeats of the experiment, -1 for none.

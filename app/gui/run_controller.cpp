@@ -369,6 +369,10 @@ void RunController::handle(WorkerMessage& message) {
         }
         break;
     case WorkerMessage::Kind::Notice:
+        // Kept with the experiment (its notes list, a saved session), as the command line's runner keeps it.
+        m_running.experiment.notes.push_back(message.text);
+        if (m_runningShown)
+            m_shown.experiment.notes.push_back(message.text);
         emit notice(windowWording(QString::fromStdString(message.text)));
         break;
     case WorkerMessage::Kind::Error: {

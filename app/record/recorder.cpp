@@ -312,7 +312,10 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
         if (callbacks.step)
             callbacks.step(text);
     };
+    // Every note is also kept in "recorded", so that the window and a session show them too.
+    QStringList notes;
     const auto note = [&](const QString& text) {
+        notes << text;
         if (callbacks.note)
             callbacks.note(text);
     };
@@ -632,6 +635,7 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     };
     if (const QString error = buffers.restore(); !error.isEmpty())
         note(error);
+    recording.recorded[QStringLiteral("notes")] = QJsonArray::fromStringList(notes);
     return recording;
 }
 
