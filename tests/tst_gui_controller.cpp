@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <condition_variable>
+#include <mutex>
 #include <numeric>
 #include <thread>
 
@@ -264,12 +266,29 @@ void TestGuiController::failedStartKeepsTheRunsOnScreen() {
     QCOMPARE(controller.runningExperiment().runs.front().config.blockList, bad.blockList);
 }
 
+// A worker far ahead of the drain is held back: the mailbox never holds more than its bound (and
+// the batch being posted), and every event still arrives, in order. The drain takes only once the
+// worker has filled the mailbox, so each drain but the last finds it at its bound.
 void TestGuiController::mailboxBackPressureKeepsEveryEvent() {
-    Mailbox mailbox(1000);
-    std::atomic<bool> cancel{false};
+    constexpr std::size_t kBound = 1000;
+    constexpr std::size_t kBatch = 100;
     constexpr int kBatches = 2000;
+    constexpr int kPostsToFill = kBound / kBatch;
+    Mailbox mailbox(kBound);
+    // Posts counted from the mailbox's own callback, so the drain waits for them rather than polls.
+    std::mutex postsMutex;
+    std::condition_variable posted;
+    int posts = 0;
+    mailbox.setOnPost([&] {
+        {
+            const std::lock_guard lock(postsMutex);
+            ++posts;
+        }
+        posted.notify_all();
+    });
+    std::atomic<bool> cancel{false};
     std::thread worker([&] {
-        std::vector<Event> batch(100);
+        std::vector<Event> batch(kBatch);
         for (int i = 0; i < kBatches; ++i) {
             for (Event& e : batch)
                 e.position = static_cast<std::uint32_t>(i);
@@ -279,20 +298,45 @@ void TestGuiController::mailboxBackPressureKeepsEveryEvent() {
         mailbox.markFinished();
     });
     std::size_t events = 0;
-    std::size_t biggest = 0;
+    std::size_t mostInOneDrain = 0;
+    std::uint32_t lastPosition = 0;
+    bool inOrder = true;
     bool done = false;
+    int postsAtLastDrain = 0;
     while (!done) {
+        {
+            // The worker is held at the bound after kPostsToFill posts; the last ones may be fewer.
+            std::unique_lock lock(postsMutex);
+            const bool filled = posted.wait_for(lock, std::chrono::seconds(30), [&] {
+                return posts >= postsAtLastDrain + kPostsToFill || posts == kBatches + 1;
+            });
+            if (!filled) {
+                cancel = true;
+                break;
+            }
+            postsAtLastDrain = posts;
+        }
         WorkerProgress progress;
+        std::size_t drained = 0;
         for (WorkerMessage& m : mailbox.take(progress)) {
-            events += m.events.size();
-            biggest = std::max(biggest, m.events.size());
+            drained += m.events.size();
+            for (const Event& e : m.events) {
+                inOrder = inOrder && e.position >= lastPosition;
+                lastPosition = e.position;
+            }
             done = done || m.kind == WorkerMessage::Kind::Done;
         }
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        events += drained;
+        mostInOneDrain = std::max(mostInOneDrain, drained);
     }
     worker.join();
-    QCOMPARE(events, std::size_t(kBatches) * 100);
-    QVERIFY2(biggest <= 1100, qPrintable(QString::number(biggest)));
+    QVERIFY2(done, "the worker never filled the mailbox nor finished");
+    QCOMPARE(events, std::size_t(kBatches) * kBatch);
+    QVERIFY(inOrder);
+    QCOMPARE(lastPosition, std::uint32_t(kBatches - 1));
+    // The first drain came once the worker had filled it: the bound was reached and held.
+    QVERIFY2(mostInOneDrain >= kBound && mostInOneDrain <= kBound + kBatch,
+             qPrintable(QString::number(mostInOneDrain)));
 }
 
 // A drain takes at most so many events: a long batch comes out in parts, in order, with the messages
