@@ -5,6 +5,7 @@
 // messages stay short and printable, and bad paths are found before any work is done. Full file
 // systems are real: /dev/full, and a small tmpfs mounted by the test when it runs as root.
 #include "cli_process.h"
+#include "small_file_system.h"
 #include "test_files.h"
 
 #include "io/event_spool.h"
@@ -21,7 +22,6 @@
 #include <QTest>
 
 #include <fcntl.h>
-#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
@@ -36,6 +36,7 @@ namespace {
 
 using la::test::readFile;
 using la::test::readJson;
+using la::test::SmallFileSystem;
 using la::test::writeFile;
 
 constexpr int kTimeoutMs = 120'000;
@@ -120,37 +121,6 @@ qint64 bytesOpenIn(qint64 pid, const QString& dir) {
     }
     return bytes;
 }
-
-// A tmpfs of `bytes` mounted for one test (root only); unmounted when it goes.
-class SmallFileSystem {
-public:
-    SmallFileSystem(const QString& where, qint64 bytes) : m_path(where) {
-        QDir().mkpath(where);
-        const QByteArray options = "size=" + QByteArray::number(bytes) + ",mode=0700";
-        m_mounted = ::geteuid() == 0 &&
-                    ::mount("tmpfs", where.toLocal8Bit().constData(), "tmpfs", 0, options.constData()) == 0;
-    }
-    ~SmallFileSystem() {
-        if (m_mounted)
-            ::umount2(m_path.toLocal8Bit().constData(), MNT_DETACH);
-    }
-    SmallFileSystem(const SmallFileSystem&) = delete;
-    SmallFileSystem& operator=(const SmallFileSystem&) = delete;
-    bool mounted() const { return m_mounted; }
-    // Writes filler until the file system is full.
-    void fill() const {
-        QFile filler(m_path + QStringLiteral("/filler"));
-        if (!filler.open(QIODevice::WriteOnly))
-            return;
-        const QByteArray chunk(4096, 'f');
-        while (filler.write(chunk) == chunk.size() && filler.flush()) {
-        }
-    }
-
-private:
-    QString m_path;
-    bool m_mounted = false;
-};
 
 } // namespace
 
@@ -402,9 +372,10 @@ void TestFileSafety::writeToFullDevice() {
 // to its own path and keeps no spool at all, so it writes the CSV and the PNG all the same.
 void TestFileSafety::eventSpoolNeverFillsTheDisk() {
     const QString mount = path(QStringLiteral("spool-fs"));
-    SmallFileSystem fs(mount, 8 << 20);
-    if (!fs.mounted())
-        QSKIP("mounting a small tmpfs needs root");
+    const SmallFileSystem fs(mount, 8 << 20);
+    if (!fs.skipReason().isEmpty())
+        QSKIP(qPrintable(fs.skipReason()));
+    QVERIFY2(fs.error().isEmpty(), qPrintable(fs.error()));
     {
         la::EventSpool spool(mount.toStdString());
         const std::vector<la::Event> batch(4096);
@@ -429,9 +400,10 @@ void TestFileSafety::eventSpoolNeverFillsTheDisk() {
 
 void TestFileSafety::fullFileSystemKeepsOldOutput() {
     const QString mount = path(QStringLiteral("full-fs"));
-    SmallFileSystem fs(mount, 1 << 20);
-    if (!fs.mounted())
-        QSKIP("mounting a small tmpfs needs root");
+    const SmallFileSystem fs(mount, 1 << 20);
+    if (!fs.skipReason().isEmpty())
+        QSKIP(qPrintable(fs.skipReason()));
+    QVERIFY2(fs.error().isEmpty(), qPrintable(fs.error()));
     const QString csv = mount + QStringLiteral("/trace.csv");
     const QString json = mount + QStringLiteral("/summary.json");
     const QString png = mount + QStringLiteral("/plots.png");
@@ -445,7 +417,9 @@ void TestFileSafety::fullFileSystemKeepsOldOutput() {
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("cannot write trace CSV '%1'").arg(csv)), qPrintable(r.err));
     QCOMPARE(readFile(csv), QByteArray("old trace\n"));
-    fs.fill();
+    // Full for real before the next two: not a block left, not one byte more.
+    const QString full = fs.fill();
+    QVERIFY2(full.isEmpty(), qPrintable(full));
     r = lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("alternating"),
                    QStringLiteral("--summary-json"), json});
     QCOMPARE(r.exitCode, 1);
@@ -457,7 +431,7 @@ void TestFileSafety::fullFileSystemKeepsOldOutput() {
     QVERIFY2(r.err.contains(QStringLiteral("cannot write PNG '%1'").arg(png)), qPrintable(r.err));
     QVERIFY2(r.err.contains(QString::fromUtf8(std::strerror(ENOSPC))), qPrintable(r.err));
     QCOMPARE(readFile(png), QByteArray("old picture"));
-    QFile::remove(mount + QStringLiteral("/filler"));
+    fs.empty();
     QCOMPARE(entries(mount), (QStringList{QStringLiteral("plots.png"), QStringLiteral("summary.json"),
                                           QStringLiteral("trace.csv")}));
 }
