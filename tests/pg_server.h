@@ -135,6 +135,23 @@ public:
         table.index = sql(QStringLiteral("SELECT pg_relation_filepath('idx')"), error);
         return table;
     }
+    // start(), then hashClusteredTable(): the prologue of the tests that read a real index. `error` is
+    // empty when both went well.
+    struct StartedTable {
+        QString heap;
+        QString index;
+        QString error;
+    };
+    StartedTable startWithHashClusteredTable() {
+        StartedTable started;
+        started.error = start();
+        if (started.error.isEmpty()) {
+            const IndexedTable table = hashClusteredTable(started.error);
+            started.heap = table.heap;
+            started.index = table.index;
+        }
+        return started;
+    }
 
     // What traces the server: its processes (the postmaster and its children) that a tracer is
     // attached to, as "PID traced by TRACER", and Lookahead's kernel tracer instances in tracefs

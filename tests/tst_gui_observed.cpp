@@ -160,15 +160,10 @@ void TestGuiObserved::saveReopenAndModelAgain(MainWindow& window, const QString&
 // scan, compare with a policy, Run. Both runs finish side by side, the model on every heap visit of
 // the index scan, and the pair saves.
 void TestGuiObserved::indexScanAndTraceAreOneExperiment() {
-#if defined(__SANITIZE_THREAD__)
-    QSKIP("TSan aborts a fork() after threads exist (die_after_fork); the server is started with fork()");
-#endif
     if (const QString why = test::PgServer::unavailable(); !why.isEmpty())
         QSKIP(qPrintable(why));
     test::PgServer server;
-    QString error = server.start();
-    QVERIFY2(error.isEmpty(), qPrintable(error));
-    const auto [heap, index] = server.hashClusteredTable(error);
+    auto [heap, index, error] = server.startWithHashClusteredTable();
     QVERIFY2(error.isEmpty(), qPrintable(error));
 
     // The trace: Lookahead's own event CSV of the same index scan, with its visits counted.

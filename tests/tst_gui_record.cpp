@@ -53,9 +53,7 @@ void TestGuiRecord::initTestCase() {
         m_skip = QStringLiteral("strace is not installed (packaging/install-deps.sh installs it)");
     if (!m_skip.isEmpty())
         return;
-    QVERIFY(m_server.start().isEmpty());
-    QString error;
-    m_server.hashClusteredTable(error);
+    const QString error = m_server.startWithHashClusteredTable().error;
     QVERIFY2(error.isEmpty(), qPrintable(error));
     sql(QStringLiteral("VACUUM ANALYZE t"));
 }

@@ -913,9 +913,7 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
     if (const QString why = test::PgServer::unavailable(); !why.isEmpty())
         QSKIP(qPrintable(why));
     test::PgServer server;
-    QString error = server.start();
-    QVERIFY2(error.isEmpty(), qPrintable(error));
-    const auto [heap, index] = server.hashClusteredTable(error);
+    auto [heap, index, error] = server.startWithHashClusteredTable();
     QVERIFY2(error.isEmpty(), qPrintable(error));
     const QString distinct = server.sql(
         QStringLiteral("SELECT count(DISTINCT (ctid::text::point)[0]) FROM t WHERE a BETWEEN 100 AND 5000"),
