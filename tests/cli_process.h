@@ -3,6 +3,7 @@
 
 // The lookahead binary run as a user runs it: arguments in, exit code and both outputs back.
 
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QProcess>
 #include <QString>
@@ -10,11 +11,15 @@
 #include <QTest>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <vector>
 
 extern char** environ;
@@ -42,12 +47,15 @@ inline CliResult finishProcess(QProcess& process, int timeoutMs) {
 // Waits until a started `process` has written `text` on stderr (a stage of its work it reports);
 // `err` gathers what it wrote so far.
 inline bool waitForStderr(QProcess& process, const char* text, QByteArray& err, int timeoutMs) {
-    return QTest::qWaitFor(
-        [&] {
-            err += process.readAllStandardError();
-            return err.contains(text);
-        },
-        timeoutMs);
+    // Woken by what the process writes there, not by polling it.
+    const QProcess::ProcessChannel before = process.readChannel();
+    process.setReadChannel(QProcess::StandardError);
+    const QDeadlineTimer deadline(timeoutMs);
+    err += process.readAllStandardError();
+    while (!err.contains(text) && process.waitForReadyRead(static_cast<int>(deadline.remainingTime())))
+        err += process.readAllStandardError();
+    process.setReadChannel(before);
+    return err.contains(text);
 }
 
 // Runs LOOKAHEAD_BINARY (each test defines it); one that outlasts `timeoutMs` is killed.
@@ -55,6 +63,28 @@ inline CliResult runLookahead(const QStringList& args, int timeoutMs) {
     QProcess process;
     process.start(QStringLiteral(LOOKAHEAD_BINARY), args);
     return finishProcess(process, timeoutMs);
+}
+
+// A descriptor that becomes readable when process `pid` ends, or -1. (Debian 12's <sys/pidfd.h>
+// declares pidfd_open without C linkage, so the call goes through syscall().)
+inline int pidfdOf(pid_t pid) {
+    return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+}
+
+// Waits until child `pid` has ended (not reaped: its rusage stays for wait4), woken by its pidfd;
+// false if it outlasts `timeoutMs`.
+inline bool childEnds(pid_t pid, int timeoutMs) {
+    const int pidfd = pidfdOf(pid);
+    if (pidfd < 0)
+        return false;
+    const QDeadlineTimer deadline(timeoutMs);
+    pollfd ended{pidfd, POLLIN, 0};
+    int ready = 0;
+    do
+        ready = ::poll(&ended, 1, static_cast<int>(deadline.remainingTime()));
+    while (ready < 0 && errno == EINTR);
+    ::close(pidfd);
+    return ready == 1;
 }
 
 // A run whose peak memory is measured (wait4's rusage of the child alone), its output kept in files
@@ -86,13 +116,12 @@ inline MeasuredRun runMeasured(const QStringList& args, const QString& dir, int 
         return m;
     int status = 0;
     rusage usage{};
-    const bool ended =
-        QTest::qWaitFor([&] { return ::wait4(pid, &status, WNOHANG, &usage) == pid; }, timeoutMs);
-    if (!ended) {
+    if (!childEnds(pid, timeoutMs)) {
         ::kill(pid, SIGKILL);
         ::wait4(pid, &status, 0, &usage);
         return m;
     }
+    ::wait4(pid, &status, 0, &usage);
     const auto text = [](const QByteArray& path) {
         QFile f(QString::fromLocal8Bit(path));
         return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();

@@ -54,6 +54,7 @@ public:
     SmallFileSystem(const SmallFileSystem&) = delete;
     SmallFileSystem& operator=(const SmallFileSystem&) = delete;
 
+    const QString& path() const { return m_path; }
     // Why no file system can be mounted here (not root, or root in a container without
     // CAP_SYS_ADMIN), or empty.
     QString skipReason() const { return m_skip; }

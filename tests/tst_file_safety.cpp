@@ -3,7 +3,7 @@
 // cache, no output overwrites an input, every write error is reported, sizes are checked before
 // allocating, signals cancel cleanly and leave nothing behind, block-list CSV follows RFC 4180,
 // messages stay short and printable, and bad paths are found before any work is done. Full file
-// systems are real: /dev/full, and a small tmpfs mounted by the test when it runs as root.
+// systems are real: /dev/full, and a small tmpfs of the test's own, filled until not a byte fits.
 #include "cli_process.h"
 #include "small_file_system.h"
 #include "test_files.h"
@@ -371,13 +371,12 @@ void TestFileSafety::writeToFullDevice() {
 // file system the spool keeps none and says why. The command line's export streams its trace CSV
 // to its own path and keeps no spool at all, so it writes the CSV and the PNG all the same.
 void TestFileSafety::eventSpoolNeverFillsTheDisk() {
-    const QString mount = path(QStringLiteral("spool-fs"));
-    const SmallFileSystem fs(mount, 8 << 20);
+    const SmallFileSystem fs(path(QStringLiteral("spool-fs")), 8 << 20);
     if (!fs.skipReason().isEmpty())
         QSKIP(qPrintable(fs.skipReason()));
     QVERIFY2(fs.error().isEmpty(), qPrintable(fs.error()));
     {
-        la::EventSpool spool(mount.toStdString());
+        la::EventSpool spool(fs.path().toStdString());
         const std::vector<la::Event> batch(4096);
         for (int i = 0; i < 64 && spool.broken().empty(); ++i)
             spool.onEvents(batch);
@@ -385,25 +384,25 @@ void TestFileSafety::eventSpoolNeverFillsTheDisk() {
         QVERIFY2(QString::fromStdString(spool.broken()).contains(QStringLiteral("would be left free")),
                  spool.broken().c_str());
     }
-    QCOMPARE(entries(mount), QStringList());
+    QCOMPARE(entries(fs.path()), QStringList());
     const QString csv = path(QStringLiteral("spooled.csv"));
     const QString png = path(QStringLiteral("spooled.png"));
     const Result r =
         lookahead({QStringLiteral("--dataset"), QStringLiteral("alternating"),
                    QStringLiteral("--pattern-blocks"), QStringLiteral("4096"), QStringLiteral("--cache-dir"),
-                   mount, QStringLiteral("--export-png"), png, QStringLiteral("--trace-csv"), csv});
+                   fs.path(), QStringLiteral("--export-png"), png, QStringLiteral("--trace-csv"), csv});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(QFile::exists(csv));
     QVERIFY(QFile::exists(png));
-    QCOMPARE(entries(mount), QStringList());
+    QCOMPARE(entries(fs.path()), QStringList());
 }
 
 void TestFileSafety::fullFileSystemKeepsOldOutput() {
-    const QString mount = path(QStringLiteral("full-fs"));
-    const SmallFileSystem fs(mount, 1 << 20);
+    const SmallFileSystem fs(path(QStringLiteral("full-fs")), 1 << 20);
     if (!fs.skipReason().isEmpty())
         QSKIP(qPrintable(fs.skipReason()));
     QVERIFY2(fs.error().isEmpty(), qPrintable(fs.error()));
+    const QString& mount = fs.path();
     const QString csv = mount + QStringLiteral("/trace.csv");
     const QString json = mount + QStringLiteral("/summary.json");
     const QString png = mount + QStringLiteral("/plots.png");

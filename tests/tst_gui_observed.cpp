@@ -183,15 +183,11 @@ void TestGuiObserved::indexScanAndTraceAreOneExperiment() {
 
     MainWindow window;
     window.applyStartup(cliOptions(kSmallRun));
-    RunConfig config = window.setupPanel()->config();
-    config.pg.dataDir = server.dataDir().toStdString();
-    config.pg.index = index.toStdString();
-    config.pg.heap = heap.toStdString();
-    config.pg.keyRange = "100:5000";
-    QSignalSpy checked(window.inputs(), &InputOpeners::pgScanChecked);
-    window.inputs()->openPgScan(config);
-    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, kWindowTimeoutMs);
-    QCOMPARE(checked.first().first().toString(), QString());
+    const std::optional<QString> checked =
+        test::openPgScanAndWait(window, test::withPgIndexScan(window.setupPanel()->config(), server.dataDir(),
+                                                              index, heap, "100:5000"));
+    QVERIFY(checked);
+    QCOMPARE(*checked, QString());
     QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
     window.inputs()->importTraceFile(csv);
     QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);

@@ -922,15 +922,11 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
 
     MainWindow window;
     window.applyStartup(cliOptions(kSmallRun));
-    RunConfig config = window.setupPanel()->config();
-    config.pg.dataDir = server.dataDir().toStdString();
-    config.pg.index = index.toStdString();
-    config.pg.heap = heap.toStdString();
-    config.pg.keyRange = "100:5000";
-    QSignalSpy checked(window.inputs(), &InputOpeners::pgScanChecked);
-    window.inputs()->openPgScan(config);
-    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, kWindowTimeoutMs);
-    QCOMPARE(checked.first().first().toString(), QString());
+    RunConfig config =
+        test::withPgIndexScan(window.setupPanel()->config(), server.dataDir(), index, heap, "100:5000");
+    std::optional<QString> checked = test::openPgScanAndWait(window, config);
+    QVERIFY(checked);
+    QCOMPARE(*checked, QString());
     QCOMPARE(window.setupPanel()->config().pg.index, index.toStdString());
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
@@ -943,9 +939,9 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
     QVERIFY(runs[0].ios > 0);
 
     config.pg.index = heap.toStdString();
-    window.inputs()->openPgScan(config);
-    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 2, kWindowTimeoutMs);
-    QVERIFY(!checked.last().first().toString().isEmpty());
+    checked = test::openPgScanAndWait(window, config);
+    QVERIFY(checked);
+    QVERIFY(!checked->isEmpty());
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(heap.section(QLatin1Char('/'), -1)),
              qPrintable(window.errorDialog()->text()));

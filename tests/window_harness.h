@@ -2,10 +2,11 @@
 #pragma once
 
 // What the window tests share: the small A/B run they start, the command line parsed as the app
-// parses it, and running a window until it has drawn everything.
+// parses it, running a window until it has drawn everything, and opening a PostgreSQL index scan.
 
 #include "cli/cli_options.h"
 #include "dashboard.h"
+#include "gui/input_openers.h"
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
 
@@ -13,6 +14,7 @@
 #include <QStringList>
 #include <QTest>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,27 @@ inline void runToEnd(MainWindow& window, const QStringList& args) {
     window.startRun();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
     QVERIFY(waitIdle(window));
+}
+
+// `config` with the scan of a PostgreSQL index: `index` over `heap` (paths under `dataDir`, as
+// pg_relation_filepath gives them) for the keys in `keyRange`.
+inline RunConfig withPgIndexScan(RunConfig config, const QString& dataDir, const QString& index,
+                                 const QString& heap, const std::string& keyRange) {
+    config.pg.dataDir = dataDir.toStdString();
+    config.pg.index = index.toStdString();
+    config.pg.heap = heap.toStdString();
+    config.pg.keyRange = keyRange;
+    return config;
+}
+
+// File → Open PostgreSQL index as its dialog does it, waiting for the check that follows: what the
+// check said (empty when the scan was taken), or nothing if it never answered.
+inline std::optional<QString> openPgScanAndWait(MainWindow& window, const RunConfig& config) {
+    QSignalSpy checked(window.inputs(), &InputOpeners::pgScanChecked);
+    window.inputs()->openPgScan(config);
+    if (checked.isEmpty() && !checked.wait(kWindowTimeoutMs))
+        return std::nullopt;
+    return checked.first().first().toString();
 }
 
 } // namespace la::test
