@@ -3,6 +3,7 @@
 // destruction mid-run are clean. Also run under TSan (see tests/tsan-qt.supp).
 #include "gui/run_controller.h"
 #include "gui/run_mailbox.h"
+#include "signal_waits.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -80,7 +81,7 @@ void TestGuiController::runDeliversEveryEvent() {
     QSignalSpy failed(&controller, &RunController::failed);
     controller.start(smallRun());
     QCOMPARE(started.count(), 1);
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     QCOMPARE(shown.count(), 1);
     QCOMPARE(controller.traces().size(), std::size_t(2));
     QCOMPARE(finished.first().first().toBool(), false);
@@ -120,7 +121,7 @@ void TestGuiController::repeatedRunShowsItsMedianRepeat() {
     QSignalSpy runFinished(&controller, &RunController::runFinished);
     QSignalSpy finished(&controller, &RunController::finished);
     controller.start(config);
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     QCOMPARE(repeats.count(), 6);
     QCOMPARE(runFinished.count(), 2);
     const std::vector<RunSummary> summaries = controller.summaries();
@@ -140,7 +141,7 @@ void TestGuiController::stopMidRun() {
     controller.stop();
     // The stop takes effect (the timeout only guards against a hang): finished(cancelled), a summary
     // that says so, and a trace that ends where the worker stopped.
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     QCOMPARE(finished.first().first().toBool(), true);
     const RunTrace& trace = *controller.traces()[0];
     QVERIFY(trace.summary());
@@ -155,7 +156,7 @@ void TestGuiController::restartDropsTheOldRun() {
     QVERIFY(longRunGoing(controller));
     controller.start(smallRun());
     QCOMPARE(controller.generation(), quint64(2));
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     QCOMPARE(controller.traces().size(), std::size_t(2));
     QCOMPARE(controller.traces()[0]->positions(), std::uint64_t(8192));
     QCOMPARE(controller.summaries().size(), std::size_t(2));
@@ -186,7 +187,7 @@ void TestGuiController::badBlockListFailsFromTheWorker() {
     QSignalSpy failed(&controller, &RunController::failed);
     QSignalSpy finished(&controller, &RunController::finished);
     controller.start(unreadableBlockList());
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     QCOMPARE(failed.count(), 1);
     QVERIFY2(failed.first().first().toString().contains(QStringLiteral("/nonexistent/blocks.txt")),
              qPrintable(failed.first().first().toString()));
@@ -218,7 +219,7 @@ void TestGuiController::spoolsHoldEveryEvent() {
     RunController controller;
     QSignalSpy finished(&controller, &RunController::finished);
     controller.start(smallRun());
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     const auto spools = controller.spools();
     const auto summaries = controller.summaries();
     QCOMPARE(spools.size(), std::size_t(2));
@@ -251,12 +252,12 @@ void TestGuiController::failedStartKeepsTheRunsOnScreen() {
     QSignalSpy shown(&controller, &RunController::tracesChanged);
     QSignalSpy failed(&controller, &RunController::failed);
     controller.start(smallRun());
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     const std::vector<const RunTrace*> before = controller.traces();
     const std::uint64_t blocks = controller.summaries().front().blocks;
     const RunConfig bad = unreadableBlockList();
     controller.start(bad);
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 2, kTimeoutMs), 2);
     QCOMPARE(failed.count(), 1);
     QCOMPARE(shown.count(), 1);
     QCOMPARE(controller.traces(), before);

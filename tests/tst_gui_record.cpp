@@ -8,6 +8,7 @@
 #include "gui/recordings.h"
 #include "pg_server.h"
 #include "qcp.h"
+#include "signal_waits.h"
 #include "window_harness.h"
 
 #include <QLineEdit>
@@ -85,7 +86,7 @@ void TestGuiRecord::recordedQueryIsReplayedBesideItsModel() {
     QSignalSpy finished(&window.controller(), &RunController::finished);
     QSignalSpy failed(&window.controller(), &RunController::failed);
     dialog->startRecording();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QVERIFY(waitIdle(window));
     QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
     QVERIFY(!window.recordings()->dialog()); // closed once recorded
@@ -128,8 +129,10 @@ void TestGuiRecord::cancelInTheMiddleLeavesTheServerClean() {
     QCOMPARE(
         sql(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'")),
         QStringLiteral("1"));
+    QSignalSpy closed(dialog, &QDialog::finished);
     dialog->reject(); // now it closes
-    QTRY_VERIFY(!window.recordings()->dialog());
+    QCOMPARE(test::caught(closed, 1, kWindowTimeoutMs), 1);
+    QVERIFY(!window.recordings()->dialog());
 }
 
 QTEST_MAIN(TestGuiRecord)

@@ -15,6 +15,7 @@
 #include "qcp.h"
 #include "repeat_strip.h"
 #include "run_trace.h"
+#include "signal_waits.h"
 #include "window_harness.h"
 
 #include <QFile>
@@ -403,7 +404,7 @@ void TestGuiViews::statusAndStaleMarkSayWhatIsShown() {
     QCOMPARE(started.count(), 1);
     QVERIFY2(!window.statusBar()->currentMessage().contains(QStringLiteral("Ready")),
              qPrintable(window.statusBar()->currentMessage()));
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QVERIFY(!window.dashboard()->stale());
     RunConfig changed = window.setupPanel()->config();
     changed.stream.ioCombineLimit = 8;

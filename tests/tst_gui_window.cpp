@@ -13,6 +13,7 @@
 #include "pg_server.h"
 #include "plot_view.h"
 #include "run_options.h"
+#include "signal_waits.h"
 #include "summary_panel.h"
 #include "test_files.h"
 #include "window_harness.h"
@@ -194,12 +195,12 @@ void TestGuiWindow::stopMidRunIsClean() {
     QSignalSpy finished(&window.controller(), &RunController::finished);
     QCOMPARE(window.setupPanel()->setConfig(longRun()), QString());
     window.startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kWindowTimeoutMs);
+    QVERIFY(test::caught(data, 3, kWindowTimeoutMs) > 2);
     QVERIFY(!window.setupPanel()->runButton()->isEnabled());
     window.stopRun();
     // The stop takes effect: the run ends cancelled, long before its 200 M blocks, and the window
     // is ready for the next one (the timeout only guards against a hang).
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QCOMPARE(finished.first().first().toBool(), true);
     QVERIFY(window.setupPanel()->runButton()->isEnabled());
     const RunTrace& trace = *window.controller().traces()[0];
@@ -214,7 +215,7 @@ void TestGuiWindow::closingMidRunIsClean() {
     QSignalSpy data(&window->controller(), &RunController::dataArrived);
     QCOMPARE(window->setupPanel()->setConfig(longRun()), QString());
     window->startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kWindowTimeoutMs);
+    QVERIFY(test::caught(data, 3, kWindowTimeoutMs) > 2);
     // Closing cancels and joins the worker (a hang would trip ctest's timeout): nothing runs after.
     QVERIFY(window->close());
     QVERIFY(!window->controller().running());
@@ -319,7 +320,7 @@ void TestGuiWindow::unreadableBlockListShowsErrorAndStaysUsable() {
     window.applyStartup(cliOptions(kSmallRun));
     window.setupPanel()->datasetPicker()->setBlockList(missing);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QTRY_VERIFY(window.errorDialog());
     QVERIFY(window.errorDialog()->text().contains(missing));
     QVERIFY(window.setupPanel()->runButton()->isEnabled());
@@ -327,7 +328,7 @@ void TestGuiWindow::unreadableBlockListShowsErrorAndStaysUsable() {
     // Still usable: the next run works.
     window.setupPanel()->datasetPicker()->setBlockList({});
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 2, kWindowTimeoutMs), 2);
     QCOMPARE(window.controller().summaries().size(), std::size_t(2));
 }
 
@@ -432,7 +433,7 @@ void TestGuiWindow::exportedCsvHoldsTheRunsOnScreen() {
     const QString csv = m_dir.filePath(QStringLiteral("on-screen.csv"));
     QSignalSpy written(window.exports(), &ScreenExports::traceCsvFinished);
     QCOMPARE(window.exports()->exportTraceCsv(csv), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(written, 1, kWindowTimeoutMs), 1);
     QCOMPARE(written.first().at(1).toString(), QString());
     QCOMPARE(window.controller().generation(), generation);
     QVERIFY(!window.controller().running());
@@ -483,7 +484,7 @@ void TestGuiWindow::failedStartKeepsThePreviousResults() {
     window.setupPanel()->datasetPicker()->setBlockList(list);
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QTRY_VERIFY(window.errorDialog());
     const QString error = window.errorDialog()->text();
     QVERIFY2(error.contains(QStringLiteral("5000")) || error.contains(QStringLiteral("beyond.txt")),
@@ -550,15 +551,13 @@ void TestGuiWindow::fifoIsRefusedAsEveryInput() {
     window.inputs()->openBlockList(fifo);
     QCOMPARE(refused("block list"), QString());
     // Read on a worker thread: an imported trace, a session.
-    QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
-    window.inputs()->importTraceFile(fifo);
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
-    QVERIFY2(imported.first().first().toString().contains(isFifo),
-             qPrintable(imported.first().first().toString()));
+    std::optional<QString> imported = test::importTraceAndWait(window, fifo);
+    QVERIFY(imported);
+    QVERIFY2(imported->contains(isFifo), qPrintable(*imported));
     QCOMPARE(refused("trace"), QString());
     QSignalSpy opened(window.sessions(), &SessionFiles::opened);
     window.sessions()->open(fifo);
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
     QVERIFY2(opened.first().at(1).toString().contains(isFifo), qPrintable(opened.first().at(1).toString()));
     QCOMPARE(refused("session"), QString());
     // Read when a run starts: a device profile, and the EXPLAIN output of an imported trace.
@@ -571,9 +570,9 @@ void TestGuiWindow::fifoIsRefusedAsEveryInput() {
     window.applyStartup(cliOptions(kSmallRun));
     const QString trace = m_dir.filePath(QStringLiteral("fifo-test.strace"));
     QVERIFY(test::writeSmallStrace(trace));
-    window.inputs()->importTraceFile(trace);
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, kWindowTimeoutMs);
-    QCOMPARE(imported.last().first().toString(), QString());
+    imported = test::importTraceAndWait(window, trace);
+    QVERIFY(imported);
+    QCOMPARE(*imported, QString());
     window.setupPanel()->setExplainPath(fifo);
     window.startRun();
     QTRY_VERIFY_WITH_TIMEOUT(window.errorDialog(), kWindowTimeoutMs);
@@ -604,9 +603,11 @@ void TestGuiWindow::badFileOnTheCommandLineIsRefused() {
     QCOMPARE(window.setupPanel()->config().file, std::string());
     // --run starts from the event loop: once a call queued after applyStartup() has run, whatever it
     // queued has too.
-    bool drained = false;
-    QTimer::singleShot(0, &window, [&drained] { drained = true; });
-    QTRY_VERIFY(drained);
+    QTimer turn;
+    turn.setSingleShot(true);
+    QSignalSpy drained(&turn, &QTimer::timeout);
+    turn.start(0);
+    QCOMPARE(test::caught(drained, 1, kWindowTimeoutMs), 1);
     QCOMPARE(started.count(), 0);
     QVERIFY(!window.controller().running());
     QVERIFY(window.controller().traces().empty());
@@ -717,7 +718,7 @@ void TestGuiWindow::advancedSettingsReachTheRun() {
     QCOMPARE(shown.device.jitter, 0.3);
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QCOMPARE(window.controller().summaries().front().maxPinned, 40);
     QVERIFY(!window.dashboard()->stale());
     auto* maxPinned = window.setupPanel()->findChild<QSpinBox*>(QString(), Qt::FindChildrenRecursively);
@@ -851,10 +852,9 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
 
     MainWindow window;
     window.applyStartup(cliOptions(kSmallRun));
-    QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
-    window.inputs()->importTraceFile(csv);
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
-    QCOMPARE(imported.first().first().toString(), QString());
+    std::optional<QString> imported = test::importTraceAndWait(window, csv);
+    QVERIFY(imported);
+    QCOMPARE(*imported, QString());
     QVERIFY(window.inputs()->importedTrace());
     QVERIFY(window.setupPanel()->hasTrace());
     QCOMPARE(window.setupPanel()->comparison(), Comparison::Observed);
@@ -863,7 +863,7 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
 
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QVERIFY(waitIdle(window));
     const std::vector<const RunTrace*> traces = window.controller().traces();
     QCOMPARE(traces.size(), std::size_t(2));
@@ -894,9 +894,9 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
                           10)
                    .repeated(100));
     file.close();
-    window.inputs()->importTraceFile(binary);
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, kWindowTimeoutMs);
-    QVERIFY(!imported.last().first().toString().isEmpty());
+    imported = test::importTraceAndWait(window, binary);
+    QVERIFY(imported);
+    QVERIFY(!imported->isEmpty());
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("binary.trace")),
              qPrintable(window.errorDialog()->text()));
@@ -930,7 +930,7 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
     QCOMPARE(window.setupPanel()->config().pg.index, index.toStdString());
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     const std::vector<RunSummary> runs = window.controller().summaries();
     QCOMPARE(runs.size(), std::size_t(2));
     QVERIFY2(runs[0].error.empty(), runs[0].error.c_str());

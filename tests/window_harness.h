@@ -2,13 +2,14 @@
 #pragma once
 
 // What the window tests share: the small A/B run they start, the command line parsed as the app
-// parses it, running a window until it has drawn everything, and opening a PostgreSQL index scan.
+// parses it, running a window until it has drawn everything, and opening a PostgreSQL index scan or a trace.
 
 #include "cli/cli_options.h"
 #include "dashboard.h"
 #include "gui/input_openers.h"
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
+#include "signal_waits.h"
 
 #include <QSignalSpy>
 #include <QStringList>
@@ -49,7 +50,7 @@ inline void runToEnd(MainWindow& window, const QStringList& args) {
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.applyStartup(cliOptions(args));
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QVERIFY(waitIdle(window));
 }
 
@@ -72,6 +73,16 @@ inline std::optional<QString> openPgScanAndWait(MainWindow& window, const RunCon
     if (checked.isEmpty() && !checked.wait(kWindowTimeoutMs))
         return std::nullopt;
     return checked.first().first().toString();
+}
+
+// File → Import trace, waiting for the import on its worker: what it said (empty when the trace was
+// taken), or nothing if it never answered.
+inline std::optional<QString> importTraceAndWait(MainWindow& window, const QString& trace) {
+    QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
+    window.inputs()->importTraceFile(trace);
+    if (imported.isEmpty() && !imported.wait(kWindowTimeoutMs))
+        return std::nullopt;
+    return imported.first().first().toString();
 }
 
 } // namespace la::test
