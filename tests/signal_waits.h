@@ -27,4 +27,14 @@ inline qsizetype caught(QSignalSpy& spy, qsizetype count, int timeoutMs) {
     return spy.count();
 }
 
+// Waits until `done` holds, checking it again each time `spy` catches the signal that can change it
+// (no polling: a condition that no signal changes would only time out). Says whether it holds.
+template <typename Done> bool until(QSignalSpy& spy, Done done, int timeoutMs) {
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!done())
+        if (deadline.hasExpired() || !spy.wait(static_cast<int>(deadline.remainingTime())))
+            return done();
+    return true;
+}
+
 } // namespace la::test

@@ -116,11 +116,18 @@ void TestGuiRecord::cancelInTheMiddleLeavesTheServerClean() {
     QVERIFY(dialog);
     dialog->settingsField()->clear();
     QSignalSpy started(&window.controller(), &RunController::started);
+    QSignalSpy status(dialog, &RecordDialog::statusChanged);
     dialog->startRecording();
-    QTRY_VERIFY_WITH_TIMEOUT(dialog->status().contains(QLatin1String("running the query, traced")),
-                             kWindowTimeoutMs);
+    QVERIFY2(test::until(
+                 status,
+                 [dialog] { return dialog->status().contains(QLatin1String("running the query, traced")); },
+                 kWindowTimeoutMs),
+             qPrintable(dialog->status()));
     dialog->reject(); // Cancel
-    QTRY_VERIFY_WITH_TIMEOUT(dialog->status().startsWith(QLatin1String("Cancelled")), kWindowTimeoutMs);
+    QVERIFY2(test::until(
+                 status, [dialog] { return dialog->status().startsWith(QLatin1String("Cancelled")); },
+                 kWindowTimeoutMs),
+             qPrintable(dialog->status()));
     QVERIFY(dialog->isVisible()); // it stays to say how it ended
     QCOMPARE(started.count(), 0);
     QCOMPARE(m_server.tracedProcesses(), QStringList());

@@ -541,8 +541,10 @@ void TestGuiViews::kernelCaptureDrawsQueueDepthAndDeviceLayer() {
     dashboard.resize(1280, 720);
     dashboard.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dashboard));
+    QSignalSpy settled(&dashboard, &Dashboard::settled);
     dashboard.setRuns({&trace});
-    QTRY_VERIFY_WITH_TIMEOUT(dashboard.idle(), kWindowTimeoutMs);
+    QVERIFY(test::until(
+        settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
     const auto graphNamed = [](PlotView* view, const QString& name) -> QCPGraph* {
         QCustomPlot* plot = plotOf(view);
         for (int i = 0; i < plot->graphCount(); ++i)
@@ -651,7 +653,9 @@ void TestGuiViews::livePanesDrawTheSameTimeRange() {
         agree(QStringLiteral("batch %1").arg(batch));
     }
     QVERIFY2(axisGrew >= 4, qPrintable(QString::number(axisGrew)));
+    QSignalSpy settled(&dashboard, &Dashboard::settled);
     dashboard.setLive(false);
-    QTRY_VERIFY_WITH_TIMEOUT(dashboard.idle(), kWindowTimeoutMs);
+    QVERIFY(test::until(
+        settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
     agree(QStringLiteral("after the run"));
 }

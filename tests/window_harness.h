@@ -11,6 +11,7 @@
 #include "gui/run_controller.h"
 #include "signal_waits.h"
 
+#include <QDeadlineTimer>
 #include <QSignalSpy>
 #include <QStringList>
 #include <QTest>
@@ -41,8 +42,14 @@ inline constexpr int kWindowTimeoutMs = 60'000;
 
 // The run is over and every view has drawn what it got.
 inline bool waitIdle(MainWindow& window, int timeoutMs = kWindowTimeoutMs) {
-    return QTest::qWaitFor([&] { return !window.controller().running() && window.dashboard()->idle(); },
-                           timeoutMs);
+    const QDeadlineTimer deadline(timeoutMs);
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    if (!until(
+            finished, [&] { return !window.controller().running(); }, timeoutMs))
+        return false;
+    QSignalSpy settled(window.dashboard(), &Dashboard::settled);
+    return until(
+        settled, [&] { return window.dashboard()->idle(); }, static_cast<int>(deadline.remainingTime()));
 }
 
 // Starts the window as `lookahead ARGS` would, runs, and waits until the run is over and drawn.
