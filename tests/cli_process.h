@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -69,6 +70,31 @@ inline CliResult runLookahead(const QStringList& args, int timeoutMs) {
 // declares pidfd_open without C linkage, so the call goes through syscall().)
 inline int pidfdOf(pid_t pid) {
     return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+}
+
+// Waits until `done` holds, checking it again each time a file in `dir` is created or written
+// (inotify on the directory, so the writer's progress wakes it); false if it does not within `timeoutMs`.
+template <typename Done> bool untilWrittenIn(const QString& dir, Done done, int timeoutMs) {
+    const int writes = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+    if (writes < 0)
+        return false;
+    const QDeadlineTimer deadline(timeoutMs);
+    bool held = false;
+    if (::inotify_add_watch(writes, QFile::encodeName(dir).constData(),
+                            IN_CREATE | IN_MODIFY | IN_MOVED_TO) >= 0) {
+        held = done(); // after the watch is set: a write in between still wakes the poll below
+        while (!held && !deadline.hasExpired()) {
+            pollfd written{writes, POLLIN, 0};
+            if (::poll(&written, 1, static_cast<int>(deadline.remainingTime())) < 0 && errno != EINTR)
+                break;
+            char events[4096];
+            while (::read(writes, events, sizeof events) > 0) {
+            }
+            held = done();
+        }
+    }
+    ::close(writes);
+    return held;
 }
 
 // Waits until child `pid` has ended (not reaped: its rusage stays for wait4), woken by its pidfd;

@@ -575,8 +575,10 @@ void TestFileSafety::signalCancelsHeadlessRun() {
                    {}});
     QVERIFY(process.waitForStarted());
     // Well into the run: its trace CSV has rows on disk (the first megabyte flushed).
-    QVERIFY2(QTest::qWaitFor([&] { return bytesOpenIn(process.processId(), m_dir.path()) > 0; }, kTimeoutMs),
-             "the run never wrote its trace CSV");
+    QVERIFY2(
+        la::test::untilWrittenIn(
+            m_dir.path(), [&] { return bytesOpenIn(process.processId(), m_dir.path()) > 0; }, kTimeoutMs),
+        "the run never wrote its trace CSV");
     ::kill(static_cast<pid_t>(process.processId()), signal);
     const Result r = finish(process);
     QCOMPARE(r.exitCode, 128 + signal);
