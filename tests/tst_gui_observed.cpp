@@ -126,11 +126,22 @@ void TestGuiObserved::saveReopenAndModelAgain(MainWindow& window, const QString&
     const RunConfig live = window.setupPanel()->config();
 
     MainWindow reopened;
+    QSignalSpy checked(reopened.inputs(), &InputOpeners::pgScanChecked);
     reopened.applyStartup(cliOptions({}));
+    // The saved settings hold the index scan: its facts are read on a worker, which must end before
+    // the session opens (an index read meanwhile is refused: another index is being read).
+    if (reopened.setupPanel()->config().pg.active())
+        QCOMPARE(test::caught(checked, 1, kWindowTimeoutMs), 1);
+    checked.clear();
     QSignalSpy opened(reopened.sessions(), &SessionFiles::opened);
     reopened.sessions()->open(path);
     QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
     QCOMPARE(opened.first().at(1).toString(), QString());
+    // The session's index scan is read again, as when it was opened.
+    if (live.pg.active()) {
+        QCOMPARE(test::caught(checked, 1, kWindowTimeoutMs), 1);
+        QCOMPARE(checked.first().first().toString(), QString());
+    }
     QVERIFY(waitIdle(reopened));
     // The setup panel is the one that ran: the trace, its relation, what the model visits.
     RunSetupPanel* panel = reopened.setupPanel();
