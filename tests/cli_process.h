@@ -3,11 +3,19 @@
 
 // The lookahead binary run as a user runs it: arguments in, exit code and both outputs back.
 
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
 #include <QTest>
+
+#include <poll.h>
+#include <sys/inotify.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 namespace la::test {
 
@@ -45,6 +53,37 @@ inline CliResult runLookahead(const QStringList& args, int timeoutMs) {
     QProcess process;
     process.start(QStringLiteral(LOOKAHEAD_BINARY), args);
     return finishProcess(process, timeoutMs);
+}
+
+// A descriptor that becomes readable when process `pid` ends, or -1. (Debian 12's <sys/pidfd.h>
+// declares pidfd_open without C linkage, so the call goes through syscall().)
+inline int pidfdOf(pid_t pid) {
+    return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+}
+
+// Waits until `done` holds, checking it again each time a file in `dir` is created or written
+// (inotify on the directory, so the writer's progress wakes it); false if it does not within `timeoutMs`.
+template <typename Done> bool untilWrittenIn(const QString& dir, Done done, int timeoutMs) {
+    const int writes = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+    if (writes < 0)
+        return false;
+    const QDeadlineTimer deadline(timeoutMs);
+    bool held = false;
+    if (::inotify_add_watch(writes, QFile::encodeName(dir).constData(),
+                            IN_CREATE | IN_MODIFY | IN_MOVED_TO) >= 0) {
+        held = done(); // after the watch is set: a write in between still wakes the poll below
+        while (!held && !deadline.hasExpired()) {
+            pollfd written{writes, POLLIN, 0};
+            if (::poll(&written, 1, static_cast<int>(deadline.remainingTime())) < 0 && errno != EINTR)
+                break;
+            char events[4096];
+            while (::read(writes, events, sizeof events) > 0) {
+            }
+            held = done();
+        }
+    }
+    ::close(writes);
+    return held;
 }
 
 // A run whose peak memory is measured, its peak written by GNU time to a file of `dir`: the measured

@@ -135,6 +135,23 @@ public:
         table.index = sql(QStringLiteral("SELECT pg_relation_filepath('idx')"), error);
         return table;
     }
+    // start(), then hashClusteredTable(): the prologue of the tests that read a real index. `error` is
+    // empty when both went well.
+    struct StartedTable {
+        QString heap;
+        QString index;
+        QString error;
+    };
+    StartedTable startWithHashClusteredTable() {
+        StartedTable started;
+        started.error = start();
+        if (started.error.isEmpty()) {
+            const IndexedTable table = hashClusteredTable(started.error);
+            started.heap = table.heap;
+            started.index = table.index;
+        }
+        return started;
+    }
 
     // What traces the server: its processes (the postmaster and its children) that a tracer is
     // attached to, as "PID traced by TRACER", and Lookahead's kernel tracer instances in tracefs
@@ -158,8 +175,13 @@ public:
                     tracer = QString::fromLatin1(line.mid(10).trimmed());
             }
             if ((pid == postmaster || parent == postmaster) && !tracer.isEmpty() &&
-                tracer != QLatin1String("0"))
-                traced << QStringLiteral("%1 traced by %2").arg(pid, tracer);
+                tracer != QLatin1String("0")) {
+                // Who traces it, for the message: its command line.
+                QFile command(QStringLiteral("/proc/%1/cmdline").arg(tracer));
+                const QByteArray words = command.open(QIODevice::ReadOnly) ? command.readAll() : QByteArray();
+                traced << QStringLiteral("%1 traced by %2 (%3)")
+                              .arg(pid, tracer, QString::fromLocal8Bit(words).replace(QChar(0), QChar(' ')));
+            }
         }
         for (const QString& instance : QDir(QStringLiteral("/sys/kernel/tracing/instances"))
                                            .entryList({QStringLiteral("lookahead-*")}, QDir::Dirs))

@@ -3,8 +3,9 @@
 // cache, no output overwrites an input, every write error is reported, sizes are checked before
 // allocating, signals cancel cleanly and leave nothing behind, block-list CSV follows RFC 4180,
 // messages stay short and printable, and bad paths are found before any work is done. Full file
-// systems are real: /dev/full, and a small tmpfs mounted by the test when it runs as root.
+// systems are real: /dev/full, and a small tmpfs of the test's own, filled until not a byte fits.
 #include "cli_process.h"
+#include "small_file_system.h"
 #include "test_files.h"
 
 #include "io/event_spool.h"
@@ -21,7 +22,6 @@
 #include <QTest>
 
 #include <fcntl.h>
-#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
@@ -36,6 +36,7 @@ namespace {
 
 using la::test::readFile;
 using la::test::readJson;
+using la::test::SmallFileSystem;
 using la::test::writeFile;
 
 constexpr int kTimeoutMs = 120'000;
@@ -120,37 +121,6 @@ qint64 bytesOpenIn(qint64 pid, const QString& dir) {
     }
     return bytes;
 }
-
-// A tmpfs of `bytes` mounted for one test (root only); unmounted when it goes.
-class SmallFileSystem {
-public:
-    SmallFileSystem(const QString& where, qint64 bytes) : m_path(where) {
-        QDir().mkpath(where);
-        const QByteArray options = "size=" + QByteArray::number(bytes) + ",mode=0700";
-        m_mounted = ::geteuid() == 0 &&
-                    ::mount("tmpfs", where.toLocal8Bit().constData(), "tmpfs", 0, options.constData()) == 0;
-    }
-    ~SmallFileSystem() {
-        if (m_mounted)
-            ::umount2(m_path.toLocal8Bit().constData(), MNT_DETACH);
-    }
-    SmallFileSystem(const SmallFileSystem&) = delete;
-    SmallFileSystem& operator=(const SmallFileSystem&) = delete;
-    bool mounted() const { return m_mounted; }
-    // Writes filler until the file system is full.
-    void fill() const {
-        QFile filler(m_path + QStringLiteral("/filler"));
-        if (!filler.open(QIODevice::WriteOnly))
-            return;
-        const QByteArray chunk(4096, 'f');
-        while (filler.write(chunk) == chunk.size() && filler.flush()) {
-        }
-    }
-
-private:
-    QString m_path;
-    bool m_mounted = false;
-};
 
 } // namespace
 
@@ -401,12 +371,12 @@ void TestFileSafety::writeToFullDevice() {
 // file system the spool keeps none and says why. The command line's export streams its trace CSV
 // to its own path and keeps no spool at all, so it writes the CSV and the PNG all the same.
 void TestFileSafety::eventSpoolNeverFillsTheDisk() {
-    const QString mount = path(QStringLiteral("spool-fs"));
-    SmallFileSystem fs(mount, 8 << 20);
-    if (!fs.mounted())
-        QSKIP("mounting a small tmpfs needs root");
+    const SmallFileSystem fs(path(QStringLiteral("spool-fs")), 8 << 20);
+    if (!fs.skipReason().isEmpty())
+        QSKIP(qPrintable(fs.skipReason()));
+    QVERIFY2(fs.error().isEmpty(), qPrintable(fs.error()));
     {
-        la::EventSpool spool(mount.toStdString());
+        la::EventSpool spool(fs.path().toStdString());
         const std::vector<la::Event> batch(4096);
         for (int i = 0; i < 64 && spool.broken().empty(); ++i)
             spool.onEvents(batch);
@@ -414,24 +384,25 @@ void TestFileSafety::eventSpoolNeverFillsTheDisk() {
         QVERIFY2(QString::fromStdString(spool.broken()).contains(QStringLiteral("would be left free")),
                  spool.broken().c_str());
     }
-    QCOMPARE(entries(mount), QStringList());
+    QCOMPARE(entries(fs.path()), QStringList());
     const QString csv = path(QStringLiteral("spooled.csv"));
     const QString png = path(QStringLiteral("spooled.png"));
     const Result r =
         lookahead({QStringLiteral("--dataset"), QStringLiteral("alternating"),
                    QStringLiteral("--pattern-blocks"), QStringLiteral("4096"), QStringLiteral("--cache-dir"),
-                   mount, QStringLiteral("--export-png"), png, QStringLiteral("--trace-csv"), csv});
+                   fs.path(), QStringLiteral("--export-png"), png, QStringLiteral("--trace-csv"), csv});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(QFile::exists(csv));
     QVERIFY(QFile::exists(png));
-    QCOMPARE(entries(mount), QStringList());
+    QCOMPARE(entries(fs.path()), QStringList());
 }
 
 void TestFileSafety::fullFileSystemKeepsOldOutput() {
-    const QString mount = path(QStringLiteral("full-fs"));
-    SmallFileSystem fs(mount, 1 << 20);
-    if (!fs.mounted())
-        QSKIP("mounting a small tmpfs needs root");
+    const SmallFileSystem fs(path(QStringLiteral("full-fs")), 1 << 20);
+    if (!fs.skipReason().isEmpty())
+        QSKIP(qPrintable(fs.skipReason()));
+    QVERIFY2(fs.error().isEmpty(), qPrintable(fs.error()));
+    const QString& mount = fs.path();
     const QString csv = mount + QStringLiteral("/trace.csv");
     const QString json = mount + QStringLiteral("/summary.json");
     const QString png = mount + QStringLiteral("/plots.png");
@@ -445,7 +416,9 @@ void TestFileSafety::fullFileSystemKeepsOldOutput() {
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("cannot write trace CSV '%1'").arg(csv)), qPrintable(r.err));
     QCOMPARE(readFile(csv), QByteArray("old trace\n"));
-    fs.fill();
+    // Full for real before the next two: not a block left, not one byte more.
+    const QString full = fs.fill();
+    QVERIFY2(full.isEmpty(), qPrintable(full));
     r = lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"), QStringLiteral("alternating"),
                    QStringLiteral("--summary-json"), json});
     QCOMPARE(r.exitCode, 1);
@@ -457,7 +430,7 @@ void TestFileSafety::fullFileSystemKeepsOldOutput() {
     QVERIFY2(r.err.contains(QStringLiteral("cannot write PNG '%1'").arg(png)), qPrintable(r.err));
     QVERIFY2(r.err.contains(QString::fromUtf8(std::strerror(ENOSPC))), qPrintable(r.err));
     QCOMPARE(readFile(png), QByteArray("old picture"));
-    QFile::remove(mount + QStringLiteral("/filler"));
+    fs.empty();
     QCOMPARE(entries(mount), (QStringList{QStringLiteral("plots.png"), QStringLiteral("summary.json"),
                                           QStringLiteral("trace.csv")}));
 }
@@ -602,8 +575,10 @@ void TestFileSafety::signalCancelsHeadlessRun() {
                    {}});
     QVERIFY(process.waitForStarted());
     // Well into the run: its trace CSV has rows on disk (the first megabyte flushed).
-    QVERIFY2(QTest::qWaitFor([&] { return bytesOpenIn(process.processId(), m_dir.path()) > 0; }, kTimeoutMs),
-             "the run never wrote its trace CSV");
+    QVERIFY2(
+        la::test::untilWrittenIn(
+            m_dir.path(), [&] { return bytesOpenIn(process.processId(), m_dir.path()) > 0; }, kTimeoutMs),
+        "the run never wrote its trace CSV");
     ::kill(static_cast<pid_t>(process.processId()), signal);
     const Result r = finish(process);
     QCOMPARE(r.exitCode, 128 + signal);

@@ -3,12 +3,15 @@
 // destruction mid-run are clean. Also run under TSan (see tests/tsan-qt.supp).
 #include "gui/run_controller.h"
 #include "gui/run_mailbox.h"
+#include "signal_waits.h"
 
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <condition_variable>
+#include <mutex>
 #include <numeric>
 #include <thread>
 
@@ -78,7 +81,7 @@ void TestGuiController::runDeliversEveryEvent() {
     QSignalSpy failed(&controller, &RunController::failed);
     controller.start(smallRun());
     QCOMPARE(started.count(), 1);
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     QCOMPARE(shown.count(), 1);
     QCOMPARE(controller.traces().size(), std::size_t(2));
     QCOMPARE(finished.first().first().toBool(), false);
@@ -118,7 +121,7 @@ void TestGuiController::repeatedRunShowsItsMedianRepeat() {
     QSignalSpy runFinished(&controller, &RunController::runFinished);
     QSignalSpy finished(&controller, &RunController::finished);
     controller.start(config);
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     QCOMPARE(repeats.count(), 6);
     QCOMPARE(runFinished.count(), 2);
     const std::vector<RunSummary> summaries = controller.summaries();
@@ -138,7 +141,7 @@ void TestGuiController::stopMidRun() {
     controller.stop();
     // The stop takes effect (the timeout only guards against a hang): finished(cancelled), a summary
     // that says so, and a trace that ends where the worker stopped.
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     QCOMPARE(finished.first().first().toBool(), true);
     const RunTrace& trace = *controller.traces()[0];
     QVERIFY(trace.summary());
@@ -153,7 +156,7 @@ void TestGuiController::restartDropsTheOldRun() {
     QVERIFY(longRunGoing(controller));
     controller.start(smallRun());
     QCOMPARE(controller.generation(), quint64(2));
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     QCOMPARE(controller.traces().size(), std::size_t(2));
     QCOMPARE(controller.traces()[0]->positions(), std::uint64_t(8192));
     QCOMPARE(controller.summaries().size(), std::size_t(2));
@@ -184,7 +187,7 @@ void TestGuiController::badBlockListFailsFromTheWorker() {
     QSignalSpy failed(&controller, &RunController::failed);
     QSignalSpy finished(&controller, &RunController::finished);
     controller.start(unreadableBlockList());
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     QCOMPARE(failed.count(), 1);
     QVERIFY2(failed.first().first().toString().contains(QStringLiteral("/nonexistent/blocks.txt")),
              qPrintable(failed.first().first().toString()));
@@ -216,7 +219,7 @@ void TestGuiController::spoolsHoldEveryEvent() {
     RunController controller;
     QSignalSpy finished(&controller, &RunController::finished);
     controller.start(smallRun());
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     const auto spools = controller.spools();
     const auto summaries = controller.summaries();
     QCOMPARE(spools.size(), std::size_t(2));
@@ -249,12 +252,12 @@ void TestGuiController::failedStartKeepsTheRunsOnScreen() {
     QSignalSpy shown(&controller, &RunController::tracesChanged);
     QSignalSpy failed(&controller, &RunController::failed);
     controller.start(smallRun());
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kTimeoutMs), 1);
     const std::vector<const RunTrace*> before = controller.traces();
     const std::uint64_t blocks = controller.summaries().front().blocks;
     const RunConfig bad = unreadableBlockList();
     controller.start(bad);
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kTimeoutMs);
+    QCOMPARE(test::caught(finished, 2, kTimeoutMs), 2);
     QCOMPARE(failed.count(), 1);
     QCOMPARE(shown.count(), 1);
     QCOMPARE(controller.traces(), before);
@@ -264,12 +267,29 @@ void TestGuiController::failedStartKeepsTheRunsOnScreen() {
     QCOMPARE(controller.runningExperiment().runs.front().config.blockList, bad.blockList);
 }
 
+// A worker far ahead of the drain is held back: the mailbox never holds more than its bound (and
+// the batch being posted), and every event still arrives, in order. The drain takes only once the
+// worker has filled the mailbox, so each drain but the last finds it at its bound.
 void TestGuiController::mailboxBackPressureKeepsEveryEvent() {
-    Mailbox mailbox(1000);
-    std::atomic<bool> cancel{false};
+    constexpr std::size_t kBound = 1000;
+    constexpr std::size_t kBatch = 100;
     constexpr int kBatches = 2000;
+    constexpr int kPostsToFill = kBound / kBatch;
+    Mailbox mailbox(kBound);
+    // Posts counted from the mailbox's own callback, so the drain waits for them rather than polls.
+    std::mutex postsMutex;
+    std::condition_variable posted;
+    int posts = 0;
+    mailbox.setOnPost([&] {
+        {
+            const std::lock_guard lock(postsMutex);
+            ++posts;
+        }
+        posted.notify_all();
+    });
+    std::atomic<bool> cancel{false};
     std::thread worker([&] {
-        std::vector<Event> batch(100);
+        std::vector<Event> batch(kBatch);
         for (int i = 0; i < kBatches; ++i) {
             for (Event& e : batch)
                 e.position = static_cast<std::uint32_t>(i);
@@ -279,20 +299,45 @@ void TestGuiController::mailboxBackPressureKeepsEveryEvent() {
         mailbox.markFinished();
     });
     std::size_t events = 0;
-    std::size_t biggest = 0;
+    std::size_t mostInOneDrain = 0;
+    std::uint32_t lastPosition = 0;
+    bool inOrder = true;
     bool done = false;
+    int postsAtLastDrain = 0;
     while (!done) {
+        {
+            // The worker is held at the bound after kPostsToFill posts; the last ones may be fewer.
+            std::unique_lock lock(postsMutex);
+            const bool filled = posted.wait_for(lock, std::chrono::seconds(30), [&] {
+                return posts >= postsAtLastDrain + kPostsToFill || posts == kBatches + 1;
+            });
+            if (!filled) {
+                cancel = true;
+                break;
+            }
+            postsAtLastDrain = posts;
+        }
         WorkerProgress progress;
+        std::size_t drained = 0;
         for (WorkerMessage& m : mailbox.take(progress)) {
-            events += m.events.size();
-            biggest = std::max(biggest, m.events.size());
+            drained += m.events.size();
+            for (const Event& e : m.events) {
+                inOrder = inOrder && e.position >= lastPosition;
+                lastPosition = e.position;
+            }
             done = done || m.kind == WorkerMessage::Kind::Done;
         }
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        events += drained;
+        mostInOneDrain = std::max(mostInOneDrain, drained);
     }
     worker.join();
-    QCOMPARE(events, std::size_t(kBatches) * 100);
-    QVERIFY2(biggest <= 1100, qPrintable(QString::number(biggest)));
+    QVERIFY2(done, "the worker never filled the mailbox nor finished");
+    QCOMPARE(events, std::size_t(kBatches) * kBatch);
+    QVERIFY(inOrder);
+    QCOMPARE(lastPosition, std::uint32_t(kBatches - 1));
+    // The first drain came once the worker had filled it: the bound was reached and held.
+    QVERIFY2(mostInOneDrain >= kBound && mostInOneDrain <= kBound + kBatch,
+             qPrintable(QString::number(mostInOneDrain)));
 }
 
 // A drain takes at most so many events: a long batch comes out in parts, in order, with the messages

@@ -4,6 +4,7 @@
 // in a dialog, nothing drawn, the window still usable; never a crash.
 #include "gui/run_setup_panel.h"
 #include "hostile_session.h"
+#include "signal_waits.h"
 #include "window_harness.h"
 
 #include <QMessageBox>
@@ -69,7 +70,7 @@ void TestGuiHostileSession::doubleClickedDamagedSession() {
     MainWindow window;
     QSignalSpy opened(window.sessions(), &SessionFiles::opened);
     window.applyStartup(given);
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, test::kSessionTimeoutMs);
+    QCOMPARE(test::caught(opened, 1, test::kSessionTimeoutMs), 1);
     const QString error = opened.first().at(1).toString();
     QVERIFY2(error.contains(file) &&
                  error.contains(QStringLiteral("is damaged or was not written by Lookahead")) &&

@@ -10,6 +10,7 @@
 #include "gui/session_files.h"
 #include "pg_server.h"
 #include "qcp.h"
+#include "signal_waits.h"
 #include "window_harness.h"
 
 #include <QJsonArray>
@@ -58,9 +59,7 @@ void TestGuiRecord::initTestCase() {
         m_skip = QStringLiteral("strace is not installed (packaging/install-deps.sh installs it)");
     if (!m_skip.isEmpty())
         return;
-    QVERIFY(m_server.start().isEmpty());
-    QString error;
-    m_server.hashClusteredTable(error);
+    const QString error = m_server.startWithHashClusteredTable().error;
     QVERIFY2(error.isEmpty(), qPrintable(error));
     sql(QStringLiteral("VACUUM ANALYZE t"));
 }
@@ -92,7 +91,7 @@ void TestGuiRecord::recordedQueryIsReplayedBesideItsModel() {
     QSignalSpy finished(&window.controller(), &RunController::finished);
     QSignalSpy failed(&window.controller(), &RunController::failed);
     dialog->startRecording();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QVERIFY(waitIdle(window));
     QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
     QVERIFY(!window.recordings()->dialog()); // closed once recorded
@@ -131,14 +130,14 @@ void TestGuiRecord::recordedQueryIsReplayedBesideItsModel() {
     const QString session = dir.filePath(QStringLiteral("recorded.lookahead"));
     QSignalSpy saved(window.sessions(), &SessionFiles::saved);
     QCOMPARE(window.sessions()->save(session), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(saved, 1, kWindowTimeoutMs), 1);
     QCOMPARE(saved.first().at(1).toString(), QString());
     {
         MainWindow reopened;
         reopened.applyStartup(cliOptions({}));
         QSignalSpy opened(reopened.sessions(), &SessionFiles::opened);
         reopened.sessions()->open(session);
-        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
+        QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
         QCOMPARE(opened.first().at(1).toString(), QString());
         QVERIFY(waitIdle(reopened));
         for (const QJsonValue& note : recordedNotes)
@@ -156,7 +155,7 @@ void TestGuiRecord::recordedQueryIsReplayedBesideItsModel() {
     QVERIFY(strace.waitForFinished(60'000) && strace.exitCode() == 0);
     QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
     window.inputs()->importTraceFile(ls);
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(imported, 1, kWindowTimeoutMs), 1);
     const QString refused = imported.first().first().toString();
     QVERIFY2(refused.startsWith(QStringLiteral("trace '%1' has no reads of the table ").arg(ls)) &&
                  refused.contains(QStringLiteral("import a trace of that table's scan")),
@@ -176,11 +175,18 @@ void TestGuiRecord::cancelInTheMiddleLeavesTheServerClean() {
     QVERIFY(dialog);
     dialog->settingsField()->clear();
     QSignalSpy started(&window.controller(), &RunController::started);
+    QSignalSpy status(dialog, &RecordDialog::statusChanged);
     dialog->startRecording();
-    QTRY_VERIFY_WITH_TIMEOUT(dialog->status().contains(QLatin1String("running the query, traced")),
-                             kWindowTimeoutMs);
+    QVERIFY2(test::until(
+                 status,
+                 [dialog] { return dialog->status().contains(QLatin1String("running the query, traced")); },
+                 kWindowTimeoutMs),
+             qPrintable(dialog->status()));
     dialog->reject(); // Cancel
-    QTRY_VERIFY_WITH_TIMEOUT(dialog->status().startsWith(QLatin1String("Cancelled")), kWindowTimeoutMs);
+    QVERIFY2(test::until(
+                 status, [dialog] { return dialog->status().startsWith(QLatin1String("Cancelled")); },
+                 kWindowTimeoutMs),
+             qPrintable(dialog->status()));
     QVERIFY(dialog->isVisible()); // it stays to say how it ended
     QCOMPARE(started.count(), 0);
     QCOMPARE(m_server.tracedProcesses(), QStringList());
@@ -189,8 +195,10 @@ void TestGuiRecord::cancelInTheMiddleLeavesTheServerClean() {
     QCOMPARE(
         sql(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'")),
         QStringLiteral("1"));
+    QSignalSpy closed(dialog, &QDialog::finished);
     dialog->reject(); // now it closes
-    QTRY_VERIFY(!window.recordings()->dialog());
+    QCOMPARE(test::caught(closed, 1, kWindowTimeoutMs), 1);
+    QVERIFY(!window.recordings()->dialog());
 }
 
 QTEST_MAIN(TestGuiRecord)

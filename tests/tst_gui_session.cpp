@@ -7,6 +7,7 @@
 #include "dashboard.h"
 #include "gui/main_window.h"
 #include "gui/run_setup_panel.h"
+#include "signal_waits.h"
 #include "test_files.h"
 #include "window_harness.h"
 
@@ -67,11 +68,11 @@ void TestGuiSession::saveThenOpen() {
     QSignalSpy finished(&live.controller(), &RunController::finished);
     live.applyStartup(cliOptions(kSmallRun));
     live.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QVERIFY(waitIdle(live));
     QSignalSpy saved(live.sessions(), &SessionFiles::saved);
     QCOMPARE(live.sessions()->save(m_saved), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(saved, 1, kWindowTimeoutMs), 1);
     QCOMPARE(saved.first().at(1).toString(), QString());
     const QImage liveImage = live.dashboard()->renderImage(QSize(1200, 800), 1.0, live.caption());
     const QString liveJson = m_dir.filePath(QStringLiteral("live.json"));
@@ -95,7 +96,7 @@ void TestGuiSession::saveThenOpen() {
     reopened.applyStartup(cliOptions({}));
     QSignalSpy opened(reopened.sessions(), &SessionFiles::opened);
     reopened.sessions()->open(m_saved);
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
     QCOMPARE(opened.first().at(1).toString(), QString());
     QVERIFY(waitIdle(reopened));
     QCOMPARE(reopened.controller().traces().size(), std::size_t(2));
@@ -110,7 +111,7 @@ void TestGuiSession::saveThenOpen() {
     // simulated device is deterministic, so B comes out as it did live: the same verdict and pixels.
     QSignalSpy again(&reopened.controller(), &RunController::finished);
     QCOMPARE(reopened.sessions()->runAgainstBaseline(), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(again, 1, kWindowTimeoutMs), 1);
     QVERIFY(waitIdle(reopened));
     QCOMPARE(again.first().first().toBool(), false);
     QCOMPARE(reopened.controller().summaries().size(), std::size_t(2));
@@ -121,7 +122,7 @@ void TestGuiSession::saveThenOpen() {
     const QString pair = m_dir.filePath(QStringLiteral("pair.lookahead"));
     QSignalSpy pairSaved(reopened.sessions(), &SessionFiles::saved);
     QCOMPARE(reopened.sessions()->save(pair), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(pairSaved.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(pairSaved, 1, kWindowTimeoutMs), 1);
     QCOMPARE(pairSaved.first().at(1).toString(), QString());
     const QString pairJson = m_dir.filePath(QStringLiteral("pair.json"));
     QProcess pairCli;
@@ -133,7 +134,7 @@ void TestGuiSession::saveThenOpen() {
     // Without a session on screen there is no baseline.
     QVERIFY(!reopened.sessions()->runAgainstBaseline().isEmpty());
     reopened.sessions()->open(m_saved);
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, kWindowTimeoutMs);
+    QCOMPARE(test::caught(opened, 2, kWindowTimeoutMs), 2);
     QVERIFY(waitIdle(reopened));
     // Saving runs that came from a file says where they are.
     QVERIFY(reopened.sessions()->save(m_dir.filePath(QStringLiteral("again.lookahead"))).contains(m_saved));
@@ -149,7 +150,7 @@ void TestGuiSession::badSessionShowsError() {
     window.applyStartup(cliOptions({}));
     QSignalSpy opened(window.sessions(), &SessionFiles::opened);
     window.sessions()->open(bad);
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
     const QString error = opened.first().at(1).toString();
     QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("not a Lookahead session")),
              qPrintable(error));
@@ -167,7 +168,7 @@ void TestGuiSession::commandLineFileOpens() {
     MainWindow window;
     QSignalSpy opened(window.sessions(), &SessionFiles::opened);
     window.applyStartup(given);
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
     QCOMPARE(opened.first().at(1).toString(), QString());
     QCOMPARE(window.controller().summaries().size(), std::size_t(2));
 }

@@ -15,6 +15,7 @@
 #include "qcp.h"
 #include "repeat_strip.h"
 #include "run_trace.h"
+#include "signal_waits.h"
 #include "window_harness.h"
 
 #include <QFile>
@@ -403,7 +404,7 @@ void TestGuiViews::statusAndStaleMarkSayWhatIsShown() {
     QCOMPARE(started.count(), 1);
     QVERIFY2(!window.statusBar()->currentMessage().contains(QStringLiteral("Ready")),
              qPrintable(window.statusBar()->currentMessage()));
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QVERIFY(!window.dashboard()->stale());
     RunConfig changed = window.setupPanel()->config();
     changed.stream.ioCombineLimit = 8;
@@ -540,8 +541,10 @@ void TestGuiViews::kernelCaptureDrawsQueueDepthAndDeviceLayer() {
     dashboard.resize(1280, 720);
     dashboard.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dashboard));
+    QSignalSpy settled(&dashboard, &Dashboard::settled);
     dashboard.setRuns({&trace});
-    QTRY_VERIFY_WITH_TIMEOUT(dashboard.idle(), kWindowTimeoutMs);
+    QVERIFY(test::until(
+        settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
     const auto graphNamed = [](PlotView* view, const QString& name) -> QCPGraph* {
         QCustomPlot* plot = plotOf(view);
         for (int i = 0; i < plot->graphCount(); ++i)
@@ -650,7 +653,9 @@ void TestGuiViews::livePanesDrawTheSameTimeRange() {
         agree(QStringLiteral("batch %1").arg(batch));
     }
     QVERIFY2(axisGrew >= 4, qPrintable(QString::number(axisGrew)));
+    QSignalSpy settled(&dashboard, &Dashboard::settled);
     dashboard.setLive(false);
-    QTRY_VERIFY_WITH_TIMEOUT(dashboard.idle(), kWindowTimeoutMs);
+    QVERIFY(test::until(
+        settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
     agree(QStringLiteral("after the run"));
 }

@@ -13,6 +13,7 @@
 #include "pg_server.h"
 #include "plot_view.h"
 #include "run_options.h"
+#include "signal_waits.h"
 #include "summary_panel.h"
 #include "test_files.h"
 #include "window_harness.h"
@@ -176,9 +177,7 @@ void TestGuiWindow::runUpdatesEveryPlot() {
     // Every view, on screen: its panes show data (more than background and grid colours).
     for (PlotView* view : window.dashboard()->views()) {
         const QRect left = view->paneArea(0);
-        // A loaded machine may draw the last rows a frame later: wait for them, within a hang guard.
-        QTRY_VERIFY2_WITH_TIMEOUT(distinctColours(view->grab().toImage(), left) > 3,
-                                  qPrintable(view->title()), kWindowTimeoutMs);
+        QVERIFY2(distinctColours(view->grab().toImage(), left) > 3, qPrintable(view->title()));
         QVERIFY2(anyTooltip(view, left), qPrintable(view->title()));
     }
     // The pg18 distance pane has its collapse labelled; hovering over it says so.
@@ -194,12 +193,12 @@ void TestGuiWindow::stopMidRunIsClean() {
     QSignalSpy finished(&window.controller(), &RunController::finished);
     QCOMPARE(window.setupPanel()->setConfig(longRun()), QString());
     window.startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kWindowTimeoutMs);
+    QVERIFY(test::caught(data, 3, kWindowTimeoutMs) > 2);
     QVERIFY(!window.setupPanel()->runButton()->isEnabled());
     window.stopRun();
     // The stop takes effect: the run ends cancelled, long before its 200 M blocks, and the window
     // is ready for the next one (the timeout only guards against a hang).
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QCOMPARE(finished.first().first().toBool(), true);
     QVERIFY(window.setupPanel()->runButton()->isEnabled());
     const RunTrace& trace = *window.controller().traces()[0];
@@ -214,7 +213,7 @@ void TestGuiWindow::closingMidRunIsClean() {
     QSignalSpy data(&window->controller(), &RunController::dataArrived);
     QCOMPARE(window->setupPanel()->setConfig(longRun()), QString());
     window->startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(data.count() > 2, kWindowTimeoutMs);
+    QVERIFY(test::caught(data, 3, kWindowTimeoutMs) > 2);
     // Closing cancels and joins the worker (a hang would trip ctest's timeout): nothing runs after.
     QVERIFY(window->close());
     QVERIFY(!window->controller().running());
@@ -319,15 +318,15 @@ void TestGuiWindow::unreadableBlockListShowsErrorAndStaysUsable() {
     window.applyStartup(cliOptions(kSmallRun));
     window.setupPanel()->datasetPicker()->setBlockList(missing);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
-    QTRY_VERIFY(window.errorDialog());
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
+    QVERIFY(window.errorDialog()); // shown when the run failed, before it finished
     QVERIFY(window.errorDialog()->text().contains(missing));
     QVERIFY(window.setupPanel()->runButton()->isEnabled());
     window.errorDialog()->close();
     // Still usable: the next run works.
     window.setupPanel()->datasetPicker()->setBlockList({});
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 2, kWindowTimeoutMs), 2);
     QCOMPARE(window.controller().summaries().size(), std::size_t(2));
 }
 
@@ -432,7 +431,7 @@ void TestGuiWindow::exportedCsvHoldsTheRunsOnScreen() {
     const QString csv = m_dir.filePath(QStringLiteral("on-screen.csv"));
     QSignalSpy written(window.exports(), &ScreenExports::traceCsvFinished);
     QCOMPARE(window.exports()->exportTraceCsv(csv), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(written, 1, kWindowTimeoutMs), 1);
     QCOMPARE(written.first().at(1).toString(), QString());
     QCOMPARE(window.controller().generation(), generation);
     QVERIFY(!window.controller().running());
@@ -483,8 +482,8 @@ void TestGuiWindow::failedStartKeepsThePreviousResults() {
     window.setupPanel()->datasetPicker()->setBlockList(list);
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
-    QTRY_VERIFY(window.errorDialog());
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
+    QVERIFY(window.errorDialog()); // shown when the run failed, before it finished
     const QString error = window.errorDialog()->text();
     QVERIFY2(error.contains(QStringLiteral("5000")) || error.contains(QStringLiteral("beyond.txt")),
              qPrintable(error));
@@ -550,33 +549,32 @@ void TestGuiWindow::fifoIsRefusedAsEveryInput() {
     window.inputs()->openBlockList(fifo);
     QCOMPARE(refused("block list"), QString());
     // Read on a worker thread: an imported trace, a session.
-    QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
-    window.inputs()->importTraceFile(fifo);
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
-    QVERIFY2(imported.first().first().toString().contains(isFifo),
-             qPrintable(imported.first().first().toString()));
+    std::optional<QString> imported = test::importTraceAndWait(window, fifo);
+    QVERIFY(imported);
+    QVERIFY2(imported->contains(isFifo), qPrintable(*imported));
     QCOMPARE(refused("trace"), QString());
     QSignalSpy opened(window.sessions(), &SessionFiles::opened);
     window.sessions()->open(fifo);
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
     QVERIFY2(opened.first().at(1).toString().contains(isFifo), qPrintable(opened.first().at(1).toString()));
     QCOMPARE(refused("session"), QString());
     // Read when a run starts: a device profile, and the EXPLAIN output of an imported trace.
-    QSignalSpy finished(&window.controller(), &RunController::finished);
+    QSignalSpy failed(&window.controller(), &RunController::failed); // it shows the error dialog
     window.applyStartup(cliOptions(kSmallRun + QStringList{QStringLiteral("--device-profile"), fifo}));
     window.startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(window.errorDialog(), kWindowTimeoutMs);
+    QCOMPARE(test::caught(failed, 1, kWindowTimeoutMs), 1);
     QCOMPARE(refused("device profile"), QString());
     QVERIFY(waitIdle(window));
     window.applyStartup(cliOptions(kSmallRun));
     const QString trace = m_dir.filePath(QStringLiteral("fifo-test.strace"));
     QVERIFY(test::writeSmallStrace(trace));
-    window.inputs()->importTraceFile(trace);
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, kWindowTimeoutMs);
-    QCOMPARE(imported.last().first().toString(), QString());
+    imported = test::importTraceAndWait(window, trace);
+    QVERIFY(imported);
+    QCOMPARE(*imported, QString());
     window.setupPanel()->setExplainPath(fifo);
+    QSignalSpy finished(&window.controller(), &RunController::finished); // its run stopped on the error
     window.startRun();
-    QTRY_VERIFY_WITH_TIMEOUT(window.errorDialog(), kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QCOMPARE(refused("EXPLAIN output"), QString());
     QVERIFY(waitIdle(window));
     // The Sweep view's spec: refused in a message box of its own.
@@ -604,9 +602,11 @@ void TestGuiWindow::badFileOnTheCommandLineIsRefused() {
     QCOMPARE(window.setupPanel()->config().file, std::string());
     // --run starts from the event loop: once a call queued after applyStartup() has run, whatever it
     // queued has too.
-    bool drained = false;
-    QTimer::singleShot(0, &window, [&drained] { drained = true; });
-    QTRY_VERIFY(drained);
+    QTimer turn;
+    turn.setSingleShot(true);
+    QSignalSpy drained(&turn, &QTimer::timeout);
+    turn.start(0);
+    QCOMPARE(test::caught(drained, 1, kWindowTimeoutMs), 1);
     QCOMPARE(started.count(), 0);
     QVERIFY(!window.controller().running());
     QVERIFY(window.controller().traces().empty());
@@ -717,7 +717,7 @@ void TestGuiWindow::advancedSettingsReachTheRun() {
     QCOMPARE(shown.device.jitter, 0.3);
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QCOMPARE(window.controller().summaries().front().maxPinned, 40);
     QVERIFY(!window.dashboard()->stale());
     auto* maxPinned = window.setupPanel()->findChild<QSpinBox*>(QString(), Qt::FindChildrenRecursively);
@@ -796,8 +796,10 @@ void TestGuiWindow::wheelScrollsThePanelNotItsFields() {
     turn();
     QCOMPARE(box->value(), before);
     QVERIFY(area->verticalScrollBar()->value() > scrolled); // the panel moved instead
+    QSignalSpy focused(qApp, &QApplication::focusChanged);
     box->setFocus(Qt::MouseFocusReason);
-    QTRY_VERIFY(box->hasFocus());
+    QVERIFY(test::until(
+        focused, [box] { return box->hasFocus(); }, kWindowTimeoutMs));
     turn();
     QCOMPARE(box->value(), before - box->singleStep()); // chosen: the wheel is the field's
 }
@@ -824,10 +826,13 @@ void TestGuiWindow::datasetCacheShowsItsSizeAndClearsOnlyOurFiles() {
                       QStringLiteral("pg18")});
     QCOMPARE(window.controller().summaries().size(), std::size_t(1));
     DatasetCacheView* view = window.setupPanel()->cacheView();
-    QTRY_VERIFY_WITH_TIMEOUT(!view->busy() && view->cache().files.size() == 1, kWindowTimeoutMs);
+    QSignalSpy listed(view, &DatasetCacheView::changed);
+    QVERIFY(test::until(
+        listed, [view] { return !view->busy() && view->cache().files.size() == 1; }, kWindowTimeoutMs));
     QVERIFY2(view->text().contains(QStringLiteral("4.0 MiB in 1 file")), qPrintable(view->text()));
     view->clear();
-    QTRY_VERIFY_WITH_TIMEOUT(!view->busy() && view->cache().files.empty(), kWindowTimeoutMs);
+    QVERIFY(test::until(
+        listed, [view] { return !view->busy() && view->cache().files.empty(); }, kWindowTimeoutMs));
     QVERIFY2(view->text().contains(QStringLiteral("none")), qPrintable(view->text()));
     const QStringList left = QDir(cache.path()).entryList(QDir::Files);
     QCOMPARE(left, (QStringList{QStringLiteral("foreign.heap"), QStringLiteral("notes.txt")}));
@@ -851,10 +856,9 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
 
     MainWindow window;
     window.applyStartup(cliOptions(kSmallRun));
-    QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
-    window.inputs()->importTraceFile(csv);
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, kWindowTimeoutMs);
-    QCOMPARE(imported.first().first().toString(), QString());
+    std::optional<QString> imported = test::importTraceAndWait(window, csv);
+    QVERIFY(imported);
+    QCOMPARE(*imported, QString());
     QVERIFY(window.inputs()->importedTrace());
     QVERIFY(window.setupPanel()->hasTrace());
     QCOMPARE(window.setupPanel()->comparison(), Comparison::Observed);
@@ -863,7 +867,7 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
 
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     QVERIFY(waitIdle(window));
     const std::vector<const RunTrace*> traces = window.controller().traces();
     QCOMPARE(traces.size(), std::size_t(2));
@@ -894,9 +898,9 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
                           10)
                    .repeated(100));
     file.close();
-    window.inputs()->importTraceFile(binary);
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, kWindowTimeoutMs);
-    QVERIFY(!imported.last().first().toString().isEmpty());
+    imported = test::importTraceAndWait(window, binary);
+    QVERIFY(imported);
+    QVERIFY(!imported->isEmpty());
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(QStringLiteral("binary.trace")),
              qPrintable(window.errorDialog()->text()));
@@ -913,9 +917,7 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
     if (const QString why = test::PgServer::unavailable(); !why.isEmpty())
         QSKIP(qPrintable(why));
     test::PgServer server;
-    QString error = server.start();
-    QVERIFY2(error.isEmpty(), qPrintable(error));
-    const auto [heap, index] = server.hashClusteredTable(error);
+    auto [heap, index, error] = server.startWithHashClusteredTable();
     QVERIFY2(error.isEmpty(), qPrintable(error));
     const QString distinct = server.sql(
         QStringLiteral("SELECT count(DISTINCT (ctid::text::point)[0]) FROM t WHERE a BETWEEN 100 AND 5000"),
@@ -924,19 +926,15 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
 
     MainWindow window;
     window.applyStartup(cliOptions(kSmallRun));
-    RunConfig config = window.setupPanel()->config();
-    config.pg.dataDir = server.dataDir().toStdString();
-    config.pg.index = index.toStdString();
-    config.pg.heap = heap.toStdString();
-    config.pg.keyRange = "100:5000";
-    QSignalSpy checked(window.inputs(), &InputOpeners::pgScanChecked);
-    window.inputs()->openPgScan(config);
-    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, kWindowTimeoutMs);
-    QCOMPARE(checked.first().first().toString(), QString());
+    RunConfig config =
+        test::withPgIndexScan(window.setupPanel()->config(), server.dataDir(), index, heap, "100:5000");
+    std::optional<QString> checked = test::openPgScanAndWait(window, config);
+    QVERIFY(checked);
+    QCOMPARE(*checked, QString());
     QCOMPARE(window.setupPanel()->config().pg.index, index.toStdString());
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWindowTimeoutMs);
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
     const std::vector<RunSummary> runs = window.controller().summaries();
     QCOMPARE(runs.size(), std::size_t(2));
     QVERIFY2(runs[0].error.empty(), runs[0].error.c_str());
@@ -945,9 +943,9 @@ void TestGuiWindow::postgresIndexScanFromTheWindow() {
     QVERIFY(runs[0].ios > 0);
 
     config.pg.index = heap.toStdString();
-    window.inputs()->openPgScan(config);
-    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 2, kWindowTimeoutMs);
-    QVERIFY(!checked.last().first().toString().isEmpty());
+    checked = test::openPgScanAndWait(window, config);
+    QVERIFY(checked);
+    QVERIFY(!checked->isEmpty());
     QVERIFY(window.errorDialog());
     QVERIFY2(window.errorDialog()->text().contains(heap.section(QLatin1Char('/'), -1)),
              qPrintable(window.errorDialog()->text()));

@@ -14,6 +14,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <poll.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -379,8 +383,12 @@ void TestHostileRelations::badHeapPageGoesToStderr() {
 }
 
 void TestHostileRelations::tableChangingUnderTheScanGoesToStderr() {
-    // A slow consumer (0.2 ms a block) and a table file whose modification time moves on until the
-    // run ends, as a running server's would: the change went to stdout only, exit status 1.
+    // A slow consumer (0.2 ms a block) and a table file whose modification time moves on each time
+    // the scan has read it, until the run ends, as a running server's would: the change went to
+    // stdout only, exit status 1. Woken by the reads (inotify) and by the run's end (its pidfd).
+    const int reads = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+    QVERIFY(reads >= 0);
+    QVERIFY(::inotify_add_watch(reads, QFile::encodeName(m_heap).constData(), IN_ACCESS) >= 0);
     QProcess cli;
     cli.start(QStringLiteral(LOOKAHEAD_BINARY),
               {QStringLiteral("--headless"), QStringLiteral("--pg-index"), m_index,
@@ -388,15 +396,29 @@ void TestHostileRelations::tableChangingUnderTheScanGoesToStderr() {
                QStringLiteral("1:5000"), QStringLiteral("--io"), QStringLiteral("sync"),
                QStringLiteral("--buffered"), QStringLiteral("--consumer-ns"), QStringLiteral("200000")});
     QVERIFY(cli.waitForStarted());
+    const int ended = test::pidfdOf(static_cast<pid_t>(cli.processId()));
+    QVERIFY(ended >= 0);
     QDateTime mtime = QDateTime::currentDateTime();
+    int touches = 0;
     const QDeadlineTimer deadline(60'000); // a hung run fails below
-    do {
+    for (;;) {
+        pollfd events[2] = {{reads, POLLIN, 0}, {ended, POLLIN, 0}};
+        if (::poll(events, 2, static_cast<int>(deadline.remainingTime())) <= 0 ||
+            (events[1].revents & POLLIN))
+            break;
+        char buffer[4096];
+        while (::read(reads, buffer, sizeof buffer) > 0) {
+        }
         mtime = mtime.addSecs(1);
         QFile touched(m_heap);
         QVERIFY(touched.open(QIODevice::ReadWrite));
         QVERIFY(touched.setFileTime(mtime, QFileDevice::FileModificationTime));
-    } while (!QTest::qWaitFor([&] { return cli.state() == QProcess::NotRunning; }, 20) &&
-             !deadline.hasExpired());
+        ++touches;
+    }
+    ::close(ended);
+    ::close(reads);
+    QVERIFY2(cli.waitForFinished(static_cast<int>(deadline.remainingTime())), "the run outlasted a minute");
+    QVERIFY(touches > 0);
     const test::CliResult r{cli.exitStatus() == QProcess::NormalExit ? cli.exitCode() : -1,
                             QString::fromUtf8(cli.readAllStandardOutput()),
                             QString::fromUtf8(cli.readAllStandardError())};

@@ -4,6 +4,7 @@
 // binary; never a crash, a hang or an allocation the file's size does not justify. Labels are capped,
 // and a save that fills the file system says so (docs/session-format.md, "Damaged files").
 #include "hostile_session.h"
+#include "small_file_system.h"
 #include "test_files.h"
 
 #include <QDir>
@@ -13,7 +14,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <sys/mount.h>
 #include <unistd.h>
 
 namespace {
@@ -364,18 +364,16 @@ void TestHostileSessions::hugeSummaryJsonCostsLittle() {
 // ENOSPC during --save: "No space left on device" and the I/O-error exit code, no temporary left,
 // where it said "internal error ... no such table: events" (exit 70).
 void TestHostileSessions::saveOnFullFileSystemSaysSo() {
-    if (::geteuid() != 0)
-        QSKIP("mounting a small tmpfs needs root");
     const QString mount = path(QStringLiteral("small-fs"));
-    QVERIFY(QDir().mkpath(mount));
-    if (::mount("tmpfs", QFile::encodeName(mount).constData(), "tmpfs", 0, "size=1048576,mode=0700") != 0)
-        QSKIP("cannot mount a tmpfs here");
+    const la::test::SmallFileSystem fs(mount, 1 << 20);
+    if (!fs.skipReason().isEmpty())
+        QSKIP(qPrintable(fs.skipReason()));
+    QVERIFY2(fs.error().isEmpty(), qPrintable(fs.error()));
     const QString session = mount + QStringLiteral("/full.lookahead");
     const CliResult r = lookahead({QStringLiteral("--headless"), QStringLiteral("--dataset"),
                                    QStringLiteral("alternating"), QStringLiteral("--pattern-blocks"),
                                    QStringLiteral("200000"), QStringLiteral("--save"), session});
     const QStringList left = QDir(mount).entryList(QDir::Files | QDir::Hidden);
-    ::umount2(QFile::encodeName(mount).constData(), MNT_DETACH);
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("cannot write session '%1'").arg(session)) &&
                  r.err.contains(QStringLiteral("No space left on device")),

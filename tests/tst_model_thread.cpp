@@ -12,8 +12,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <functional>
 #include <future>
-#include <thread>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -26,29 +28,82 @@ using Clock = ModelThread::Clock;
 // A hang guard only: every wait below ends as soon as what it waits for happens.
 constexpr auto kHangGuard = std::chrono::seconds(30);
 
-// A task with work without end: each slice spins until its deadline and counts itself.
-ModelThread::Task busy(std::atomic<int>& slices) {
-    return [&slices](Clock::time_point deadline) {
-        slices.fetch_add(1);
+// Counts of what happened on the model thread, each waited for under a condition variable.
+class Counts {
+public:
+    void add(int& count) {
+        {
+            const std::lock_guard lock(m_mutex);
+            ++count;
+        }
+        m_changed.notify_all();
+    }
+    int read(const int& count) const {
+        const std::lock_guard lock(m_mutex);
+        return count;
+    }
+    // Waits until `count` passes `seen`; false if that never happens.
+    bool waitPast(const int& count, int seen) {
+        std::unique_lock lock(m_mutex);
+        return m_changed.wait_for(lock, kHangGuard, [&] { return count > seen; });
+    }
+
+    int slices = 0;       // slices the busy task began
+    int slicesEnded = 0;  // and ended
+    int steppedAside = 0; // ModelThread::Moment::SteppedAside
+    int keptOut = 0;      // ModelThread::Moment::KeptOut
+
+private:
+    mutable std::mutex m_mutex;
+    std::condition_variable m_changed;
+};
+
+// The observer that counts the model thread's moments.
+ModelThread::Observer observe(Counts& counts) {
+    return [&counts](ModelThread::Moment moment) {
+        counts.add(moment == ModelThread::Moment::SteppedAside ? counts.steppedAside : counts.keptOut);
+    };
+}
+
+// A task with work without end: each slice spins until its deadline (the model thread's own, not the
+// test's: the lock is held for as long as a real task would hold it) and counts itself.
+ModelThread::Task busy(Counts& counts) {
+    return [&counts](Clock::time_point deadline) {
+        counts.add(counts.slices);
         while (Clock::now() < deadline) {
         }
+        counts.add(counts.slicesEnded);
         return true;
     };
 }
 
-// Tries the lock as a frame does, again and again, until it holds it; false if that never happens.
-bool takeLikeAFrame(ModelThread& thread, const std::function<void()>& whileHeld) {
+// Takes the lock as a frame does: tries it, and when the model thread has it, waits until the thread
+// steps aside for it and tries again (it steps aside for 20 ms at most, so a test thread kept from the
+// CPU longer tries once more). `whileHeld` runs with the lock held; false if it is never got.
+bool takeLikeAFrame(ModelThread& thread, Counts& counts, const std::function<void()>& whileHeld) {
     const Clock::time_point end = Clock::now() + kHangGuard;
     while (Clock::now() < end) {
+        const int asideBefore = counts.read(counts.steppedAside);
         const ModelThread::Hold hold(&thread);
         if (hold) {
             whileHeld();
             return true;
         }
-        std::this_thread::yield();
+        if (!counts.waitPast(counts.steppedAside, asideBefore))
+            return false;
     }
     return false;
 }
+
+// Sets `*exited` when the thread that first touched it ends: its thread-local objects are destroyed as
+// the thread exits, before a join of it returns.
+struct ExitMark {
+    std::atomic<bool>* exited = nullptr;
+    ~ExitMark() {
+        if (exited)
+            exited->store(true);
+    }
+};
 
 } // namespace
 
@@ -88,49 +143,52 @@ void TestModelThread::viewsCatchUpBeforeMoreIsFed() {
     });
     thread.wake();
     QVERIFY(fedTwice.get_future().wait_for(kHangGuard) == std::future_status::ready);
-    // Drained: the feed's last call, once its work was binned.
-    QVERIFY(takeLikeAFrame(thread, [&] {
-        QVERIFY(viewsLeftWhenFed.size() >= 2);
-        for (const int left : viewsLeftWhenFed)
-            QCOMPARE(left, 0);
-    }));
+    // Read under the lock, waiting for the slice under way as a user's action does.
+    const ModelThread::Hold hold(&thread, ModelThread::Hold::Mode::Wait);
+    QVERIFY(hold);
+    QVERIFY(viewsLeftWhenFed.size() >= 2);
+    for (const int left : viewsLeftWhenFed)
+        QCOMPARE(left, 0);
 }
 
-// A model thread with endless work still lets a frame in, and runs no task while the frame holds
-// the lock.
+// A model thread with endless work still lets a frame in, runs no task while the frame holds the
+// lock (it comes for its next slice and is kept out until the frame lets go), and goes on after it.
 void TestModelThread::frameGetsTheLockFromABusyThread() {
-    ModelThread thread;
-    std::atomic<int> slices{0};
-    thread.addTask(ModelThread::Rank::Views, busy(slices));
+    Counts counts;
+    ModelThread thread(observe(counts));
+    thread.addTask(ModelThread::Rank::Views, busy(counts));
     thread.wake();
-    while (slices.load() == 0)
-        std::this_thread::yield();
+    QVERIFY(counts.waitPast(counts.slices, 0));
     for (int frame = 0; frame < 20; ++frame) {
-        QVERIFY(takeLikeAFrame(thread, [&] {
-            const int before = slices.load();
-            const Clock::time_point end = Clock::now() + std::chrono::milliseconds(2);
-            while (Clock::now() < end) {
-            }
-            QCOMPARE(slices.load(), before);
+        // Read before the frame takes the lock: the thread is kept out only while the frame has it.
+        const int keptOutBefore = counts.read(counts.keptOut);
+        int heldAt = 0;
+        QVERIFY(takeLikeAFrame(thread, counts, [&] {
+            heldAt = counts.read(counts.slices);
+            QCOMPARE(counts.read(counts.slicesEnded), heldAt); // no slice is under way
+            QVERIFY(counts.waitPast(counts.keptOut, keptOutBefore));
+            QCOMPARE(counts.read(counts.slices), heldAt);
         }));
+        if (QTest::currentTestFailed())
+            return;
+        // The thread kept out gets the lock once the frame lets go (before the next frame, which
+        // could otherwise take it again first and find the thread still waiting from this one).
+        QVERIFY(counts.waitPast(counts.slices, heldAt));
     }
-    // And it goes on once the frames are done.
-    const int after = slices.load();
-    while (slices.load() == after)
-        std::this_thread::yield();
+    QVERIFY(counts.read(counts.keptOut) >= 20);
 }
 
 // Once removeTask() returns, the task is not running and never runs again, though the thread goes on
 // with the others.
 void TestModelThread::removedTaskNeverRunsAgain() {
+    Counts counts;
     ModelThread thread;
-    std::atomic<int> slices{0};
-    const int id = thread.addTask(ModelThread::Rank::Views, busy(slices));
+    const int id = thread.addTask(ModelThread::Rank::Views, busy(counts));
     thread.wake();
-    while (slices.load() == 0)
-        std::this_thread::yield();
+    QVERIFY(counts.waitPast(counts.slices, 0));
     thread.removeTask(id);
-    const int removedAt = slices.load();
+    const int removedAt = counts.read(counts.slices);
+    QCOMPARE(counts.read(counts.slicesEnded), removedAt);
     // The feed ranks after the busy task: it runs only because that task is gone.
     std::promise<void> fed;
     bool once = true;
@@ -141,7 +199,7 @@ void TestModelThread::removedTaskNeverRunsAgain() {
     });
     thread.wake();
     QVERIFY(fed.get_future().wait_for(kHangGuard) == std::future_status::ready);
-    QCOMPARE(slices.load(), removedAt);
+    QCOMPARE(counts.read(counts.slices), removedAt);
 }
 
 // A slot run with the lock held (a run's end) may take it again: holds on one thread nest.
@@ -160,16 +218,35 @@ void TestModelThread::nullThreadIsAlwaysHeld() {
     QVERIFY(hold);
 }
 
-// stop() ends the slice under way and joins (a hang here is ctest's timeout), and a second stop (the
-// destructor's) is harmless.
+// stop() ends the slice under way and joins the thread; no task runs after it, though the thread
+// is woken and given work, and a second stop (the destructor's, or one more before it) is harmless.
 void TestModelThread::stopEndsABusyThread() {
-    std::atomic<int> slices{0};
+    Counts counts;
+    std::atomic<bool> exited{false};
     ModelThread thread;
-    thread.addTask(ModelThread::Rank::Views, busy(slices));
+    thread.addTask(ModelThread::Rank::Views, [&, work = busy(counts)](Clock::time_point deadline) {
+        thread_local ExitMark mark;
+        mark.exited = &exited;
+        return work(deadline);
+    });
     thread.wake();
-    while (slices.load() == 0)
-        std::this_thread::yield();
+    QVERIFY(counts.waitPast(counts.slices, 0));
     thread.stop();
+    QVERIFY2(exited.load(), "stop() returned before the model thread ended");
+    const int stoppedAt = counts.read(counts.slices);
+    QCOMPARE(counts.read(counts.slicesEnded), stoppedAt); // the slice under way was finished
+    // Nothing runs a task any more: the thread that would is gone, whatever is asked of it.
+    bool ranAfterStop = false;
+    thread.addTask(ModelThread::Rank::Feed, [&](Clock::time_point) {
+        ranAfterStop = true;
+        return false;
+    });
+    thread.wake();
+    thread.stop();
+    const ModelThread::Hold hold(&thread);
+    QVERIFY(hold); // the lock is free: no slice is under way
+    QVERIFY(!ranAfterStop);
+    QCOMPARE(counts.read(counts.slices), stoppedAt);
 }
 
 // The model thread runs at nice 5 or lower priority (core/thread_priority.cpp), below a GUI thread of

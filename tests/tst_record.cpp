@@ -290,7 +290,8 @@ void TestRecord::coldBackwardIndexScan() {
             QVERIFY(bytes.contains("\"tracing_overhead\""));
     }
     QVERIFY(!run.err.contains(kSecret) && !run.out.contains(kSecret));
-    QVERIFY(m_server.tracedProcesses().isEmpty());
+    QVERIFY2(m_server.tracedProcesses().isEmpty(),
+             qPrintable(m_server.tracedProcesses().join(QLatin1Char(','))));
 }
 
 // A sequential scan with its first 300 blocks in shared buffers: the cache at the start is
@@ -363,7 +364,8 @@ void TestRecord::notASingleRelationScan() {
     QVERIFY2(run.err.contains(QLatin1String("is not a scan of one relation (it has ")), qPrintable(run.err));
     QVERIFY2(run.err.contains(QLatin1String("Seq Scan on s")) || run.err.contains(QLatin1String("on t")),
              qPrintable(run.err));
-    QVERIFY(m_server.tracedProcesses().isEmpty());
+    QVERIFY2(m_server.tracedProcesses().isEmpty(),
+             qPrintable(m_server.tracedProcesses().join(QLatin1Char(','))));
 }
 
 void TestRecord::wrongPassword() {
@@ -461,7 +463,8 @@ void TestRecord::serverNotVisibleHereGetsAllButTheTrace() {
     QCOMPARE(runs.size(), 1); // the model alone
     QCOMPARE(runs[0].toObject()[QStringLiteral("blocks")].toInteger(),
              sql(QStringLiteral("SELECT pg_relation_size('s') / 8192")).toLongLong());
-    QVERIFY(m_server.tracedProcesses().isEmpty());
+    QVERIFY2(m_server.tracedProcesses().isEmpty(),
+             qPrintable(m_server.tracedProcesses().join(QLatin1Char(','))));
 }
 
 // The same cold sequential scan recorded with the kernel's tracepoints and with strace: the device
@@ -691,8 +694,8 @@ void TestRecord::visitsQueryReadsInBatches() {
     const test::CliResult bad = test::runLookahead(
         {QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo(), QStringLiteral("--query"),
          QStringLiteral("SELECT count(*) FROM t WHERE a < 1000"), QStringLiteral("--visits-query"),
-         QStringLiteral(
-             "SELECT CASE WHEN g = 150000 THEN 'x' ELSE (g % 2000)::text END FROM generate_series(1, 200000) g")},
+         QStringLiteral("SELECT CASE WHEN g = 150000 THEN 'x' ELSE (g % 2000)::text END FROM "
+                        "generate_series(1, 200000) g")},
         300'000);
     QCOMPARE(bad.exitCode, 1);
     QVERIFY2(bad.err.contains(QLatin1String("--visits-query returned \"x\" in row 150000")),

@@ -233,7 +233,7 @@ void TestRecordReconciliation::threeScans() {
                  qPrintable(index.out));
     // The recording's notes are kept with it (the window lists them).
     QVERIFY(index.doc[QStringLiteral("recorded")][QStringLiteral("notes")].isArray());
-    QVERIFY(server.tracedProcesses().isEmpty());
+    QVERIFY2(server.tracedProcesses().isEmpty(), qPrintable(server.tracedProcesses().join(QLatin1Char(','))));
 }
 
 QTEST_GUILESS_MAIN(TestRecordReconciliation)

@@ -143,7 +143,7 @@ void TestRecordStrategy::sequentialScanThroughTheRing() {
                                    "AND relforknumber = 0"));
     QCOMPARE(model[QStringLiteral("resident_after")].toInteger(), cached + kRing);
     QCOMPARE(QString::fromUtf8(test::readFile(after)), resident + QLatin1Char('\n'));
-    QVERIFY(server.tracedProcesses().isEmpty());
+    QVERIFY2(server.tracedProcesses().isEmpty(), qPrintable(server.tracedProcesses().join(QLatin1Char(','))));
 }
 
 QTEST_GUILESS_MAIN(TestRecordStrategy)

@@ -324,7 +324,8 @@ void TestSession::killedSaveLeavesOldFile() {
     QVERIFY(process.waitForStarted());
     // The events stream into the temporary file as the run goes: wait until it has grown.
     QString temp;
-    QVERIFY(QTest::qWaitFor(
+    QVERIFY(la::test::untilWrittenIn(
+        dir,
         [&] {
             for (const QString& name : entries(dir))
                 if (name.endsWith(QLatin1String(".tmp")) &&

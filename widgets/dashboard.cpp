@@ -389,6 +389,8 @@ void Dashboard::refreshNow() {
         scheduleRefresh();
     else if (!m_allBinned)
         m_refreshTimer.start(catchUpDelay()); // live too: the panes must not fall behind the data
+    if (idle())
+        emit settled();
 }
 
 void Dashboard::prepareFrame() {

@@ -88,6 +88,8 @@ public:
     void zoomTo(double lo, double hi);
 
 signals:
+    // idle() has just become true: what a test waits for before checking pixels.
+    void settled();
     void exportPlotRequested(int plotIndex);
     void exportAllRequested();
 

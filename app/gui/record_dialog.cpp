@@ -93,6 +93,13 @@ QString RecordDialog::status() const {
     return m_step->text();
 }
 
+void RecordDialog::setStatus(const QString& status) {
+    if (status == m_step->text())
+        return;
+    m_step->setText(status);
+    emit statusChanged();
+}
+
 RecordRequest RecordDialog::request() const {
     RecordRequest request;
     request.conninfo = m_conninfo->text().trimmed();
@@ -156,9 +163,13 @@ void RecordDialog::startRecording() {
 }
 
 void RecordDialog::showProgress() {
-    const QMutexLocker lock(&m_mutex);
-    m_step->setText(tr("Recording: %1…").arg(m_currentStep));
-    m_notes->setText(m_noted.join(QLatin1Char('\n')));
+    QString step;
+    {
+        const QMutexLocker lock(&m_mutex);
+        step = m_currentStep;
+        m_notes->setText(m_noted.join(QLatin1Char('\n')));
+    }
+    setStatus(tr("Recording: %1…").arg(step)); // not under the lock: it signals
 }
 
 void RecordDialog::finishRecording() {
@@ -171,15 +182,14 @@ void RecordDialog::finishRecording() {
     for (QAbstractButton* button : m_buttons->buttons())
         button->setEnabled(true);
     if (cancelled) {
-        m_step->setText(
-            tr("Cancelled: the query was stopped, the tracer detached and the server left as it was."));
+        setStatus(tr("Cancelled: the query was stopped, the tracer detached and the server left as it was."));
         return;
     }
     if (!m_error.isEmpty()) {
-        m_step->setText(tr("Could not record: %1").arg(m_error));
+        setStatus(tr("Could not record: %1").arg(m_error));
         return;
     }
-    m_step->setText(tr("Recorded."));
+    setStatus(tr("Recorded."));
     emit recorded(m_recording);
     accept();
 }
@@ -188,7 +198,7 @@ void RecordDialog::reject() {
     // Cancel while recording stops the recording; the dialog stays to say how it ended.
     if (m_job.running()) {
         m_job.cancel();
-        m_step->setText(tr("Cancelling: stopping the query and detaching the tracer…"));
+        setStatus(tr("Cancelling: stopping the query and detaching the tracer…"));
         return;
     }
     QDialog::reject();

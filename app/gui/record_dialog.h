@@ -40,8 +40,11 @@ public:
 
 signals:
     void recorded(const Recording& recording);
+    // The step or error shown changed (status() says it).
+    void statusChanged();
 
 private:
+    void setStatus(const QString& status);
     void showProgress();
     void finishRecording();
     RecordRequest request() const;

@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace la {
 
@@ -18,7 +19,7 @@ constexpr auto kSlice = std::chrono::microseconds(500);
 constexpr auto kStepAside = std::chrono::milliseconds(20);
 } // namespace
 
-ModelThread::ModelThread() : m_thread([this] { run(); }) {
+ModelThread::ModelThread(Observer observer) : m_observer(std::move(observer)), m_thread([this] { run(); }) {
     pthread_setname_np(m_thread.native_handle(), "lookahead-model"); // in top, perf and gdb
 }
 
@@ -79,7 +80,12 @@ void ModelThread::run() {
 }
 
 bool ModelThread::runSlice() {
-    const std::lock_guard lock(m_model);
+    if (!m_model.try_lock()) {
+        if (m_observer)
+            m_observer(Moment::KeptOut);
+        m_model.lock();
+    }
+    const std::lock_guard lock(m_model, std::adopt_lock);
     const Clock::time_point deadline = Clock::now() + kSlice;
     for (Entry& entry : m_tasks) {
         if (entry.task(deadline))
@@ -91,6 +97,8 @@ bool ModelThread::runSlice() {
 void ModelThread::stepAsideIfAsked() {
     if (!m_guiWaiting.load())
         return;
+    if (m_observer)
+        m_observer(Moment::SteppedAside);
     std::unique_lock lock(m_control);
     m_guiDone.wait_for(lock, kStepAside, [this] { return !m_guiWaiting.load() || m_stopping; });
     // A GUI thread that did not come back does not hold the next slice up again.

@@ -29,7 +29,16 @@ public:
     // nothing left. The views bin what has arrived before more is fed, so every pane keeps up.
     enum class Rank { Views, Feed };
 
-    ModelThread();
+    // What the model thread did that a test waits for (tests/tst_model_thread.cpp), told on the model
+    // thread, outside the model's lock: a test waits on these instead of sleeping or spinning until
+    // the thread has got there.
+    enum class Moment {
+        SteppedAside, // let go of the lock after its slice and waits for the GUI thread that asked for it
+        KeptOut,      // found the lock held by the GUI thread when it came for its next slice
+    };
+    using Observer = std::function<void(Moment)>;
+
+    explicit ModelThread(Observer observer = {});
     ~ModelThread();
     ModelThread(const ModelThread&) = delete;
     ModelThread& operator=(const ModelThread&) = delete;
@@ -83,6 +92,7 @@ private:
     bool m_woken = false;
     bool m_stopping = false;
     std::atomic<bool> m_guiWaiting{false}; // the GUI thread found the lock taken
+    const Observer m_observer;             // set before the thread starts
     std::thread m_thread;
 };
 
