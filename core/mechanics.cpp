@@ -16,6 +16,7 @@ const Mechanics kPg17Mechanics{
     LookAheadLoop::ExactDistance,
     PinLimitRule::FourPerIo,
     IoWorkerPool::Fixed, // no asynchronous I/O, so no workers
+    BackwardRule::OneBlockReads,
 };
 
 const Mechanics kPg18Mechanics{
@@ -30,6 +31,7 @@ const Mechanics kPg18Mechanics{
     LookAheadLoop::AtLeastDistance,
     PinLimitRule::ReadPerIoPlusOne,
     IoWorkerPool::Fixed,
+    BackwardRule::OneBlockReads,
 };
 
 const Mechanics kPg19Mechanics{
@@ -44,6 +46,24 @@ const Mechanics kPg19Mechanics{
     LookAheadLoop::CombineDistance,
     PinLimitRule::ReadPerIoPlusOne,
     IoWorkerPool::Elastic,
+    BackwardRule::OneBlockReads,
+};
+
+// PostgreSQL 20devel with commitfest entry 7035 v2 (ef97fbf296): PostgreSQL 19's mechanics, and
+// descending runs combined into reversed ranges.
+const Mechanics kCf7035Mechanics{
+    "cf7035",
+    "CF 7035 v2 (20devel): PostgreSQL 19, and descending runs read as one read, handed back in reverse",
+    true,
+    false,
+    true,
+    true,
+    true,
+    AdviceRule::UntilCaughtUp,
+    LookAheadLoop::CombineDistance,
+    PinLimitRule::ReadPerIoPlusOne,
+    IoWorkerPool::Elastic,
+    BackwardRule::ReversedRanges,
 };
 
 } // namespace la

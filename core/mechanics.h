@@ -24,14 +24,24 @@ enum class LookAheadLoop : std::uint8_t {
 
 // How max_pinned_buffers and one backend's pin limit are derived.
 enum class PinLimitRule : std::uint8_t {
-    FourPerIo,        // PG17: max(4 x max_ios, io_combine_limit), capped at shared_buffers / backends - 8
-    ReadPerIoPlusOne, // PG18+: (max_ios + 1) x io_combine_limit, capped at shared_buffers / backends
+    FourPerIo, // PG17: max(4 x max_ios, io_combine_limit), capped at shared_buffers / backends - 8
+    // PG18+: (max_ios + 1) x io_combine_limit, capped at shared_buffers / backends; and before every
+    // read, the pins the backend may still take (92fc6856cb) can shorten or hold back the read.
+    ReadPerIoPlusOne,
 };
 
 // How io_method=worker's pool of I/O workers is sized (docs/mechanics.md, "I/O workers").
 enum class IoWorkerPool : std::uint8_t {
     Fixed,   // PG18: io_workers workers for the server's life
     Elastic, // PG19: from io_min_workers up to io_max_workers on demand, back down when idle (d1c01b79d4)
+};
+
+// How a run of descending blocks is read (docs/mechanics.md, "backward").
+enum class BackwardRule : std::uint8_t {
+    OneBlockReads, // PG17-19: combining is ascending only, so each block of a descending run is a read
+    // CF 7035 v2: the run becomes one ascending read whose buffers are handed back in reverse, once
+    // every one of them is pinned and read (docs/read-stream-model.md §14).
+    ReversedRanges,
 };
 
 // How one PostgreSQL version's read stream works around its distance rule (docs/mechanics.md).
@@ -48,10 +58,12 @@ struct Mechanics {
     LookAheadLoop loop;
     PinLimitRule pinLimit;
     IoWorkerPool ioWorkers;
+    BackwardRule backward;
 };
 
 extern const Mechanics kPg17Mechanics;
 extern const Mechanics kPg18Mechanics;
 extern const Mechanics kPg19Mechanics;
+extern const Mechanics kCf7035Mechanics;
 
 } // namespace la

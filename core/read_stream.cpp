@@ -32,6 +32,11 @@ ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, const
     m_queueMask = slots - 1;
     m_ios.resize(std::bit_ceil(static_cast<std::size_t>(m_limits.maxIos)));
     m_iosMask = m_ios.size() - 1;
+    if (mechanics.backward == BackwardRule::ReversedRanges) {
+        // A range holds two blocks at least, and the queue holds every pinned one.
+        m_ranges.resize(std::bit_ceil(slots / 2 + 1));
+        m_rangesMask = m_ranges.size() - 1;
+    }
     m_relationBlocks = source.relationBlocks();
     m_now = io.now();
     m_policy.start(m_d, m_limits, config.fullFlag);
@@ -74,26 +79,39 @@ void ReadStream::endOfStream() {
 }
 
 std::uint32_t ReadStream::pendingBlockAt(int i) const {
-    return m_pendingDescending ? m_pendingStart + static_cast<std::uint32_t>(m_pendingLen - 1 - i)
-                               : m_pendingStart + static_cast<std::uint32_t>(i);
+    // Only the what-if starts a descending run in callback order; CF 7035 reads it upward.
+    return m_pendingOrder == PendingOrder::Descending
+               ? m_pendingStart + static_cast<std::uint32_t>(m_pendingLen - 1 - i)
+               : m_pendingStart + static_cast<std::uint32_t>(i);
 }
 
 bool ReadStream::tryMerge(std::uint32_t block) {
     if (m_pendingLen == 0)
         return false;
-    if (!m_pendingDescending && block == m_pendingStart + static_cast<std::uint32_t>(m_pendingLen)) {
+    if (m_pendingOrder == PendingOrder::Ascending &&
+        block == m_pendingStart + static_cast<std::uint32_t>(m_pendingLen)) {
         ++m_pendingLen;
         return true;
     }
-    // CF7035: a descending run becomes one ascending read, handed out in reverse.
-    const bool canDescend = m_pendingLen == 1 || m_pendingDescending;
-    if (m_config.backwardCombining && canDescend && m_pendingStart > 0 && block == m_pendingStart - 1) {
-        m_pendingDescending = true;
-        m_pendingStart = block;
-        ++m_pendingLen;
-        return true;
+    return m_pendingStart > 0 && block == m_pendingStart - 1 && tryMergeBelow(block);
+}
+
+bool ReadStream::tryMergeBelow(std::uint32_t block) {
+    const bool lone = m_pendingLen == 1 && m_pendingOrder == PendingOrder::Ascending;
+    if (m_mech.backward == BackwardRule::ReversedRanges) {
+        // A forwarded pin is the pending read's first block, so the read cannot start lower
+        // (docs/read-stream-model.md §14.1).
+        if (m_hasForwarded || !(lone || m_pendingOrder == PendingOrder::Reversed))
+            return false;
+        m_pendingOrder = PendingOrder::Reversed;
+    } else if (m_config.backwardCombining && (lone || m_pendingOrder == PendingOrder::Descending)) {
+        m_pendingOrder = PendingOrder::Descending;
+    } else {
+        return false;
     }
-    return false;
+    m_pendingStart = block;
+    ++m_pendingLen;
+    return true;
 }
 
 void ReadStream::pushEntry(std::uint32_t block, std::uint32_t frame, std::uint8_t flags) {
@@ -140,11 +158,12 @@ BufferPool::Pinned ReadStream::pinHead(std::uint32_t block) {
 }
 
 void ReadStream::dropPending(int n) {
-    if (!m_pendingDescending)
+    if (m_pendingOrder != PendingOrder::Descending)
         m_pendingStart += static_cast<std::uint32_t>(n);
     m_pendingLen -= n;
-    if (m_pendingLen <= 1)
-        m_pendingDescending = false;
+    // What is left of a what-if run is one block; a reversed range is whole once nothing is left.
+    if (m_pendingLen == 0 || (m_pendingLen == 1 && m_pendingOrder == PendingOrder::Descending))
+        m_pendingOrder = PendingOrder::Ascending;
 }
 
 void ReadStream::startHitCall(std::uint32_t block, std::uint32_t frame) {
@@ -182,8 +201,8 @@ void ReadStream::addMiss(Op& op, std::uint32_t block, const BufferPool::Pinned& 
     emit(joins ? EventKind::Hit : EventKind::Miss, block, op.ioId);
 }
 
-void ReadStream::extendRead(Op& op) {
-    for (int i = 1; i < m_pendingLen; ++i) {
+void ReadStream::extendRead(Op& op, int nblocks) {
+    for (int i = 1; i < nblocks; ++i) {
         const std::uint32_t block = pendingBlockAt(i);
         const BufferPool::Pinned pinned = m_pool.pin(block);
         if (pinned.result == PinResult::Allocated) {
@@ -205,25 +224,67 @@ void ReadStream::extendRead(Op& op) {
     }
 }
 
-void ReadStream::startPending(bool suppressAdvice) {
+int ReadStream::pinBudget(int wanted, bool completing) {
+    // The pins this backend may still take (GetAdditionalPinLimit), before every read (PG18+): the
+    // stream's, the forwarded one and the rest of the backend's all count against its limit.
+    const int forwarded = m_hasForwarded ? 1 : 0;
+    int budget = additionalPins(m_limits, m_config.otherPins + m_pinned + forwarded) + forwarded;
+    // Progress is guaranteed with nothing to hand out, and for a reversed range under way, whose
+    // pinned part cannot be handed out before the rest (docs/read-stream-model.md §14.3).
+    if (budget == 0 && (m_pinned == 0 || completing))
+        budget = 1;
+    if (budget >= wanted)
+        return wanted;
+    const Distances before = m_d;
+    m_d.readahead = std::min(m_d.readahead, m_pinned + budget);
+    noteDistance(before);
+    return m_pinned > 0 && !completing ? 0 : budget;
+}
+
+void ReadStream::recordRange(std::uint32_t nblocks) {
+    m_ranges[(m_rangesHead + m_rangesCount) & m_rangesMask] = ReversedRange{m_tail, nblocks};
+    ++m_rangesCount;
+    m_summary->countReversedRange();
+}
+
+bool ReadStream::startPending(bool suppressAdvice) {
+    const bool completing = m_pendingOrder == PendingOrder::Completing;
     const std::uint32_t first = pendingBlockAt(0);
-    const bool advice = adviseRead(m_pendingDescending ? m_pendingStart : first, suppressAdvice);
+    const bool advice =
+        adviseRead(m_pendingOrder == PendingOrder::Descending ? m_pendingStart : first, suppressAdvice);
+    // A reversed range must be pinned whole before the consumer reaches it: a read of it is
+    // started even with max_ios in flight, once the oldest of them is waited for.
+    if (completing && iosInProgress() == m_limits.maxIos)
+        retireOldestIo();
+    int nblocks = m_pendingLen;
+    if (m_mech.pinLimit == PinLimitRule::ReadPerIoPlusOne) {
+        nblocks = pinBudget(nblocks, completing);
+        if (nblocks == 0)
+            return false;
+    }
+    // The range covers the whole run, however many calls it takes to start it.
+    if (m_pendingOrder == PendingOrder::Reversed) {
+        recordRange(static_cast<std::uint32_t>(m_pendingLen));
+        m_pendingOrder = PendingOrder::Completing;
+    }
     const BufferPool::Pinned head = pinHead(first);
     const bool inProgressHit = head.result == PinResult::InProgress && m_mech.inProgressHeadIsHit;
     if (head.result == PinResult::Hit || inProgressHit) {
         startHitCall(first, head.frame);
-        return;
+        return true;
     }
     Op& op = newOp(m_limits.synchronous);
     op.advice = advice;
     addMiss(op, first, head);
-    extendRead(op);
+    extendRead(op, nblocks);
     const auto taken = static_cast<int>(op.nentries);
-    op.lowBlock =
-        m_pendingDescending ? m_pendingStart + static_cast<std::uint32_t>(m_pendingLen - taken) : first;
+    op.lowBlock = m_pendingOrder == PendingOrder::Descending
+                      ? m_pendingStart + static_cast<std::uint32_t>(m_pendingLen - taken)
+                      : first;
     dropPending(taken);
     m_seqBlock = static_cast<std::int64_t>(op.lowBlock) + taken;
     startOp(op);
+    return true;
 }
 
 bool ReadStream::shouldLookAhead() const {
@@ -265,6 +326,17 @@ bool ReadStream::issueAfterLooking() const {
 }
 
 void ReadStream::lookAhead(bool suppressAdvice) {
+    // READ_STREAM_USE_BATCHING: what one pass starts reaches the I/O method together at its end.
+    if (!m_config.batchingFlag || m_sim == nullptr) {
+        lookAheadPass(suppressAdvice);
+        return;
+    }
+    m_sim->beginBatch();
+    lookAheadPass(suppressAdvice);
+    m_sim->endBatch();
+}
+
+void ReadStream::lookAheadPass(bool suppressAdvice) {
     while (keepLooking()) {
         if (pendingReadFull()) {
             startPending(suppressAdvice);
@@ -279,9 +351,11 @@ void ReadStream::lookAhead(bool suppressAdvice) {
         if (tryMerge(block))
             continue;
         while (m_pendingLen > 0) {
-            startPending(suppressAdvice);
+            const bool started = startPending(suppressAdvice);
             suppressAdvice = false;
-            if (iosInProgress() == m_limits.maxIos) {
+            // The rest of a reversed range is started whatever is in flight.
+            if (!started ||
+                (iosInProgress() == m_limits.maxIos && m_pendingOrder != PendingOrder::Completing)) {
                 m_hasUngot = true;
                 m_ungot = block;
                 emit(EventKind::Unget, block);
@@ -290,20 +364,22 @@ void ReadStream::lookAhead(bool suppressAdvice) {
         }
         m_pendingStart = block;
         m_pendingLen = 1;
-        m_pendingDescending = false;
+        m_pendingOrder = PendingOrder::Ascending;
     }
     // The pending read is held back so it can still grow, unless it is full, the stream has ended,
     // or it has reached the distance with nothing else pinned.
     if (issueAfterLooking())
         startPending(suppressAdvice);
+    // Whichever start began a reversed range, the consumer must find all of it pinned.
+    while (m_pendingOrder == PendingOrder::Completing)
+        startPending(false);
 }
 
-std::int64_t ReadStream::completeOldestIo() {
-    // Its slot is only reused by the next newOp(), after this returns.
+const ReadStream::Op& ReadStream::finishOldestIo(ReadOutcome& outcome, std::uint64_t waiterSeq) {
     const Op& op = iosAt(0);
     m_iosHead = (m_iosHead + 1) & m_iosMask;
     --m_iosCount;
-    ReadOutcome outcome = op.outcome;
+    outcome = op.outcome;
     if (!op.alreadyWaited && op.device) {
         outcome = ioWait(op.ioId);
         m_now = ioNow();
@@ -317,22 +393,35 @@ std::int64_t ReadStream::completeOldestIo() {
             m_pool.markValid(entry.frame);
     }
     if (outcome.blocked)
-        m_queue[m_head & m_queueMask].flags |= event_flag::waited;
+        m_queue[waiterSeq & m_queueMask].flags |= event_flag::waited;
     emit(EventKind::ReadCompleted, op.lowBlock, op.ioId, op.missBlocks);
+    if (outcome.blocked || op.synchronous) // read_stream_count_wait: a synchronous read counts as a wait
+        m_explainIo->countWait();
+    if (static_cast<std::int64_t>(op.lowBlock) == m_seqUntilProcessed)
+        m_seqUntilProcessed = -1;
+    return op;
+}
 
+std::int64_t ReadStream::completeOldestIo(std::uint64_t waiterSeq) {
+    ReadOutcome outcome;
+    const Op& op = finishOldestIo(outcome, waiterSeq);
     const Distances before = m_d;
     CompletedRead read;
     read.neededWait = outcome.blocked || op.synchronous;
-    if (read.neededWait) // read_stream_count_wait: a synchronous read counts as a wait
-        m_explainIo->countWait();
     read.advice = op.advice;
     read.nblocks = static_cast<int>(op.missBlocks);
     read.latencyNs = outcome.latencyNs;
     m_policy.onCompleted(m_d, m_limits, read);
     noteDistance(before);
-    if (static_cast<std::int64_t>(op.lowBlock) == m_seqUntilProcessed)
-        m_seqUntilProcessed = -1;
     return op.alreadyWaited ? 0 : outcome.waitNs;
+}
+
+void ReadStream::retireOldestIo() {
+    // Waited for here, in look-ahead, and not again when the consumer reaches its buffers; the
+    // distances keep still, only their decay is held off (read_stream_wait_oldest_io).
+    ReadOutcome outcome;
+    finishOldestIo(outcome, iosAt(0).headSeq);
+    m_policy.onReadRetiredEarly(m_d, m_limits);
 }
 
 void ReadStream::releaseConsumed() {
@@ -410,18 +499,62 @@ bool ReadStream::fastPathNext(std::uint32_t& block) {
 
 void ReadStream::maybeEnterFastPath() {
     if (m_config.perBufferData || m_iosCount > 0 || m_hasForwarded || m_pinned != 1 || m_d.readahead != 1 ||
-        m_pendingLen != 0)
+        m_pendingLen != 0 || m_rangesCount != 0)
         return;
     if (m_mech.separateCombineDistance && m_d.combine != 1)
         return;
     m_fastPath = true;
 }
 
+void ReadStream::beginReversed() {
+    const ReversedRange range = m_ranges[m_rangesHead];
+    m_rangesHead = (m_rangesHead + 1) & m_rangesMask;
+    --m_rangesCount;
+    // Every read of the range completes first, in order; the consumer waits for its highest block,
+    // which comes out first.
+    const std::uint64_t firstOut = m_head + range.nblocks - 1;
+    std::int64_t waitNs = 0;
+    for (std::uint64_t seq = m_head; seq <= firstOut; ++seq)
+        if (m_iosCount > 0 && iosAt(0).headSeq == seq)
+            waitNs += completeOldestIo(firstOut);
+    m_reverseLeft = m_reverseSize = range.nblocks;
+    m_reverseWaitNs = waitNs;
+}
+
+bool ReadStream::nextReversed(std::uint32_t& block) {
+    --m_reverseLeft;
+    const Entry entry = m_queue[(m_head + m_reverseLeft) & m_queueMask];
+    block = entry.block;
+    // The range's pins count as the stream's until its last buffer is out (EXPLAIN samples them).
+    m_explainIo->countPrefetch(m_pinned);
+    if (m_draining) {
+        m_pool.unpin(entry.frame);
+    } else {
+        emit(EventKind::Consumed, block, 0, 0, entry.flags);
+        ++m_position;
+        m_holdingConsumed = true;
+        m_consumedFrame = entry.frame;
+        if (m_policyObserves)
+            m_policy.onConsumed(m_now, m_reverseWaitNs);
+        m_reverseWaitNs = 0;
+    }
+    // No look-ahead while a range is handed back: its queue entries are still taken.
+    if (m_reverseLeft == 0) {
+        m_head += m_reverseSize;
+        m_pinned -= static_cast<int>(m_reverseSize);
+        lookAhead(false);
+    }
+    return true;
+}
+
 // Flattened: everything the stream does for one buffer becomes one function, instead of a dozen
-// calls per block that each save and restore registers and reload the stream's state.
+// calls per block that each save and restore registers and reload the stream's state. A reversed
+// range's steps stay out of line (noinline), off the forward path.
 [[gnu::flatten]] bool ReadStream::nextBuffer(std::uint32_t& block) {
     releaseConsumed();
     m_now = ioNow();
+    if (m_reverseLeft > 0) [[unlikely]]
+        return nextReversed(block);
     if (m_fastPath)
         return fastPathNext(block);
     if (m_pinned == 0) {
@@ -431,9 +564,13 @@ void ReadStream::maybeEnterFastPath() {
         if (m_pinned == 0)
             return false;
     }
+    if (m_rangesCount > 0 && m_ranges[m_rangesHead].headSeq == m_head) [[unlikely]] {
+        beginReversed();
+        return nextReversed(block);
+    }
     std::int64_t waitNs = 0;
     if (m_iosCount > 0 && iosAt(0).headSeq == m_head)
-        waitNs = completeOldestIo();
+        waitNs = completeOldestIo(m_head);
     handOut(block, waitNs);
     lookAhead(false);
     maybeEnterFastPath();
@@ -458,7 +595,7 @@ void ReadStream::reset() {
         m_pool.unpin(m_forwardedPin.frame);
     m_hasForwarded = false;
     m_pendingLen = 0;
-    m_pendingDescending = false;
+    m_pendingOrder = PendingOrder::Ascending;
     m_resetRequested = false;
 
     m_policy.start(m_d, m_limits, false);

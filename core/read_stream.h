@@ -81,19 +81,36 @@ private:
         ReadOutcome outcome;
     };
 
+    // What the pending read is, besides its blocks.
+    enum class PendingOrder : std::uint8_t {
+        Ascending,  // each block one above the last (every version)
+        Descending, // --backward-combining's what-if: each block one below, started in callback order
+        Reversed,   // cf7035: each block one below; read upward, handed back in reverse
+        Completing, // cf7035: the rest of a reversed range whose first part has started; nothing joins
+    };
+    // A span of the queue handed back in reverse (CF 7035): all of it pinned and read first.
+    struct ReversedRange {
+        std::uint64_t headSeq = 0;
+        std::uint32_t nblocks = 0;
+    };
+
     // Look-ahead, with the loop conditions of the mechanics' LookAheadLoop.
     void lookAhead(bool suppressAdvice);
+    void lookAheadPass(bool suppressAdvice);
     bool keepLooking() const;
     bool pendingReadFull() const;
     bool issueAfterLooking() const;
     bool shouldLookAhead() const; // PG19's loop conditions
     bool shouldIssueNow() const;
     bool tryMerge(std::uint32_t block);
+    bool tryMergeBelow(std::uint32_t block); // the block just below the pending read
     std::uint32_t pendingBlockAt(int i) const;
     void dropPending(int n); // the first n pending blocks, in callback order, have been started
 
-    // One StartReadBuffers() call over the head of the pending read.
-    void startPending(bool suppressAdvice);
+    // One StartReadBuffers() call over the head of the pending read; false if the backend's pin
+    // budget held it back (the caller puts its block back and stops looking).
+    bool startPending(bool suppressAdvice);
+    int pinBudget(int wanted, bool completing);
     bool adviseRead(std::uint32_t low, bool suppressAdvice);
     BufferPool::Pinned pinHead(std::uint32_t block);
     void startHitCall(std::uint32_t block, std::uint32_t frame);
@@ -101,12 +118,20 @@ private:
     // max_ios in flight); startOp() adds it to the reads in progress.
     Op& newOp(bool synchronous);
     void addMiss(Op& op, std::uint32_t block, const BufferPool::Pinned& pinned);
-    void extendRead(Op& op); // over the rest of the pending read, up to a block an earlier read covers
+    // Over the pending read's blocks up to `nblocks`, up to a block an earlier read covers.
+    void extendRead(Op& op, int nblocks);
 
     bool getBlock(std::uint32_t& block);
     void endOfStream();
-    std::int64_t completeOldestIo(); // returns how long the consumer waited
+    // Waits for the oldest read in flight and makes its buffers valid; a wait marks the buffer at
+    // `waiterSeq`, the one the consumer waited to be handed. The slot stays valid until newOp().
+    const Op& finishOldestIo(ReadOutcome& outcome, std::uint64_t waiterSeq);
+    std::int64_t completeOldestIo(std::uint64_t waiterSeq); // returns how long the consumer waited
+    [[gnu::noinline]] void retireOldestIo();                // CF 7035's way to free a slot mid-range
     void handOut(std::uint32_t& block, std::int64_t waitNs, bool fastPath = false);
+    void recordRange(std::uint32_t nblocks);
+    [[gnu::noinline]] void beginReversed();
+    [[gnu::noinline]] bool nextReversed(std::uint32_t& block);
     bool fastPathNext(std::uint32_t& block);
     void fastPathMiss(std::uint32_t block, const BufferPool::Pinned& pinned);
     void waitAtOnce(Op& op);
@@ -164,7 +189,15 @@ private:
 
     std::uint32_t m_pendingStart = 0; // lowest block for a descending run
     int m_pendingLen = 0;
-    bool m_pendingDescending = false;
+    PendingOrder m_pendingOrder = PendingOrder::Ascending;
+    // Reversed ranges recorded and not yet reached by the consumer, oldest first (a ring), and the
+    // one being handed back: buffers left, its size, and the consumer's wait for it.
+    std::vector<ReversedRange> m_ranges;
+    std::size_t m_rangesMask = 0;
+    std::size_t m_rangesHead = 0, m_rangesCount = 0;
+    std::uint32_t m_reverseLeft = 0;
+    std::uint32_t m_reverseSize = 0;
+    std::int64_t m_reverseWaitNs = 0;
     bool m_hasForwarded = false; // the pending read's head was pinned by the call that split before it
     BufferPool::Pinned m_forwardedPin{PinResult::Hit, 0};
 

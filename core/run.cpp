@@ -162,6 +162,7 @@ RunSummary startingSummary(const RunConfig& config, const DistancePolicy& policy
     RunSummary summary;
     summary.policy = policy.name();
     summary.mechanics = mechanics.name;
+    summary.streamFlags = findRunOption("stream-flags")->get(config);
     summary.directIo = stream.directIo; // a real backend reports what it really did
     summary.maxPinned = limits.maxPinned;
     summary.ioCombineLimit = limits.ioCombineLimit;
@@ -289,6 +290,12 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     std::unique_ptr<BlockSource> source = openSource(config, &indexFacts, &pacer);
     std::unique_ptr<DistancePolicy> policy = makePolicy(policyName);
     const Mechanics& mechanics = mechanicsFor(policyName, config.mechanics);
+    if (config.stream.backwardCombining && mechanics.backward != BackwardRule::OneBlockReads)
+        throw InputError(std::string("--backward-combining is a what-if for mechanics that read a descending "
+                                     "run block by block; ") +
+                         mechanics.name +
+                         " combines descending runs itself: leave it out (or choose "
+                         "--mechanics pg19 to try the what-if)");
     const PrewarmSpec prewarm = PrewarmSpec::parse(effectivePrewarm(config));
     std::shared_ptr<const TracedCache> traced = config.tracedCache;
     if (!traced && config.tracedReads) {

@@ -126,6 +126,52 @@ std::string missesSpec(const std::string& percent, const std::string& spacing) {
     return spec;
 }
 
+// The stream flags by the names --stream-flags takes, in the order it prints them.
+struct StreamFlagName {
+    std::string_view name;
+    bool StreamConfig::*field;
+};
+constexpr StreamFlagName kStreamFlags[] = {{"full", &StreamConfig::fullFlag},
+                                           {"sequential", &StreamConfig::sequentialFlag},
+                                           {"maintenance", &StreamConfig::maintenanceFlag},
+                                           {"batching", &StreamConfig::batchingFlag}};
+
+std::string streamFlagsText(const StreamConfig& stream) {
+    std::string text;
+    for (const StreamFlagName& flag : kStreamFlags) {
+        if (!(stream.*flag.field))
+            continue;
+        if (!text.empty())
+            text += ',';
+        text.append(flag.name);
+    }
+    return text;
+}
+
+// "full,sequential": each name once at most; "none" or nothing for no flags.
+void setStreamFlags(StreamConfig& stream, const std::string& value) {
+    StreamConfig parsed;
+    if (!value.empty() && value != "none") {
+        for (std::size_t from = 0; from <= value.size();) {
+            const std::size_t comma = std::min(value.find(',', from), value.size());
+            const std::string_view name = std::string_view(value).substr(from, comma - from);
+            from = comma + 1;
+            const auto* flag = std::find_if(std::begin(kStreamFlags), std::end(kStreamFlags),
+                                            [&](const StreamFlagName& f) { return f.name == name; });
+            if (flag == std::end(kStreamFlags) || parsed.*flag->field)
+                throw InputError(joined({"--stream-flags '", excerpt(value),
+                                         "': ", flag == std::end(kStreamFlags) ? "unknown flag '" : "flag '",
+                                         excerpt(std::string(name)),
+                                         flag == std::end(kStreamFlags) ? "'" : "' given twice",
+                                         "; choose from full, sequential, maintenance and batching, "
+                                         "separated by commas"}));
+            parsed.*flag->field = true;
+        }
+    }
+    for (const StreamFlagName& flag : kStreamFlags)
+        stream.*flag.field = parsed.*flag.field;
+}
+
 std::vector<std::string_view> mechanicsNames() {
     std::vector<std::string_view> names;
     for (const Mechanics* mechanics : mechanicsRegistry())
@@ -302,9 +348,28 @@ std::vector<RunOption> buildTable() {
                      "keep the distance across resets (2024/2025 proposals)",
                      &StreamConfig::restoreAfterReset));
     t.push_back(flag("backward-combining", "backwardCombining", "backward_combining", stream,
-                     "read descending runs as one ascending I/O (CF7035)", &StreamConfig::backwardCombining));
-    t.push_back(flag("sequential-flag", "sequentialFlag", "sequential_flag", stream,
-                     "READ_STREAM_SEQUENTIAL (no advice)", &StreamConfig::sequentialFlag));
+                     "what if: a descending run read as one I/O, each read handed back as it completes\n"
+                     "(the CF 7035 patch itself waits for the whole run: --policy cf7035)",
+                     &StreamConfig::backwardCombining));
+    t.push_back(text(
+        "stream-flags", "streamFlags", "stream_flags", stream, "F,...",
+        "the flags the stream is opened with, as PostgreSQL's callers set them: full\n"
+        "(READ_STREAM_FULL: start at the full distance, for a caller that reads everything),\n"
+        "sequential (READ_STREAM_SEQUENTIAL: no advice), maintenance (READ_STREAM_MAINTENANCE:\n"
+        "max_ios from --maintenance-io-concurrency), batching (READ_STREAM_USE_BATCHING); default none",
+        {}, [](const RunConfig& c) { return streamFlagsText(c.stream); },
+        [](RunConfig& c, const std::string& v) { setStreamFlags(c.stream, v); }));
+    t.push_back(whole(
+        "maintenance-io-concurrency", "maintenanceIoConcurrency", "maintenance_io_concurrency", stream,
+        "maintenance_io_concurrency, for --stream-flags maintenance (default 16)", 0, 1000,
+        [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.maintenanceIoConcurrency), false); },
+        [](RunConfig& c, std::uint64_t v) { c.stream.maintenanceIoConcurrency = int(v); }));
+    t.push_back(whole(
+        "other-pins", "otherPins", "other_pins", stream,
+        "buffers the backend holds pinned besides the stream's (another scan's): PG18+ count\n"
+        "them against the per-backend pin limit before every read, PG17 at the start (default 0)",
+        0, 32767, [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.otherPins)); },
+        [](RunConfig& c, std::uint64_t v) { c.stream.otherPins = int(v); }));
     t.push_back(text(
         "io", "io", "io", io, "M",
         "sim (default: the simulated device), or real reads of a real file: sync (pread by the\n"
@@ -496,7 +561,8 @@ void addUnits(std::vector<RunOption>& table) {
                                                                    {"io-min-workers", "workers"},
                                                                    {"io-max-workers", "workers"},
                                                                    {"io-worker-launch-interval", "ms"},
-                                                                   {"io-worker-idle-timeout", "ms"}};
+                                                                   {"io-worker-idle-timeout", "ms"},
+                                                                   {"other-pins", "buffers"}};
     for (RunOption& option : table)
         for (const auto& [name, unit] : units)
             if (option.name == name)
@@ -529,6 +595,16 @@ const RunOption* findRunOption(std::string_view name) {
         if (option.name == name || (!option.negation.empty() && option.negation == name))
             return &option;
     return nullptr;
+}
+
+bool setFormerRunOption(RunConfig& config, std::string_view name, const std::string& value) {
+    if (name != "sequential-flag")
+        return false;
+    if (value != "true" && value != "false" && !value.empty())
+        throw InputError("--sequential-flag '" + excerpt(value) + "': expected true or false");
+    if (value == "true")
+        config.stream.sequentialFlag = true;
+    return true;
 }
 
 void setRunOption(RunConfig& config, const RunOption& option, const std::string& value) {

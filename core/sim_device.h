@@ -54,6 +54,14 @@ public:
     void consume(std::int64_t ns) override { m_now += ns; }
     std::uint64_t deviceReads() const override { return m_reads; }
     std::uint64_t deviceBytes() const override { return m_bytes; }
+    // READ_STREAM_USE_BATCHING: the asynchronous reads started between the two reach the I/O method
+    // together at endBatch(), for one --submit-ns (pgaio's batch mode); a wait for one of them
+    // submits the batch first, as PostgreSQL does.
+    void beginBatch() { m_batching = true; }
+    void endBatch() {
+        m_batching = false;
+        submitBatch();
+    }
     // The I/O worker pool's size so far (all zero without a pool), its events run up to now.
     IoWorkerCounts ioWorkers();
 
@@ -65,6 +73,7 @@ private:
         std::uint32_t nblocks = 0;
     };
     static constexpr std::int64_t kQueued = -1;
+    static constexpr std::int64_t kBatched = -2; // started in a batch not yet submitted
     // Inline in start() and wait() once the jitter's arithmetic is out of line: it runs per read.
     std::int64_t schedule(std::int64_t at, std::uint32_t nblocks);
     [[gnu::noinline]] std::int64_t jittered(std::int64_t service);
@@ -72,7 +81,8 @@ private:
     void growPending();
     void takeEarliestChannel(std::int64_t freeAgain);
     // The worker pool's part of start() and wait(), out of line: only worker runs take it.
-    [[gnu::noinline]] std::int64_t startWithWorkers(const ReadRequest& request);
+    [[gnu::noinline]] std::int64_t startWithWorkers(const ReadRequest& request, std::uint64_t job);
+    [[gnu::noinline]] void submitBatch();
     [[gnu::noinline]] void awaitWorker(Pending& pending);
     Pending& pendingJob(std::uint64_t job);
 
@@ -97,6 +107,8 @@ private:
     std::unique_ptr<SimWorkers> m_workers;
     std::uint64_t m_reads = 0;
     std::uint64_t m_bytes = 0;
+    bool m_batching = false;
+    std::size_t m_batched = 0; // reads waiting for their batch's submission
 };
 
 inline void SimDevice::takeEarliestChannel(std::int64_t freeAgain) {
@@ -133,7 +145,8 @@ inline std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) 
 }
 
 inline void SimDevice::start(const ReadRequest& request) {
-    if (!request.synchronous)
+    const bool batched = m_batching && !request.synchronous;
+    if (!request.synchronous && !batched)
         m_now += m_config.submitNs;
     if (m_pendingCount > m_pendingMask)
         growPending();
@@ -142,8 +155,11 @@ inline void SimDevice::start(const ReadRequest& request) {
     pending.ioId = request.ioId;
     pending.submitted = m_now;
     pending.nblocks = request.nblocks;
-    if (m_workers)
-        pending.completes = startWithWorkers(request);
+    if (batched) {
+        pending.completes = kBatched;
+        ++m_batched;
+    } else if (m_workers)
+        pending.completes = startWithWorkers(request, m_headJob + m_pendingCount - 1);
     // Advice makes the kernel start the read now; the consumer's pread later finds it under way.
     else
         pending.completes = !request.synchronous || request.advice ? schedule(m_now, request.nblocks) : 0;
@@ -152,6 +168,8 @@ inline void SimDevice::start(const ReadRequest& request) {
 inline ReadOutcome SimDevice::wait(std::uint32_t ioId) {
     if (m_pendingCount == 0 || m_pending[m_pendingHead].ioId != ioId)
         return {};
+    if (m_batched > 0)
+        submitBatch();
     // Its slot is only reused by a later start().
     Pending& pending = m_pending[m_pendingHead];
     m_pendingHead = (m_pendingHead + 1) & m_pendingMask;

@@ -7,34 +7,51 @@ namespace la {
 
 namespace {
 constexpr int kInt16Max = 32767;
+// The buffer manager assumes this many pins in its private array are taken (REFCOUNT_ARRAY_ENTRIES).
+constexpr std::int64_t kPinsAssumedHeld = 8;
 
 // Buffers one backend may pin, from shared_buffers over all backend and auxiliary process slots
 // at default settings of each version (docs/read-stream-model.md §3.2).
-int backendPinLimit(const StreamConfig& config, PinLimitRule rule) {
+std::int64_t proportionalPins(const StreamConfig& config, PinLimitRule rule) {
     const auto buffers = static_cast<std::int64_t>(config.sharedBuffers);
-    if (rule == PinLimitRule::FourPerIo) {
-        const std::int64_t backends = config.maxConnections + 3 + 8 + 10 + 2 + 6;
-        return static_cast<int>(std::max<std::int64_t>(1, buffers / backends - 8));
-    }
-    const std::int64_t backends = config.maxConnections + 16 + 8 + 10 + 2 + 6 + 32;
-    return static_cast<int>(std::max<std::int64_t>(1, buffers / backends));
+    const std::int64_t backends = rule == PinLimitRule::FourPerIo
+                                      ? config.maxConnections + 3 + 8 + 10 + 2 + 6
+                                      : config.maxConnections + 16 + 8 + 10 + 2 + 6 + 32;
+    return buffers / backends;
+}
+
+// PG17 takes what the backend already holds off at the stream's start (LimitAdditionalPins), PG18+
+// before every read (ReadStream::pinBudget); their cap on max_pinned_buffers is the whole limit.
+std::int64_t pinnedCap(const StreamConfig& config, PinLimitRule rule) {
+    const std::int64_t pins = proportionalPins(config, rule);
+    if (rule == PinLimitRule::FourPerIo)
+        return std::max<std::int64_t>(1, pins - std::max<std::int64_t>(kPinsAssumedHeld, config.otherPins));
+    return std::max<std::int64_t>(1, pins);
 }
 } // namespace
+
+int additionalPins(const StreamLimits& limits, int pinsHeld) {
+    return std::max(0, limits.pinLimit - std::max(static_cast<int>(kPinsAssumedHeld), pinsHeld));
+}
 
 StreamLimits computeLimits(const StreamConfig& config, const Mechanics& mechanics) {
     StreamLimits limits;
     limits.ioCombineLimit = config.ioCombineLimit;
-    const int eic = std::min(config.effectiveIoConcurrency, kInt16Max);
+    const int eic = std::min(
+        config.maintenanceFlag ? config.maintenanceIoConcurrency : config.effectiveIoConcurrency, kInt16Max);
     limits.maxIos = std::max(1, eic);
 
     std::int64_t pinned = mechanics.pinLimit == PinLimitRule::FourPerIo
                               ? std::max<std::int64_t>(4LL * limits.maxIos, config.ioCombineLimit)
                               : (std::int64_t{limits.maxIos} + 1) * config.ioCombineLimit;
     pinned = std::min<std::int64_t>(pinned, kInt16Max - (config.ioCombineLimit - 1) - 1);
-    pinned = std::min<std::int64_t>(pinned, backendPinLimit(config, mechanics.pinLimit));
+    pinned = std::min<std::int64_t>(pinned, pinnedCap(config, mechanics.pinLimit));
     if (config.maxPinnedOverride > 0)
         pinned = config.maxPinnedOverride;
     limits.maxPinned = static_cast<int>(std::max<std::int64_t>(1, pinned));
+    // An overridden max_pinned_buffers stands for a backend allowed that many.
+    limits.pinLimit = static_cast<int>(
+        std::clamp<std::int64_t>(proportionalPins(config, mechanics.pinLimit), limits.maxPinned, kInt16Max));
 
     const bool consumerReads = !mechanics.asynchronousIo || config.ioMethod == IoMethod::Sync;
     limits.synchronous = consumerReads || eic == 0;

@@ -12,23 +12,31 @@ namespace la {
 enum class IoMethod : std::uint8_t { Sync, Worker, IoUring };
 
 struct StreamConfig {
-    int effectiveIoConcurrency = 16; // PostgreSQL 18's default
-    int ioCombineLimit = 16;         // blocks (128 kB)
-    int maxPinnedOverride = 0;       // 0 = computed by the mechanics' pin-limit rule
+    int effectiveIoConcurrency = 16;   // PostgreSQL 18's default
+    int maintenanceIoConcurrency = 16; // max_ios of a READ_STREAM_MAINTENANCE stream (PG18's default)
+    int ioCombineLimit = 16;           // blocks (128 kB)
+    int maxPinnedOverride = 0;         // 0 = computed by the mechanics' pin-limit rule
     std::uint64_t sharedBuffers = 16384;
     int maxConnections = 100;
+    int otherPins = 0; // buffers the backend holds pinned besides the stream's (another scan's)
     IoMethod ioMethod = IoMethod::Worker;
-    bool directIo = false;       // no advice with O_DIRECT
-    bool sequentialFlag = false; // READ_STREAM_SEQUENTIAL
-    bool fullFlag = false;       // READ_STREAM_FULL: start at full distance
-    bool perBufferData = false;  // disables the fast path (Bitmap Heap Scan style)
+    bool directIo = false; // no advice with O_DIRECT
+    // The flags a caller opens the stream with (docs/read-stream-model.md §14.6).
+    bool sequentialFlag = false;  // READ_STREAM_SEQUENTIAL: no advice
+    bool fullFlag = false;        // READ_STREAM_FULL: start at full distance
+    bool maintenanceFlag = false; // READ_STREAM_MAINTENANCE: max_ios from maintenance_io_concurrency
+    bool batchingFlag = false;    // READ_STREAM_USE_BATCHING: a look-ahead's reads submitted together
+    bool perBufferData = false;   // disables the fast path (Bitmap Heap Scan style)
     bool restoreAfterReset = false;
+    // What if descending runs were combined and each read handed back as soon as it completes
+    // (docs/mechanics.md, "backward"); CF 7035 itself is the cf7035 mechanics.
     bool backwardCombining = false;
 };
 
 struct StreamLimits {
     int maxIos = 1;
     int maxPinned = 1;
+    int pinLimit = 1; // buffers one backend may pin (GetPinLimit), never below maxPinned
     int ioCombineLimit = 16;
     bool synchronous = false; // every read is performed by the consumer (sync, PG17, eic 0)
     bool adviceEnabled = false;
@@ -37,5 +45,9 @@ struct StreamLimits {
 // max_ios, max_pinned_buffers and advice as each PostgreSQL version derives them
 // (docs/read-stream-model.md §3).
 StreamLimits computeLimits(const StreamConfig& config, const Mechanics& mechanics);
+
+// Pins a backend holding `pinsHeld` may still take (GetAdditionalPinLimit): the buffer manager counts
+// at least the 8 of its private array as held.
+int additionalPins(const StreamLimits& limits, int pinsHeld);
 
 } // namespace la

@@ -43,6 +43,13 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
                 .arg(s.repeats.size())
                 .arg(rangeText(s, "runtime_ns"), rangeText(s, "waits"), rangeText(s, "wait_ns"),
                      rangeText(s, "read_throughput"));
+    if (!s.streamFlags.empty())
+        text += fillFigures("  stream flags {stream_flags}", s, FigureText::Printable) + QLatin1Char('\n');
+    if (s.reversedRanges > 0)
+        text += fillFigures("  {reversed_ranges} descending runs read as reversed ranges: each read whole "
+                            "before its first buffer is handed back",
+                            s, FigureText::Printable) +
+                QLatin1Char('\n');
     if (s.collapseIntervals.empty())
         text += QStringLiteral("  no distance collapse\n");
     else
