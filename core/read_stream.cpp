@@ -38,6 +38,17 @@ ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, const
         m_rangesMask = m_ranges.size() - 1;
     }
     m_relationBlocks = source.relationBlocks();
+    // READ_STREAM_USE_BATCHING: what one look-ahead starts reaches the I/O method together. The real
+    // backends' io_uring queue submits that way in any case, their worker pool read by read.
+    if (m_sim != nullptr && config.batchingFlag)
+        m_sim->submitInBatches();
+    // PG18+ check the backend's pins before every read. The stream keeps pinned + pending within
+    // max_pinned_buffers, itself within the backend's limit, so the check can only fall short when
+    // other pins are held or one read may take more than the limit less the 8 the buffer manager
+    // counts as held; otherwise it is skipped.
+    m_checkPins = mechanics.pinLimit == PinLimitRule::ReadPerIoPlusOne &&
+                  (config.otherPins > 0 ||
+                   std::min(m_limits.ioCombineLimit, m_limits.maxPinned) + 8 > m_limits.pinLimit);
     m_now = io.now();
     m_policy.start(m_d, m_limits, config.fullFlag);
     emit(EventKind::DistanceChanged);
@@ -224,7 +235,8 @@ void ReadStream::extendRead(Op& op, int nblocks) {
     }
 }
 
-int ReadStream::pinBudget(int wanted, bool completing) {
+int ReadStream::pinBudget(int wanted) {
+    const bool completing = m_pendingOrder == PendingOrder::Completing;
     // The pins this backend may still take (GetAdditionalPinLimit), before every read (PG18+): the
     // stream's, the forwarded one and the rest of the backend's all count against its limit.
     const int forwarded = m_hasForwarded ? 1 : 0;
@@ -241,32 +253,31 @@ int ReadStream::pinBudget(int wanted, bool completing) {
     return m_pinned > 0 && !completing ? 0 : budget;
 }
 
-void ReadStream::recordRange(std::uint32_t nblocks) {
-    m_ranges[(m_rangesHead + m_rangesCount) & m_rangesMask] = ReversedRange{m_tail, nblocks};
+void ReadStream::recordRange() {
+    // The range covers the whole run, however many calls it takes to start it.
+    m_ranges[(m_rangesHead + m_rangesCount) & m_rangesMask] =
+        ReversedRange{m_tail, static_cast<std::uint32_t>(m_pendingLen)};
     ++m_rangesCount;
     m_summary->countReversedRange();
+    m_pendingOrder = PendingOrder::Completing;
 }
 
 bool ReadStream::startPending(bool suppressAdvice) {
-    const bool completing = m_pendingOrder == PendingOrder::Completing;
     const std::uint32_t first = pendingBlockAt(0);
     const bool advice =
         adviseRead(m_pendingOrder == PendingOrder::Descending ? m_pendingStart : first, suppressAdvice);
     // A reversed range must be pinned whole before the consumer reaches it: a read of it is
     // started even with max_ios in flight, once the oldest of them is waited for.
-    if (completing && iosInProgress() == m_limits.maxIos)
+    if (m_pendingOrder == PendingOrder::Completing && iosInProgress() == m_limits.maxIos)
         retireOldestIo();
     int nblocks = m_pendingLen;
-    if (m_mech.pinLimit == PinLimitRule::ReadPerIoPlusOne) {
-        nblocks = pinBudget(nblocks, completing);
+    if (m_checkPins) {
+        nblocks = pinBudget(nblocks);
         if (nblocks == 0)
             return false;
     }
-    // The range covers the whole run, however many calls it takes to start it.
-    if (m_pendingOrder == PendingOrder::Reversed) {
-        recordRange(static_cast<std::uint32_t>(m_pendingLen));
-        m_pendingOrder = PendingOrder::Completing;
-    }
+    if (m_pendingOrder == PendingOrder::Reversed)
+        recordRange();
     const BufferPool::Pinned head = pinHead(first);
     const bool inProgressHit = head.result == PinResult::InProgress && m_mech.inProgressHeadIsHit;
     if (head.result == PinResult::Hit || inProgressHit) {
@@ -326,17 +337,6 @@ bool ReadStream::issueAfterLooking() const {
 }
 
 void ReadStream::lookAhead(bool suppressAdvice) {
-    // READ_STREAM_USE_BATCHING: what one pass starts reaches the I/O method together at its end.
-    if (!m_config.batchingFlag || m_sim == nullptr) {
-        lookAheadPass(suppressAdvice);
-        return;
-    }
-    m_sim->beginBatch();
-    lookAheadPass(suppressAdvice);
-    m_sim->endBatch();
-}
-
-void ReadStream::lookAheadPass(bool suppressAdvice) {
     while (keepLooking()) {
         if (pendingReadFull()) {
             startPending(suppressAdvice);
@@ -371,6 +371,11 @@ void ReadStream::lookAheadPass(bool suppressAdvice) {
     if (issueAfterLooking())
         startPending(suppressAdvice);
     // Whichever start began a reversed range, the consumer must find all of it pinned.
+    if (m_pendingOrder == PendingOrder::Completing)
+        finishRange();
+}
+
+void ReadStream::finishRange() {
     while (m_pendingOrder == PendingOrder::Completing)
         startPending(false);
 }
@@ -482,14 +487,14 @@ void ReadStream::fastPathMiss(std::uint32_t block, const BufferPool::Pinned& pin
 
 bool ReadStream::fastPathNext(std::uint32_t& block) {
     // All-cached fast path: one pinned buffer, swapped for the next block on every call.
-    m_fastPath = false;
+    m_detour = Detour::None;
     std::uint32_t next = 0;
     if (!getBlock(next)) {
         endOfStream();
     } else if (const BufferPool::Pinned pinned = m_pool.pin(next); pinned.result == PinResult::Hit) {
         emit(EventKind::Hit, next);
         pushEntry(next, pinned.frame, 0);
-        m_fastPath = true;
+        m_detour = Detour::FastPath;
     } else {
         fastPathMiss(next, pinned);
     }
@@ -503,7 +508,7 @@ void ReadStream::maybeEnterFastPath() {
         return;
     if (m_mech.separateCombineDistance && m_d.combine != 1)
         return;
-    m_fastPath = true;
+    m_detour = Detour::FastPath;
 }
 
 void ReadStream::beginReversed() {
@@ -519,6 +524,7 @@ void ReadStream::beginReversed() {
             waitNs += completeOldestIo(firstOut);
     m_reverseLeft = m_reverseSize = range.nblocks;
     m_reverseWaitNs = waitNs;
+    m_detour = Detour::Reversed;
 }
 
 bool ReadStream::nextReversed(std::uint32_t& block) {
@@ -540,6 +546,7 @@ bool ReadStream::nextReversed(std::uint32_t& block) {
     }
     // No look-ahead while a range is handed back: its queue entries are still taken.
     if (m_reverseLeft == 0) {
+        m_detour = Detour::None;
         m_head += m_reverseSize;
         m_pinned -= static_cast<int>(m_reverseSize);
         lookAhead(false);
@@ -553,10 +560,8 @@ bool ReadStream::nextReversed(std::uint32_t& block) {
 [[gnu::flatten]] bool ReadStream::nextBuffer(std::uint32_t& block) {
     releaseConsumed();
     m_now = ioNow();
-    if (m_reverseLeft > 0) [[unlikely]]
-        return nextReversed(block);
-    if (m_fastPath)
-        return fastPathNext(block);
+    if (m_detour != Detour::None)
+        return m_detour == Detour::FastPath ? fastPathNext(block) : nextReversed(block);
     if (m_pinned == 0) {
         if (m_d.readahead == 0)
             return false;
@@ -584,7 +589,7 @@ void ReadStream::reset() {
     keep.combine = std::max(keep.combine, m_d.combine);
     m_d.readahead = 0;
     m_hasUngot = false;
-    m_fastPath = false;
+    m_detour = Detour::None; // never mid-range: the consumer resets a stream that has ended
     // Drain: everything still pinned or in flight is waited for and released, as PostgreSQL does.
     m_draining = true;
     std::uint32_t discarded = 0;
@@ -611,7 +616,8 @@ void ReadStream::pause() {
     m_paused = m_d;
     m_d.readahead = 0;
     m_d.combine = 0;
-    m_fastPath = false;
+    if (m_detour == Detour::FastPath) // a range being handed back goes on
+        m_detour = Detour::None;
     emit(EventKind::DistanceChanged);
 }
 

@@ -59,7 +59,7 @@ public:
     const Distances& distances() const { return m_d; }
     int pinned() const { return m_pinned; }
     int iosInProgress() const { return static_cast<int>(m_iosCount); }
-    bool inFastPath() const { return m_fastPath; }
+    bool inFastPath() const { return m_detour == Detour::FastPath; }
 
 private:
     struct Entry {
@@ -81,6 +81,12 @@ private:
         ReadOutcome outcome;
     };
 
+    // Where nextBuffer() goes before the queue: one test on the usual path.
+    enum class Detour : std::uint8_t {
+        None,
+        FastPath, // the all-cached fast path (§6)
+        Reversed, // a reversed range being handed back (CF 7035)
+    };
     // What the pending read is, besides its blocks.
     enum class PendingOrder : std::uint8_t {
         Ascending,  // each block one above the last (every version)
@@ -96,21 +102,20 @@ private:
 
     // Look-ahead, with the loop conditions of the mechanics' LookAheadLoop.
     void lookAhead(bool suppressAdvice);
-    void lookAheadPass(bool suppressAdvice);
     bool keepLooking() const;
     bool pendingReadFull() const;
     bool issueAfterLooking() const;
     bool shouldLookAhead() const; // PG19's loop conditions
     bool shouldIssueNow() const;
     bool tryMerge(std::uint32_t block);
-    bool tryMergeBelow(std::uint32_t block); // the block just below the pending read
+    [[gnu::noinline]] bool tryMergeBelow(std::uint32_t block); // the block just below the pending read
     std::uint32_t pendingBlockAt(int i) const;
     void dropPending(int n); // the first n pending blocks, in callback order, have been started
 
     // One StartReadBuffers() call over the head of the pending read; false if the backend's pin
     // budget held it back (the caller puts its block back and stops looking).
     bool startPending(bool suppressAdvice);
-    int pinBudget(int wanted, bool completing);
+    [[gnu::noinline]] int pinBudget(int wanted);
     bool adviseRead(std::uint32_t low, bool suppressAdvice);
     BufferPool::Pinned pinHead(std::uint32_t block);
     void startHitCall(std::uint32_t block, std::uint32_t frame);
@@ -129,7 +134,8 @@ private:
     std::int64_t completeOldestIo(std::uint64_t waiterSeq); // returns how long the consumer waited
     [[gnu::noinline]] void retireOldestIo();                // CF 7035's way to free a slot mid-range
     void handOut(std::uint32_t& block, std::int64_t waitNs, bool fastPath = false);
-    void recordRange(std::uint32_t nblocks);
+    [[gnu::noinline]] void recordRange();
+    [[gnu::noinline]] void finishRange(); // starts the rest of a reversed range
     [[gnu::noinline]] void beginReversed();
     [[gnu::noinline]] bool nextReversed(std::uint32_t& block);
     bool fastPathNext(std::uint32_t& block);
@@ -171,6 +177,7 @@ private:
     ExplainIo m_ownExplainIo; // counted when nobody asked for them
     ExplainIo* m_explainIo = &m_ownExplainIo;
     bool m_policyObserves; // the policy's observesWorkload()
+    bool m_checkPins;      // the backend's pin budget can fall short of a read
     Distances m_d;
     Distances m_saved{0, 0, 0}; // restore-after-reset: distance when the stream last ended
     Distances m_paused;         // pause/resume
@@ -203,7 +210,7 @@ private:
 
     bool m_hasUngot = false;
     std::uint32_t m_ungot = 0;
-    bool m_fastPath = false;
+    Detour m_detour = Detour::None;
     bool m_resetRequested = false;
     bool m_draining = false;      // reset() releases what is left without handing it out
     std::int64_t m_seqBlock = -1; // block that would continue the last read (advice)

@@ -54,6 +54,17 @@ std::int64_t SimDevice::startWithWorkers(const ReadRequest& request, std::uint64
     return m_now;
 }
 
+void SimDevice::startInBatch(const ReadRequest& request) {
+    if (m_pendingCount > m_pendingMask)
+        growPending();
+    Pending& pending = m_pending[(m_pendingHead + m_pendingCount) & m_pendingMask];
+    ++m_pendingCount;
+    pending.ioId = request.ioId;
+    pending.nblocks = request.nblocks;
+    pending.completes = kBatched;
+    ++m_batched;
+}
+
 void SimDevice::submitBatch() {
     if (m_batched == 0)
         return;

@@ -51,17 +51,17 @@ public:
     std::int64_t now() override { return m_now; }
     void start(const ReadRequest& request) override;
     ReadOutcome wait(std::uint32_t ioId) override;
-    void consume(std::int64_t ns) override { m_now += ns; }
+    void consume(std::int64_t ns) override {
+        if (m_batched > 0)
+            submitBatch();
+        m_now += ns;
+    }
     std::uint64_t deviceReads() const override { return m_reads; }
     std::uint64_t deviceBytes() const override { return m_bytes; }
-    // READ_STREAM_USE_BATCHING: the asynchronous reads started between the two reach the I/O method
-    // together at endBatch(), for one --submit-ns (pgaio's batch mode); a wait for one of them
-    // submits the batch first, as PostgreSQL does.
-    void beginBatch() { m_batching = true; }
-    void endBatch() {
-        m_batching = false;
-        submitBatch();
-    }
+    // READ_STREAM_USE_BATCHING, as the stream asks at its start: an asynchronous read reaches the I/O
+    // method only when the backend next spends CPU on a buffer or waits for the read, so the reads
+    // one look-ahead starts go in together, for one --submit-ns (pgaio's batch mode).
+    void submitInBatches() { m_batching = true; }
     // The I/O worker pool's size so far (all zero without a pool), its events run up to now.
     IoWorkerCounts ioWorkers();
 
@@ -82,6 +82,7 @@ private:
     void takeEarliestChannel(std::int64_t freeAgain);
     // The worker pool's part of start() and wait(), out of line: only worker runs take it.
     [[gnu::noinline]] std::int64_t startWithWorkers(const ReadRequest& request, std::uint64_t job);
+    [[gnu::noinline]] void startInBatch(const ReadRequest& request);
     [[gnu::noinline]] void submitBatch();
     [[gnu::noinline]] void awaitWorker(Pending& pending);
     Pending& pendingJob(std::uint64_t job);
@@ -145,8 +146,11 @@ inline std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) 
 }
 
 inline void SimDevice::start(const ReadRequest& request) {
-    const bool batched = m_batching && !request.synchronous;
-    if (!request.synchronous && !batched)
+    if (m_batching && !request.synchronous) {
+        startInBatch(request);
+        return;
+    }
+    if (!request.synchronous)
         m_now += m_config.submitNs;
     if (m_pendingCount > m_pendingMask)
         growPending();
@@ -155,10 +159,7 @@ inline void SimDevice::start(const ReadRequest& request) {
     pending.ioId = request.ioId;
     pending.submitted = m_now;
     pending.nblocks = request.nblocks;
-    if (batched) {
-        pending.completes = kBatched;
-        ++m_batched;
-    } else if (m_workers)
+    if (m_workers)
         pending.completes = startWithWorkers(request, m_headJob + m_pendingCount - 1);
     // Advice makes the kernel start the read now; the consumer's pread later finds it under way.
     else
@@ -168,7 +169,7 @@ inline void SimDevice::start(const ReadRequest& request) {
 inline ReadOutcome SimDevice::wait(std::uint32_t ioId) {
     if (m_pendingCount == 0 || m_pending[m_pendingHead].ioId != ioId)
         return {};
-    if (m_batched > 0)
+    if (m_pending[m_pendingHead].completes == kBatched) // waited for before its batch went in
         submitBatch();
     // Its slot is only reused by a later start().
     Pending& pending = m_pending[m_pendingHead];
