@@ -158,13 +158,13 @@ void setStreamFlags(StreamConfig& stream, const std::string& value) {
             from = comma + 1;
             const auto* flag = std::find_if(std::begin(kStreamFlags), std::end(kStreamFlags),
                                             [&](const StreamFlagName& f) { return f.name == name; });
-            if (flag == std::end(kStreamFlags) || parsed.*flag->field)
-                throw InputError(joined({"--stream-flags '", excerpt(value),
-                                         "': ", flag == std::end(kStreamFlags) ? "unknown flag '" : "flag '",
-                                         excerpt(std::string(name)),
-                                         flag == std::end(kStreamFlags) ? "'" : "' given twice",
-                                         "; choose from full, sequential, maintenance and batching, "
-                                         "separated by commas"}));
+            if (flag == std::end(kStreamFlags) || parsed.*flag->field) {
+                const bool known = flag != std::end(kStreamFlags);
+                throw InputError(joined(
+                    {"--stream-flags '", excerpt(value), "': ", known ? "flag '" : "unknown flag '",
+                     excerpt(std::string(name)), known ? "' given twice" : "'",
+                     "; choose from full, sequential, maintenance and batching, separated by commas"}));
+            }
             parsed.*flag->field = true;
         }
     }
@@ -348,15 +348,16 @@ std::vector<RunOption> buildTable() {
                      "keep the distance across resets (2024/2025 proposals)",
                      &StreamConfig::restoreAfterReset));
     t.push_back(flag("backward-combining", "backwardCombining", "backward_combining", stream,
-                     "what if: a descending run read as one I/O, each read handed back as it completes\n"
-                     "(the CF 7035 patch itself waits for the whole run: --policy cf7035)",
+                     "what if: a descending run read as one I/O, each read handed back as it\n"
+                     "completes (CF 7035 itself reads the whole run first: --policy cf7035)",
                      &StreamConfig::backwardCombining));
     t.push_back(text(
         "stream-flags", "streamFlags", "stream_flags", stream, "F,...",
-        "the flags the stream is opened with, as PostgreSQL's callers set them: full\n"
-        "(READ_STREAM_FULL: start at the full distance, for a caller that reads everything),\n"
+        "flags the stream is opened with, as PostgreSQL's callers set them, comma-separated:\n"
+        "full (READ_STREAM_FULL: start at the full distance, for callers reading everything),\n"
         "sequential (READ_STREAM_SEQUENTIAL: no advice), maintenance (READ_STREAM_MAINTENANCE:\n"
-        "max_ios from --maintenance-io-concurrency), batching (READ_STREAM_USE_BATCHING); default none",
+        "max_ios from --maintenance-io-concurrency), batching (READ_STREAM_USE_BATCHING);\n"
+        "default none",
         {}, [](const RunConfig& c) { return streamFlagsText(c.stream); },
         [](RunConfig& c, const std::string& v) { setStreamFlags(c.stream, v); }));
     t.push_back(whole(
@@ -366,8 +367,8 @@ std::vector<RunOption> buildTable() {
         [](RunConfig& c, std::uint64_t v) { c.stream.maintenanceIoConcurrency = int(v); }));
     t.push_back(whole(
         "other-pins", "otherPins", "other_pins", stream,
-        "buffers the backend holds pinned besides the stream's (another scan's): PG18+ count\n"
-        "them against the per-backend pin limit before every read, PG17 at the start (default 0)",
+        "buffers the backend holds pinned besides the stream's (another scan's): PG18+\n"
+        "count them against its pin limit before every read, PG17 at the start (default 0)",
         0, 32767, [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.otherPins)); },
         [](RunConfig& c, std::uint64_t v) { c.stream.otherPins = int(v); }));
     t.push_back(text(
