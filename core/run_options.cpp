@@ -598,16 +598,6 @@ const RunOption* findRunOption(std::string_view name) {
     return nullptr;
 }
 
-bool setFormerRunOption(RunConfig& config, std::string_view name, const std::string& value) {
-    if (name != "sequential-flag")
-        return false;
-    if (value != "true" && value != "false" && !value.empty())
-        throw InputError("--sequential-flag '" + excerpt(value) + "': expected true or false");
-    if (value == "true")
-        config.stream.sequentialFlag = true;
-    return true;
-}
-
 void setRunOption(RunConfig& config, const RunOption& option, const std::string& value) {
     if (!accepts(option, value)) {
         std::string what = expected(option);

@@ -48,11 +48,6 @@ const RunOption* findRunOption(std::string_view name);
 // ("--eic '5000': expected a whole number 0..1000") otherwise.
 void setRunOption(RunConfig& config, const RunOption& option, const std::string& value);
 
-// An option of an earlier Lookahead that a current one took over (--sequential-flag is
-// --stream-flags sequential now), as a session file may still name it: sets it and returns true;
-// false if `name` never was one. Throws InputError for a value it never took.
-bool setFormerRunOption(RunConfig& config, std::string_view name, const std::string& value);
-
 // Checks every option's value in `config` as setRunOption() would: a configuration built in code
 // or by the window passes the same checks as the command line.
 void validateRunConfig(const RunConfig& config);

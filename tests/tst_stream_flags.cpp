@@ -138,11 +138,6 @@ void TestStreamFlags::optionNamesTheFlags() {
     QVERIFY(at >= 0);
     QVERIFY(help.mid(at, help.indexOf(QLatin1String("\n  --"), at) - at)
                 .contains(QLatin1String("READ_STREAM_FULL")));
-    // A session of an earlier Lookahead names --sequential-flag: it is this option's flag now.
-    RunConfig former;
-    QVERIFY(setFormerRunOption(former, "sequential-flag", "true"));
-    QCOMPARE(QString::fromStdString(option.get(former)), QStringLiteral("sequential"));
-    QVERIFY(!setFormerRunOption(former, "no-such-option", "true"));
 }
 
 void TestStreamFlags::badFlagsAreRefused() {

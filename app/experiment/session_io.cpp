@@ -131,12 +131,10 @@ OpenedSession openSession(const std::string& path) {
         variant.tracePath = run.tracePath;
         for (const auto& [name, value] : run.options) {
             // An option this version does not know (a newer file of the same format) is left at its
-            // default; one an older file names is set as the option that took it over.
+            // default.
             try {
                 if (const RunOption* option = findRunOption(name); option && !value.empty())
                     setRunOption(variant.config, *option, value);
-                else if (!option)
-                    setFormerRunOption(variant.config, name, value);
             } catch (const InputError& error) {
                 throw sessionDamaged(path, error.what());
             }
