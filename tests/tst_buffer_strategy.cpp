@@ -374,15 +374,11 @@ void TestBufferStrategy::cacheAfterIsTheNextRunsCacheState() {
     QTemporaryDir dir;
     const QString after = dir.filePath(QStringLiteral("after.txt"));
     const QString json = dir.filePath(QStringLiteral("summary.json"));
-    const QStringList scan{QStringLiteral("--headless"),
-                           QStringLiteral("--dataset"),
-                           QStringLiteral("seq"),
-                           QStringLiteral("--pattern-blocks"),
-                           QStringLiteral("1000"),
-                           QStringLiteral("--sequential-flag"),
-                           QStringLiteral("--shared-buffers"),
-                           QStringLiteral("2048"),
-                           QStringLiteral("--policy"),
+    const QStringList scan{QStringLiteral("--headless"), QStringLiteral("--dataset"),
+                           QStringLiteral("seq"),        QStringLiteral("--pattern-blocks"),
+                           QStringLiteral("1000"),       QStringLiteral("--stream-flags"),
+                           QStringLiteral("sequential"), QStringLiteral("--shared-buffers"),
+                           QStringLiteral("2048"),       QStringLiteral("--policy"),
                            QStringLiteral("pg19")};
     test::CliResult first = test::runLookahead(
         scan + QStringList{QStringLiteral("--prewarm"), QStringLiteral("every:2"),
