@@ -9,7 +9,7 @@
 //
 // The simulated run is the command line's
 //   lookahead --headless --dataset seq --pattern-blocks 16384 --prewarm list:FIXTURE/K1/sync/r1/cached.txt
-//     --sim-io-method worker --shared-buffers 131072 --direct --policy pg19 --sequential-flag
+//     --sim-io-method worker --shared-buffers 131072 --direct --policy pg19 --stream-flags sequential
 //     --device-profile PROFILE.json
 #include "experiment/device_profile_json.h"
 #include "input_error.h"
@@ -86,7 +86,7 @@ Figures simulate(const std::string& cached, const std::string& method, const std
     set("shared-buffers", "131072");
     set("direct", "true");
     set("policy", "pg19");
-    set("sequential-flag", "true");
+    set("stream-flags", "sequential");
     config.consumerNs = consumerNs;
     if (!profilePath.empty()) {
         set("device-profile", profilePath);

@@ -33,6 +33,9 @@ public:
     virtual void start(Distances& d, const StreamLimits& limits, bool full) = 0;
     virtual void onNoIo(Distances& d, const StreamLimits& limits, int iosInProgress) = 0;
     virtual void onCompleted(Distances& d, const StreamLimits& limits, const CompletedRead& read) = 0;
+    // A read waited for before the consumer reached it, to free a slot for the rest of a reversed
+    // range (CF 7035's read_stream_wait_oldest_io): no growth, at most a hold-off of the decay.
+    virtual void onReadRetiredEarly(Distances& /*d*/, const StreamLimits& /*limits*/) {}
     // Observations for policies that measure the workload; PostgreSQL's ignore them, and say so in
     // observesWorkload() (asked once, at the stream's start) so the stream skips two calls per block.
     virtual bool observesWorkload() const { return false; }

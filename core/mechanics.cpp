@@ -17,6 +17,7 @@ const Mechanics kPg17Mechanics{
     PinLimitRule::FourPerIo,
     IoWorkerPool::Fixed, // no asynchronous I/O, so no workers
     RingRule::Fixed256kB,
+    BackwardRule::OneBlockReads,
 };
 
 const Mechanics kPg18Mechanics{
@@ -32,6 +33,7 @@ const Mechanics kPg18Mechanics{
     PinLimitRule::ReadPerIoPlusOne,
     IoWorkerPool::Fixed,
     RingRule::PlusIoConcurrency,
+    BackwardRule::OneBlockReads,
 };
 
 const Mechanics kPg19Mechanics{
@@ -47,6 +49,25 @@ const Mechanics kPg19Mechanics{
     PinLimitRule::ReadPerIoPlusOne,
     IoWorkerPool::Elastic,
     RingRule::PlusIoConcurrency,
+    BackwardRule::OneBlockReads,
+};
+
+// PostgreSQL 20devel with commitfest entry 7035 v2 (ef97fbf296): PostgreSQL 19's mechanics, and
+// descending runs combined into reversed ranges.
+const Mechanics kCf7035Mechanics{
+    "cf7035",
+    "CF 7035 v2 (20devel): PostgreSQL 19, and descending runs read as one read, handed back in reverse",
+    true,
+    false,
+    true,
+    true,
+    true,
+    AdviceRule::UntilCaughtUp,
+    LookAheadLoop::CombineDistance,
+    PinLimitRule::ReadPerIoPlusOne,
+    IoWorkerPool::Elastic,
+    RingRule::PlusIoConcurrency,
+    BackwardRule::ReversedRanges,
 };
 
 } // namespace la

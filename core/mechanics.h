@@ -42,6 +42,14 @@ enum class IoWorkerPool : std::uint8_t {
     Elastic, // PG19: from io_min_workers up to io_max_workers on demand, back down when idle (d1c01b79d4)
 };
 
+// How a run of descending blocks is read (docs/mechanics.md, "backward").
+enum class BackwardRule : std::uint8_t {
+    OneBlockReads, // PG17-19: combining is ascending only, so each block of a descending run is a read
+    // CF 7035 v2: the run becomes one ascending read whose buffers are handed back in reverse, once
+    // every one of them is pinned and read (docs/read-stream-model.md §15).
+    ReversedRanges,
+};
+
 // How one PostgreSQL version's read stream works around its distance rule (docs/mechanics.md).
 // A distance policy runs on any of these.
 struct Mechanics {
@@ -57,10 +65,12 @@ struct Mechanics {
     PinLimitRule pinLimit;
     IoWorkerPool ioWorkers;
     RingRule ring;
+    BackwardRule backward;
 };
 
 extern const Mechanics kPg17Mechanics;
 extern const Mechanics kPg18Mechanics;
 extern const Mechanics kPg19Mechanics;
+extern const Mechanics kCf7035Mechanics;
 
 } // namespace la

@@ -10,10 +10,6 @@
 namespace la {
 
 namespace {
-// The buffer manager counts what a backend holds (the stream's pins, the consumer's buffer, a
-// forwarded pin) as its private refcount array's 8 entries at least (§4.4).
-constexpr int kRefCountArrayEntries = 8;
-
 // Out of line and cold: the message's strings would otherwise make getBlock() save and restore
 // every callee-saved register on each of its calls, a few per block.
 [[noreturn, gnu::cold, gnu::noinline]] void throwPastTheEnd(std::uint32_t block,
@@ -37,11 +33,22 @@ ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, const
     m_queueMask = slots - 1;
     m_ios.resize(std::bit_ceil(static_cast<std::size_t>(m_limits.maxIos)));
     m_iosMask = m_ios.size() - 1;
+    if (mechanics.backward == BackwardRule::ReversedRanges) {
+        // A range holds two blocks at least, and the queue holds every pinned one.
+        m_ranges.resize(std::bit_ceil(slots / 2 + 1));
+        m_rangesMask = m_ranges.size() - 1;
+    }
     m_relationBlocks = source.relationBlocks();
-    // The budget is the limit less max(8, the stream's pins + the consumer's + a forwarded one), so
-    // at least the limit less the stream's pins less 8.
-    m_budgetCheckFrom = m_limits.backendPinLimit > 0 ? m_limits.backendPinLimit - kRefCountArrayEntries
-                                                     : std::numeric_limits<int>::max();
+    // READ_STREAM_USE_BATCHING: what one look-ahead starts reaches the I/O method together. The real
+    // backends' io_uring queue submits that way in any case, their worker pool read by read.
+    if (m_sim != nullptr && config.batchingFlag)
+        m_sim->submitInBatches();
+    // The budget is the limit less max(8, the other pins + the stream's + the consumer's + a
+    // forwarded one), plus the forwarded one: it can only fall short of a read once the stream's pins
+    // and the read reach the limit less max(8, the other pins). Below that the check is skipped.
+    m_budgetCheckFrom = m_limits.backendPinLimit > 0
+                            ? m_limits.backendPinLimit - std::max(kRefCountArrayEntries, config.otherPins)
+                            : std::numeric_limits<int>::max();
     m_now = io.now();
     m_policy.start(m_d, m_limits, config.fullFlag);
     emit(EventKind::DistanceChanged);
@@ -83,26 +90,39 @@ void ReadStream::endOfStream() {
 }
 
 std::uint32_t ReadStream::pendingBlockAt(int i) const {
-    return m_pendingDescending ? m_pendingStart + static_cast<std::uint32_t>(m_pendingLen - 1 - i)
-                               : m_pendingStart + static_cast<std::uint32_t>(i);
+    // Only the what-if starts a descending run in callback order; CF 7035 reads it upward.
+    return m_pendingOrder == PendingOrder::Descending
+               ? m_pendingStart + static_cast<std::uint32_t>(m_pendingLen - 1 - i)
+               : m_pendingStart + static_cast<std::uint32_t>(i);
 }
 
 bool ReadStream::tryMerge(std::uint32_t block) {
     if (m_pendingLen == 0)
         return false;
-    if (!m_pendingDescending && block == m_pendingStart + static_cast<std::uint32_t>(m_pendingLen)) {
+    if (m_pendingOrder == PendingOrder::Ascending &&
+        block == m_pendingStart + static_cast<std::uint32_t>(m_pendingLen)) {
         ++m_pendingLen;
         return true;
     }
-    // CF7035: a descending run becomes one ascending read, handed out in reverse.
-    const bool canDescend = m_pendingLen == 1 || m_pendingDescending;
-    if (m_config.backwardCombining && canDescend && m_pendingStart > 0 && block == m_pendingStart - 1) {
-        m_pendingDescending = true;
-        m_pendingStart = block;
-        ++m_pendingLen;
-        return true;
+    return m_pendingStart > 0 && block == m_pendingStart - 1 && tryMergeBelow(block);
+}
+
+bool ReadStream::tryMergeBelow(std::uint32_t block) {
+    const bool lone = m_pendingLen == 1 && m_pendingOrder == PendingOrder::Ascending;
+    if (m_mech.backward == BackwardRule::ReversedRanges) {
+        // A forwarded pin is the pending read's first block, so the read cannot start lower
+        // (docs/read-stream-model.md §15.1).
+        if (m_hasForwarded || !(lone || m_pendingOrder == PendingOrder::Reversed))
+            return false;
+        m_pendingOrder = PendingOrder::Reversed;
+    } else if (m_config.backwardCombining && (lone || m_pendingOrder == PendingOrder::Descending)) {
+        m_pendingOrder = PendingOrder::Descending;
+    } else {
+        return false;
     }
-    return false;
+    m_pendingStart = block;
+    ++m_pendingLen;
+    return true;
 }
 
 void ReadStream::pushEntry(std::uint32_t block, std::uint32_t frame, std::uint8_t flags) {
@@ -149,11 +169,12 @@ BufferPool::Pinned ReadStream::pinHead(std::uint32_t block) {
 }
 
 void ReadStream::dropPending(int n) {
-    if (!m_pendingDescending)
+    if (m_pendingOrder != PendingOrder::Descending)
         m_pendingStart += static_cast<std::uint32_t>(n);
     m_pendingLen -= n;
-    if (m_pendingLen <= 1)
-        m_pendingDescending = false;
+    // What is left of a what-if run is one block; a reversed range is whole once nothing is left.
+    if (m_pendingLen == 0 || (m_pendingLen == 1 && m_pendingOrder == PendingOrder::Descending))
+        m_pendingOrder = PendingOrder::Ascending;
 }
 
 void ReadStream::startHitCall(std::uint32_t block, std::uint32_t frame) {
@@ -214,29 +235,53 @@ void ReadStream::extendRead(Op& op, int nblocks) {
     }
 }
 
-int ReadStream::pinBudget() const {
+int ReadStream::pinBudget(int wanted) {
+    const bool completing = m_pendingOrder == PendingOrder::Completing;
+    // GetAdditionalPinLimit(): the backend's limit less what it holds (the other pins, the stream's,
+    // the consumer's buffer, a forwarded one), counted as the private array's 8 at least; the
+    // forwarded pin is added back.
     const int forwarded = m_hasForwarded ? 1 : 0;
-    const int held = m_pinned + (m_holdingConsumed ? 1 : 0) + forwarded;
-    const int budget =
-        std::max(0, m_limits.backendPinLimit - std::max(kRefCountArrayEntries, held)) + forwarded;
-    return budget == 0 && m_pinned == 0 ? 1 : budget; // with nothing pinned, one block always goes
+    const int held = m_config.otherPins + m_pinned + (m_holdingConsumed ? 1 : 0) + forwarded;
+    int budget = std::max(0, m_limits.backendPinLimit - std::max(kRefCountArrayEntries, held)) + forwarded;
+    // Progress is guaranteed with nothing to hand out, and for a reversed range under way, whose
+    // pinned part cannot be handed out before the rest (docs/read-stream-model.md §15.3).
+    if (budget == 0 && (m_pinned == 0 || completing))
+        budget = 1;
+    if (budget >= wanted)
+        return wanted;
+    // No more look-ahead until buffers are released; a short read only if nothing is pinned or the
+    // read continues a range.
+    const Distances before = m_d;
+    m_d.readahead = std::min(m_d.readahead, m_pinned + budget);
+    noteDistance(before);
+    return m_pinned > 0 && !completing ? 0 : budget;
+}
+
+void ReadStream::recordRange() {
+    // The range covers the whole run, however many calls it takes to start it.
+    m_ranges[(m_rangesHead + m_rangesCount) & m_rangesMask] =
+        ReversedRange{m_tail, static_cast<std::uint32_t>(m_pendingLen)};
+    ++m_rangesCount;
+    m_summary->countReversedRange();
+    m_pendingOrder = PendingOrder::Completing;
 }
 
 bool ReadStream::startPending(bool suppressAdvice) {
     const std::uint32_t first = pendingBlockAt(0);
-    const bool advice = adviseRead(m_pendingDescending ? m_pendingStart : first, suppressAdvice);
+    const bool advice =
+        adviseRead(m_pendingOrder == PendingOrder::Descending ? m_pendingStart : first, suppressAdvice);
+    // A reversed range must be pinned whole before the consumer reaches it: a read of it is
+    // started even with max_ios in flight, once the oldest of them is waited for.
+    if (m_pendingOrder == PendingOrder::Completing && iosInProgress() == m_limits.maxIos)
+        retireOldestIo();
     int nblocks = m_pendingLen;
     if (m_pinned + nblocks >= m_budgetCheckFrom) {
-        if (const int budget = pinBudget(); budget < nblocks) {
-            // No more look-ahead until buffers are released; a short read only if nothing is pinned.
-            const Distances before = m_d;
-            m_d.readahead = std::min(m_d.readahead, m_pinned + budget);
-            noteDistance(before);
-            if (m_pinned > 0)
-                return false;
-            nblocks = budget;
-        }
+        nblocks = pinBudget(nblocks);
+        if (nblocks == 0)
+            return false;
     }
+    if (m_pendingOrder == PendingOrder::Reversed)
+        recordRange();
     const BufferPool::Pinned head = pinHead(first);
     const bool inProgressHit = head.result == PinResult::InProgress && m_mech.inProgressHeadIsHit;
     if (head.result == PinResult::Hit || inProgressHit) {
@@ -248,8 +293,9 @@ bool ReadStream::startPending(bool suppressAdvice) {
     addMiss(op, first, head);
     extendRead(op, nblocks);
     const auto taken = static_cast<int>(op.nentries);
-    op.lowBlock =
-        m_pendingDescending ? m_pendingStart + static_cast<std::uint32_t>(m_pendingLen - taken) : first;
+    op.lowBlock = m_pendingOrder == PendingOrder::Descending
+                      ? m_pendingStart + static_cast<std::uint32_t>(m_pendingLen - taken)
+                      : first;
     dropPending(taken);
     m_seqBlock = static_cast<std::int64_t>(op.lowBlock) + taken;
     startOp(op);
@@ -311,7 +357,9 @@ void ReadStream::lookAhead(bool suppressAdvice) {
         while (m_pendingLen > 0) {
             const bool started = startPending(suppressAdvice);
             suppressAdvice = false;
-            if (!started || iosInProgress() == m_limits.maxIos) {
+            // The rest of a reversed range is started whatever is in flight.
+            if (!started ||
+                (iosInProgress() == m_limits.maxIos && m_pendingOrder != PendingOrder::Completing)) {
                 m_hasUngot = true;
                 m_ungot = block;
                 emit(EventKind::Unget, block);
@@ -320,20 +368,27 @@ void ReadStream::lookAhead(bool suppressAdvice) {
         }
         m_pendingStart = block;
         m_pendingLen = 1;
-        m_pendingDescending = false;
+        m_pendingOrder = PendingOrder::Ascending;
     }
     // The pending read is held back so it can still grow, unless it is full, the stream has ended,
     // or it has reached the distance with nothing else pinned.
     if (issueAfterLooking())
         startPending(suppressAdvice);
+    // Whichever start began a reversed range, the consumer must find all of it pinned.
+    if (m_pendingOrder == PendingOrder::Completing)
+        finishRange();
 }
 
-std::int64_t ReadStream::completeOldestIo() {
-    // Its slot is only reused by the next newOp(), after this returns.
+void ReadStream::finishRange() {
+    while (m_pendingOrder == PendingOrder::Completing)
+        startPending(false);
+}
+
+const ReadStream::Op& ReadStream::finishOldestIo(ReadOutcome& outcome, std::uint64_t waiterSeq) {
     const Op& op = iosAt(0);
     m_iosHead = (m_iosHead + 1) & m_iosMask;
     --m_iosCount;
-    ReadOutcome outcome = op.outcome;
+    outcome = op.outcome;
     if (!op.alreadyWaited && op.device) {
         outcome = ioWait(op.ioId);
         m_now = ioNow();
@@ -347,22 +402,35 @@ std::int64_t ReadStream::completeOldestIo() {
             m_pool.markValid(entry.frame);
     }
     if (outcome.blocked)
-        m_queue[m_head & m_queueMask].flags |= event_flag::waited;
+        m_queue[waiterSeq & m_queueMask].flags |= event_flag::waited;
     emit(EventKind::ReadCompleted, op.lowBlock, op.ioId, op.missBlocks);
+    if (outcome.blocked || op.synchronous) // read_stream_count_wait: a synchronous read counts as a wait
+        m_explainIo->countWait();
+    if (static_cast<std::int64_t>(op.lowBlock) == m_seqUntilProcessed)
+        m_seqUntilProcessed = -1;
+    return op;
+}
 
+std::int64_t ReadStream::completeOldestIo(std::uint64_t waiterSeq) {
+    ReadOutcome outcome;
+    const Op& op = finishOldestIo(outcome, waiterSeq);
     const Distances before = m_d;
     CompletedRead read;
     read.neededWait = outcome.blocked || op.synchronous;
-    if (read.neededWait) // read_stream_count_wait: a synchronous read counts as a wait
-        m_explainIo->countWait();
     read.advice = op.advice;
     read.nblocks = static_cast<int>(op.missBlocks);
     read.latencyNs = outcome.latencyNs;
     m_policy.onCompleted(m_d, m_limits, read);
     noteDistance(before);
-    if (static_cast<std::int64_t>(op.lowBlock) == m_seqUntilProcessed)
-        m_seqUntilProcessed = -1;
     return op.alreadyWaited ? 0 : outcome.waitNs;
+}
+
+void ReadStream::retireOldestIo() {
+    // Waited for here, in look-ahead, and not again when the consumer reaches its buffers; the
+    // distances keep still, only their decay is held off (read_stream_wait_oldest_io).
+    ReadOutcome outcome;
+    finishOldestIo(outcome, iosAt(0).headSeq);
+    m_policy.onReadRetiredEarly(m_d, m_limits);
 }
 
 void ReadStream::releaseConsumed() {
@@ -423,14 +491,14 @@ void ReadStream::fastPathMiss(std::uint32_t block, const BufferPool::Pinned& pin
 
 bool ReadStream::fastPathNext(std::uint32_t& block) {
     // All-cached fast path: one pinned buffer, swapped for the next block on every call.
-    m_fastPath = false;
+    m_detour = Detour::None;
     std::uint32_t next = 0;
     if (!getBlock(next)) {
         endOfStream();
     } else if (const BufferPool::Pinned pinned = m_pool.pin(next); pinned.result == PinResult::Hit) {
         emit(EventKind::Hit, next);
         pushEntry(next, pinned.frame, 0);
-        m_fastPath = true;
+        m_detour = Detour::FastPath;
     } else {
         fastPathMiss(next, pinned);
     }
@@ -440,20 +508,64 @@ bool ReadStream::fastPathNext(std::uint32_t& block) {
 
 void ReadStream::maybeEnterFastPath() {
     if (m_config.perBufferData || m_iosCount > 0 || m_hasForwarded || m_pinned != 1 || m_d.readahead != 1 ||
-        m_pendingLen != 0)
+        m_pendingLen != 0 || m_rangesCount != 0)
         return;
     if (m_mech.separateCombineDistance && m_d.combine != 1)
         return;
-    m_fastPath = true;
+    m_detour = Detour::FastPath;
+}
+
+void ReadStream::beginReversed() {
+    const ReversedRange range = m_ranges[m_rangesHead];
+    m_rangesHead = (m_rangesHead + 1) & m_rangesMask;
+    --m_rangesCount;
+    // Every read of the range completes first, in order; the consumer waits for its highest block,
+    // which comes out first.
+    const std::uint64_t firstOut = m_head + range.nblocks - 1;
+    std::int64_t waitNs = 0;
+    for (std::uint64_t seq = m_head; seq <= firstOut; ++seq)
+        if (m_iosCount > 0 && iosAt(0).headSeq == seq)
+            waitNs += completeOldestIo(firstOut);
+    m_reverseLeft = m_reverseSize = range.nblocks;
+    m_reverseWaitNs = waitNs;
+    m_detour = Detour::Reversed;
+}
+
+bool ReadStream::nextReversed(std::uint32_t& block) {
+    --m_reverseLeft;
+    const Entry entry = m_queue[(m_head + m_reverseLeft) & m_queueMask];
+    block = entry.block;
+    // The range's pins count as the stream's until its last buffer is out (EXPLAIN samples them).
+    m_explainIo->countPrefetch(m_pinned);
+    if (m_draining) {
+        m_pool.unpin(entry.frame);
+    } else {
+        emit(EventKind::Consumed, block, 0, 0, entry.flags);
+        ++m_position;
+        m_holdingConsumed = true;
+        m_consumedFrame = entry.frame;
+        if (m_policyObserves)
+            m_policy.onConsumed(m_now, m_reverseWaitNs);
+        m_reverseWaitNs = 0;
+    }
+    // No look-ahead while a range is handed back: its queue entries are still taken.
+    if (m_reverseLeft == 0) {
+        m_detour = Detour::None;
+        m_head += m_reverseSize;
+        m_pinned -= static_cast<int>(m_reverseSize);
+        lookAhead(false);
+    }
+    return true;
 }
 
 // Flattened: everything the stream does for one buffer becomes one function, instead of a dozen
-// calls per block that each save and restore registers and reload the stream's state.
+// calls per block that each save and restore registers and reload the stream's state. A reversed
+// range's steps stay out of line (noinline), off the forward path.
 [[gnu::flatten]] bool ReadStream::nextBuffer(std::uint32_t& block) {
     releaseConsumed();
     m_now = ioNow();
-    if (m_fastPath)
-        return fastPathNext(block);
+    if (m_detour != Detour::None)
+        return m_detour == Detour::FastPath ? fastPathNext(block) : nextReversed(block);
     if (m_pinned == 0) {
         if (m_d.readahead == 0)
             return false;
@@ -461,9 +573,13 @@ void ReadStream::maybeEnterFastPath() {
         if (m_pinned == 0)
             return false;
     }
+    if (m_rangesCount > 0 && m_ranges[m_rangesHead].headSeq == m_head) [[unlikely]] {
+        beginReversed();
+        return nextReversed(block);
+    }
     std::int64_t waitNs = 0;
     if (m_iosCount > 0 && iosAt(0).headSeq == m_head)
-        waitNs = completeOldestIo();
+        waitNs = completeOldestIo(m_head);
     handOut(block, waitNs);
     lookAhead(false);
     maybeEnterFastPath();
@@ -477,7 +593,7 @@ void ReadStream::reset() {
     keep.combine = std::max(keep.combine, m_d.combine);
     m_d.readahead = 0;
     m_hasUngot = false;
-    m_fastPath = false;
+    m_detour = Detour::None; // never mid-range: the consumer resets a stream that has ended
     // Drain: everything still pinned or in flight is waited for and released, as PostgreSQL does.
     m_draining = true;
     std::uint32_t discarded = 0;
@@ -488,7 +604,7 @@ void ReadStream::reset() {
         m_pool.unpin(m_forwardedPin.frame);
     m_hasForwarded = false;
     m_pendingLen = 0;
-    m_pendingDescending = false;
+    m_pendingOrder = PendingOrder::Ascending;
     m_resetRequested = false;
 
     m_policy.start(m_d, m_limits, false);
@@ -504,7 +620,8 @@ void ReadStream::pause() {
     m_paused = m_d;
     m_d.readahead = 0;
     m_d.combine = 0;
-    m_fastPath = false;
+    if (m_detour == Detour::FastPath) // a range being handed back goes on
+        m_detour = Detour::None;
     emit(EventKind::DistanceChanged);
 }
 

@@ -59,7 +59,7 @@ public:
     const Distances& distances() const { return m_d; }
     int pinned() const { return m_pinned; }
     int iosInProgress() const { return static_cast<int>(m_iosCount); }
-    bool inFastPath() const { return m_fastPath; }
+    bool inFastPath() const { return m_detour == Detour::FastPath; }
 
 private:
     struct Entry {
@@ -81,6 +81,25 @@ private:
         ReadOutcome outcome;
     };
 
+    // Where nextBuffer() goes before the queue: one test on the usual path.
+    enum class Detour : std::uint8_t {
+        None,
+        FastPath, // the all-cached fast path (§6)
+        Reversed, // a reversed range being handed back (CF 7035)
+    };
+    // What the pending read is, besides its blocks.
+    enum class PendingOrder : std::uint8_t {
+        Ascending,  // each block one above the last (every version)
+        Descending, // --backward-combining's what-if: each block one below, started in callback order
+        Reversed,   // cf7035: each block one below; read upward, handed back in reverse
+        Completing, // cf7035: the rest of a reversed range whose first part has started; nothing joins
+    };
+    // A span of the queue handed back in reverse (CF 7035): all of it pinned and read first.
+    struct ReversedRange {
+        std::uint64_t headSeq = 0;
+        std::uint32_t nblocks = 0;
+    };
+
     // Look-ahead, with the loop conditions of the mechanics' LookAheadLoop.
     void lookAhead(bool suppressAdvice);
     bool keepLooking() const;
@@ -89,14 +108,17 @@ private:
     bool shouldLookAhead() const; // PG19's loop conditions
     bool shouldIssueNow() const;
     bool tryMerge(std::uint32_t block);
+    [[gnu::noinline]] bool tryMergeBelow(std::uint32_t block); // the block just below the pending read
     std::uint32_t pendingBlockAt(int i) const;
     void dropPending(int n); // the first n pending blocks, in callback order, have been started
 
     // One StartReadBuffers() call over the head of the pending read; false if the backend's pin
-    // budget left no room for it while buffers are pinned (nothing started).
+    // budget held it back (the caller puts its block back and stops looking).
     bool startPending(bool suppressAdvice);
-    // PG18+'s GetAdditionalPinLimit() before a read, plus the forwarded pin (§4.4).
-    int pinBudget() const;
+    // PG18+'s GetAdditionalPinLimit() before a read of `wanted` blocks, plus the forwarded pin (§4.4):
+    // the blocks the read may take, 0 if it must wait for buffers to be released. Out of line: only
+    // reads near the backend's limit ask.
+    [[gnu::noinline]] int pinBudget(int wanted);
     bool adviseRead(std::uint32_t low, bool suppressAdvice);
     BufferPool::Pinned pinHead(std::uint32_t block);
     void startHitCall(std::uint32_t block, std::uint32_t frame);
@@ -109,8 +131,16 @@ private:
 
     bool getBlock(std::uint32_t& block);
     void endOfStream();
-    std::int64_t completeOldestIo(); // returns how long the consumer waited
+    // Waits for the oldest read in flight and makes its buffers valid; a wait marks the buffer at
+    // `waiterSeq`, the one the consumer waited to be handed. The slot stays valid until newOp().
+    const Op& finishOldestIo(ReadOutcome& outcome, std::uint64_t waiterSeq);
+    std::int64_t completeOldestIo(std::uint64_t waiterSeq); // returns how long the consumer waited
+    [[gnu::noinline]] void retireOldestIo();                // CF 7035's way to free a slot mid-range
     void handOut(std::uint32_t& block, std::int64_t waitNs, bool fastPath = false);
+    [[gnu::noinline]] void recordRange();
+    [[gnu::noinline]] void finishRange(); // starts the rest of a reversed range
+    [[gnu::noinline]] void beginReversed();
+    [[gnu::noinline]] bool nextReversed(std::uint32_t& block);
     bool fastPathNext(std::uint32_t& block);
     void fastPathMiss(std::uint32_t block, const BufferPool::Pinned& pinned);
     void waitAtOnce(Op& op);
@@ -148,7 +178,8 @@ private:
     SummaryBuilder* m_summary;
     StreamLimits m_limits;
     // Pins and a pending read below this need no budget check (§4.4): far enough under the backend's
-    // limit, whatever the consumer and a forwarded pin add. INT_MAX where the version checks once.
+    // limit, whatever other pins, the consumer and a forwarded pin add. INT_MAX where the version
+    // checks once (PG17) or --max-pinned stands for the limit.
     int m_budgetCheckFrom = 0;
     ExplainIo m_ownExplainIo; // counted when nobody asked for them
     ExplainIo* m_explainIo = &m_ownExplainIo;
@@ -171,13 +202,21 @@ private:
 
     std::uint32_t m_pendingStart = 0; // lowest block for a descending run
     int m_pendingLen = 0;
-    bool m_pendingDescending = false;
+    PendingOrder m_pendingOrder = PendingOrder::Ascending;
+    // Reversed ranges recorded and not yet reached by the consumer, oldest first (a ring), and the
+    // one being handed back: buffers left, its size, and the consumer's wait for it.
+    std::vector<ReversedRange> m_ranges;
+    std::size_t m_rangesMask = 0;
+    std::size_t m_rangesHead = 0, m_rangesCount = 0;
+    std::uint32_t m_reverseLeft = 0;
+    std::uint32_t m_reverseSize = 0;
+    std::int64_t m_reverseWaitNs = 0;
     bool m_hasForwarded = false; // the pending read's head was pinned by the call that split before it
     BufferPool::Pinned m_forwardedPin{PinResult::Hit, 0};
 
     bool m_hasUngot = false;
     std::uint32_t m_ungot = 0;
-    bool m_fastPath = false;
+    Detour m_detour = Detour::None;
     bool m_resetRequested = false;
     bool m_draining = false;      // reset() releases what is left without handing it out
     std::int64_t m_seqBlock = -1; // block that would continue the last read (advice)

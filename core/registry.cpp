@@ -20,19 +20,22 @@ std::unique_ptr<DistancePolicy> makeFixed(int distance) {
     return std::make_unique<FixedPolicy>(distance);
 }
 
-const std::array<PolicyEntry, 5> kPolicies{{
+const std::array<PolicyEntry, 6> kPolicies{{
     {"pg17", "PostgreSQL 17: hits -1, sequential towards io_combine_limit, advised x2", &kPg17Mechanics,
      "pg17", make<Pg17Policy>},
     {"pg18", "PostgreSQL 18: every completed read x2, every hit -1", &kPg18Mechanics, "pg18",
      make<Pg18Policy>},
     {"pg19", "PostgreSQL 19: x2 only on a wait, hits decay after a hold-off", &kPg19Mechanics, "pg19",
      make<Pg19Policy>},
+    {"cf7035", "CF 7035 v2: PostgreSQL 19's distances, descending runs read backward as one read",
+     &kCf7035Mechanics, "cf7035", make<Pg19Policy>},
     {"fixed:N", "a constant distance of N blocks", &kPg18Mechanics, "fixed:16", makeFixed},
     {"adaptive", "Lookahead's own: the distance that hides the measured latency", &kPg19Mechanics, "adaptive",
      make<AdaptivePolicy>},
 }};
 
-const std::array<const Mechanics*, 3> kMechanics{&kPg17Mechanics, &kPg18Mechanics, &kPg19Mechanics};
+const std::array<const Mechanics*, 4> kMechanics{&kPg17Mechanics, &kPg18Mechanics, &kPg19Mechanics,
+                                                 &kCf7035Mechanics};
 
 struct ParsedName {
     const PolicyEntry* entry = nullptr;

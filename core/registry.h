@@ -29,7 +29,8 @@ const Mechanics& findMechanics(const std::string& name);
 // `mechanics` empty: the policy's own.
 const Mechanics& mechanicsFor(const std::string& policy, const std::string& mechanics);
 
-// "pg17, pg18, pg19, fixed:N or adaptive" and "pg17, pg18 or pg19", for help and error texts.
+// "pg17, pg18, pg19, cf7035, fixed:N or adaptive" and "pg17, pg18, pg19 or cf7035", for help and
+// error texts.
 std::string policyChoices();
 std::string mechanicsChoices();
 

@@ -196,6 +196,7 @@ RunSummary startingSummary(const RunConfig& config, const DistancePolicy& policy
     RunSummary summary;
     summary.policy = policy.name();
     summary.mechanics = mechanics.name;
+    summary.streamFlags = findRunOption("stream-flags")->get(config);
     summary.directIo = stream.directIo; // a real backend reports what it really did
     summary.maxPinned = limits.maxPinned;
     summary.ioCombineLimit = limits.ioCombineLimit;
@@ -356,6 +357,16 @@ RunSummary runScan(const RunConfig& config, const std::string& policyName, const
     std::unique_ptr<BlockSource> source = openSource(config, &indexFacts, &pacer);
     std::unique_ptr<DistancePolicy> policy = makePolicy(policyName);
     const Mechanics& mechanics = mechanicsFor(policyName, config.mechanics);
+    // The what-if beside the patch itself is a comparison worth running (A what-if, B cf7035): the
+    // flag stays, and says it changes nothing there.
+    if (config.stream.backwardCombining && mechanics.backward != BackwardRule::OneBlockReads &&
+        callbacks.notice)
+        callbacks.notice(
+            std::string("--backward-combining is a what-if for mechanics that read a descending run "
+                        "block by block; ") +
+            mechanics.name +
+            " combines descending runs itself, as the patch does: the flag changes "
+            "nothing in this run");
     const PrewarmSpec prewarm = PrewarmSpec::parse(effectivePrewarm(config));
     std::shared_ptr<const TracedCache> traced = config.tracedCache;
     if (!traced && config.tracedReads) {

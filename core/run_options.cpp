@@ -126,6 +126,52 @@ std::string missesSpec(const std::string& percent, const std::string& spacing) {
     return spec;
 }
 
+// The stream flags by the names --stream-flags takes, in the order it prints them.
+struct StreamFlagName {
+    std::string_view name;
+    bool StreamConfig::*field;
+};
+constexpr StreamFlagName kStreamFlags[] = {{"full", &StreamConfig::fullFlag},
+                                           {"sequential", &StreamConfig::sequentialFlag},
+                                           {"maintenance", &StreamConfig::maintenanceFlag},
+                                           {"batching", &StreamConfig::batchingFlag}};
+
+std::string streamFlagsText(const StreamConfig& stream) {
+    std::string text;
+    for (const StreamFlagName& flag : kStreamFlags) {
+        if (!(stream.*flag.field))
+            continue;
+        if (!text.empty())
+            text += ',';
+        text.append(flag.name);
+    }
+    return text;
+}
+
+// "full,sequential": each name once at most; "none" or nothing for no flags.
+void setStreamFlags(StreamConfig& stream, const std::string& value) {
+    StreamConfig parsed;
+    if (!value.empty() && value != "none") {
+        for (std::size_t from = 0; from <= value.size();) {
+            const std::size_t comma = std::min(value.find(',', from), value.size());
+            const std::string_view name = std::string_view(value).substr(from, comma - from);
+            from = comma + 1;
+            const auto* flag = std::find_if(std::begin(kStreamFlags), std::end(kStreamFlags),
+                                            [&](const StreamFlagName& f) { return f.name == name; });
+            if (flag == std::end(kStreamFlags) || parsed.*flag->field) {
+                const bool known = flag != std::end(kStreamFlags);
+                throw InputError(joined(
+                    {"--stream-flags '", excerpt(value), "': ", known ? "flag '" : "unknown flag '",
+                     excerpt(std::string(name)), known ? "' given twice" : "'",
+                     "; choose from full, sequential, maintenance and batching, separated by commas"}));
+            }
+            parsed.*flag->field = true;
+        }
+    }
+    for (const StreamFlagName& flag : kStreamFlags)
+        stream.*flag.field = parsed.*flag.field;
+}
+
 std::vector<std::string_view> mechanicsNames() {
     std::vector<std::string_view> names;
     for (const Mechanics* mechanics : mechanicsRegistry())
@@ -274,8 +320,8 @@ std::vector<RunOption> buildTable() {
     t.push_back(text(
         "strategy", "strategy", "strategy", stream, "S",
         "buffer access strategy: auto (default: as PostgreSQL decides, a BULKREAD ring for a\n"
-        "--sequential-flag scan of a relation above shared_buffers / 4), none (the main pool) or\n"
-        "bulkread (docs/read-stream-model.md §14)",
+        "sequential scan, READ_STREAM_SEQUENTIAL in the stream's flags, of a relation above\n"
+        "shared_buffers / 4), none (the main pool) or bulkread (docs/read-stream-model.md §14)",
         {"auto", "none", "bulkread"},
         [](const RunConfig& c) { return std::string(strategyChoiceName(c.strategy)); },
         [](RunConfig& c, const std::string& v) {
@@ -319,9 +365,30 @@ std::vector<RunOption> buildTable() {
                      "keep the distance across resets (2024/2025 proposals)",
                      &StreamConfig::restoreAfterReset));
     t.push_back(flag("backward-combining", "backwardCombining", "backward_combining", stream,
-                     "read descending runs as one ascending I/O (CF7035)", &StreamConfig::backwardCombining));
-    t.push_back(flag("sequential-flag", "sequentialFlag", "sequential_flag", stream,
-                     "READ_STREAM_SEQUENTIAL (no advice)", &StreamConfig::sequentialFlag));
+                     "what if: a descending run read as one I/O, each read handed back as it\n"
+                     "completes (CF 7035 itself reads the whole run first: --policy cf7035)",
+                     &StreamConfig::backwardCombining));
+    t.push_back(text(
+        "stream-flags", "streamFlags", "stream_flags", stream, "F,...",
+        "flags the stream is opened with, as PostgreSQL's callers set them, comma-separated:\n"
+        "full (READ_STREAM_FULL: start at the full distance, for callers reading everything),\n"
+        "sequential (READ_STREAM_SEQUENTIAL: no advice), maintenance (READ_STREAM_MAINTENANCE:\n"
+        "max_ios from --maintenance-io-concurrency), batching (READ_STREAM_USE_BATCHING);\n"
+        "default none",
+        {}, [](const RunConfig& c) { return streamFlagsText(c.stream); },
+        [](RunConfig& c, const std::string& v) { setStreamFlags(c.stream, v); }));
+    t.push_back(whole(
+        "maintenance-io-concurrency", "maintenanceIoConcurrency", "maintenance_io_concurrency", stream,
+        "maintenance_io_concurrency, for --stream-flags maintenance (default 16)", 0, 1000,
+        [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.maintenanceIoConcurrency), false); },
+        [](RunConfig& c, std::uint64_t v) { c.stream.maintenanceIoConcurrency = int(v); }));
+    t.push_back(whole(
+        "other-pins", "otherPins", "other_pins", stream,
+        "buffers the backend holds pinned besides the stream's and its consumer's (another\n"
+        "scan's): PG18+ count them against its pin limit before every read, PG17 at the start\n"
+        "(default 0)",
+        0, 32767, [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.otherPins)); },
+        [](RunConfig& c, std::uint64_t v) { c.stream.otherPins = int(v); }));
     t.push_back(text(
         "io", "io", "io", io, "M",
         "sim (default: the simulated device), or real reads of a real file: sync (pread by the\n"
@@ -514,7 +581,8 @@ void addUnits(std::vector<RunOption>& table) {
                                                                    {"io-min-workers", "workers"},
                                                                    {"io-max-workers", "workers"},
                                                                    {"io-worker-launch-interval", "ms"},
-                                                                   {"io-worker-idle-timeout", "ms"}};
+                                                                   {"io-worker-idle-timeout", "ms"},
+                                                                   {"other-pins", "buffers"}};
     for (RunOption& option : table)
         for (const auto& [name, unit] : units)
             if (option.name == name)

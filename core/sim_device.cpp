@@ -55,16 +55,48 @@ SimDevice::Pending& SimDevice::pendingJob(std::uint64_t job) {
     return m_pending[(m_pendingHead + (job - m_headJob)) & m_pendingMask];
 }
 
-std::int64_t SimDevice::startWithWorkers(const ReadRequest& request) {
+std::int64_t SimDevice::startWithWorkers(const ReadRequest& request, std::uint64_t job) {
     // What the workers did before this instant comes first: the device serves in time order.
     m_workers->advance(m_now, false);
     if (request.synchronous)
         return request.advice ? schedule(m_now, request.nblocks) : 0;
-    if (m_workers->submit(m_headJob + m_pendingCount - 1, m_now))
+    if (m_workers->submit(job, m_now))
         return kQueued;
     // The queue is full: the backend performs the read itself, there and then.
     m_now = schedule(m_now, request.nblocks);
     return m_now;
+}
+
+void SimDevice::startInBatch(const ReadRequest& request) {
+    if (m_pendingCount > m_pendingMask)
+        growPending();
+    Pending& pending = m_pending[(m_pendingHead + m_pendingCount) & m_pendingMask];
+    ++m_pendingCount;
+    pending.ioId = request.ioId;
+    pending.nblocks = request.nblocks;
+    pending.completes = kBatched;
+    ++m_batched;
+}
+
+void SimDevice::submitBatch() {
+    if (m_batched == 0)
+        return;
+    m_now += m_config.submitNs; // one submission for the whole batch
+    for (std::size_t i = 0; i < m_pendingCount; ++i) {
+        Pending& pending = m_pending[(m_pendingHead + i) & m_pendingMask];
+        if (pending.completes != kBatched)
+            continue;
+        pending.submitted = m_now;
+        if (m_workers) {
+            ReadRequest request;
+            request.ioId = pending.ioId;
+            request.nblocks = pending.nblocks;
+            pending.completes = startWithWorkers(request, m_headJob + i);
+        } else {
+            pending.completes = schedule(m_now, pending.nblocks);
+        }
+    }
+    m_batched = 0;
 }
 
 void SimDevice::awaitWorker(Pending& pending) {

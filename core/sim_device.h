@@ -57,12 +57,18 @@ public:
     void start(const ReadRequest& request) override;
     ReadOutcome wait(std::uint32_t ioId) override;
     void consume(std::int64_t ns) override {
+        if (m_batched > 0)
+            submitBatch();
         m_now += ns;
         if (m_now > kMaxRunTimeNs) [[unlikely]]
             clockOverrun();
     }
     std::uint64_t deviceReads() const override { return m_reads; }
     std::uint64_t deviceBytes() const override { return m_bytes; }
+    // READ_STREAM_USE_BATCHING, as the stream asks at its start: an asynchronous read reaches the I/O
+    // method only when the backend next spends CPU on a buffer or waits for the read, so the reads
+    // one look-ahead starts go in together, for one --submit-ns (pgaio's batch mode).
+    void submitInBatches() { m_batching = true; }
     // The I/O worker pool's size so far (all zero without a pool), its events run up to now.
     IoWorkerCounts ioWorkers();
 
@@ -74,6 +80,7 @@ private:
         std::uint32_t nblocks = 0;
     };
     static constexpr std::int64_t kQueued = -1;
+    static constexpr std::int64_t kBatched = -2; // started in a batch not yet submitted
     // Inline in start() and wait() once the jitter's arithmetic is out of line: it runs per read.
     std::int64_t schedule(std::int64_t at, std::uint32_t nblocks);
     [[gnu::noinline]] std::int64_t jittered(std::int64_t service);
@@ -83,7 +90,9 @@ private:
     [[noreturn, gnu::noinline]] void clockOverrun() const;
     void takeEarliestChannel(std::int64_t freeAgain);
     // The worker pool's part of start() and wait(), out of line: only worker runs take it.
-    [[gnu::noinline]] std::int64_t startWithWorkers(const ReadRequest& request);
+    [[gnu::noinline]] std::int64_t startWithWorkers(const ReadRequest& request, std::uint64_t job);
+    [[gnu::noinline]] void startInBatch(const ReadRequest& request);
+    [[gnu::noinline]] void submitBatch();
     [[gnu::noinline]] void awaitWorker(Pending& pending);
     Pending& pendingJob(std::uint64_t job);
 
@@ -108,6 +117,8 @@ private:
     std::unique_ptr<SimWorkers> m_workers;
     std::uint64_t m_reads = 0;
     std::uint64_t m_bytes = 0;
+    bool m_batching = false;
+    std::size_t m_batched = 0; // reads waiting for their batch's submission
 };
 
 inline void SimDevice::takeEarliestChannel(std::int64_t freeAgain) {
@@ -148,6 +159,10 @@ inline std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) 
 }
 
 inline void SimDevice::start(const ReadRequest& request) {
+    if (m_batching && !request.synchronous) {
+        startInBatch(request);
+        return;
+    }
     if (!request.synchronous)
         m_now += m_config.submitNs;
     if (m_pendingCount > m_pendingMask)
@@ -158,7 +173,7 @@ inline void SimDevice::start(const ReadRequest& request) {
     pending.submitted = m_now;
     pending.nblocks = request.nblocks;
     if (m_workers)
-        pending.completes = startWithWorkers(request);
+        pending.completes = startWithWorkers(request, m_headJob + m_pendingCount - 1);
     // Advice makes the kernel start the read now; the consumer's pread later finds it under way.
     else
         pending.completes = !request.synchronous || request.advice ? schedule(m_now, request.nblocks) : 0;
@@ -167,6 +182,8 @@ inline void SimDevice::start(const ReadRequest& request) {
 inline ReadOutcome SimDevice::wait(std::uint32_t ioId) {
     if (m_pendingCount == 0 || m_pending[m_pendingHead].ioId != ioId)
         return {};
+    if (m_pending[m_pendingHead].completes == kBatched) // waited for before its batch went in
+        submitBatch();
     // Its slot is only reused by a later start().
     Pending& pending = m_pending[m_pendingHead];
     m_pendingHead = (m_pendingHead + 1) & m_pendingMask;

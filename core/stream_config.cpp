@@ -10,13 +10,19 @@ constexpr int kInt16Max = 32767;
 
 // Buffers one backend may pin, from shared_buffers over all backend and auxiliary process slots
 // at default settings of each version (docs/read-stream-model.md §3.2).
-int backendPinLimit(const StreamConfig& config, PinLimitRule rule) {
-    const auto buffers = static_cast<std::int64_t>(config.sharedBuffers);
-    if (rule == PinLimitRule::FourPerIo) {
-        const std::int64_t backends = config.maxConnections + 3 + 8 + 10 + 2 + 6;
-        return static_cast<int>(std::max<std::int64_t>(1, buffers / backends - 8));
-    }
-    return static_cast<int>(std::max<std::int64_t>(1, proportionalPinLimit(config)));
+std::int64_t proportionalPins(const StreamConfig& config, PinLimitRule rule) {
+    if (rule == PinLimitRule::FourPerIo)
+        return static_cast<std::int64_t>(config.sharedBuffers) / (config.maxConnections + 3 + 8 + 10 + 2 + 6);
+    return proportionalPinLimit(config);
+}
+
+// PG17 takes what the backend already holds off at the stream's start (LimitAdditionalPins), PG18+
+// before every read (ReadStream::pinBudget); their cap on max_pinned_buffers is the whole limit.
+std::int64_t pinnedCap(const StreamConfig& config, PinLimitRule rule) {
+    const std::int64_t pins = proportionalPins(config, rule);
+    if (rule == PinLimitRule::FourPerIo)
+        return std::max<std::int64_t>(1, pins - std::max(kRefCountArrayEntries, config.otherPins));
+    return std::max<std::int64_t>(1, pins);
 }
 } // namespace
 
@@ -28,7 +34,8 @@ std::int64_t proportionalPinLimit(const StreamConfig& config) {
 StreamLimits computeLimits(const StreamConfig& config, const Mechanics& mechanics) {
     StreamLimits limits;
     limits.ioCombineLimit = config.ioCombineLimit;
-    const int eic = std::min(config.effectiveIoConcurrency, kInt16Max);
+    const int eic = std::min(
+        config.maintenanceFlag ? config.maintenanceIoConcurrency : config.effectiveIoConcurrency, kInt16Max);
     limits.maxIos = std::max(1, eic);
 
     std::int64_t pinned = mechanics.pinLimit == PinLimitRule::FourPerIo
@@ -37,13 +44,13 @@ StreamLimits computeLimits(const StreamConfig& config, const Mechanics& mechanic
     pinned = std::min<std::int64_t>(pinned, kInt16Max - (config.ioCombineLimit - 1) - 1);
     if (config.ringBuffers > 0) // GetAccessStrategyPinLimit: BULKREAD's whole ring
         pinned = std::min<std::int64_t>(pinned, config.ringBuffers);
-    pinned = std::min<std::int64_t>(pinned, backendPinLimit(config, mechanics.pinLimit));
+    pinned = std::min<std::int64_t>(pinned, pinnedCap(config, mechanics.pinLimit));
     if (config.maxPinnedOverride > 0)
         pinned = config.maxPinnedOverride;
     limits.maxPinned = static_cast<int>(std::max<std::int64_t>(1, pinned));
     // An override stands for every limit on pins, the per-read one too.
     if (mechanics.pinLimit == PinLimitRule::ReadPerIoPlusOne && config.maxPinnedOverride == 0)
-        limits.backendPinLimit = backendPinLimit(config, mechanics.pinLimit);
+        limits.backendPinLimit = static_cast<int>(pinnedCap(config, mechanics.pinLimit));
 
     const bool consumerReads = !mechanics.asynchronousIo || config.ioMethod == IoMethod::Sync;
     limits.synchronous = consumerReads || eic == 0;

@@ -31,6 +31,7 @@ void SummaryBuilder::finish(RunSummary& summary) {
     summary.waits = count(EventKind::Waited);
     summary.waitNs = m_totals.waitNs;
     summary.resets = count(EventKind::Reset);
+    summary.reversedRanges = m_reversedRanges;
     summary.runtimeNs = m_totals.lastTime;
     summary.distanceMean = static_cast<double>(m_totals.distanceSum) / n;
     summary.distanceMax = m_totals.distanceMax;

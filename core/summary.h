@@ -19,7 +19,10 @@ namespace la {
 
 struct RunSummary {
     std::string policy;
-    std::string mechanics;    // the version whose mechanics ran
+    std::string mechanics;   // the version whose mechanics ran
+    std::string streamFlags; // the flags the stream was opened with (--stream-flags), "" for none
+    // Spans of a descending run handed back in reverse, each read whole first (cf7035 mechanics).
+    std::uint64_t reversedRanges = 0;
     std::uint64_t blocks = 0; // buffers handed to the consumer
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
@@ -110,6 +113,8 @@ public:
     explicit SummaryBuilder(int collapseWindow = 32) : m_collapses(collapseWindow) {}
     void onEvents(std::span<const Event> batch) override;
     void add(const Event& event) { accumulate(m_totals, event); }
+    // A reversed range recorded by the stream (no event marks one: its reads and waits are events).
+    void countReversedRange() { ++m_reversedRanges; }
     // Fills the event-derived fields of `summary`.
     void finish(RunSummary& summary);
 
@@ -178,6 +183,7 @@ private:
     // Reads by size in blocks (an event's nblocks is a byte), counted per read into an array (a map
     // lookup per read is measurable in the engine's loop); it becomes RunSummary::ioSizeHist at finish().
     std::array<std::uint64_t, 256> m_readsBySize{};
+    std::uint64_t m_reversedRanges = 0;
 };
 
 } // namespace la

@@ -111,6 +111,10 @@ double collapsedBlocks(const RunSummary& s) {
 constexpr SummaryField kFields[] = {
     stored<&RunSummary::policy>("policy", Both, "Policy", "", kText),
     stored<&RunSummary::mechanics>("mechanics", Both, "Mechanics", "", kText),
+    stored<&RunSummary::streamFlags>("stream_flags", Both, "Stream flags", "", kText,
+                                     kNotInTrace | kNewerField),
+    stored<&RunSummary::reversedRanges>("reversed_ranges", Both, "Reversed ranges", "", kCount,
+                                        kNotInTrace | kNewerField),
     stored<&RunSummary::blocks>("blocks", Both, "Blocks", "blocks", kCount),
     stored<&RunSummary::hits>("hits", Both, "Hits", "blocks", kCount, kNotInTrace),
     stored<&RunSummary::misses>("misses", Both, "Misses", "blocks", kCount, kNotInTrace),

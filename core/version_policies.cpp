@@ -69,6 +69,10 @@ void Pg19Policy::onCompleted(Distances& d, const StreamLimits& limits, const Com
         d.combine = std::min({d.combine * 2, limits.ioCombineLimit, limits.maxPinned});
 }
 
+void Pg19Policy::onReadRetiredEarly(Distances& d, const StreamLimits& limits) {
+    d.holdoff = limits.maxPinned; // I/O was done: no decay within a window, as after any read
+}
+
 void FixedPolicy::start(Distances& d, const StreamLimits& limits, bool) {
     d.readahead = std::clamp(m_distance, 1, limits.maxPinned);
     d.combine = limits.ioCombineLimit;

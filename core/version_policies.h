@@ -32,6 +32,7 @@ public:
     void start(Distances& d, const StreamLimits& limits, bool full) override;
     void onNoIo(Distances& d, const StreamLimits& limits, int iosInProgress) override;
     void onCompleted(Distances& d, const StreamLimits& limits, const CompletedRead& read) override;
+    void onReadRetiredEarly(Distances& d, const StreamLimits& limits) override;
 };
 
 // A constant distance: the reference the adaptive policy is held to.

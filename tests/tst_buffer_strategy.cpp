@@ -81,6 +81,7 @@ private slots:
     void strategyAsInitscanDecides();
     void ringCapsThePins();
     void pinsStayWithinTheBackendsShare();
+    void reversedRangesThroughTheRing();
     void ringRecyclesItsBuffers();
     void pinnedRingBufferIsReplacedFromThePool();
     void hitThroughTheRingKeepsUsageAtOne();
@@ -171,6 +172,42 @@ void TestBufferStrategy::pinsStayWithinTheBackendsShare() {
     // a buffer from the pool each time).
     for (const char* policy : {"pg18", "pg19"})
         QCOMPARE(run(seqScan(24692, 16384, "none"), policy).residentAfter, std::uint64_t{94});
+}
+
+// CF 7035's backward sequential scan through the ring: the one pin check before every read (§4.4,
+// §15.3) holds its reversed ranges within the backend's share as it holds forward reads.
+void TestBufferStrategy::reversedRangesThroughTheRing() {
+    // At the defaults the ring is 94 buffers, the backend's share, and a forward scan leaves exactly
+    // those 94. Backward, each range's lowest block is allocated first and handed out last: the
+    // consumer still holds it when look-ahead resumes, ranges of allocations after it, so the ring
+    // comes round to its slot while it is pinned and takes a buffer from the pool instead. At most
+    // one block per range escapes the ring that way (§15.4).
+    RunConfig backward = seqScan(24692, 16384, "none");
+    backward.dataset.direction = Direction::Backward;
+    const RunSummary cold = run(backward, "cf7035");
+    QCOMPARE(cold.strategy, std::string("BULKREAD"));
+    QCOMPARE(cold.ringBuffers, 94);
+    QCOMPARE(cold.maxPinned, 94);
+    QCOMPARE(cold.misses, std::uint64_t{24692});
+    QVERIFY(cold.reversedRanges > 1000);
+    QCOMPARE(cold.ioSizeHist.rbegin()->first, 16);
+    QVERIFY(cold.residentAfter > 94);
+    QVERIFY(cold.residentAfter - 94 <= cold.reversedRanges);
+    QCOMPARE(run(seqScan(24692, 16384, "none"), "cf7035").residentAfter, std::uint64_t{94});
+
+    // On 16 MB the backend may pin 11 and the buffer manager counts 8 as held: a range's first read
+    // gets 3 blocks, and the rest of the range is pinned past the budget, a block at a time once it
+    // is spent (the progress guarantee). The 32-buffer ring holds those 12 pins with the consumer's.
+    RunConfig small = seqScan(2000, 2048, "none");
+    small.dataset.direction = Direction::Backward;
+    const RunSummary tight = run(small, "cf7035");
+    QCOMPARE(tight.ringBuffers, 32);
+    QCOMPARE(tight.maxPinned, 11);
+    QCOMPARE(tight.misses, std::uint64_t{2000});
+    QVERIFY(tight.reversedRanges > 100);
+    QCOMPARE(tight.ioSizeHist.rbegin()->first, 3);
+    QVERIFY(tight.ioSizeHist.count(1) > 0);
+    QCOMPARE(tight.residentAfter, std::uint64_t{32});
 }
 
 // A ring of 4 in a pool of 10 with 6 blocks cached: the first 4 misses take the pool's 4 free
@@ -374,15 +411,11 @@ void TestBufferStrategy::cacheAfterIsTheNextRunsCacheState() {
     QTemporaryDir dir;
     const QString after = dir.filePath(QStringLiteral("after.txt"));
     const QString json = dir.filePath(QStringLiteral("summary.json"));
-    const QStringList scan{QStringLiteral("--headless"),
-                           QStringLiteral("--dataset"),
-                           QStringLiteral("seq"),
-                           QStringLiteral("--pattern-blocks"),
-                           QStringLiteral("1000"),
-                           QStringLiteral("--sequential-flag"),
-                           QStringLiteral("--shared-buffers"),
-                           QStringLiteral("2048"),
-                           QStringLiteral("--policy"),
+    const QStringList scan{QStringLiteral("--headless"), QStringLiteral("--dataset"),
+                           QStringLiteral("seq"),        QStringLiteral("--pattern-blocks"),
+                           QStringLiteral("1000"),       QStringLiteral("--stream-flags"),
+                           QStringLiteral("sequential"), QStringLiteral("--shared-buffers"),
+                           QStringLiteral("2048"),       QStringLiteral("--policy"),
                            QStringLiteral("pg19")};
     test::CliResult first = test::runLookahead(
         scan + QStringList{QStringLiteral("--prewarm"), QStringLiteral("every:2"),

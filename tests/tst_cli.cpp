@@ -318,8 +318,9 @@ void TestCli::badInput_data() {
                                      << QStringLiteral("nope");
     QTest::newRow("unknown policy") << QStringList{QStringLiteral("--policy"), QStringLiteral("pg16")}
                                     << QStringLiteral("unknown policy 'pg16'");
-    QTest::newRow("unknown mechanics") << QStringList{QStringLiteral("--mechanics"), QStringLiteral("pg16")}
-                                       << QStringLiteral("--mechanics 'pg16': choose pg17, pg18 or pg19");
+    QTest::newRow("unknown mechanics")
+        << QStringList{QStringLiteral("--mechanics"), QStringLiteral("pg16")}
+        << QStringLiteral("--mechanics 'pg16': choose pg17, pg18, pg19 or cf7035");
     QTest::newRow("bad fixed distance")
         << QStringList{QStringLiteral("--policy"), QStringLiteral("fixed:0")} << QStringLiteral("fixed:0");
     QTest::newRow("malformed block list")

@@ -111,7 +111,7 @@ RunConfig sparseMissScan() {
     set("policy", "pg19");
     set("sim-io-method", "io_uring");
     set("direct", "true");
-    set("sequential-flag", "true");
+    set("stream-flags", "sequential");
     return config;
 }
 
@@ -353,7 +353,7 @@ private slots:
             set("shared-buffers", "131072");
             set("direct", "true");
             set("policy", "pg19");
-            set("sequential-flag", "true");
+            set("stream-flags", "sequential");
             for (const double scale : {0.0, 10.0}) {
                 useDeviceProfile(config.device, scale > 0 ? profileOf(profileJson(scale)) : nullptr);
                 const ExplainIo io = runScan(config, config.policy, {}).explainIo;

@@ -68,7 +68,10 @@ QStringList traceOf(const QString& policy, const QString& mechanics, const QStri
             run.mechanics = mechanics.toStdString();
             run.stream.effectiveIoConcurrency = 2;
             run.stream.ioCombineLimit = 4;
-            run.stream.backwardCombining = scenario.backwardCombining;
+            // The what-if where the mechanics do not combine descending runs themselves (cf7035 does).
+            run.stream.backwardCombining =
+                scenario.backwardCombining &&
+                findMechanics(run.mechanics).backward == BackwardRule::OneBlockReads;
             run.prewarm = scenario.prewarm;
             run.resetEvery = scenario.resetEvery;
             run.run(scenario.blocks);

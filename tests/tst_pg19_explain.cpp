@@ -104,7 +104,7 @@ void TestPg19Explain::realRuns() {
          QStringLiteral("--io-combine-limit"), setting(settings, QStringLiteral("io_combine_limit")),
          QStringLiteral("--shared-buffers"), setting(settings, QStringLiteral("shared_buffers")),
          QStringLiteral("--max-connections"), setting(settings, QStringLiteral("max_connections")),
-         QStringLiteral("--direct"), QStringLiteral("--sequential-flag")},
+         QStringLiteral("--direct"), QStringLiteral("--stream-flags=sequential")},
         120'000);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const ExplainLines model = linesOf(r.out);
@@ -127,7 +127,7 @@ void TestPg19Explain::allCachedScanPrintsNoIoLine() {
                       QStringLiteral("--dataset"), QStringLiteral("seq"), QStringLiteral("--pattern-blocks"),
                       QStringLiteral("16384"), QStringLiteral("--prewarm"), QStringLiteral("all"),
                       QStringLiteral("--shared-buffers"), QStringLiteral("131072"),
-                      QStringLiteral("--direct"), QStringLiteral("--sequential-flag")},
+                      QStringLiteral("--direct"), QStringLiteral("--stream-flags=sequential")},
                      60'000);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const ExplainLines model = linesOf(r.out);

@@ -147,6 +147,25 @@ void TestRealIo::backwardReads() {
     for (const auto& read : reads)
         QVERIFY(read.second <= 16);
     QCOMPARE(combined.summary.pagesVerified, kFileBlocks);
+
+    // CF 7035 as test_aio streams it (READ_STREAM_FULL): ranges of 16 blocks from the top, each read
+    // upward and handed back in reverse; cold, so the reads do not depend on the device's timing.
+    RunConfig patch = realConfig(io, direct);
+    patch.dataset.direction = Direction::Backward;
+    patch.stream.fullFlag = true;
+    const RealRun reversed = runReal(patch, "cf7035");
+    QCOMPARE(QString::fromStdString(reversed.summary.error), QString());
+    std::vector<std::pair<std::uint32_t, int>> ranges;
+    for (std::uint32_t top = kFileBlocks; top > 0; top -= 16)
+        ranges.emplace_back(top - 16, 16);
+    QVERIFY(readRequests(reversed.trace) == ranges);
+    QCOMPARE(reversed.summary.reversedRanges, kFileBlocks / 16);
+    QCOMPARE(reversed.summary.pagesVerified, kFileBlocks);
+    std::uint32_t expected = kFileBlocks;
+    for (const Event& e : reversed.trace.events)
+        if (e.kind == EventKind::Consumed)
+            QCOMPARE(e.block, --expected);
+    QCOMPARE(expected, 0u);
 }
 
 void TestRealIo::sameReadsAsSimulation_data() {

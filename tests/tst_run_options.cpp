@@ -46,10 +46,11 @@ void TestRunOptions::everyOptionRoundTrips() {
             value = "0.5";
             break;
         case OptionKind::Text:
-            // --miss-spacing and the index batches check their forms (runs:L, ring:N) without a list
-            // of choices.
+            // --miss-spacing, the index batches and the stream flags check their forms (runs:L, ring:N,
+            // a list of flags) without a list of choices.
             value = o.name == "miss-spacing"            ? "runs:4"
                     : o.name.ends_with("index-batches") ? "ring:16"
+                    : o.name == "stream-flags"          ? "full,batching"
                     : o.choices.empty()                 ? "some-value"
                                                         : std::string(o.choices.back());
             break;

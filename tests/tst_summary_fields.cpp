@@ -23,6 +23,8 @@ RunSummary everyFigureSet() {
     RunSummary s;
     s.policy = "pg18";
     s.mechanics = "pg18";
+    s.streamFlags = "full,sequential";
+    s.reversedRanges = 12;
     s.blocks = 4000;
     s.hits = 3750;
     s.misses = 250;
@@ -152,8 +154,8 @@ void TestSummaryFields::jsonIsTheTable() {
         "io_workers_end io_workers_peak io_workers_start ios max_pinned mechanics misses "
         "os_cache_resident_after os_cache_resident_before page_cache_basis page_cache_known "
         "page_cache_reads page_cache_threshold_ns pages_verified pg_index pinned_mean policy "
-        "reads_before_stream resets resident_after ring_buffers runtime_ns shared_buffers strategy "
-        "trace_disagreements wait_ns wait_time_unknown waits "
+        "reads_before_stream resets resident_after reversed_ranges ring_buffers runtime_ns shared_buffers "
+        "strategy stream_flags trace_disagreements wait_ns wait_time_unknown waits "
         "waits_before_stream waits_scope waits_unknown");
     QStringList table = tableNames(&SummaryField::inJson);
     table.sort();
@@ -216,7 +218,8 @@ void TestSummaryFields::jsonIsTheTable() {
 // A session's fields are the table's session figures in its order (docs/session-format.md).
 void TestSummaryFields::sessionIsTheTable() {
     const QStringList documented = words(
-        "policy mechanics blocks hits misses ios io_size_hist device_reads page_cache_known "
+        "policy mechanics stream_flags reversed_ranges blocks hits misses ios io_size_hist device_reads "
+        "page_cache_known "
         "page_cache_reads page_cache_threshold_ns page_cache_basis device_readahead_reads bytes_read waits "
         "wait_ns "
         "waits_unknown wait_time_unknown waits_scope runtime_ns resets reads_before_stream "
@@ -256,7 +259,7 @@ void TestSummaryFields::sessionKeepsEveryFigure() {
 
     // Each field is required: a session without one is damaged, naming it.
     NameValues fields = summaryFields(s);
-    fields.erase(fields.begin() + 3);
+    std::erase_if(fields, [](const auto& field) { return field.first == "hits"; });
     QVERIFY_THROWS_EXCEPTION(InputError, summaryFromFields(fields, "s"));
     try {
         summaryFromFields(fields, "s");
@@ -268,9 +271,11 @@ void TestSummaryFields::sessionKeepsEveryFigure() {
     NameValues older = summaryFields(s);
     std::erase_if(older, [](const auto& field) {
         return field.first == "reads_before_stream" || field.first.starts_with("io_workers_") ||
-               field.first.starts_with("page_cache_");
+               field.first.starts_with("page_cache_") || field.first == "stream_flags" ||
+               field.first == "reversed_ranges";
     });
-    QCOMPARE(older.size() + 8, summaryFields(s).size());
+    QCOMPARE(older.size() + 10, summaryFields(s).size());
+    QCOMPARE(summaryFromFields(older, "s").reversedRanges, std::uint64_t(0));
     QVERIFY(!summaryFromFields(older, "s").pageCacheKnown); // not told apart: not "0 page-cache reads"
     QVERIFY(!summaryFromFields(older, "s").pageCacheThresholdNs);
     QCOMPARE(summaryFromFields(older, "s").readsBeforeStream, std::uint64_t(0));

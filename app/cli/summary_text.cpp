@@ -136,6 +136,13 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
             text += fillFigures(kRingLine, s, FigureText::Printable);
         text += fillFigures(kResidentLine, s, FigureText::Printable) + QLatin1Char('\n');
     }
+    if (!s.streamFlags.empty())
+        text += fillFigures("  stream flags {stream_flags}", s, FigureText::Printable) + QLatin1Char('\n');
+    if (s.reversedRanges > 0)
+        text += fillFigures("  {reversed_ranges} descending runs read as reversed ranges: each read whole "
+                            "before its first buffer is handed back",
+                            s, FigureText::Printable) +
+                QLatin1Char('\n');
     if (s.collapseIntervals.empty())
         text += QStringLiteral("  no distance collapse\n");
     else

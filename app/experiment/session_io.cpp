@@ -204,13 +204,13 @@ OpenedSession openSession(const std::string& path) {
         variant.policy = run.policy;
         variant.tracePath = run.tracePath;
         for (const auto& [name, value] : run.options) {
-            // An option this version does not know (a newer file of the same format) is left at its default.
-            if (const RunOption* option = findRunOption(name); option && !value.empty()) {
-                try {
+            // An option this version does not know (a newer file of the same format) is left at its
+            // default.
+            try {
+                if (const RunOption* option = findRunOption(name); option && !value.empty())
                     setRunOption(variant.config, *option, value);
-                } catch (const InputError& error) {
-                    throw sessionDamaged(path, error.what());
-                }
+            } catch (const InputError& error) {
+                throw sessionDamaged(path, error.what());
             }
         }
         if (run.observed) {

@@ -102,6 +102,9 @@ const char* const kAdvancedOptions[][2] = {
     {"io-worker-idle-timeout", "io_worker_idle_timeout (ms, PG19)"},
     {"seed", "Seed"},
     {"max-pinned", "max_pinned"},
+    {"stream-flags", "Stream flags"},
+    {"maintenance-io-concurrency", "maintenance_io_concurrency"},
+    {"other-pins", "Other pins of the backend"},
     {"collapse-window", "Collapse window (misses)"},
 };
 
@@ -127,7 +130,7 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
       m_consumerNs(spinFor(this, "consumer-ns", {}, tr(" ns/block"))),
       m_resetEvery(spinFor(this, "reset-every", tr("never"))),
       m_restoreAfterReset(new QCheckBox(tr("Restore distance after reset"), this)),
-      m_backwardCombining(new QCheckBox(tr("Backward combining (CF7035)"), this)),
+      m_backwardCombining(new QCheckBox(tr("Backward combining (what if)"), this)),
       m_ioMethod(new QComboBox(this)), m_simBehaviour(new QComboBox(this)),
       m_directIo(new QCheckBox(tr("Direct I/O (O_DIRECT)"), this)),
       m_coldOsCache(new QCheckBox(tr("Evict the file from the OS cache first"), this)),

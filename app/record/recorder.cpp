@@ -526,7 +526,8 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
         // server's figures below, the model picks the server's strategy (BULKREAD above a quarter
         // of shared_buffers).
         args << QStringLiteral("--dataset") << QStringLiteral("seq") << QStringLiteral("--pattern-blocks")
-             << QString::number(scan.heap.blocks) << QStringLiteral("--sequential-flag");
+             << QString::number(scan.heap.blocks) << QStringLiteral("--stream-flags")
+             << QStringLiteral("sequential");
         visits = {{QStringLiteral("source"), QStringLiteral("sequential")},
                   {QStringLiteral("count"), qint64(scan.heap.blocks)}};
     } else if (scan.keyRange && scan.index && facts.local) {
