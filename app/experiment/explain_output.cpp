@@ -428,11 +428,26 @@ QString describeServerExplain(const ExplainOutput& plan, const ExplainNode& scan
     };
     const QString on = scan.relation.isEmpty() ? QString() : QStringLiteral(" on ") + scan.relation;
     const QString shown = QString::fromStdString(excerpt(QString(scan.nodeType + on).toStdString()));
-    QString lines =
-        QStringLiteral("  PostgreSQL's EXPLAIN (%1%2): Buffers shared hit=%3 read=%4, I/O Timings shared "
-                       "read=%5 ms, Execution Time %6 ms\n")
-            .arg(shown, scan.backward ? QStringLiteral(", backward") : QString(), text(scan.sharedHit),
-                 text(scan.sharedRead), text(scan.sharedReadMs), text(plan.executionMs));
+    // What the server measured; what it did not is left out, and why said once.
+    QStringList figures;
+    QString unmeasured;
+    if (scan.sharedHit || scan.sharedRead)
+        // Text output leaves a zero out: "shared hit=5" read nothing.
+        figures << QStringLiteral("Buffers shared hit=%1 read=%2")
+                       .arg(scan.sharedHit.value_or(0))
+                       .arg(scan.sharedRead.value_or(0));
+    else
+        unmeasured = QStringLiteral("no Buffers: it ran without BUFFERS");
+    if (scan.sharedReadMs)
+        figures << QStringLiteral("I/O Timings shared read=%1 ms").arg(text(scan.sharedReadMs));
+    else if (scan.sharedRead.value_or(0) > 0)
+        unmeasured = QStringLiteral("no I/O Timings: the server's track_io_timing was off");
+    if (plan.executionMs)
+        figures << QStringLiteral("Execution Time %1 ms").arg(text(plan.executionMs));
+    QString lines = QStringLiteral("  PostgreSQL's EXPLAIN (%1%2): %3%4\n")
+                        .arg(shown, scan.backward ? QStringLiteral(", backward") : QString(),
+                             figures.join(QStringLiteral(", ")),
+                             unmeasured.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unmeasured));
     if (scan.prefetchAvg)
         lines += QStringLiteral("  PostgreSQL's Prefetch: avg=%1 max=%2 capacity=%3\n")
                      .arg(text(scan.prefetchAvg), text(scan.prefetchMax), text(scan.prefetchCapacity));

@@ -123,11 +123,23 @@ QString serverExplain(const RunSummary& summary, const SummaryField&) {
         const QJsonValue value = o.value(QLatin1String(key));
         return value.isUndefined() || value.isNull() ? QStringLiteral("-") : value.toVariant().toString();
     };
-    QStringList lines{
-        QStringLiteral("%1: shared hit=%2 read=%3")
-            .arg(o.value(QLatin1String("node")).toString(), figure("shared_hit"), figure("shared_read"))};
-    if (!o.value(QLatin1String("shared_read_ms")).isNull())
+    const auto measured = [&o](const char* key) {
+        const QJsonValue value = o.value(QLatin1String(key));
+        return !value.isUndefined() && !value.isNull();
+    };
+    // What the server did not measure is left out, and why said once. Text output leaves a zero
+    // count out: "shared hit=5" read nothing.
+    const bool buffers = measured("shared_hit") || measured("shared_read");
+    const auto count = [&](const char* key) { return measured(key) ? figure(key) : QStringLiteral("0"); };
+    QStringList lines{buffers ? QStringLiteral("%1: shared hit=%2 read=%3")
+                                    .arg(o.value(QLatin1String("node")).toString(), count("shared_hit"),
+                                         count("shared_read"))
+                              : QStringLiteral("%1: no Buffers (it ran without BUFFERS)")
+                                    .arg(o.value(QLatin1String("node")).toString())};
+    if (measured("shared_read_ms"))
         lines << QStringLiteral("I/O Timings read=%1 ms").arg(figure("shared_read_ms"));
+    else if (o.value(QLatin1String("shared_read")).toDouble() > 0)
+        lines << QStringLiteral("no I/O Timings (the server's track_io_timing was off)");
     if (!o.value(QLatin1String("prefetch_avg")).isNull())
         lines << QStringLiteral("Prefetch avg=%1 max=%2 capacity=%3")
                      .arg(figure("prefetch_avg"), figure("prefetch_max"), figure("prefetch_capacity"));
