@@ -38,14 +38,28 @@ QString spread(const RunSummary& s, const SummaryField& field) {
     return range.isEmpty() ? range : QStringLiteral(" (%1)").arg(range);
 }
 
-// The median repeat's run time, and for a repeated run the range of all: "412 ms (398 ms–430 ms)".
+// A figure that varies with real I/O: for a repeated run the median over its repeats (with its
+// unit, if any) and their range, "median 165 (141–177)", the figure the verdict names too
+// (docs/repeats.md); for a run that went once, `value`.
+QString varying(const RunSummary& s, const SummaryField& field, const QString& value) {
+    if (s.repeats.size() < 2)
+        return value;
+    const QString unit =
+        field.unit.empty()
+            ? QString()
+            : QLatin1Char(' ') + QString::fromUtf8(field.unit.data(), qsizetype(field.unit.size()));
+    return QStringLiteral("median %1%2%3").arg(medianText(s, field.name), unit, spread(s, field));
+}
+
+// The run time, for a repeated run the median and the range of all: "median 412 ms (398 ms–430 ms)".
 QString runTime(const RunSummary& s, const SummaryField& field) {
-    const QString median = formatDuration(static_cast<double>(s.runtimeNs));
+    const QString time = formatDuration(static_cast<double>(s.runtimeNs));
     const auto extremes = repeatExtremes(s, field.name);
     if (!extremes)
-        return median;
-    return QStringLiteral("%1 (%2–%3)")
-        .arg(median, formatDuration(static_cast<double>(extremes->first->runtimeNs)),
+        return time;
+    return QStringLiteral("median %1 (%2–%3)")
+        .arg(formatDuration(medianFigure(s, field.name)),
+             formatDuration(static_cast<double>(extremes->first->runtimeNs)),
              formatDuration(static_cast<double>(extremes->second->runtimeNs)));
 }
 
@@ -177,17 +191,16 @@ const std::vector<RowDefinition>& rowDefinitions() {
         {"read_throughput",
          {},
          [](const RunSummary& s, const SummaryField& field) -> QString {
-             return withUnit(s, field) + spread(s, field);
+             return varying(s, field, withUnit(s, field));
          }},
         {"waits", QStringLiteral("Waits (time)"),
          [](const RunSummary& s, const SummaryField& field) {
              if (s.waitsUnknown)
                  return QStringLiteral("– (not in the trace)");
+             const QString time = s.waitTimeUnknown ? QStringLiteral("time unknown")
+                                                    : formatDuration(medianFigure(s, "wait_ns"));
              const QString waits =
-                 QStringLiteral("%1%2 (%3)")
-                     .arg(figureText(s, field.name), spread(s, field),
-                          s.waitTimeUnknown ? QStringLiteral("time unknown")
-                                            : formatDuration(static_cast<double>(s.waitNs)));
+                 varying(s, field, figureText(s, field.name)) + QStringLiteral(" (%1)").arg(time);
              return s.waitsScope.empty() ? waits
                                          : waits + QStringLiteral(": ") + figureText(s, "waits_scope");
          }},
