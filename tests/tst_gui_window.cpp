@@ -4,6 +4,7 @@
 // bad input ends in an error dialog with the window still usable.
 #include "cli/cli_options.h"
 #include "dashboard.h"
+#include "export_parsers.h"
 #include "gui/dataset_cache_view.h"
 #include "gui/dataset_picker.h"
 #include "gui/help_menu.h"
@@ -124,6 +125,7 @@ private slots:
     void badFileOnTheCommandLineIsRefused();
     void vectorExportsAreDrawingsWithMetadata();
     void headlessWritesEveryPlotFormat();
+    void exportTextsAreEscapedForTheirFormat();
     void advancedSettingsReachTheRun();
     void wheelScrollsThePanelNotItsFields();
     void datasetCacheShowsItsSizeAndClearsOnlyOurFiles();
@@ -622,6 +624,66 @@ void TestGuiWindow::headlessWritesEveryPlotFormat() {
     QFile file(pdf);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(file.readAll().startsWith("%PDF-"));
+}
+
+// Every text an export carries is escaped for its format: a file whose name holds XML's specials,
+// quotes, a control character and non-ASCII, scanned and exported headless as SVG, PDF and PNG. Read
+// back by the programs a user opens them with: xmllint and rsvg-convert take the SVG, pdfinfo the
+// PDF (its title, and its XMP packet through xmllint), libpng the PNG's text; the name is in each,
+// the control character written as \x01 (XML cannot hold it), nothing else changed.
+void TestGuiWindow::exportTextsAreEscapedForTheirFormat() {
+#if defined(__SANITIZE_THREAD__)
+    QSKIP("TSan aborts a fork() after threads exist (die_after_fork); this check is not about threads");
+#endif
+    const QString name = QString::fromUtf8("a<b&c \"q\" 'é→' \x01 end.dat");
+    const QString data = makeFile(name, 64 * 8192);
+    const QString shown = QString::fromUtf8("a<b&c \"q\" 'é→' \\x01 end.dat");
+    const QString png = m_dir.filePath(QStringLiteral("escaped.png"));
+    const QString svg = m_dir.filePath(QStringLiteral("escaped.svg"));
+    const QString pdf = m_dir.filePath(QStringLiteral("escaped.pdf"));
+    QProcess process;
+    process.setProgram(QStringLiteral(LOOKAHEAD_BINARY));
+    process.setArguments({QStringLiteral("--file"), data, QStringLiteral("--io"), QStringLiteral("sync"),
+                          QStringLiteral("--policy"), QStringLiteral("pg18"),
+                          QStringLiteral("--compare-policy"), QStringLiteral("pg19"),
+                          QStringLiteral("--export-png"), png, QStringLiteral("--export-svg"), svg,
+                          QStringLiteral("--export-pdf"), pdf});
+    process.start();
+    QVERIFY(process.waitForFinished(kWindowTimeoutMs));
+    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+
+    QFile svgFile(svg);
+    QVERIFY(svgFile.open(QIODevice::ReadOnly));
+    const QByteArray svgBytes = svgFile.readAll();
+    QVERIFY(!svgBytes.contains('\x01'));
+    const QString svgError = test::svgReadBack(svg);
+    QVERIFY2(svgError.isEmpty(), qPrintable(svgError));
+    QXmlStreamReader xml(svgBytes);
+    QString title, description;
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement) {
+            if (xml.name() == QStringLiteral("title"))
+                title = xml.readElementText();
+            else if (xml.name() == QStringLiteral("desc"))
+                description = xml.readElementText();
+        }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QVERIFY2(title.contains(shown), qPrintable(title));
+    QVERIFY2(description.contains(shown), qPrintable(description));
+    QVERIFY2(description.contains(QStringLiteral("lookahead.summary: {")), qPrintable(description));
+
+    QString pdfError;
+    const QString pdfTitle = test::pdfTitle(pdf, pdfError);
+    QVERIFY2(pdfError.isEmpty(), qPrintable(pdfError));
+    QVERIFY2(pdfTitle.contains(shown), qPrintable(pdfTitle));
+
+    QVERIFY2(test::pngText(png, QStringLiteral("Title")).contains(shown),
+             qPrintable(test::pngText(png, QStringLiteral("Title"))));
+    QVERIFY2(test::pngText(png, QStringLiteral("Description")).contains(shown),
+             qPrintable(test::pngText(png, QStringLiteral("Description"))));
+    // The summary JSON keeps the name as it is: JSON escapes the control character itself.
+    QVERIFY(
+        test::pngText(png, QStringLiteral("lookahead.summary")).contains(QStringLiteral("\\u0001 end.dat")));
 }
 
 // The simulated device, io_workers, seed, max_pinned and the collapse window are set in the window

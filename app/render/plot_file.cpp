@@ -4,7 +4,9 @@
 #include "dashboard.h"
 #include "experiment/summary_json.h"
 #include "io/output_file.h"
+#include "render/export_text.h"
 #include "render/png_export.h"
+#include "summary_panel.h"
 
 #include <QBuffer>
 #include <QJsonDocument>
@@ -73,16 +75,16 @@ QString writeSvg(const QString& path, const Drawing& drawing, int dpi) {
     svg.setResolution(dpi);
     svg.setSize(drawing.size);
     svg.setViewBox(QRect(QPoint(0, 0), drawing.size));
-    svg.setTitle(drawing.title);
-    svg.setDescription(drawing.description);
+    svg.setTitle(kSvgTitleMark);
+    svg.setDescription(kSvgDescriptionMark);
     if (!drawing.paint(svg))
         return QStringLiteral("cannot draw the SVG '%1'").arg(path);
-    return writeBytes(path, PlotFormat::Svg, bytes);
+    return writeBytes(path, PlotFormat::Svg, finishedSvg(bytes, drawing.title, drawing.description));
 }
 
 // XMP metadata is XML: the caption and the JSON go in as text.
 QByteArray xmpPacket(const QString& text) {
-    const QString description = text.toHtmlEscaped();
+    const QString description = xmlText(text);
     return QStringLiteral("<?xpacket begin=\"\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>"
                           "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF "
                           "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
@@ -104,7 +106,7 @@ QString writePdf(const QString& path, const Drawing& drawing, int dpi) {
         pdf.setResolution(dpi);
         pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(drawing.size) * 72.0 / dpi, QPageSize::Point),
                                       QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
-        pdf.setTitle(drawing.title);
+        pdf.setTitle(exportText(drawing.title));
         pdf.setCreator(QStringLiteral("Lookahead " LOOKAHEAD_VERSION));
         pdf.setDocumentXmpMetadata(xmpPacket(drawing.description));
         if (!drawing.paint(pdf))
@@ -118,8 +120,8 @@ QString writeDrawingPng(const QString& path, const Drawing& drawing) {
     image.fill(Qt::white);
     if (!drawing.paint(image))
         return QStringLiteral("cannot draw the PNG '%1'").arg(path);
-    image.setText(QStringLiteral("Title"), drawing.title);
-    image.setText(QStringLiteral("Description"), drawing.description);
+    image.setText(QStringLiteral("Title"), exportText(drawing.title));
+    image.setText(QStringLiteral("Description"), exportText(drawing.description));
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
