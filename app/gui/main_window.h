@@ -57,6 +57,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     QString setStartupConfig(const CliOptions& options);
@@ -73,11 +74,14 @@ private:
     // The trace group's line on the recording shown, if it is one.
     void showRecorded(const QJsonObject& recorded);
     void refreshCacheView();
+    // Whether the running experiment's runs all do real I/O: they then take turns on the device.
+    bool runsTakeTurnsOnDevice() const;
     void onStarted();
     void onTracesChanged();
     void onFailed(const QString& message);
     void onProgress(int run, int runs, quint64 done, quint64 total);
     void onFinished(bool cancelled);
+    void showFinishedStatus();
     void saveSettings() const;
     void restoreSettings();
 
@@ -106,6 +110,8 @@ private:
     SweepWindow* m_sweepWindow = nullptr;
     bool m_startShown = false; // the running experiment has replaced the one on screen
     QString m_failure;         // why the running experiment failed, if it did
+    QString m_finishedStatus;  // how the last run ended, with its verdict, whole
+    QString m_shownStatus;     // the same as the status bar shows it
 };
 
 } // namespace la

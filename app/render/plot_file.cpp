@@ -47,9 +47,23 @@ QString summaryText(const PlotExport& what) {
         QJsonDocument(summaryDocument(what.experiment, what.runs)).toJson(QJsonDocument::Compact));
 }
 
-// The caption and the summary JSON, as SVG and PDF carry them.
-QString metadataText(const PlotExport& what) {
-    return QString(what.caption + QStringLiteral("\nlookahead.summary: ") + summaryText(what));
+// What the export draws, whole: the caption, the verdict and the summary table (drawn, a longer text
+// ends in "…"), as every format carries it.
+QString describedCaption(const PlotExport& what, const Dashboard& dashboard) {
+    QString text = what.caption;
+    if (!dashboard.verdict().isEmpty())
+        text += QLatin1Char('\n') + dashboard.verdict();
+    if (what.plotIndex < 0 && !dashboard.runs().empty()) {
+        const SummaryPanel& table = *dashboard.summaryPanel();
+        text += QLatin1Char('\n') + summaryTableText(table.headers(), table.rows());
+    }
+    return text;
+}
+
+// The caption, the verdict and the summary JSON, as SVG and PDF carry them.
+QString metadataText(const PlotExport& what, const Dashboard& dashboard) {
+    return QString(describedCaption(what, dashboard) + QStringLiteral("\nlookahead.summary: ") +
+                   summaryText(what));
 }
 
 QString writeBytes(const QString& path, PlotFormat format, const QByteArray& bytes) {
@@ -131,8 +145,8 @@ QString writeDrawingPng(const QString& path, const Drawing& drawing) {
 }
 
 // The dashboard's drawing, replayed onto a vector device at the picture's own resolution.
-Drawing dashboardDrawing(const QPicture& picture, const PlotExport& what) {
-    return {what.size, what.caption.section(QLatin1Char('\n'), 0, 0), metadataText(what),
+Drawing dashboardDrawing(const QPicture& picture, const PlotExport& what, const Dashboard& dashboard) {
+    return {what.size, what.caption.section(QLatin1Char('\n'), 0, 0), metadataText(what, dashboard),
             [&picture](QPaintDevice& device) { return replay(device, picture); }};
 }
 
@@ -162,11 +176,11 @@ QString writePlotFile(const QString& path, Dashboard& dashboard, const PlotExpor
         const QPicture picture = dashboard.renderPicture(what.size, what.caption, what.plotIndex);
         // The picture replays at the target's resolution; the same one keeps one unit one pixel.
         const int dpi = picture.logicalDpiX();
-        const Drawing drawing = dashboardDrawing(picture, what);
+        const Drawing drawing = dashboardDrawing(picture, what, dashboard);
         return what.format == PlotFormat::Svg ? writeSvg(path, drawing, dpi) : writePdf(path, drawing, dpi);
     }
     return writePng(path, dashboard.renderImage(what.size, what.scale, what.caption, what.plotIndex),
-                    what.caption, what.experiment, what.runs);
+                    describedCaption(what, dashboard), what.experiment, what.runs);
 }
 
 } // namespace la
