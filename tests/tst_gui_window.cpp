@@ -7,6 +7,7 @@
 #include "export_parsers.h"
 #include "gui/dataset_cache_view.h"
 #include "gui/dataset_picker.h"
+#include "gui/docs_viewer.h"
 #include "gui/help_menu.h"
 #include "gui/main_window.h"
 #include "gui/run_setup_panel.h"
@@ -108,6 +109,8 @@ private slots:
     void windowBuildsWithADefaultDataset();
     void anotherPolicyOffersOne();
     void helpListsShortcutsAndDocs();
+    void documentationOpensInItsOwnViewer();
+    void policyBNamesWhatBIs();
     void runUpdatesEveryPlot();
     void stopMidRunIsClean();
     void closingMidRunIsClean();
@@ -763,6 +766,83 @@ void TestGuiWindow::helpListsShortcutsAndDocs() {
                         docs << doc->text();
     QVERIFY2(docs.contains(QStringLiteral("The read-stream model: PostgreSQL 17, 18 and 19")),
              qPrintable(docs.join(QLatin1Char('|'))));
+}
+
+// Help → Documentation opens the document in the program's own viewer, rendered from its Markdown
+// (no desktop viewer needed): its words without the markup, every document in the list, a link to
+// another followed, and the folder they are read from named.
+void TestGuiWindow::documentationOpensInItsOwnViewer() {
+    MainWindow window;
+    window.resize(1280, 720);
+    window.show();
+    QAction* model = nullptr;
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->text() == QStringLiteral("&Help"))
+            for (QAction* entry : menu->menu()->actions())
+                if (entry->menu())
+                    for (QAction* doc : entry->menu()->actions())
+                        if (doc->text() == QStringLiteral("Repeated runs and the noise of real I/O"))
+                            model = doc;
+    QVERIFY(model);
+    model->trigger();
+    auto* viewer = window.findChild<DocsViewer*>();
+    QVERIFY(viewer);
+    QVERIFY(viewer->isVisible());
+    QCOMPARE(viewer->currentFile(), QStringLiteral("repeats.md"));
+    const QString text = viewer->renderedText();
+    QVERIFY2(text.startsWith(QStringLiteral("Repeated runs and the noise of real I/O")),
+             qPrintable(text.left(200)));
+    QVERIFY2(text.contains(QStringLiteral("Mann–Whitney rank test")), qPrintable(text.left(2000)));
+    QVERIFY2(!text.contains(QStringLiteral("## ")) && !text.contains(QStringLiteral("**")) &&
+                 !text.contains(QStringLiteral("|---|")),
+             qPrintable(text.left(2000)));
+    QCOMPARE(viewer->titles().size(), documentationEntries(documentationDir()).size());
+    QVERIFY(viewer->titles().contains(QStringLiteral("Architecture")));
+    bool named = false;
+    for (const QLabel* label : viewer->findChildren<QLabel*>())
+        named = named || label->text().contains(documentationDir());
+    QVERIFY(named);
+    // Opened again from the menu, the same viewer shows the other document.
+    DocsViewer::showDocument(&window, QStringLiteral("architecture.md"));
+    QCOMPARE(window.findChildren<DocsViewer*>().size(), 1);
+    QCOMPARE(viewer->currentFile(), QStringLiteral("architecture.md"));
+    QVERIFY(viewer->renderedText().startsWith(QStringLiteral("Architecture")));
+    if (const QString dir = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS"); !dir.isEmpty()) {
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+            viewer->resize(size * 0.9);
+            DocsViewer::showDocument(&window, QStringLiteral("repeats.md"));
+            QCoreApplication::processEvents();
+            viewer->grab().save(
+                QStringLiteral("%1/docs-viewer-%2x%3.png").arg(dir).arg(size.width()).arg(size.height()));
+        }
+    }
+}
+
+// B's field names what B is, whatever the comparison: another policy, A's policy with the one thing
+// changed, or nothing; with an imported trace A is the trace, not a policy.
+void TestGuiWindow::policyBNamesWhatBIs() {
+    MainWindow window;
+    window.applyStartup(cliOptions(kSmallRun));
+    RunSetupPanel* panel = window.setupPanel();
+    const auto bField = [panel] { return panel->policyBField(); };
+    const auto shownB = [&] {
+        QComboBox* b = bField();
+        return b->currentText().isEmpty() ? b->lineEdit()->placeholderText() : b->currentText();
+    };
+    panel->setComparison(Comparison::BackwardCombining);
+    QCOMPARE(shownB(), QStringLiteral("pg18 with backward combining on"));
+    QVERIFY(!bField()->isEnabled());
+    RunConfig config = panel->config();
+    config.stream.backwardCombining = true;
+    QCOMPARE(panel->setConfig(config), QString());
+    QCOMPARE(shownB(), QStringLiteral("pg18 with backward combining off"));
+    panel->setComparison(Comparison::Direction);
+    QCOMPARE(shownB(), QStringLiteral("pg18, backward"));
+    panel->setComparison(Comparison::None);
+    QCOMPARE(shownB(), QStringLiteral("none (no comparison)"));
+    panel->setComparison(Comparison::Policy);
+    QCOMPARE(shownB(), QStringLiteral("pg19"));
+    QVERIFY(bField()->isEnabled());
 }
 
 void TestGuiWindow::wheelScrollsThePanelNotItsFields() {
