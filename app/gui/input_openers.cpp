@@ -4,6 +4,7 @@
 #include "gui/dataset_picker.h"
 #include "gui/input_descriptions.h"
 #include "gui/run_setup_panel.h"
+#include "gui/setting_words.h"
 #include "gui/window_dialogs.h"
 #include "input_error.h"
 #include "io/scan_file.h"
@@ -227,6 +228,8 @@ void InputOpeners::openPgScan(const RunConfig& config, bool chosen) {
 // Said in the index dialog if it is waiting for this answer (what was typed is still there to
 // correct), else in an error dialog.
 void InputOpeners::pgScanRefused(const QString& error) {
+    // The status bar said it was reading the index: it now says how that ended.
+    m_dialogs.showStatus(tr("Cannot scan this index: %1").arg(statusLine(windowWording(error))), 30000);
     if (m_pgDialog && m_pgDialog->isVisible())
         m_pgDialog->checked(error);
     else
