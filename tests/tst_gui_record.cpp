@@ -238,6 +238,8 @@ void TestGuiRecord::syntaxErrorCaretStandsUnderTheError() {
     QCOMPARE(lines[1].trimmed(), QStringLiteral("^"));
     // (the server shows the query it planned, after "EXPLAIN (… FORMAT JSON)": "FORM t" is the error)
     QCOMPARE(lines[1].indexOf(QLatin1Char('^')), lines[0].indexOf(QStringLiteral("FORM t")));
+    if (const QString shots = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS"); !shots.isEmpty())
+        dialog->grab().save(shots + QStringLiteral("/record-syntax-error.png"));
     dialog->reject();
 }
 
