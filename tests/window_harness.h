@@ -80,6 +80,22 @@ inline bool wholeOrElided(const QString& shown, const QString& whole) {
            withoutSpaces(whole).startsWith(withoutSpaces(shown.chopped(1)));
 }
 
+// Where a text item across a plot is drawn: its text's size placed at its anchor as its alignment asks.
+inline QRectF itemTextBox(const QCPItemText& text) {
+    const QPointF anchor = text.position->pixelPosition();
+    const QSizeF size = QFontMetricsF(text.font()).size(0, text.text());
+    QRectF box(anchor, size);
+    if (text.positionAlignment() & Qt::AlignRight)
+        box.moveRight(anchor.x());
+    if (text.positionAlignment() & Qt::AlignHCenter)
+        box.moveLeft(anchor.x() - size.width() / 2);
+    if (text.positionAlignment() & Qt::AlignBottom)
+        box.moveBottom(anchor.y());
+    if (text.positionAlignment() & Qt::AlignVCenter)
+        box.moveTop(anchor.y() - size.height() / 2);
+    return box;
+}
+
 // Every text of the verdict banner and the summary table of `dashboard` as laid out now: whole, or
 // ending in "…" with the whole text as its tooltip, and inside its box. What is not, a line each.
 inline QStringList unfitTexts(const Dashboard& dashboard) {
@@ -108,18 +124,7 @@ inline QStringList unfitTexts(const Dashboard& dashboard) {
             if (!text || !text->visible() || !text->clipToAxisRect() || text->text().isEmpty())
                 continue;
             const QRectF area = text->clipAxisRect()->rect();
-            const QPointF anchor = text->position->pixelPosition();
-            const QSizeF size = QFontMetricsF(text->font()).size(0, text->text());
-            QRectF box(anchor, size);
-            if (text->positionAlignment() & Qt::AlignRight)
-                box.moveRight(anchor.x());
-            if (text->positionAlignment() & Qt::AlignHCenter)
-                box.moveLeft(anchor.x() - size.width() / 2);
-            if (text->positionAlignment() & Qt::AlignBottom)
-                box.moveBottom(anchor.y());
-            if (text->positionAlignment() & Qt::AlignVCenter)
-                box.moveTop(anchor.y() - size.height() / 2);
-            if (!area.adjusted(-1, -1, 1, 1).contains(box))
+            if (!area.adjusted(-1, -1, 1, 1).contains(itemTextBox(*text)))
                 problems << QStringLiteral("%1: '%2' out of its pane").arg(view->title(), text->text());
         }
         for (std::size_t run = 0; run < view->paneCount() && run < dashboard.runs().size(); ++run)
