@@ -243,8 +243,12 @@ inline void checkNothingClipped(MainWindow& window, const QString& dir, const QS
         request.format = PlotFormat::Svg;
         request.path = dir + QStringLiteral("/%1-export-%2.svg").arg(name, at);
         QCOMPARE(window.exports()->exportPlots(request), QString());
+#if !defined(__SANITIZE_THREAD__)
+        // Not under TSan, which kills a process that forks (xmllint, rsvg-convert) once threads
+        // exist (die_after_fork); the other builds read the SVG back.
         const QString svgError = svgReadBack(request.path);
         QVERIFY2(svgError.isEmpty(), qPrintable(svgError));
+#endif
         if (const QString shots = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS"); !shots.isEmpty()) {
             for (QCustomPlot* plot : window.findChildren<QCustomPlot*>())
                 plot->replot();
