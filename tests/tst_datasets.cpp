@@ -4,6 +4,7 @@
 #include "vector_source.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -118,6 +119,11 @@ void TestDatasets::catalogEntries() {
     QCOMPARE(QString::fromStdString(info.name), name);
     QVERIFY(!info.group.empty() && !info.description.empty() && !info.defaultPrewarm.empty());
     QVERIFY(info.description.find('\n') == std::string::npos);
+    // In a user's words: no IDs of docs/datasets.md ("A2", "S4"), no generator parameters.
+    const QString description = QString::fromStdString(info.description);
+    static const QRegularExpression internal(QStringLiteral("\\b([ABCS][0-9]+b?|fuzz2?|ff) "));
+    QVERIFY2(!description.contains(internal), qPrintable(description));
+    QVERIFY2(description.front().isUpper(), qPrintable(description));
     const auto source = make(QString::fromStdString(typed));
     const std::vector<std::uint32_t> blocks = drain(*source);
     QCOMPARE(source->relationBlocks(), info.defaultBlocks);

@@ -37,6 +37,7 @@ class TestExplainOutput : public QObject {
 private slots:
     void realPostgres19Runs();
     void postgres15TextAndJsonAgree();
+    void unmeasuredTimingsAreLeftOut();
     void psqlDecorationsAreSkipped();
     void psqlAlignedJson();
     void damagedOutputIsRefused_data();
@@ -124,6 +125,51 @@ void TestExplainOutput::postgres15TextAndJsonAgree() {
     QVERIFY(!a->sharedRead && !b->sharedRead.value_or(0)); // all cached: text omits read=, JSON says 0
     QVERIFY(!a->prefetchAvg && !b->prefetchAvg);           // PostgreSQL 15 has no read-stream lines
     QVERIFY(fromText.executionMs && fromJson.executionMs);
+}
+
+// A real server that read blocks with track_io_timing off (its default) prints no I/O Timings: the
+// line leaves them out and says why once, rather than "I/O Timings shared read=- ms"; with it on,
+// they are there. The window's row says the same.
+void TestExplainOutput::unmeasuredTimingsAreLeftOut() {
+    if (const QString why = PgServer::unavailable(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    PgServer server;
+    const QString started = server.start();
+    QVERIFY2(started.isEmpty(), qPrintable(started));
+    QString error;
+    server.sql(
+        QStringLiteral("CREATE TABLE t (a int8, pad text); INSERT INTO t SELECT g, repeat('x', 500) FROM "
+                       "generate_series(1, 20000) g; CHECKPOINT"),
+        error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const auto explained = [&](bool timing) {
+        // A restart empties shared buffers: the scan reads.
+        const QString restarted = server.restart();
+        if (!restarted.isEmpty())
+            return restarted;
+        const QString text =
+            server.sql(QStringLiteral("SET max_parallel_workers_per_gather = 0; SET track_io_timing = %1; "
+                                      "EXPLAIN (ANALYZE, BUFFERS) "
+                                      "SELECT count(*) FROM t")
+                           .arg(timing ? QStringLiteral("on") : QStringLiteral("off")),
+                       error);
+        const ExplainOutput plan = parseExplainOutput(text.toUtf8(), QStringLiteral("plan.txt"));
+        const ExplainNode* scan = plan.scanOf(QStringLiteral("t"));
+        return scan ? describeServerExplain(plan, *scan) : QStringLiteral("no scan of t in: ") + text;
+    };
+    const QString off = explained(false);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY2(off.contains(QStringLiteral("Buffers shared hit=")) && !off.contains(QStringLiteral("read=0")),
+             qPrintable(off));
+    QVERIFY2(!off.contains(QStringLiteral("I/O Timings shared read")) && !off.contains(QStringLiteral("=-")),
+             qPrintable(off));
+    QCOMPARE(off.count(QStringLiteral("track_io_timing")), 1);
+    QVERIFY2(off.contains(QStringLiteral("(no I/O Timings: the server's track_io_timing was off)")),
+             qPrintable(off));
+    const QString on = explained(true);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY2(on.contains(QStringLiteral("I/O Timings shared read=")), qPrintable(on));
+    QVERIFY2(!on.contains(QStringLiteral("track_io_timing")), qPrintable(on));
 }
 
 void TestExplainOutput::psqlDecorationsAreSkipped() {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The plot model without widgets: pixel/value mappings, bucket reduction, per-pixel binning, tooltips.
 #include "axis_map.h"
+#include "figure_text.h"
 #include "hit_miss_raster.h"
 #include "io_size_scatter.h"
 #include "request_raster.h"
@@ -124,6 +125,7 @@ private slots:
     void realRunFeedsTrace();
     void collapsesAppearWhileRunning();
     void summaryRowsFormatNumbers();
+    void durationSpansTellTheirEndsApart();
     void explainRowsSayWherePostgresPrintsThem();
 };
 
@@ -710,9 +712,58 @@ void TestGuiModel::summaryRowsFormatNumbers() {
                 return r.values[0];
         return QString();
     };
-    QCOMPARE(cell(QStringLiteral("Run time")), QStringLiteral("412 ms (398 ms–430 ms)"));
-    QVERIFY2(cell(QStringLiteral("Waits (time)")).startsWith(QStringLiteral("206 (199–215) (")),
+    QCOMPARE(cell(QStringLiteral("Run time")), QStringLiteral("median 412 ms (398 ms–430 ms)"));
+    QVERIFY2(cell(QStringLiteral("Waits (time)")).startsWith(QStringLiteral("median 206 (199–215) (")),
              qPrintable(cell(QStringLiteral("Waits (time)"))));
+
+    // The waits' median is not the median repeat's waits: the table shows the median, as the verdict
+    // does (docs/repeats.md), and says so.
+    RunSummary mixed = s;
+    const std::pair<std::int64_t, std::uint64_t> repeats[] = {
+        {100, 165}, {101, 141}, {102, 168}, {103, 177}, {104, 160}};
+    for (const auto& [ms, waits] : repeats) {
+        RunSummary repeat = s;
+        repeat.runtimeNs = ms * 1'000'000;
+        repeat.waits = waits;
+        repeat.waitNs = static_cast<std::int64_t>(waits) * 100'000;
+        mixed.repeats.push_back(repeat);
+    }
+    mixed.runtimeNs = 102'000'000; // the median repeat's
+    mixed.waits = 168;
+    mixed.waitNs = 16'800'000;
+    const auto mixedRows = summaryRows({&mixed});
+    const auto mixedCell = [&mixedRows](const QString& label) {
+        for (const SummaryRow& r : mixedRows)
+            if (r.label == label)
+                return r.values[0];
+        return QString();
+    };
+    QCOMPARE(mixedCell(QStringLiteral("Waits (time)")), QStringLiteral("median 165 (141–177) (16.5 ms)"));
+    QCOMPARE(medianText(mixed, "waits"), QStringLiteral("165"));
+    mixed.repeats.pop_back(); // four: the median falls between two whole numbers
+    QCOMPARE(medianText(mixed, "waits"), QStringLiteral("166.5"));
+}
+
+// A tooltip zoomed in far enough that two times agree to four digits still tells its ends apart: as
+// many digits as it takes, in one unit, down to the nanosecond.
+void TestGuiModel::durationSpansTellTheirEndsApart() {
+    QCOMPARE(formatDurationSpan(403.21e6, 403.38e6), QStringLiteral("403.2 ms – 403.4 ms"));
+    QCOMPARE(formatDurationSpan(403.21e6, 403.22e6), QStringLiteral("403.21 ms – 403.22 ms"));
+    QCOMPARE(formatDurationSpan(403'000'001.0, 403'000'002.0),
+             QStringLiteral("403.000001 ms – 403.000002 ms"));
+    QCOMPARE(formatDurationSpan(1e9, 1.0001e9), QStringLiteral("1.0000 s – 1.0001 s"));
+    QCOMPARE(formatDurationSpan(125e9, 125.2e9), QStringLiteral("2 min 5.0 s – 2 min 5.2 s"));
+    QCOMPARE(formatDurationSpan(12e6, 300e6), QStringLiteral("12 ms – 300 ms"));
+    QCOMPARE(formatDurationSpan(403.2e6, 403.2e6), QStringLiteral("403 ms"));
+    // Always: any two times a nanosecond or more apart read differently.
+    std::mt19937_64 random(46);
+    for (int i = 0; i < 20'000; ++i) {
+        const double from = std::uniform_real_distribution<double>(0.0, 200e9)(random);
+        const double to = from + std::ldexp(1.0, std::uniform_int_distribution<int>(0, 30)(random));
+        const QString text = formatDurationSpan(from, to);
+        const QStringList ends = text.split(QStringLiteral(" – "));
+        QVERIFY2(ends.size() == 2 && ends[0] != ends[1], qPrintable(text));
+    }
 }
 
 void TestGuiModel::explainRowsSayWherePostgresPrintsThem() {

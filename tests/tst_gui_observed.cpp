@@ -22,8 +22,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -328,6 +330,26 @@ void TestGuiObserved::indexDialogKeepsWhatWasTyped() {
     QCOMPARE(dialogField(*dialog, QStringLiteral("pg-key-range"))->text(), QStringLiteral("10:20"));
     QVERIFY(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Open)->isEnabled());
     QVERIFY(window.setupPanel()->config().pg.index.empty()); // the panel is left as it was
+    // The status bar says how the reading ended, not that it is still reading.
+    const QString status = window.statusBar()->currentMessage();
+    QVERIFY2(status.startsWith(QStringLiteral("Cannot scan this index: ")) &&
+                 !status.contains(QStringLiteral("Reading the index")),
+             qPrintable(status));
+    // However long the error, the dialog keeps its height (the error scrolls in a few lines): a long
+    // one grew it past the screen and pushed its header out of view.
+    const int height = dialog->sizeHint().height();
+    QStringList lines;
+    for (int line = 0; line < 40; ++line)
+        lines << QStringLiteral("line %1 of a long error").arg(line);
+    dialog->checked(lines.join(QLatin1Char('\n')));
+    QCOMPARE(dialog->sizeHint().height(), height);
+    QVERIFY2(dialog->error().contains(QStringLiteral("line 39 of a long error")),
+             qPrintable(dialog->error()));
+    const QPlainTextEdit* error = dialog->findChild<QPlainTextEdit*>();
+    QVERIFY(error && error->isVisible());
+    QTRY_VERIFY(error->verticalScrollBar()->isVisible() && error->verticalScrollBar()->maximum() > 0);
+    if (const QString shots = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS"); !shots.isEmpty())
+        dialog->grab().save(shots + QStringLiteral("/index-dialog-error.png"));
     QSignalSpy closed(dialog, &QDialog::finished);
     dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Cancel)->click();
     QCOMPARE(test::caught(closed, 1, kWindowTimeoutMs), 1);

@@ -1,26 +1,35 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // File → Record a query on a server, against a real PostgreSQL 15: the dialog records a cold
 // backward index scan and the window replays it beside its model; Cancel in the middle leaves the
-// server clean. With LOOKAHEAD_SCREENSHOTS=DIR the window after the recording is saved there.
+// server clean; its texts fit the window and its exports at 1280×720 and 1600×1000; saved and opened
+// again, its panel is the session's; a syntax error points at the word. With
+// LOOKAHEAD_SCREENSHOTS=DIR the window after the recording is saved there.
+#include "cli_process.h"
 #include "dashboard.h"
 #include "gui/input_openers.h"
 #include "gui/main_window.h"
 #include "gui/record_dialog.h"
 #include "gui/recordings.h"
+#include "gui/run_setup_panel.h"
 #include "gui/session_files.h"
 #include "pg_server.h"
 #include "qcp.h"
 #include "signal_waits.h"
 #include "window_harness.h"
 
+#include <QComboBox>
+#include <QFileInfo>
+#include <QFontInfo>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTextDocumentFragment>
 
 using namespace la;
 using namespace la::test;
@@ -30,6 +39,9 @@ class TestGuiRecord : public QObject {
 private slots:
     void initTestCase();
     void recordedQueryIsReplayedBesideItsModel();
+    void reopenedRecordingShowsItsSettings_data();
+    void reopenedRecordingShowsItsSettings();
+    void syntaxErrorCaretStandsUnderTheError();
     void cancelInTheMiddleLeavesTheServerClean();
 
 private:
@@ -44,6 +56,8 @@ private:
 
     PgServer m_server;
     QString m_skip;
+    QTemporaryDir m_dir;
+    QString m_session; // the recording, saved
 };
 
 void TestGuiRecord::initTestCase() {
@@ -124,19 +138,24 @@ void TestGuiRecord::recordedQueryIsReplayedBesideItsModel() {
             plot->replot();
         window.grab().save(dir + QStringLiteral("/recorded-query.png"));
     }
-
-    // Kept in the session, and listed again on reopening it.
-    QTemporaryDir dir;
-    const QString session = dir.filePath(QStringLiteral("recorded.lookahead"));
+    // A recording's verdict is the longest the window shows: whole or cut with "…" at both sizes, in
+    // the window and in its exports, whose SVG (the query's "<=" in its metadata) is XML.
+    QVERIFY2(window.dashboard()->verdict().size() > 150, qPrintable(window.dashboard()->verdict()));
+    checkNothingClipped(window, m_dir.path(), QStringLiteral("recording"));
+    if (QTest::currentTestFailed())
+        return;
+    m_session = m_dir.filePath(QStringLiteral("recorded.lookahead"));
     QSignalSpy saved(window.sessions(), &SessionFiles::saved);
-    QCOMPARE(window.sessions()->save(session), QString());
+    QCOMPARE(window.sessions()->save(m_session), QString());
     QCOMPARE(test::caught(saved, 1, kWindowTimeoutMs), 1);
     QCOMPARE(saved.first().at(1).toString(), QString());
+
+    // The notes are kept in the session, and listed again on reopening it.
     {
         MainWindow reopened;
         reopened.applyStartup(cliOptions({}));
         QSignalSpy opened(reopened.sessions(), &SessionFiles::opened);
-        reopened.sessions()->open(session);
+        reopened.sessions()->open(m_session);
         QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
         QCOMPARE(opened.first().at(1).toString(), QString());
         QVERIFY(waitIdle(reopened));
@@ -146,7 +165,7 @@ void TestGuiRecord::recordedQueryIsReplayedBesideItsModel() {
 
     // A trace of another program (ls) imported over the recorded index scan is refused, with the
     // command line's words, not joined to the scan.
-    const QString ls = dir.filePath(QStringLiteral("ls.strace"));
+    const QString ls = m_dir.filePath(QStringLiteral("ls.strace"));
     QProcess strace;
     strace.start(QStringLiteral("strace"),
                  {QStringLiteral("-f"), QStringLiteral("-ttt"), QStringLiteral("-T"), QStringLiteral("-yy"),
@@ -163,6 +182,118 @@ void TestGuiRecord::recordedQueryIsReplayedBesideItsModel() {
     QVERIFY(window.errorDialog());
     QVERIFY(window.inputs()->importedTrace()); // the recording's trace stays
     QVERIFY(window.inputs()->importedTrace()->relation != ls.toStdString());
+}
+
+// The recording saved and opened again, by the window or by `lookahead record --save` as the README
+// shows: its panel is the session's (A the trace, B the model's policy, the EXPLAIN its figures came
+// from), not settings it never had, and nothing says the settings changed. Run again, the observed run
+// has the same EXPLAIN figures and the model the same misses.
+void TestGuiRecord::reopenedRecordingShowsItsSettings_data() {
+    QTest::addColumn<bool>("fromCommandLine");
+    QTest::newRow("saved by the window") << false;
+    QTest::newRow("saved by lookahead record --save") << true;
+}
+
+void TestGuiRecord::reopenedRecordingShowsItsSettings() {
+    QFETCH(bool, fromCommandLine);
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    if (m_session.isEmpty())
+        QSKIP("the recording did not run");
+    QString session = m_session;
+    if (fromCommandLine) {
+        session = m_dir.filePath(QStringLiteral("command-line.lookahead"));
+        QVERIFY(m_server.restart().isEmpty()); // PostgreSQL 15 empties shared buffers only so
+        const CliResult recorded = runLookahead(
+            {QStringLiteral("record"), QStringLiteral("--conninfo"),
+             QStringLiteral("host=%1 port=%2 dbname=postgres user=postgres")
+                 .arg(m_server.socketDir())
+                 .arg(m_server.port()),
+             QStringLiteral("--query"), QStringLiteral("SELECT * FROM t WHERE a <= 10000 ORDER BY a DESC"),
+             QStringLiteral("--set"), QStringLiteral("enable_bitmapscan=off"), QStringLiteral("--set"),
+             QStringLiteral("enable_seqscan=off"), QStringLiteral("--save"), session},
+            kWindowTimeoutMs);
+        QVERIFY2(recorded.exitCode == 0, qPrintable(recorded.out + recorded.err));
+    }
+    MainWindow window;
+    window.resize(1280, 720);
+    window.applyStartup(cliOptions({}));
+    window.show();
+    QSignalSpy opened(window.sessions(), &SessionFiles::opened);
+    window.sessions()->open(session);
+    QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
+    QCOMPARE(opened.first().at(1).toString(), QString());
+    QVERIFY(waitIdle(window));
+    RunSetupPanel* panel = window.setupPanel();
+    QVERIFY(!window.dashboard()->stale());
+    QCOMPARE(panel->comparison(), Comparison::Observed);
+    QVERIFY(!panel->showsPolicyA()); // A is the trace
+    QCOMPARE(panel->policyBField()->currentText().toStdString(),
+             window.controller().experiment().runs[1].policy);
+    QVERIFY(!panel->explainPath().isEmpty());
+    QVERIFY(QFileInfo::exists(panel->explainPath()));
+    const std::vector<RunSummary> saved = window.controller().summaries();
+    QVERIFY(!saved.at(0).serverExplain.empty());
+    if (const QString dir = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS");
+        !dir.isEmpty() && !fromCommandLine) {
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+            window.resize(size);
+            QTRY_COMPARE(window.size(), size);
+            QVERIFY(waitIdle(window));
+            for (QCustomPlot* plot : window.findChildren<QCustomPlot*>())
+                plot->replot();
+            window.grab().save(
+                dir + QStringLiteral("/reopened-recording-%1x%2.png").arg(size.width()).arg(size.height()));
+            // The whole panel, also what scrolls out of view.
+            panel->grab().save(
+                dir +
+                QStringLiteral("/reopened-recording-panel-%1x%2.png").arg(size.width()).arg(size.height()));
+        }
+    }
+    // Run again as it stands: the server's same figures, the model's same misses, nothing changed.
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    window.startRun();
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
+    QVERIFY(waitIdle(window));
+    QVERIFY(!window.errorDialog());
+    QCOMPARE(window.controller().summaries().at(0).serverExplain, saved.at(0).serverExplain);
+    QCOMPARE(window.controller().summaries().at(1).misses, saved.at(1).misses);
+    QVERIFY(!window.dashboard()->stale());
+}
+
+// A query with a syntax error: the server's "LINE 1: …" and the caret under it are set in a
+// fixed-pitch font, so that the caret stands under the word the server points at.
+void TestGuiRecord::syntaxErrorCaretStandsUnderTheError() {
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    MainWindow window;
+    window.applyStartup(cliOptions({}));
+    RecordDialog* dialog = openDialog(window, QStringLiteral("SELECT * FORM t WHERE a <= 10"));
+    QVERIFY(dialog);
+    QSignalSpy status(dialog, &RecordDialog::statusChanged);
+    dialog->startRecording();
+    QVERIFY(test::until(
+        status, [&] { return dialog->status().startsWith(QStringLiteral("Could not record")); },
+        kWindowTimeoutMs));
+    const auto* label = dialog->findChild<QLabel*>(QStringLiteral("status"));
+    QVERIFY(label);
+    QCOMPARE(label->textFormat(), Qt::RichText);
+    const QRegularExpressionMatch pre =
+        QRegularExpression(QStringLiteral("<pre style=\"font-family: '([^']*)'[^\"]*\">([^<]*)</pre>"))
+            .match(label->text());
+    QVERIFY2(pre.hasMatch(), qPrintable(label->text()));
+    QFont fixed(pre.captured(1));
+    QVERIFY2(QFontInfo(fixed).fixedPitch(), qPrintable(pre.captured(1)));
+    const QStringList lines =
+        QTextDocumentFragment::fromHtml(pre.captured(0)).toPlainText().split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(lines[0].startsWith(QStringLiteral("LINE 1: ")), qPrintable(lines[0]));
+    QCOMPARE(lines[1].trimmed(), QStringLiteral("^"));
+    // (the server shows the query it planned, after "EXPLAIN (… FORMAT JSON)": "FORM t" is the error)
+    QCOMPARE(lines[1].indexOf(QLatin1Char('^')), lines[0].indexOf(QStringLiteral("FORM t")));
+    if (const QString shots = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS"); !shots.isEmpty())
+        dialog->grab().save(shots + QStringLiteral("/record-syntax-error.png"));
+    dialog->reject();
 }
 
 void TestGuiRecord::cancelInTheMiddleLeavesTheServerClean() {

@@ -7,8 +7,10 @@
 #include "cli/cli_options.h"
 #include "dashboard.h"
 #include "distance_plot.h"
+#include "figure_text.h"
 #include "gui/main_window.h"
 #include "gui/run_setup_panel.h"
+#include "hit_miss_plot.h"
 #include "observed/observed_events.h"
 #include "plot_theme.h"
 #include "plot_view.h"
@@ -16,6 +18,8 @@
 #include "repeat_strip.h"
 #include "run_trace.h"
 #include "signal_waits.h"
+#include "summary_panel.h"
+#include "text_fit.h"
 #include "window_harness.h"
 
 #include <QFile>
@@ -134,9 +138,13 @@ private slots:
     void deepZoomTicksTellPositionsApart();
     void distanceAxisIsLog2AndFitsAZoomedCollapse();
     void rasterTooltipsCoverEveryDrawnCell();
+    void rasterShowsItIsStillBinning();
+    void repeatedAbSaysMediansAndFits();
+    void fittedTextBreaksAfterWordsAndEndsInAnEllipsis();
     void sizeHistogramHasLegendLabelsAndTooltip();
     void smallWindowKeepsLabelsInside();
     void statusAndStaleMarkSayWhatIsShown();
+    void bSaysItWaitsForA_data();
     void bSaysItWaitsForA();
     void dragStopsAtTheStart();
     void logDistanceAxisLabelsTwo();
@@ -376,16 +384,7 @@ void TestGuiViews::smallWindowKeepsLabelsInside() {
         if (!text || !text->visible() || !text->clipToAxisRect())
             continue;
         const QRectF area = text->clipAxisRect()->rect();
-        const QPointF anchor = text->position->pixelPosition();
-        const QSizeF size = QFontMetricsF(text->font()).size(0, text->text());
-        QRectF box(anchor, size);
-        if (text->positionAlignment() & Qt::AlignRight)
-            box.moveRight(anchor.x());
-        if (text->positionAlignment() & Qt::AlignHCenter)
-            box.moveLeft(anchor.x() - size.width() / 2);
-        if (text->positionAlignment() & Qt::AlignBottom)
-            box.moveBottom(anchor.y());
-        QVERIFY2(area.adjusted(-1, -1, 1, 1).contains(box), qPrintable(text->text()));
+        QVERIFY2(area.adjusted(-1, -1, 1, 1).contains(test::itemTextBox(*text)), qPrintable(text->text()));
         shown << text->text();
     }
     const QString all = shown.join(QLatin1Char('|'));
@@ -439,9 +438,22 @@ void TestGuiViews::openedFileSizesTheDatasetLabel() {
     QVERIFY(described(QStringLiteral("910 blocks (7.1 MiB)")));
 }
 
-// The runs take turns: while A runs, B's panes say that B waits for it, and the notes are gone once
-// both have run.
+// The runs take turns: while A runs, B's panes say that B waits for it, and why as far as it is true
+// (real I/O: so that the runs never share the device; simulated runs simply go one after the other),
+// and the notes are gone once both have run.
+void TestGuiViews::bSaysItWaitsForA_data() {
+    QTest::addColumn<QStringList>("io");
+    QTest::addColumn<QString>("why");
+    QTest::newRow("simulated") << QStringList() << QStringLiteral("the runs go one after the other");
+    QTest::newRow("real I/O") << QStringList{QStringLiteral("--io"), QStringLiteral("sync")}
+                              << QStringLiteral("so that their real I/O never shares the device");
+}
+
 void TestGuiViews::bSaysItWaitsForA() {
+    QFETCH(QStringList, io);
+    QFETCH(QString, why);
+    QTemporaryDir cache;
+    QVERIFY(cache.isValid());
     MainWindow window;
     window.resize(1400, 1000);
     window.show();
@@ -451,7 +463,7 @@ void TestGuiViews::bSaysItWaitsForA() {
         for (int i = 0; i < plot->itemCount(); ++i)
             if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && text->visible())
                 texts << text->text();
-        return texts.join(QLatin1Char('|'));
+        return texts.join(QLatin1Char('|')).replace(QLatin1Char('\n'), QLatin1Char(' '));
     };
     QStringList duringA;
     // A's first events put the new runs on screen, while B has not started.
@@ -459,10 +471,12 @@ void TestGuiViews::bSaysItWaitsForA() {
         if (window.controller().running())
             duringA << visibleTexts();
     });
-    runToEnd(window, smallRun());
+    runToEnd(window, smallRun(512) + io + QStringList{QStringLiteral("--cache-dir"), cache.path()});
     QCOMPARE(duringA.size(), 1);
     QVERIFY2(duringA.front().contains(QStringLiteral("Waiting for A to finish")),
              qPrintable(duringA.front()));
+    QVERIFY2(duringA.front().contains(why), qPrintable(duringA.front()));
+    QCOMPARE(duringA.front().contains(QStringLiteral("real I/O")), !io.isEmpty());
     QVERIFY2(!visibleTexts().contains(QStringLiteral("Waiting for A")), qPrintable(visibleTexts()));
 }
 
@@ -658,4 +672,126 @@ void TestGuiViews::livePanesDrawTheSameTimeRange() {
     QVERIFY(test::until(
         settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
     agree(QStringLiteral("after the run"));
+}
+
+// After Reset zoom on a long run the hit/miss raster bins for a while: it keeps the image of the zoom
+// it had, drawn where it belongs on the new axis (its map keeps its own range), and a thin line across
+// the top of the pane says how far the new one is; once binned, the new image replaces it and the line
+// goes. (It showed a blank or half-drawn raster with no sign, seconds behind the other panes.)
+void TestGuiViews::rasterShowsItIsStillBinning() {
+    Dashboard dashboard;
+    dashboard.resize(1280, 720);
+    dashboard.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dashboard));
+    RunTrace trace("A");
+    trace.append(scanEvents(0, 400'000));
+    dashboard.setRuns({&trace});
+    auto* raster = qobject_cast<HitMissPlot*>(dashboard.views()[1]);
+    QVERIFY(raster);
+    const auto mapRange = [&] {
+        QCustomPlot* plot = plotOf(raster);
+        for (int i = 0; i < plot->plottableCount(); ++i)
+            if (auto* map = qobject_cast<QCPColorMap*>(plot->plottable(i)))
+                return map->data()->keyRange();
+        return QCPRange();
+    };
+    const auto settle = [&] {
+        for (PlotView* view : dashboard.views())
+            QVERIFY(view->refresh(std::chrono::steady_clock::time_point::max()));
+    };
+    settle();
+    QVERIFY(!raster->binningShown(0));
+    const double end = raster->xHi();
+    dashboard.zoomTo(end * 0.40, end * 0.41);
+    settle();
+    const QCPRange zoomed = mapRange();
+    QVERIFY2(zoomed.lower >= end * 0.40 && zoomed.upper <= end * 0.41,
+             qPrintable(QString::number(zoomed.upper)));
+    QVERIFY(!raster->binningShown(0));
+
+    dashboard.resetZoom();
+    // One chunk of binning, then the frame: far from all of 400 k positions.
+    QVERIFY(!raster->refresh(std::chrono::steady_clock::time_point{}));
+    QVERIFY(raster->binningShown(0));
+    QCOMPARE(mapRange(), zoomed); // the old image stands, at its place
+    QCOMPARE(raster->xHi(), end);
+    saveScreenshot(raster, QStringLiteral("raster-still-binning.png"));
+    settle();
+    QVERIFY(!raster->binningShown(0));
+    QVERIFY2(mapRange().lower < end * 0.01 && mapRange().upper > end * 0.99,
+             qPrintable(QStringLiteral("%1–%2 of %3").arg(mapRange().lower).arg(mapRange().upper).arg(end)));
+}
+
+// A repeated A/B with real I/O: the summary table and the verdict give the same figure for the
+// varying ones, the medians over the repeats, and say so; every text of the window and of its exports
+// fits at 1280×720 and 1600×1000 (whole, or "…" with the whole in a tooltip or the metadata).
+void TestGuiViews::repeatedAbSaysMediansAndFits() {
+    QTemporaryDir cache;
+    QVERIFY(cache.isValid());
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    runToEnd(window, smallRun(2048) + QStringList{QStringLiteral("--io"), QStringLiteral("sync"),
+                                                  QStringLiteral("--repeat"), QStringLiteral("5"),
+                                                  QStringLiteral("--cache-dir"), cache.path()});
+    const std::vector<RunSummary> runs = window.controller().summaries();
+    QCOMPARE(runs.size(), std::size_t(2));
+    QCOMPARE(runs[0].repeats.size(), std::size_t(5));
+    const std::vector<SummaryRow> rows = window.dashboard()->summaryPanel()->rows();
+    const auto row = [&rows](const QString& label) {
+        const auto it =
+            std::find_if(rows.begin(), rows.end(), [&](const SummaryRow& r) { return r.label == label; });
+        return it == rows.end() ? QStringList() : QStringList(it->values.begin(), it->values.end());
+    };
+    const QString verdict = window.dashboard()->verdict();
+    for (std::size_t run = 0; run < 2; ++run) {
+        QVERIFY2(row(QStringLiteral("Run time")).value(int(run)).startsWith(QStringLiteral("median ")),
+                 qPrintable(row(QStringLiteral("Run time")).join(QLatin1Char('|'))));
+        const QString waits = medianText(runs[run], "waits");
+        QVERIFY2(row(QStringLiteral("Waits (time)"))
+                     .value(int(run))
+                     .startsWith(QStringLiteral("median ") + waits + QLatin1Char(' ')),
+                 qPrintable(row(QStringLiteral("Waits (time)")).join(QLatin1Char('|'))));
+    }
+    if (verdict.contains(QStringLiteral("waits")))
+        QVERIFY2(verdict.contains(QStringLiteral("median waits %1 → %2")
+                                      .arg(medianText(runs[0], "waits"), medianText(runs[1], "waits"))),
+                 qPrintable(verdict));
+    QTemporaryDir exports; // apart from the dataset cache: an export never goes where inputs are
+    QVERIFY(exports.isValid());
+    test::checkNothingClipped(window, exports.path(), QStringLiteral("repeated-ab"));
+}
+
+// The lines a text is drawn in: after words, never past the width, at most as many as asked, the last
+// ending in "…" after a word when the text needs more; "I/O-bound" stays whole.
+void TestGuiViews::fittedTextBreaksAfterWordsAndEndsInAnEllipsis() {
+    QFont font;
+    font.setPixelSize(12);
+    const QFontMetricsF metrics(font);
+    const QString verdict = QStringLiteral(
+        "B (pg19): 2,778 → 177 reads, 1.70× faster; A I/O-bound (waited 41 % of the time, distance ≤ 2 for "
+        "98 % of blocks), B consumer-bound (waited 2 %)");
+    for (const double width : {120.0, 200.0, 333.0, 1000.0}) {
+        for (const int most : {1, 2, 3, 20}) {
+            const FittedText fitted = fitLines(verdict, font, width, most);
+            const QString at =
+                QStringLiteral("%1 px, %2 lines: %3").arg(width).arg(most).arg(fitted.lines.join(u'|'));
+            QVERIFY2(!fitted.lines.isEmpty() && fitted.lines.size() <= most, qPrintable(at));
+            for (const QString& line : fitted.lines) {
+                QVERIFY2(metrics.horizontalAdvance(line) <= width, qPrintable(at));
+                QVERIFY2(!line.endsWith(QStringLiteral("I/")), qPrintable(at));
+            }
+            const QString shown = fitted.lines.join(QLatin1Char(' '));
+            QCOMPARE(fitted.elided, shown.endsWith(QStringLiteral("…")));
+            QVERIFY2(test::wholeOrElided(shown, verdict), qPrintable(at));
+            if (fitted.elided)
+                QVERIFY2(fitted.lines.back().endsWith(QStringLiteral(" …")), qPrintable(at)); // after a word
+        }
+    }
+    QCOMPARE(fitLines(verdict, font, 1000.0, 20).lines.join(QLatin1Char(' ')), verdict);
+    // A word longer than the line (a path) is cut inside it.
+    const QString path = QStringLiteral("/var/lib/postgresql/15/main/base/16384/1234567890");
+    const FittedText cut = fitLines(path, font, 100.0, 1);
+    QVERIFY(cut.elided && cut.lines.front().endsWith(QStringLiteral("…")));
+    QVERIFY(metrics.horizontalAdvance(cut.lines.front()) <= 100.0);
 }

@@ -4,8 +4,10 @@
 // bad input ends in an error dialog with the window still usable.
 #include "cli/cli_options.h"
 #include "dashboard.h"
+#include "export_parsers.h"
 #include "gui/dataset_cache_view.h"
 #include "gui/dataset_picker.h"
+#include "gui/docs_viewer.h"
 #include "gui/help_menu.h"
 #include "gui/main_window.h"
 #include "gui/run_setup_panel.h"
@@ -112,6 +114,8 @@ private slots:
     void windowBuildsWithADefaultDataset();
     void anotherPolicyOffersOne();
     void helpListsShortcutsAndDocs();
+    void documentationOpensInItsOwnViewer();
+    void policyBNamesWhatBIs();
     void runUpdatesEveryPlot();
     void stopMidRunIsClean();
     void closingMidRunIsClean();
@@ -130,6 +134,7 @@ private slots:
     void badFileOnTheCommandLineIsRefused();
     void vectorExportsAreDrawingsWithMetadata();
     void headlessWritesEveryPlotFormat();
+    void exportTextsAreEscapedForTheirFormat();
     void advancedSettingsReachTheRun();
     void wheelScrollsThePanelNotItsFields();
     void datasetCacheShowsItsSizeAndClearsOnlyOurFiles();
@@ -694,6 +699,66 @@ void TestGuiWindow::headlessWritesEveryPlotFormat() {
     QVERIFY(file.readAll().startsWith("%PDF-"));
 }
 
+// Every text an export carries is escaped for its format: a file whose name holds XML's specials,
+// quotes, a control character and non-ASCII, scanned and exported headless as SVG, PDF and PNG. Read
+// back by the programs a user opens them with: xmllint and rsvg-convert take the SVG, pdfinfo the
+// PDF (its title, and its XMP packet through xmllint), libpng the PNG's text; the name is in each,
+// the control character written as \x01 (XML cannot hold it), nothing else changed.
+void TestGuiWindow::exportTextsAreEscapedForTheirFormat() {
+#if defined(__SANITIZE_THREAD__)
+    QSKIP("TSan aborts a fork() after threads exist (die_after_fork); this check is not about threads");
+#endif
+    const QString name = QString::fromUtf8("a<b&c \"q\" 'é→' \x01 end.dat");
+    const QString data = makeFile(name, 64 * 8192);
+    const QString shown = QString::fromUtf8("a<b&c \"q\" 'é→' \\x01 end.dat");
+    const QString png = m_dir.filePath(QStringLiteral("escaped.png"));
+    const QString svg = m_dir.filePath(QStringLiteral("escaped.svg"));
+    const QString pdf = m_dir.filePath(QStringLiteral("escaped.pdf"));
+    QProcess process;
+    process.setProgram(QStringLiteral(LOOKAHEAD_BINARY));
+    process.setArguments({QStringLiteral("--file"), data, QStringLiteral("--io"), QStringLiteral("sync"),
+                          QStringLiteral("--policy"), QStringLiteral("pg18"),
+                          QStringLiteral("--compare-policy"), QStringLiteral("pg19"),
+                          QStringLiteral("--export-png"), png, QStringLiteral("--export-svg"), svg,
+                          QStringLiteral("--export-pdf"), pdf});
+    process.start();
+    QVERIFY(process.waitForFinished(kWindowTimeoutMs));
+    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+
+    QFile svgFile(svg);
+    QVERIFY(svgFile.open(QIODevice::ReadOnly));
+    const QByteArray svgBytes = svgFile.readAll();
+    QVERIFY(!svgBytes.contains('\x01'));
+    const QString svgError = test::svgReadBack(svg);
+    QVERIFY2(svgError.isEmpty(), qPrintable(svgError));
+    QXmlStreamReader xml(svgBytes);
+    QString title, description;
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement) {
+            if (xml.name() == QStringLiteral("title"))
+                title = xml.readElementText();
+            else if (xml.name() == QStringLiteral("desc"))
+                description = xml.readElementText();
+        }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QVERIFY2(title.contains(shown), qPrintable(title));
+    QVERIFY2(description.contains(shown), qPrintable(description));
+    QVERIFY2(description.contains(QStringLiteral("lookahead.summary: {")), qPrintable(description));
+
+    QString pdfError;
+    const QString pdfTitle = test::pdfTitle(pdf, pdfError);
+    QVERIFY2(pdfError.isEmpty(), qPrintable(pdfError));
+    QVERIFY2(pdfTitle.contains(shown), qPrintable(pdfTitle));
+
+    QVERIFY2(test::pngText(png, QStringLiteral("Title")).contains(shown),
+             qPrintable(test::pngText(png, QStringLiteral("Title"))));
+    QVERIFY2(test::pngText(png, QStringLiteral("Description")).contains(shown),
+             qPrintable(test::pngText(png, QStringLiteral("Description"))));
+    // The summary JSON keeps the name as it is: JSON escapes the control character itself.
+    QVERIFY(
+        test::pngText(png, QStringLiteral("lookahead.summary")).contains(QStringLiteral("\\u0001 end.dat")));
+}
+
 // The simulated device, io_workers, seed, max_pinned and the collapse window are set in the window
 // and reach the run as the command line's options would; "auto" leaves max_pinned to the mechanics.
 void TestGuiWindow::advancedSettingsReachTheRun() {
@@ -771,6 +836,83 @@ void TestGuiWindow::helpListsShortcutsAndDocs() {
                         docs << doc->text();
     QVERIFY2(docs.contains(QStringLiteral("The read-stream model: PostgreSQL 17, 18 and 19")),
              qPrintable(docs.join(QLatin1Char('|'))));
+}
+
+// Help → Documentation opens the document in the program's own viewer, rendered from its Markdown
+// (no desktop viewer needed): its words without the markup, every document in the list, a link to
+// another followed, and the folder they are read from named.
+void TestGuiWindow::documentationOpensInItsOwnViewer() {
+    MainWindow window;
+    window.resize(1280, 720);
+    window.show();
+    QAction* model = nullptr;
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->text() == QStringLiteral("&Help"))
+            for (QAction* entry : menu->menu()->actions())
+                if (entry->menu())
+                    for (QAction* doc : entry->menu()->actions())
+                        if (doc->text() == QStringLiteral("Repeated runs and the noise of real I/O"))
+                            model = doc;
+    QVERIFY(model);
+    model->trigger();
+    auto* viewer = window.findChild<DocsViewer*>();
+    QVERIFY(viewer);
+    QVERIFY(viewer->isVisible());
+    QCOMPARE(viewer->currentFile(), QStringLiteral("repeats.md"));
+    const QString text = viewer->renderedText();
+    QVERIFY2(text.startsWith(QStringLiteral("Repeated runs and the noise of real I/O")),
+             qPrintable(text.left(200)));
+    QVERIFY2(text.contains(QStringLiteral("Mann–Whitney rank test")), qPrintable(text.left(2000)));
+    QVERIFY2(!text.contains(QStringLiteral("## ")) && !text.contains(QStringLiteral("**")) &&
+                 !text.contains(QStringLiteral("|---|")),
+             qPrintable(text.left(2000)));
+    QCOMPARE(viewer->titles().size(), documentationEntries(documentationDir()).size());
+    QVERIFY(viewer->titles().contains(QStringLiteral("Architecture")));
+    bool named = false;
+    for (const QLabel* label : viewer->findChildren<QLabel*>())
+        named = named || label->text().contains(documentationDir());
+    QVERIFY(named);
+    // Opened again from the menu, the same viewer shows the other document.
+    DocsViewer::showDocument(&window, QStringLiteral("architecture.md"));
+    QCOMPARE(window.findChildren<DocsViewer*>().size(), 1);
+    QCOMPARE(viewer->currentFile(), QStringLiteral("architecture.md"));
+    QVERIFY(viewer->renderedText().startsWith(QStringLiteral("Architecture")));
+    if (const QString dir = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS"); !dir.isEmpty()) {
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+            viewer->resize(size * 0.9);
+            DocsViewer::showDocument(&window, QStringLiteral("repeats.md"));
+            QCoreApplication::processEvents();
+            viewer->grab().save(
+                QStringLiteral("%1/docs-viewer-%2x%3.png").arg(dir).arg(size.width()).arg(size.height()));
+        }
+    }
+}
+
+// B's field names what B is, whatever the comparison: another policy, A's policy with the one thing
+// changed, or nothing; with an imported trace A is the trace, not a policy.
+void TestGuiWindow::policyBNamesWhatBIs() {
+    MainWindow window;
+    window.applyStartup(cliOptions(kSmallRun));
+    RunSetupPanel* panel = window.setupPanel();
+    const auto bField = [panel] { return panel->policyBField(); };
+    const auto shownB = [&] {
+        QComboBox* b = bField();
+        return b->currentText().isEmpty() ? b->lineEdit()->placeholderText() : b->currentText();
+    };
+    panel->setComparison(Comparison::BackwardCombining);
+    QCOMPARE(shownB(), QStringLiteral("pg18 with backward combining on"));
+    QVERIFY(!bField()->isEnabled());
+    RunConfig config = panel->config();
+    config.stream.backwardCombining = true;
+    QCOMPARE(panel->setConfig(config), QString());
+    QCOMPARE(shownB(), QStringLiteral("pg18 with backward combining off"));
+    panel->setComparison(Comparison::Direction);
+    QCOMPARE(shownB(), QStringLiteral("pg18, backward"));
+    panel->setComparison(Comparison::None);
+    QCOMPARE(shownB(), QStringLiteral("none (no comparison)"));
+    panel->setComparison(Comparison::Policy);
+    QCOMPARE(shownB(), QStringLiteral("pg19"));
+    QVERIFY(bField()->isEnabled());
 }
 
 void TestGuiWindow::wheelScrollsThePanelNotItsFields() {

@@ -168,6 +168,13 @@ void TestHostileRelations::initTestCase() {
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY2(r.out.contains(QStringLiteral("20,000 TIDs")), qPrintable(r.out));
     }
+    // --pg-key without --pg-key-range scans the whole index, as --help says of the range's default.
+    const test::CliResult whole = test::runLookahead(
+        {QStringLiteral("--headless"), QStringLiteral("--pg-index"), m_cleanIndex,
+         QStringLiteral("--pg-heap"), m_cleanHeap, QStringLiteral("--pg-key"), QStringLiteral("int8")},
+        60'000);
+    QVERIFY2(whole.exitCode == 0, qPrintable(whole.out + whole.err));
+    QVERIFY2(whole.out.contains(QStringLiteral("20,000 TIDs")), qPrintable(whole.out));
 }
 
 void TestHostileRelations::init() {

@@ -9,12 +9,14 @@
 #include "experiment/verdict.h"
 #include "repeat_stats.h"
 #include "run.h"
+#include "summary_rows.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace la;
@@ -56,6 +58,7 @@ private slots:
     void separatedRunsAreFasterWithInterval();
     void fewRunsSayTheyAreFew();
     void simulatedRunsAreDeterministic();
+    void verdictAndTableNameTheSameMedians();
     void jsonKeepsEveryRepeat();
     void realRunsInterleaveAndKeepTheMedian();
 };
@@ -139,6 +142,33 @@ void TestRepeats::simulatedRunsAreDeterministic() {
     a.ioMethodUsed = b.ioMethodUsed = "sim";
     const QString text = verdict(a, b);
     QVERIFY2(text.contains(QStringLiteral("1.50× faster (simulated: deterministic)")), qPrintable(text));
+}
+
+// The waits' median over the repeats is not the median repeat's waits: the verdict and the summary
+// table both give the medians, and say so (issue 46: "165 → 40 waits" beside "168 (141–177)").
+void TestRepeats::verdictAndTableNameTheSameMedians() {
+    const auto repeated = [](const char* policy, std::vector<std::pair<double, std::uint64_t>> runs) {
+        std::vector<double> ms;
+        for (const auto& [time, waits] : runs)
+            ms.push_back(time);
+        RunSummary run = recorded(ms, policy);
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            run.repeats[i].waits = runs[i].second;
+        run.waits = run.repeats[medianRepeat(run.repeats)].waits;
+        return run;
+    };
+    const RunSummary a = repeated("pg18", {{150, 165}, {152, 141}, {149, 168}, {155, 177}, {151, 160}});
+    const RunSummary b = repeated("pg19", {{100, 40}, {99, 37}, {101, 38}, {102, 39}, {98, 41}});
+    QCOMPARE(a.waits, 160u); // the median repeat (151 ms) waited 160 times; the median is 165
+    const QString text = verdict(a, b);
+    QVERIFY2(text.contains(QStringLiteral("median waits 165 → 39")), qPrintable(text));
+    const std::vector<SummaryRow> rows = summaryRows({&a, &b});
+    const auto row = std::find_if(rows.begin(), rows.end(), [](const SummaryRow& r) {
+        return r.label == QStringLiteral("Waits (time)");
+    });
+    QVERIFY(row != rows.end());
+    QVERIFY2(row->values[0].startsWith(QStringLiteral("median 165 (141–177)")), qPrintable(row->values[0]));
+    QVERIFY2(row->values[1].startsWith(QStringLiteral("median 39 (37–41)")), qPrintable(row->values[1]));
 }
 
 void TestRepeats::jsonKeepsEveryRepeat() {

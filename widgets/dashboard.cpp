@@ -9,6 +9,7 @@
 #include "request_plot.h"
 #include "run_trace.h"
 #include "summary_panel.h"
+#include "text_fit.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -45,6 +46,10 @@ constexpr int kLiveFrameMs = 50;
 // bin a live run's events twice and every pane keeps drawing up to the newest data.
 constexpr double kLiveGrowth = 2.0;
 constexpr int kCaptionPixels = 12;
+// The verdict's lines in the window, and in an export's caption; a caption line's (the title, the
+// settings) in an export.
+constexpr int kVerdictLines = 3;
+constexpr int kCaptionLineLines = 2;
 
 // The views, top to bottom: adding a view is one entry here.
 struct ViewSpec {
@@ -53,6 +58,32 @@ struct ViewSpec {
     int stretch;         // share of the window's height
     int minimumHeight;   // below this, axes and captions no longer fit
 };
+// The views' heights in an export: each its share of `total` by weight, but none under its minimum
+// while the others have room to give (squeezed under it, a plot drew its title over its axes).
+std::vector<double> exportHeights(double total, const std::vector<double>& weights,
+                                  const std::vector<double>& minimums) {
+    std::vector<bool> pinned(weights.size(), false);
+    std::vector<double> heights(weights.size(), 0.0);
+    for (;;) {
+        double rest = total, weightSum = 0.0;
+        for (std::size_t k = 0; k < weights.size(); ++k) {
+            if (pinned[k])
+                rest -= minimums[k];
+            else
+                weightSum += weights[k];
+        }
+        std::size_t squeezed = weights.size();
+        for (std::size_t k = 0; k < weights.size(); ++k) {
+            heights[k] = pinned[k] ? minimums[k] : rest * weights[k] / weightSum;
+            if (!pinned[k] && heights[k] < minimums[k] && squeezed == weights.size())
+                squeezed = k;
+        }
+        if (squeezed == weights.size() || rest - minimums[squeezed] <= 0.0)
+            return heights;
+        pinned[squeezed] = true;
+    }
+}
+
 template <typename View> PlotView* make() {
     return new View;
 }
@@ -82,10 +113,12 @@ Dashboard::Dashboard(QWidget* parent)
     QFont verdictFont = m_verdict->font();
     verdictFont.setBold(true);
     m_verdict->setFont(verdictFont);
-    // Always there, two lines high: a verdict arriving at the end of a run does not push the plots
-    // down, and a long one wraps (it names what limited each run) rather than widening the window.
-    m_verdict->setWordWrap(true);
-    m_verdict->setFixedHeight(2 * QFontMetrics(verdictFont).lineSpacing() + 4);
+    // Always there, three lines high: a verdict arriving at the end of a run does not push the plots
+    // down, and a long one (a recording's names what limited each side and why) is broken into lines
+    // here rather than widening the window; the label draws exactly the lines fitVerdict() measured.
+    m_verdict->setWordWrap(false);
+    m_verdict->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_verdict->setFixedHeight(kVerdictLines * QFontMetrics(verdictFont).lineSpacing() + 4);
     m_verdict->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_stale->setText(tr("Settings changed since this run: press Run to update"));
     m_stale->setStyleSheet(QStringLiteral("color: #c0392b;"));
@@ -227,33 +260,25 @@ void Dashboard::resizeEvent(QResizeEvent* event) {
     fitVerdict();
 }
 
-// The verdict's two lines: a longer one is cut after a word with "…" (its tooltip has all of it),
-// never clipped in the middle of a line.
+// The verdict's three lines: a longer one is cut after a word with "…" (its tooltip has all of it),
+// never clipped.
 void Dashboard::fitVerdict() {
-    const QFontMetrics metrics(m_verdict->font());
-    const QRect bounds(0, 0, std::max(1, m_verdict->contentsRect().width()), 1 << 20);
-    const int twoLines = 2 * metrics.lineSpacing();
-    QString text = m_verdictText;
-    while (metrics.boundingRect(bounds, Qt::TextWordWrap, text).height() > twoLines) {
-        const qsizetype cut = text.lastIndexOf(QLatin1Char(' '), text.size() - 3);
-        if (cut <= 0)
-            break;
-        text = text.left(cut) + QStringLiteral(" …");
-    }
-    m_verdict->setText(text);
+    const FittedText fitted = fitLines(m_verdictText, m_verdict->font(),
+                                       std::max(1, m_verdict->contentsRect().width() - 1), kVerdictLines);
+    m_verdict->setText(fitted.lines.join(QLatin1Char('\n')));
 }
 
 void Dashboard::setStale(bool stale) {
     m_stale->setVisible(stale);
 }
 
-void Dashboard::setWaiting(std::size_t firstWaiting) {
+void Dashboard::setWaiting(std::size_t firstWaiting, bool realIo) {
+    const QString note = realIo ? tr("Waiting for A to finish: the runs take turns,\nso that their real "
+                                     "I/O never shares the device")
+                                : tr("Waiting for A to finish:\nthe runs go one after the other");
     for (PlotView* view : m_views)
         for (std::size_t run = 0; run < 2; ++run)
-            view->setWaitingNote(run, run >= firstWaiting && run > 0
-                                          ? tr("Waiting for A to finish: the runs take turns,\nso that real "
-                                               "I/O never shares the device")
-                                          : QString());
+            view->setWaitingNote(run, run >= firstWaiting && run > 0 ? note : QString());
 }
 
 bool Dashboard::stale() const {
@@ -423,33 +448,46 @@ void Dashboard::changeEvent(QEvent* event) {
         scheduleRefresh();
 }
 
-double Dashboard::paintCaption(QPainter* painter, double width, const QString& caption) const {
+std::vector<Dashboard::CaptionLine> Dashboard::captionLines(double width, const QString& caption) const {
     QFont font;
     font.setPixelSize(kCaptionPixels);
     QFont bold = font;
     bold.setBold(true);
-    QStringList lines = caption.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    std::vector<CaptionLine> lines;
+    const auto add = [&](const QString& text, bool strong, int most) {
+        for (const QString& line : fitLines(text, strong ? bold : font, width - 16.0, most).lines)
+            lines.push_back({line, strong ? bold : font, text});
+    };
+    // The first line is the title; the verdict (last) is what a reader looks for. Each is whole or
+    // ends in "…": the export's metadata has all of it.
+    const QStringList given = caption.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (qsizetype i = 0; i < given.size(); ++i)
+        add(given[i], i == 0, kCaptionLineLines);
+    // Figures that do not agree come before the verdict, as in the window.
     if (!m_reconciliationText.isEmpty())
-        lines << m_reconciliationText;
+        add(m_reconciliationText, true, kVerdictLines);
     if (!m_verdictText.isEmpty())
-        lines << m_verdictText;
+        add(m_verdictText, true, kVerdictLines);
+    return lines;
+}
+
+double Dashboard::paintCaption(QPainter* painter, double width, const QString& caption) const {
+    QFont bold;
+    bold.setPixelSize(kCaptionPixels);
+    bold.setBold(true);
+    const std::vector<CaptionLine> lines = captionLines(width, caption);
     const double lineHeight = QFontMetricsF(bold).height() + 2.0;
     if (painter) {
         const PlotTheme theme = PlotTheme::light();
         painter->setPen(theme.text);
-        for (int i = 0; i < lines.size(); ++i) {
-            // The first line is the title; the verdict (last) and figures that do not agree (before it)
-            // are what a reader looks for.
-            const int verdicts = (m_verdictText.isEmpty() ? 0 : 1) + (m_reconciliationText.isEmpty() ? 0 : 1);
-            painter->setFont(i == 0 || i >= lines.size() - verdicts ? bold : font);
-            // A line wider than the image (a long verdict) ends in "…" rather than at the edge.
-            const QString line =
-                painter->fontMetrics().elidedText(lines[i], Qt::ElideRight, static_cast<int>(width - 16.0));
-            painter->drawText(QRectF(8.0, 4.0 + lineHeight * i, width - 16.0, lineHeight),
-                              Qt::AlignLeft | Qt::AlignVCenter, line);
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            painter->setFont(lines[i].font);
+            painter->drawText(
+                QRectF(8.0, 4.0 + lineHeight * static_cast<double>(i), width - 16.0, lineHeight),
+                Qt::AlignLeft | Qt::AlignVCenter, lines[i].text);
         }
     }
-    return lines.isEmpty() ? 0.0 : lineHeight * static_cast<double>(lines.size()) + 8.0;
+    return lines.empty() ? 0.0 : lineHeight * static_cast<double>(lines.size()) + 8.0;
 }
 
 QImage Dashboard::renderImage(QSize size, double scale, const QString& caption, int plotIndex,
@@ -505,13 +543,16 @@ void Dashboard::paintExport(QPainter& painter, QSize size, const QString& captio
     const double tableHeight =
         whole ? paintSummaryTable(nullptr, {}, m_summary->headers(), m_summary->rows(), light) : 0.0;
     const double plotsHeight = size.height() - y - tableHeight;
-    double weightSum = 0.0;
-    for (int i : indices)
-        weightSum += whole ? m_exportWeights[static_cast<std::size_t>(i)] : 1.0;
+    std::vector<double> weights, minimums;
     for (int i : indices) {
+        weights.push_back(whole ? m_exportWeights[static_cast<std::size_t>(i)] : 1.0);
+        minimums.push_back(m_views[static_cast<std::size_t>(i)]->minimumHeight());
+    }
+    const std::vector<double> heights = exportHeights(plotsHeight, weights, minimums);
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+        const int i = indices[k];
         PlotView* view = m_views[static_cast<std::size_t>(i)];
-        const double weight = whole ? m_exportWeights[static_cast<std::size_t>(i)] : 1.0;
-        const int h = static_cast<int>(plotsHeight * weight / weightSum);
+        const int h = static_cast<int>(heights[k]);
         view->setTheme(light);
         std::vector<QRect> viewPanes;
         paintView(view, size.width(), h, y, &viewPanes);

@@ -4,6 +4,7 @@
 #include "x_mapping.h"
 
 #include <QElapsedTimer>
+#include <QFont>
 #include <QImage>
 #include <QPicture>
 #include <QTimer>
@@ -55,9 +56,9 @@ public:
     // The settings no longer match the runs shown: says so next to the verdict.
     void setStale(bool stale);
     // Runs from `firstWaiting` on have not started: their panes say that they wait for the one
-    // before (the runs take turns, so that real I/O never shares the device). Past the last run:
-    // none waits.
-    void setWaiting(std::size_t firstWaiting);
+    // before (the runs go one after the other; with `realIo`, so that their real I/O never shares
+    // the device). Past the last run: none waits.
+    void setWaiting(std::size_t firstWaiting, bool realIo);
     bool stale() const;
     // The traces grew.
     void dataChanged();
@@ -86,6 +87,16 @@ public:
     QPicture renderPicture(QSize size, const QString& caption, int plotIndex = -1);
     // Zooms every view to [lo, hi) as a user's zoom would (auto-ranging stops until a reset).
     void zoomTo(double lo, double hi);
+    // The caption an export `width` pixels wide prints on top: `caption`'s lines and the verdict,
+    // each broken into lines that fit, a longer one ending in "…".
+    struct CaptionLine {
+        QString text; // as drawn
+        QFont font;
+        QString whole; // the caption's line or the verdict it is (a part of)
+    };
+    std::vector<CaptionLine> captionLines(double width, const QString& caption) const;
+    // The verdict's banner: its lines as the window shows them (the whole text is its tooltip).
+    const QLabel* verdictLabel() const { return m_verdict; }
 
 signals:
     // idle() has just become true: what a test waits for before checking pixels.

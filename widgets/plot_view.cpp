@@ -4,6 +4,7 @@
 #include "model_thread.h"
 #include "qcp.h"
 #include "run_trace.h"
+#include "text_fit.h"
 
 #include <QEvent>
 #include <QMenu>
@@ -29,6 +30,8 @@ constexpr int kFontPixels = 11;
 // Binning work between two looks at the clock, and done per pane and refresh however late it is:
 // a fraction of a millisecond, even on a busy machine.
 constexpr std::uint64_t kBinChunk = 1 << 10;
+// The property of a pane's note item holding its whole text (the item shows it fitted to the pane).
+constexpr const char* kWholeNote = "wholeNote";
 
 // Decimals that write ticks `step` apart exactly in units of `unit` (0 when whole units do): a step of
 // 2.5k needs one ("12.5k", not "13k"), one of 0.25 ms two.
@@ -306,9 +309,32 @@ void PlotView::setRuns(const std::vector<const RunTrace*>& runs) {
 // What a run's pane cannot draw can change as its events arrive (a kernel capture's device reads come
 // after the run is set), so the note follows the run at every refresh.
 void PlotView::updateCannotDraw(std::size_t run) {
-    const QString why = cannotDraw(*m_runs[run]);
-    m_cannotDraw[run]->setText(why);
-    m_cannotDraw[run]->setVisible(!why.isEmpty());
+    fitNote(m_cannotDraw[run], cannotDraw(*m_runs[run]), run);
+}
+
+// A note across a pane in as many lines as its width asks and its height holds, the last ending in
+// "…" if it has to (hovering over the pane shows all of it): a narrow pane (1280×720, a small export)
+// cut it at its sides and bottom.
+void PlotView::fitNote(QCPItemText* note, const QString& whole, std::size_t run) {
+    note->setProperty(kWholeNote, whole);
+    const QRect area = m_panes[run]->rect();
+    if (area.isEmpty()) { // not laid out yet: the next frame fits it
+        note->setText(whole);
+        note->setVisible(!whole.isEmpty());
+        return;
+    }
+    const int lines = std::max(0, (area.height() - 4) / QFontMetrics(note->font()).lineSpacing());
+    const FittedText fitted = fitLines(QString(whole).replace(QLatin1Char('\n'), QLatin1Char(' ')),
+                                       note->font(), area.width() - 8.0, lines);
+    note->setText(fitted.lines.join(QLatin1Char('\n')));
+    note->setVisible(!fitted.lines.isEmpty());
+}
+
+QString PlotView::paneNote(std::size_t run) const {
+    for (const std::vector<QCPItemText*>* notes : {&m_waiting, &m_cannotDraw})
+        if (run < notes->size() && (*notes)[run] && (*notes)[run]->visible())
+            return (*notes)[run]->property(kWholeNote).toString();
+    return {};
 }
 
 void PlotView::setXMode(XAxis mode) {
@@ -435,9 +461,16 @@ bool PlotView::binned() {
 }
 
 void PlotView::publish() {
-    for (std::size_t i = 0; i < m_grids.size(); ++i) {
+    for (std::size_t i = 0; i < m_grids.size(); ++i)
         publishPane(i);
+    fitNotes();
+}
+
+void PlotView::fitNotes() {
+    for (std::size_t i = 0; i < m_grids.size(); ++i) {
         updateCannotDraw(i);
+        if (i < m_waiting.size() && m_waiting[i])
+            fitNote(m_waiting[i], m_waiting[i]->property(kWholeNote).toString(), i);
     }
 }
 
@@ -483,8 +516,10 @@ void PlotView::renderForExport(int width, int height, double scale, std::vector<
     }
     m_plot->setViewport(screenViewport);
     m_pixelScale = screenScale;
-    // What is binned is the export's until the next frame fixes the screen's grids again.
+    // What is binned is the export's until the next frame fixes the screen's grids again; the notes
+    // fit the screen's panes at once.
     prepareFrame();
+    fitNotes();
     emit needsRefresh();
 }
 
@@ -501,7 +536,9 @@ QString PlotView::tooltipAt(const QPoint& pos) const {
         QCPAxis* y = rect->axis(QCPAxis::atLeft);
         const PixelRange pixel{x->pixelToCoord(pos.x()), x->pixelToCoord(pos.x() + 1),
                                y->pixelToCoord(pos.y() + 1), y->pixelToCoord(pos.y())};
-        return tooltip(i, pixel);
+        // Where the pane has nothing to say of its data, its note (whole, however it was cut).
+        const QString text = tooltip(i, pixel);
+        return text.isEmpty() ? paneNote(i) : text;
     }
     return sideTooltip(pos);
 }
@@ -566,8 +603,7 @@ void PlotView::setWaitingNote(std::size_t run, const QString& text) {
         note->setTextAlignment(Qt::AlignCenter);
         note->setColor(m_theme.text);
     }
-    note->setText(text);
-    note->setVisible(!text.isEmpty());
+    fitNote(note, text, run);
     emit needsRefresh();
 }
 

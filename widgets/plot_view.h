@@ -69,6 +69,8 @@ public:
     void setRuns(const std::vector<const RunTrace*>& runs);
     // A note across run `run`'s pane while it has not started (empty: none), e.g. B waiting for A.
     void setWaitingNote(std::size_t run, const QString& text);
+    // The note across pane `run` (why it cannot draw its run, or that it waits), whole; empty if none.
+    QString paneNote(std::size_t run) const;
     void setXMode(XAxis mode);
     XAxis xMode() const { return m_xMode; }
     // Programmatic range change: no xRangeChangedByUser.
@@ -184,6 +186,8 @@ private:
     void showContextMenu(const QPoint& pos);
     void applyBaseTheme();
     void updateCannotDraw(std::size_t run);
+    void fitNote(QCPItemText* note, const QString& whole, std::size_t run);
+    void fitNotes();
     void applyXTicker(QCPAxis* x) const;
     void updateTitle();
 

@@ -20,11 +20,14 @@ template <typename Raster> void RasterPlot<Raster>::createPane(std::size_t run) 
     p.map = addColorMap(rect, m_scale);
     rect->axis(QCPAxis::atLeft)->setLabel(tr("block"));
     useCompactTicks(rect->axis(QCPAxis::atLeft));
+    p.binning = addBinningLine(plot(), rect);
 }
 
 template <typename Raster> void RasterPlot<Raster>::destroyPanes() {
-    for (const Pane& p : m_panes)
+    for (const Pane& p : m_panes) {
         plot()->removePlottable(p.map);
+        plot()->removeItem(p.binning);
+    }
     m_panes.clear();
 }
 
@@ -47,8 +50,15 @@ template <typename Raster> bool RasterPlot<Raster>::binPane(std::size_t run, std
 template <typename Raster> void RasterPlot<Raster>::publishPane(std::size_t run) {
     Pane& p = m_panes[run];
     pane(run)->axis(QCPAxis::atLeft)->setRange(m_yLo, m_yHi);
-    if (!p.raster.takeChanged())
+    // A redraw for a new x range (a zoom, Reset zoom) of a long run takes a while: the image of the
+    // last range stays, drawn where it belongs on the new axes (the map keeps its own range), and a
+    // thin line across the top of the pane shows how far the new one is, until it is complete. A
+    // live run draws as it bins.
+    const bool holding = p.shown && !live() && p.raster.redrawing();
+    showBinning(p.binning, holding ? p.raster.progress() : -1.0);
+    if (holding || !p.raster.takeChanged())
         return;
+    p.shown = true;
     shapeColorMap(p.map, p.raster.key());
     const Grid<Cell>& cells = p.raster.cells();
     QCPColorMapData* data = p.map->data();
@@ -59,7 +69,13 @@ template <typename Raster> void RasterPlot<Raster>::publishPane(std::size_t run)
     }
 }
 
+template <typename Raster> bool RasterPlot<Raster>::binningShown(std::size_t run) const {
+    return run < m_panes.size() && m_panes[run].binning->visible();
+}
+
 template <typename Raster> void RasterPlot<Raster>::applyTheme() {
+    for (const Pane& p : m_panes)
+        p.binning->setPen(QPen(theme().text, 2.0));
     m_scale->axis()->setTickLabelColor(theme().text);
     m_scale->axis()->setLabelColor(theme().text);
     m_scale->axis()->setBasePen(QPen(theme().axis));

@@ -13,6 +13,7 @@
 
 class QCPColorMap;
 class QCPColorScale;
+class QCPItemLine;
 
 namespace la {
 
@@ -24,6 +25,10 @@ struct Extent;
 template <typename Raster> class RasterPlot : public PlotView {
 public:
     using Cell = std::remove_cvref_t<decltype(std::declval<const Raster&>().cells().at(0, 0))>;
+
+    // Whether pane `run` shows that it is still binning (its thin progress line), its last image
+    // standing in meanwhile.
+    bool binningShown(std::size_t run) const;
 
 protected:
     // `yNoun` names the y axis in the title; `scaleLabel` the colour scale.
@@ -60,6 +65,8 @@ private:
     struct Pane {
         QCPColorMap* map = nullptr;
         Raster raster;
+        QCPItemLine* binning = nullptr; // the progress of a redraw, across the top of the pane
+        bool shown = false;             // the map holds an image (of the last key, while redrawing)
     };
     RasterKey keyFor(std::size_t run) const;
 

@@ -3,6 +3,7 @@
 
 #include "plot_view.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 
@@ -58,6 +59,26 @@ QCPColorMap* addColorMap(QCPAxisRect* rect, QCPColorScale* scale) {
     map->setTightBoundary(false);
     map->setColorScale(scale);
     return map;
+}
+
+QCPItemLine* addBinningLine(QCustomPlot* plot, QCPAxisRect* rect) {
+    auto* line = new QCPItemLine(plot);
+    for (QCPItemPosition* end : {line->start, line->end}) {
+        end->setType(QCPItemPosition::ptAxisRectRatio);
+        end->setAxisRect(rect);
+    }
+    line->setClipAxisRect(rect);
+    line->setVisible(false);
+    return line;
+}
+
+void showBinning(QCPItemLine* line, double fraction) {
+    line->setVisible(fraction >= 0.0);
+    if (fraction < 0.0)
+        return;
+    // Inside the top edge, at least a few pixels long so that it is seen from the start.
+    line->start->setCoords(0.0, 0.004);
+    line->end->setCoords(std::clamp(fraction, 0.02, 1.0), 0.004);
 }
 
 } // namespace la

@@ -21,6 +21,11 @@ void shapeColorMap(QCPColorMap* map, const RasterKey& key);
 // gradient, and follows them from then on.
 QCPColorMap* addColorMap(QCPAxisRect* rect, QCPColorScale* scale);
 
+// A thin line across the top of a pane that shows how far a redraw is: hidden until showBinning()
+// gives it a fraction (0..1); a negative one hides it.
+QCPItemLine* addBinningLine(QCustomPlot* plot, QCPAxisRect* rect);
+void showBinning(QCPItemLine* line, double fraction);
+
 // A colour scale for the side column, lined up with the panes' fixed margins.
 QCPColorScale* addSideColorScale(QCustomPlot* plot, QCPLayoutGrid* side, const QString& label);
 

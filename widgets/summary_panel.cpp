@@ -7,6 +7,7 @@
 #include <QFontMetricsF>
 #include <QHeaderView>
 #include <QPainter>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -47,6 +48,8 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(true);
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this,
+            [this](int column) { fitHeader(column); });
     refresh();
 }
 
@@ -106,7 +109,26 @@ void SummaryPanel::refresh() {
     for (int c = 0; c < m_table->columnCount(); ++c)
         columns->setSectionResizeMode(c, c % groupColumns == 0 ? QHeaderView::ResizeToContents
                                                                : QHeaderView::Stretch);
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        fitHeader(c);
     fitHeight();
+}
+
+// A run's label wider than its column ends in "…", the whole label its tooltip (the header would
+// cut it at both ends otherwise, centred in its section).
+void SummaryPanel::fitHeader(int column) {
+    QTableWidgetItem* item = m_table->horizontalHeaderItem(column);
+    if (!item)
+        return;
+    const QStringList whole = headers();
+    const QString text = whole.value(column % static_cast<int>(whole.size()));
+    const QHeaderView* header = m_table->horizontalHeader();
+    const int margin = 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) + 2;
+    const QString shown = header->fontMetrics().elidedText(text, Qt::ElideRight,
+                                                           std::max(0, header->sectionSize(column) - margin));
+    if (item->text() != shown)
+        item->setText(shown);
+    item->setToolTip(shown == text ? QString() : text);
 }
 
 void SummaryPanel::setLive(bool live) {
@@ -145,51 +167,95 @@ void SummaryPanel::fitHeight() {
     m_table->setFixedHeight(height);
 }
 
-double paintSummaryTable(QPainter* painter, const QRectF& area, const QStringList& headers,
-                         const std::vector<SummaryRow>& rows, const PlotTheme& theme) {
+namespace {
+
+QFont exportFont(bool bold) {
     QFont font;
     font.setPixelSize(kExportFontPixels);
-    QFont bold = font;
-    bold.setBold(true);
-    const QFontMetricsF metrics(bold);
-    const double rowHeight = metrics.height() + kRowPadding;
-    const double height = rowHeight * static_cast<double>(rows.size() + 1) + kRowPadding;
-    if (!painter)
-        return height;
+    font.setBold(bold);
+    return font;
+}
 
-    // Label column as wide as its longest label; the value columns share the rest.
+double exportRowHeight() {
+    return QFontMetricsF(exportFont(true)).height() + kRowPadding;
+}
+
+// The exported table's halves side by side, and the rows in each.
+constexpr std::size_t kTableGroups = 2;
+std::size_t exportTableRows(std::size_t rows) {
+    return std::max<std::size_t>(1, (rows + kTableGroups - 1) / kTableGroups);
+}
+
+} // namespace
+
+std::vector<TableCell> layoutSummaryTable(const QRectF& area, const QStringList& headers,
+                                          const std::vector<SummaryRow>& rows) {
+    const QFontMetricsF metrics(exportFont(true));
+    const double rowHeight = exportRowHeight();
+    // As in the window, the rows in two halves side by side: half as tall, so that a 1280×720 export
+    // leaves the plots their room. In each half the label column is as wide as the longest label,
+    // the value columns share the rest.
+    const std::size_t groupRows = exportTableRows(rows.size());
+    const double groupWidth = area.width() / kTableGroups;
     double labelWidth = metrics.horizontalAdvance(headers.value(0));
     for (const SummaryRow& row : rows)
         labelWidth = std::max(labelWidth, metrics.horizontalAdvance(row.label));
     labelWidth += 16.0;
     const int valueColumns = std::max<int>(1, static_cast<int>(headers.size()) - 1);
-    const double valueWidth = (area.width() - labelWidth) / valueColumns;
-    const auto cellRect = [&](int column, std::size_t row) {
-        const double x = column == 0 ? area.left() : area.left() + labelWidth + valueWidth * (column - 1);
+    const double valueWidth = (groupWidth - labelWidth) / valueColumns;
+    const auto cellRect = [&](std::size_t group, int column, std::size_t row) {
+        const double left = area.left() + groupWidth * static_cast<double>(group);
+        const double x = column == 0 ? left : left + labelWidth + valueWidth * (column - 1);
         const double w = column == 0 ? labelWidth : valueWidth;
         return QRectF(x + 4.0, area.top() + rowHeight * static_cast<double>(row), w - 8.0, rowHeight);
     };
-    painter->save();
-    painter->setPen(theme.text);
-    painter->setFont(bold);
-    for (int c = 0; c < headers.size(); ++c)
-        painter->drawText(cellRect(c, 0), Qt::AlignLeft | Qt::AlignVCenter, headers[c]);
+    // One line per cell: a longer text ends in "…" instead of running into its neighbours (the
+    // export's metadata has every text whole).
+    std::vector<TableCell> cells;
+    const auto add = [&](std::size_t group, int column, std::size_t row, const QString& text, bool bold) {
+        const QRectF rect = cellRect(group, column, row);
+        const QString line = QString(text).replace(QLatin1Char('\n'), QStringLiteral("; "));
+        cells.push_back({rect, QFontMetricsF(exportFont(bold)).elidedText(line, Qt::ElideRight, rect.width()),
+                         text, exportFont(bold)});
+    };
+    for (std::size_t group = 0; group * groupRows < rows.size() || group == 0; ++group)
+        for (int c = 0; c < headers.size(); ++c)
+            add(group, c, 0, headers[c], true);
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        if (r % 2 == 0)
-            painter->fillRect(QRectF(area.left(), area.top() + rowHeight * static_cast<double>(r + 1),
-                                     area.width(), rowHeight),
-                              theme.grid);
-        painter->setFont(bold);
-        painter->drawText(cellRect(0, r + 1), Qt::AlignLeft | Qt::AlignVCenter, rows[r].label);
-        painter->setFont(font);
-        for (std::size_t c = 0; c < rows[r].values.size(); ++c) {
-            // One line per cell: a longer value ends in "…" instead of running into its neighbours.
-            const QRectF cell = cellRect(static_cast<int>(c + 1), r + 1);
-            const QString value = painter->fontMetrics().elidedText(
-                QString(rows[r].values[c]).replace(QLatin1Char('\n'), QStringLiteral("; ")), Qt::ElideRight,
-                static_cast<int>(cell.width()));
-            painter->drawText(cell, Qt::AlignLeft | Qt::AlignVCenter, value);
-        }
+        const std::size_t group = r / groupRows, row = r % groupRows + 1;
+        add(group, 0, row, rows[r].label, true);
+        for (std::size_t c = 0; c < rows[r].values.size(); ++c)
+            add(group, static_cast<int>(c + 1), row, rows[r].values[c], false);
+    }
+    return cells;
+}
+
+QString summaryTableText(const QStringList& headers, const std::vector<SummaryRow>& rows) {
+    QStringList lines{headers.mid(1).join(QStringLiteral(" | "))};
+    for (const SummaryRow& row : rows)
+        lines << row.label + QStringLiteral(": ") +
+                     QStringList(row.values.begin(), row.values.end())
+                         .join(QStringLiteral(" | "))
+                         .replace(QLatin1Char('\n'), QStringLiteral("; "));
+    return lines.join(QLatin1Char('\n'));
+}
+
+double paintSummaryTable(QPainter* painter, const QRectF& area, const QStringList& headers,
+                         const std::vector<SummaryRow>& rows, const PlotTheme& theme) {
+    const double rowHeight = exportRowHeight();
+    const std::size_t groupRows = exportTableRows(rows.size());
+    const double height = rowHeight * static_cast<double>(groupRows + 1) + kRowPadding;
+    if (!painter)
+        return height;
+    painter->save();
+    for (std::size_t r = 0; r < groupRows; r += 2)
+        painter->fillRect(
+            QRectF(area.left(), area.top() + rowHeight * static_cast<double>(r + 1), area.width(), rowHeight),
+            theme.grid);
+    painter->setPen(theme.text);
+    for (const TableCell& cell : layoutSummaryTable(area, headers, rows)) {
+        painter->setFont(cell.font);
+        painter->drawText(cell.rect, Qt::AlignLeft | Qt::AlignVCenter, cell.shown);
     }
     painter->restore();
     return height;

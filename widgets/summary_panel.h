@@ -4,13 +4,14 @@
 #include "plot_theme.h"
 #include "summary_rows.h"
 
+#include <QFont>
+#include <QRectF>
 #include <QStringList>
 #include <QWidget>
 
 #include <vector>
 
 class QPainter;
-class QRectF;
 class QTableWidget;
 
 namespace la {
@@ -34,6 +35,7 @@ public:
     QStringList headers() const;
     std::vector<SummaryRow> rows() const;
     const RepeatStrip* repeatStrip() const { return m_strip; }
+    const QTableWidget* table() const { return m_table; }
 
 protected:
     // Long values (the EXPLAIN rows) wrap at the columns' new width, and the table grows to fit.
@@ -41,12 +43,28 @@ protected:
 
 private:
     void fitHeight();
+    void fitHeader(int column);
     void showStripIfDone();
     QTableWidget* m_table;
     RepeatStrip* m_strip;
     std::vector<const RunTrace*> m_runs;
     bool m_live = false;
 };
+
+// A cell of the exported table: where it is, the text drawn (one line, ending in "…" where the
+// whole does not fit) and the whole text.
+struct TableCell {
+    QRectF rect;
+    QString shown;
+    QString whole;
+    QFont font;
+};
+// The exported table's cells in `area`: the headers, then each row's label and values.
+std::vector<TableCell> layoutSummaryTable(const QRectF& area, const QStringList& headers,
+                                          const std::vector<SummaryRow>& rows);
+
+// The table as lines of text, every value whole: "Run time: 412 ms | 240 ms" (an export's metadata).
+QString summaryTableText(const QStringList& headers, const std::vector<SummaryRow>& rows);
 
 // Paints the same table for the PNG export; returns the height it needs for `rows` when `painter` is
 // null (measuring pass).

@@ -475,13 +475,29 @@ QString describeServerExplain(const QJsonObject& explain) {
     const QString relation = explain.value(QStringLiteral("relation")).toString();
     const QString on = relation.isEmpty() ? QString() : QStringLiteral(" on ") + relation;
     const QString shown = QString::fromStdString(excerpt(QString(node + on).toStdString()));
-    QString lines =
-        QStringLiteral("  PostgreSQL's EXPLAIN (%1%2): Buffers shared hit=%3 read=%4, I/O Timings shared "
-                       "read=%5 ms, Execution Time %6 ms\n")
-            .arg(shown,
-                 explain.value(QStringLiteral("backward")).toBool() ? QStringLiteral(", backward")
-                                                                    : QString(),
-                 text("shared_hit"), text("shared_read"), text("shared_read_ms"), text("execution_ms"));
+    const auto has = [&](const char* key) { return explain.value(QLatin1String(key)).isDouble(); };
+    // What the server measured; what it did not is left out, and why said once.
+    QStringList figures;
+    QString unmeasured;
+    if (has("shared_hit") || has("shared_read"))
+        // Text output leaves a zero out: "shared hit=5" read nothing.
+        figures << QStringLiteral("Buffers shared hit=%1 read=%2")
+                       .arg(has("shared_hit") ? text("shared_hit") : QStringLiteral("0"),
+                            has("shared_read") ? text("shared_read") : QStringLiteral("0"));
+    else
+        unmeasured = QStringLiteral("no Buffers: it ran without BUFFERS");
+    if (has("shared_read_ms"))
+        figures << QStringLiteral("I/O Timings shared read=%1 ms").arg(text("shared_read_ms"));
+    else if (explain.value(QStringLiteral("shared_read")).toDouble() > 0)
+        unmeasured = QStringLiteral("no I/O Timings: the server's track_io_timing was off");
+    if (has("execution_ms"))
+        figures << QStringLiteral("Execution Time %1 ms").arg(text("execution_ms"));
+    QString lines = QStringLiteral("  PostgreSQL's EXPLAIN (%1%2): %3%4\n")
+                        .arg(shown,
+                             explain.value(QStringLiteral("backward")).toBool() ? QStringLiteral(", backward")
+                                                                                : QString(),
+                             figures.join(QStringLiteral(", ")),
+                             unmeasured.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unmeasured));
     if (explain.value(QStringLiteral("prefetch_avg")).isDouble())
         lines += QStringLiteral("  PostgreSQL's Prefetch: avg=%1 max=%2 capacity=%3\n")
                      .arg(text("prefetch_avg"), text("prefetch_max"), text("prefetch_capacity"));

@@ -246,4 +246,14 @@ OpenedSession openSession(const std::string& path) {
     return session;
 }
 
+QByteArray recordedExplain(const QJsonObject& recorded) {
+    const QJsonObject plans = recorded.value(QStringLiteral("plan")).toObject();
+    const QJsonValue plan = plans.contains(QStringLiteral("untraced"))
+                                ? plans.value(QStringLiteral("untraced"))
+                                : plans.value(QStringLiteral("traced"));
+    if (plan.isArray())
+        return QJsonDocument(plan.toArray()).toJson(QJsonDocument::Compact);
+    return plan.toString().toUtf8();
+}
+
 } // namespace la

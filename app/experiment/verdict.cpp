@@ -3,6 +3,7 @@
 
 #include "experiment/import_summary.h"
 #include "experiment/reconciliation.h"
+#include "figure_text.h"
 #include "registry.h"
 #include "repeat_stats.h"
 #include "run_options.h"
@@ -75,16 +76,19 @@ struct Difference {
 
 // The two largest differences, largest first, leaving out those too small to matter.
 std::vector<Difference> largestDifferences(const RunSummary& a, const RunSummary& b) {
-    // Waits vary with real I/O's timing: named only beyond their noise, as their medians.
+    // Waits vary with real I/O's timing: named only beyond their noise, and for repeated runs as
+    // their medians, the figure the summary table shows too.
     const bool waitsDiffer = beyondNoise(summaryFieldNamed("waits"), a, b);
-    const auto waits = [](const RunSummary& run) {
-        return spreadOf(repeatFigures(summaryFieldNamed("waits"), run)).median;
+    const bool repeated = a.repeats.size() > 1 || b.repeats.size() > 1;
+    const auto waits = [](const RunSummary& run) { return medianFigure(run, "waits"); };
+    const auto waitsText = [](const RunSummary& run) {
+        return run.repeats.size() > 1 ? medianText(run, "waits") : count(run.waits);
     };
     const Difference candidates[] = {
         {QStringLiteral("%1 → %2 reads").arg(count(a.ios), count(b.ios)),
          factorOf(static_cast<double>(a.ios), static_cast<double>(b.ios))},
-        {QStringLiteral("%1 → %2 waits")
-             .arg(count(static_cast<std::uint64_t>(waits(a))), count(static_cast<std::uint64_t>(waits(b)))),
+        {repeated ? QStringLiteral("median waits %1 → %2").arg(waitsText(a), waitsText(b))
+                  : QStringLiteral("%1 → %2 waits").arg(waitsText(a), waitsText(b)),
          waitsDiffer ? factorOf(waits(a), waits(b)) : 1.0},
         {QStringLiteral("collapses %1 → %2").arg(a.collapseIntervals.size()).arg(b.collapseIntervals.size()),
          factorOf(static_cast<double>(a.collapseIntervals.size()),
@@ -170,10 +174,10 @@ QString whyTimeIsNotCompared(const RunVariant& model) {
 }
 
 // The share of its time a run waited for I/O.
+// A repeated run's share is of its medians, as the summary table shows them.
 double waitedShare(const RunSummary& run) {
-    return run.runtimeNs > 0
-               ? std::clamp(static_cast<double>(run.waitNs) / static_cast<double>(run.runtimeNs), 0.0, 1.0)
-               : 0.0;
+    const double runtime = medianFigure(run, "runtime_ns");
+    return runtime > 0 ? std::clamp(medianFigure(run, "wait_ns") / runtime, 0.0, 1.0) : 0.0;
 }
 
 // What limited the observed run, from its trace's waits: unknown where the trace has none.

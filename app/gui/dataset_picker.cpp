@@ -51,6 +51,9 @@ DatasetPicker::DatasetPicker(QWidget* parent)
       m_clearFile(clearButton(this)), m_clearBlockList(clearButton(this)) {
     fillCatalog();
     m_description->setWordWrap(true);
+    // It wraps at the panel's width and never widens it: a long description (in a user's words,
+    // with the query) would push the plots aside.
+    m_description->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_description->setForegroundRole(QPalette::PlaceholderText);
     m_parameter->setRange(1, 1 << 20);
     m_parameter->setValue(16);

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/help_menu.h"
 
+#include "gui/docs_viewer.h"
+
 #include <QAction>
-#include <QDesktopServices>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
-#include <QUrl>
 
 #include <algorithm>
 
@@ -22,7 +22,7 @@ QString titleOf(const QString& path) {
     if (file.open(QIODevice::ReadOnly))
         for (int line = 0; line < 5 && !file.atEnd(); ++line)
             if (const QString text = QString::fromUtf8(file.readLine(4096)).trimmed(); text.startsWith(u"# "))
-                return text.mid(2);
+                return text.mid(2).remove(QLatin1Char('`')); // a title, not Markdown
     return QFileInfo(path).completeBaseName();
 }
 
@@ -64,24 +64,27 @@ void addHelpEntries(QMenu* help, QWidget* window) {
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     });
+    // The documents open in the program's own viewer: a desktop without a Markdown viewer (or none
+    // at all) still shows them.
     QMenu* docs = help->addMenu(QObject::tr("&Documentation"));
     const QString dir = documentationDir();
-    if (dir.isEmpty()) {
-        docs->addAction(QObject::tr("(not installed)"))->setEnabled(false);
-        return;
+    for (const QString& entry : documentationEntries(dir)) {
+        const QString file = entry.section(QLatin1Char('\t'), 1);
+        docs->addAction(entry.section(QLatin1Char('\t'), 0, 0),
+                        [window, file] { DocsViewer::showDocument(window, file); });
     }
+    if (dir.isEmpty())
+        docs->addAction(QObject::tr("Where is it?"), [window] { DocsViewer::showDocument(window); });
+}
+
+QStringList documentationEntries(const QString& dir) {
     QStringList entries;
+    if (dir.isEmpty())
+        return entries;
     for (const QString& name : QDir(dir).entryList({QStringLiteral("*.md")}, QDir::Files))
         entries << titleOf(dir + QLatin1Char('/') + name) + QLatin1Char('\t') + name;
     std::sort(entries.begin(), entries.end());
-    for (const QString& entry : entries) {
-        const QString path = dir + QLatin1Char('/') + entry.section(QLatin1Char('\t'), 1);
-        docs->addAction(entry.section(QLatin1Char('\t'), 0, 0),
-                        [path] { QDesktopServices::openUrl(QUrl::fromLocalFile(path)); });
-    }
-    docs->addSeparator();
-    docs->addAction(QObject::tr("Open the folder"),
-                    [dir] { QDesktopServices::openUrl(QUrl::fromLocalFile(dir)); });
+    return entries;
 }
 
 } // namespace la

@@ -10,7 +10,8 @@ class QWidget;
 namespace la {
 
 // Help's entries besides About: the keyboard shortcuts and the documentation that ships with the
-// program (docs/*.md, installed in its doc directory), each opened in the desktop's viewer.
+// program (docs/*.md, installed in its doc directory), each opened in the program's own viewer
+// (docs_viewer.h).
 void addHelpEntries(QMenu* help, QWidget* window);
 
 // "Run\tCtrl+R" for every action of `window` that has a shortcut, and the mouse's gestures on the
@@ -20,5 +21,8 @@ QStringList shortcutLines(const QWidget* window);
 // The folder of the documentation: the installed one, else the source tree's (a build run in
 // place); empty if neither is there.
 QString documentationDir();
+// Its documents, "Title\tfile.md" each (the title is the first "# " line), sorted by title; none
+// for an empty `dir`.
+QStringList documentationEntries(const QString& dir);
 
 } // namespace la

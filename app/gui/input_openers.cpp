@@ -258,6 +258,8 @@ void InputOpeners::openPgScan(const RunConfig& config, bool chosen) {
 // Said in the index dialog if it is waiting for this answer (what was typed is still there to
 // correct), else in an error dialog.
 void InputOpeners::pgScanRefused(const QString& error) {
+    // The status bar said it was reading the index: it now says how that ended.
+    m_dialogs.showStatus(tr("Cannot scan this index: %1").arg(statusLine(windowWording(error))), 30000);
     if (m_pgDialog && m_pgDialog->isVisible())
         m_pgDialog->checked(error);
     else

@@ -262,7 +262,7 @@ void MainWindow::connectController() {
                               static_cast<double>(m_repeatStep) / m_repeatSteps);
         // A and B take turns repeat by repeat: neither pane waits for the other to finish.
         m_firstWaiting = std::numeric_limits<std::size_t>::max();
-        m_dashboard->setWaiting(m_firstWaiting);
+        m_dashboard->setWaiting(m_firstWaiting, runsTakeTurnsOnDevice());
     });
     connect(c, &RunController::runStarted, this, [this](int run, int runs) {
         m_repeatStep = -1;
@@ -272,7 +272,7 @@ void MainWindow::connectController() {
         m_panel->showProgress(tr("Run %1/%2 starting…").arg(run + 1).arg(runs),
                               static_cast<double>(run) / runs);
         m_firstWaiting = static_cast<std::size_t>(run) + 1;
-        m_dashboard->setWaiting(m_firstWaiting);
+        m_dashboard->setWaiting(m_firstWaiting, runsTakeTurnsOnDevice());
     });
     connect(c, &RunController::dataArrived, m_dashboard, &Dashboard::dataChanged);
     connect(c, &RunController::progressChanged, this, &MainWindow::onProgress);
@@ -500,7 +500,7 @@ void MainWindow::onTracesChanged() {
     // Live first: the summary keeps the height it has, rather than fitting the new runs' empty rows.
     m_dashboard->setLive(true);
     m_dashboard->setRuns(m_controller.traces());
-    m_dashboard->setWaiting(m_firstWaiting);
+    m_dashboard->setWaiting(m_firstWaiting, runsTakeTurnsOnDevice());
     showNotes(m_controller.experiment());
 }
 
@@ -539,7 +539,7 @@ void MainWindow::onProgress(int run, int runs, quint64 done, quint64 total) {
 
 void MainWindow::onFinished(bool cancelled) {
     m_firstWaiting = std::numeric_limits<std::size_t>::max();
-    m_dashboard->setWaiting(m_firstWaiting);
+    m_dashboard->setWaiting(m_firstWaiting, runsTakeTurnsOnDevice());
     m_panel->setRunning(false);
     refreshCacheView();
     m_runAction->setEnabled(true);
@@ -570,9 +570,26 @@ void MainWindow::onFinished(bool cancelled) {
     // The verdict is above the plots in full; here it ends in "…" rather than at the window's edge.
     const QString verdict =
         m_dashboard->reconciliation().isEmpty() ? m_dashboard->verdict() : m_dashboard->reconciliation();
-    const QString status = verdict.isEmpty() ? outcome : outcome + QStringLiteral(" — ") + verdict;
-    statusBar()->showMessage(statusBar()->fontMetrics().elidedText(status, Qt::ElideRight,
+    m_finishedStatus = verdict.isEmpty() ? outcome : outcome + QStringLiteral(" — ") + verdict;
+    showFinishedStatus();
+}
+
+// Fitted to the status bar's width again when the window is resized, while it is the message shown.
+void MainWindow::showFinishedStatus() {
+    statusBar()->showMessage(statusBar()->fontMetrics().elidedText(m_finishedStatus, Qt::ElideRight,
                                                                    std::max(100, statusBar()->width() - 24)));
+    m_shownStatus = statusBar()->currentMessage();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    if (!m_shownStatus.isEmpty() && statusBar()->currentMessage() == m_shownStatus)
+        showFinishedStatus();
+}
+
+bool MainWindow::runsTakeTurnsOnDevice() const {
+    const std::vector<RunVariant>& runs = m_controller.runningExperiment().runs;
+    return runs.size() > 1 && std::all_of(runs.begin(), runs.end(), timesRealIo);
 }
 
 QString MainWindow::caption() const {

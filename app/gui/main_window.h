@@ -58,6 +58,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     QString setStartupConfig(const CliOptions& options);
@@ -77,11 +78,14 @@ private:
     // the status bar; `summaries` add the reconciliation of figures that agree, as a first note.
     void showNotes(const Experiment& experiment, const std::vector<RunSummary>& summaries = {});
     void refreshCacheView();
+    // Whether the running experiment's runs all do real I/O: they then take turns on the device.
+    bool runsTakeTurnsOnDevice() const;
     void onStarted();
     void onTracesChanged();
     void onFailed(const QString& message);
     void onProgress(int run, int runs, quint64 done, quint64 total);
     void onFinished(bool cancelled);
+    void showFinishedStatus();
     void saveSettings() const;
     void restoreSettings();
 
@@ -111,6 +115,8 @@ private:
     SweepWindow* m_sweepWindow = nullptr;
     bool m_startShown = false; // the running experiment has replaced the one on screen
     QString m_failure;         // why the running experiment failed, if it did
+    QString m_finishedStatus;  // how the last run ended, with its verdict, whole
+    QString m_shownStatus;     // the same as the status bar shows it
 };
 
 } // namespace la

@@ -11,12 +11,16 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 
 namespace la {
 
 namespace {
+
+// The error's lines in view; a longer one scrolls.
+constexpr int kErrorLines = 5;
 
 // The fields, in the order a user fills them; files and directories get a Browse button.
 const char* const kFields[][2] = {
@@ -82,9 +86,14 @@ PgIndexDialog::PgIndexDialog(const RunConfig& current, QWidget* parent)
     }
     if (!current.pg.active())
         showTyped(lastPgDataDir(QSettings()));
-    m_error = new QLabel(this);
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_error = new QPlainTextEdit(this);
+    m_error->setReadOnly(true);
+    m_error->setFrameShape(QFrame::NoFrame);
+    m_error->viewport()->setAutoFillBackground(false);
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b; background: transparent;"));
+    m_error->setFixedHeight(kErrorLines * m_error->fontMetrics().lineSpacing() +
+                            2 * static_cast<int>(m_error->document()->documentMargin()) + 2);
+    m_error->setVisible(false);
     form->addRow(m_error);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
     form->addRow(m_buttons);
@@ -110,11 +119,11 @@ void PgIndexDialog::submit() {
         const RunConfig config = apply(m_current);
         if (!config.pg.active())
             throw InputError("give the index file and the table file");
-        m_error->setText(tr("Reading the index…"));
+        say(tr("Reading the index…"));
         m_buttons->button(QDialogButtonBox::Open)->setEnabled(false);
         emit chosen(config);
     } catch (const InputError& refused) {
-        m_error->setText(windowWording(QString::fromUtf8(refused.what())));
+        say(windowWording(QString::fromUtf8(refused.what())));
     }
 }
 
@@ -123,12 +132,17 @@ void PgIndexDialog::checked(const QString& error) {
         accept();
         return;
     }
-    m_error->setText(windowWording(error));
+    say(windowWording(error));
     m_buttons->button(QDialogButtonBox::Open)->setEnabled(true);
 }
 
 QString PgIndexDialog::error() const {
-    return m_error->text();
+    return m_error->toPlainText();
+}
+
+void PgIndexDialog::say(const QString& text) {
+    m_error->setPlainText(text);
+    m_error->setVisible(!text.isEmpty());
 }
 
 OptionEditor* PgIndexDialog::editor(std::string_view name) const {

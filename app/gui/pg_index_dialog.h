@@ -9,7 +9,7 @@
 #include <vector>
 
 class QDialogButtonBox;
-class QLabel;
+class QPlainTextEdit;
 
 namespace la {
 
@@ -38,13 +38,16 @@ signals:
 
 private:
     void submit();
+    // The error (or the reading under way) under the fields, in a few lines that scroll: a long one
+    // never grows the dialog past the screen, which pushed its header out of view.
+    void say(const QString& text);
     void showTyped(const QString& dataDir);
     void keepTyped() const;
     OptionEditor* editor(std::string_view name) const;
 
     std::vector<std::unique_ptr<OptionEditor>> m_editors;
     RunConfig m_current;
-    QLabel* m_error = nullptr;
+    QPlainTextEdit* m_error = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
 };
 

@@ -6,6 +6,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -14,6 +15,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
 namespace la {
@@ -21,6 +23,27 @@ namespace la {
 namespace {
 
 const QString kServerOwn = QStringLiteral("the server's own");
+
+// An error as rich text: PostgreSQL's "LINE n: …" and the line under it with a caret at the error's
+// column are set in a fixed-pitch font, so that the caret stands under the character it points at.
+// Everything else wraps as plain text.
+QString errorHtml(const QString& message) {
+    const QStringList lines = message.split(QLatin1Char('\n'));
+    const QString fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont).family().toHtmlEscaped();
+    QStringList parts;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const bool context = lines[i].startsWith(QLatin1String("LINE ")) && i + 1 < lines.size() &&
+                             lines[i + 1].trimmed() == QLatin1String("^");
+        if (!context) {
+            parts << lines[i].toHtmlEscaped();
+            continue;
+        }
+        parts << QStringLiteral("<pre style=\"font-family: '%1'; margin: 0\">%2\n%3</pre>")
+                     .arg(fixed, lines[i].toHtmlEscaped(), lines[i + 1].toHtmlEscaped());
+        ++i;
+    }
+    return parts.join(QStringLiteral("<br>"));
+}
 
 } // namespace
 
@@ -67,6 +90,8 @@ RecordDialog::RecordDialog(QString workDirectory, QWidget* parent)
                       "untraced (PostgreSQL's own figures). Tracing needs root or the server's OS user."),
                    this);
     m_step->setWordWrap(true);
+    m_step->setTextFormat(Qt::PlainText);
+    m_step->setObjectName(QStringLiteral("status"));
     m_notes = new QLabel(this);
     m_notes->setWordWrap(true);
     m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -90,12 +115,15 @@ RecordDialog::RecordDialog(QString workDirectory, QWidget* parent)
 RecordDialog::~RecordDialog() = default;
 
 QString RecordDialog::status() const {
-    return m_step->text();
+    return m_step->textFormat() == Qt::RichText
+               ? QTextDocumentFragment::fromHtml(m_step->text()).toPlainText()
+               : m_step->text();
 }
 
-void RecordDialog::setStatus(const QString& status) {
-    if (status == m_step->text())
+void RecordDialog::setStatus(const QString& status, Qt::TextFormat format) {
+    if (status == m_step->text() && format == m_step->textFormat())
         return;
+    m_step->setTextFormat(format);
     m_step->setText(status);
     emit statusChanged();
 }
@@ -186,7 +214,7 @@ void RecordDialog::finishRecording() {
         return;
     }
     if (!m_error.isEmpty()) {
-        setStatus(tr("Could not record: %1").arg(m_error));
+        setStatus(errorHtml(tr("Could not record: %1").arg(m_error)), Qt::RichText);
         return;
     }
     setStatus(tr("Recorded."));

@@ -44,7 +44,7 @@ signals:
     void statusChanged();
 
 private:
-    void setStatus(const QString& status);
+    void setStatus(const QString& status, Qt::TextFormat format = Qt::PlainText);
     void showProgress();
     void finishRecording();
     RecordRequest request() const;

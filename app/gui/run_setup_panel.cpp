@@ -4,8 +4,10 @@
 #include "gui/calibrate_dialog.h"
 #include "gui/dataset_cache_view.h"
 #include "gui/dataset_picker.h"
+#include "gui/eliding_combo.h"
 #include "gui/option_editor.h"
 #include "input_error.h"
+#include "pg/index_batches.h"
 #include "registry.h"
 #include "run_options.h"
 
@@ -171,6 +173,11 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
     connect(m_stop, &QPushButton::clicked, this, &RunSetupPanel::stopRequested);
     connect(m_ioMethod, &QComboBox::currentIndexChanged, this, &RunSetupPanel::ioMethodChanged);
     connect(m_compare, &QComboBox::currentIndexChanged, this, &RunSetupPanel::comparisonChanged);
+    // B's description follows what it is made of: A's policy, the direction, backward combining.
+    connect(m_policyA, &QComboBox::currentTextChanged, this, &RunSetupPanel::describeB);
+    connect(m_backwardCombining, &QCheckBox::toggled, this, &RunSetupPanel::describeB);
+    for (QComboBox* choice : m_dataset->findChildren<QComboBox*>())
+        connect(choice, &QComboBox::currentIndexChanged, this, &RunSetupPanel::describeB);
     setComparison(Comparison::Policy);
     setRunning(false);
 }
@@ -184,13 +191,17 @@ QWidget* RunSetupPanel::buildPolicyGroup() {
     m_compare->addItem(tr("B: other index batching"), static_cast<int>(Comparison::IndexBatches));
     m_compare->setToolTip(
         tr("B runs after A on the same dataset and cache state, shown with identical axes"));
-    auto* policies = new QFormLayout;
-    policies->addRow(tr("Policy A"), m_policyA);
-    policies->addRow(tr("Compare"), m_compare);
-    policies->addRow(tr("Policy B"), m_policyB);
+    m_policies = new QFormLayout;
+    // With an imported trace A is what the server did, not a policy: the row says so instead.
+    m_traceA = new QLabel(tr("the imported trace (what the server did)"), this);
+    m_traceA->setWordWrap(true);
+    m_policies->addRow(tr("Policy A"), m_policyA);
+    m_policies->addRow(tr("A"), m_traceA);
+    m_policies->addRow(tr("Compare"), m_compare);
+    m_policies->addRow(tr("Policy B"), m_policyB);
+    m_policies->setRowVisible(m_traceA, false);
     m_policyA->setToolTip(policyTooltip());
-    m_policyB->setToolTip(tr("A second policy run on the same dataset and cache state (A/B)"));
-    return group(this, tr("Policies"), policies);
+    return group(this, tr("Policies"), m_policies);
 }
 
 QWidget* RunSetupPanel::buildStreamGroup() {
@@ -227,11 +238,11 @@ RunSetupPanel::~RunSetupPanel() = default;
 QWidget* RunSetupPanel::buildTraceGroup() {
     m_traceText = new QLabel(this);
     m_traceText->setWordWrap(true);
-    m_relation = new QComboBox(this);
+    m_relation =
+        new ElidingComboBox(tr("The file whose reads are shown and modelled; the trace is read again"), this);
     // Relation paths are long: the combo must not widen the panel beyond its dock.
     m_relation->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_relation->setMinimumContentsLength(16);
-    m_relation->setToolTip(tr("The file whose reads are shown and modelled; the trace is read again"));
     m_visits = new QComboBox(this);
     m_visits->addItem(tr("the blocks the trace read"), false);
     m_visits->addItem(tr("the scan set up below"), true);
@@ -449,6 +460,10 @@ void RunSetupPanel::ioMethodChanged() {
     m_coldOsCache->setEnabled(!sim);
 }
 
+bool RunSetupPanel::showsPolicyA() const {
+    return m_policies->isRowVisible(m_policyA);
+}
+
 Comparison RunSetupPanel::comparison() const {
     return static_cast<Comparison>(m_compare->currentData().toInt());
 }
@@ -459,20 +474,62 @@ void RunSetupPanel::setComparison(Comparison comparison) {
 }
 
 void RunSetupPanel::comparisonChanged() {
-    m_policyB->setEnabled(comparison() == Comparison::Policy || comparison() == Comparison::Observed);
+    const bool observed = comparison() == Comparison::Observed;
+    const bool policyB = comparison() == Comparison::Policy || observed;
+    m_policyB->setEnabled(policyB);
+    // While B is not another policy its field says what B is, the policy typed kept for later.
+    if (!policyB && !text(m_policyB).empty()) {
+        m_keptPolicyB = m_policyB->currentText().trimmed();
+        m_policyB->setCurrentText(QString());
+    } else if (policyB && text(m_policyB).empty() && !m_keptPolicyB.isEmpty()) {
+        m_policyB->setCurrentText(m_keptPolicyB);
+    }
+    if (policyB)
+        m_keptPolicyB.clear();
+    m_policies->setRowVisible(m_policyA, !observed);
+    m_policies->setRowVisible(m_traceA, observed);
     // "B: another policy" with no policy B (a reopened one-run session) would compare nothing: offer
     // the newest version's, or the one before if A is it.
     if (comparison() == Comparison::Policy && text(m_policyB).empty())
         m_policyB->setCurrentText(text(m_policyA) == "pg19" ? QStringLiteral("pg18")
                                                             : QStringLiteral("pg19"));
+    // The model of a trace runs policy B, which the row then names rather than leaving it to A's.
+    if (observed && text(m_policyB).empty())
+        m_policyB->setCurrentText(m_policyA->currentText());
+    describeB();
     visitsChanged();
+}
+
+// What B is when the comparison is not another policy: A's policy with the one thing changed, named
+// in the (disabled) Policy B field, rather than "none" while B runs.
+void RunSetupPanel::describeB() {
+    QString description = tr("none (no comparison)");
+    const Comparison compared = comparison();
+    if (compared == Comparison::Direction || compared == Comparison::BackwardCombining ||
+        compared == Comparison::IndexBatches) {
+        const Experiment experiment = makeExperiment(config(), compared);
+        const RunConfig& b = experiment.runs.back().config;
+        const QString policy = QString::fromStdString(experiment.runs.back().policy);
+        if (compared == Comparison::Direction)
+            description = tr("%1, %2").arg(policy, QLatin1String(directionName(b.dataset.direction)));
+        else if (compared == Comparison::BackwardCombining)
+            description = tr("%1 with backward combining %2")
+                              .arg(policy, b.stream.backwardCombining ? tr("on") : tr("off"));
+        else
+            description = tr("%1 with index batches %2")
+                              .arg(policy, QString::fromStdString(pg::indexBatchingText(b.pg.batching)));
+    }
+    m_policyB->lineEdit()->setPlaceholderText(description);
+    m_policyB->setToolTip(compared == Comparison::Policy || compared == Comparison::Observed
+                              ? tr("A second policy run on the same dataset and cache state (A/B)")
+                              : tr("B: %1").arg(description));
 }
 
 RunConfig RunSetupPanel::config() const {
     RunConfig c = m_base;
     m_dataset->apply(c);
     c.policy = text(m_policyA);
-    c.comparePolicy = text(m_policyB);
+    c.comparePolicy = text(m_policyB).empty() ? m_keptPolicyB.toStdString() : text(m_policyB);
     c.stream.effectiveIoConcurrency = m_eic->value();
     c.stream.ioCombineLimit = m_ioCombineLimit->value();
     c.poolBlocks = static_cast<std::uint64_t>(m_sharedBuffers->value());
@@ -511,6 +568,7 @@ QString RunSetupPanel::setConfig(const RunConfig& c) {
     m_base = c;
     const QString error = m_dataset->show(c);
     m_policyA->setCurrentText(QString::fromStdString(c.policy));
+    m_keptPolicyB.clear();
     m_policyB->setCurrentText(QString::fromStdString(c.comparePolicy));
     m_eic->setValue(c.stream.effectiveIoConcurrency);
     m_ioCombineLimit->setValue(c.stream.ioCombineLimit);
@@ -528,6 +586,7 @@ QString RunSetupPanel::setConfig(const RunConfig& c) {
     for (const auto& editor : m_advanced)
         editor->show(c);
     ioMethodChanged();
+    comparisonChanged(); // B's field as the comparison shows it
     return error;
 }
 

@@ -11,6 +11,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -21,6 +22,7 @@ namespace la {
 
 class DatasetCacheView;
 class DatasetPicker;
+class ElidingComboBox;
 class OptionEditor;
 
 // The run setup side panel: dataset, policies A and B, stream settings (PostgreSQL 18's defaults),
@@ -45,6 +47,10 @@ public:
     QPushButton* runButton() const { return m_run; }
     QPushButton* stopButton() const { return m_stop; }
     QPushButton* calibrateButton() const { return m_calibrate; }
+    // Policy B's field: B's policy, or (disabled) what B is when it changes something else.
+    QComboBox* policyBField() const { return m_policyB; }
+    // Whether the panel shows A as a policy (else as the imported trace).
+    bool showsPolicyA() const;
 
     // An imported trace is set: the Trace group shows `description` and the relations it read
     // (the chosen one current), and Compare offers "B: model this trace". An empty list clears it.
@@ -87,14 +93,18 @@ private:
     QWidget* buildPgGroup();
     void ioMethodChanged();
     void comparisonChanged();
+    void describeB();
     void visitsChanged();
 
     // Fields the panel does not show (seed, simulated latency, ...) keep what setConfig() was given.
     RunConfig m_base;
     DatasetPicker* m_dataset;
+    QFormLayout* m_policies = nullptr;
     QComboBox* m_policyA;
+    QLabel* m_traceA = nullptr;
     QComboBox* m_compare;
     QComboBox* m_policyB;
+    QString m_keptPolicyB; // policy B, while B is something else (direction, backward combining, …)
     QSpinBox* m_eic;
     QSpinBox* m_ioCombineLimit;
     QSpinBox* m_sharedBuffers;
@@ -113,7 +123,7 @@ private:
     QLabel* m_recordedNote = nullptr;
     QLineEdit* m_explain = nullptr;
     QSpinBox* m_backend = nullptr;
-    QComboBox* m_relation = nullptr;
+    ElidingComboBox* m_relation = nullptr;
     QComboBox* m_visits = nullptr;
     QWidget* m_pgGroup = nullptr;
     QLabel* m_pgFacts = nullptr;

@@ -118,6 +118,7 @@ void SessionFiles::open(const QString& path) {
             return;
         }
         Experiment experiment = job->opened().experiment;
+        m_explainDir = job->takeExplainDir();
         restorePanel(experiment, job->opened().summaries);
         emit aboutToShow();
         m_controller.showLoaded(std::move(experiment), std::move(job->traces()));
@@ -125,8 +126,14 @@ void SessionFiles::open(const QString& path) {
         remember(path);
         // A one-run session has no verdict: the status then names the file alone.
         const QString verdict = m_dashboard->verdict();
-        m_dialogs.showStatus(
-            verdict.isEmpty() ? tr("Opened %1").arg(path) : tr("Opened %1 — %2").arg(path, verdict), 15000);
+        if (!job->explainError().isEmpty())
+            m_dialogs.showStatus(tr("Opened %1, but its EXPLAIN output cannot be kept for a new run: %2")
+                                     .arg(path, job->explainError()),
+                                 30000);
+        else
+            m_dialogs.showStatus(verdict.isEmpty() ? tr("Opened %1").arg(path)
+                                                   : tr("Opened %1 — %2").arg(path, verdict),
+                                 15000);
         emit opened(path, {});
     });
     job->start();
@@ -139,6 +146,8 @@ void SessionFiles::restorePanel(const Experiment& experiment, const std::vector<
     emit traceOpened(a.observed, QString::fromStdString(a.tracePath));
     if (a.observed && summaries.size() > 1)
         m_panel->setVisitsFromScan(modelVisitsFromScan(summaries[1]));
+    m_panel->setExplainPath(QString::fromStdString(a.explainPath));
+    m_panel->setBackendPid(a.observed ? a.observed->backend.value_or(0) : 0);
     // A dataset file since moved or deleted is not there to run again; the runs still show.
     if (const QString panelError = m_panel->setConfig(a.config); panelError.isEmpty())
         m_panel->setComparison(experiment.comparison == Comparison::None && a.observed

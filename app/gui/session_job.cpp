@@ -3,6 +3,8 @@
 
 #include "input_error.h"
 
+#include <QFile>
+
 namespace la {
 
 SessionJob::SessionJob(QString path, QObject* parent)
@@ -45,9 +47,30 @@ void SessionJob::work() {
         m_traces = sessionTraces(m_opened, m_job.cancelFlag(), progress, m_keepEvents ? &m_spools : nullptr);
         if (m_traces.empty())
             m_error = "cancelled: '" + path + "' was not opened";
+        else
+            keepRecordedExplain();
     } catch (const InputError& error) {
         m_error = error.what();
     }
+}
+
+// A recording's observed run read its EXPLAIN output from a file of the recording's, gone with it: the
+// session keeps the plan, which goes back into a file of ours so that the panel names it and a new
+// run reads the same figures.
+void SessionJob::keepRecordedExplain() {
+    RunVariant& observed = m_opened.experiment.runs.front();
+    const QByteArray plan = recordedExplain(m_opened.experiment.recorded);
+    if (!observed.observed || plan.isEmpty())
+        return;
+    auto dir = std::make_unique<QTemporaryDir>();
+    QFile file(dir->filePath(QStringLiteral("plan.json")));
+    if (!dir->isValid() || !file.open(QIODevice::WriteOnly) || file.write(plan) != plan.size() ||
+        !file.flush()) {
+        m_explainError = dir->isValid() ? file.errorString() : dir->errorString();
+        return;
+    }
+    observed.explainPath = file.fileName().toStdString();
+    m_explainDir = std::move(dir);
 }
 
 } // namespace la

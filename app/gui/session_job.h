@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QTemporaryDir>
 
 #include <atomic>
 #include <memory>
@@ -36,6 +37,11 @@ public:
     OpenedSession& opened() { return m_opened; }
     std::vector<std::unique_ptr<RunTrace>>& traces() { return m_traces; }
     std::vector<std::shared_ptr<const EventSpool>>& spools() { return m_spools; }
+    // A recorded session's EXPLAIN output, written where its observed run reads it again
+    // (runs[0].explainPath): the directory lives as long as the caller keeps it. Null if none; why
+    // it could not be written, if it could not.
+    std::unique_ptr<QTemporaryDir> takeExplainDir() { return std::move(m_explainDir); }
+    const QString& explainError() const { return m_explainError; }
 
 signals:
     void progressChanged(double fraction);
@@ -45,6 +51,7 @@ signals:
 private:
     SessionJob(QString path, QObject* parent);
     void work();
+    void keepRecordedExplain();
 
     QString m_path;
     bool m_saving = false;
@@ -54,6 +61,8 @@ private:
     std::vector<std::shared_ptr<const EventSpool>> m_spools;
     OpenedSession m_opened;
     std::vector<std::unique_ptr<RunTrace>> m_traces;
+    std::unique_ptr<QTemporaryDir> m_explainDir;
+    QString m_explainError;
     std::atomic<double> m_fraction{0.0};
     std::string m_error; // written by the worker, read after it is joined
     JobThread m_job;     // last: it joins the worker before the members above go

@@ -4,7 +4,9 @@
 #include "dashboard.h"
 #include "experiment/summary_json.h"
 #include "io/output_file.h"
+#include "render/export_text.h"
 #include "render/png_export.h"
+#include "summary_panel.h"
 
 #include <QBuffer>
 #include <QJsonDocument>
@@ -45,9 +47,23 @@ QString summaryText(const PlotExport& what) {
         QJsonDocument(summaryDocument(what.experiment, what.runs)).toJson(QJsonDocument::Compact));
 }
 
-// The caption and the summary JSON, as SVG and PDF carry them.
-QString metadataText(const PlotExport& what) {
-    return QString(what.caption + QStringLiteral("\nlookahead.summary: ") + summaryText(what));
+// What the export draws, whole: the caption, the verdict and the summary table (drawn, a longer text
+// ends in "…"), as every format carries it.
+QString describedCaption(const PlotExport& what, const Dashboard& dashboard) {
+    QString text = what.caption;
+    if (!dashboard.verdict().isEmpty())
+        text += QLatin1Char('\n') + dashboard.verdict();
+    if (what.plotIndex < 0 && !dashboard.runs().empty()) {
+        const SummaryPanel& table = *dashboard.summaryPanel();
+        text += QLatin1Char('\n') + summaryTableText(table.headers(), table.rows());
+    }
+    return text;
+}
+
+// The caption, the verdict and the summary JSON, as SVG and PDF carry them.
+QString metadataText(const PlotExport& what, const Dashboard& dashboard) {
+    return QString(describedCaption(what, dashboard) + QStringLiteral("\nlookahead.summary: ") +
+                   summaryText(what));
 }
 
 QString writeBytes(const QString& path, PlotFormat format, const QByteArray& bytes) {
@@ -73,16 +89,16 @@ QString writeSvg(const QString& path, const Drawing& drawing, int dpi) {
     svg.setResolution(dpi);
     svg.setSize(drawing.size);
     svg.setViewBox(QRect(QPoint(0, 0), drawing.size));
-    svg.setTitle(drawing.title);
-    svg.setDescription(drawing.description);
+    svg.setTitle(kSvgTitleMark);
+    svg.setDescription(kSvgDescriptionMark);
     if (!drawing.paint(svg))
         return QStringLiteral("cannot draw the SVG '%1'").arg(path);
-    return writeBytes(path, PlotFormat::Svg, bytes);
+    return writeBytes(path, PlotFormat::Svg, finishedSvg(bytes, drawing.title, drawing.description));
 }
 
 // XMP metadata is XML: the caption and the JSON go in as text.
 QByteArray xmpPacket(const QString& text) {
-    const QString description = text.toHtmlEscaped();
+    const QString description = xmlText(text);
     return QStringLiteral("<?xpacket begin=\"\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>"
                           "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF "
                           "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
@@ -104,7 +120,7 @@ QString writePdf(const QString& path, const Drawing& drawing, int dpi) {
         pdf.setResolution(dpi);
         pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(drawing.size) * 72.0 / dpi, QPageSize::Point),
                                       QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
-        pdf.setTitle(drawing.title);
+        pdf.setTitle(exportText(drawing.title));
         pdf.setCreator(QStringLiteral("Lookahead " LOOKAHEAD_VERSION));
         pdf.setDocumentXmpMetadata(xmpPacket(drawing.description));
         if (!drawing.paint(pdf))
@@ -118,8 +134,8 @@ QString writeDrawingPng(const QString& path, const Drawing& drawing) {
     image.fill(Qt::white);
     if (!drawing.paint(image))
         return QStringLiteral("cannot draw the PNG '%1'").arg(path);
-    image.setText(QStringLiteral("Title"), drawing.title);
-    image.setText(QStringLiteral("Description"), drawing.description);
+    image.setText(QStringLiteral("Title"), exportText(drawing.title));
+    image.setText(QStringLiteral("Description"), exportText(drawing.description));
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -129,8 +145,8 @@ QString writeDrawingPng(const QString& path, const Drawing& drawing) {
 }
 
 // The dashboard's drawing, replayed onto a vector device at the picture's own resolution.
-Drawing dashboardDrawing(const QPicture& picture, const PlotExport& what) {
-    return {what.size, what.caption.section(QLatin1Char('\n'), 0, 0), metadataText(what),
+Drawing dashboardDrawing(const QPicture& picture, const PlotExport& what, const Dashboard& dashboard) {
+    return {what.size, what.caption.section(QLatin1Char('\n'), 0, 0), metadataText(what, dashboard),
             [&picture](QPaintDevice& device) { return replay(device, picture); }};
 }
 
@@ -160,11 +176,11 @@ QString writePlotFile(const QString& path, Dashboard& dashboard, const PlotExpor
         const QPicture picture = dashboard.renderPicture(what.size, what.caption, what.plotIndex);
         // The picture replays at the target's resolution; the same one keeps one unit one pixel.
         const int dpi = picture.logicalDpiX();
-        const Drawing drawing = dashboardDrawing(picture, what);
+        const Drawing drawing = dashboardDrawing(picture, what, dashboard);
         return what.format == PlotFormat::Svg ? writeSvg(path, drawing, dpi) : writePdf(path, drawing, dpi);
     }
     return writePng(path, dashboard.renderImage(what.size, what.scale, what.caption, what.plotIndex),
-                    what.caption, what.experiment, what.runs);
+                    describedCaption(what, dashboard), what.experiment, what.runs);
 }
 
 } // namespace la

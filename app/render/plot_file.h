@@ -37,9 +37,10 @@ struct PlotExport {
     std::vector<RunSummary> runs;
 };
 
-// Renders and writes the file atomically, with the caption and the summary JSON (config, labels,
-// compare mode) as metadata: PNG text chunks, the SVG's <title> and <desc>, the PDF's title and XMP
-// description. Returns an error message naming the file, empty on success.
+// Renders and writes the file atomically, with the caption, the dashboard's verdict (both whole: the
+// drawn ones may end in "…") and the summary JSON (config, labels, compare mode) as metadata: PNG text
+// chunks, the SVG's <title> and <desc>, the PDF's title and XMP description, each escaped for its
+// format (export_text.h). Returns an error message naming the file, empty on success.
 [[nodiscard]] QString writePlotFile(const QString& path, Dashboard& dashboard, const PlotExport& what);
 
 // Anything else drawn onto a paint device (sweep maps), and what its file says about it: the PNG's

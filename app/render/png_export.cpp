@@ -4,6 +4,7 @@
 #include "experiment/summary_json.h"
 
 #include "io/output_file.h"
+#include "render/export_text.h"
 
 #include <QBuffer>
 #include <QImageWriter>
@@ -112,9 +113,9 @@ QString runCaption(const std::vector<RunVariant>& runs) {
 
 QString writePng(const QString& path, QImage image, const QString& caption, const Experiment& experiment,
                  const std::vector<RunSummary>& runs) {
-    image.setText(QStringLiteral("Title"), caption.section(QLatin1Char('\n'), 0, 0));
+    image.setText(QStringLiteral("Title"), exportText(caption.section(QLatin1Char('\n'), 0, 0)));
     image.setText(QStringLiteral("Software"), QStringLiteral("Lookahead " LOOKAHEAD_VERSION));
-    image.setText(QStringLiteral("Description"), caption);
+    image.setText(QStringLiteral("Description"), exportText(caption));
     image.setText(
         QStringLiteral("lookahead.summary"),
         QString::fromUtf8(QJsonDocument(summaryDocument(experiment, runs)).toJson(QJsonDocument::Compact)));

@@ -15,9 +15,10 @@ namespace la {
 // of every exported PNG.
 QString runCaption(const std::vector<RunVariant>& runs);
 
-// Writes `image` as PNG with provenance in text chunks: Title, Software, Description (the caption)
-// and lookahead.summary (the summary JSON, config included), atomically (output_file.h). Returns an
-// error message naming the file and the cause, empty on success.
+// Writes `image` as PNG with provenance in text chunks: Title, Software, Description (the caption,
+// whole: the drawn one may end in "…") and lookahead.summary (the summary JSON, config included),
+// each made safe (export_text.h), atomically (output_file.h). Returns an error message naming the
+// file and the cause, empty on success.
 [[nodiscard]] QString writePng(const QString& path, QImage image, const QString& caption,
                                const Experiment& experiment, const std::vector<RunSummary>& runs);
 

@@ -100,101 +100,114 @@ std::unique_ptr<BlockSource> sequential(const Build& build) {
 
 std::vector<Entry> buildEntries() {
     using Keys = FamilyASpec::Keys;
-    const std::string aQuery =
-        "a BETWEEN 16384 AND 26384, 1M of 10M rows at full size (domain, range and noise "
-        "scale with the table); ";
-    const std::string bWide = "; values [16336, 1064911] at full size";
-    const std::string bNarrow = "; values [16336, 49103] at full size";
+    // What a user sees in the picker and --list-datasets: the table and the query in plain words
+    // (docs/datasets.md names each by its origin's ID).
+    const std::string aRange = " (the query: a tenth of the keys, 1 M of 10 M rows at full size)";
     std::vector<Entry> entries;
     // Family A (docs/datasets.md §3): Vondra's July 2025 index-scan prefetch tests, 18 rows per page.
     entries.push_back(familyA("uniform", "Random",
-                              "A1 key = 100000*U; " + aQuery + "each row its own random visit",
+                              "Index scan of a table with random keys: every row found is on a block of "
+                              "its own, in random order" +
+                                  aRange,
                               {Keys::Uniform, 0}));
     entries.push_back(familyA("linear", "Correlation",
-                              "A2 key = i/100; " + aQuery + "one ascending run (55,556 blocks at full size)",
+                              "Index scan of a table loaded in key order, 100 rows per key: one ascending "
+                              "sweep over the blocks (55,556 at full size)" +
+                                  aRange,
                               {Keys::Linear, 0}));
-    entries.push_back(
-        familyA("cyclic", "Cyclic / revisits",
-                "A3 key = i mod 100000; " + aQuery + "100 interleaved sweeps, revisits at gap 100",
-                {Keys::Cyclic, 0}));
+    entries.push_back(familyA("cyclic", "Cyclic / revisits",
+                              "Index scan of a table whose keys repeat every 100,000 rows: 100 interleaved "
+                              "sweeps, each block visited again 100 visits later" +
+                                  aRange,
+                              {Keys::Cyclic, 0}));
     for (const int percent : {1, 10, 25})
         entries.push_back(familyA("linear_" + std::to_string(percent), "Almost sorted",
-                                  "A key = i/100 + Gaussian noise, sigma " + std::to_string(percent) +
-                                      "% of the domain; " + aQuery + "random inside a sliding window",
+                                  "Index scan of a table in key order with each key moved by random noise (" +
+                                      std::to_string(percent) +
+                                      " % of the key range): random inside a sliding window" + aRange,
                                   {Keys::Linear, static_cast<double>(percent)}));
     for (const int percent : {1, 10, 25})
         entries.push_back(familyA("cyclic_" + std::to_string(percent), "Random",
-                                  "A key = i mod 100000 + Gaussian noise, sigma " + std::to_string(percent) +
-                                      "% of the domain; " + aQuery + "effectively random",
+                                  "Index scan of the table whose keys repeat, with each key moved by random "
+                                  "noise (" +
+                                      std::to_string(percent) + " % of the key range): random in effect" +
+                                      aRange,
                                   {Keys::Cyclic, static_cast<double>(percent)}));
 
     // Family B (§4): Vondra's Sept 2025 generator; step/fuzz/fuzz2/ff/direction, ORDER BY a ASC.
-    entries.push_back(
-        familyB("fuzz-b1", "Correlation",
-                "B1 step 1, fuzz 0, fuzz2 0, ff 20, increase" + bWide + ": perfectly correlated",
-                fuzzSpec(1, 0, 0, 20, false, 16336, 1048576)));
+    const std::string bTable = ", 21 rows per page (fillfactor 20)";
+    entries.push_back(familyB("fuzz-b1", "Correlation",
+                              "Index scan of a table loaded in key order" + bTable +
+                                  ": perfectly correlated, one ascending sweep",
+                              fuzzSpec(1, 0, 0, 20, false, 16336, 1048576)));
     entries.push_back(
         familyB("fuzz-b2", "Random",
-                "B2 step 1, fuzz -1, fuzz2 0, ff 20, increase" + bWide + ": unique key, random order",
+                "Index scan of unique keys stored in random order" + bTable + ": every row on a random block",
                 fuzzSpec(1, -1, 0, 20, false, 16336, 1048576)));
     entries.push_back(familyB("fuzz-b3", "Clustered but uncorrelated",
-                              "B3 step 32, fuzz -1, fuzz2 0, ff 20, increase" + bNarrow +
-                                  ": values in random order, 2-3 blocks each (= hash-clustered)",
+                              "Index scan of a table whose 32 rows per key sit together on 2-3 adjacent "
+                              "blocks, the keys in random order" +
+                                  bTable,
                               fuzzSpec(32, -1, 0, 20, false, 16336, 32768)));
-    entries.push_back(
-        familyB("fuzz-b4", "Clustered but uncorrelated",
-                "B4 step 32, fuzz -1, fuzz2 8, ff 20, increase" + bNarrow + ": as B3 with rows jittered by 8",
-                fuzzSpec(32, -1, 8, 20, false, 16336, 32768)));
+    entries.push_back(familyB("fuzz-b4", "Clustered but uncorrelated",
+                              "As fuzz-b3 (32 rows per key together, keys in random order), each row moved "
+                              "up to 8 places" +
+                                  bTable,
+                              fuzzSpec(32, -1, 8, 20, false, 16336, 32768)));
     entries.push_back(familyB("fuzz-b5", "Almost sorted",
-                              "B5 step 2, fuzz 16, fuzz2 0, ff 20, increase" + bWide +
-                                  ": short back-and-forth, revisit gap 2-3",
+                              "Index scan of a table almost in key order, 2 rows per key shuffled locally: "
+                              "the scan steps back and forth, a block comes back 2-3 visits later" +
+                                  bTable,
                               fuzzSpec(2, 16, 0, 20, false, 16336, 1048576)));
-    entries.push_back(
-        familyB("fuzz-b6", "Correlation",
-                "B6 step 4, fuzz 0, fuzz2 8, ff 20, increase" + bNarrow + ": locally jittered sequential",
-                fuzzSpec(4, 0, 8, 20, false, 16336, 32768)));
-    entries.push_back(
-        familyB("fuzz-b7", "Almost sorted",
-                "B7 step 8, fuzz 1024, fuzz2 128, ff 20, increase" + bNarrow + ": heavy local revisits",
-                fuzzSpec(8, 1024, 128, 20, false, 16336, 32768)));
+    entries.push_back(familyB("fuzz-b6", "Correlation",
+                              "Index scan of a table in key order, 4 rows per key, each row moved up to 8 "
+                              "places: sequential with local jitter" +
+                                  bTable,
+                              fuzzSpec(4, 0, 8, 20, false, 16336, 32768)));
+    entries.push_back(familyB("fuzz-b7", "Almost sorted",
+                              "Index scan of a table roughly in key order, 8 rows per key shuffled over "
+                              "1,024 places: many revisits close together" +
+                                  bTable,
+                              fuzzSpec(8, 1024, 128, 20, false, 16336, 32768)));
     entries.push_back(familyB("fuzz-b8", "Almost sorted",
-                              "B8 step 16, fuzz 16, fuzz2 8, ff 20, decrease, a BETWEEN -49103 AND -16336 at "
-                              "full size: heap runs downward, ascending inside each value",
+                              "Index scan of a table loaded in descending key order, 16 rows per key: the "
+                              "scan walks the table downward, upward inside each key" +
+                                  bTable,
                               fuzzSpec(16, 16, 8, 20, true, 16336, 32768)));
-    entries.push_back(familyB("fuzz-b3-ff100", "Clustered but uncorrelated",
-                              "B3 at ff 100 (107 rows/page)" + bNarrow +
-                                  ": values in 1-2 blocks (the thread's picture; not its counts)",
-                              fuzzSpec(32, -1, 0, 100, false, 16336, 32768), kScaleBff100));
     entries.push_back(
-        familyB("fuzz-did1", "Almost sorted",
-                "nvme did=1: step 8, fuzz 262144, fuzz2 2, ff 20, increase; values [21327, 54094] "
-                "at full size: checked against published buffers",
-                fuzzSpec(8, 262144, 2, 20, false, 21327, 32768)));
+        familyB("fuzz-b3-ff100", "Clustered but uncorrelated",
+                "As fuzz-b3 with full pages (107 rows per page): each key's rows on 1-2 blocks, "
+                "the keys in random order",
+                fuzzSpec(32, -1, 0, 100, false, 16336, 32768), kScaleBff100));
+    entries.push_back(familyB("fuzz-did1", "Almost sorted",
+                              "A published NVMe run: 8 rows per key, shuffled over 262,144 places" + bTable +
+                                  " (its buffer counts match the published ones)",
+                              fuzzSpec(8, 262144, 2, 20, false, 21327, 32768)));
 
     // Family C (§5): workloads from the 2025 pgsql-hackers "index prefetching" thread.
-    entries.push_back(
-        familyB("hash-clustered", "Clustered but uncorrelated",
-                "C1 table clustered on hashint8(a), 32 rows per value, ff 20; a BETWEEN 16336 AND "
-                "49103 at full size: each value 2-3 adjacent blocks, values in random order",
-                fuzzSpec(32, -1, 0, 20, false, 16336, 32768)));
-    entries.push_back(
-        familyB("hash-clustered-twin-correlated", "Correlation",
-                "C1b the C1 table before clustering (fuzz 0); a BETWEEN 16336 AND 49103 at full "
-                "size: one ascending run (49,933 blocks at full size)",
-                fuzzSpec(32, 0, 0, 20, false, 16336, 32768)));
-    entries.push_back(
-        tpcc("tpcc-order_line-pk",
-             "C2 TPC-C order_line PK scan ol_w_id < 10 of 100 warehouses, 65 rows/page, 8 loaders "
-             "taking 16-block extents: 16-block runs interleaved between warehouses",
-             16, kTpccBlocksDefault, kTpccBlocksPublished));
-    entries.push_back(
-        tpcc("tpcc-order_line-pk-e1",
-             "C2 with 1-block extents (stress variant): runs shrink to 1 block, nothing combinable", 1,
-             kTpccE1BlocksDefault, kTpccE1BlocksPublished));
+    entries.push_back(familyB("hash-clustered", "Clustered but uncorrelated",
+                              "Index scan of a table clustered on a hash of its key: each key's 32 rows on "
+                              "2-3 adjacent blocks, the keys in random order" +
+                                  bTable,
+                              fuzzSpec(32, -1, 0, 20, false, 16336, 32768)));
+    entries.push_back(familyB("hash-clustered-twin-correlated", "Correlation",
+                              "The hash-clustered table before it was clustered: one ascending sweep "
+                              "(49,933 blocks at full size)" +
+                                  bTable,
+                              fuzzSpec(32, 0, 0, 20, false, 16336, 32768)));
+    entries.push_back(tpcc("tpcc-order_line-pk",
+                           "TPC-C order_line primary-key scan of 10 of 100 warehouses, 65 rows per page: "
+                           "runs of 16 blocks interleaved between warehouses (8 loaders wrote 16-block "
+                           "extents)",
+                           16, kTpccBlocksDefault, kTpccBlocksPublished));
+    entries.push_back(tpcc("tpcc-order_line-pk-e1",
+                           "The TPC-C scan with 1-block extents: runs of single blocks, nothing to combine",
+                           1, kTpccE1BlocksDefault, kTpccE1BlocksPublished));
     entries.push_back(
         {{"pgbench-ios-backward", "Backward",
-          "C3 2012 index-only scan ORDER BY aid DESC on pgbench_accounts_pkey, 90M rows at full size, "
-          "366 tuples/leaf: use direction backward (forward is the ascending twin)",
+          "Index-only scan of pgbench_accounts' primary key in descending order (ORDER BY aid DESC), 366 "
+          "entries per index page, 90 M rows at full size: choose direction backward (forward is the "
+          "ascending scan)",
           "none", kScalePgbench, pgbenchIndexBlocks(kScalePgbench), pgbenchIndexBlocks(1.0), false},
          0,
          [](const Build& build) {
@@ -202,19 +215,22 @@ std::vector<Entry> buildEntries() {
          }});
 
     // Synthetic patterns of docs/read-stream-model.md §13, sized by `blocks`.
-    entries.push_back(pattern("seq", "S1 blocks 0..N-1 (backward: S2)", "none", sequential));
-    entries.push_back(pattern("alternating", "S3 blocks 0..N-1 with even blocks cached: hit, miss, hit, ...",
+    entries.push_back(pattern("seq", "Every block in order, 0 to N-1 (backward: N-1 down to 0), none cached",
+                              "none", sequential));
+    entries.push_back(pattern("alternating",
+                              "Every block in order with every second one cached: hit, miss, hit, miss, ...",
                               "every:2", sequential));
-    entries.push_back(pattern("sparse-miss:K",
-                              "S4 blocks 0..N-1 with all but every K-th block cached (K=16 is S4)",
-                              "except-every:K", sequential));
-    entries.push_back(pattern("random", "S5 a random permutation of 0..N-1", "none", [](const Build& build) {
-        return makeRandomPattern(build.blocks, build.seed, build.direction);
-    }));
+    entries.push_back(pattern(
+        "sparse-miss:K", "Every block in order with all but every K-th one cached: a miss every K blocks",
+        "except-every:K", sequential));
+    entries.push_back(
+        pattern("random", "Every block once, in random order, none cached", "none", [](const Build& build) {
+            return makeRandomPattern(build.blocks, build.seed, build.direction);
+        }));
     entries.push_back(pattern(
         "hash-groups",
-        "S6 index scan of a hash-clustered heap, 20 rows/page, groups of 8-16 rows in random "
-        "order, one item per TID until N (backward: S7)",
+        "Index scan of a hash-clustered table, 20 rows per page: groups of 8-16 rows in random order, "
+        "one visit per row",
         "none",
         [](const Build& build) { return makeHashGroupsPattern(build.blocks, build.seed, build.direction); }));
     return entries;

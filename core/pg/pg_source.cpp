@@ -27,8 +27,6 @@ std::unique_ptr<BlockSource> openPgSource(const PgScanConfig& config, Direction 
     spec.direction = direction;
     spec.range = parseKeyRange(config.keyType, config.keyRange);
     spec.checksums = checksumModeNamed(config.checksums);
-    if (!config.keyType.empty() && !spec.range)
-        throw InputError("--pg-key " + config.keyType + " needs --pg-key-range LO:HI");
     // The table is sized first: every TID is checked against it before anything is sized from one.
     const SegmentedRelation heap(resolvePath(config, config.heap), "--pg-heap");
     spec.heapBlocks = heap.blocks();

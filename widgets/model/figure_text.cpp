@@ -2,9 +2,13 @@
 #include "figure_text.h"
 
 #include "message_text.h"
+#include "repeat_stats.h"
 #include "summary_fields.h"
 #include "tooltips.h"
 
+#include <QLocale>
+
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -77,6 +81,39 @@ QString rangeText(const RunSummary& summary, std::string_view name, FigureText t
         return {};
     return figureText(*extremes->first, name, text) + QStringLiteral("–") +
            figureText(*extremes->second, name, text);
+}
+
+QString medianText(const RunSummary& summary, std::string_view name) {
+    if (summary.repeats.size() < 2)
+        return {};
+    const SummaryField& field = summaryFieldNamed(name);
+    const std::vector<double> values = repeatFigures(field, summary);
+    if (std::all_of(values.begin(), values.end(), [](double v) { return std::isnan(v); }))
+        return {};
+    const double median = spreadOf(values).median;
+    const FieldFormat& format = field.format;
+    switch (format.kind) {
+    case FieldFormat::Count:
+    case FieldFormat::Whole:
+        // The median of an even count of repeats may fall between two whole numbers.
+        if (median != std::floor(median))
+            return QLocale(QLocale::English).toString(median, 'f', 1);
+        return format.kind == FieldFormat::Count ? formatCount(static_cast<std::uint64_t>(median))
+                                                 : QString::number(static_cast<qlonglong>(median));
+    case FieldFormat::Fixed:
+        return QString::number(median / format.divisor, 'f', format.decimals);
+    case FieldFormat::Percent:
+        return QString::number(100.0 * median, 'f', format.decimals);
+    case FieldFormat::Text:
+    case FieldFormat::Pairs:
+    case FieldFormat::Own:
+        break;
+    }
+    throw std::logic_error("summary figure '" + std::string(name) + "' has no median");
+}
+
+double medianFigure(const RunSummary& summary, std::string_view name) {
+    return spreadOf(repeatFigures(summaryFieldNamed(name), summary)).median;
 }
 
 QString fillFigures(std::string_view line, const RunSummary& summary, FigureText text) {

@@ -19,6 +19,7 @@ bool RequestRaster::update(const RunTrace& trace, const RasterKey& key, std::uin
     };
     if (!widen(key, fold) && startOver(key, inX.first))
         m_cells.reset(key);
+    binsUntil(inX.end);
     if (!key.valid())
         return true;
     std::uint64_t work = 0;

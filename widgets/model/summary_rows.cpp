@@ -38,14 +38,28 @@ QString spread(const RunSummary& s, const SummaryField& field) {
     return range.isEmpty() ? range : QStringLiteral(" (%1)").arg(range);
 }
 
-// The median repeat's run time, and for a repeated run the range of all: "412 ms (398 ms–430 ms)".
+// A figure that varies with real I/O: for a repeated run the median over its repeats (with its
+// unit, if any) and their range, "median 165 (141–177)", the figure the verdict names too
+// (docs/repeats.md); for a run that went once, `value`.
+QString varying(const RunSummary& s, const SummaryField& field, const QString& value) {
+    if (s.repeats.size() < 2)
+        return value;
+    const QString unit =
+        field.unit.empty()
+            ? QString()
+            : QLatin1Char(' ') + QString::fromUtf8(field.unit.data(), qsizetype(field.unit.size()));
+    return QStringLiteral("median %1%2%3").arg(medianText(s, field.name), unit, spread(s, field));
+}
+
+// The run time, for a repeated run the median and the range of all: "median 412 ms (398 ms–430 ms)".
 QString runTime(const RunSummary& s, const SummaryField& field) {
-    const QString median = formatDuration(static_cast<double>(s.runtimeNs));
+    const QString time = formatDuration(static_cast<double>(s.runtimeNs));
     const auto extremes = repeatExtremes(s, field.name);
     if (!extremes)
-        return median;
-    return QStringLiteral("%1 (%2–%3)")
-        .arg(median, formatDuration(static_cast<double>(extremes->first->runtimeNs)),
+        return time;
+    return QStringLiteral("median %1 (%2–%3)")
+        .arg(formatDuration(medianFigure(s, field.name)),
+             formatDuration(static_cast<double>(extremes->first->runtimeNs)),
              formatDuration(static_cast<double>(extremes->second->runtimeNs)));
 }
 
@@ -123,11 +137,23 @@ QString serverExplain(const RunSummary& summary, const SummaryField&) {
         const QJsonValue value = o.value(QLatin1String(key));
         return value.isUndefined() || value.isNull() ? QStringLiteral("-") : value.toVariant().toString();
     };
-    QStringList lines{
-        QStringLiteral("%1: shared hit=%2 read=%3")
-            .arg(o.value(QLatin1String("node")).toString(), figure("shared_hit"), figure("shared_read"))};
-    if (!o.value(QLatin1String("shared_read_ms")).isNull())
+    const auto measured = [&o](const char* key) {
+        const QJsonValue value = o.value(QLatin1String(key));
+        return !value.isUndefined() && !value.isNull();
+    };
+    // What the server did not measure is left out, and why said once. Text output leaves a zero
+    // count out: "shared hit=5" read nothing.
+    const bool buffers = measured("shared_hit") || measured("shared_read");
+    const auto count = [&](const char* key) { return measured(key) ? figure(key) : QStringLiteral("0"); };
+    QStringList lines{buffers ? QStringLiteral("%1: shared hit=%2 read=%3")
+                                    .arg(o.value(QLatin1String("node")).toString(), count("shared_hit"),
+                                         count("shared_read"))
+                              : QStringLiteral("%1: no Buffers (it ran without BUFFERS)")
+                                    .arg(o.value(QLatin1String("node")).toString())};
+    if (measured("shared_read_ms"))
         lines << QStringLiteral("I/O Timings read=%1 ms").arg(figure("shared_read_ms"));
+    else if (o.value(QLatin1String("shared_read")).toDouble() > 0)
+        lines << QStringLiteral("no I/O Timings (the server's track_io_timing was off)");
     if (!o.value(QLatin1String("prefetch_avg")).isNull())
         lines << QStringLiteral("Prefetch avg=%1 max=%2 capacity=%3")
                      .arg(figure("prefetch_avg"), figure("prefetch_max"), figure("prefetch_capacity"));
@@ -165,17 +191,16 @@ const std::vector<RowDefinition>& rowDefinitions() {
         {"read_throughput",
          {},
          [](const RunSummary& s, const SummaryField& field) -> QString {
-             return withUnit(s, field) + spread(s, field);
+             return varying(s, field, withUnit(s, field));
          }},
         {"waits", QStringLiteral("Waits (time)"),
          [](const RunSummary& s, const SummaryField& field) {
              if (s.waitsUnknown)
                  return QStringLiteral("– (not in the trace)");
+             const QString time = s.waitTimeUnknown ? QStringLiteral("time unknown")
+                                                    : formatDuration(medianFigure(s, "wait_ns"));
              const QString waits =
-                 QStringLiteral("%1%2 (%3)")
-                     .arg(figureText(s, field.name), spread(s, field),
-                          s.waitTimeUnknown ? QStringLiteral("time unknown")
-                                            : formatDuration(static_cast<double>(s.waitNs)));
+                 varying(s, field, figureText(s, field.name)) + QStringLiteral(" (%1)").arg(time);
              return s.waitsScope.empty() ? waits
                                          : waits + QStringLiteral(": ") + figureText(s, "waits_scope");
          }},

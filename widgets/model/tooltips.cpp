@@ -31,8 +31,22 @@ QString where(const RunTrace& trace, std::uint64_t first, std::uint64_t end) {
     if (end - first <= 1)
         return QStringLiteral("position %1 · t = %2").arg(formatCount(first), formatDuration(t0));
     const double t1 = trace.timeNsAt(static_cast<double>(end - 1));
-    return QStringLiteral("positions %1 · t = %2 – %3")
-        .arg(range(first, end - 1), formatDuration(t0), formatDuration(t1));
+    return QStringLiteral("positions %1 · t = %2").arg(range(first, end - 1), formatDurationSpan(t0, t1));
+}
+
+// `ns` in `unit` ("ms" for 1e6) with `decimals` decimals; minutes and seconds from a minute on.
+QString durationIn(double ns, double unit, int decimals) {
+    const QString sign = ns < 0 ? QStringLiteral("-") : QString();
+    const double a = std::fabs(ns);
+    if (unit >= 60e9) {
+        const double minutes = std::floor(a / 60e9);
+        return QStringLiteral("%1%2 min %3 s")
+            .arg(sign)
+            .arg(minutes, 0, 'f', 0)
+            .arg((a - minutes * 60e9) / 1e9, 0, 'f', decimals);
+    }
+    const char* const name = unit == 1e9 ? "s" : unit == 1e6 ? "ms" : unit == 1e3 ? "µs" : "ns";
+    return sign + QString::number(a / unit, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(name);
 }
 
 QString collapseNote(const RunTrace& trace, std::uint64_t first, std::uint64_t end) {
@@ -79,6 +93,24 @@ QString formatDuration(double ns) {
             number.chop(1);
     }
     return number + QLatin1Char(' ') + QString::fromUtf8(name);
+}
+
+QString formatDurationSpan(double fromNs, double toNs) {
+    const QString from = formatDuration(fromNs), to = formatDuration(toNs);
+    if (from != to)
+        return from + QStringLiteral(" – ") + to;
+    if (std::llround(fromNs) == std::llround(toNs))
+        return from;
+    // The same at four digits: one unit for both, and decimals until they differ (a nanosecond at
+    // most, where two different times always do).
+    const double a = std::max(std::fabs(fromNs), std::fabs(toNs));
+    const double unit = a >= 60e9 ? 60e9 : a >= 1e9 ? 1e9 : a >= 1e6 ? 1e6 : a >= 1e3 ? 1e3 : 1.0;
+    const double finest = unit == 60e9 ? 1e9 : unit; // the part after the point: seconds from a minute on
+    for (int decimals = 1;; ++decimals) {
+        const QString lo = durationIn(fromNs, unit, decimals), hi = durationIn(toNs, unit, decimals);
+        if (lo != hi || std::pow(10.0, decimals) >= finest)
+            return lo + QStringLiteral(" – ") + hi;
+    }
 }
 
 QString formatBytes(double bytes) {

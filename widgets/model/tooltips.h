@@ -18,6 +18,9 @@ class RunTrace;
 
 QString formatCount(std::uint64_t n);
 QString formatDuration(double ns);
+// Two times as a range with enough digits to tell them apart: "403.21 ms – 403.38 ms" where
+// formatDuration() gives 403 ms for both; one time if they are the same to the nanosecond.
+QString formatDurationSpan(double fromNs, double toNs);
 QString formatBlocks(int blocks); // "16 blocks (128 KiB)"
 // Binary units throughout, as block sizes are powers of two: "8 KiB", "7.1 MiB", "512 MiB".
 QString formatBytes(double bytes);
