@@ -155,7 +155,8 @@ void TestExplainOutput::unmeasuredTimingsAreLeftOut() {
                        error);
         const ExplainOutput plan = parseExplainOutput(text.toUtf8(), QStringLiteral("plan.txt"));
         const ExplainNode* scan = plan.scanOf(QStringLiteral("t"));
-        return scan ? describeServerExplain(plan, *scan) : QStringLiteral("no scan of t in: ") + text;
+        return scan ? describeServerExplain(serverExplainJson(plan, *scan))
+                    : QStringLiteral("no scan of t in: ") + text;
     };
     const QString off = explained(false);
     QVERIFY2(error.isEmpty(), qPrintable(error));
