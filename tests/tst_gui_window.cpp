@@ -8,6 +8,7 @@
 #include "gui/dataset_cache_view.h"
 #include "gui/dataset_picker.h"
 #include "gui/docs_viewer.h"
+#include "gui/documentation.h"
 #include "gui/help_menu.h"
 #include "gui/main_window.h"
 #include "gui/run_setup_panel.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/docs_viewer.h"
 
-#include "gui/help_menu.h"
+#include "gui/documentation.h"
 
 #include <QDesktopServices>
 #include <QDialogButtonBox>

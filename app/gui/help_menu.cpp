@@ -2,39 +2,15 @@
 #include "gui/help_menu.h"
 
 #include "gui/docs_viewer.h"
+#include "gui/documentation.h"
 
 #include <QAction>
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
 
 #include <algorithm>
 
 namespace la {
-
-namespace {
-
-// A document's title: its first "# " line, else its file name.
-QString titleOf(const QString& path) {
-    QFile file(path);
-    if (file.open(QIODevice::ReadOnly))
-        for (int line = 0; line < 5 && !file.atEnd(); ++line)
-            if (const QString text = QString::fromUtf8(file.readLine(4096)).trimmed(); text.startsWith(u"# "))
-                return text.mid(2).remove(QLatin1Char('`')); // a title, not Markdown
-    return QFileInfo(path).completeBaseName();
-}
-
-} // namespace
-
-QString documentationDir() {
-    for (const QString& dir :
-         {QStringLiteral(LOOKAHEAD_INSTALLED_DOCS), QStringLiteral(LOOKAHEAD_SOURCE_DOCS)})
-        if (QFileInfo::exists(dir + QStringLiteral("/read-stream-model.md")))
-            return dir;
-    return {};
-}
 
 QStringList shortcutLines(const QWidget* window) {
     QStringList lines;
@@ -75,16 +51,6 @@ void addHelpEntries(QMenu* help, QWidget* window) {
     }
     if (dir.isEmpty())
         docs->addAction(QObject::tr("Where is it?"), [window] { DocsViewer::showDocument(window); });
-}
-
-QStringList documentationEntries(const QString& dir) {
-    QStringList entries;
-    if (dir.isEmpty())
-        return entries;
-    for (const QString& name : QDir(dir).entryList({QStringLiteral("*.md")}, QDir::Files))
-        entries << titleOf(dir + QLatin1Char('/') + name) + QLatin1Char('\t') + name;
-    std::sort(entries.begin(), entries.end());
-    return entries;
 }
 
 } // namespace la

@@ -18,11 +18,4 @@ void addHelpEntries(QMenu* help, QWidget* window);
 // plots: the lines of the Keyboard shortcuts dialog.
 QStringList shortcutLines(const QWidget* window);
 
-// The folder of the documentation: the installed one, else the source tree's (a build run in
-// place); empty if neither is there.
-QString documentationDir();
-// Its documents, "Title\tfile.md" each (the title is the first "# " line), sorted by title; none
-// for an empty `dir`.
-QStringList documentationEntries(const QString& dir);
-
 } // namespace la
