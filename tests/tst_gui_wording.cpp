@@ -2,8 +2,8 @@
 // The window words the settings that messages name as its own controls (issue 23): a user of the
 // window is told about "Index file", never about --pg-index.
 #include "experiment/experiment.h"
-#include "gui/run_controller.h"
-#include "gui/setting_words.h"
+#include "gui/jobs/run_controller.h"
+#include "gui/settings/setting_words.h"
 #include "run_options.h"
 
 #include <QSignalSpy>
