@@ -99,22 +99,12 @@ void ScreenExports::saveJson(const QString& path) {
 QString ScreenExports::exportTraceCsv(const QString& path) {
     if (m_traceExport)
         return tr("A trace CSV is being written already (%1).").arg(m_traceExport->path());
-    const std::vector<const RunTrace*> traces = m_controller.traces();
-    const std::vector<std::shared_ptr<const EventSpool>> spools = m_controller.spools();
-    if (traces.empty())
-        return tr("Nothing to export yet: run an experiment first.");
+    const RunsToWrite onScreen = runsToWrite(m_controller, tr("export"), tr("exported"));
+    if (!onScreen.error.isEmpty())
+        return onScreen.error;
     std::vector<SpooledRun> runs;
-    for (std::size_t i = 0; i < traces.size(); ++i) {
-        const QString label = QString::fromStdString(traces[i]->label());
-        if (!spools[i])
-            return tr("Run %1 is still going: wait until it has finished, or stop it, then export.")
-                .arg(label);
-        if (!spools[i]->broken().empty())
-            return tr("The events of run %1 were not kept (%2), so its trace cannot be exported. "
-                      "Run it again to export it.")
-                .arg(label, QString::fromStdString(spools[i]->broken()));
-        runs.push_back({traces[i]->label(), spools[i]});
-    }
+    for (std::size_t i = 0; i < onScreen.traces.size(); ++i)
+        runs.push_back({onScreen.traces[i]->label(), onScreen.spools[i]});
     if (const QString conflict = outputConflict(m_controller, path); !conflict.isEmpty())
         return conflict;
     auto* job = new EventCsvExport(path, std::move(runs), this);

@@ -60,27 +60,17 @@ void SessionFiles::addRunActions(QMenu* run) {
 QString SessionFiles::save(const QString& path) {
     if (m_job)
         return tr("A session is being saved or opened already (%1).").arg(m_job->path());
-    const std::vector<const RunTrace*> traces = m_controller.traces();
-    const std::vector<std::shared_ptr<const EventSpool>> spools = m_controller.spools();
-    if (traces.empty())
-        return tr("Nothing to save yet: run an experiment first.");
-    if (!m_openedSession.isEmpty())
+    if (!m_openedSession.isEmpty() && !m_controller.traces().empty())
         return tr("These runs were opened from %1; they are saved there already.").arg(m_openedSession);
-    for (std::size_t i = 0; i < traces.size(); ++i) {
-        const QString label = QString::fromStdString(traces[i]->label());
-        if (!spools[i])
-            return tr("Run %1 is still going: wait until it has finished, or stop it, then save.").arg(label);
-        if (!spools[i]->broken().empty())
-            return tr("The events of run %1 were not kept (%2), so it cannot be saved. Run it again to save "
-                      "it.")
-                .arg(label, QString::fromStdString(spools[i]->broken()));
-    }
+    const RunsToWrite onScreen = runsToWrite(m_controller, tr("save"), tr("saved"));
+    if (!onScreen.error.isEmpty())
+        return onScreen.error;
     if (const QString conflict = outputConflict(m_controller, path); !conflict.isEmpty())
         return conflict;
     Experiment experiment = m_controller.experiment();
     const std::vector<RunSummary> summaries = m_controller.summaries();
     experiment.provenance = experimentProvenance(experiment, summaries, "lookahead (window)");
-    auto* job = SessionJob::save(path, std::move(experiment), summaries, spools, this);
+    auto* job = SessionJob::save(path, std::move(experiment), summaries, onScreen.spools, this);
     m_job = job;
     QProgressDialog* progress =
         m_dialogs.jobProgress(job, tr("Save run"), tr("Saving the runs on screen to %1…").arg(path));
