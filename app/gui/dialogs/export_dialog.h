@@ -19,7 +19,7 @@ namespace la {
 struct PlotExportRequest {
     int plotIndex = -1; // -1 = every plot
     PlotFormat format = PlotFormat::Png;
-    QSize size{1600, 1000};
+    QSize size = kDefaultExportSize;
     double scale = 1.0;
     QString path;
 };
