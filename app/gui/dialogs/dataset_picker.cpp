@@ -2,6 +2,7 @@
 #include "gui/dialogs/dataset_picker.h"
 
 #include "block_size.h"
+#include "gui/settings/setting_words.h"
 #include "input_error.h"
 #include "tooltips.h"
 
@@ -84,15 +85,15 @@ DatasetPicker::DatasetPicker(QWidget* parent)
 
     auto* form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
-    form->addRow(tr("Dataset"), m_dataset);
+    form->addRow(settingLabel(QStringLiteral("dataset")), m_dataset);
     form->addRow(m_description);
     form->addRow(tr("K"), m_parameter);
-    form->addRow(tr("Pattern size"), m_patternBlocks);
-    form->addRow(tr("Scale"), m_scale);
-    form->addRow(tr("Direction"), m_direction);
+    form->addRow(settingLabel(QStringLiteral("pattern-blocks")), m_patternBlocks);
+    form->addRow(settingLabel(QStringLiteral("scale")), m_scale);
+    form->addRow(settingLabel(QStringLiteral("direction")), m_direction);
     form->addRow(buttons);
-    form->addRow(tr("File"), row(this, m_fileLabel, m_clearFile));
-    form->addRow(tr("Block list"), row(this, m_blockListLabel, m_clearBlockList));
+    form->addRow(settingLabel(QStringLiteral("file")), row(this, m_fileLabel, m_clearFile));
+    form->addRow(settingLabel(QStringLiteral("blocks")), row(this, m_blockListLabel, m_clearBlockList));
 
     connect(m_dataset, &QComboBox::currentIndexChanged, this, &DatasetPicker::selectionChanged);
     connect(m_parameter, &QSpinBox::valueChanged, this, &DatasetPicker::updateDescription);

@@ -10,11 +10,12 @@ namespace la {
 
 namespace {
 
-// The label of each setting as the window shows it (run setup panel, menus and dialogs).
+// The label of each setting as the window shows it (run setup panel, menus and dialogs): the panel
+// labels its controls from here.
 constexpr std::array kLabels = {
     std::pair{"dataset", "Dataset"},
     std::pair{"blocks", "Block list"},
-    std::pair{"pattern-blocks", "Relation size"},
+    std::pair{"pattern-blocks", "Pattern size"},
     std::pair{"scale", "Scale"},
     std::pair{"direction", "Direction"},
     std::pair{"seed", "Seed"},
@@ -32,10 +33,10 @@ constexpr std::array kLabels = {
     std::pair{"mechanics", "Mechanics"},
     std::pair{"eic", "effective_io_concurrency"},
     std::pair{"io-combine-limit", "io_combine_limit"},
-    std::pair{"max-pinned", "Pinned buffers limit"},
+    std::pair{"max-pinned", "max_pinned"},
     std::pair{"shared-buffers", "shared_buffers"},
     std::pair{"strategy", "Buffer strategy"},
-    std::pair{"relation-blocks", "Relation size"},
+    std::pair{"relation-blocks", "Block list's relation size"},
     std::pair{"max-connections", "max_connections"},
     std::pair{"prewarm", "Cache state (prewarm)"},
     std::pair{"miss-fraction", "Miss fraction"},
@@ -51,24 +52,26 @@ constexpr std::array kLabels = {
     std::pair{"buffered", "Direct I/O (O_DIRECT)"},
     std::pair{"file", "File"},
     std::pair{"os-cache", "Evict the file from the OS cache first"},
-    std::pair{"io-workers", "I/O workers (PG18)"},
-    std::pair{"io-min-workers", "Fewest I/O workers (PG19)"},
-    std::pair{"io-max-workers", "Most I/O workers (PG19)"},
-    std::pair{"io-worker-launch-interval", "I/O worker launch interval (PG19)"},
-    std::pair{"io-worker-idle-timeout", "I/O worker idle timeout (PG19)"},
+    std::pair{"io-workers", "io_workers (PG18)"},
+    std::pair{"io-min-workers", "io_min_workers (PG19)"},
+    std::pair{"io-max-workers", "io_max_workers (PG19)"},
+    std::pair{"io-worker-launch-interval", "io_worker_launch_interval (ms, PG19)"},
+    std::pair{"io-worker-idle-timeout", "io_worker_idle_timeout (ms, PG19)"},
     std::pair{"cache-dir", "Dataset cache directory"},
     std::pair{"sim-io-method", "Simulated reads"},
-    std::pair{"latency-us", "Device latency"},
+    std::pair{"latency-us", "Simulated latency (µs)"},
     std::pair{"device-parallelism", "Device parallelism"},
-    std::pair{"jitter", "Jitter"},
+    std::pair{"jitter", "Latency jitter"},
     std::pair{"device-profile", "Device profile"},
     std::pair{"consumer-ns", "Consumer cost"},
     std::pair{"submit-ns", "Cost to start a read"},
     std::pair{"repeat", "Repeat"},
-    std::pair{"collapse-window", "Collapse window"},
+    std::pair{"collapse-window", "Collapse window (misses)"},
     std::pair{"import-trace", "Imported trace"},
     std::pair{"trace-format", "Trace format"},
     std::pair{"trace-relation", "Traced relation"},
+    std::pair{"trace-backend", "Backend pid"},
+    std::pair{"explain", "EXPLAIN"},
     std::pair{"trace-csv", "Event CSV"},
     std::pair{"cache-after", "Cache after the run"},
     std::pair{"summary-json", "Summary JSON"},
@@ -88,7 +91,7 @@ QString settingLabel(const QString& name) {
 QString windowWording(const QString& message) {
     // "--name" at a word start, optionally followed by a value placeholder the window has no use for.
     static const QRegularExpression flag(
-        QStringLiteral("(?<![\\w-])--([a-z][a-z0-9-]*)( (?:FILE|N|LO:HI|DIR|PATH))?"));
+        QStringLiteral("(?<![\\w-])--([a-z][a-z0-9-]*)( (?:FILE|N|LO:HI|DIR|PATH|PID))?"));
     QString worded;
     qsizetype from = 0;
     QRegularExpressionMatchIterator it = flag.globalMatch(message);

@@ -6,6 +6,7 @@
 #include "gui/controls/option_editor.h"
 #include "gui/dialogs/calibrate_dialog.h"
 #include "gui/dialogs/dataset_picker.h"
+#include "gui/settings/setting_words.h"
 #include "input_error.h"
 #include "pg/index_batches.h"
 #include "registry.h"
@@ -27,6 +28,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <string_view>
+#include <utility>
 
 namespace la {
 
@@ -91,24 +94,32 @@ std::string text(const QComboBox* combo) {
 }
 
 // What a user tunes less often, in the window as on the command line: the simulated device, the
-// worker pool, the seed, the stream's pin limit and the collapse rule. Each is one option of the table.
-const char* const kAdvancedOptions[][2] = {
-    {"latency-us", "Simulated latency (µs)"},
-    {"device-parallelism", "Device parallelism"},
-    {"jitter", "Latency jitter"},
-    {"device-profile", "Device profile"},
-    {"io-workers", "io_workers (PG18)"},
-    {"io-min-workers", "io_min_workers (PG19)"},
-    {"io-max-workers", "io_max_workers (PG19)"},
-    {"io-worker-launch-interval", "io_worker_launch_interval (ms, PG19)"},
-    {"io-worker-idle-timeout", "io_worker_idle_timeout (ms, PG19)"},
-    {"seed", "Seed"},
-    {"max-pinned", "max_pinned"},
-    {"stream-flags", "Stream flags"},
-    {"maintenance-io-concurrency", "maintenance_io_concurrency"},
-    {"other-pins", "Other pins of the backend"},
-    {"collapse-window", "Collapse window (misses)"},
+// worker pool, the seed, the stream's pin limit, the buffer strategy and the collapse rule. Each is one
+// option of the table, labelled as the window words it (setting_words.h).
+constexpr std::string_view kAdvancedOptions[] = {
+    "latency-us",
+    "device-parallelism",
+    "jitter",
+    "device-profile",
+    "io-workers",
+    "io-min-workers",
+    "io-max-workers",
+    "io-worker-launch-interval",
+    "io-worker-idle-timeout",
+    "seed",
+    "max-pinned",
+    "strategy",
+    "relation-blocks",
+    "stream-flags",
+    "maintenance-io-concurrency",
+    "other-pins",
+    "collapse-window",
 };
+
+// The window's label of an option of the table.
+QString labelOf(std::string_view option) {
+    return settingLabel(QString::fromLatin1(option.data(), qsizetype(option.size())));
+}
 
 const char* const kIoMethods[][2] = {
     {"io_uring", "io_uring (real I/O)"},
@@ -195,10 +206,10 @@ QWidget* RunSetupPanel::buildPolicyGroup() {
     // With an imported trace A is what the server did, not a policy: the row says so instead.
     m_traceA = new QLabel(tr("the imported trace (what the server did)"), this);
     m_traceA->setWordWrap(true);
-    m_policies->addRow(tr("Policy A"), m_policyA);
+    m_policies->addRow(labelOf("policy"), m_policyA);
     m_policies->addRow(tr("A"), m_traceA);
     m_policies->addRow(tr("Compare"), m_compare);
-    m_policies->addRow(tr("Policy B"), m_policyB);
+    m_policies->addRow(labelOf("compare-policy"), m_policyB);
     m_policies->setRowVisible(m_traceA, false);
     m_policyA->setToolTip(policyTooltip());
     return group(this, tr("Policies"), m_policies);
@@ -206,12 +217,13 @@ QWidget* RunSetupPanel::buildPolicyGroup() {
 
 QWidget* RunSetupPanel::buildStreamGroup() {
     auto* form = new QFormLayout;
-    form->addRow(tr("effective_io_concurrency"), m_eic);
-    form->addRow(tr("io_combine_limit"), m_ioCombineLimit);
-    form->addRow(tr("shared_buffers"), m_sharedBuffers);
-    form->addRow(tr("Cache state (prewarm)"), m_prewarm);
-    form->addRow(tr("Consumer cost"), m_consumerNs);
-    form->addRow(tr("Reset every"), m_resetEvery);
+    for (const auto& [option, field] : {std::pair<std::string_view, QWidget*>{"eic", m_eic},
+                                        {"io-combine-limit", m_ioCombineLimit},
+                                        {"shared-buffers", m_sharedBuffers},
+                                        {"prewarm", m_prewarm},
+                                        {"consumer-ns", m_consumerNs},
+                                        {"reset-every", m_resetEvery}})
+        form->addRow(labelOf(option), field);
     form->addRow(m_restoreAfterReset);
     form->addRow(m_backwardCombining);
     m_resetEvery->setSuffix(tr(" blocks"));
@@ -225,8 +237,8 @@ QWidget* RunSetupPanel::buildIoGroup() {
     m_simBehaviour->addItem(tr("like io_method=io_uring"), static_cast<int>(IoMethod::IoUring));
     m_simBehaviour->addItem(tr("like io_method=sync"), static_cast<int>(IoMethod::Sync));
     auto* form = new QFormLayout;
-    form->addRow(tr("I/O method"), m_ioMethod);
-    form->addRow(tr("Simulated reads"), m_simBehaviour);
+    form->addRow(labelOf("io"), m_ioMethod);
+    form->addRow(labelOf("sim-io-method"), m_simBehaviour);
     form->addRow(m_directIo);
     form->addRow(m_coldOsCache);
     form->addRow(m_cacheView);
@@ -280,10 +292,10 @@ QWidget* RunSetupPanel::buildTraceGroup() {
     auto* form = new QFormLayout;
     form->addRow(m_traceText);
     form->addRow(m_recordedNote);
-    form->addRow(tr("Relation"), m_relation);
+    form->addRow(labelOf("trace-relation"), m_relation);
     form->addRow(tr("Model visits"), m_visits);
-    form->addRow(tr("Backend pid"), m_backend);
-    form->addRow(tr("EXPLAIN"), explainRow);
+    form->addRow(labelOf("trace-backend"), m_backend);
+    form->addRow(labelOf("explain"), explainRow);
     form->addRow(close);
     m_traceGroup = group(this, tr("Imported trace"), form);
     m_traceGroup->setVisible(false);
@@ -391,14 +403,14 @@ void RunSetupPanel::visitsChanged() {
 // Folded away by default: a first-time user sees what PostgreSQL users tune.
 QWidget* RunSetupPanel::buildAdvancedGroup() {
     auto* form = new QFormLayout;
-    for (const auto& [name, label] : kAdvancedOptions) {
+    for (const std::string_view name : kAdvancedOptions) {
         m_advanced.push_back(std::make_unique<OptionEditor>(*findRunOption(name), this));
-        if (std::string_view(name) == "device-profile") {
+        if (name == "device-profile") {
             // A path needs the panel's whole width: its label above it.
-            form->addRow(new QLabel(tr(label), this));
+            form->addRow(new QLabel(labelOf(name), this));
             form->addRow(profileRow(static_cast<QLineEdit*>(m_advanced.back()->widget())));
         } else {
-            form->addRow(tr(label), m_advanced.back()->widget());
+            form->addRow(labelOf(name), m_advanced.back()->widget());
         }
     }
     auto* body = new QWidget(this);
