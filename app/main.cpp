@@ -10,7 +10,7 @@
 #include "cli/run_command.h"
 #include "cli/sweep_command.h"
 #include "experiment/signal_cancel.h"
-#include "gui/gui_main.h"
+#include "gui/window/gui_main.h"
 #include "input_error.h"
 
 #include <QApplication>

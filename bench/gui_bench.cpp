@@ -7,9 +7,9 @@
 //                                          --policy pg18; offscreen unless QT_QPA_PLATFORM is set)
 #include "cli/cli_options.h"
 #include "dashboard.h"
-#include "gui/main_window.h"
-#include "gui/run_controller.h"
-#include "gui/run_setup_panel.h"
+#include "gui/jobs/run_controller.h"
+#include "gui/window/main_window.h"
+#include "gui/window/run_setup_panel.h"
 #include "input_error.h"
 #include "model_thread.h"
 #include "state_buckets.h"

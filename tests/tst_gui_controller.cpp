@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The run controller: a worker thread per run, drained on the GUI thread; stop, restart and
 // destruction mid-run are clean. Also run under TSan (see tests/tsan-qt.supp).
-#include "gui/run_controller.h"
-#include "gui/run_mailbox.h"
+#include "gui/jobs/run_controller.h"
+#include "gui/jobs/run_mailbox.h"
 #include "signal_waits.h"
 
 #include <QFile>

@@ -2,7 +2,7 @@
 // The double-click path with a hostile session (issue 22 #1): `lookahead FILE.lookahead` hands the
 // file to the window, which opens it on a worker thread; a damaged file ends in the one-line error
 // in a dialog, nothing drawn, the window still usable; never a crash.
-#include "gui/run_setup_panel.h"
+#include "gui/window/run_setup_panel.h"
 #include "hostile_session.h"
 #include "signal_waits.h"
 #include "window_harness.h"

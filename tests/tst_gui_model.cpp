@@ -4,6 +4,7 @@
 #include "figure_text.h"
 #include "hit_miss_raster.h"
 #include "io_size_scatter.h"
+#include "registry.h"
 #include "request_raster.h"
 #include "run.h"
 #include "run_trace.h"
@@ -124,6 +125,7 @@ private slots:
     void unwritableSpillKeepsColumnsInMemory();
     void realRunFeedsTrace();
     void collapsesAppearWhileRunning();
+    void pinLimitIsTheRingsOnceKnown();
     void summaryRowsFormatNumbers();
     void durationSpansTellTheirEndsApart();
     void explainRowsSayWherePostgresPrintsThem();
@@ -615,6 +617,31 @@ void TestGuiModel::realRunFeedsTrace() {
     QCOMPARE(trace.endTimeNs(), summary.runtimeNs);
     QVERIFY(!summary.collapseIntervals.empty());
     QVERIFY(stateTooltip(trace, XAxis::Position, 2000.0, 2000.5).contains(QStringLiteral("in a collapse")));
+}
+
+// A sequential scan of a relation above a quarter of shared_buffers reads through the BULKREAD
+// ring, which the run chooses once it knows the relation's size: the trace starts with the settings'
+// limit and takes the ring's from the summary, which is the line the distance plot draws.
+void TestGuiModel::pinLimitIsTheRingsOnceKnown() {
+    RunConfig config;
+    config.dataset.name = "seq";
+    config.dataset.blocks = 20000;
+    config.stream.sequentialFlag = true;
+    config.stream.effectiveIoConcurrency = 16;
+    config.poolBlocks = 16384;
+    const StreamLimits settings =
+        computeLimits(streamConfigFor(config), mechanicsFor("pg17", config.mechanics));
+    RunTrace trace("pg17", RunLimits{settings.maxPinned, settings.ioCombineLimit});
+    const RunSummary summary = runScan(config, "pg17", {});
+    QCOMPARE(summary.strategy, std::string("BULKREAD"));
+    QVERIFY2(summary.maxPinned < settings.maxPinned, qPrintable(QString::number(settings.maxPinned)));
+    trace.setSummary(summary);
+    QCOMPARE(trace.limits().maxPinned, summary.ringBuffers);
+    QCOMPARE(trace.limits().ringBuffers, summary.ringBuffers);
+    // An observed run has no limits of its own: its summary gives it none.
+    RunTrace observed("observed");
+    observed.setSummary(summary);
+    QCOMPARE(observed.limits().maxPinned, 0);
 }
 
 // The trace gets only the kinds the views read (as the worker posts them) and finds the collapses

@@ -5,8 +5,8 @@
 // `lookahead FILE.lookahead` opens one.
 #include "cli/cli_options.h"
 #include "dashboard.h"
-#include "gui/main_window.h"
-#include "gui/run_setup_panel.h"
+#include "gui/window/main_window.h"
+#include "gui/window/run_setup_panel.h"
 #include "signal_waits.h"
 #include "test_files.h"
 #include "window_harness.h"

@@ -8,8 +8,8 @@
 #include "dashboard.h"
 #include "distance_plot.h"
 #include "figure_text.h"
-#include "gui/main_window.h"
-#include "gui/run_setup_panel.h"
+#include "gui/window/main_window.h"
+#include "gui/window/run_setup_panel.h"
 #include "hit_miss_plot.h"
 #include "observed/observed_events.h"
 #include "plot_theme.h"
@@ -24,6 +24,7 @@
 
 #include <QFile>
 #include <QLabel>
+#include <QListWidget>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -151,6 +152,7 @@ private slots:
     void openedFileSizesTheDatasetLabel();
     void livePanesDrawTheSameTimeRange();
     void kernelCaptureDrawsQueueDepthAndDeviceLayer();
+    void verdictBandAndNotesTakeOnlyTheirRoom();
 
 private:
 };
@@ -597,6 +599,36 @@ void TestGuiViews::kernelCaptureDrawsQueueDepthAndDeviceLayer() {
         layers += all32 ? 1 : 0;
     }
     QCOMPARE(layers, 2);
+}
+
+// A single run without a verdict has no empty verdict band above the plots; a comparison keeps one
+// for the verdict to come. The notes list is as many whole rows high as it has notes, four at most,
+// each note on one line and in full in its tooltip.
+void TestGuiViews::verdictBandAndNotesTakeOnlyTheirRoom() {
+    Dashboard dashboard;
+    const QLabel* verdict = dashboard.verdictLabel();
+    QVERIFY(verdict->isHidden());
+    RunTrace a("A"), b("B");
+    dashboard.setRuns({&a});
+    QVERIFY(verdict->isHidden());
+    dashboard.setRuns({&a, &b});
+    QVERIFY(!verdict->isHidden());
+    dashboard.setRuns({&a});
+    dashboard.setVerdict(QStringLiteral("a recording's verdict"));
+    QVERIFY(!verdict->isHidden());
+
+    auto* notes = dashboard.findChild<QListWidget*>(QStringLiteral("notesList"));
+    QVERIFY(notes);
+    QStringList given;
+    for (int i = 1; i <= 6; ++i) {
+        given << QStringLiteral("note %1: ").arg(i) + QString(300, QLatin1Char('x'));
+        dashboard.setNotes(given);
+        const int rows = std::min(i, 4);
+        QVERIFY(!notes->isHidden());
+        QCOMPARE(notes->height(), rows * notes->sizeHintForRow(0) + 2 * notes->frameWidth());
+        QCOMPARE(notes->sizeHintForRow(i - 1), notes->sizeHintForRow(0)); // one line each
+        QCOMPARE(notes->item(i - 1)->toolTip(), given.back());
+    }
 }
 
 QTEST_MAIN(TestGuiViews)

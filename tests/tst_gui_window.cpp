@@ -5,13 +5,13 @@
 #include "cli/cli_options.h"
 #include "dashboard.h"
 #include "export_parsers.h"
-#include "gui/dataset_cache_view.h"
-#include "gui/dataset_picker.h"
-#include "gui/docs_viewer.h"
-#include "gui/documentation.h"
-#include "gui/help_menu.h"
-#include "gui/main_window.h"
-#include "gui/run_setup_panel.h"
+#include "gui/controls/dataset_cache_view.h"
+#include "gui/dialogs/dataset_picker.h"
+#include "gui/help/docs_viewer.h"
+#include "gui/help/documentation.h"
+#include "gui/help/help_menu.h"
+#include "gui/window/main_window.h"
+#include "gui/window/run_setup_panel.h"
 #include "hostile_session.h"
 #include "pg_server.h"
 #include "plot_view.h"
@@ -760,27 +760,30 @@ void TestGuiWindow::exportTextsAreEscapedForTheirFormat() {
         test::pngText(png, QStringLiteral("lookahead.summary")).contains(QStringLiteral("\\u0001 end.dat")));
 }
 
-// The simulated device, io_workers, seed, max_pinned and the collapse window are set in the window
-// and reach the run as the command line's options would; "auto" leaves max_pinned to the mechanics.
+// The simulated device, io_workers, seed, max_pinned, the buffer strategy and the collapse window are set in
+// the window and reach the run as the command line's options would; "auto" leaves max_pinned to the
+// mechanics.
 void TestGuiWindow::advancedSettingsReachTheRun() {
     MainWindow window;
     const CliOptions given = cliOptions(
-        kSmallRun +
-        QStringList{QStringLiteral("--latency-us"), QStringLiteral("200"), QStringLiteral("--jitter"),
-                    QStringLiteral("0.3"), QStringLiteral("--device-parallelism"), QStringLiteral("8"),
-                    QStringLiteral("--io-workers"), QStringLiteral("5"), QStringLiteral("--seed"),
-                    QStringLiteral("123456789012"), QStringLiteral("--max-pinned"), QStringLiteral("40"),
-                    QStringLiteral("--collapse-window"), QStringLiteral("64")});
+        kSmallRun + QStringList{QStringLiteral("--latency-us"), QStringLiteral("200"),
+                                QStringLiteral("--jitter"), QStringLiteral("0.3"),
+                                QStringLiteral("--device-parallelism"), QStringLiteral("8"),
+                                QStringLiteral("--io-workers"), QStringLiteral("5"), QStringLiteral("--seed"),
+                                QStringLiteral("123456789012"), QStringLiteral("--max-pinned"),
+                                QStringLiteral("40"), QStringLiteral("--collapse-window"),
+                                QStringLiteral("64"), QStringLiteral("--strategy"), QStringLiteral("none")});
     window.applyStartup(given);
     const RunConfig shown = window.setupPanel()->config();
     for (const char* name : {"latency-us", "jitter", "device-parallelism", "io-workers", "seed", "max-pinned",
-                             "collapse-window"}) {
+                             "collapse-window", "strategy"}) {
         const RunOption& option = *findRunOption(name);
         QCOMPARE(QString::fromStdString(option.get(shown)), QString::fromStdString(option.get(given.run)));
     }
     QCOMPARE(shown.stream.maxPinnedOverride, 40);
     QCOMPARE(shown.dataset.seed, std::uint64_t(123456789012));
     QCOMPARE(shown.device.jitter, 0.3);
+    QVERIFY(shown.strategy == StrategyChoice::None);
     QSignalSpy finished(&window.controller(), &RunController::finished);
     window.startRun();
     QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);

@@ -2,8 +2,8 @@
 // The window words the settings that messages name as its own controls (issue 23): a user of the
 // window is told about "Index file", never about --pg-index.
 #include "experiment/experiment.h"
-#include "gui/run_controller.h"
-#include "gui/setting_words.h"
+#include "gui/jobs/run_controller.h"
+#include "gui/settings/setting_words.h"
 #include "run_options.h"
 
 #include <QSignalSpy>
@@ -31,6 +31,10 @@ void TestGuiWording::flagsBecomeLabels() {
              QStringLiteral("a PostgreSQL scan needs both \"Index file\" and \"Heap file\""));
     QCOMPARE(windowWording(QStringLiteral("--eic '5000': expected a whole number 0..1000")),
              QStringLiteral("\"effective_io_concurrency\" '5000': expected a whole number 0..1000"));
+    // An import's note names the traced backend's option.
+    QCOMPARE(windowWording(
+                 QStringLiteral("which one ran the scan is not known: name it with --trace-backend PID")),
+             QStringLiteral("which one ran the scan is not known: name it with \"Backend pid\""));
     // Not a setting of ours: left as written.
     const QString tool = QStringLiteral("copy it with cp --sparse=never, for a true picture");
     QCOMPARE(windowWording(tool), tool);

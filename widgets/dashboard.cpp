@@ -45,11 +45,8 @@ constexpr int kLiveFrameMs = 50;
 // each doubling folds what the views have binned in pairs of pixel columns (grid.h), so they never
 // bin a live run's events twice and every pane keeps drawing up to the newest data.
 constexpr double kLiveGrowth = 2.0;
-constexpr int kCaptionPixels = 12;
-// The verdict's lines in the window, and in an export's caption; a caption line's (the title, the
-// settings) in an export.
-constexpr int kVerdictLines = 3;
-constexpr int kCaptionLineLines = 2;
+// The notes list's height in rows, at most.
+constexpr int kNoteRows = 4;
 
 // The views, top to bottom: adding a view is one entry here.
 struct ViewSpec {
@@ -58,32 +55,6 @@ struct ViewSpec {
     int stretch;         // share of the window's height
     int minimumHeight;   // below this, axes and captions no longer fit
 };
-// The views' heights in an export: each its share of `total` by weight, but none under its minimum
-// while the others have room to give (squeezed under it, a plot drew its title over its axes).
-std::vector<double> exportHeights(double total, const std::vector<double>& weights,
-                                  const std::vector<double>& minimums) {
-    std::vector<bool> pinned(weights.size(), false);
-    std::vector<double> heights(weights.size(), 0.0);
-    for (;;) {
-        double rest = total, weightSum = 0.0;
-        for (std::size_t k = 0; k < weights.size(); ++k) {
-            if (pinned[k])
-                rest -= minimums[k];
-            else
-                weightSum += weights[k];
-        }
-        std::size_t squeezed = weights.size();
-        for (std::size_t k = 0; k < weights.size(); ++k) {
-            heights[k] = pinned[k] ? minimums[k] : rest * weights[k] / weightSum;
-            if (!pinned[k] && heights[k] < minimums[k] && squeezed == weights.size())
-                squeezed = k;
-        }
-        if (squeezed == weights.size() || rest - minimums[squeezed] <= 0.0)
-            return heights;
-        pinned[squeezed] = true;
-    }
-}
-
 template <typename View> PlotView* make() {
     return new View;
 }
@@ -113,13 +84,14 @@ Dashboard::Dashboard(QWidget* parent)
     QFont verdictFont = m_verdict->font();
     verdictFont.setBold(true);
     m_verdict->setFont(verdictFont);
-    // Always there, three lines high: a verdict arriving at the end of a run does not push the plots
-    // down, and a long one (a recording's names what limited each side and why) is broken into lines
-    // here rather than widening the window; the label draws exactly the lines fitVerdict() measured.
+    // Three lines high (shown by showVerdict()): a long verdict (a recording's names what limited each side
+    // and why) is broken into lines here rather than widening the window; the label draws exactly the lines
+    // fitVerdict() measured.
     m_verdict->setWordWrap(false);
     m_verdict->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_verdict->setFixedHeight(kVerdictLines * QFontMetrics(verdictFont).lineSpacing() + 4);
     m_verdict->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_verdict->setVisible(false);
     m_stale->setText(tr("Settings changed since this run: press Run to update"));
     m_stale->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_stale->setVisible(false);
@@ -127,11 +99,15 @@ Dashboard::Dashboard(QWidget* parent)
     header->addWidget(m_verdict, 1);
     header->addWidget(m_stale);
     layout->addLayout(header);
-    // The notes: four lines high, scrolled beyond, each note selectable and in full in its tooltip.
+    // The notes: a line each, a longer one ending in "…" (its tooltip has all of it); at most
+    // kNoteRows whole rows high, scrolled a row at a time beyond.
     m_notes->setObjectName(QStringLiteral("notesList"));
-    m_notes->setWordWrap(true);
+    m_notes->setWordWrap(false);
+    m_notes->setTextElideMode(Qt::ElideRight);
+    m_notes->setUniformItemSizes(true);
+    m_notes->setVerticalScrollMode(QAbstractItemView::ScrollPerItem);
+    m_notes->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_notes->setAlternatingRowColors(true);
-    m_notes->setFixedHeight(4 * QFontMetrics(m_notes->font()).lineSpacing() + 2 * m_notes->frameWidth() + 6);
     m_notes->setVisible(false);
     layout->addWidget(m_notes);
     // Below the views' minimum heights (a small window) the views scroll rather than squeeze.
@@ -205,6 +181,7 @@ void Dashboard::addView(PlotView* view) {
 void Dashboard::setRuns(const std::vector<const RunTrace*>& runs) {
     const ModelThread::Hold hold(m_model, ModelThread::Hold::Mode::Wait);
     m_runs = runs;
+    showVerdict();
     for (PlotView* view : m_views)
         view->setRuns(runs);
     m_summary->setRuns(runs);
@@ -217,7 +194,14 @@ void Dashboard::setRuns(const std::vector<const RunTrace*>& runs) {
 void Dashboard::setVerdict(const QString& verdict) {
     m_verdictText = verdict;
     m_verdict->setToolTip(verdict);
+    showVerdict();
     fitVerdict();
+}
+
+// A comparison keeps its verdict's band while it runs, so that the verdict arriving at its end does not
+// push the plots down; a single run without a verdict has no band at all.
+void Dashboard::showVerdict() {
+    m_verdict->setVisible(!m_verdictText.isEmpty() || m_runs.size() > 1);
 }
 
 void Dashboard::setReconciliation(const QString& text) {
@@ -252,7 +236,10 @@ QStringList Dashboard::notes() const {
 }
 
 void Dashboard::showNotes() {
-    m_notes->setVisible(m_notes->count() > 0);
+    const int rows = std::min(m_notes->count(), kNoteRows);
+    if (rows > 0)
+        m_notes->setFixedHeight(rows * m_notes->sizeHintForRow(0) + 2 * m_notes->frameWidth());
+    m_notes->setVisible(rows > 0);
 }
 
 void Dashboard::resizeEvent(QResizeEvent* event) {
@@ -446,127 +433,6 @@ void Dashboard::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         scheduleRefresh();
-}
-
-std::vector<Dashboard::CaptionLine> Dashboard::captionLines(double width, const QString& caption) const {
-    QFont font;
-    font.setPixelSize(kCaptionPixels);
-    QFont bold = font;
-    bold.setBold(true);
-    std::vector<CaptionLine> lines;
-    const auto add = [&](const QString& text, bool strong, int most) {
-        for (const QString& line : fitLines(text, strong ? bold : font, width - 16.0, most).lines)
-            lines.push_back({line, strong ? bold : font, text});
-    };
-    // The first line is the title; the verdict (last) is what a reader looks for. Each is whole or
-    // ends in "…": the export's metadata has all of it.
-    const QStringList given = caption.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    for (qsizetype i = 0; i < given.size(); ++i)
-        add(given[i], i == 0, kCaptionLineLines);
-    // Figures that do not agree come before the verdict, as in the window.
-    if (!m_reconciliationText.isEmpty())
-        add(m_reconciliationText, true, kVerdictLines);
-    if (!m_verdictText.isEmpty())
-        add(m_verdictText, true, kVerdictLines);
-    return lines;
-}
-
-double Dashboard::paintCaption(QPainter* painter, double width, const QString& caption) const {
-    QFont bold;
-    bold.setPixelSize(kCaptionPixels);
-    bold.setBold(true);
-    const std::vector<CaptionLine> lines = captionLines(width, caption);
-    const double lineHeight = QFontMetricsF(bold).height() + 2.0;
-    if (painter) {
-        const PlotTheme theme = PlotTheme::light();
-        painter->setPen(theme.text);
-        for (std::size_t i = 0; i < lines.size(); ++i) {
-            painter->setFont(lines[i].font);
-            painter->drawText(
-                QRectF(8.0, 4.0 + lineHeight * static_cast<double>(i), width - 16.0, lineHeight),
-                Qt::AlignLeft | Qt::AlignVCenter, lines[i].text);
-        }
-    }
-    return lines.empty() ? 0.0 : lineHeight * static_cast<double>(lines.size()) + 8.0;
-}
-
-QImage Dashboard::renderImage(QSize size, double scale, const QString& caption, int plotIndex,
-                              std::vector<std::vector<QRect>>* panes) {
-    const ModelThread::Hold hold(m_model, ModelThread::Hold::Mode::Wait);
-    QImage image(QSize(qRound(size.width() * scale), qRound(size.height() * scale)),
-                 QImage::Format_ARGB32_Premultiplied);
-    image.fill(PlotTheme::light().background);
-    QPainter painter(&image);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    painter.scale(scale, scale);
-    paintExport(
-        painter, size, caption, plotIndex,
-        [&](PlotView* view, int width, int height, double y, std::vector<QRect>* viewPanes) {
-            painter.drawImage(QRectF(0.0, y, width, height),
-                              view->renderImage(width, height, scale, viewPanes));
-        },
-        panes);
-    return image;
-}
-
-QPicture Dashboard::renderPicture(QSize size, const QString& caption, int plotIndex) {
-    const ModelThread::Hold hold(m_model, ModelThread::Hold::Mode::Wait);
-    QPicture picture;
-    QPainter painter(&picture);
-    painter.fillRect(QRectF(QPointF(0.0, 0.0), QSizeF(size)), PlotTheme::light().background);
-    paintExport(
-        painter, size, caption, plotIndex,
-        [&](PlotView* view, int width, int height, double y, std::vector<QRect>* viewPanes) {
-            const QPicture plot = view->renderPicture(width, height, viewPanes);
-            painter.drawPicture(QPointF(0.0, y), plot);
-        },
-        nullptr);
-    painter.end();
-    // A picture's bounds are what was drawn; the page is the export's size.
-    picture.setBoundingRect(QRect(QPoint(0, 0), size));
-    return picture;
-}
-
-void Dashboard::paintExport(QPainter& painter, QSize size, const QString& caption, int plotIndex,
-                            const ViewPainter& paintView, std::vector<std::vector<QRect>>* panes) {
-    const PlotTheme light = PlotTheme::light();
-    const double width = size.width();
-    double y = paintCaption(&painter, width, caption);
-
-    std::vector<int> indices;
-    if (plotIndex >= 0 && plotIndex < static_cast<int>(m_views.size()))
-        indices.push_back(plotIndex);
-    else
-        for (int i = 0; i < static_cast<int>(m_views.size()); ++i)
-            indices.push_back(i);
-    const bool whole = indices.size() > 1;
-    const double tableHeight =
-        whole ? paintSummaryTable(nullptr, {}, m_summary->headers(), m_summary->rows(), light) : 0.0;
-    const double plotsHeight = size.height() - y - tableHeight;
-    std::vector<double> weights, minimums;
-    for (int i : indices) {
-        weights.push_back(whole ? m_exportWeights[static_cast<std::size_t>(i)] : 1.0);
-        minimums.push_back(m_views[static_cast<std::size_t>(i)]->minimumHeight());
-    }
-    const std::vector<double> heights = exportHeights(plotsHeight, weights, minimums);
-    for (std::size_t k = 0; k < indices.size(); ++k) {
-        const int i = indices[k];
-        PlotView* view = m_views[static_cast<std::size_t>(i)];
-        const int h = static_cast<int>(heights[k]);
-        view->setTheme(light);
-        std::vector<QRect> viewPanes;
-        paintView(view, size.width(), h, y, &viewPanes);
-        if (panes) {
-            for (QRect& rect : viewPanes)
-                rect.translate(0, static_cast<int>(y));
-            panes->push_back(std::move(viewPanes));
-        }
-        view->setTheme(PlotTheme::fromPalette(view->palette()));
-        y += h;
-    }
-    if (whole)
-        paintSummaryTable(&painter, QRectF(0.0, y, width, tableHeight), m_summary->headers(),
-                          m_summary->rows(), light);
 }
 
 } // namespace la

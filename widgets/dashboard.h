@@ -111,6 +111,7 @@ protected:
 private:
     void addView(PlotView* view);
     void fitVerdict();
+    void showVerdict();
     void scheduleRefresh();
     void refreshNow();
     // The frame's first turn, with the model's lock held: axes, grids, bins handed to the plots.
@@ -122,6 +123,8 @@ private:
     void applyAutoRange();
     void onUserRange(PlotView* source, double lo, double hi);
     double dataEnd() const;
+    // The verdict's lines in the window, and in an export's caption.
+    static constexpr int kVerdictLines = 3;
     double paintCaption(QPainter* painter, double width, const QString& caption) const;
     // Draws one view at (0, y), width × height, filling `panes` with its run panes.
     using ViewPainter =

@@ -237,7 +237,12 @@ void DistancePlot::publishPane(std::size_t run) {
             combine->removeFromLegend();
     }
     const RunLimits& limits = trace.limits();
-    placeLimitLine(run, p.maxPinned, limits.maxPinned, QStringLiteral("max_pinned %1").arg(limits.maxPinned));
+    // The line is the limit the stream ran under: with a BULKREAD ring that capped it, the ring's.
+    const bool ringCapped = limits.ringBuffers > 0 && limits.maxPinned == limits.ringBuffers;
+    placeLimitLine(
+        run, p.maxPinned, limits.maxPinned,
+        (ringCapped ? QStringLiteral("max_pinned %1 (BULKREAD ring)") : QStringLiteral("max_pinned %1"))
+            .arg(limits.maxPinned));
     placeLimitLine(run, p.ioCombineLimit, limits.ioCombineLimit,
                    QStringLiteral("io_combine_limit %1").arg(limits.ioCombineLimit));
     updateCollapses(run);

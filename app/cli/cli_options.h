@@ -2,6 +2,7 @@
 #pragma once
 
 #include "experiment/experiment.h"
+#include "render/plot_file.h"
 #include "run.h"
 
 #include <optional>
@@ -28,8 +29,8 @@ struct CliOptions {
     std::string exportPng;   // --export-png FILE: render the plots offscreen (implies --headless)
     std::string exportSvg;   // --export-svg FILE
     std::string exportPdf;   // --export-pdf FILE
-    int pngWidth = 1600;     // --png-size WxH
-    int pngHeight = 1000;
+    int pngWidth = kDefaultExportSize.width(); // --png-size WxH
+    int pngHeight = kDefaultExportSize.height();
     std::string importTrace;                   // --import-trace FILE: an observed run instead of a dataset
     std::string traceFormat = "auto";          // --trace-format
     std::string traceRelation;                 // --trace-relation PATH|fd:N

@@ -26,12 +26,15 @@ PlotFormat plotFormatOf(const QString& path);
 QString plotFileFilter(PlotFormat current);
 QString plotFormatName(PlotFormat format);
 
+// An export's size unless one is asked for (logical pixels), on the command line as in the window.
+inline constexpr QSize kDefaultExportSize{1600, 1000};
+
 // What an export shows and what its metadata says about it.
 struct PlotExport {
     PlotFormat format = PlotFormat::Png;
-    QSize size{1600, 1000}; // logical pixels: the SVG's user units, the PDF page at the screen's dpi
-    double scale = 1.0;     // PNG only
-    int plotIndex = -1;     // -1 = the whole dashboard
+    QSize size = kDefaultExportSize; // logical pixels: the SVG's user units, the PDF page at the screen's dpi
+    double scale = 1.0;              // PNG only
+    int plotIndex = -1;              // -1 = the whole dashboard
     QString caption;
     Experiment experiment;
     std::vector<RunSummary> runs;

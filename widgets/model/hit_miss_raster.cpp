@@ -19,21 +19,12 @@ double hitMissValue(const HitMissCell& cell) {
 
 bool HitMissRaster::update(const RunTrace& trace, const RasterKey& key, std::uint64_t budget) {
     const IndexRange inX = key.valid() ? positionsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
-    const auto fold = [this](const RasterKey& from, const RasterKey& to) {
-        int xTimes = 0, yTimes = 0;
-        if (!foldsInto(from, to, xTimes, yTimes))
-            return false;
-        m_cells.fold(xTimes, yTimes, [](HitMissCell& into, const HitMissCell& cell) {
-            into.blocks += cell.blocks;
-            into.misses += cell.misses;
-            into.waits += cell.waits;
-        });
-        return true;
+    const auto merge = [](HitMissCell& into, const HitMissCell& cell) {
+        into.blocks += cell.blocks;
+        into.misses += cell.misses;
+        into.waits += cell.waits;
     };
-    if (!widen(key, fold) && startOver(key, inX.first))
-        m_cells.reset(key);
-    binsUntil(inX.end);
-    if (!key.valid())
+    if (!beginUpdate(key, inX.first, inX.end, merge))
         return true;
     std::uint64_t work = 0;
     PositionWalker walker(trace, key.mode, m_cursor);

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "grid.h"
-#include "progressive.h"
+#include "progressive_cells.h"
 
 #include <cstdint>
 
@@ -23,17 +22,11 @@ double hitMissValue(const HitMissCell& cell);
 
 // The block × x raster of handed-out buffers, binned per pixel, progressively: each update() does at
 // most `budget` units of work (positions plus cells painted).
-class HitMissRaster : public Progressive<RasterKey, std::uint64_t> {
+class HitMissRaster : public ProgressiveRaster<HitMissCell, std::uint64_t> {
 public:
     // Continues binning for `key`, starting over if the key changed. Returns true when every position
     // of the trace inside the key's x range is binned.
     bool update(const RunTrace& trace, const RasterKey& key, std::uint64_t budget);
-    const Grid<HitMissCell>& cells() const { return m_cells; }
-    // The columns [first, end) that changed since the last call.
-    std::pair<int, int> takeTouched() { return m_cells.takeTouched(); }
-
-private:
-    Grid<HitMissCell> m_cells;
 };
 
 } // namespace la

@@ -9,18 +9,10 @@ namespace la {
 
 bool IoSizeScatter::update(const RunTrace& trace, const Key& key, std::uint64_t budget) {
     const IndexRange inX = key.x.valid() ? readsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
-    const auto fold = [this](const Key& from, const Key& to) {
-        int times = 0;
-        if (!foldsInto(from, to, times))
-            return false;
-        foldCells(m_columns.data(), m_columns.size(), 1, times, [](SizeBits& into, const SizeBits& sizes) {
-            for (std::size_t word = 0; word < into.size(); ++word)
-                into[word] |= sizes[word];
-        });
-        return true;
-    };
-    if (!widen(key, fold) && startOver(key, inX.first))
-        m_columns.assign(key.x.valid() ? static_cast<std::size_t>(key.x.cells) : 0, SizeBits{});
+    beginUpdate(key, inX.first, [](ReadSizeBits& into, const ReadSizeBits& sizes) {
+        for (std::size_t word = 0; word < into.size(); ++word)
+            into[word] |= sizes[word];
+    });
     if (!key.x.valid())
         return true;
     for (std::uint64_t work = 0; m_cursor < inX.end && work < budget; ++work) {

@@ -9,18 +9,8 @@ namespace la {
 
 bool RequestRaster::update(const RunTrace& trace, const RasterKey& key, std::uint64_t budget) {
     const IndexRange inX = key.valid() ? readsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
-    const auto fold = [this](const RasterKey& from, const RasterKey& to) {
-        int xTimes = 0, yTimes = 0;
-        if (!foldsInto(from, to, xTimes, yTimes))
-            return false;
-        m_cells.fold(xTimes, yTimes,
-                     [](std::uint8_t& into, std::uint8_t cell) { into = std::max(into, cell); });
-        return true;
-    };
-    if (!widen(key, fold) && startOver(key, inX.first))
-        m_cells.reset(key);
-    binsUntil(inX.end);
-    if (!key.valid())
+    const auto merge = [](std::uint8_t& into, std::uint8_t cell) { into = std::max(into, cell); };
+    if (!beginUpdate(key, inX.first, inX.end, merge))
         return true;
     std::uint64_t work = 0;
     while (m_cursor < inX.end && work < budget) {

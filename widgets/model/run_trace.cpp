@@ -116,4 +116,12 @@ Extent RunTrace::readExtent(std::size_t first, std::size_t end) const {
     });
 }
 
+void RunTrace::setSummary(const RunSummary& summary) {
+    m_summary = summary;
+    if (m_limits.maxPinned > 0 && summary.maxPinned > 0) { // a modelled run: observed ones have no limits
+        m_limits.maxPinned = summary.maxPinned;
+        m_limits.ringBuffers = summary.ringBuffers;
+    }
+}
+
 } // namespace la

@@ -39,6 +39,7 @@ struct RunLimits {
     int maxPinned = 0;
     int ioCombineLimit = 0;
     int collapseWindow = 32; // RunConfig::collapseWindow
+    int ringBuffers = 0;     // the BULKREAD ring the run read through (0: none), known from its summary
 };
 
 // Everything the views need from one run, kept compact instead of keeping its events (a 10 M-block
@@ -105,7 +106,9 @@ public:
         return index < m_collapses.intervals().size() ? m_collapses.intervals()[index] : *m_openCollapse;
     }
 
-    void setSummary(const RunSummary& summary) { m_summary = summary; }
+    // The summary also brings the run's effective pin limit: the BULKREAD ring, chosen once the
+    // relation was open, may cap max_pinned below what the settings alone give.
+    void setSummary(const RunSummary& summary);
     const std::optional<RunSummary>& summary() const { return m_summary; }
 
 private:

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "series_columns.h"
 
-#include "grid.h"
 #include "run_trace.h"
 
 #include <algorithm>
@@ -10,25 +9,17 @@ namespace la {
 
 bool SeriesColumns::update(const RunTrace& trace, const Key& key, std::uint64_t budget) {
     const IndexRange inX = key.x.valid() ? positionsInX(trace, key.mode, key.x.lo, key.x.hi) : IndexRange{};
-    const auto fold = [this](const Key& from, const Key& to) {
-        int times = 0;
-        if (!foldsInto(from, to, times))
-            return false;
-        foldCells(m_columns.data(), m_columns.size(), 1, times, [](Column& into, const Column& column) {
-            if (!column.used)
-                return;
-            for (std::size_t s = 0; s < kStateSeriesCount; ++s) {
-                into.lo[s] = into.used ? std::min(into.lo[s], column.lo[s]) : column.lo[s];
-                into.hi[s] = into.used ? std::max(into.hi[s], column.hi[s]) : column.hi[s];
-            }
-            into.used = true;
-        });
-        return true;
+    const auto merge = [](SeriesColumn& into, const SeriesColumn& column) {
+        if (!column.used)
+            return;
+        for (std::size_t s = 0; s < kStateSeriesCount; ++s) {
+            into.lo[s] = into.used ? std::min(into.lo[s], column.lo[s]) : column.lo[s];
+            into.hi[s] = into.used ? std::max(into.hi[s], column.hi[s]) : column.hi[s];
+        }
+        into.used = true;
     };
-    if (!widen(key, fold) && startOver(key, inX.first)) {
-        m_columns.assign(key.x.valid() ? static_cast<std::size_t>(key.x.cells) : 0, Column{});
+    if (beginUpdate(key, inX.first, merge))
         m_binnedEnd = 0;
-    }
     const StateBuckets& state = trace.state();
     // Nothing new since the last bucket was binned in full: said without binning it again.
     if (!key.x.valid() || state.size() == 0 || m_binnedEnd >= inX.end)
@@ -45,7 +36,7 @@ bool SeriesColumns::update(const RunTrace& trace, const Key& key, std::uint64_t 
         if (!coveredCells(key.x, x0, x1, c0, c1))
             continue;
         for (int c = c0; c <= c1; ++c) {
-            Column& column = m_columns[static_cast<std::size_t>(c)];
+            SeriesColumn& column = m_columns[static_cast<std::size_t>(c)];
             for (std::size_t s = 0; s < kStateSeriesCount; ++s) {
                 const std::uint16_t lo = state.lo(static_cast<StateSeries>(s), b);
                 const std::uint16_t hi = state.hi(static_cast<StateSeries>(s), b);
@@ -67,7 +58,7 @@ bool SeriesColumns::update(const RunTrace& trace, const Key& key, std::uint64_t 
 std::uint16_t SeriesColumns::maxValue(StateSeries series) const {
     const auto s = static_cast<std::size_t>(series);
     std::uint16_t result = 0;
-    for (const Column& column : m_columns)
+    for (const SeriesColumn& column : m_columns)
         result = column.used ? std::max(result, column.hi[s]) : result;
     return result;
 }
@@ -76,7 +67,7 @@ Polyline SeriesColumns::polyline(StateSeries series) const {
     Polyline line;
     const auto s = static_cast<std::size_t>(series);
     for (std::size_t c = 0; c < m_columns.size(); ++c) {
-        const Column& column = m_columns[c];
+        const SeriesColumn& column = m_columns[c];
         if (!column.used)
             continue;
         const double xs = key().x.cellStart(static_cast<int>(c));

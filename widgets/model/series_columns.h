@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "grid.h"
-#include "progressive.h"
+#include "progressive_cells.h"
 #include "state_buckets.h"
 
 #include <array>
@@ -31,7 +30,12 @@ struct Polyline {
 // drawn in it (a bucket wider than a column fills every column it covers), so nothing the data holds
 // is lost at any zoom and no more than three points per column are ever drawn (which keeps HiDPI
 // exports fast). Progressive like the rasters, and incremental while a run grows.
-class SeriesColumns : public Progressive<ColumnKey, std::uint64_t> {
+struct SeriesColumn {
+    std::array<std::uint16_t, kStateSeriesCount> lo;
+    std::array<std::uint16_t, kStateSeriesCount> hi;
+    bool used = false;
+};
+class SeriesColumns : public ProgressiveColumns<SeriesColumn, std::uint64_t> {
 public:
     using Key = ColumnKey;
 
@@ -44,12 +48,6 @@ public:
     std::uint16_t maxValue(StateSeries series) const;
 
 private:
-    struct Column {
-        std::array<std::uint16_t, kStateSeriesCount> lo;
-        std::array<std::uint16_t, kStateSeriesCount> hi;
-        bool used = false;
-    };
-    std::vector<Column> m_columns;
     // The positions binned in full for the key: the last bucket is binned again (it may still grow)
     // only once positions past this arrive.
     std::uint64_t m_binnedEnd = 0;
