@@ -329,6 +329,7 @@ void TestGuiModel::positionWalkerMatchesMapping() {
     const RunTrace trace = Synthetic{}.trace(static_cast<std::size_t>(capacity));
     const auto axis = static_cast<XAxis>(mode);
     PositionWalker walker(trace, axis, 3);
+    QVERIFY(trace.positions() > 4);
     for (std::uint64_t p = 3; p < trace.positions(); ++p) {
         QCOMPARE(walker.position(), p);
         QVERIFY(std::fabs(walker.x() - xOfPosition(trace, axis, static_cast<double>(p))) < 1e-12);
