@@ -10,6 +10,7 @@
 #include <QStringList>
 #include <QTest>
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/inotify.h>
 #include <sys/syscall.h>
@@ -59,6 +60,26 @@ inline CliResult runLookahead(const QStringList& args, int timeoutMs) {
 // declares pidfd_open without C linkage, so the call goes through syscall().)
 inline int pidfdOf(pid_t pid) {
     return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+}
+
+// Makes the pipe behind `fd` (either end, or a FIFO held open) one page long, before its writer starts.
+// A writer's write(2) of more than a page then cannot complete while nobody reads.
+inline bool shrinkPipe(int fd) {
+    return ::fcntl(fd, F_SETPIPE_SZ, static_cast<int>(::sysconf(_SC_PAGESIZE))) > 0;
+}
+
+// Waits, without reading, until bytes arrive in the pipe `fd` that shrinkPipe() shortened. The kernel
+// has no event for "asleep in pipe_write", but the first bytes of a write longer than the pipe come
+// from inside that call, which then stays in the kernel, blocked on the full pipe, until a signal ends
+// it. False if none arrive within `timeoutMs`.
+inline bool untilWriterStalls(int fd, int timeoutMs) {
+    const QDeadlineTimer deadline(timeoutMs);
+    pollfd readable{fd, POLLIN, 0};
+    int ready = 0;
+    do
+        ready = ::poll(&readable, 1, static_cast<int>(deadline.remainingTime()));
+    while (ready < 0 && errno == EINTR);
+    return ready > 0 && (readable.revents & POLLIN) != 0;
 }
 
 // Waits until `done` holds, checking it again each time a file in `dir` is created or written

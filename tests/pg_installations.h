@@ -21,6 +21,7 @@
 #include <QRegularExpression>
 #include <QString>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -193,6 +194,13 @@ inline QList<PgInstallation> pgInstallations() {
         all.append(extra);
     }
     return all;
+}
+
+// The test data of a real-server case: column "installation", a row per server.
+inline void addInstallationRows() {
+    QTest::addColumn<PgInstallation>("installation");
+    for (const PgInstallation& installation : pgInstallations())
+        QTest::newRow(qPrintable(installation.name)) << installation;
 }
 
 } // namespace la::test

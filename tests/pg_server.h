@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QStringList>
 #include <QTemporaryDir>
 
@@ -114,6 +115,37 @@ public:
             return {};
         }
         return QString::fromUtf8(psql.readAllStandardOutput()).trimmed();
+    }
+
+    // SQL whose failure the test's later checks reveal: its output, the error (if any) logged.
+    QString sqlLogged(const QString& text) const {
+        QString error;
+        const QString out = sql(text, error);
+        if (!error.isEmpty())
+            qWarning("%s", qPrintable(error));
+        return out;
+    }
+
+    // The conninfo a recording connects with: database postgres over the socket, as `user`.
+    QString conninfo(const QString& user = QStringLiteral("postgres")) const {
+        return QStringLiteral("host=%1 port=%2 dbname=postgres user=%3")
+            .arg(socketDir())
+            .arg(m_port)
+            .arg(user);
+    }
+
+    // The recording tests' table: r(id int, pad text) of `rows` rows of 200 bytes (with index r_id on id
+    // when `indexed`), frozen and checkpointed: no hint bits left to set (a scan that sets them dirties
+    // its buffers, and a ring rejects a dirty buffer whose WAL is not flushed yet), all of it on disk.
+    // Its size in blocks, 0 where it failed (the error logged).
+    int frozenTable(int rows, bool indexed) const {
+        sqlLogged(QStringLiteral("CREATE TABLE r(id int, pad text); "
+                                 "INSERT INTO r SELECT g, repeat('x', 200) FROM generate_series(1, %1) g")
+                      .arg(rows) +
+                  (indexed ? QStringLiteral("; CREATE INDEX r_id ON r(id)") : QString()));
+        sqlLogged(QStringLiteral("VACUUM FREEZE r"));
+        sqlLogged(QStringLiteral("CHECKPOINT"));
+        return sqlLogged(QStringLiteral("SELECT pg_relation_size('r') / 8192")).toInt();
     }
 
     // The window tests' table: t(a int8, pad text) of 20,000 rows in hash order (each key on another
@@ -265,3 +297,21 @@ private:
 };
 
 } // namespace la::test
+
+// Skips a case whose server `installation` is not here; where CI has every server
+// (LOOKAHEAD_REQUIRE_SERVERS) a missing one is a failure, not a skip that passes.
+#define LA_SKIP_WITHOUT_SERVER(installation)                                                                 \
+    do {                                                                                                     \
+        if (const QString why = ::la::test::PgServer::unavailable(installation); !why.isEmpty()) {           \
+            if (qEnvironmentVariableIsSet("LOOKAHEAD_REQUIRE_SERVERS"))                                      \
+                QFAIL(qPrintable(why));                                                                      \
+            QSKIP(qPrintable(why));                                                                          \
+        }                                                                                                    \
+    } while (0)
+
+// Skips a recording case where no tracer can run: the kernel tracer needs root, strace must be installed.
+#define LA_SKIP_WITHOUT_TRACER()                                                                             \
+    do {                                                                                                     \
+        if (::geteuid() != 0 && QStandardPaths::findExecutable(QStringLiteral("strace")).isEmpty())          \
+            QSKIP("no tracer: the kernel tracer needs root, and strace is not installed");                   \
+    } while (0)

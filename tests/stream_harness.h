@@ -15,6 +15,7 @@
 #include "tracer.h"
 #include "vector_source.h"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -30,12 +31,28 @@ inline std::vector<std::uint32_t> firstBlocks(std::uint32_t n) {
     return blocks;
 }
 
+// Blocks n-1 .. 0: a backward scan.
+inline std::vector<std::uint32_t> lastBlocksFirst(std::uint32_t n) {
+    std::vector<std::uint32_t> blocks = firstBlocks(n);
+    std::reverse(blocks.begin(), blocks.end());
+    return blocks;
+}
+
 class TraceRecorder final : public EventSink {
 public:
     void onEvents(std::span<const Event> batch) override {
         events.insert(events.end(), batch.begin(), batch.end());
     }
     std::vector<Event> events;
+
+    // The blocks handed to the consumer, in its order.
+    std::vector<std::uint32_t> consumedBlocks() const {
+        std::vector<std::uint32_t> blocks;
+        for (const Event& e : events)
+            if (e.kind == EventKind::Consumed)
+                blocks.push_back(e.block);
+        return blocks;
+    }
 
     std::vector<int> readSizes() const {
         std::vector<int> sizes;

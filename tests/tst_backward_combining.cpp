@@ -10,27 +10,12 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 
 using namespace la;
 using la::test::StreamRun;
 using la::test::TraceRecorder;
 
 namespace {
-
-std::vector<std::uint32_t> descending(std::uint32_t n) {
-    std::vector<std::uint32_t> blocks(n);
-    std::iota(blocks.rbegin(), blocks.rend(), 0u);
-    return blocks;
-}
-
-std::vector<std::uint32_t> consumedBlocks(const TraceRecorder& trace) {
-    std::vector<std::uint32_t> blocks;
-    for (const Event& e : trace.events)
-        if (e.kind == EventKind::Consumed)
-            blocks.push_back(e.block);
-    return blocks;
-}
 
 // Field by field: an event's padding byte is not part of the trace.
 bool sameEvent(const Event& a, const Event& b) {
@@ -79,7 +64,7 @@ private slots:
 
 void TestBackwardCombining::descendingRunsBecomeOneRead() {
     StreamRun run = patchRun();
-    run.run(descending(4096));
+    run.run(test::lastBlocksFirst(4096));
     // From the first read on: io_combine_limit blocks, read upward, one range each.
     const std::vector<int> sizes = run.trace.readSizes();
     QCOMPARE(sizes.size(), std::size_t{256});
@@ -92,7 +77,7 @@ void TestBackwardCombining::descendingRunsBecomeOneRead() {
         QCOMPARE(e.block, expected);
     }
     QCOMPARE(run.summary.reversedRanges, 256ull);
-    QCOMPARE(consumedBlocks(run.trace), descending(4096));
+    QCOMPARE(run.trace.consumedBlocks(), test::lastBlocksFirst(4096));
     QCOMPARE(run.summary.misses, 4096ull);
 }
 
@@ -101,8 +86,8 @@ void TestBackwardCombining::rangeReadWholeBeforeItsFirstBuffer() {
     // lowest block, and its highest block is handed out only once every one of them is done.
     StreamRun run = patchRun();
     run.prewarm = "every:3";
-    run.run(descending(1024));
-    QCOMPARE(consumedBlocks(run.trace), descending(1024));
+    run.run(test::lastBlocksFirst(1024));
+    QCOMPARE(run.trace.consumedBlocks(), test::lastBlocksFirst(1024));
     QCOMPARE(run.summary.reversedRanges, 64ull);
     const auto consumed = firstIndex(run.trace, EventKind::Consumed);
     std::map<std::uint32_t, std::vector<std::uint32_t>> readsOfRange; // range -> read starts, in order
@@ -124,16 +109,26 @@ void TestBackwardCombining::rangeReadWholeBeforeItsFirstBuffer() {
 
 void TestBackwardCombining::noLookAheadWhileHandingBack() {
     StreamRun run = patchRun();
-    run.run(descending(1024));
+    run.run(test::lastBlocksFirst(1024));
     // From a range's first buffer out to its last, the stream asks for no block and starts no read.
     bool inRange = false;
+    std::size_t handedOutInRanges = 0;
+    std::size_t requestsBetweenRanges = 0;
     for (const Event& e : run.trace.events) {
-        if (e.kind == EventKind::Consumed)
+        if (e.kind == EventKind::Consumed) {
             inRange = e.block % 16 != 0; // block 16k is the range's last out
-        else if (inRange)
+            handedOutInRanges += inRange ? 1 : 0;
+        } else if (inRange) {
             QVERIFY2(e.kind != EventKind::Requested && e.kind != EventKind::ReadStarted,
                      qPrintable(QStringLiteral("event %1 at block %2").arg(int(e.kind)).arg(e.block)));
+        } else if (e.kind == EventKind::Requested) {
+            ++requestsBetweenRanges;
+        }
     }
+    // Every buffer but each range's last is handed out inside a range, and the stream looks ahead
+    // between them: the silence above is the ranges', not a stream that never asks.
+    QCOMPARE(handedOutInRanges, std::size_t{1024 - 1024 / 16});
+    QVERIFY(requestsBetweenRanges > 0);
 }
 
 void TestBackwardCombining::rangeGoesPastMaxIos() {
@@ -141,8 +136,8 @@ void TestBackwardCombining::rangeGoesPastMaxIos() {
     // so each next one waits for the one before it in look-ahead, not at the consumer.
     StreamRun run = patchRun(1);
     run.prewarm = "every:2";
-    run.run(descending(256));
-    QCOMPARE(consumedBlocks(run.trace), descending(256));
+    run.run(test::lastBlocksFirst(256));
+    QCOMPARE(run.trace.consumedBlocks(), test::lastBlocksFirst(256));
     QCOMPARE(run.summary.ios, 128ull);
     std::size_t waitedAhead = 0;
     for (std::size_t i = 0; i + 1 < run.trace.events.size(); ++i) {
@@ -163,8 +158,8 @@ void TestBackwardCombining::exhaustedPinBudgetStillProgresses() {
     StreamRun run = patchRun();
     run.stream.sharedBuffers = 4096;
     run.stream.maxConnections = 600;
-    run.run(descending(600));
-    QCOMPARE(consumedBlocks(run.trace), descending(600));
+    run.run(test::lastBlocksFirst(600));
+    QCOMPARE(run.trace.consumedBlocks(), test::lastBlocksFirst(600));
     // Ranges of max_pinned (6) blocks, each read one block at a time, upward.
     QCOMPARE(computeLimits(run.stream, kCf7035Mechanics).maxPinned, 6);
     QCOMPARE(run.summary.reversedRanges, 100ull);
@@ -183,14 +178,14 @@ void TestBackwardCombining::otherPinsShortenTheFirstRead() {
     // later block of the range is pinned one at a time past the limit.
     StreamRun run = patchRun();
     run.stream.otherPins = 80;
-    run.run(descending(64));
-    QCOMPARE(consumedBlocks(run.trace), descending(64));
+    run.run(test::lastBlocksFirst(64));
+    QCOMPARE(run.trace.consumedBlocks(), test::lastBlocksFirst(64));
     const std::vector<int> sizes = run.trace.readSizes();
     QCOMPARE((std::vector<int>(sizes.begin(), sizes.begin() + 3)), (std::vector<int>{14, 1, 1}));
     QCOMPARE(run.summary.reversedRanges, 4ull);
     // Without the other pins the same stream reads whole ranges.
     StreamRun free = patchRun();
-    free.run(descending(64));
+    free.run(test::lastBlocksFirst(64));
     QCOMPARE(free.trace.readSizes(), (std::vector<int>{16, 16, 16, 16}));
 }
 
@@ -199,7 +194,7 @@ void TestBackwardCombining::directionSetBySecondBlock() {
     // block that would reverse it starts a new read.
     StreamRun run = patchRun();
     run.run({5, 4, 3, 10, 11, 12, 20, 19, 40, 41, 42, 39, 38, 50});
-    QCOMPARE(consumedBlocks(run.trace),
+    QCOMPARE(run.trace.consumedBlocks(),
              (std::vector<std::uint32_t>{5, 4, 3, 10, 11, 12, 20, 19, 40, 41, 42, 39, 38, 50}));
     std::vector<std::pair<std::uint32_t, int>> reads;
     for (const Event& e : run.trace.events)
@@ -222,7 +217,7 @@ void TestBackwardCombining::forwardScansAsPg19() {
     // The patch changes nothing for ascending blocks: the same events as PostgreSQL 19, one by one.
     QFETCH(QString, prewarm);
     QFETCH(bool, full);
-    std::vector<std::uint32_t> blocks = descending(2048);
+    std::vector<std::uint32_t> blocks = test::lastBlocksFirst(2048);
     std::reverse(blocks.begin(), blocks.end());
     std::vector<Event> traces[2];
     for (int i = 0; i < 2; ++i) {
@@ -243,13 +238,13 @@ void TestBackwardCombining::waitPerRangeAtEic1() {
     // overlaps the consumption of the one before it, a reversed range cannot (look-ahead waits until
     // its last buffer is out), so every range is a wait.
     StreamRun forward = patchRun(1);
-    std::vector<std::uint32_t> ascending = descending(4096);
+    std::vector<std::uint32_t> ascending = test::lastBlocksFirst(4096);
     std::reverse(ascending.begin(), ascending.end());
     forward.consumerNs = 30'000;
     forward.run(ascending);
     StreamRun backward = patchRun(1);
     backward.consumerNs = 30'000;
-    backward.run(descending(4096));
+    backward.run(test::lastBlocksFirst(4096));
     QCOMPARE(backward.summary.ios, forward.summary.ios);
     QCOMPARE(backward.summary.waits, 256ull);
     QVERIFY2(forward.summary.waits < 8, qPrintable(QString::number(forward.summary.waits)));
@@ -265,13 +260,13 @@ void TestBackwardCombining::whatIfHandsOutAsReadsComplete() {
     whatIf.stream.fullFlag = true;
     whatIf.stream.backwardCombining = true;
     whatIf.consumerNs = 30'000;
-    whatIf.run(descending(4096));
-    QCOMPARE(consumedBlocks(whatIf.trace), descending(4096));
+    whatIf.run(test::lastBlocksFirst(4096));
+    QCOMPARE(whatIf.trace.consumedBlocks(), test::lastBlocksFirst(4096));
     QCOMPARE(whatIf.summary.reversedRanges, 0ull);
     QCOMPARE(whatIf.trace.readSizes(), std::vector<int>(256, 16));
     StreamRun patch = patchRun(1);
     patch.consumerNs = 30'000;
-    patch.run(descending(4096));
+    patch.run(test::lastBlocksFirst(4096));
     QVERIFY2(whatIf.summary.waits < patch.summary.waits / 8,
              qPrintable(QString::number(whatIf.summary.waits)));
 }

@@ -192,11 +192,7 @@ private:
 
 void TestCf7035Reads::initTestCase() {
     const test::PgInstallation installation = test::sharedPgCf7035();
-    if (const QString why = test::PgServer::unavailable(installation); !why.isEmpty()) {
-        if (qEnvironmentVariableIsSet("LOOKAHEAD_REQUIRE_SERVERS"))
-            QFAIL(qPrintable(why));
-        QSKIP(qPrintable(why));
-    }
+    LA_SKIP_WITHOUT_SERVER(installation);
     if (QStandardPaths::findExecutable(QStringLiteral("strace")).isEmpty())
         QSKIP("strace is not installed (packaging/install-deps.sh installs it)");
     QVERIFY(m_dir.isValid());

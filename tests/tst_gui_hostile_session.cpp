@@ -35,9 +35,7 @@ void TestGuiHostileSession::initTestCase() {
 #endif
     if (test::sqlite3Tool().isEmpty())
         QSKIP("the sqlite3 tool is not installed (packaging/install-deps.sh installs it)");
-    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
-    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
-    QSettings().clear();
+    la::test::useCleanTestSettings();
     QVERIFY(m_dir.isValid());
     const QString trace = m_dir.filePath(QStringLiteral("scan.strace"));
     QVERIFY(test::writeSmallStrace(trace));

@@ -86,6 +86,14 @@ Polyline reduce(const RunTrace& trace, XAxis mode, StateSeries series, const Axi
     return columns.polyline(series);
 }
 
+// The first run's value in the summary row labelled `label`; empty where there is no such row.
+QString firstValue(const std::vector<SummaryRow>& rows, const QString& label) {
+    for (const SummaryRow& r : rows)
+        if (r.label == label)
+            return r.values[0];
+    return QString();
+}
+
 // 4,096 blocks of alternating hits and misses: pg18 collapses on them.
 RunConfig collapsingRun() {
     RunConfig config;
@@ -331,6 +339,7 @@ void TestGuiModel::positionWalkerMatchesMapping() {
     const RunTrace trace = Synthetic{}.trace(static_cast<std::size_t>(capacity));
     const auto axis = static_cast<XAxis>(mode);
     PositionWalker walker(trace, axis, 3);
+    QVERIFY(trace.positions() > 4);
     for (std::uint64_t p = 3; p < trace.positions(); ++p) {
         QCOMPARE(walker.position(), p);
         QVERIFY(std::fabs(walker.x() - xOfPosition(trace, axis, static_cast<double>(p))) < 1e-12);
@@ -733,12 +742,7 @@ void TestGuiModel::summaryRowsFormatNumbers() {
     repeated.runtimeNs = 412'000'000;
     repeated.waits = 206;
     const auto spread = summaryRows({&repeated});
-    const auto cell = [&spread](const QString& label) {
-        for (const SummaryRow& r : spread)
-            if (r.label == label)
-                return r.values[0];
-        return QString();
-    };
+    const auto cell = [&spread](const QString& label) { return firstValue(spread, label); };
     QCOMPARE(cell(QStringLiteral("Run time")), QStringLiteral("median 412 ms (398 ms–430 ms)"));
     QVERIFY2(cell(QStringLiteral("Waits (time)")).startsWith(QStringLiteral("median 206 (199–215) (")),
              qPrintable(cell(QStringLiteral("Waits (time)"))));
@@ -759,12 +763,7 @@ void TestGuiModel::summaryRowsFormatNumbers() {
     mixed.waits = 168;
     mixed.waitNs = 16'800'000;
     const auto mixedRows = summaryRows({&mixed});
-    const auto mixedCell = [&mixedRows](const QString& label) {
-        for (const SummaryRow& r : mixedRows)
-            if (r.label == label)
-                return r.values[0];
-        return QString();
-    };
+    const auto mixedCell = [&mixedRows](const QString& label) { return firstValue(mixedRows, label); };
     QCOMPARE(mixedCell(QStringLiteral("Waits (time)")), QStringLiteral("median 165 (141–177) (16.5 ms)"));
     QCOMPARE(medianText(mixed, "waits"), QStringLiteral("165"));
     mixed.repeats.pop_back(); // four: the median falls between two whole numbers

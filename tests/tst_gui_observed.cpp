@@ -91,10 +91,7 @@ void TestGuiObserved::initTestCase() {
 #ifdef __SANITIZE_THREAD__
     QSKIP("runs the binary with QProcess, which TSan cannot follow through fork");
 #endif
-    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
-    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_gui_observed"));
-    QSettings().clear();
+    la::test::useCleanTestSettings();
     QVERIFY(m_dir.isValid());
 }
 

@@ -46,13 +46,6 @@ private slots:
 
 private:
     RecordDialog* openDialog(MainWindow& window, const QString& query);
-    QString sql(const QString& text) {
-        QString error;
-        const QString out = m_server.sql(text, error);
-        if (!error.isEmpty())
-            qWarning("%s", qPrintable(error));
-        return out;
-    }
 
     PgServer m_server;
     QString m_skip;
@@ -64,10 +57,7 @@ void TestGuiRecord::initTestCase() {
 #ifdef __SANITIZE_THREAD__
     QSKIP("the recording starts strace with QProcess, which TSan cannot follow through fork");
 #endif
-    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
-    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_gui_record"));
-    QSettings().clear();
+    la::test::useCleanTestSettings();
     m_skip = PgServer::unavailable();
     if (m_skip.isEmpty() && QStandardPaths::findExecutable(QStringLiteral("strace")).isEmpty())
         m_skip = QStringLiteral("strace is not installed (packaging/install-deps.sh installs it)");
@@ -75,7 +65,7 @@ void TestGuiRecord::initTestCase() {
         return;
     const QString error = m_server.startWithHashClusteredTable().error;
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    sql(QStringLiteral("VACUUM ANALYZE t"));
+    m_server.sqlLogged(QStringLiteral("VACUUM ANALYZE t"));
 }
 
 RecordDialog* TestGuiRecord::openDialog(MainWindow& window, const QString& query) {
@@ -321,11 +311,12 @@ void TestGuiRecord::cancelInTheMiddleLeavesTheServerClean() {
     QVERIFY(dialog->isVisible()); // it stays to say how it ended
     QCOMPARE(started.count(), 0);
     QCOMPARE(m_server.tracedProcesses(), QStringList());
-    QCOMPARE(sql(QStringLiteral("SELECT count(*) FROM pg_extension WHERE extname = 'pg_buffercache'")),
+    QCOMPARE(m_server.sqlLogged(
+                 QStringLiteral("SELECT count(*) FROM pg_extension WHERE extname = 'pg_buffercache'")),
              QStringLiteral("0"));
-    QCOMPARE(
-        sql(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'")),
-        QStringLiteral("1"));
+    QCOMPARE(m_server.sqlLogged(QStringLiteral(
+                 "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'")),
+             QStringLiteral("1"));
     QSignalSpy closed(dialog, &QDialog::finished);
     dialog->reject(); // now it closes
     QCOMPARE(test::caught(closed, 1, kWindowTimeoutMs), 1);

@@ -55,9 +55,7 @@ void TestGuiSession::initTestCase() {
 #ifdef __SANITIZE_THREAD__
     QSKIP("runs the binary with QProcess, which TSan cannot follow through fork");
 #endif
-    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
-    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
-    QSettings().clear();
+    la::test::useCleanTestSettings();
     QVERIFY(m_dir.isValid());
     m_saved = m_dir.filePath(QStringLiteral("window.lookahead"));
 }

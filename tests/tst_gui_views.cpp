@@ -158,10 +158,7 @@ private:
 };
 
 void TestGuiViews::initTestCase() {
-    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
-    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_gui_views"));
-    QSettings().clear();
+    la::test::useCleanTestSettings();
 }
 
 void TestGuiViews::cleanup() {

@@ -148,10 +148,7 @@ private:
 };
 
 void TestGuiWindow::initTestCase() {
-    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
-    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_gui_window"));
-    QSettings().clear(); // what an earlier run of this test saved is not a first launch
+    la::test::useCleanTestSettings();
     QVERIFY(m_dir.isValid());
 }
 

@@ -20,6 +20,7 @@ private slots:
 };
 
 void TestGuiWording::everyOptionHasAWindowLabel() {
+    QVERIFY(!runOptions().empty());
     for (const RunOption& option : runOptions())
         QVERIFY2(
             !settingLabel(QString::fromLatin1(option.name.data(), qsizetype(option.name.size()))).isEmpty(),

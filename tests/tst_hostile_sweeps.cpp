@@ -237,24 +237,26 @@ void TestHostileSweeps::emitCommandsStreamOverABillionCells() {
 void TestHostileSweeps::sigintEndsAWriteBlockedOnAFullPipe() {
     QTemporaryDir dir;
     const QString spec = writeFile(dir.filePath(QStringLiteral("b.json")), kBillionSpec);
-    // A reader that reads nothing: the pipe fills and the sweep blocks in write(2).
-    QProcess sink;
+    // A reader that reads nothing (this test, holding the pipe's read end): the pipe fills and the
+    // sweep blocks in write(2).
+    int output[2];
+    QVERIFY(::pipe2(output, O_CLOEXEC) == 0);
+    const auto closeOutput = qScopeGuard([&] { ::close(output[0]); });
+    QVERIFY(test::shrinkPipe(output[0]));
     QProcess process;
-    process.setStandardOutputProcess(&sink);
-    sink.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+    process.setChildProcessModifier([&] { ::dup2(output[1], STDOUT_FILENO); });
     process.start(QStringLiteral(LOOKAHEAD_BINARY),
                   {QStringLiteral("sweep"), spec, QStringLiteral("--force"),
                    QStringLiteral("--emit-commands"), QStringLiteral("--out"),
                    dir.filePath(QStringLiteral("o"))});
+    ::close(output[1]);
     QVERIFY(process.waitForStarted());
-    const QString wchan = QStringLiteral("/proc/%1/wchan").arg(process.processId());
-    QVERIFY(QTest::qWaitFor([&] { return readFile(wchan).contains("pipe"); }, kQuickMs));
+    // The commands go out 64 KiB at a time: their first bytes mean the sweep sits in that write.
+    QVERIFY(test::untilWriterStalls(output[0], kQuickMs));
     ::kill(pid_t(process.processId()), SIGINT);
     const bool ended = process.waitForFinished(kQuickMs);
     if (!ended)
         process.kill();
-    sink.kill();
-    sink.waitForFinished();
     QVERIFY2(ended, "the first SIGINT did not end a write blocked on a full pipe");
     QCOMPARE(process.exitCode(), 130);
     QVERIFY(QString::fromUtf8(process.readAllStandardError()).contains(QStringLiteral("sweep cancelled")));

@@ -17,19 +17,12 @@ private slots:
 };
 
 void TestPgServers::startsAsItsVersion_data() {
-    QTest::addColumn<test::PgInstallation>("installation");
-    for (const test::PgInstallation& installation : test::pgInstallations())
-        QTest::newRow(qPrintable(installation.name)) << installation;
+    test::addInstallationRows();
 }
 
 void TestPgServers::startsAsItsVersion() {
     QFETCH(test::PgInstallation, installation);
-    if (const QString why = test::PgServer::unavailable(installation); !why.isEmpty()) {
-        // CI has every server: there a missing one is a failure, not a skip that passes.
-        if (qEnvironmentVariableIsSet("LOOKAHEAD_REQUIRE_SERVERS"))
-            QFAIL(qPrintable(why));
-        QSKIP(qPrintable(why));
-    }
+    LA_SKIP_WITHOUT_SERVER(installation);
     test::PgServer server(installation);
     const QString started = server.start();
     QVERIFY2(started.isEmpty(), qPrintable(started));
@@ -47,11 +40,7 @@ void TestPgServers::startsAsItsVersion() {
 
 void TestPgServers::backwardCombiningBuildHasTestAio() {
     const test::PgInstallation installation = test::sharedPgCf7035();
-    if (const QString why = test::PgServer::unavailable(installation); !why.isEmpty()) {
-        if (qEnvironmentVariableIsSet("LOOKAHEAD_REQUIRE_SERVERS"))
-            QFAIL(qPrintable(why));
-        QSKIP(qPrintable(why));
-    }
+    LA_SKIP_WITHOUT_SERVER(installation);
     test::PgServer server(installation);
     const QString started = server.start(false, QStringLiteral("io_method = sync"));
     QVERIFY2(started.isEmpty(), qPrintable(started));

@@ -37,18 +37,11 @@ const QString kSecret = QStringLiteral("hunter2-not-a-password");
 test::PgServer* g_server = nullptr;
 
 QString conninfo(const QString& user = QStringLiteral("postgres"), const QString& password = kSecret) {
-    return QStringLiteral("host=%1 port=%2 dbname=postgres user=%3 password=%4")
-        .arg(g_server->socketDir())
-        .arg(g_server->port())
-        .arg(user, password);
+    return g_server->conninfo(user) + QStringLiteral(" password=") + password;
 }
 
 QString sql(const QString& text) {
-    QString error;
-    const QString out = g_server->sql(text, error);
-    if (!error.isEmpty())
-        qWarning("%s", qPrintable(error));
-    return out;
+    return g_server->sqlLogged(text);
 }
 
 // A psql session of the test's holding advisory lock `key` until release(): a recorded query that

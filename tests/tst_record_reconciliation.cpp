@@ -11,29 +11,12 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <unistd.h>
 
 using namespace la;
 
 namespace {
-
-QString run(const test::PgServer& server, const QString& sql) {
-    QString error;
-    const QString out = server.sql(sql, error);
-    if (!error.isEmpty())
-        qWarning("%s", qPrintable(error));
-    return out;
-}
-
-QString conninfo(const test::PgServer& server) {
-    return QStringLiteral("host=%1 port=%2 dbname=postgres user=postgres")
-        .arg(server.socketDir())
-        .arg(server.port());
-}
 
 struct Recorded {
     QJsonObject doc;
@@ -45,7 +28,7 @@ Recorded record(const test::PgServer& server, const QString& query, const QStrin
     QTemporaryDir dir;
     const QString json = dir.filePath(QStringLiteral("r.json"));
     const test::CliResult r = test::runLookahead(
-        QStringList{QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo(server),
+        QStringList{QStringLiteral("record"), QStringLiteral("--conninfo"), server.conninfo(),
                     QStringLiteral("--query"), query, QStringLiteral("--summary-json"), json} +
             extra,
         300'000);
@@ -141,13 +124,8 @@ void TestRecordReconciliation::threeScans_data() {
 void TestRecordReconciliation::threeScans() {
     QFETCH(test::PgInstallation, installation);
     QFETCH(QString, ioMethod);
-    if (const QString why = test::PgServer::unavailable(installation); !why.isEmpty()) {
-        if (qEnvironmentVariableIsSet("LOOKAHEAD_REQUIRE_SERVERS"))
-            QFAIL(qPrintable(why));
-        QSKIP(qPrintable(why));
-    }
-    if (::geteuid() != 0 && QStandardPaths::findExecutable(QStringLiteral("strace")).isEmpty())
-        QSKIP("no tracer: the kernel tracer needs root, and strace is not installed");
+    LA_SKIP_WITHOUT_SERVER(installation);
+    LA_SKIP_WITHOUT_TRACER();
     test::PgServer server(installation);
     const QString settings =
         QStringLiteral("shared_buffers = 16MB\n") +
@@ -161,26 +139,23 @@ void TestRecordReconciliation::threeScans() {
     }
     // r: 3 times shared_buffers / 4 and more, frozen and on disk, with an index on id; t: the
     // hash-clustered table of the window tests, for the backward index scan.
-    run(server, QStringLiteral("CREATE TABLE r(id int, pad text); "
-                               "INSERT INTO r SELECT g, repeat('x', 200) FROM generate_series(1, 60000) g; "
-                               "CREATE INDEX r_id ON r(id)"));
-    run(server, QStringLiteral("VACUUM FREEZE r"));
+    const int blocks = server.frozenTable(60000, true);
     QString error;
     server.hashClusteredTable(error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    run(server, QStringLiteral("CHECKPOINT"));
-    const int blocks = run(server, QStringLiteral("SELECT pg_relation_size('r') / 8192")).toInt();
     QVERIFY2(blocks > 2048 / 4, qPrintable(QString::number(blocks)));
 
     // The seq scan through the ring, a third of the table cached by pg_prewarm (no strategy) in an
     // empty pool, snapshotted by pg_buffercache: the model's figures are the server's exactly.
     QVERIFY(server.restart().isEmpty());
-    run(server, QStringLiteral("CREATE EXTENSION IF NOT EXISTS pg_prewarm; "
-                               "CREATE EXTENSION IF NOT EXISTS pg_buffercache"));
+    server.sqlLogged(QStringLiteral("CREATE EXTENSION IF NOT EXISTS pg_prewarm; "
+                                    "CREATE EXTENSION IF NOT EXISTS pg_buffercache"));
     const int cached =
-        run(server, QStringLiteral("SELECT sum(pg_prewarm('r', 'buffer', 'main', b, least(b + 9, %1 - 1))) "
-                                   "FROM generate_series(0, %1 - 1, 30) b")
-                        .arg(blocks))
+        server
+            .sqlLogged(
+                QStringLiteral("SELECT sum(pg_prewarm('r', 'buffer', 'main', b, least(b + 9, %1 - 1))) "
+                               "FROM generate_series(0, %1 - 1, 30) b")
+                    .arg(blocks))
             .toInt();
     QVERIFY(cached > 0);
     const Recorded seq = record(server, QStringLiteral("SELECT * FROM r WHERE pad = 'none'"), {});

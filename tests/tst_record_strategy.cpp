@@ -10,11 +10,8 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <unistd.h>
 
 using namespace la;
 
@@ -23,20 +20,6 @@ namespace {
 // 32 MB: 4,096 buffers, and a ring of 32 whichever version (256 kB: GetPinLimit is 4096 / 174 = 23).
 constexpr int kSharedBuffers = 4096;
 constexpr int kRing = 32;
-
-QString run(const test::PgServer& server, const QString& sql) {
-    QString error;
-    const QString out = server.sql(sql, error);
-    if (!error.isEmpty())
-        qWarning("%s", qPrintable(error));
-    return out;
-}
-
-QString conninfo(const test::PgServer& server) {
-    return QStringLiteral("host=%1 port=%2 dbname=postgres user=postgres")
-        .arg(server.socketDir())
-        .arg(server.port());
-}
 
 // The Seq Scan node of a plan (EXPLAIN FORMAT JSON), wherever it sits.
 QJsonObject seqScanNode(const QJsonObject& node) {
@@ -58,39 +41,28 @@ private slots:
 };
 
 void TestRecordStrategy::sequentialScanThroughTheRing_data() {
-    QTest::addColumn<test::PgInstallation>("installation");
-    for (const test::PgInstallation& installation : test::pgInstallations())
-        QTest::newRow(qPrintable(installation.name)) << installation;
+    test::addInstallationRows();
 }
 
 void TestRecordStrategy::sequentialScanThroughTheRing() {
     QFETCH(test::PgInstallation, installation);
-    if (const QString why = test::PgServer::unavailable(installation); !why.isEmpty()) {
-        if (qEnvironmentVariableIsSet("LOOKAHEAD_REQUIRE_SERVERS"))
-            QFAIL(qPrintable(why));
-        QSKIP(qPrintable(why));
-    }
-    if (::geteuid() != 0 && QStandardPaths::findExecutable(QStringLiteral("strace")).isEmpty())
-        QSKIP("no tracer: the kernel tracer needs root, and strace is not installed");
+    LA_SKIP_WITHOUT_SERVER(installation);
+    LA_SKIP_WITHOUT_TRACER();
     test::PgServer server(installation);
     const QString started = server.start(false, QStringLiteral("shared_buffers = 32MB"));
     QVERIFY2(started.isEmpty(), qPrintable(started));
-    // No hint bits left to set (a scan that sets them dirties its buffers, and a ring rejects a
-    // dirty buffer whose WAL is not flushed yet), all of it on disk.
-    run(server, QStringLiteral("CREATE TABLE r(id int, pad text); "
-                               "INSERT INTO r SELECT g, repeat('x', 200) FROM generate_series(1, 204000) g"));
-    run(server, QStringLiteral("VACUUM FREEZE r"));
-    run(server, QStringLiteral("CHECKPOINT"));
-    const int blocks = run(server, QStringLiteral("SELECT pg_relation_size('r') / 8192")).toInt();
+    const int blocks = server.frozenTable(204000, false);
     QVERIFY2(blocks > kSharedBuffers, qPrintable(QString::number(blocks)));
 
     // An empty pool, then 30 of every 50 blocks cached (pg_prewarm reads without a strategy).
     QVERIFY(server.restart().isEmpty());
-    run(server, QStringLiteral("CREATE EXTENSION pg_prewarm; CREATE EXTENSION pg_buffercache"));
+    server.sqlLogged(QStringLiteral("CREATE EXTENSION pg_prewarm; CREATE EXTENSION pg_buffercache"));
     const int cached =
-        run(server, QStringLiteral("SELECT sum(pg_prewarm('r', 'buffer', 'main', b, least(b + 29, %1 - 1))) "
-                                   "FROM generate_series(0, %1 - 1, 50) b")
-                        .arg(blocks))
+        server
+            .sqlLogged(
+                QStringLiteral("SELECT sum(pg_prewarm('r', 'buffer', 'main', b, least(b + 29, %1 - 1))) "
+                               "FROM generate_series(0, %1 - 1, 50) b")
+                    .arg(blocks))
             .toInt();
     QVERIFY2(cached > blocks / 2 && cached < kSharedBuffers, qPrintable(QString::number(cached)));
 
@@ -98,7 +70,7 @@ void TestRecordStrategy::sequentialScanThroughTheRing() {
     const QString json = out.filePath(QStringLiteral("r.json"));
     const QString after = out.filePath(QStringLiteral("after.txt"));
     const test::CliResult recorded =
-        test::runLookahead({QStringLiteral("record"), QStringLiteral("--conninfo"), conninfo(server),
+        test::runLookahead({QStringLiteral("record"), QStringLiteral("--conninfo"), server.conninfo(),
                             QStringLiteral("--query"), QStringLiteral("SELECT * FROM r WHERE id <= 1000"),
                             QStringLiteral("--summary-json"), json, QStringLiteral("--cache-after"), after},
                            300'000);
@@ -137,10 +109,10 @@ void TestRecordStrategy::sequentialScanThroughTheRing() {
     QCOMPARE(model[QStringLiteral("misses")].toInteger(), blocks - cached);
 
     // What stays: the cached blocks and the ring's last 32, in the model and in the server.
-    const QString resident =
-        run(server, QStringLiteral("SELECT string_agg(relblocknumber::text, E'\\n' ORDER BY relblocknumber) "
-                                   "FROM pg_buffercache WHERE relfilenode = pg_relation_filenode('r') "
-                                   "AND relforknumber = 0"));
+    const QString resident = server.sqlLogged(
+        QStringLiteral("SELECT string_agg(relblocknumber::text, E'\\n' ORDER BY relblocknumber) "
+                       "FROM pg_buffercache WHERE relfilenode = pg_relation_filenode('r') "
+                       "AND relforknumber = 0"));
     QCOMPARE(model[QStringLiteral("resident_after")].toInteger(), cached + kRing);
     QCOMPARE(QString::fromUtf8(test::readFile(after)), resident + QLatin1Char('\n'));
     QVERIFY2(server.tracedProcesses().isEmpty(), qPrintable(server.tracedProcesses().join(QLatin1Char(','))));

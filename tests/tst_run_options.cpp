@@ -30,6 +30,7 @@ void TestRunOptions::namesAndKeysAreUnique() {
         QVERIFY2(json.insert(o.jsonKey).second, o.jsonKey.data());
         QVERIFY2(!o.help.empty(), o.name.data());
     }
+    QCOMPARE(names.size(), runOptions().size());
 }
 
 void TestRunOptions::everyOptionRoundTrips() {

@@ -12,18 +12,10 @@
 
 #include <QTest>
 
-#include <numeric>
-
 using namespace la;
 using la::test::StreamRun;
 
 namespace {
-
-std::vector<std::uint32_t> ascending(std::uint32_t n) {
-    std::vector<std::uint32_t> blocks(n);
-    std::iota(blocks.begin(), blocks.end(), 0u);
-    return blocks;
-}
 
 RunConfig withFlags(const std::string& flags) {
     RunConfig config;
@@ -61,7 +53,7 @@ void TestStreamFlags::fullStartsAtFullDistance() {
         StreamRun run;
         run.policy = policy.toStdString();
         run.stream.fullFlag = full;
-        run.run(ascending(256));
+        run.run(test::firstBlocks(256));
         first[full] = run.trace.readSizes();
     }
     QCOMPARE(first[0].front(), 1);

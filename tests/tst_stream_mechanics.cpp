@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <set>
 
 using namespace la;
@@ -17,22 +16,6 @@ using la::test::StreamRun;
 using la::test::TraceRecorder;
 
 namespace {
-
-std::vector<std::uint32_t> range(std::uint32_t n, bool backward = false) {
-    std::vector<std::uint32_t> blocks(n);
-    std::iota(blocks.begin(), blocks.end(), 0u);
-    if (backward)
-        std::reverse(blocks.begin(), blocks.end());
-    return blocks;
-}
-
-std::vector<std::uint32_t> consumedBlocks(const TraceRecorder& trace) {
-    std::vector<std::uint32_t> blocks;
-    for (const Event& e : trace.events)
-        if (e.kind == EventKind::Consumed)
-            blocks.push_back(e.block);
-    return blocks;
-}
 
 std::size_t countKind(const TraceRecorder& trace, EventKind kind) {
     return static_cast<std::size_t>(std::count_if(trace.events.begin(), trace.events.end(),
@@ -100,12 +83,12 @@ void TestStreamMechanics::forwardCombinesToLimit() {
     QFETCH(int, limit);
     StreamRun run;
     run.stream.ioCombineLimit = limit;
-    run.run(range(4096));
+    run.run(test::firstBlocks(4096));
     const auto sizes = run.trace.readSizes();
     QCOMPARE(*std::max_element(sizes.begin(), sizes.end()), limit);
     const auto full = std::count(sizes.begin(), sizes.end(), limit);
     QVERIFY(full >= static_cast<long>(sizes.size()) - 8); // all but the ramp-up
-    QCOMPARE(consumedBlocks(run.trace), range(4096));
+    QCOMPARE(run.trace.consumedBlocks(), test::firstBlocks(4096));
 }
 
 void TestStreamMechanics::backwardIsOneBlockReads_data() {
@@ -118,7 +101,7 @@ void TestStreamMechanics::backwardIsOneBlockReads() {
     QFETCH(QString, policy);
     StreamRun run;
     run.policy = policy.toStdString();
-    run.run(range(2048, true));
+    run.run(test::lastBlocksFirst(2048));
     QCOMPARE(run.summary.ios, 2048ull);
     QCOMPARE(run.summary.ioSizeHist.size(), std::size_t{1});
     QCOMPARE(run.summary.ioSizeHist.at(1), 2048ull);
@@ -126,16 +109,16 @@ void TestStreamMechanics::backwardIsOneBlockReads() {
 
 void TestStreamMechanics::backwardCombining() {
     StreamRun forward;
-    forward.run(range(4096));
+    forward.run(test::firstBlocks(4096));
     StreamRun backward;
     backward.stream.backwardCombining = true;
-    backward.run(range(4096, true));
+    backward.run(test::lastBlocksFirst(4096));
     // Descending runs become ascending reads of up to io_combine_limit...
     const auto sizes = backward.trace.readSizes();
     QCOMPARE(*std::max_element(sizes.begin(), sizes.end()), 16);
     QVERIFY(backward.summary.ios <= forward.summary.ios + 4);
     // ...handed out in the order the callback asked for them.
-    QCOMPARE(consumedBlocks(backward.trace), range(4096, true));
+    QCOMPARE(backward.trace.consumedBlocks(), test::lastBlocksFirst(4096));
     QCOMPARE(backward.summary.misses, 4096ull);
 }
 
@@ -151,13 +134,13 @@ void TestStreamMechanics::ungetKeepsEveryBlock() {
     QVERIFY(countKind(run.trace, EventKind::Unget) > 100);
     QCOMPARE(countKind(run.trace, EventKind::Requested),
              blocks.size()); // an ungot block is not asked for twice
-    QCOMPARE(consumedBlocks(run.trace), blocks);
+    QCOMPARE(run.trace.consumedBlocks(), blocks);
     for (const Event& e : run.trace.events)
         QVERIFY(e.in_flight <= 1);
 }
 
 void TestStreamMechanics::fastPathForCachedData() {
-    const std::vector<std::uint32_t> blocks = range(1000);
+    const std::vector<std::uint32_t> blocks = test::firstBlocks(1000);
     VectorSource source(blocks);
     auto policy = makePolicy("pg18");
     BufferPool pool(2000, 1000);
@@ -192,7 +175,7 @@ void TestStreamMechanics::perBufferDataDisablesFastPath() {
         run.prewarm = "all";
         std::vector<bool> fast;
         run.afterEach = [&fast](const ReadStream& stream) { fast.push_back(stream.inFastPath()); };
-        run.run(range(100));
+        run.run(test::firstBlocks(100));
         return std::pair{fast, run.summary.hits};
     };
     const auto [control, controlHits] = fastSteps(false);
@@ -213,7 +196,7 @@ void TestStreamMechanics::pg17KeepsHitInRead() {
     run.stream.sequentialFlag = true;
     run.stream.fullFlag = true; // start at 16, so reads span several blocks at once
     run.prewarm = "every:4";
-    run.run(range(64));
+    run.run(test::firstBlocks(64));
     bool sawHitInsideRead = false;
     for (std::size_t i = 1; i < run.trace.events.size(); ++i) {
         const Event& e = run.trace.events[i];
@@ -224,7 +207,7 @@ void TestStreamMechanics::pg17KeepsHitInRead() {
         }
     }
     QVERIFY(sawHitInsideRead);
-    QCOMPARE(consumedBlocks(run.trace), range(64));
+    QCOMPARE(run.trace.consumedBlocks(), test::firstBlocks(64));
 }
 
 void TestStreamMechanics::pg18ForwardsHit() {
@@ -232,7 +215,7 @@ void TestStreamMechanics::pg18ForwardsHit() {
     run.policy = "pg18";
     run.stream.fullFlag = true;
     run.prewarm = "every:4";
-    run.run(range(64));
+    run.run(test::firstBlocks(64));
     // PG18 splits before the hit; the hit becomes its own no-I/O call, which decrements.
     int decrementsAfterHit = 0;
     for (std::size_t i = 0; i + 1 < run.trace.events.size(); ++i) {
@@ -245,7 +228,7 @@ void TestStreamMechanics::pg18ForwardsHit() {
     }
     QVERIFY(decrementsAfterHit > 0);
     QCOMPARE(run.summary.hits, 16ull);
-    QCOMPARE(consumedBlocks(run.trace), range(64));
+    QCOMPARE(run.trace.consumedBlocks(), test::firstBlocks(64));
 }
 
 void TestStreamMechanics::readStopsAtBlockInFlight_data() {
@@ -270,7 +253,7 @@ void TestStreamMechanics::readStopsAtBlockInFlight() {
     run.mechanics = mechanics.toStdString();
     run.stream.effectiveIoConcurrency = 2;
     run.stream.ioCombineLimit = 4;
-    std::vector<std::uint32_t> blocks = range(8);
+    std::vector<std::uint32_t> blocks = test::firstBlocks(8);
     blocks.push_back(13);
     for (std::uint32_t block = 12; block < 20; ++block)
         blocks.push_back(block);
@@ -354,7 +337,7 @@ void TestStreamMechanics::collapseDetection() {
     StreamRun run;
     run.policy = policy.toStdString();
     run.prewarm = prewarm.toStdString();
-    run.run(range(20000));
+    run.run(test::firstBlocks(20000));
     const auto& intervals = run.summary.collapseIntervals;
     QCOMPARE(!intervals.empty(), collapses);
     if (collapses) {

@@ -24,7 +24,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMap>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStringList>
 #include <QStyle>
@@ -38,6 +40,14 @@
 #include <vector>
 
 namespace la::test {
+
+// A window test's settings: in a test location (QStandardPaths' test mode), none left from an earlier
+// run, so the window starts from its defaults as at a first launch.
+inline void useCleanTestSettings() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
+    QSettings().clear();
+}
 
 // `alternating` of `blocks` blocks, pg18 as A against pg19 as B: well under a second.
 inline QStringList smallRun(int blocks = 8192) {
