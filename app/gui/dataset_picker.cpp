@@ -3,6 +3,7 @@
 
 #include "block_size.h"
 #include "input_error.h"
+#include "number_text.h"
 #include "tooltips.h"
 
 #include <QComboBox>

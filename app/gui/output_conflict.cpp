@@ -4,6 +4,7 @@
 #include "gui/run_controller.h"
 #include "input_error.h"
 #include "io/output_guard.h"
+#include "run_inputs.h"
 
 namespace la {
 
