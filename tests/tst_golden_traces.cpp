@@ -2,7 +2,7 @@
 // Golden traces: short scenarios run by the engine on the simulated device, compared row by row
 // with the CSVs in tests/golden/ (see tests/golden/README.md). Any change in behaviour, even one
 // event, shows up here as a diff; LOOKAHEAD_UPDATE_GOLDEN=1 rewrites the files instead.
-#include "event_csv.h"
+#include "io/event_csv.h"
 #include "stream_harness.h"
 
 #include <QFile>

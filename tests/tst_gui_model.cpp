@@ -4,6 +4,7 @@
 #include "figure_text.h"
 #include "hit_miss_raster.h"
 #include "io_size_scatter.h"
+#include "number_text.h"
 #include "registry.h"
 #include "request_raster.h"
 #include "run.h"

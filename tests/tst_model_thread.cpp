@@ -249,7 +249,7 @@ void TestModelThread::stopEndsABusyThread() {
     QCOMPARE(counts.read(counts.slices), stoppedAt);
 }
 
-// The model thread runs at nice 5 or lower priority (core/thread_priority.cpp), below a GUI thread of
+// The model thread runs at nice 5 or lower priority (core/base/thread_priority.cpp), below a GUI thread of
 // normal priority, which keeps its own: on Linux a nice value is a thread's, not the process's.
 void TestModelThread::yieldsTheCpuToTheGuiThread() {
     const int guiNice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));

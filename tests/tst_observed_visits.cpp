@@ -6,10 +6,10 @@
 #include "buffer_pool.h"
 #include "cli_process.h"
 #include "observed/observed_events.h"
+#include "observed/traced_cache.h"
 #include "prewarm.h"
 #include "run.h"
 #include "test_files.h"
-#include "traced_cache.h"
 #include "vector_source.h"
 
 #include <QJsonArray>

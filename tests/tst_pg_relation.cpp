@@ -7,7 +7,7 @@
 #include "block_size.h"
 #include "input_error.h"
 #include "io/file_backend.h"
-#include "observed/segment_path.h"
+#include "io/segment_path.h"
 #include "pg/btree_page.h"
 #include "pg/checksum.h"
 #include "pg/heap_page.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The summary fields' table (core/summary_fields.h) is every figure once, and everything that writes,
+// The summary fields' table (core/summary/summary_fields.h) is every figure once, and everything that writes,
 // reads or shows a summary agrees with it: the summary JSON, the session, the text, the panel.
 #include "cli/summary_text.h"
 #include "experiment/summary_json.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Every line form docs/trace-import.md lists, one by one (the only hand-written trace text).
+#include "io/segment_path.h"
 #include "observed/csv_trace_parser.h"
 #include "observed/perf_parser.h"
-#include "observed/segment_path.h"
 #include "observed/strace_parser.h"
 #include "observed/trace_format.h"
 

@@ -3,6 +3,7 @@
 
 #include "device_trace.h"
 #include "gradients.h"
+#include "number_text.h"
 #include "qcp.h"
 #include "run_trace.h"
 #include "tooltips.h"

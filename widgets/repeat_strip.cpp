@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "repeat_strip.h"
 
+#include "number_text.h"
 #include "repeat_stats.h"
-#include "tooltips.h"
 
 #include <QFontMetrics>
 #include <QPainter>

@@ -7,9 +7,9 @@
 #include "io/device_calibration.h"
 #include "io/output_file.h"
 #include "io/output_guard.h"
-#include "io/scan_target.h"
 #include "io_backend.h"
 #include "message_text.h"
+#include "scan_target.h"
 #include "text_parse.h"
 
 #include <unistd.h>

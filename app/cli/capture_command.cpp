@@ -9,6 +9,7 @@
 #include "io/os_cache.h"
 #include "io/output_file.h"
 #include "io/output_guard.h"
+#include "io_backend.h"
 #include "message_text.h"
 #include "text_parse.h"
 

@@ -20,7 +20,7 @@
 #include "message_text.h"
 #include "render/plot_file.h"
 #include "render/png_export.h"
-#include "tooltips.h"
+#include "run_inputs.h"
 
 #include <cstdio>
 
@@ -30,10 +30,9 @@ namespace {
 
 void printRun(const RunSummary& s) {
     std::printf("policy %s: %s blocks, %s reads, %s waits (%s), run time %s, %zu collapse(s)%s\n",
-                printable(s.policy).c_str(), qPrintable(formatCount(s.blocks)),
-                qPrintable(formatCount(s.ios)), qPrintable(formatCount(s.waits)),
-                qPrintable(formatDuration(static_cast<double>(s.waitNs))),
-                qPrintable(formatDuration(static_cast<double>(s.runtimeNs))), s.collapseIntervals.size(),
+                printable(s.policy).c_str(), counted(s.blocks).c_str(), counted(s.ios).c_str(),
+                counted(s.waits).c_str(), timeText(static_cast<double>(s.waitNs)).c_str(),
+                timeText(static_cast<double>(s.runtimeNs)).c_str(), s.collapseIntervals.size(),
                 s.error.empty() ? "" : (" ERROR: " + printable(s.error)).c_str());
 }
 

@@ -3,7 +3,6 @@
 
 #include "cli/command_outputs.h"
 #include "cli/summary_text.h"
-#include "event_csv.h"
 #include "experiment/experiment.h"
 #include "experiment/explain_output.h"
 #include "experiment/import_summary.h"
@@ -12,11 +11,13 @@
 #include "experiment/summary_json.h"
 #include "experiment/verdict.h"
 #include "input_error.h"
+#include "io/event_csv.h"
 #include "io/output_file.h"
 #include "io/output_guard.h"
 #include "message_text.h"
 #include "observed/observed_events.h"
 #include "observed/trace_importer.h"
+#include "run_inputs.h"
 
 #include <QJsonDocument>
 

@@ -4,16 +4,17 @@
 
 #include "cli/command_outputs.h"
 #include "cli/summary_text.h"
-#include "event_csv.h"
 #include "experiment/runner.h"
 #include "experiment/session_io.h"
 #include "experiment/signal_cancel.h"
 #include "experiment/summary_json.h"
 #include "figure_text.h"
 #include "input_error.h"
+#include "io/event_csv.h"
 #include "io/output_file.h"
 #include "message_text.h"
 #include "pg/pg_source.h"
+#include "run_inputs.h"
 
 #include <QLocale>
 #include <QString>

@@ -10,7 +10,7 @@
 namespace la {
 
 // A run's summary as the headless run prints it, under `label`: its figures in the words of the
-// summary fields' table (core/summary_fields.h), as the window's summary panel shows them.
+// summary fields' table (core/summary/summary_fields.h), as the window's summary panel shows them.
 std::string describeRun(const std::string& label, const RunSummary& summary);
 
 // PostgreSQL's EXPLAIN figures for the scan (an observed run's, or a recorded model's own) beside the

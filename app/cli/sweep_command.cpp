@@ -7,6 +7,7 @@
 #include "io/output_guard.h"
 #include "message_text.h"
 #include "render/sweep_maps.h"
+#include "run_inputs.h"
 #include "sweep/sweep_commands.h"
 #include "sweep/sweep_runner.h"
 #include "text_parse.h"

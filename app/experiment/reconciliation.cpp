@@ -6,8 +6,8 @@
 #include "experiment/explain_output.h"
 #include "input_error.h"
 #include "message_text.h"
+#include "observed/traced_cache.h"
 #include "pg/pg_source.h"
-#include "traced_cache.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,8 +3,8 @@
 
 #include "input_error.h"
 #include "io/dataset_file.h"
-#include "io/scan_target.h"
 #include "registry.h"
+#include "scan_target.h"
 
 #include <algorithm>
 #include <iterator>

@@ -3,19 +3,19 @@
 
 #include "prewarm.h"
 
-#include "event_csv.h"
 #include "experiment/device_profile_json.h"
 #include "experiment/explain_output.h"
 #include "experiment/reconciliation.h"
 #include "experiment/run_storage.h"
 #include "experiment/session_io.h"
 #include "input_error.h"
+#include "io/event_csv.h"
 #include "io/output_file.h"
 #include "io_backend.h"
 #include "observed/observed_events.h"
 #include "observed/observed_summary.h"
+#include "observed/traced_cache.h"
 #include "repeat_stats.h"
-#include "traced_cache.h"
 
 #include <algorithm>
 #include <optional>

@@ -7,6 +7,7 @@
 #include "message_text.h"
 #include "registry.h"
 #include "repeat_stats.h"
+#include "run_inputs.h"
 #include "run_options.h"
 #include "session/provenance.h"
 #include "session/session_summary.h"

@@ -20,7 +20,7 @@ namespace la {
 QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunSummary>& runs);
 QJsonObject configObject(const RunConfig& config);
 // One run's figures, as in "runs" (without label, direction and options), from the summary fields'
-// table (core/summary_fields.h).
+// table (core/summary/summary_fields.h).
 QJsonObject runSummaryObject(const RunSummary& summary);
 // A run's figures read back from such an object (a sweep merging its runs' files). Lenient: a missing
 // or mistyped figure is zero; EXPLAIN's counters and the index facts are not there to read.

@@ -9,6 +9,7 @@
 #include "io/output_guard.h"
 #include "message_text.h"
 #include "registry.h"
+#include "run_inputs.h"
 #include "run_options.h"
 #include "stream_config.h"
 

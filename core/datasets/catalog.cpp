@@ -12,6 +12,7 @@
 #include <cmath>
 #include <functional>
 #include <sstream>
+#include <string_view>
 
 namespace la {
 
@@ -61,7 +62,7 @@ Entry familyA(std::string name, std::string group, std::string description, Fami
 }
 
 Entry familyB(std::string name, std::string group, std::string description, FamilyBSpec spec,
-              double defaultScale = kScaleB) {
+              double defaultScale) {
     return {{std::move(name), std::move(group), std::move(description), "none", defaultScale,
              familyBRelationBlocks(spec, defaultScale), familyBRelationBlocks(spec, 1.0), false},
             kSeedBC,
@@ -70,10 +71,77 @@ Entry familyB(std::string name, std::string group, std::string description, Fami
             }};
 }
 
-FamilyBSpec fuzzSpec(std::uint32_t step, std::int64_t fuzz, std::uint32_t fuzz2, std::uint32_t fillfactor,
-                     bool decrease, std::uint64_t firstValue, std::uint64_t valueCount) {
-    return {step, fuzz, fuzz2, fillfactor, decrease, firstValue, valueCount};
-}
+// Family B's tables (Vondra's Sept 2025 generator, ORDER BY a ASC): its step, fuzz, fuzz2, fillfactor,
+// descending load, first value and value count (docs/datasets.md §4), and what the picker says;
+// kPages stands for the page fill.
+constexpr std::string_view kPages = "{pages}";
+struct FamilyBRow {
+    const char* name;
+    const char* group;
+    const char* description;
+    FamilyBSpec spec;
+    double scale = kScaleB;
+};
+const FamilyBRow kFamilyB[] = {
+    {"fuzz-b1",
+     "Correlation",
+     "Index scan of a table loaded in key order{pages}: perfectly correlated, one ascending sweep",
+     {1, 0, 0, 20, false, 16336, 1048576}},
+    {"fuzz-b2",
+     "Random",
+     "Index scan of unique keys stored in random order{pages}: every row on a random block",
+     {1, -1, 0, 20, false, 16336, 1048576}},
+    {"fuzz-b3",
+     "Clustered but uncorrelated",
+     "Index scan of a table whose 32 rows per key sit together on 2-3 adjacent blocks, the keys in random "
+     "order{pages}",
+     {32, -1, 0, 20, false, 16336, 32768}},
+    {"fuzz-b4",
+     "Clustered but uncorrelated",
+     "As fuzz-b3 (32 rows per key together, keys in random order), each row moved up to 8 places{pages}",
+     {32, -1, 8, 20, false, 16336, 32768}},
+    {"fuzz-b5",
+     "Almost sorted",
+     "Index scan of a table almost in key order, 2 rows per key shuffled locally: the scan steps back and "
+     "forth, a block comes back 2-3 visits later{pages}",
+     {2, 16, 0, 20, false, 16336, 1048576}},
+    {"fuzz-b6",
+     "Correlation",
+     "Index scan of a table in key order, 4 rows per key, each row moved up to 8 places: sequential with "
+     "local jitter{pages}",
+     {4, 0, 8, 20, false, 16336, 32768}},
+    {"fuzz-b7",
+     "Almost sorted",
+     "Index scan of a table roughly in key order, 8 rows per key shuffled over 1,024 places: many revisits "
+     "close together{pages}",
+     {8, 1024, 128, 20, false, 16336, 32768}},
+    {"fuzz-b8",
+     "Almost sorted",
+     "Index scan of a table loaded in descending key order, 16 rows per key: the scan walks the table "
+     "downward, upward inside each key{pages}",
+     {16, 16, 8, 20, true, 16336, 32768}},
+    {"fuzz-b3-ff100",
+     "Clustered but uncorrelated",
+     "As fuzz-b3 with full pages (107 rows per page): each key's rows on 1-2 blocks, the keys in random "
+     "order",
+     {32, -1, 0, 100, false, 16336, 32768},
+     kScaleBff100},
+    {"fuzz-did1",
+     "Almost sorted",
+     "A published NVMe run: 8 rows per key, shuffled over 262,144 places{pages} (its buffer counts match the "
+     "published ones)",
+     {8, 262144, 2, 20, false, 21327, 32768}},
+    {"hash-clustered",
+     "Clustered but uncorrelated",
+     "Index scan of a table clustered on a hash of its key: each key's 32 rows on 2-3 adjacent blocks, the "
+     "keys in random order{pages}",
+     {32, -1, 0, 20, false, 16336, 32768}},
+    {"hash-clustered-twin-correlated",
+     "Correlation",
+     "The hash-clustered table before it was clustered: one ascending sweep (49,933 blocks at full "
+     "size){pages}",
+     {32, 0, 0, 20, false, 16336, 32768}},
+};
 
 Entry tpcc(std::string name, std::string description, std::uint32_t extentBlocks, std::uint64_t defaultBlocks,
            std::uint64_t publishedBlocks) {
@@ -134,67 +202,15 @@ std::vector<Entry> buildEntries() {
                                       aRange,
                                   {Keys::Cyclic, static_cast<double>(percent)}));
 
-    // Family B (§4): Vondra's Sept 2025 generator; step/fuzz/fuzz2/ff/direction, ORDER BY a ASC.
-    const std::string bTable = ", 21 rows per page (fillfactor 20)";
-    entries.push_back(familyB("fuzz-b1", "Correlation",
-                              "Index scan of a table loaded in key order" + bTable +
-                                  ": perfectly correlated, one ascending sweep",
-                              fuzzSpec(1, 0, 0, 20, false, 16336, 1048576)));
-    entries.push_back(
-        familyB("fuzz-b2", "Random",
-                "Index scan of unique keys stored in random order" + bTable + ": every row on a random block",
-                fuzzSpec(1, -1, 0, 20, false, 16336, 1048576)));
-    entries.push_back(familyB("fuzz-b3", "Clustered but uncorrelated",
-                              "Index scan of a table whose 32 rows per key sit together on 2-3 adjacent "
-                              "blocks, the keys in random order" +
-                                  bTable,
-                              fuzzSpec(32, -1, 0, 20, false, 16336, 32768)));
-    entries.push_back(familyB("fuzz-b4", "Clustered but uncorrelated",
-                              "As fuzz-b3 (32 rows per key together, keys in random order), each row moved "
-                              "up to 8 places" +
-                                  bTable,
-                              fuzzSpec(32, -1, 8, 20, false, 16336, 32768)));
-    entries.push_back(familyB("fuzz-b5", "Almost sorted",
-                              "Index scan of a table almost in key order, 2 rows per key shuffled locally: "
-                              "the scan steps back and forth, a block comes back 2-3 visits later" +
-                                  bTable,
-                              fuzzSpec(2, 16, 0, 20, false, 16336, 1048576)));
-    entries.push_back(familyB("fuzz-b6", "Correlation",
-                              "Index scan of a table in key order, 4 rows per key, each row moved up to 8 "
-                              "places: sequential with local jitter" +
-                                  bTable,
-                              fuzzSpec(4, 0, 8, 20, false, 16336, 32768)));
-    entries.push_back(familyB("fuzz-b7", "Almost sorted",
-                              "Index scan of a table roughly in key order, 8 rows per key shuffled over "
-                              "1,024 places: many revisits close together" +
-                                  bTable,
-                              fuzzSpec(8, 1024, 128, 20, false, 16336, 32768)));
-    entries.push_back(familyB("fuzz-b8", "Almost sorted",
-                              "Index scan of a table loaded in descending key order, 16 rows per key: the "
-                              "scan walks the table downward, upward inside each key" +
-                                  bTable,
-                              fuzzSpec(16, 16, 8, 20, true, 16336, 32768)));
-    entries.push_back(
-        familyB("fuzz-b3-ff100", "Clustered but uncorrelated",
-                "As fuzz-b3 with full pages (107 rows per page): each key's rows on 1-2 blocks, "
-                "the keys in random order",
-                fuzzSpec(32, -1, 0, 100, false, 16336, 32768), kScaleBff100));
-    entries.push_back(familyB("fuzz-did1", "Almost sorted",
-                              "A published NVMe run: 8 rows per key, shuffled over 262,144 places" + bTable +
-                                  " (its buffer counts match the published ones)",
-                              fuzzSpec(8, 262144, 2, 20, false, 21327, 32768)));
+    // Family B (§4), and (§5) the 2025 pgsql-hackers "index prefetching" thread's hash-clustered pair.
+    for (const FamilyBRow& row : kFamilyB) {
+        std::string description = row.description;
+        if (const std::size_t at = description.find(kPages); at != std::string::npos)
+            description.replace(at, kPages.size(), ", 21 rows per page (fillfactor 20)");
+        entries.push_back(familyB(row.name, row.group, std::move(description), row.spec, row.scale));
+    }
 
-    // Family C (§5): workloads from the 2025 pgsql-hackers "index prefetching" thread.
-    entries.push_back(familyB("hash-clustered", "Clustered but uncorrelated",
-                              "Index scan of a table clustered on a hash of its key: each key's 32 rows on "
-                              "2-3 adjacent blocks, the keys in random order" +
-                                  bTable,
-                              fuzzSpec(32, -1, 0, 20, false, 16336, 32768)));
-    entries.push_back(familyB("hash-clustered-twin-correlated", "Correlation",
-                              "The hash-clustered table before it was clustered: one ascending sweep "
-                              "(49,933 blocks at full size)" +
-                                  bTable,
-                              fuzzSpec(32, 0, 0, 20, false, 16336, 32768)));
+    // Family C (§5): workloads from the same thread.
     entries.push_back(tpcc("tpcc-order_line-pk",
                            "TPC-C order_line primary-key scan of 10 of 100 warehouses, 65 rows per page: "
                            "runs of 16 blocks interleaved between warehouses (8 loaders wrote 16-block "

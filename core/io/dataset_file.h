@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "run_config.h"
+#include "run_callbacks.h"
 
 #include <cstdint>
 #include <optional>

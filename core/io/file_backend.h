@@ -3,9 +3,9 @@
 
 #include "block_arena.h"
 #include "io_backend.h"
-#include "observed/segment_path.h"
 #include "pending_read.h"
 #include "run_clock.h"
+#include "segment_path.h"
 #include "unique_fd.h"
 
 #include <cstdint>

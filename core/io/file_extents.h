@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "observed/extent_map.h"
+#include "extent_map.h"
 
 #include <cstdint>
 #include <string>

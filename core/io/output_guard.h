@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "run.h"
-
 #include <string>
 #include <vector>
 
@@ -17,10 +15,6 @@ struct NamedPath {
     // because PostgreSQL would take a new file of that name for part of the relation.
     bool relation = false;
 };
-
-// What a run reads: --file, --blocks, a prewarm list, and (real I/O on a dataset) the dataset cache
-// directory, whose files no output may replace.
-std::vector<NamedPath> runInputs(const RunConfig& config);
 
 // Throws InputError, before anything is written, if an output is the same file as an input or as
 // another output, or (for a relation) any file of the relation's family. Files are compared by

@@ -3,7 +3,7 @@
 
 #include "block_size.h"
 #include "checked_math.h"
-#include "event_csv.h"
+#include "io/event_csv.h"
 #include "text_cursor.h"
 
 #include <array>

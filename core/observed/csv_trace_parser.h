@@ -7,7 +7,7 @@
 
 namespace la {
 
-// The header EventCsvWriter (core/event_csv.h) writes first; it identifies the format.
+// The header EventCsvWriter (core/io/event_csv.h) writes first; it identifies the format.
 inline constexpr std::string_view kLookaheadCsvHeader = "run,time_ns,position,event,";
 
 // One row of Lookahead's own trace CSV. read_started rows are reads (the run label stands for the

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "extent_map.h"
 #include "ftrace_line.h"
+#include "io/extent_map.h"
 #include "kernel_capture_format.h"
 
 #include <cstdint>

@@ -6,7 +6,7 @@
 #include "block_size.h"
 #include "input_error.h"
 #include "io/scan_file.h"
-#include "observed/segment_path.h"
+#include "io/segment_path.h"
 #include "page_header.h"
 
 #include <fcntl.h>

@@ -2,9 +2,9 @@
 #include "figure_text.h"
 
 #include "message_text.h"
+#include "number_text.h"
 #include "repeat_stats.h"
 #include "summary_fields.h"
-#include "tooltips.h"
 
 #include <QLocale>
 

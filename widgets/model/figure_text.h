@@ -15,7 +15,7 @@ namespace la {
 // terminal (printable(), message_text.h): it may come from a user's file.
 enum class FigureText { AsIs, Printable };
 
-// The figure `name` of the summary fields' table (core/summary_fields.h) in its format: "12,345",
+// The figure `name` of the summary fields' table (core/summary/summary_fields.h) in its format: "12,345",
 // "0.053", "12.5"; "–" for a number there is none of. The command line's text and the summary panel
 // both print figures so. Throws std::logic_error for a name the table does not have, or a figure
 // that its layouts print with their own words (a flag, EXPLAIN's lines).

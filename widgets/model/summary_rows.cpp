@@ -3,6 +3,7 @@
 
 #include "block_size.h"
 #include "figure_text.h"
+#include "number_text.h"
 #include "observed/observed_summary.h"
 #include "summary_fields.h"
 #include "tooltips.h"

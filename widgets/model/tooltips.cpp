@@ -2,6 +2,7 @@
 #include "tooltips.h"
 
 #include "block_size.h"
+#include "number_text.h"
 #include "run_trace.h"
 
 #include <QLocale>
@@ -66,34 +67,6 @@ QString outcome(bool miss, bool waited) {
 }
 
 } // namespace
-
-QString formatCount(std::uint64_t n) {
-    return QLocale(QLocale::English).toString(static_cast<qulonglong>(n));
-}
-
-QString formatDuration(double ns) {
-    const double a = std::fabs(ns);
-    if (a >= 60e9) {
-        const auto seconds = static_cast<long long>(std::llround(a / 1e9));
-        return QStringLiteral("%1%2 min %3 s")
-            .arg(ns < 0 ? QStringLiteral("-") : QString())
-            .arg(seconds / 60)
-            .arg(seconds % 60);
-    }
-    const double unit = a >= 1e9 ? 1e9 : a >= 1e6 ? 1e6 : a >= 1e3 ? 1e3 : 1.0;
-    const char* const name = unit == 1e9 ? "s" : unit == 1e6 ? "ms" : unit == 1e3 ? "µs" : "ns";
-    // Four significant digits at most: "997 ms", "1.234 s", "12.5 µs".
-    const double v = ns / unit;
-    const int decimals = unit == 1.0 || std::fabs(v) >= 100 ? 0 : std::fabs(v) >= 10 ? 1 : 3;
-    QString number = QString::number(v, 'f', decimals);
-    if (decimals > 0) {
-        while (number.endsWith(QLatin1Char('0')))
-            number.chop(1);
-        if (number.endsWith(QLatin1Char('.')))
-            number.chop(1);
-    }
-    return number + QLatin1Char(' ') + QString::fromUtf8(name);
-}
 
 QString formatDurationSpan(double fromNs, double toNs) {
     const QString from = formatDuration(fromNs), to = formatDuration(toNs);

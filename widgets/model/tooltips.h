@@ -16,8 +16,6 @@ class RunTrace;
 // Text for the hover tooltips. Each takes the data range under the cursor's pixel, so what it says
 // is exactly what that pixel shows (one position when zoomed in, a min..max summary when not).
 
-QString formatCount(std::uint64_t n);
-QString formatDuration(double ns);
 // Two times as a range with enough digits to tell them apart: "403.21 ms – 403.38 ms" where
 // formatDuration() gives 403 ms for both; one time if they are the same to the nanosecond.
 QString formatDurationSpan(double fromNs, double toNs);

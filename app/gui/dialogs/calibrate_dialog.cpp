@@ -5,8 +5,8 @@
 #include "gui/settings/setting_words.h"
 #include "input_error.h"
 #include "io/output_file.h"
-#include "io/scan_target.h"
 #include "io_backend.h"
+#include "scan_target.h"
 
 #include <QDialogButtonBox>
 #include <QDir>

@@ -4,6 +4,7 @@
 #include "block_size.h"
 #include "gui/settings/setting_words.h"
 #include "input_error.h"
+#include "number_text.h"
 #include "tooltips.h"
 
 #include <QComboBox>

@@ -3,11 +3,11 @@
 
 #include "input_error.h"
 #include "io/output_file.h"
+#include "number_text.h"
 #include "render/plot_file.h"
 #include "render/sweep_maps.h"
 #include "sweep/sweep_runner.h"
 #include "sweep_map_view.h"
-#include "tooltips.h"
 
 #include <QComboBox>
 #include <QFileDialog>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/jobs/event_csv_export.h"
 
-#include "event_csv.h"
 #include "input_error.h"
+#include "io/event_csv.h"
 #include "io_backend.h"
 
 namespace la {

@@ -2,8 +2,8 @@
 #include "gui/window/input_descriptions.h"
 
 #include "message_text.h"
+#include "number_text.h"
 #include "observed/trace_format.h"
-#include "tooltips.h"
 
 #include <QFileInfo>
 #include <QObject>

@@ -11,7 +11,7 @@
 #include "input_error.h"
 #include "io/scan_file.h"
 #include "message_text.h"
-#include "tooltips.h"
+#include "number_text.h"
 
 #include <QAction>
 #include <QMenu>

@@ -14,10 +14,10 @@
 #include "gui/window/run_setup_panel.h"
 #include "input_error.h"
 #include "io/background_close.h"
-#include "io/scan_target.h"
+#include "number_text.h"
 #include "render/png_export.h"
 #include "run_options.h"
-#include "tooltips.h"
+#include "scan_target.h"
 
 #include <QActionGroup>
 #include <QCheckBox>

@@ -5,6 +5,7 @@
 #include "input_error.h"
 #include "io/event_spool.h"
 #include "io/output_guard.h"
+#include "run_inputs.h"
 
 #include <QCoreApplication>
 

@@ -36,7 +36,7 @@ const Mechanics kPg18Mechanics{
     BackwardRule::OneBlockReads,
 };
 
-const Mechanics kPg19Mechanics{
+constexpr Mechanics kPg19Mechanics{
     "pg19",
     "PostgreSQL 19: a separate combine distance, join a block in flight, synchronous fast-path misses",
     true,
@@ -54,20 +54,13 @@ const Mechanics kPg19Mechanics{
 
 // PostgreSQL 20devel with commitfest entry 7035 v2 (ef97fbf296): PostgreSQL 19's mechanics, and
 // descending runs combined into reversed ranges.
-const Mechanics kCf7035Mechanics{
-    "cf7035",
-    "CF 7035 v2 (20devel): PostgreSQL 19, and descending runs read as one read, handed back in reverse",
-    true,
-    false,
-    true,
-    true,
-    true,
-    AdviceRule::UntilCaughtUp,
-    LookAheadLoop::CombineDistance,
-    PinLimitRule::ReadPerIoPlusOne,
-    IoWorkerPool::Elastic,
-    RingRule::PlusIoConcurrency,
-    BackwardRule::ReversedRanges,
-};
+constexpr Mechanics kCf7035Mechanics = [] {
+    Mechanics cf7035 = kPg19Mechanics;
+    cf7035.name = "cf7035";
+    cf7035.description =
+        "CF 7035 v2 (20devel): PostgreSQL 19, and descending runs read as one read, handed back in reverse";
+    cf7035.backward = BackwardRule::ReversedRanges;
+    return cf7035;
+}();
 
 } // namespace la

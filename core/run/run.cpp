@@ -7,10 +7,10 @@
 #include "io/backend_factory.h"
 #include "io/os_cache.h"
 #include "io/scan_file.h"
-#include "io/scan_target.h"
 #include "io/worker_pool.h"
 #include "memory_budget.h"
 #include "message_text.h"
+#include "observed/traced_cache.h"
 #include "pg/pg_source.h"
 #include "pg/relation_files.h"
 #include "prewarm.h"
@@ -20,8 +20,8 @@
 #include "reset_every_source.h"
 #include "run_options.h"
 #include "scan_loop.h"
+#include "scan_target.h"
 #include "stream_start.h"
-#include "traced_cache.h"
 #include "tracer.h"
 #include "vector_source.h"
 
@@ -277,53 +277,20 @@ void noteCacheAfter(const BufferPool& pool, const RunCallbacks& callbacks, RunSu
     callbacks.cacheAfter(std::move(blocks));
 }
 
-} // namespace
-
-std::string effectivePrewarm(const RunConfig& config) {
-    if (!config.prewarm.empty())
-        return config.prewarm;
-    return config.blockList.empty() && !config.blockSequence && !config.pg.active() && !config.tracedReads
-               ? defaultPrewarmFor(config.dataset.name)
-               : "none";
+// A PostgreSQL index scan's heap visits, reset and started late as the options say.
+std::unique_ptr<BlockSource> openIndexScanSource(const RunConfig& config, pg::IndexFacts* indexFacts,
+                                                 StreamPacer** pacer) {
+    std::unique_ptr<BlockSource> source =
+        pg::openPgSource(config.pg, config.dataset.direction, indexFacts, pacer);
+    if (source->length() == 0)
+        throw InputError("the index scan returns no rows: nothing to scan (check --pg-key-range)");
+    if (config.resetEvery > 0)
+        source = std::make_unique<ResetEverySource>(std::move(source), config.resetEvery);
+    return startLate(config, std::move(source));
 }
 
-StreamConfig streamConfigFor(const RunConfig& config) {
-    StreamConfig stream = config.stream;
-    stream.directIo = config.directIo.value_or(realIo(config));
-    if (config.poolBlocks > 0)
-        stream.sharedBuffers = config.poolBlocks;
-    if (realIo(config))
-        stream.ioMethod = ioMethodOf(config.io);
-    return stream;
-}
-
-std::unique_ptr<BlockSource> openSource(const RunConfig& config, pg::IndexFacts* indexFacts,
-                                        StreamPacer** pacer) {
-    validateRunConfig(config);
-    if (pacer)
-        *pacer = nullptr;
-    if (config.relationBlocks > 0 && config.blockList.empty() && !config.blockSequence)
-        throw InputError("--relation-blocks sizes a block list's relation (--blocks); a dataset's is "
-                         "--pattern-blocks, an index scan's heap its file's");
-    if (config.relationBlocks > 0 && !config.file.empty())
-        throw InputError("--relation-blocks: the relation is a file here (--file, or the traced relation), "
-                         "whose size is its own; leave --relation-blocks out");
-    if (config.pg.active()) {
-        if (!config.blockList.empty() || config.blockSequence || !config.file.empty())
-            throw InputError(
-                "--pg-index/--pg-heap choose the blocks and the file; leave out --blocks and --file");
-        if (config.pg.batching.mode == pg::IndexBatches::Ring && config.resetEvery > 0)
-            throw InputError(
-                "--index-batches ring resets the stream only on a rescan; leave out --reset-every "
-                "(or use --index-batches continue)");
-        std::unique_ptr<BlockSource> source =
-            pg::openPgSource(config.pg, config.dataset.direction, indexFacts, pacer);
-        if (source->length() == 0)
-            throw InputError("the index scan returns no rows: nothing to scan (check --pg-key-range)");
-        if (config.resetEvery > 0)
-            source = std::make_unique<ResetEverySource>(std::move(source), config.resetEvery);
-        return startLate(config, std::move(source));
-    }
+// A dataset, a block list or a traced block sequence, checked against --file's size.
+std::unique_ptr<BlockSource> openBlockSource(const RunConfig& config) {
     DatasetRequest request = config.dataset;
     std::uint64_t fileBlocks = 0;
     if (!config.file.empty()) {
@@ -351,123 +318,221 @@ std::unique_ptr<BlockSource> openSource(const RunConfig& config, pg::IndexFacts*
     return startLate(config, std::move(source));
 }
 
-RunSummary runScan(const RunConfig& config, const std::string& policyName, const RunCallbacks& callbacks) {
-    pg::IndexFacts indexFacts;
-    StreamPacer* pacer = nullptr;
-    std::unique_ptr<BlockSource> source = openSource(config, &indexFacts, &pacer);
-    std::unique_ptr<DistancePolicy> policy = makePolicy(policyName);
-    const Mechanics& mechanics = mechanicsFor(policyName, config.mechanics);
-    // The what-if beside the patch itself is a comparison worth running (A what-if, B cf7035): the
-    // flag stays, and says it changes nothing there.
+// The block source of a configuration validateRunConfig() has checked.
+std::unique_ptr<BlockSource> openCheckedSource(const RunConfig& config, pg::IndexFacts* indexFacts,
+                                               StreamPacer** pacer) {
+    if (pacer)
+        *pacer = nullptr;
+    return config.pg.active() ? openIndexScanSource(config, indexFacts, pacer) : openBlockSource(config);
+}
+
+// The what-if beside the patch itself is a comparison worth running (A what-if, B cf7035): the flag
+// stays, and says it changes nothing there.
+void noteBackwardCombining(const RunConfig& config, const Mechanics& mechanics,
+                           const RunCallbacks& callbacks) {
     if (config.stream.backwardCombining && mechanics.backward != BackwardRule::OneBlockReads &&
         callbacks.notice)
         callbacks.notice(
             std::string("--backward-combining is a what-if for mechanics that read a descending run "
                         "block by block; ") +
             mechanics.name +
-            " combines descending runs itself, as the patch does: the flag changes "
-            "nothing in this run");
-    const PrewarmSpec prewarm = PrewarmSpec::parse(effectivePrewarm(config));
-    std::shared_ptr<const TracedCache> traced = config.tracedCache;
-    if (!traced && config.tracedReads) {
-        traced = std::make_shared<const TracedCache>(deriveTracedCache(
-            *config.tracedReads, *source, callbacks.cancel, config.prewarm.empty() ? nullptr : &prewarm));
-        if (callbacks.cancel && callbacks.cancel->load()) {
-            RunSummary summary;
-            summary.policy = policyName;
-            summary.cancelled = true;
-            return summary;
-        }
-    }
+            " combines descending runs itself, as the patch does: the flag changes nothing in "
+            "this run");
+}
 
-    StreamConfig streamConfig = streamConfigFor(config);
-    const std::uint64_t relation = source->relationBlocks();
-    const BufferStrategy strategy = chooseStrategy(config.strategy, mechanics.ring, streamConfig,
-                                                   scannedRelationBlocks(config, relation));
-    streamConfig.ringBuffers = strategy.ringBuffers;
-    const StreamLimits limits = computeLimits(streamConfig, mechanics);
-    const auto ring = static_cast<std::uint32_t>(strategy.ringBuffers);
-    const std::uint64_t poolBlocks =
-        poolBlocksFor(config, prewarm, traced ? traced->cachedBlocks : 0, relation, limits, ring, callbacks);
-    BufferPool pool(poolBlocks, relation, BufferPool::Layout::Auto, ring);
-    loadCacheState(pool, prewarm, traced.get(), relation);
-    RereadSource* rereads = nullptr;
-    if (traced) {
-        auto wrapped = std::make_unique<RereadSource>(std::move(source), pool, traced->rereadVisits);
-        rereads = wrapped.get();
-        source = std::move(wrapped);
-    }
+bool stopped(const RunCallbacks& callbacks) {
+    return callbacks.cancel && callbacks.cancel->load();
+}
 
-    Tracer tracer;
-    SummaryBuilder summaryBuilder(config.collapseWindow);
-    for (EventSink* sink : callbacks.sinks)
-        tracer.addSink(sink);
-    const std::uint64_t startAfter = config.pg.streamStartsAfter();
-    EarlyReadCounter early(startAfter);
-    if (startAfter > 0)
-        tracer.addSink(&early);
+// One run of runScan(), step by step: the source and its cache state, the stream's shape and its
+// shared buffers, the device, the read, and the figures after it.
+class Scan {
+public:
+    Scan(const RunConfig& config, const std::string& policyName, const RunCallbacks& callbacks)
+        : m_config(config), m_callbacks(callbacks), m_policyName(policyName),
+          m_source(openCheckedSource(config, &m_indexFacts, &m_pacer)), m_policy(makePolicy(policyName)),
+          m_mechanics(mechanicsFor(policyName, config.mechanics)),
+          m_prewarm(PrewarmSpec::parse(effectivePrewarm(config))), m_early(config.pg.streamStartsAfter()) {}
 
-    RunSummary summary = startingSummary(config, *policy, mechanics, streamConfig, limits, indexFacts);
-    summary.sharedBuffers = poolBlocks;
-    summary.strategy = strategy.name();
-    summary.ringBuffers = strategy.ringBuffers;
-    std::unique_ptr<SimDevice> io;
-    std::optional<RealIo> real;
-    try {
-        if (realIo(config)) {
-            real = startRealIo(config, mechanics, *source, limits, callbacks, streamConfig, summary);
-            if (!real) {
+    RunSummary run() {
+        noteBackwardCombining(m_config, m_mechanics, m_callbacks);
+        if (!takeTracedCache())
+            return cancelledSummary();
+        shapeStream();
+        RunSummary summary =
+            startingSummary(m_config, *m_policy, m_mechanics, m_stream, m_limits, m_indexFacts);
+        summary.sharedBuffers = m_poolBlocks;
+        summary.strategy = m_strategy.name();
+        summary.ringBuffers = m_strategy.ringBuffers;
+        try {
+            if (!openDevice(summary)) {
                 summary.cancelled = true;
                 return summary;
             }
-        } else {
-            if (!config.deviceProfile.empty() && !config.device.profile)
-                throw InputError("device profile '" + config.deviceProfile +
-                                 "' was not loaded before the run");
-            io = std::make_unique<SimDevice>(simDeviceFor(config, mechanics, streamConfig, limits));
+            summary.cancelled = !readThrough(summary);
+            if (m_real)
+                checkRealIoAfter(*m_real, summary);
+        } catch (const IoError& error) {
+            // The run ends here; the trace up to the failure is kept.
+            summary.error = error.what();
         }
-        IoBackend& backend = real ? static_cast<IoBackend&>(*real->choice.backend) : *io;
-        ReadStream stream(streamConfig, *policy, mechanics, pool, backend, *source, tracer, &summaryBuilder);
+        finish(summary);
+        return summary;
+    }
+
+private:
+    RunSummary cancelledSummary() const {
+        RunSummary summary;
+        summary.policy = m_policyName;
+        summary.cancelled = true;
+        return summary;
+    }
+
+    // The cache state a trace shows (given, or derived from its reads); false if cancelled meanwhile.
+    bool takeTracedCache() {
+        m_traced = m_config.tracedCache;
+        if (m_traced || !m_config.tracedReads)
+            return true;
+        m_traced = std::make_shared<const TracedCache>(
+            deriveTracedCache(*m_config.tracedReads, *m_source, m_callbacks.cancel,
+                              m_config.prewarm.empty() ? nullptr : &m_prewarm));
+        return !stopped(m_callbacks);
+    }
+
+    // The strategy, the limits and the shared buffers (loaded with the cache state at the start).
+    void shapeStream() {
+        m_stream = streamConfigFor(m_config);
+        const std::uint64_t relation = m_source->relationBlocks();
+        m_strategy = chooseStrategy(m_config.strategy, m_mechanics.ring, m_stream,
+                                    scannedRelationBlocks(m_config, relation));
+        m_stream.ringBuffers = m_strategy.ringBuffers;
+        m_limits = computeLimits(m_stream, m_mechanics);
+        const auto ring = static_cast<std::uint32_t>(m_strategy.ringBuffers);
+        m_poolBlocks = poolBlocksFor(m_config, m_prewarm, m_traced ? m_traced->cachedBlocks : 0, relation,
+                                     m_limits, ring, m_callbacks);
+        m_pool.emplace(m_poolBlocks, relation, BufferPool::Layout::Auto, ring);
+        loadCacheState(*m_pool, m_prewarm, m_traced.get(), relation);
+        if (m_traced) {
+            auto wrapped =
+                std::make_unique<RereadSource>(std::move(m_source), *m_pool, m_traced->rereadVisits);
+            m_rereads = wrapped.get();
+            m_source = std::move(wrapped);
+        }
+        for (EventSink* sink : m_callbacks.sinks)
+            m_tracer.addSink(sink);
+        if (m_config.pg.streamStartsAfter() > 0)
+            m_tracer.addSink(&m_early);
+    }
+
+    // The real file's backend or the simulated device; false if cancelled while a dataset file was written.
+    bool openDevice(RunSummary& summary) {
+        if (realIo(m_config)) {
+            m_real = startRealIo(m_config, m_mechanics, *m_source, m_limits, m_callbacks, m_stream, summary);
+            return m_real.has_value();
+        }
+        if (!m_config.deviceProfile.empty() && !m_config.device.profile)
+            throw InputError("device profile '" + m_config.deviceProfile + "' was not loaded before the run");
+        m_sim = std::make_unique<SimDevice>(simDeviceFor(m_config, m_mechanics, m_stream, m_limits));
+        return true;
+    }
+
+    // Reads the source to its end through the stream; false if cancelled.
+    bool readThrough(RunSummary& summary) {
+        IoBackend& backend = m_real ? static_cast<IoBackend&>(*m_real->choice.backend) : *m_sim;
+        ReadStream stream(m_stream, *m_policy, m_mechanics, *m_pool, backend, *m_source, m_tracer,
+                          &m_summaryBuilder);
         stream.countExplainIo(summary.explainIo); // into the summary, so a failed run keeps them
         // PostgreSQL's EXPLAIN counts the stream alone: the reads before it go elsewhere.
+        const std::uint64_t startAfter = m_config.pg.streamStartsAfter();
         ExplainIo beforeStream;
         if (startAfter > 0)
             stream.countExplainIo(beforeStream);
-        if (pacer)
-            pacer->controlStream([&stream] { stream.pause(); }, [&stream] { stream.resume(); });
-        summary.cancelled = !consumeStream(stream, config.consumerNs, callbacks.cancel,
-                                           [&](const ReadStream&, std::uint64_t done) {
-                                               if (done == startAfter)
-                                                   stream.countExplainIo(summary.explainIo);
-                                               if (pacer)
-                                                   pacer->consumerTook(done);
-                                               if (done % kProgressEvery == 0 && callbacks.progress)
-                                                   callbacks.progress(done, source->length());
-                                           });
-        if (real)
-            checkRealIoAfter(*real, summary);
-    } catch (const IoError& error) {
-        // The run ends here; the trace up to the failure is kept.
-        summary.error = error.what();
+        if (m_pacer)
+            m_pacer->controlStream([&stream] { stream.pause(); }, [&stream] { stream.resume(); });
+        return consumeStream(stream, m_config.consumerNs, m_callbacks.cancel,
+                             [&](const ReadStream&, std::uint64_t done) {
+                                 if (done == startAfter)
+                                     stream.countExplainIo(summary.explainIo);
+                                 if (m_pacer)
+                                     m_pacer->consumerTook(done);
+                                 if (done % kProgressEvery == 0 && m_callbacks.progress)
+                                     m_callbacks.progress(done, m_source->length());
+                             });
     }
-    flushSinks(tracer, summary);
-    summaryBuilder.finish(summary);
-    // The resets that kept the early reads apart are not the stream's.
-    summary.readsBeforeStream = early.reads;
-    summary.waitsBeforeStream = early.waits;
-    summary.resets -= std::min(summary.resets, early.resets);
-    if (real) {
-        noteRealIo(real->choice, summary);
-    } else if (io) {
-        noteDevice(*io, summary);
-        noteWorkers(io->ioWorkers(), summary);
+
+    // The figures after the read: the sinks' last events, the device's and the cache's.
+    void finish(RunSummary& summary) {
+        flushSinks(m_tracer, summary);
+        m_summaryBuilder.finish(summary);
+        // The resets that kept the early reads apart are not the stream's.
+        summary.readsBeforeStream = m_early.reads;
+        summary.waitsBeforeStream = m_early.waits;
+        summary.resets -= std::min(summary.resets, m_early.resets);
+        if (m_real) {
+            noteRealIo(m_real->choice, summary);
+        } else if (m_sim) {
+            noteDevice(*m_sim, summary);
+            noteWorkers(m_sim->ioWorkers(), summary);
+        }
+        if (m_traced)
+            noteTracedCache(*m_traced, m_rereads->notEvicted(), m_callbacks, summary);
+        noteCacheAfter(*m_pool, m_callbacks, summary);
+        if (m_callbacks.progress)
+            m_callbacks.progress(summary.blocks, m_source->length());
     }
-    if (traced)
-        noteTracedCache(*traced, rereads->notEvicted(), callbacks, summary);
-    noteCacheAfter(pool, callbacks, summary);
-    if (callbacks.progress)
-        callbacks.progress(summary.blocks, source->length());
-    return summary;
+
+    const RunConfig& m_config;
+    const RunCallbacks& m_callbacks;
+    const std::string& m_policyName;
+    pg::IndexFacts m_indexFacts;
+    StreamPacer* m_pacer = nullptr;
+    std::optional<BufferPool> m_pool; // before the source: a re-read source holds on to it
+    std::unique_ptr<BlockSource> m_source;
+    std::unique_ptr<DistancePolicy> m_policy;
+    const Mechanics& m_mechanics;
+    const PrewarmSpec m_prewarm;
+    std::shared_ptr<const TracedCache> m_traced;
+    StreamConfig m_stream;
+    BufferStrategy m_strategy;
+    StreamLimits m_limits;
+    std::uint64_t m_poolBlocks = 0;
+    RereadSource* m_rereads = nullptr;
+    Tracer m_tracer;
+    SummaryBuilder m_summaryBuilder{m_config.collapseWindow};
+    EarlyReadCounter m_early;
+    std::unique_ptr<SimDevice> m_sim;
+    std::optional<RealIo> m_real;
+};
+
+} // namespace
+
+std::string effectivePrewarm(const RunConfig& config) {
+    if (!config.prewarm.empty())
+        return config.prewarm;
+    return config.blockList.empty() && !config.blockSequence && !config.pg.active() && !config.tracedReads
+               ? defaultPrewarmFor(config.dataset.name)
+               : "none";
+}
+
+StreamConfig streamConfigFor(const RunConfig& config) {
+    StreamConfig stream = config.stream;
+    stream.directIo = config.directIo.value_or(realIo(config));
+    if (config.poolBlocks > 0)
+        stream.sharedBuffers = config.poolBlocks;
+    if (realIo(config))
+        stream.ioMethod = ioMethodOf(config.io);
+    return stream;
+}
+
+std::unique_ptr<BlockSource> openSource(const RunConfig& config, pg::IndexFacts* indexFacts,
+                                        StreamPacer** pacer) {
+    validateRunConfig(config);
+    return openCheckedSource(config, indexFacts, pacer);
+}
+
+RunSummary runScan(const RunConfig& config, const std::string& policyName, const RunCallbacks& callbacks) {
+    validateRunConfig(config);
+    return Scan(config, policyName, callbacks).run();
 }
 
 } // namespace la

@@ -16,6 +16,11 @@ std::string byteSize(std::uint64_t bytes);
 
 // A count with thousands separators: "148,972".
 std::string counted(std::uint64_t n);
+// `value` with `decimals` digits after the point, as printf's %.Nf writes it: "3.14".
+std::string fixedText(double value, int decimals);
+// A time in nanoseconds to four significant digits at most, in the unit that fits: "997 ms",
+// "1.234 s", "12.5 µs", "2 min 5 s".
+std::string timeText(double ns);
 
 // The parts one after the other, in one allocation (messages built in loops).
 std::string joined(std::initializer_list<std::string_view> parts);

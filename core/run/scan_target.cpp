@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scan_target.h"
 
-#include "dataset_file.h"
 #include "input_error.h"
+#include "io/dataset_file.h"
+#include "io/scan_file.h"
+#include "io/segment_path.h"
 #include "message_text.h"
-#include "observed/segment_path.h"
 #include "pg/heap_page.h"
 #include "pg/page_header.h"
 #include "pg/pg_source.h"
 #include "pg/relation_files.h"
-#include "scan_file.h"
 
 namespace la {
 

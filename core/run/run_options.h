@@ -48,8 +48,9 @@ const RunOption* findRunOption(std::string_view name);
 // ("--eic '5000': expected a whole number 0..1000") otherwise.
 void setRunOption(RunConfig& config, const RunOption& option, const std::string& value);
 
-// Checks every option's value in `config` as setRunOption() would: a configuration built in code
-// or by the window passes the same checks as the command line.
+// The one check of a configuration: every option's value as setRunOption() would check it, and the
+// options that cannot go together. A configuration built in code or by the window passes the same
+// checks as the command line; runScan() and openSource() make it before they use one.
 void validateRunConfig(const RunConfig& config);
 
 // Every option's value, "name=value" joined by spaces (unset options left out): two configurations

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "block_source.h"
-#include "observed/observed_trace.h"
+#include "observed_trace.h"
 
 #include <atomic>
 #include <cstdint>

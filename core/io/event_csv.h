@@ -2,7 +2,7 @@
 #pragma once
 
 #include "event.h"
-#include "io/output_file.h"
+#include "output_file.h"
 
 #include <optional>
 #include <string>

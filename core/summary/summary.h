@@ -4,7 +4,7 @@
 #include "collapse_detector.h"
 #include "event.h"
 #include "explain_io.h"
-#include "pg/index_scan.h"
+#include "index_facts.h"
 
 #include <algorithm>
 #include <array>
@@ -83,7 +83,7 @@ struct RunSummary {
     int ioWorkersPeak = 0;
     std::optional<pg::IndexFacts> pgIndex; // a PostgreSQL index scan's facts
     // The model of an imported trace: the cache state the trace gave it, in words, and the reads
-    // that trace and visits disagree on (core/traced_cache.h).
+    // that trace and visits disagree on (core/observed/traced_cache.h).
     std::string cacheFromTrace;
     std::uint64_t traceDisagreements = 0;
     // An observed run's server figures from the query's EXPLAIN output, as compact JSON (the summary

@@ -4,8 +4,8 @@
 
 #include "buffer_strategy.h"
 #include "direction.h"
-#include "event_csv.h"
 #include "input_error.h"
+#include "io/event_csv.h"
 #include "io_mode.h"
 #include "message_text.h"
 #include "observed/trace_format.h"

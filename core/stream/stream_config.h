@@ -37,7 +37,7 @@ struct StreamConfig {
     // What if descending runs were combined and each read handed back as soon as it completes
     // (docs/mechanics.md, "backward"); CF 7035 itself is the cf7035 mechanics.
     bool backwardCombining = false;
-    // The BULKREAD ring the stream reads through (core/buffer_strategy.h), which lets it pin the
+    // The BULKREAD ring the stream reads through (core/stream/buffer_strategy.h), which lets it pin the
     // whole ring at most (GetAccessStrategyPinLimit); 0: no strategy. Chosen by the run, not an option.
     int ringBuffers = 0;
 };

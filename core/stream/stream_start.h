@@ -14,43 +14,35 @@ namespace la {
 // before the stream exists, each read on its own by the backend. Each is followed by a reset, so
 // that nothing is looked ahead past it and the stream proper starts afresh at block N. A reset the
 // inner source asks for before block N is dropped: there is no stream yet to reset.
-class StreamStartSource final : public BlockSource {
+class StreamStartSource final : public WrappedSource {
 public:
     StreamStartSource(std::unique_ptr<BlockSource> inner, std::uint64_t startAfter)
-        : m_inner(std::move(inner)), m_startAfter(startAfter) {}
+        : WrappedSource(std::move(inner)), m_startAfter(startAfter) {}
 
     SourceItem next() override {
-        SourceItem item = m_hasPeeked ? m_peeked : m_inner->next();
-        m_hasPeeked = false;
+        SourceItem item = take();
         while (m_given <= m_startAfter && item.step == SourceStep::Reset)
-            item = m_inner->next();
+            item = take();
         if (item.step != SourceStep::Block)
             return item;
         if (m_given > 0 && m_given <= m_startAfter && !m_resetDone) {
             m_resetDone = true;
-            m_peeked = item;
-            m_hasPeeked = true;
+            holdBack(item);
             return {SourceStep::Reset, 0};
         }
         m_resetDone = false;
         ++m_given;
         return item;
     }
-    std::uint64_t length() const override { return m_inner->length(); }
-    std::uint64_t relationBlocks() const override { return m_inner->relationBlocks(); }
-    void rewind() override {
-        m_inner->rewind();
+
+private:
+    void restart() override {
         m_given = 0;
-        m_hasPeeked = false;
         m_resetDone = false;
     }
 
-private:
-    std::unique_ptr<BlockSource> m_inner;
     std::uint64_t m_startAfter;
     std::uint64_t m_given = 0; // blocks handed on
-    SourceItem m_peeked;
-    bool m_hasPeeked = false;
     bool m_resetDone = false;
 };
 

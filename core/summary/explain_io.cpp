@@ -1,25 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "explain_io.h"
 
-#include <cstdio>
+#include "message_text.h"
 
 namespace la {
-
-namespace {
-
-std::string fixed2(double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.2f", value);
-    return text;
-}
-
-} // namespace
 
 std::string explainPrefetchLine(const ExplainIo& io) {
     if (!io.prefetchKnown || io.prefetchCount == 0)
         return {};
     std::string line = "Prefetch: avg=";
-    line += fixed2(io.prefetchAvg());
+    line += fixedText(io.prefetchAvg(), 2);
     line += " max=";
     line += std::to_string(io.distanceMax);
     line += " capacity=";
@@ -37,9 +27,9 @@ std::string explainIoLine(const ExplainIo& io) {
     line += " waits=";
     line += io.waitsKnown ? std::to_string(io.waitCount) : std::string("?");
     line += " size=";
-    line += fixed2(io.ioSizeAvg());
+    line += fixedText(io.ioSizeAvg(), 2);
     line += " in-progress=";
-    line += fixed2(io.ioInProgressAvg());
+    line += fixedText(io.ioInProgressAvg(), 2);
     return line;
 }
 

@@ -99,6 +99,29 @@ RunOption text(std::string_view name, std::string_view settingsKey, std::string_
     return o;
 }
 
+// A text option kept as it is given, in the string `field` picks out of a config:
+// `[](auto& c) -> auto& { return c.policy; }`, one accessor for reading and for writing.
+template <typename Field>
+RunOption textField(std::string_view name, std::string_view settingsKey, std::string_view jsonKey,
+                    std::string_view section, std::string_view valueName, std::string_view help,
+                    std::vector<std::string_view> choices, Field field) {
+    return text(
+        name, settingsKey, jsonKey, section, valueName, help, std::move(choices),
+        [field](const RunConfig& c) { return std::string(field(c)); },
+        [field](RunConfig& c, const std::string& v) { field(c) = v; });
+}
+
+// A whole number option in the field `field` picks out of a config (0: unset), as textField's.
+template <typename Field>
+RunOption wholeField(std::string_view name, std::string_view settingsKey, std::string_view jsonKey,
+                     std::string_view section, std::string_view help, std::uint64_t lo, std::uint64_t hi,
+                     Field field) {
+    return whole(
+        name, settingsKey, jsonKey, section, help, lo, hi,
+        [field](const RunConfig& c) { return wholeText(field(c)); },
+        [field](RunConfig& c, std::uint64_t v) { field(c) = v; });
+}
+
 RunOption flag(std::string_view name, std::string_view settingsKey, std::string_view jsonKey,
                std::string_view section, std::string_view help, bool StreamConfig::*field) {
     RunOption o = named(name, settingsKey, jsonKey, OptionKind::Flag, section, {}, help);
@@ -184,28 +207,24 @@ std::vector<RunOption> buildTable() {
     const char* const dataset = "Dataset";
     const char* const stream = "Read stream";
     const char* const io = "I/O";
-    t.push_back(text(
+    t.push_back(textField(
         "dataset", "dataset", "dataset", dataset, "NAME",
         "preset or pattern (default sparse-miss:16; see --list-datasets)", {},
-        [](const RunConfig& c) { return c.dataset.name; },
-        [](RunConfig& c, const std::string& v) { c.dataset.name = v; }));
+        [](auto& c) -> auto& { return c.dataset.name; }));
     t.back().defaultValue = "sparse-miss:16";
-    t.push_back(text(
+    t.push_back(textField(
         "blocks", "blockList", "blocks_file", dataset, "FILE",
         "scan a block list instead (one block per line, # comments, or CSV with a block column)", {},
-        [](const RunConfig& c) { return c.blockList; },
-        [](RunConfig& c, const std::string& v) { c.blockList = v; }));
-    t.push_back(whole(
+        [](auto& c) -> auto& { return c.blockList; }));
+    t.push_back(wholeField(
         "relation-blocks", "relationBlocks", "relation_blocks", dataset,
         "the size of a block list's relation in blocks, which decides its buffer strategy\n"
         "(default: its highest block + 1)",
-        1, 1ULL << 32, [](const RunConfig& c) { return wholeText(c.relationBlocks); },
-        [](RunConfig& c, std::uint64_t v) { c.relationBlocks = v; }));
-    t.push_back(whole(
+        1, 1ULL << 32, [](auto& c) -> auto& { return c.relationBlocks; }));
+    t.push_back(wholeField(
         "pattern-blocks", "patternBlocks", "pattern_blocks", dataset,
         "relation size of a pattern in blocks (default 65536; with --file, the file's size)", 1, 1ULL << 31,
-        [](const RunConfig& c) { return wholeText(c.dataset.blocks); },
-        [](RunConfig& c, std::uint64_t v) { c.dataset.blocks = v; }));
+        [](auto& c) -> auto& { return c.dataset.blocks; }));
     t.push_back(real(
         "scale", "scale", "scale", dataset, "S",
         "fraction of the preset's published size (default: the preset's small default)", 0.0, 1.0, true,
@@ -225,32 +244,27 @@ std::vector<RunOption> buildTable() {
             c.device.seed = v;
         }));
     // A real PostgreSQL index scan (docs/pg-relations.md).
-    t.push_back(text(
+    t.push_back(textField(
         "pg-index", "pgIndex", "pg_index", dataset, "FILE",
         "scan a real PostgreSQL btree index (its first segment file, read-only) for the heap\n"
         "visit order; with --pg-heap",
-        {}, [](const RunConfig& c) { return c.pg.index; },
-        [](RunConfig& c, const std::string& v) { c.pg.index = v; }));
-    t.push_back(text(
+        {}, [](auto& c) -> auto& { return c.pg.index; }));
+    t.push_back(textField(
         "pg-heap", "pgHeap", "pg_heap", dataset, "FILE",
         "the index's table (its first segment file): the relation scanned, read-only", {},
-        [](const RunConfig& c) { return c.pg.heap; },
-        [](RunConfig& c, const std::string& v) { c.pg.heap = v; }));
-    t.push_back(text(
+        [](auto& c) -> auto& { return c.pg.heap; }));
+    t.push_back(textField(
         "pg-datadir", "pgDatadir", "pg_datadir", dataset, "DIR",
         "a data directory: relative --pg-index/--pg-heap paths are under it, as\n"
         "SELECT pg_relation_filepath('t'), pg_relation_filepath('idx') prints them",
-        {}, [](const RunConfig& c) { return c.pg.dataDir; },
-        [](RunConfig& c, const std::string& v) { c.pg.dataDir = v; }));
-    t.push_back(text(
+        {}, [](auto& c) -> auto& { return c.pg.dataDir; }));
+    t.push_back(textField(
         "pg-key", "pgKey", "pg_key", dataset, "T", "type of the index's leading column: int2, int4 or int8",
-        {"int2", "int4", "int8"}, [](const RunConfig& c) { return c.pg.keyType; },
-        [](RunConfig& c, const std::string& v) { c.pg.keyType = v; }));
-    t.push_back(text(
+        {"int2", "int4", "int8"}, [](auto& c) -> auto& { return c.pg.keyType; }));
+    t.push_back(textField(
         "pg-key-range", "pgKeyRange", "pg_key_range", dataset, "LO:HI",
         "the scan's a BETWEEN LO AND HI on the leading column (default: the whole index)", {},
-        [](const RunConfig& c) { return c.pg.keyRange; },
-        [](RunConfig& c, const std::string& v) { c.pg.keyRange = v; }));
+        [](auto& c) -> auto& { return c.pg.keyRange; }));
     t.push_back(text(
         "index-batches", "indexBatches", "index_batches", dataset, "M",
         "continue (default: one stream across leaf pages), reset (the stream resets at every\n"
@@ -272,31 +286,26 @@ std::vector<RunOption> buildTable() {
             else
                 c.pg.compareBatching = pg::parseIndexBatching(v, "compare-index-batches");
         }));
-    t.push_back(whole(
+    t.push_back(wholeField(
         "stream-start-after", "streamStartAfter", "stream_start_after", dataset,
         "the first N blocks (heap visits) are read one by one by the backend before the stream\n"
         "starts; EXPLAIN counts the stream alone (default 0; ring: 4)",
-        0, 1ULL << 32, [](const RunConfig& c) { return wholeText(c.pg.streamStartAfter); },
-        [](RunConfig& c, std::uint64_t v) { c.pg.streamStartAfter = v; }));
-    t.push_back(text(
+        0, 1ULL << 32, [](auto& c) -> auto& { return c.pg.streamStartAfter; }));
+    t.push_back(textField(
         "pg-checksums", "pgChecksums", "pg_checksums", dataset, "M",
         "verify data checksums: auto (default: if the index's metapage has one), on or off",
-        {"auto", "on", "off"}, [](const RunConfig& c) { return c.pg.checksums; },
-        [](RunConfig& c, const std::string& v) { c.pg.checksums = v; }));
-    t.push_back(text(
+        {"auto", "on", "off"}, [](auto& c) -> auto& { return c.pg.checksums; }));
+    t.push_back(textField(
         "policy", "policy", "policy", stream, "P", "distance policy (default pg18); see the list below", {},
-        [](const RunConfig& c) { return c.policy; },
-        [](RunConfig& c, const std::string& v) { c.policy = v; }));
-    t.push_back(text(
+        [](auto& c) -> auto& { return c.policy; }));
+    t.push_back(textField(
         "compare-policy", "comparePolicy", "compare_policy", stream, "P2",
         "run a second policy on the same dataset and cache state (A/B)", {},
-        [](const RunConfig& c) { return c.comparePolicy; },
-        [](RunConfig& c, const std::string& v) { c.comparePolicy = v; }));
-    t.push_back(text(
+        [](auto& c) -> auto& { return c.comparePolicy; }));
+    t.push_back(textField(
         "mechanics", "mechanics", "mechanics", stream, "M",
         "whose read-stream mechanics run the policy (default: the policy's own)", mechanicsNames(),
-        [](const RunConfig& c) { return c.mechanics; },
-        [](RunConfig& c, const std::string& v) { c.mechanics = v; }));
+        [](auto& c) -> auto& { return c.mechanics; }));
     t.push_back(whole(
         "eic", "eic", "eic", stream, "effective_io_concurrency (default 16)", 0, 1000,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.effectiveIoConcurrency), false); },
@@ -311,12 +320,11 @@ std::vector<RunOption> buildTable() {
         "override max_pinned_buffers (default: as the mechanics compute it)", 1, 32767,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.maxPinnedOverride)); },
         [](RunConfig& c, std::uint64_t v) { c.stream.maxPinnedOverride = int(v); }));
-    t.push_back(whole(
+    t.push_back(wholeField(
         "shared-buffers", "sharedBuffers", "shared_buffers", stream,
         "the server's shared buffers in blocks, exactly: a cache state that does not fit is\n"
         "refused (default 16384, grown to hold the cache state, with a note saying so)",
-        16, 1ULL << 31, [](const RunConfig& c) { return wholeText(c.poolBlocks); },
-        [](RunConfig& c, std::uint64_t v) { c.poolBlocks = v; }));
+        16, 1ULL << 31, [](auto& c) -> auto& { return c.poolBlocks; }));
     t.push_back(text(
         "strategy", "strategy", "strategy", stream, "S",
         "buffer access strategy: auto (default: as PostgreSQL decides, a BULKREAD ring for a\n"
@@ -332,11 +340,10 @@ std::vector<RunOption> buildTable() {
         "max_connections, for the per-backend pin limit (default 100)", 1, 262143,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.maxConnections), false); },
         [](RunConfig& c, std::uint64_t v) { c.stream.maxConnections = int(v); }));
-    t.push_back(text(
+    t.push_back(textField(
         "prewarm", "prewarm", "prewarm", stream, "SPEC",
         "cache state: none, all, every:K, except-every:K, fraction:P:SEED, misses:PCT:SPACING,\nlist:FILE",
-        {}, [](const RunConfig& c) { return c.prewarm; },
-        [](RunConfig& c, const std::string& v) { c.prewarm = v; }));
+        {}, [](auto& c) -> auto& { return c.prewarm; }));
     // Both rewrite --prewarm as misses:PCT:SPACING, so a sweep can vary the two as separate axes.
     t.push_back(real(
         "miss-fraction", "missFraction", "miss_fraction", stream, "PCT",
@@ -357,10 +364,9 @@ std::vector<RunOption> buildTable() {
             }
             c.prewarm = spec;
         }));
-    t.push_back(whole(
+    t.push_back(wholeField(
         "reset-every", "resetEvery", "reset_every", stream, "end and reset the stream every N blocks", 1,
-        1ULL << 32, [](const RunConfig& c) { return wholeText(c.resetEvery); },
-        [](RunConfig& c, std::uint64_t v) { c.resetEvery = v; }));
+        1ULL << 32, [](auto& c) -> auto& { return c.resetEvery; }));
     t.push_back(flag("restore-after-reset", "restoreAfterReset", "restore_after_reset", stream,
                      "keep the distance across resets (2024/2025 proposals)",
                      &StreamConfig::restoreAfterReset));
@@ -398,12 +404,11 @@ std::vector<RunOption> buildTable() {
         [](const RunConfig& c) { return std::string(ioModeName(c.io)); },
         [](RunConfig& c, const std::string& v) { c.io = *ioModeNamed(v); }));
     t.back().aliases = {"uring"};
-    t.push_back(text(
+    t.push_back(textField(
         "file", "file", "file", io, "PATH",
         "real I/O: scan this file (any readable regular file, read-only, not verified) as a\n"
         "relation of 8 KiB blocks, with a pattern (sized to the file) or --blocks",
-        {}, [](const RunConfig& c) { return c.file; },
-        [](RunConfig& c, const std::string& v) { c.file = v; }));
+        {}, [](auto& c) -> auto& { return c.file; }));
     RunOption direct;
     direct.name = "direct";
     direct.negation = "buffered";
@@ -453,11 +458,10 @@ std::vector<RunOption> buildTable() {
         0, kMaxIoWorkerMs,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkerIdleTimeoutMs), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioWorkerIdleTimeoutMs = std::int64_t(v); }));
-    t.push_back(text(
+    t.push_back(textField(
         "cache-dir", "cacheDir", "cache_dir", io, "DIR",
         "where dataset files go (default $XDG_CACHE_HOME/lookahead/datasets)", {},
-        [](const RunConfig& c) { return c.cacheDir; },
-        [](RunConfig& c, const std::string& v) { c.cacheDir = v; }));
+        [](auto& c) -> auto& { return c.cacheDir; }));
     t.push_back(text(
         "sim-io-method", "simIoMethod", "sim_io_method", io, "M",
         "--io sim: what the simulated reads behave like: worker (default), io_uring or sync",
@@ -486,12 +490,11 @@ std::vector<RunOption> buildTable() {
         "jitter", "jitter", "jitter", io, "F", "random spread of simulated latencies, 0..0.99 (default 0)",
         0.0, 0.99, false, [](const RunConfig& c) { return realText(c.device.jitter); },
         [](RunConfig& c, double v) { c.device.jitter = v; }));
-    t.push_back(text(
+    t.push_back(textField(
         "device-profile", "deviceProfile", "device_profile", io, "FILE",
         "--io sim: behave like the disk `lookahead calibrate` measured (its latency distribution\n"
         "by queue depth, its parallelism); replaces --latency-us, --device-parallelism, --jitter",
-        {}, [](const RunConfig& c) { return c.deviceProfile; },
-        [](RunConfig& c, const std::string& v) { c.deviceProfile = v; }));
+        {}, [](auto& c) -> auto& { return c.deviceProfile; }));
     t.push_back(whole(
         "submit-ns", "submitNs", "submit_ns", io,
         "--io sim: consumer CPU to start one asynchronous read (an io_uring submission, waking a\n"
@@ -595,6 +598,24 @@ std::vector<RunOption> tableWithUnits() {
     return table;
 }
 
+// The options that each pass alone but not together.
+void checkOptionsTogether(const RunConfig& config) {
+    if (config.relationBlocks > 0 && config.blockList.empty() && !config.blockSequence)
+        throw InputError("--relation-blocks sizes a block list's relation (--blocks); a dataset's is "
+                         "--pattern-blocks, an index scan's heap its file's");
+    if (config.relationBlocks > 0 && !config.file.empty())
+        throw InputError("--relation-blocks: the relation is a file here (--file, or the traced relation), "
+                         "whose size is its own; leave --relation-blocks out");
+    if (!config.pg.active())
+        return;
+    if (!config.blockList.empty() || config.blockSequence || !config.file.empty())
+        throw InputError(
+            "--pg-index/--pg-heap choose the blocks and the file; leave out --blocks and --file");
+    if (config.pg.batching.mode == pg::IndexBatches::Ring && config.resetEvery > 0)
+        throw InputError("--index-batches ring resets the stream only on a rescan; leave out --reset-every "
+                         "(or use --index-batches continue)");
+}
+
 } // namespace
 
 const std::vector<RunOption>& runOptions() {
@@ -634,6 +655,7 @@ void validateRunConfig(const RunConfig& config) {
             throw InputError(std::string("--").append(option.name) + " " + excerpt(value) +
                              " is out of range (" + expected(option) + ")");
     }
+    checkOptionsTogether(config);
 }
 
 std::string runOptionsText(const RunConfig& config) {

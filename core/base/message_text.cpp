@@ -2,6 +2,7 @@
 #include "message_text.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace la {
@@ -116,6 +117,35 @@ std::string counted(std::uint64_t n) {
     for (std::size_t at = digits.size(); at > 3; at -= 3)
         digits.insert(at - 3, 1, ',');
     return digits;
+}
+
+std::string fixedText(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+std::string timeText(double ns) {
+    const double a = std::fabs(ns);
+    const char* const sign = ns < 0 ? "-" : "";
+    if (a >= 60e9) {
+        const long long seconds = std::llround(a / 1e9);
+        return joined({sign, std::to_string(seconds / 60), " min ", std::to_string(seconds % 60), " s"});
+    }
+    const double unit = a >= 1e9 ? 1e9 : a >= 1e6 ? 1e6 : a >= 1e3 ? 1e3 : 1.0;
+    const char* const name = unit == 1e9 ? "s" : unit == 1e6 ? "ms" : unit == 1e3 ? "µs" : "ns";
+    const double value = ns / unit;
+    const int decimals = unit == 1.0 || std::fabs(value) >= 100 ? 0 : std::fabs(value) >= 10 ? 1 : 3;
+    // A half rounds away from zero ("12.25" to "12.3"), where printf would round it to even.
+    const double scale = std::pow(10.0, decimals);
+    std::string number = fixedText(std::round(value * scale) / scale, decimals);
+    if (decimals > 0) {
+        number.erase(number.find_last_not_of('0') + 1);
+        if (number.back() == '.')
+            number.pop_back();
+    }
+    number.append(" ").append(name);
+    return number;
 }
 
 } // namespace la

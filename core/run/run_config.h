@@ -3,15 +3,13 @@
 
 #include "buffer_strategy.h"
 #include "dataset.h"
-#include "event.h"
 #include "io_mode.h"
 #include "pg/pg_scan_config.h"
+#include "run_callbacks.h"
 #include "sim_device.h"
 #include "stream_config.h"
 
-#include <atomic>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,7 +29,7 @@ struct RunConfig {
     // A block sequence in memory instead of a dataset (the blocks an imported trace read, in order).
     std::shared_ptr<const std::vector<std::uint32_t>> blockSequence;
     // The blocks an imported trace read, in order, when the run models that trace on the scan's own
-    // visits: the run's cache state comes from them (core/traced_cache.h), not from --prewarm.
+    // visits: the run's cache state comes from them (core/observed/traced_cache.h), not from --prewarm.
     std::shared_ptr<const std::vector<std::uint32_t>> tracedReads;
     // That cache state, when the front end has derived it already (to place the observed reads on
     // the same visits): the run then does not walk the visits again.
@@ -83,19 +81,5 @@ StreamConfig streamConfigFor(const RunConfig& config);
 // The cache state a run starts from: --prewarm, else the dataset's own ("none" for a block list, a
 // traced block sequence or a PostgreSQL index scan).
 std::string effectivePrewarm(const RunConfig& config);
-
-struct RunCallbacks {
-    std::vector<EventSink*> sinks;
-    // Blocks consumed so far out of the scan's length (called every few thousand blocks).
-    std::function<void(std::uint64_t done, std::uint64_t total)> progress;
-    // Work before the scan, e.g. writing a dataset file: a stage label, bytes done and total.
-    std::function<void(const std::string& stage, std::uint64_t done, std::uint64_t total)> preparing;
-    // Something the user should know that is not an error (a fallback, an ignored partial block).
-    std::function<void(const std::string& message)> notice;
-    // After the run: the relation's blocks valid in the model's shared buffers, ascending
-    // (--cache-after). Only asked for when set: the list takes 4 bytes a block.
-    std::function<void(std::vector<std::uint32_t> blocks)> cacheAfter;
-    const std::atomic<bool>* cancel = nullptr;
-};
 
 } // namespace la
