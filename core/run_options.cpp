@@ -651,6 +651,15 @@ std::string runOptionsText(const RunConfig& config) {
     return text;
 }
 
+std::string helpEntry(std::string head, std::string_view help) {
+    head.resize(std::max<std::size_t>(head.size() + 1, 26), ' ');
+    std::string text(help);
+    for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1))
+        text.insert(at + 1, std::string(26, ' '));
+    head.append(text).append("\n");
+    return head;
+}
+
 std::string runOptionHelp(std::string_view section) {
     std::string text;
     for (const RunOption& o : runOptions()) {
@@ -664,11 +673,7 @@ std::string runOptionHelp(std::string_view section) {
             head.append(", --").append(o.negation);
         if (o.kind != OptionKind::Flag)
             head.append(" ").append(o.valueName);
-        head.resize(std::max<std::size_t>(head.size() + 1, 26), ' ');
-        std::string help(o.help);
-        for (std::size_t at = help.find('\n'); at != std::string::npos; at = help.find('\n', at + 1))
-            help.insert(at + 1, std::string(26, ' '));
-        text += head + help + "\n";
+        text += helpEntry(std::move(head), o.help);
     }
     return text;
 }

@@ -59,4 +59,8 @@ std::string runOptionsText(const RunConfig& config);
 // The help lines of one section, generated from the table.
 std::string runOptionHelp(std::string_view section);
 
+// One option's lines of a help text: `head` ("  --name VALUE") padded to the help's column, and
+// `help`'s lines, the later ones indented to it.
+std::string helpEntry(std::string head, std::string_view help);
+
 } // namespace la

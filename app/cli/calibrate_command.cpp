@@ -163,7 +163,7 @@ int runCalibrateCommand(const std::vector<std::string>& args, const std::string&
         const DeviceCalibration calibration = calibrateDevice(parsed.settings, callbacks);
         if (calibration.cancelled) {
             printer.notice("cancelled; no profile written");
-            return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : 130;
+            return SignalCancel::exitCodeOr(130);
         }
         commitDeviceProfile(output, calibration, commandLine);
         printer.notice("profile written to " + printable(parsed.out));

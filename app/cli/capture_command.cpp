@@ -428,7 +428,7 @@ int runCaptureCommand(const std::vector<std::string>& args) {
             untraced = runUntraced(parsed.command);
             if (!untraced) {
                 say("interrupted before the traced run: nothing was captured");
-                return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : 130;
+                return SignalCancel::exitCodeOr(130);
             }
             say("untraced: " + secondsText(*untraced));
             evictFiles(parsed.files);
@@ -463,7 +463,7 @@ int runCaptureCommand(const std::vector<std::string>& args) {
         if (command && commandStatus != 0)
             say("the command exited with status " + std::to_string(commandStatus));
         if (!ended)
-            return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : 130;
+            return SignalCancel::exitCodeOr(130);
         return 0;
     } catch (const InputError& error) {
         std::fprintf(stderr, "%s\n", printable(error.what()).c_str());
