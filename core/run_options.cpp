@@ -186,7 +186,7 @@ std::vector<RunOption> buildTable() {
     const char* const io = "I/O";
     t.push_back(text(
         "dataset", "dataset", "dataset", dataset, "NAME",
-        "preset or pattern (default sparse-miss:16; see --list-datasets)", {},
+        "preset or pattern ({default}; see --list-datasets)", {},
         [](const RunConfig& c) { return c.dataset.name; },
         [](RunConfig& c, const std::string& v) { c.dataset.name = v; }));
     t.back().defaultValue = "sparse-miss:16";
@@ -284,7 +284,7 @@ std::vector<RunOption> buildTable() {
         {"auto", "on", "off"}, [](const RunConfig& c) { return c.pg.checksums; },
         [](RunConfig& c, const std::string& v) { c.pg.checksums = v; }));
     t.push_back(text(
-        "policy", "policy", "policy", stream, "P", "distance policy (default pg18); see the list below", {},
+        "policy", "policy", "policy", stream, "P", "distance policy ({default}); see the list below", {},
         [](const RunConfig& c) { return c.policy; },
         [](RunConfig& c, const std::string& v) { c.policy = v; }));
     t.push_back(text(
@@ -298,12 +298,12 @@ std::vector<RunOption> buildTable() {
         [](const RunConfig& c) { return c.mechanics; },
         [](RunConfig& c, const std::string& v) { c.mechanics = v; }));
     t.push_back(whole(
-        "eic", "eic", "eic", stream, "effective_io_concurrency (default 16)", 0, 1000,
+        "eic", "eic", "eic", stream, "effective_io_concurrency ({default})", 0, 1000,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.effectiveIoConcurrency), false); },
         [](RunConfig& c, std::uint64_t v) { c.stream.effectiveIoConcurrency = int(v); }));
     t.push_back(whole(
         "io-combine-limit", "ioCombineLimit", "io_combine_limit", stream,
-        "blocks per combined read (default 16 = 128 KiB)", 1, 128,
+        "blocks per combined read ({default} = 128 KiB)", 1, 128,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.ioCombineLimit), false); },
         [](RunConfig& c, std::uint64_t v) { c.stream.ioCombineLimit = int(v); }));
     t.push_back(whole(
@@ -329,7 +329,7 @@ std::vector<RunOption> buildTable() {
         }));
     t.push_back(whole(
         "max-connections", "maxConnections", "max_connections", stream,
-        "max_connections, for the per-backend pin limit (default 100)", 1, 262143,
+        "max_connections, for the per-backend pin limit ({default})", 1, 262143,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.maxConnections), false); },
         [](RunConfig& c, std::uint64_t v) { c.stream.maxConnections = int(v); }));
     t.push_back(text(
@@ -379,7 +379,7 @@ std::vector<RunOption> buildTable() {
         [](RunConfig& c, const std::string& v) { setStreamFlags(c.stream, v); }));
     t.push_back(whole(
         "maintenance-io-concurrency", "maintenanceIoConcurrency", "maintenance_io_concurrency", stream,
-        "maintenance_io_concurrency, for --stream-flags maintenance (default 16)", 0, 1000,
+        "maintenance_io_concurrency, for --stream-flags maintenance ({default})", 0, 1000,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.maintenanceIoConcurrency), false); },
         [](RunConfig& c, std::uint64_t v) { c.stream.maintenanceIoConcurrency = int(v); }));
     t.push_back(whole(
@@ -426,22 +426,22 @@ std::vector<RunOption> buildTable() {
     t.push_back(whole(
         "io-workers", "ioWorkers", "io_workers", io,
         "PG18 mechanics: a fixed pool of N I/O workers for io_method=worker (--io worker,\n"
-        "--sim-io-method worker; default 3, io_workers)",
+        "--sim-io-method worker; {default}, io_workers)",
         1, kMaxIoWorkers, [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkers), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioWorkers = int(v); }));
     t.push_back(whole(
         "io-min-workers", "ioMinWorkers", "io_min_workers", io,
-        "PG19 mechanics: I/O workers the pool starts with and keeps (default 2,\nio_min_workers)", 1,
+        "PG19 mechanics: I/O workers the pool starts with and keeps ({default},\nio_min_workers)", 1,
         kMaxIoWorkers, [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioMinWorkers), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioMinWorkers = int(v); }));
     t.push_back(whole(
         "io-max-workers", "ioMaxWorkers", "io_max_workers", io,
-        "PG19 mechanics: most I/O workers the pool grows to (default 8, io_max_workers)", 1, kMaxIoWorkers,
+        "PG19 mechanics: most I/O workers the pool grows to ({default}, io_max_workers)", 1, kMaxIoWorkers,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioMaxWorkers), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioMaxWorkers = int(v); }));
     t.push_back(whole(
         "io-worker-launch-interval", "ioWorkerLaunchInterval", "io_worker_launch_interval", io,
-        "PG19 mechanics: ms between two I/O worker launches (default 100,\n"
+        "PG19 mechanics: ms between two I/O worker launches ({default},\n"
         "io_worker_launch_interval)",
         0, kMaxIoWorkerMs,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkerLaunchIntervalMs), false); },
@@ -449,7 +449,7 @@ std::vector<RunOption> buildTable() {
     t.push_back(whole(
         "io-worker-idle-timeout", "ioWorkerIdleTimeout", "io_worker_idle_timeout", io,
         "PG19 mechanics: ms an idle I/O worker above the minimum waits before it exits\n"
-        "(default 60000, io_worker_idle_timeout)",
+        "({default}, io_worker_idle_timeout)",
         0, kMaxIoWorkerMs,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkerIdleTimeoutMs), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioWorkerIdleTimeoutMs = std::int64_t(v); }));
@@ -466,7 +466,7 @@ std::vector<RunOption> buildTable() {
         [](RunConfig& c, const std::string& v) { c.stream.ioMethod = *ioMethodNamed(v); }));
     t.back().aliases = {"uring"};
     t.push_back(real(
-        "latency-us", "latencyUs", "latency_us", io, "X", "simulated latency of one 8 KiB read (default 66)",
+        "latency-us", "latencyUs", "latency_us", io, "X", "simulated latency of one 8 KiB read ({default})",
         0.0, 1e7, false,
         [](const RunConfig& c) {
             return realText(static_cast<double>(c.device.baseLatencyNs + c.device.perBlockNs) / 1000.0);
@@ -479,11 +479,11 @@ std::vector<RunOption> buildTable() {
         }));
     t.push_back(whole(
         "device-parallelism", "deviceParallelism", "device_parallelism", io,
-        "requests the simulated device serves at once (default 4)", 1, 4096,
+        "requests the simulated device serves at once ({default})", 1, 4096,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.device.parallelism), false); },
         [](RunConfig& c, std::uint64_t v) { c.device.parallelism = int(v); }));
     t.push_back(real(
-        "jitter", "jitter", "jitter", io, "F", "random spread of simulated latencies, 0..0.99 (default 0)",
+        "jitter", "jitter", "jitter", io, "F", "random spread of simulated latencies, 0..0.99 ({default})",
         0.0, 0.99, false, [](const RunConfig& c) { return realText(c.device.jitter); },
         [](RunConfig& c, double v) { c.device.jitter = v; }));
     t.push_back(text(
@@ -495,14 +495,14 @@ std::vector<RunOption> buildTable() {
     t.push_back(whole(
         "submit-ns", "submitNs", "submit_ns", io,
         "--io sim: consumer CPU to start one asynchronous read (an io_uring submission, waking a\n"
-        "worker; default 0); docs/simulated-device.md",
+        "worker; {default}); docs/simulated-device.md",
         0, 1'000'000'000,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.device.submitNs), false); },
         [](RunConfig& c, std::uint64_t v) { c.device.submitNs = std::int64_t(v); }));
     t.push_back(whole(
         "consumer-ns", "consumerNs", "consumer_ns", io,
-        "consumer CPU per block (default 3000, as in a replay of PostgreSQL; real I/O spends it on the CPU)",
-        0, 1'000'000'000,
+        "consumer CPU per block ({default}, as in a replay of PostgreSQL; real I/O spends it on the CPU)", 0,
+        1'000'000'000,
         [](const RunConfig& c) {
             return c.consumerNs < 0 ? std::to_string(c.consumerNs)
                                     : wholeText(std::uint64_t(c.consumerNs), false);
@@ -511,12 +511,12 @@ std::vector<RunOption> buildTable() {
     t.push_back(whole(
         "repeat", "repeat", "repeat", io,
         "real I/O: run A and B N times each, interleaved (A B B A ...), and judge their difference\n"
-        "against the noise (default 1; 5 or more for a verdict; docs/repeats.md)",
+        "against the noise ({default}; 5 or more for a verdict; docs/repeats.md)",
         1, kMaxRepeat, [](const RunConfig& c) { return wholeText(std::uint64_t(c.repeat), false); },
         [](RunConfig& c, std::uint64_t v) { c.repeat = int(v); }));
     t.push_back(whole(
         "collapse-window", "collapseWindow", "collapse_window", "Output",
-        "misses at distance <= 2 that make a collapse (default 32)", 1, 1 << 30,
+        "misses at distance <= 2 that make a collapse ({default})", 1, 1 << 30,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.collapseWindow), false); },
         [](RunConfig& c, std::uint64_t v) { c.collapseWindow = int(v); }));
     return t;
@@ -562,6 +562,15 @@ bool accepts(const RunOption& o, const std::string& value) {
     return o.choices.empty() || in(o.choices) || in(o.aliases);
 }
 
+// RunConfig's defaults with each option's defaultValue set.
+RunConfig defaultsOf(const std::vector<RunOption>& table) {
+    RunConfig config;
+    for (const RunOption& option : table)
+        if (!option.defaultValue.empty())
+            option.set(config, std::string(option.defaultValue));
+    return config;
+}
+
 // Units of the numeric options, for the axes of sweep maps.
 void addUnits(std::vector<RunOption>& table) {
     const std::pair<std::string_view, std::string_view> units[] = {{"pattern-blocks", "blocks"},
@@ -589,9 +598,19 @@ void addUnits(std::vector<RunOption>& table) {
                 option.unit = unit;
 }
 
+// A help's "{default}" is the option's value in the default run: the help never restates a default.
+void addDefaults(std::vector<RunOption>& table) {
+    const RunConfig defaults = defaultsOf(table);
+    constexpr std::string_view mark = "{default}";
+    for (RunOption& option : table)
+        if (const std::size_t at = option.help.find(mark); at != std::string::npos)
+            option.help.replace(at, mark.size(), "default " + option.get(defaults));
+}
+
 std::vector<RunOption> tableWithUnits() {
     std::vector<RunOption> table = buildTable();
     addUnits(table);
+    addDefaults(table);
     return table;
 }
 
@@ -603,11 +622,7 @@ const std::vector<RunOption>& runOptions() {
 }
 
 RunConfig defaultRunConfig() {
-    RunConfig config;
-    for (const RunOption& option : runOptions())
-        if (!option.defaultValue.empty())
-            option.set(config, std::string(option.defaultValue));
-    return config;
+    return defaultsOf(runOptions());
 }
 
 const RunOption* findRunOption(std::string_view name) {
