@@ -2,6 +2,7 @@
 #include "cli/sweep_command.h"
 
 #include "cli/argument_list.h"
+#include "experiment/command_outputs.h"
 
 #include "experiment/signal_cancel.h"
 #include "input_error.h"
@@ -351,8 +352,7 @@ int runSweepCommand(const std::vector<std::string>& args, const std::string& loo
             return cancelled("; nothing was written to " + parsed.out);
         return writeOutputs(results, parsed);
     } catch (const InputError& error) {
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
-        return 2;
+        return reportBadInput(error);
     }
 }
 
