@@ -97,8 +97,7 @@ int run(int argc, char** argv) {
         return 0;
     }
     la::SignalCancel::install();
-    // An imported trace is saved from the window's path, which keeps every event of both runs.
-    const bool drawn = options.exportsPlots() || (!options.importTrace.empty() && !options.save.empty());
+    const bool drawn = options.drawsPlots();
     if (options.headless && !drawn)
         return !options.open.empty()          ? la::runOpenHeadless(options)
                : !options.importTrace.empty() ? la::runImportHeadless(options)
@@ -127,7 +126,7 @@ int main(int argc, char** argv) {
     try {
         const int exitCode = run(argc, argv);
         // Whatever a signal interrupted (a run, a read of a stalled pipe) ends as the signal says.
-        return checkedStdout(la::SignalCancel::exitCode() != 0 ? la::SignalCancel::exitCode() : exitCode);
+        return checkedStdout(la::SignalCancel::exitCodeOr(exitCode));
     } catch (const std::bad_alloc&) {
         // The last line of defence: sizes are checked before allocating (memory_budget.h).
         std::fprintf(stderr, "lookahead: out of memory; try a smaller dataset or --shared-buffers\n");

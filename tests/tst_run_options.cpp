@@ -20,6 +20,7 @@ private slots:
     void everyOptionRoundTrips();
     void outOfRangeIsRefusedEverywhere();
     void derivedStreamSettingsFollowTheRun();
+    void helpSaysTheDefaultRunsValues();
 };
 
 void TestRunOptions::namesAndKeysAreUnique() {
@@ -31,6 +32,23 @@ void TestRunOptions::namesAndKeysAreUnique() {
         QVERIFY2(!o.help.empty(), o.name.data());
     }
     QCOMPARE(names.size(), runOptions().size());
+}
+
+// The help's defaults are the default run's values, whatever RunConfig's defaults become.
+void TestRunOptions::helpSaysTheDefaultRunsValues() {
+    for (const RunOption& o : runOptions())
+        QVERIFY2(o.help.find("{default}") == std::string::npos, o.name.data());
+    const RunConfig defaults = defaultRunConfig();
+    QVERIFY(findRunOption("eic")->help.find("(default " +
+                                            std::to_string(defaults.stream.effectiveIoConcurrency) + ")") !=
+            std::string::npos);
+    QVERIFY(findRunOption("collapse-window")
+                ->help.find("(default " + std::to_string(defaults.collapseWindow) + ")") !=
+            std::string::npos);
+    QVERIFY(findRunOption("policy")->help.find("(default " + defaults.policy + ")") != std::string::npos);
+    QVERIFY(runOptionHelp("Read stream")
+                .find("effective_io_concurrency (default " +
+                      std::to_string(defaults.stream.effectiveIoConcurrency) + ")") != std::string::npos);
 }
 
 void TestRunOptions::everyOptionRoundTrips() {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/calibrate_command.h"
 
+#include "cli/argument_list.h"
+
 #include "experiment/device_profile_json.h"
 #include "experiment/signal_cancel.h"
 #include "input_error.h"
@@ -29,30 +31,25 @@ struct CalibrateArgs {
 
 CalibrateArgs parseArgs(const std::vector<std::string>& args) {
     CalibrateArgs parsed;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        const auto value = [&]() -> const std::string& {
-            if (i + 1 >= args.size())
-                throw InputError(
-                    joined({"calibrate: ", arg, " needs a value (see lookahead calibrate --help)"}));
-            return args[++i];
-        };
+    ArgumentList list("calibrate", args);
+    while (const std::string* next = list.next()) {
+        const std::string& arg = *next;
         if (arg == "--help" || arg == "-h") {
             parsed.help = true;
         } else if (arg == "--out") {
-            parsed.out = value();
+            parsed.out = list.value();
         } else if (arg == "--file") {
-            parsed.settings.file = value();
+            parsed.settings.file = list.value();
         } else if (arg == "--cache-dir") {
-            parsed.cacheDir = value();
+            parsed.cacheDir = list.value();
         } else if (arg == "--seconds") {
-            const std::string& text = value();
+            const std::string& text = list.value();
             if (!parseDouble(text, parsed.settings.seconds) || !(parsed.settings.seconds > 0.0) ||
                 parsed.settings.seconds > 3600.0)
                 throw InputError(joined(
                     {"calibrate: --seconds '", excerpt(text), "': expected a number above 0, at most 3600"}));
         } else if (arg == "--scratch-mib") {
-            const std::string& text = value();
+            const std::string& text = list.value();
             std::uint64_t mib = 0;
             if (!parseUnsigned(text, mib) || mib < (kMinCalibrationFileBytes >> 20) || mib > (1u << 20))
                 throw InputError(
@@ -163,7 +160,7 @@ int runCalibrateCommand(const std::vector<std::string>& args, const std::string&
         const DeviceCalibration calibration = calibrateDevice(parsed.settings, callbacks);
         if (calibration.cancelled) {
             printer.notice("cancelled; no profile written");
-            return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : 130;
+            return SignalCancel::exitCodeOr(130);
         }
         commitDeviceProfile(output, calibration, commandLine);
         printer.notice("profile written to " + printable(parsed.out));

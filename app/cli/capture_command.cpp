@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/capture_command.h"
 
+#include "cli/argument_list.h"
+
 #include "capture/make_tracer.h"
 #include "capture/tracefs.h"
 #include "experiment/signal_cancel.h"
@@ -53,15 +55,11 @@ bool processExists(qint64 pid) {
 
 CaptureArgs parseArgs(const std::vector<std::string>& args) {
     CaptureArgs parsed;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        const auto value = [&]() -> const std::string& {
-            if (i + 1 >= args.size())
-                throw InputError(joined({"capture: ", arg, " needs a value (see lookahead capture --help)"}));
-            return args[++i];
-        };
+    ArgumentList list("capture", args);
+    while (const std::string* next = list.next()) {
+        const std::string& arg = *next;
         if (arg == "--") {
-            parsed.command.assign(args.begin() + std::ptrdiff_t(i) + 1, args.end());
+            parsed.command = list.rest();
             if (parsed.command.empty())
                 throw InputError("capture: -- must be followed by the command to run");
             break;
@@ -69,7 +67,7 @@ CaptureArgs parseArgs(const std::vector<std::string>& args) {
         if (arg == "--help" || arg == "-h") {
             parsed.help = true;
         } else if (arg == "--tracer") {
-            parsed.tracer = value();
+            parsed.tracer = list.value();
             if (parsed.tracer != "kernel" && parsed.tracer != "strace" && parsed.tracer != "auto")
                 throw InputError(joined(
                     {"capture: --tracer '", excerpt(parsed.tracer), "': choose kernel, strace or auto"}));
@@ -80,9 +78,9 @@ CaptureArgs parseArgs(const std::vector<std::string>& args) {
         } else if (arg == "--no-calls") {
             parsed.readCalls = false;
         } else if (arg == "--out") {
-            parsed.out = value();
+            parsed.out = list.value();
         } else if (arg == "--pid") {
-            const std::string& text = value();
+            const std::string& text = list.value();
             std::uint64_t pid = 0;
             if (!parseUnsigned(text, pid) || pid == 0 || pid > INT32_MAX)
                 throw InputError(joined({"capture: --pid '", excerpt(text), "': expected a process id"}));
@@ -91,10 +89,10 @@ CaptureArgs parseArgs(const std::vector<std::string>& args) {
                                          ": no such process (it has ended, or never ran)"}));
             parsed.pids.push_back(qint64(pid));
         } else if (arg == "--files") {
-            parsed.files.push_back(value());
+            parsed.files.push_back(list.value());
             // Every path up to the next option.
-            while (i + 1 < args.size() && !args[i + 1].starts_with("--"))
-                parsed.files.push_back(args[++i]);
+            while (const std::string* file = list.moreValue())
+                parsed.files.push_back(*file);
         } else {
             throw InputError(
                 joined({"capture: unknown argument '", excerpt(arg), "' (see lookahead capture --help)"}));
@@ -429,7 +427,7 @@ int runCaptureCommand(const std::vector<std::string>& args) {
             untraced = runUntraced(parsed.command);
             if (!untraced) {
                 say("interrupted before the traced run: nothing was captured");
-                return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : 130;
+                return SignalCancel::exitCodeOr(130);
             }
             say("untraced: " + secondsText(*untraced));
             evictFiles(parsed.files);
@@ -464,7 +462,7 @@ int runCaptureCommand(const std::vector<std::string>& args) {
         if (command && commandStatus != 0)
             say("the command exited with status " + std::to_string(commandStatus));
         if (!ended)
-            return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : 130;
+            return SignalCancel::exitCodeOr(130);
         return 0;
     } catch (const InputError& error) {
         std::fprintf(stderr, "%s\n", printable(error.what()).c_str());

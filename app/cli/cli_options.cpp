@@ -76,26 +76,26 @@ const std::vector<CommandOption>& commandOptions() {
          "print every preset and pattern with its description and default size",
          [](CliOptions& o, const std::string&) { o.listDatasets = true; }},
         {"Output", "summary-json", "FILE", "write the run summary as JSON (schema lookahead.summary/1)",
-         [](CliOptions& o, const std::string& v) { o.summaryJson = v; }},
+         [](CliOptions& o, const std::string& v) { o.outputs.summaryJson = v; }},
         {"Output", "trace-csv", "FILE", "write every event as CSV",
-         [](CliOptions& o, const std::string& v) { o.traceCsv = v; }},
+         [](CliOptions& o, const std::string& v) { o.outputs.traceCsv = v; }},
         {"Output", "cache-after", "FILE",
          "write the relation's blocks in the model's shared buffers after the run, one per line\n"
          "(the first modelled run's): the next run starts from them with --prewarm list:FILE",
-         [](CliOptions& o, const std::string& v) { o.cacheAfter = v; }},
+         [](CliOptions& o, const std::string& v) { o.outputs.cacheAfter = v; }},
         {"Output", "export-png", "FILE", "render the window's plots offscreen to a PNG (implies --headless)",
          [](CliOptions& o, const std::string& v) {
-             o.exportPng = v;
+             o.outputs.exportPng = v;
              o.headless = true;
          }},
         {"Output", "export-svg", "FILE", "the same as an SVG vector drawing (implies --headless)",
          [](CliOptions& o, const std::string& v) {
-             o.exportSvg = v;
+             o.outputs.exportSvg = v;
              o.headless = true;
          }},
         {"Output", "export-pdf", "FILE", "the same as a PDF page (implies --headless)",
          [](CliOptions& o, const std::string& v) {
-             o.exportPdf = v;
+             o.outputs.exportPdf = v;
              o.headless = true;
          }},
         {"Output", "png-size", "WxH",
@@ -111,7 +111,7 @@ const std::vector<CommandOption>& commandOptions() {
          "(window) open the Sweep view on a spec or preset (collapse-map); with --run, start it",
          [](CliOptions& o, const std::string& v) { o.sweep = v; }},
         {"Output", "save", "FILE", "write the runs, their summaries and provenance as a session (.lookahead)",
-         [](CliOptions& o, const std::string& v) { o.save = v; }},
+         [](CliOptions& o, const std::string& v) { o.outputs.save = v; }},
         {"Output", "open", "FILE",
          "(headless) a saved session instead of a new run: print its summaries, write\n"
          "--summary-json and the plot exports from it (no option of a run goes with it)",
@@ -149,11 +149,7 @@ std::string commandHelp(std::string_view section) {
         std::string head = std::string("  --").append(o.name); // GCC bug 105329, see run_options.cpp
         if (o.valueName)
             head.append(" ").append(o.valueName);
-        head.resize(std::max<std::size_t>(head.size() + 1, 26), ' ');
-        std::string help = o.help;
-        for (std::size_t at = help.find('\n'); at != std::string::npos; at = help.find('\n', at + 1))
-            help.insert(at + 1, std::string(26, ' '));
-        text += head + help + "\n";
+        text += helpEntry(std::move(head), o.help);
     }
     return text;
 }
@@ -225,6 +221,18 @@ bool visitsGiven(const CliOptions& options) {
     return std::any_of(options.given.begin(), options.given.end(), [](const std::string& name) {
         return name == "dataset" || name == "blocks" || name == "pg-index" || name == "pg-heap";
     });
+}
+
+ExperimentRequest experimentRequest(const CliOptions& options) {
+    ExperimentRequest request;
+    request.run = options.run;
+    request.comparison = options.comparison;
+    request.trace = {options.importTrace, traceFormatNamed(options.traceFormat), options.traceRelation,
+                     options.traceBackend};
+    request.explain = options.explain;
+    request.visitsGiven = visitsGiven(options);
+    request.recorded = options.recorded;
+    return request;
 }
 
 std::vector<std::string> optionNames() {

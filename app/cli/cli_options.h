@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "experiment/command_experiment.h"
+#include "experiment/command_outputs.h"
 #include "experiment/experiment.h"
 #include "render/plot_file.h"
 #include "run.h"
@@ -22,13 +24,8 @@ struct CliOptions {
     bool listDatasets = false;
     bool help = false;
     bool version = false;
-    bool startRun = false;   // --run: the window starts the run at once
-    std::string summaryJson; // --summary-json FILE
-    std::string traceCsv;    // --trace-csv FILE
-    std::string cacheAfter;  // --cache-after FILE
-    std::string exportPng;   // --export-png FILE: render the plots offscreen (implies --headless)
-    std::string exportSvg;   // --export-svg FILE
-    std::string exportPdf;   // --export-pdf FILE
+    bool startRun = false;  // --run: the window starts the run at once
+    CommandOutputs outputs; // --summary-json, --trace-csv, --cache-after, --export-*, --save FILE
     int pngWidth = kDefaultExportSize.width(); // --png-size WxH
     int pngHeight = kDefaultExportSize.height();
     std::string importTrace;                   // --import-trace FILE: an observed run instead of a dataset
@@ -38,13 +35,16 @@ struct CliOptions {
     std::optional<std::uint32_t> traceBackend; // --trace-backend PID: the process that ran the scan
     std::string sweep;                         // --sweep SPEC: open the Sweep view on it (--run starts it)
     std::vector<std::string> given;            // option names present on the command line (without "--")
-    std::string save;        // --save FILE: write the runs as a session (docs/session-format.md)
-    std::string open;        // --open FILE: a saved session instead of a new run
-    std::string commandLine; // "lookahead ARGS...", for the provenance
-    QJsonObject recorded;    // set by `lookahead record`: what it recorded (Experiment::recorded)
+    std::string open;                          // --open FILE: a saved session instead of a new run
+    std::string commandLine;                   // "lookahead ARGS...", for the provenance
+    QJsonObject recorded; // set by `lookahead record`: what it recorded (Experiment::recorded)
 
-    // Any of --export-png, --export-svg, --export-pdf: the plots are drawn offscreen.
-    bool exportsPlots() const { return !exportPng.empty() || !exportSvg.empty() || !exportPdf.empty(); }
+    // Drawn offscreen: any of --export-png, --export-svg, --export-pdf, or an imported trace saved
+    // (from the window's path, which keeps every event of both runs).
+    bool drawsPlots() const {
+        return !outputs.exportPng.empty() || !outputs.exportSvg.empty() || !outputs.exportPdf.empty() ||
+               (!importTrace.empty() && !outputs.save.empty());
+    }
 };
 
 // Throws InputError with a one-line message for anything malformed or unknown.
@@ -55,6 +55,9 @@ std::string usageText();
 // The command line gives the scan's visits for an imported trace's model (--dataset, --blocks,
 // --pg-index or --pg-heap).
 bool visitsGiven(const CliOptions& options);
+
+// What the command line asks to run: the run and its comparison, or a trace to import beside its model.
+ExperimentRequest experimentRequest(const CliOptions& options);
 
 // Every option name the command line takes, without "--" (the command's own, the run's and their
 // negations): what an unknown option is compared with.

@@ -5,9 +5,10 @@
 
 namespace la {
 
-// `--headless --export-png FILE`: runs the experiment exactly as the window does (RunController on a
-// worker thread, drained by the event loop), renders the same dashboard offscreen and writes the
-// PNG. Needs a QApplication (offscreen platform); returns the exit code like runHeadless().
+// `--headless --export-png FILE` (and --export-svg, --export-pdf): runs the experiment through the
+// one driver (runExperiment) on this thread, each run's events into the views' traces, renders the
+// window's dashboard offscreen from them and writes the files. With --open, draws a saved session's
+// runs instead. Needs a QApplication (offscreen platform); returns the exit code like runHeadless().
 int runHeadlessExport(const CliOptions& options);
 
 } // namespace la

@@ -2,9 +2,6 @@
 #pragma once
 
 #include "cli/cli_options.h"
-#include "observed/observed_trace.h"
-
-#include <optional>
 
 namespace la {
 
@@ -12,15 +9,5 @@ namespace la {
 // with --compare-policy (or --policy), prints both and the verdict, and writes --summary-json and
 // --trace-csv. Exit codes as runHeadless(): 2 with one line on stderr for a trace that cannot be used.
 int runImportHeadless(const CliOptions& options);
-
-// The import step of both: checks inputs against outputs, imports (progress on a terminal's stderr,
-// cancelled by SIGINT/SIGTERM: nothing returned) and notes on stderr what was chosen and what the
-// trace lacks. Throws InputError for a trace that cannot be used.
-std::optional<ObservedTrace> importTraceFor(const CliOptions& options);
-
-// The experiment the command line describes: A (and B) of --policy and the comparison, or, with
-// --import-trace, the imported trace beside its model (imported as importTraceFor() does). Nothing
-// when a signal cancelled the import. Throws InputError.
-std::optional<Experiment> commandLineExperiment(const CliOptions& options);
 
 } // namespace la

@@ -2,8 +2,8 @@
 #include "cli/open_command.h"
 #include "experiment/verdict.h"
 
-#include "cli/command_outputs.h"
 #include "cli/summary_text.h"
+#include "experiment/command_outputs.h"
 
 #include "experiment/explain_output.h"
 #include "experiment/session_io.h"
@@ -17,24 +17,13 @@
 
 namespace la {
 
-void checkOpenOutputs(const CliOptions& options) {
-    checkOutputsApart({{"--open", options.open}}, outputsOf(options));
-    if (!options.save.empty() || !options.traceCsv.empty())
-        throw InputError("--open reads a saved session; --save and --trace-csv write a new run's "
-                         "(run without --open)");
-}
-
 int runOpenHeadless(const CliOptions& options) {
-    std::optional<OutputFile> json;
     OpenedSession session;
     try {
-        checkOpenOutputs(options);
+        checkOpenOutputs(options.open, options.outputs);
         session = openSession(options.open);
-        if (!options.summaryJson.empty())
-            json.emplace(options.summaryJson, "summary JSON");
     } catch (const InputError& error) {
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
-        return 2;
+        return reportBadInput(error);
     }
     const Experiment& experiment = session.experiment;
     std::printf("session %s: %zu run(s), saved by Lookahead %s\n", printable(options.open).c_str(),
@@ -51,7 +40,7 @@ int runOpenHeadless(const CliOptions& options) {
     }
     std::fputs(describeBesideServer(experiment, session.summaries).c_str(), stdout);
     std::fputs(verdictLines(experiment, session.summaries).c_str(), stdout);
-    return writeJson(json, summaryJson(experiment, session.summaries));
+    return writeJson(options.outputs.summaryJson, summaryJson(experiment, session.summaries));
 }
 
 } // namespace la

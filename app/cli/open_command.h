@@ -9,8 +9,4 @@ namespace la {
 // from them. Exit code 2 with one line on stderr for a file that cannot be used.
 int runOpenHeadless(const CliOptions& options);
 
-// Before --open reads anything: no output may be the session itself, and nothing new is written
-// (--save, --trace-csv). Throws InputError.
-void checkOpenOutputs(const CliOptions& options);
-
 } // namespace la

@@ -2,11 +2,11 @@
 #include "cli/record_command.h"
 
 #include "cli/cli_options.h"
-#include "cli/command_outputs.h"
 #include "cli/export_command.h"
 #include "cli/import_command.h"
 #include "cli/nearest_name.h"
 #include "cli/run_command.h"
+#include "experiment/command_outputs.h"
 #include "experiment/signal_cancel.h"
 #include "input_error.h"
 #include "io/held_directory.h"
@@ -119,10 +119,7 @@ void checkReplayOptions(const RecordArgs& parsed) {
     for (const std::string& policy : {options.run.policy, options.run.comparePolicy})
         if (!policy.empty())
             findPolicy(policy);
-    const std::vector<NamedPath> outputs = outputsOf(options);
-    checkOutputsApart({}, outputs);
-    for (const NamedPath& output : outputs)
-        OutputFile(output.path, output.role);
+    checkOutputs({}, options.outputs, OutputProbe::All);
 }
 
 // The provenance's command line: the server as the connection reached it, never a password.
@@ -252,8 +249,7 @@ int runRecordCommand(const std::vector<std::string>& args) {
     }
     options.recorded = recording.recorded;
     options.commandLine = recordCommandLine(recording, parsed);
-    const bool drawn = options.exportsPlots() || (!options.importTrace.empty() && !options.save.empty());
-    return drawn                         ? runHeadlessExport(options)
+    return options.drawsPlots()          ? runHeadlessExport(options)
            : options.importTrace.empty() ? runHeadless(options)
                                          : runImportHeadless(options);
 }

@@ -2,16 +2,14 @@
 #include "cli/run_command.h"
 #include "experiment/verdict.h"
 
-#include "cli/command_outputs.h"
 #include "cli/summary_text.h"
+#include "experiment/command_outputs.h"
 #include "experiment/runner.h"
 #include "experiment/session_io.h"
 #include "experiment/signal_cancel.h"
 #include "experiment/summary_json.h"
 #include "figure_text.h"
 #include "input_error.h"
-#include "io/event_csv.h"
-#include "io/output_file.h"
 #include "message_text.h"
 #include "pg/pg_source.h"
 #include "run_inputs.h"
@@ -21,7 +19,6 @@
 
 #include <cstdio>
 #include <memory>
-#include <optional>
 
 namespace la {
 
@@ -75,20 +72,12 @@ int runHeadless(const CliOptions& options) {
     const RunConfig& config = options.run;
     Experiment experiment = makeExperiment(config, options.comparison);
     experiment.recorded = options.recorded;
-    std::optional<OutputFile> json;
-    ExperimentOutputs outputs;
-    outputs.eventCsv = options.traceCsv;
-    outputs.cacheAfter = options.cacheAfter;
-    outputs.session = options.save;
-    outputs.commandLine = options.commandLine;
     ExperimentCallbacks callbacks;
     // Every input is checked, and every output opened, before anything runs or is written.
     callbacks.ready = [&] {
         pg::IndexFacts facts;
         const auto source = openSource(config, &facts);
         printDataset(config, *source, facts);
-        if (!options.summaryJson.empty())
-            json.emplace(options.summaryJson, "summary JSON");
     };
     callbacks.notice = [](int, const std::string& message) {
         std::fprintf(stderr, "lookahead: note: %s\n", message.c_str());
@@ -107,11 +96,10 @@ int runHeadless(const CliOptions& options) {
     };
     ExperimentResult result;
     try {
-        checkOutputsApart(runInputs(config), outputsOf(options));
-        result = runExperiment(experiment, outputs, callbacks);
+        checkOutputs(runInputs(config), options.outputs);
+        result = runExperiment(experiment, options.outputs.experiment(options.commandLine), callbacks);
     } catch (const InputError& error) {
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
-        return 2;
+        return reportBadInput(error);
     }
     int exitCode = 0;
     for (const RunSummary& summary : result.summaries)
@@ -121,11 +109,11 @@ int runHeadless(const CliOptions& options) {
     std::fputs(verdictLines(experiment, result.summaries).c_str(), stdout);
     // A cancelled run's partial results are written too, whole and marked "cancelled".
     if (reportWriteErrors(result.writeErrors) != 0 ||
-        writeJson(json, summaryJson(experiment, result.summaries)) != 0)
+        writeJson(options.outputs.summaryJson, summaryJson(experiment, result.summaries)) != 0)
         exitCode = 1;
     if (result.sessionWritten)
-        std::printf("wrote %s (session)\n", printable(options.save).c_str());
-    return SignalCancel::exitCode() != 0 ? SignalCancel::exitCode() : exitCode;
+        std::printf("wrote %s (session)\n", printable(options.outputs.save).c_str());
+    return SignalCancel::exitCodeOr(exitCode);
 }
 
 } // namespace la

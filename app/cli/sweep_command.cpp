@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/sweep_command.h"
 
+#include "cli/argument_list.h"
+#include "experiment/command_outputs.h"
+
 #include "experiment/signal_cancel.h"
 #include "input_error.h"
 #include "io/output_file.h"
@@ -58,20 +61,16 @@ std::vector<PlotFormat> parseFormats(const std::string& text) {
 
 SweepArgs parseArgs(const std::vector<std::string>& args) {
     SweepArgs parsed;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        const auto value = [&]() -> const std::string& {
-            if (i + 1 >= args.size())
-                throw InputError(joined({"sweep: ", arg, " needs a value (see lookahead sweep --help)"}));
-            return args[++i];
-        };
+    ArgumentList list("sweep", args);
+    while (const std::string* next = list.next()) {
+        const std::string& arg = *next;
         if (arg == "--out") {
-            parsed.out = value();
+            parsed.out = list.value();
         } else if (arg == "--merge") {
-            parsed.merge = value();
+            parsed.merge = list.value();
         } else if (arg == "--jobs") {
             std::uint64_t jobs = 0;
-            const std::string& text = value();
+            const std::string& text = list.value();
             if (!parseUnsigned(text, jobs) || jobs < 1 || jobs > 1024)
                 throw InputError(
                     joined({"sweep: --jobs '", excerpt(text), "': expected a whole number 1..1024"}));
@@ -81,7 +80,7 @@ SweepArgs parseArgs(const std::vector<std::string>& args) {
         } else if (arg == "--emit-commands") {
             parsed.emitCommands = true;
         } else if (arg == "--formats") {
-            parsed.formats = parseFormats(value());
+            parsed.formats = parseFormats(list.value());
         } else if (arg.starts_with("--")) {
             throw InputError(
                 joined({"sweep: unknown option '", excerpt(arg), "' (see lookahead sweep --help)"}));
@@ -354,8 +353,7 @@ int runSweepCommand(const std::vector<std::string>& args, const std::string& loo
             return cancelled("; nothing was written to " + parsed.out);
         return writeOutputs(results, parsed);
     } catch (const InputError& error) {
-        std::fprintf(stderr, "lookahead: %s\n", error.what());
-        return 2;
+        return reportBadInput(error);
     }
 }
 

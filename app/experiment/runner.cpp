@@ -256,42 +256,30 @@ void reconcile(const Experiment& experiment, int run, const ExperimentResult& re
                      missed ? missed->blocks() : nullptr);
 }
 
-// The runs that go once: each in turn, its events to every sink as they come.
-void runEach(Experiment& experiment, const ExperimentOutputs& outputs, const ExperimentCallbacks& callbacks,
-             int firstRun, OpenOutputs& open, ExperimentResult& result) {
-    for (int run = firstRun; run < static_cast<int>(experiment.runs.size()); ++run) {
-        const RunVariant& variant = experiment.runs[static_cast<std::size_t>(run)];
-        if (callbacks.cancel && callbacks.cancel->load()) {
-            result.stopped = true;
-            break;
-        }
-        RunCallbacks engine;
-        if (callbacks.runStarted)
-            callbacks.runStarted(run, engine.sinks);
-        std::shared_ptr<EventSpool> spool =
-            outputs.spoolEvents ? spoolBesideDatasets(variant.config) : nullptr;
-        if (spool)
-            engine.sinks.push_back(spool.get());
-        beginOutputs(open, variant, engine.sinks);
-        const std::unique_ptr<MissedBlocks> missed = missedBlocksFor(experiment, run, engine.sinks);
-        reportTo(engine, experiment, callbacks, run);
-        keepCacheAfter(open.cacheAfter, run, engine);
-        RunSummary summary = runVariant(variant, experiment, engine);
-        if (run == open.cacheAfter.run && !stops(summary))
-            open.cacheAfter.kept = 0;
-        if (spool)
-            spool->finish();
-        reconcile(experiment, run, result, firstRun, missed.get(), summary);
-        if (open.session)
-            endSessionRun(*open.session, summary);
-        result.summaries.push_back(summary);
-        if (callbacks.runFinished)
-            callbacks.runFinished(run, summary, std::move(spool));
-        if (stops(summary)) {
-            result.stopped = true;
-            break;
-        }
-    }
+// Run `run` starts being handed on: the front end's sinks and the outputs' are added to `sinks`, and
+// the sink keeping the model's missed blocks where they are reconciled with a trace.
+std::unique_ptr<MissedBlocks> beginHandOn(const Experiment& experiment, const ExperimentCallbacks& callbacks,
+                                          int run, OpenOutputs& open, std::vector<EventSink*>& sinks) {
+    if (callbacks.runStarted)
+        callbacks.runStarted(run, sinks);
+    beginOutputs(open, experiment.runs[static_cast<std::size_t>(run)], sinks);
+    return missedBlocksFor(experiment, run, sinks);
+}
+
+// Run `run` is handed on, its events given: reconciled, ended in the session, kept in the result and
+// passed to the front end. False when it stops the experiment.
+bool handOn(const Experiment& experiment, const ExperimentCallbacks& callbacks, int run, int firstRun,
+            OpenOutputs& open, const MissedBlocks* missed, RunSummary summary,
+            std::shared_ptr<EventSpool> spool, ExperimentResult& result) {
+    reconcile(experiment, run, result, firstRun, missed, summary);
+    if (open.session)
+        endSessionRun(*open.session, summary);
+    result.summaries.push_back(summary);
+    if (callbacks.runFinished)
+        callbacks.runFinished(run, summary, std::move(spool));
+    if (stops(summary))
+        result.stopped = true;
+    return !stops(summary);
 }
 
 // One run's repeats so far, each with the spool of its events.
@@ -300,80 +288,93 @@ struct Repeats {
     std::vector<std::shared_ptr<EventSpool>> spools;
 };
 
-// The runs, repeated: each repeat's events go to the front end's sinks and a spool of their own;
-// once all have run, each run's median repeat is handed on as the run, its spool replayed into the
-// outputs (docs/repeats.md). A repeat that is cancelled or fails stops the experiment: the runs
-// before the one it belongs to are handed on with the repeats they completed, that run as it stopped.
-void runRepeated(Experiment& experiment, const ExperimentOutputs& outputs,
-                 const ExperimentCallbacks& callbacks, int firstRun, OpenOutputs& open,
-                 ExperimentResult& result) {
+// A repeated run's median repeat handed on as the run, its spool replayed into the outputs
+// (docs/repeats.md). False when it stops the experiment.
+bool handOnMedian(Experiment& experiment, const ExperimentOutputs& outputs,
+                  const ExperimentCallbacks& callbacks, int run, int firstRun, bool stopped,
+                  OpenOutputs& open, Repeats& repeats, ExperimentResult& result) {
+    const std::size_t median = medianRepeat(repeats.summaries);
+    RunSummary summary = repeats.summaries[median];
+    if (run == open.cacheAfter.run && !stopped)
+        open.cacheAfter.kept = median;
+    if (!stopped && repeats.summaries.size() > 1)
+        summary.repeats = repeats.summaries;
+    std::shared_ptr<EventSpool> spool = repeats.spools[median];
+    std::vector<EventSink*> sinks;
+    const std::unique_ptr<MissedBlocks> missed = beginHandOn(experiment, callbacks, run, open, sinks);
+    if (!spool->broken().empty())
+        say(experiment, callbacks, run, "the median repeat's events could not be kept: " + spool->broken());
+    FanOut fanOut(std::move(sinks));
+    try {
+        if (!spool->replay(fanOut, callbacks.cancel, {}))
+            summary.cancelled = true;
+    } catch (const IoError& error) {
+        summary.error = error.what();
+    }
+    // A spool that could not keep every event has not every miss either.
+    const MissedBlocks* allMissed = spool->broken().empty() ? missed.get() : nullptr;
+    return handOn(experiment, callbacks, run, firstRun, open, allMissed, std::move(summary),
+                  outputs.spoolEvents ? std::move(spool) : nullptr, result);
+}
+
+// The one loop over the runs, in the order of their repeats. A run that goes once is handed on as it
+// runs, its events to every sink as they come. When any run repeats, each repeat's events go to the
+// front end's sinks and a spool of their own; once all have run, each run's median repeat is handed
+// on. A run or repeat that is cancelled or fails stops the experiment: the runs before the one it
+// belongs to are handed on with the repeats they completed, that run as it stopped.
+void runAll(Experiment& experiment, const ExperimentOutputs& outputs, const ExperimentCallbacks& callbacks,
+            int firstRun, OpenOutputs& open, ExperimentResult& result) {
+    const std::vector<std::pair<int, int>> order = repeatOrder(experiment, firstRun);
+    const bool repeated =
+        std::any_of(order.begin(), order.end(), [](const auto& step) { return step.second > 0; });
     std::vector<Repeats> runs(experiment.runs.size());
     int stoppedRun = -1;
-    for (const auto& [run, repeat] : repeatOrder(experiment, firstRun)) {
+    for (const auto& [run, repeat] : order) {
         const RunVariant& variant = experiment.runs[static_cast<std::size_t>(run)];
         if (callbacks.cancel && callbacks.cancel->load()) {
             result.stopped = true;
             break;
         }
         RunCallbacks engine;
-        if (callbacks.repeatStarted)
+        std::unique_ptr<MissedBlocks> missed;
+        if (repeated && callbacks.repeatStarted)
             callbacks.repeatStarted(run, repeat, repeatsOf(variant), engine.sinks);
-        std::shared_ptr<EventSpool> spool = spoolBesideDatasets(variant.config);
-        engine.sinks.push_back(spool.get());
+        else if (!repeated)
+            missed = beginHandOn(experiment, callbacks, run, open, engine.sinks);
+        std::shared_ptr<EventSpool> spool =
+            repeated || outputs.spoolEvents ? spoolBesideDatasets(variant.config) : nullptr;
+        if (spool)
+            engine.sinks.push_back(spool.get());
         reportTo(engine, experiment, callbacks, run);
         keepCacheAfter(open.cacheAfter, run, engine);
         RunSummary summary = runVariant(variant, experiment, engine);
-        spool->finish();
+        if (spool)
+            spool->finish();
+        if (!repeated) {
+            if (run == open.cacheAfter.run && !stops(summary))
+                open.cacheAfter.kept = 0;
+            if (!handOn(experiment, callbacks, run, firstRun, open, missed.get(), std::move(summary),
+                        std::move(spool), result))
+                break;
+            continue;
+        }
         if (callbacks.repeatFinished)
             callbacks.repeatFinished(run, repeat, summary);
+        Repeats& repeats = runs[static_cast<std::size_t>(run)];
         if (stops(summary)) {
             result.stopped = true;
             stoppedRun = run;
-            runs[static_cast<std::size_t>(run)] = {{summary}, {spool}};
+            repeats = {{summary}, {spool}};
             break;
         }
-        runs[static_cast<std::size_t>(run)].summaries.push_back(std::move(summary));
-        runs[static_cast<std::size_t>(run)].spools.push_back(std::move(spool));
+        repeats.summaries.push_back(std::move(summary));
+        repeats.spools.push_back(std::move(spool));
     }
-    for (int run = firstRun; run < static_cast<int>(experiment.runs.size()); ++run) {
+    for (int run = firstRun; repeated && run < static_cast<int>(experiment.runs.size()); ++run) {
         Repeats& repeats = runs[static_cast<std::size_t>(run)];
-        if (repeats.summaries.empty())
+        if (repeats.summaries.empty() || !handOnMedian(experiment, outputs, callbacks, run, firstRun,
+                                                       run == stoppedRun, open, repeats, result))
             break;
-        const RunVariant& variant = experiment.runs[static_cast<std::size_t>(run)];
-        const std::size_t median = medianRepeat(repeats.summaries);
-        RunSummary summary = repeats.summaries[median];
-        if (run == open.cacheAfter.run && run != stoppedRun)
-            open.cacheAfter.kept = median;
-        if (run != stoppedRun && repeats.summaries.size() > 1)
-            summary.repeats = repeats.summaries;
-        std::shared_ptr<EventSpool> spool = repeats.spools[median];
-        std::vector<EventSink*> sinks;
-        if (callbacks.runStarted)
-            callbacks.runStarted(run, sinks);
-        beginOutputs(open, variant, sinks);
-        const std::unique_ptr<MissedBlocks> missed = missedBlocksFor(experiment, run, sinks);
-        if (!spool->broken().empty())
-            say(experiment, callbacks, run,
-                "the median repeat's events could not be kept: " + spool->broken());
-        FanOut fanOut(std::move(sinks));
-        try {
-            if (!spool->replay(fanOut, callbacks.cancel, {}))
-                summary.cancelled = true;
-        } catch (const IoError& error) {
-            summary.error = error.what();
-        }
-        // A spool that could not keep every event has not every miss either.
-        reconcile(experiment, run, result, firstRun, spool->broken().empty() ? missed.get() : nullptr,
-                  summary);
-        if (open.session)
-            endSessionRun(*open.session, summary);
-        result.summaries.push_back(summary);
-        if (callbacks.runFinished)
-            callbacks.runFinished(run, summary, outputs.spoolEvents ? std::move(spool) : nullptr);
-        if (stops(summary)) {
-            result.stopped = true;
-            break;
-        }
     }
 }
 
@@ -398,11 +399,7 @@ ExperimentResult runExperiment(Experiment& experiment, const ExperimentOutputs& 
                              "has none to run");
         open.cacheAfter.file = std::make_unique<OutputFile>(outputs.cacheAfter, "cache after the run");
     }
-    const std::vector<std::pair<int, int>> order = repeatOrder(experiment, firstRun);
-    if (std::any_of(order.begin(), order.end(), [](const auto& step) { return step.second > 0; }))
-        runRepeated(experiment, outputs, callbacks, firstRun, open, result);
-    else
-        runEach(experiment, outputs, callbacks, firstRun, open, result);
+    runAll(experiment, outputs, callbacks, firstRun, open, result);
     if (outputs.provenance)
         experiment.provenance = experimentProvenance(experiment, result.summaries, outputs.commandLine);
     commitOutputs(open.csv, open.session, experiment, result);

@@ -17,6 +17,8 @@ public:
     static const std::atomic<bool>& requested();
     // 0 until a signal came, then 128 + its number (130 for SIGINT, 143 for SIGTERM).
     static int exitCode();
+    // A command's exit code: `otherwise`, unless a signal came.
+    static int exitCodeOr(int otherwise) { return exitCode() != 0 ? exitCode() : otherwise; }
     // Readable once a signal came: an event loop watches it (QSocketNotifier).
     static int notifyFd();
 };

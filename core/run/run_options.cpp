@@ -209,7 +209,7 @@ std::vector<RunOption> buildTable() {
     const char* const io = "I/O";
     t.push_back(textField(
         "dataset", "dataset", "dataset", dataset, "NAME",
-        "preset or pattern (default sparse-miss:16; see --list-datasets)", {},
+        "preset or pattern ({default}; see --list-datasets)", {},
         [](auto& c) -> auto& { return c.dataset.name; }));
     t.back().defaultValue = "sparse-miss:16";
     t.push_back(textField(
@@ -296,7 +296,7 @@ std::vector<RunOption> buildTable() {
         "verify data checksums: auto (default: if the index's metapage has one), on or off",
         {"auto", "on", "off"}, [](auto& c) -> auto& { return c.pg.checksums; }));
     t.push_back(textField(
-        "policy", "policy", "policy", stream, "P", "distance policy (default pg18); see the list below", {},
+        "policy", "policy", "policy", stream, "P", "distance policy ({default}); see the list below", {},
         [](auto& c) -> auto& { return c.policy; }));
     t.push_back(textField(
         "compare-policy", "comparePolicy", "compare_policy", stream, "P2",
@@ -307,12 +307,12 @@ std::vector<RunOption> buildTable() {
         "whose read-stream mechanics run the policy (default: the policy's own)", mechanicsNames(),
         [](auto& c) -> auto& { return c.mechanics; }));
     t.push_back(whole(
-        "eic", "eic", "eic", stream, "effective_io_concurrency (default 16)", 0, 1000,
+        "eic", "eic", "eic", stream, "effective_io_concurrency ({default})", 0, 1000,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.effectiveIoConcurrency), false); },
         [](RunConfig& c, std::uint64_t v) { c.stream.effectiveIoConcurrency = int(v); }));
     t.push_back(whole(
         "io-combine-limit", "ioCombineLimit", "io_combine_limit", stream,
-        "blocks per combined read (default 16 = 128 KiB)", 1, 128,
+        "blocks per combined read ({default} = 128 KiB)", 1, 128,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.ioCombineLimit), false); },
         [](RunConfig& c, std::uint64_t v) { c.stream.ioCombineLimit = int(v); }));
     t.push_back(whole(
@@ -337,7 +337,7 @@ std::vector<RunOption> buildTable() {
         }));
     t.push_back(whole(
         "max-connections", "maxConnections", "max_connections", stream,
-        "max_connections, for the per-backend pin limit (default 100)", 1, 262143,
+        "max_connections, for the per-backend pin limit ({default})", 1, 262143,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.maxConnections), false); },
         [](RunConfig& c, std::uint64_t v) { c.stream.maxConnections = int(v); }));
     t.push_back(textField(
@@ -385,7 +385,7 @@ std::vector<RunOption> buildTable() {
         [](RunConfig& c, const std::string& v) { setStreamFlags(c.stream, v); }));
     t.push_back(whole(
         "maintenance-io-concurrency", "maintenanceIoConcurrency", "maintenance_io_concurrency", stream,
-        "maintenance_io_concurrency, for --stream-flags maintenance (default 16)", 0, 1000,
+        "maintenance_io_concurrency, for --stream-flags maintenance ({default})", 0, 1000,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.stream.maintenanceIoConcurrency), false); },
         [](RunConfig& c, std::uint64_t v) { c.stream.maintenanceIoConcurrency = int(v); }));
     t.push_back(whole(
@@ -431,22 +431,22 @@ std::vector<RunOption> buildTable() {
     t.push_back(whole(
         "io-workers", "ioWorkers", "io_workers", io,
         "PG18 mechanics: a fixed pool of N I/O workers for io_method=worker (--io worker,\n"
-        "--sim-io-method worker; default 3, io_workers)",
+        "--sim-io-method worker; {default}, io_workers)",
         1, kMaxIoWorkers, [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkers), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioWorkers = int(v); }));
     t.push_back(whole(
         "io-min-workers", "ioMinWorkers", "io_min_workers", io,
-        "PG19 mechanics: I/O workers the pool starts with and keeps (default 2,\nio_min_workers)", 1,
+        "PG19 mechanics: I/O workers the pool starts with and keeps ({default},\nio_min_workers)", 1,
         kMaxIoWorkers, [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioMinWorkers), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioMinWorkers = int(v); }));
     t.push_back(whole(
         "io-max-workers", "ioMaxWorkers", "io_max_workers", io,
-        "PG19 mechanics: most I/O workers the pool grows to (default 8, io_max_workers)", 1, kMaxIoWorkers,
+        "PG19 mechanics: most I/O workers the pool grows to ({default}, io_max_workers)", 1, kMaxIoWorkers,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioMaxWorkers), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioMaxWorkers = int(v); }));
     t.push_back(whole(
         "io-worker-launch-interval", "ioWorkerLaunchInterval", "io_worker_launch_interval", io,
-        "PG19 mechanics: ms between two I/O worker launches (default 100,\n"
+        "PG19 mechanics: ms between two I/O worker launches ({default},\n"
         "io_worker_launch_interval)",
         0, kMaxIoWorkerMs,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkerLaunchIntervalMs), false); },
@@ -454,7 +454,7 @@ std::vector<RunOption> buildTable() {
     t.push_back(whole(
         "io-worker-idle-timeout", "ioWorkerIdleTimeout", "io_worker_idle_timeout", io,
         "PG19 mechanics: ms an idle I/O worker above the minimum waits before it exits\n"
-        "(default 60000, io_worker_idle_timeout)",
+        "({default}, io_worker_idle_timeout)",
         0, kMaxIoWorkerMs,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.ioWorkerIdleTimeoutMs), false); },
         [](RunConfig& c, std::uint64_t v) { c.ioWorkerIdleTimeoutMs = std::int64_t(v); }));
@@ -470,7 +470,7 @@ std::vector<RunOption> buildTable() {
         [](RunConfig& c, const std::string& v) { c.stream.ioMethod = *ioMethodNamed(v); }));
     t.back().aliases = {"uring"};
     t.push_back(real(
-        "latency-us", "latencyUs", "latency_us", io, "X", "simulated latency of one 8 KiB read (default 66)",
+        "latency-us", "latencyUs", "latency_us", io, "X", "simulated latency of one 8 KiB read ({default})",
         0.0, 1e7, false,
         [](const RunConfig& c) {
             return realText(static_cast<double>(c.device.baseLatencyNs + c.device.perBlockNs) / 1000.0);
@@ -483,11 +483,11 @@ std::vector<RunOption> buildTable() {
         }));
     t.push_back(whole(
         "device-parallelism", "deviceParallelism", "device_parallelism", io,
-        "requests the simulated device serves at once (default 4)", 1, 4096,
+        "requests the simulated device serves at once ({default})", 1, 4096,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.device.parallelism), false); },
         [](RunConfig& c, std::uint64_t v) { c.device.parallelism = int(v); }));
     t.push_back(real(
-        "jitter", "jitter", "jitter", io, "F", "random spread of simulated latencies, 0..0.99 (default 0)",
+        "jitter", "jitter", "jitter", io, "F", "random spread of simulated latencies, 0..0.99 ({default})",
         0.0, 0.99, false, [](const RunConfig& c) { return realText(c.device.jitter); },
         [](RunConfig& c, double v) { c.device.jitter = v; }));
     t.push_back(textField(
@@ -498,14 +498,14 @@ std::vector<RunOption> buildTable() {
     t.push_back(whole(
         "submit-ns", "submitNs", "submit_ns", io,
         "--io sim: consumer CPU to start one asynchronous read (an io_uring submission, waking a\n"
-        "worker; default 0); docs/simulated-device.md",
+        "worker; {default}); docs/simulated-device.md",
         0, 1'000'000'000,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.device.submitNs), false); },
         [](RunConfig& c, std::uint64_t v) { c.device.submitNs = std::int64_t(v); }));
     t.push_back(whole(
         "consumer-ns", "consumerNs", "consumer_ns", io,
-        "consumer CPU per block (default 3000, as in a replay of PostgreSQL; real I/O spends it on the CPU)",
-        0, 1'000'000'000,
+        "consumer CPU per block ({default}, as in a replay of PostgreSQL; real I/O spends it on the CPU)", 0,
+        1'000'000'000,
         [](const RunConfig& c) {
             return c.consumerNs < 0 ? std::to_string(c.consumerNs)
                                     : wholeText(std::uint64_t(c.consumerNs), false);
@@ -514,12 +514,12 @@ std::vector<RunOption> buildTable() {
     t.push_back(whole(
         "repeat", "repeat", "repeat", io,
         "real I/O: run A and B N times each, interleaved (A B B A ...), and judge their difference\n"
-        "against the noise (default 1; 5 or more for a verdict; docs/repeats.md)",
+        "against the noise ({default}; 5 or more for a verdict; docs/repeats.md)",
         1, kMaxRepeat, [](const RunConfig& c) { return wholeText(std::uint64_t(c.repeat), false); },
         [](RunConfig& c, std::uint64_t v) { c.repeat = int(v); }));
     t.push_back(whole(
         "collapse-window", "collapseWindow", "collapse_window", "Output",
-        "misses at distance <= 2 that make a collapse (default 32)", 1, 1 << 30,
+        "misses at distance <= 2 that make a collapse ({default})", 1, 1 << 30,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.collapseWindow), false); },
         [](RunConfig& c, std::uint64_t v) { c.collapseWindow = int(v); }));
     return t;
@@ -565,6 +565,15 @@ bool accepts(const RunOption& o, const std::string& value) {
     return o.choices.empty() || in(o.choices) || in(o.aliases);
 }
 
+// RunConfig's defaults with each option's defaultValue set.
+RunConfig defaultsOf(const std::vector<RunOption>& table) {
+    RunConfig config;
+    for (const RunOption& option : table)
+        if (!option.defaultValue.empty())
+            option.set(config, std::string(option.defaultValue));
+    return config;
+}
+
 // Units of the numeric options, for the axes of sweep maps.
 void addUnits(std::vector<RunOption>& table) {
     const std::pair<std::string_view, std::string_view> units[] = {{"pattern-blocks", "blocks"},
@@ -592,9 +601,19 @@ void addUnits(std::vector<RunOption>& table) {
                 option.unit = unit;
 }
 
+// A help's "{default}" is the option's value in the default run: the help never restates a default.
+void addDefaults(std::vector<RunOption>& table) {
+    const RunConfig defaults = defaultsOf(table);
+    constexpr std::string_view mark = "{default}";
+    for (RunOption& option : table)
+        if (const std::size_t at = option.help.find(mark); at != std::string::npos)
+            option.help.replace(at, mark.size(), "default " + option.get(defaults));
+}
+
 std::vector<RunOption> tableWithUnits() {
     std::vector<RunOption> table = buildTable();
     addUnits(table);
+    addDefaults(table);
     return table;
 }
 
@@ -624,11 +643,7 @@ const std::vector<RunOption>& runOptions() {
 }
 
 RunConfig defaultRunConfig() {
-    RunConfig config;
-    for (const RunOption& option : runOptions())
-        if (!option.defaultValue.empty())
-            option.set(config, std::string(option.defaultValue));
-    return config;
+    return defaultsOf(runOptions());
 }
 
 const RunOption* findRunOption(std::string_view name) {
@@ -673,6 +688,15 @@ std::string runOptionsText(const RunConfig& config) {
     return text;
 }
 
+std::string helpEntry(std::string head, std::string_view help) {
+    head.resize(std::max<std::size_t>(head.size() + 1, 26), ' ');
+    std::string text(help);
+    for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1))
+        text.insert(at + 1, std::string(26, ' '));
+    head.append(text).append("\n");
+    return head;
+}
+
 std::string runOptionHelp(std::string_view section) {
     std::string text;
     for (const RunOption& o : runOptions()) {
@@ -686,11 +710,7 @@ std::string runOptionHelp(std::string_view section) {
             head.append(", --").append(o.negation);
         if (o.kind != OptionKind::Flag)
             head.append(" ").append(o.valueName);
-        head.resize(std::max<std::size_t>(head.size() + 1, 26), ' ');
-        std::string help(o.help);
-        for (std::size_t at = help.find('\n'); at != std::string::npos; at = help.find('\n', at + 1))
-            help.insert(at + 1, std::string(26, ' '));
-        text += head + help + "\n";
+        text += helpEntry(std::move(head), o.help);
     }
     return text;
 }

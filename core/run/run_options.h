@@ -24,7 +24,7 @@ struct RunOption {
     OptionKind kind = OptionKind::Text;
     std::string_view section;   // of the help text: "Dataset", "Read stream", "I/O", "Output"
     std::string_view valueName; // "N", "FILE" in the help text
-    std::string_view help;      // one line; a '\n' continues it on the next line
+    std::string help;           // one line; a '\n' continues it; its default is the default run's
     std::string_view unit;      // of a number, for plot axes: "%", "ns", "blocks" (empty: none)
     std::uint64_t minWhole = 0, maxWhole = 0;
     double minReal = 0.0, maxReal = 0.0;
@@ -59,5 +59,9 @@ std::string runOptionsText(const RunConfig& config);
 
 // The help lines of one section, generated from the table.
 std::string runOptionHelp(std::string_view section);
+
+// One option's lines of a help text: `head` ("  --name VALUE") padded to the help's column, and
+// `help`'s lines, the later ones indented to it.
+std::string helpEntry(std::string head, std::string_view help);
 
 } // namespace la
