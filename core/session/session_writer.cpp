@@ -259,14 +259,9 @@ void SessionWriter::beginRun(const SessionRun& run) {
     if (sqlite3_step(statement) != SQLITE_DONE)
         fail("runs");
     sqlite3_stmt* option = prepare("INSERT OR REPLACE INTO options VALUES (?, ?, ?)");
-    for (const auto& [name, value] : run.options) {
-        sqlite3_bind_int64(option, 1, m_run);
-        bindText(option, 2, name);
-        bindText(option, 3, fitted(value, kSessionTextBytes));
-        if (sqlite3_step(option) != SQLITE_DONE)
+    for (const auto& [name, value] : run.options)
+        if (!insertRow(option, m_run, name, fitted(value, kSessionTextBytes)))
             fail("options");
-        sqlite3_reset(option);
-    }
 }
 
 void SessionWriter::onEvents(std::span<const Event> batch) {
@@ -333,14 +328,9 @@ void SessionWriter::endRun(const NameValues& summary, const std::string& summary
         return;
     flushChunk();
     sqlite3_stmt* field = prepare("INSERT OR REPLACE INTO summary VALUES (?, ?, ?)");
-    for (const auto& [name, value] : summary) {
-        sqlite3_bind_int64(field, 1, m_run);
-        bindText(field, 2, name);
-        bindText(field, 3, fitted(value, kSessionTextBytes));
-        if (sqlite3_step(field) != SQLITE_DONE)
+    for (const auto& [name, value] : summary)
+        if (!insertRow(field, m_run, name, fitted(value, kSessionTextBytes)))
             fail("summary");
-        sqlite3_reset(field);
-    }
     sqlite3_stmt* counts =
         prepare("UPDATE runs SET events = ?, positions = ?, reads = ?, summary_json = ? WHERE run = ?");
     sqlite3_bind_int64(counts, 1, static_cast<sqlite3_int64>(m_current.events));
