@@ -23,10 +23,19 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <span>
 
 namespace la {
 
 namespace {
+
+// Writes each of a tracefs instance's controls in turn (file, value); the first error, or empty.
+QString writeControls(std::span<const std::pair<QString, QByteArray>> controls) {
+    for (const auto& [path, value] : controls)
+        if (const QString error = tracefs::writeControl(path, value); !error.isEmpty())
+            return error;
+    return {};
+}
 
 // Per CPU. Room for some 100,000 events between two reads of the pipe.
 constexpr const char* kBufferKb = "8192";
@@ -219,9 +228,8 @@ QString KernelTracer::setUp(const CaptureTargets& targets) {
         {events + QStringLiteral("block/block_rq_complete/enable"), "1"},
         {events + QStringLiteral("filemap/mm_filemap_add_to_page_cache/enable"), "1"},
     };
-    for (const auto& [path, value] : controls)
-        if (const QString error = tracefs::writeControl(path, value); !error.isEmpty())
-            return error;
+    if (const QString error = writeControls(controls); !error.isEmpty())
+        return error;
     m_pipe = openPipe(m_instance);
     m_stop.reset(::eventfd(0, EFD_CLOEXEC));
     if (!m_pipe.valid() || !m_stop.valid())
@@ -262,9 +270,8 @@ QString KernelTracer::setUpCalls(const CaptureTargets& targets, const std::vecto
         {m_callInstance + QStringLiteral("/options/record-tgid"), "1"},
         {m_callInstance + QStringLiteral("/options/event-fork"), "1"},
     };
-    for (const auto& [path, value] : controls)
-        if (const QString error = tracefs::writeControl(path, value); !error.isEmpty())
-            return error;
+    if (const QString error = writeControls(controls); !error.isEmpty())
+        return error;
     m_callPipe = openPipe(m_callInstance);
     if (!m_callPipe.valid())
         return QStringLiteral("cannot read the calls' tracefs instance: %1")

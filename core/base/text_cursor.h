@@ -112,6 +112,19 @@ public:
         return false;
     }
 
+    // A descriptor's path as the tracers print it after its number, "<PATH>", where `close` (">" or
+    // ">,") follows it: past its '>'. True without a path; false for a path that does not end.
+    bool readAngledPath(std::string_view close, std::string_view& path) {
+        if (!consume('<'))
+            return true;
+        const std::size_t end = rest().find(close);
+        if (end == std::string_view::npos)
+            return false;
+        path = rest().substr(0, end);
+        m_pos += end + 1;
+        return true;
+    }
+
     static bool isNameChar(char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     }

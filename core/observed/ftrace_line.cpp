@@ -216,17 +216,11 @@ bool readResult(TextCursor& c, FtraceEvent& out) {
     return true;
 }
 
-bool parseCallExit(TextCursor& c, FtraceEvent& out) {
+// A call's exit, `kind` (a read call's or lseek's): its result.
+template <FtraceEventKind kind> bool parseExit(TextCursor& c, FtraceEvent& out) {
     if (!readResult(c, out))
         return false;
-    out.kind = FtraceEventKind::CallExit;
-    return true;
-}
-
-bool parseSeekExit(TextCursor& c, FtraceEvent& out) {
-    if (!readResult(c, out))
-        return false;
-    out.kind = FtraceEventKind::SeekExit;
+    out.kind = kind;
     return true;
 }
 
@@ -288,13 +282,13 @@ bool parseFtraceLine(std::string_view line, FtraceEvent& out) {
         {": sys_preadv2(", parsePreadvEnter},
         {": sys_read(", parseReadEnter},
         {": sys_readv(", parseReadEnter},
-        {": sys_pread64 -> ", parseCallExit},
-        {": sys_preadv -> ", parseCallExit},
-        {": sys_preadv2 -> ", parseCallExit},
-        {": sys_read -> ", parseCallExit},
-        {": sys_readv -> ", parseCallExit},
+        {": sys_pread64 -> ", parseExit<FtraceEventKind::CallExit>},
+        {": sys_preadv -> ", parseExit<FtraceEventKind::CallExit>},
+        {": sys_preadv2 -> ", parseExit<FtraceEventKind::CallExit>},
+        {": sys_read -> ", parseExit<FtraceEventKind::CallExit>},
+        {": sys_readv -> ", parseExit<FtraceEventKind::CallExit>},
         {": sys_lseek(", parseSeekEnter},
-        {": sys_lseek -> ", parseSeekExit},
+        {": sys_lseek -> ", parseExit<FtraceEventKind::SeekExit>},
         {": tracing_mark_write: ", parseMarker},
     };
     for (const Event& event : kEvents) {

@@ -77,14 +77,9 @@ bool readArguments(TextCursor& c, ReadCall call, TraceLine& out) {
         if (key == "fd") {
             if (!number || !checkedCast(value, out.fd))
                 return false;
-            if (c.consume('<')) { // perf with its vfs_getname probe shows the path
-                const std::string_view rest = c.rest();
-                const std::size_t end = rest.find('>');
-                if (end == std::string_view::npos)
-                    return false;
-                out.path = rest.substr(0, end);
-                c.seek(c.pos() + end + 1);
-            }
+            // perf with its vfs_getname probe shows the path.
+            if (!c.readAngledPath(">", out.path))
+                return false;
         } else if (key == "count" && call == ReadCall::Pread) {
             out.bytes = value;
         } else if (key == "pos" || key == "pos_l") {

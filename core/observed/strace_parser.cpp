@@ -66,15 +66,7 @@ bool readFd(TextCursor& c, TraceLine& out) {
     std::uint64_t fd = 0;
     if (!c.readUnsigned(fd) || !checkedCast(fd, out.fd))
         return false;
-    if (c.consume('<')) {
-        const std::string_view rest = c.rest();
-        const std::size_t end = rest.find(">,");
-        if (end == std::string_view::npos)
-            return false;
-        out.path = rest.substr(0, end);
-        c.seek(c.pos() + end + 1);
-    }
-    return true;
+    return c.readAngledPath(">,", out.path);
 }
 
 // preadv's "[{iov_base="..."..., iov_len=8192}, ...]": the lengths summed.

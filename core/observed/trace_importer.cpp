@@ -7,8 +7,10 @@
 #include "io/segment_path.h"
 #include "kernel_capture_format.h"
 #include "message_text.h"
+#include "read_collector.h"
 #include "strace_parser.h"
 #include "text_cursor.h"
+#include "trace_file_key.h"
 #include "trace_scanner.h"
 
 #include <algorithm>
@@ -23,15 +25,6 @@ namespace {
 
 constexpr std::size_t kDetectLines = 200;
 constexpr std::uint64_t kDetectBytes = 64 * 1024;
-constexpr std::int64_t kUntimedSpacingNs = 1000;
-
-std::string quoted(const std::string& path) {
-    // Appended, not "'" + …: GCC 12 at -O3 warns (-Wrestrict) about the inlined insert at the front.
-    std::string text(1, '\'');
-    text += excerpt(path);
-    text += '\'';
-    return text;
-}
 
 // The files listed for choosing (the GUI's picker, the CLI's note); the rest are only counted.
 constexpr std::size_t kListedFiles = 64;
@@ -40,38 +33,6 @@ constexpr std::size_t kListedFiles = 64;
 constexpr std::size_t kMaxCountedFiles = std::size_t{1} << 19;
 // Malformed lines are skipped while they are at most this share of the trace (1 in 10).
 constexpr std::uint64_t kBadShareDivisor = 10;
-
-// The group a read belongs to (§4 of docs/trace-import.md): its relation's path, or its fd and
-// process when the trace gives no path.
-class FileKey {
-public:
-    // The view is valid until the next call.
-    std::string_view of(const TraceLine& line) {
-        if (!line.path.empty())
-            return splitSegment(line.path).relation;
-        // Built by appending: `"literal" + std::string` trips GCC 12's -Wrestrict false positive at
-        // -O3 (GCC bug 105329). \x01 keeps these keys apart from paths.
-        m_buffer.assign(1, '\x01')
-            .append(std::to_string(line.fd))
-            .append(1, '@')
-            .append(std::to_string(line.pid));
-        return m_buffer;
-    }
-
-private:
-    std::string m_buffer;
-};
-
-std::uint64_t hashOf(std::string_view key) {
-    return std::hash<std::string_view>{}(key);
-}
-
-// How a file is shown and chosen again: its relation's path, or "fd N of process P".
-std::string displayName(const TraceLine& line, std::string_view key) {
-    if (!line.path.empty())
-        return std::string(key);
-    return "fd " + std::to_string(line.fd) + " of process " + std::to_string(line.pid);
-}
 
 // Whether `key` (a relation's path) is `wanted`, exactly or by its last components.
 bool relationMatches(std::string_view key, std::string_view wanted, bool& exact) {
@@ -193,231 +154,21 @@ private:
     bool m_exact = false;
 };
 
-// Which reads belong to the relation: descriptor N in every process, or one file's key.
-struct Selection {
-    bool byFd = false;
-    std::int64_t fd = -1;
-    std::uint64_t hash = 0;
-};
-
-// Pass 2: the relation's reads, and the names of the listed files.
-class Collector final : public TraceVisitor {
-public:
-    // `deviceReadsAreReads`: a kernel capture without calls, whose device reads are the reads.
-    Collector(const Selection& selection, ObservedTrace& trace, const std::vector<std::uint64_t>& listed,
-              bool deviceReadsAreReads)
-        : m_selection(selection), m_trace(trace), m_deviceReadsAreReads(deviceReadsAreReads) {
-        for (std::size_t i = 0; i < listed.size(); ++i)
-            m_listed.emplace(listed[i], i);
-    }
-
-    void read(const TraceLine& line) override {
-        if (!matches(line, true))
-            return;
-        if (line.failed) {
-            ++m_trace.failedReads;
-            return;
-        }
-        if (line.interrupted)
-            ++m_interrupted;
-        if (line.readAhead)
-            ++m_readAhead;
-        const std::uint64_t covered = coveredBytes(line);
-        if (covered < line.bytes)
-            ++m_shortReads;
-        if (covered == 0)
-            return; // nothing read (end of file)
-        std::uint32_t firstBlock = 0, nblocks = 0;
-        blocksOf(line, covered, firstBlock, nblocks);
-        if (line.offset % kBlockSize != 0 || covered % kBlockSize != 0)
-            ++m_trace.unalignedReads;
-        ObservedRead read;
-        read.block = firstBlock;
-        read.nblocks = nblocks;
-        read.durationNs = std::max<std::int64_t>(line.durationNs, 0);
-        if (line.hasTime) {
-            read.startNs = line.timeNs;
-        } else {
-            m_trace.hasTimes = false;
-            read.startNs = static_cast<std::int64_t>(m_trace.reads.size()) * kUntimedSpacingNs;
-        }
-        if (line.durationNs >= 0)
-            m_trace.hasDurations = true;
-        read.process = processIndex(line.pid);
-        read.readAhead = line.readAhead;
-        if (m_trace.format == TraceFormat::LookaheadCsv)
-            m_byIoId[line.ioId] = static_cast<std::uint32_t>(m_trace.reads.size());
-        m_trace.reads.push_back(read);
-    }
-
-    void completed(const TraceLine& line) override {
-        if (!matches(line, false))
-            return;
-        const auto found = m_byIoId.find(line.ioId);
-        if (found == m_byIoId.end())
-            return;
-        ObservedRead& read = m_trace.reads[found->second];
-        // Both times are within kMaxTraceTimeNs: no overflow; an absurd gap is a day at most.
-        read.durationNs = std::clamp<std::int64_t>(line.timeNs - read.startNs, 0, kMaxReadDurationNs);
-        m_trace.hasDurations = true;
-        m_byIoId.erase(found);
-    }
-
-    void waited(const TraceLine& line) override {
-        if (!matches(line, false))
-            return;
-        const auto found = m_byIoId.find(line.ioId);
-        if (found != m_byIoId.end())
-            m_trace.waits.push_back({line.timeNs, found->second});
-    }
-
-    void pageCacheFill(const TraceLine& line) override {
-        if (!matches(line, false))
-            return;
-        ++m_fills;
-        m_fillBytes += line.bytes; // each at most 4 GiB (kernel_capture_format.h): 2^32 fills before a wrap
-        if (!m_deviceReadsAreReads)
-            m_deviceWork.push_back(deviceWork(line, line.bytes));
-    }
-
-    void deviceRead(const TraceLine& line) override {
-        if (m_deviceReadsAreReads) {
-            const std::size_t before = m_trace.reads.size();
-            read(line);
-            if (m_trace.reads.size() > before)
-                addDeviceRead(line, m_trace.reads.back().block, m_trace.reads.back().nblocks);
-            return;
-        }
-        if (!matches(line, false))
-            return;
-        if (line.readAhead)
-            ++m_readAhead;
-        std::uint32_t first = 0, nblocks = 0;
-        blocksOf(line, line.bytes, first, nblocks);
-        addDeviceRead(line, first, nblocks);
-        m_deviceWork.push_back(deviceWork(line, line.bytes));
-    }
-
-    // Where and when the device worked for the relation: its reads (from issue to completion) and
-    // the page-cache fills (an instant).
-    struct DeviceWork {
-        std::int64_t timeNs = 0;
-        std::int64_t durationNs = 0;
-        std::uint32_t block = 0, end = 0;
-    };
-    std::vector<DeviceWork>& deviceWork() { return m_deviceWork; }
-
-    // The chosen file's name ("" for fd:N, named by the option).
-    const std::string& name() const { return m_name; }
-    std::uint64_t shortReads() const { return m_shortReads; }
-    std::uint64_t interruptedReads() const { return m_interrupted; }
-    std::uint64_t readAheadReads() const { return m_readAhead; }
-    std::uint64_t fills() const { return m_fills; }
-    std::uint64_t fillBytes() const { return m_fillBytes; }
-
-private:
-    // The relation's blocks [first, first + count) that `covered` bytes from the line's offset touch.
-    void blocksOf(const TraceLine& line, std::uint64_t covered, std::uint32_t& first, std::uint32_t& count) {
-        const std::uint32_t segment = line.path.empty() ? 0 : splitSegment(line.path).segment;
-        std::uint32_t inFirst = 0, inEnd = 0;
-        std::uint64_t base = 0, firstBlock = 0, endBlock = 0;
-        if (!blockSpan(line.offset, covered, inFirst, inEnd) ||
-            !checkedMul<std::uint64_t>(segment, kBlocksPerSegment, base) ||
-            !checkedAdd<std::uint64_t>(base, inFirst, firstBlock) ||
-            !checkedAdd<std::uint64_t>(base, inEnd, endBlock) || endBlock > UINT32_MAX)
-            throw InputError("a read at byte " + std::to_string(line.offset) + " of segment " +
-                             std::to_string(segment) + " of " + quoted(m_name) +
-                             " is past block 2^32, beyond any relation");
-        first = static_cast<std::uint32_t>(firstBlock);
-        count = static_cast<std::uint32_t>(endBlock - firstBlock);
-    }
-
-    void addDeviceRead(const TraceLine& line, std::uint32_t first, std::uint32_t nblocks) {
-        m_trace.deviceReads.push_back(
-            {line.timeNs, std::max<std::int64_t>(line.durationNs, 0), first, nblocks, line.readAhead});
-    }
-
-    DeviceWork deviceWork(const TraceLine& line, std::uint64_t bytes) {
-        std::uint32_t first = 0, nblocks = 0;
-        blocksOf(line, bytes, first, nblocks);
-        // Both within kMaxTraceTimeNs and kMaxReadDurationNs: no overflow; a fill has no duration.
-        return {line.timeNs, std::max<std::int64_t>(line.durationNs, 0), first, first + nblocks};
-    }
-
-    bool matches(const TraceLine& line, bool isRead) {
-        const std::string_view key = m_key.of(line);
-        const std::uint64_t hash = hashOf(key);
-        if (isRead)
-            nameListed(line, key, hash);
-        if (m_selection.byFd) {
-            if (line.fd != m_selection.fd)
-                return false;
-            if (!line.path.empty())
-                requireOneFile(key);
-            return true;
-        }
-        if (hash != m_selection.hash)
-            return false;
-        if (m_chosenKey.empty()) { // the first read: from here on the key itself must match
-            m_chosenKey.assign(key);
-            m_name = displayName(line, key);
-        }
-        return key == m_chosenKey;
-    }
-
-    void nameListed(const TraceLine& line, std::string_view key, std::uint64_t hash) {
-        const auto found = m_listed.find(hash);
-        if (found != m_listed.end() && m_trace.files[found->second].name.empty())
-            m_trace.files[found->second].name = displayName(line, key);
-    }
-
-    // fd:N must not merge different files that the trace tells apart by their paths.
-    void requireOneFile(std::string_view relation) {
-        if (m_fdRelation.empty())
-            m_fdRelation.assign(relation);
-        else if (relation != m_fdRelation)
-            throw InputError("--trace-relation fd:" + std::to_string(m_selection.fd) +
-                             ": that descriptor reads different files in this trace (" +
-                             quoted(m_fdRelation) + " and " + quoted(std::string(relation)) +
-                             "); choose one with --trace-relation PATH");
-    }
-
-    std::uint32_t processIndex(std::uint32_t pid) {
-        const auto [it, inserted] =
-            m_processIndex.try_emplace(pid, static_cast<std::uint32_t>(m_trace.processes.size()));
-        if (inserted)
-            m_trace.processes.push_back(pid);
-        return it->second;
-    }
-
-    const Selection& m_selection;
-    ObservedTrace& m_trace;
-    FileKey m_key;
-    std::unordered_map<std::uint64_t, std::size_t> m_listed; // key hash -> index in trace.files
-    std::string m_chosenKey, m_name, m_fdRelation;
-    std::unordered_map<std::uint32_t, std::uint32_t> m_byIoId;       // CSV reads not yet completed
-    std::unordered_map<std::uint32_t, std::uint32_t> m_processIndex; // pid -> index in processes
-    std::uint64_t m_shortReads = 0, m_interrupted = 0;
-    std::uint64_t m_readAhead = 0, m_fills = 0, m_fillBytes = 0;
-    bool m_deviceReadsAreReads = false;
-    std::vector<DeviceWork> m_deviceWork;
-};
-
 // The first lines, for detecting the format; rejects empty and binary files.
 std::vector<std::string> firstLines(LineReader& reader, const std::string& path) {
     if (reader.size() == 0)
-        throw InputError("trace " + quoted(path) + " is empty");
+        throw InputError("trace " + quotedName(path) + " is empty");
     std::vector<std::string> lines;
     std::string_view line;
     while (lines.size() < kDetectLines && reader.bytesConsumed() < kDetectBytes && reader.next(line)) {
         if (std::memchr(line.data(), '\0', line.size()))
-            throw InputError("trace " + quoted(path) +
+            throw InputError("trace " + quotedName(path) +
                              " is a binary file, not a strace, perf trace or Lookahead trace CSV text");
         if (line.find_first_not_of(" \t") != std::string_view::npos)
             lines.emplace_back(line);
     }
     if (lines.empty())
-        throw InputError("trace " + quoted(path) + " is empty");
+        throw InputError("trace " + quotedName(path) + " is empty");
     return lines;
 }
 
@@ -427,7 +178,7 @@ TraceFormat formatOf(const TraceImportRequest& request, const std::vector<std::s
     const std::optional<TraceFormat> detected = detectTraceFormat(lines);
     if (!detected)
         throw InputError(
-            "trace " + quoted(request.path) +
+            "trace " + quotedName(request.path) +
             " is not strace, perf trace, Lookahead trace CSV or kernel capture output (its first line is '" +
             excerpt(lines.front(), 80) + "'); see docs/trace-import.md");
     return *detected;
@@ -438,7 +189,7 @@ void requireKnownVersion(TraceFormat format, const std::string& path, const std:
     if (format != TraceFormat::Kernel)
         return;
     if (const std::string problem = kernelCaptureVersionProblem(firstLine); !problem.empty())
-        throw InputError("trace " + quoted(path) + ": " + problem);
+        throw InputError("trace " + quotedName(path) + ": " + problem);
 }
 
 std::string badLinesShown(const ScanStats& stats) {
@@ -451,18 +202,18 @@ std::string badLinesShown(const ScanStats& stats) {
 void requireReads(const TraceImportRequest& request, TraceFormat format, const ScanStats& stats,
                   const Inventory& inventory) {
     if (stats.badLines > 0 && (stats.badLines > stats.lines / kBadShareDivisor || inventory.reads() == 0))
-        throw InputError("trace " + quoted(request.path) + ": " + std::to_string(stats.badLines) + " of " +
-                         std::to_string(stats.lines) + " lines are not " + traceFormatName(format) +
+        throw InputError("trace " + quotedName(request.path) + ": " + std::to_string(stats.badLines) +
+                         " of " + std::to_string(stats.lines) + " lines are not " + traceFormatName(format) +
                          " output or are cut short, more than 1 in " + std::to_string(kBadShareDivisor) +
                          " (" + badLinesShown(stats) +
                          "); check the format (--trace-format) and that the file is complete");
     if (inventory.reads() > 0)
         return;
     if (stats.uringEnters > 0)
-        throw InputError("trace " + quoted(request.path) + " shows " + std::to_string(stats.uringEnters) +
+        throw InputError("trace " + quotedName(request.path) + " shows " + std::to_string(stats.uringEnters) +
                          " io_uring_enter calls and no preads: reads submitted through io_uring are not "
                          "system calls a trace can see; trace with io_method=worker or io_method=sync");
-    throw InputError("trace " + quoted(request.path) + " has no reads (pread64, preadv or preadv2)");
+    throw InputError("trace " + quotedName(request.path) + " has no reads (pread64, preadv or preadv2)");
 }
 
 // The selection; `name` is set when known before pass 2, `note` when the user should hear how.
@@ -476,27 +227,29 @@ Selection choose(const TraceImportRequest& request, const Inventory& inventory,
         Selection selection{true, -1, 0};
         TextCursor c(std::string_view(wanted).substr(3));
         if (!c.readUnsigned(fd) || !c.atEnd() || !checkedCast(fd, selection.fd))
-            throw InputError("--trace-relation " + quoted(wanted) +
+            throw InputError("--trace-relation " + quotedName(wanted) +
                              ": expected fd:N with a descriptor number");
         name = wanted;
         return selection;
     }
     const std::vector<Inventory::Match>& matches = inventory.matches();
     if (matches.size() > 1)
-        throw InputError("--trace-relation " + quoted(wanted) + " matches both " + quoted(matches[0].key) +
-                         " and " + quoted(matches[1].key) + "; give more of the path");
+        throw InputError("--trace-relation " + quotedName(wanted) + " matches both " +
+                         quotedName(matches[0].key) + " and " + quotedName(matches[1].key) +
+                         "; give more of the path");
     if (matches.empty())
-        throw InputError("--trace-relation " + quoted(wanted) + ": no reads of that file in trace " +
-                         quoted(request.path) + " (the most read is " + quoted(inventory.mostRead()) + ")");
+        throw InputError("--trace-relation " + quotedName(wanted) + ": no reads of that file in trace " +
+                         quotedName(request.path) + " (the most read is " + quotedName(inventory.mostRead()) +
+                         ")");
     if (matches.front().escaped)
-        note = "the trace shows " + quoted(wanted) + " as " + quoted(matches.front().key) +
+        note = "the trace shows " + quotedName(wanted) + " as " + quotedName(matches.front().key) +
                " (strace escapes such names)";
     name = matches.front().key;
     return Selection{false, -1, matches.front().hash};
 }
 
 // What the import noticed that the user should know, besides the counters the trace keeps.
-void addNotes(ObservedTrace& trace, const ScanStats& stats, const Collector& collector) {
+void addNotes(ObservedTrace& trace, const ScanStats& stats, const ReadCollector& collector) {
     if (stats.lostEvents > 0)
         trace.notes.push_back("warning: the capture lost " + std::to_string(stats.lostEvents) +
                               " of the kernel's events (its ring buffer filled faster than it was read): "
@@ -592,8 +345,8 @@ void attributeWaits(const TraceImportRequest& request, ObservedTrace& trace) {
 // Each call of a kernel capture is known to have needed the device when the device was reading some
 // of its blocks while it ran (a read it issued, or the kernel's read-ahead it waited for), or the page
 // cache took some in; else the page cache served it whole.
-void classifyCalls(ObservedTrace& trace, std::vector<Collector::DeviceWork>& work) {
-    using Work = Collector::DeviceWork;
+void classifyCalls(ObservedTrace& trace, std::vector<ReadCollector::DeviceWork>& work) {
+    using Work = ReadCollector::DeviceWork;
     std::stable_sort(work.begin(), work.end(),
                      [](const Work& a, const Work& b) { return a.timeNs < b.timeNs; });
     std::int64_t longest = 0;
@@ -678,24 +431,26 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
     } // the per-file counters go before the reads are kept
 
     progress.doneBefore = reader.size();
-    Collector collector(selection, trace, listed, deviceReadsAreReads);
+    ReadCollector collector(selection, trace, listed, deviceReadsAreReads);
     ScanStats stats;
     if (!scanTrace(reader, trace.format, collector, stats, progress))
         return std::nullopt;
     if (trace.relation.empty())
         trace.relation = collector.name();
     if (trace.reads.empty() && trace.failedReads > 0)
-        throw InputError("trace " + quoted(request.path) + ": every read of " + quoted(trace.relation) +
-                         " failed (" + std::to_string(trace.failedReads) + " errors)");
+        throw InputError("trace " + quotedName(request.path) + ": every read of " +
+                         quotedName(trace.relation) + " failed (" + std::to_string(trace.failedReads) +
+                         " errors)");
     if (trace.reads.empty())
-        throw InputError("trace " + quoted(request.path) + " has no reads of " + quoted(trace.relation));
+        throw InputError("trace " + quotedName(request.path) + " has no reads of " +
+                         quotedName(trace.relation));
     trace.lines = stats.lines;
     trace.uringEnters = stats.uringEnters;
     trace.unmatchedResumes = stats.unmatchedResumes;
     if (!note.empty())
         trace.notes.push_back(note);
     if (reader.grew())
-        trace.notes.push_back("trace " + quoted(request.path) +
+        trace.notes.push_back("trace " + quotedName(request.path) +
                               " grew while it was read (is it still being written?): it was read up to its " +
                               std::to_string(reader.size()) + " bytes at the start");
     addNotes(trace, stats, collector);

@@ -36,6 +36,121 @@ std::string examples(const std::vector<std::uint32_t>& blocks) {
     return blocks.size() == kExamples ? text + ", …" : text;
 }
 
+void setBit(std::vector<std::uint64_t>& bits, std::uint64_t i) {
+    bits[i >> 6] |= 1ULL << (i & 63);
+}
+
+// The trace's reads by block: where each block's reads sit in the trace.
+struct ReadIndex {
+    std::vector<std::uint64_t> positions; // the reads' places in the trace, by block, then place
+    std::unordered_map<std::uint32_t, BlockReads> byBlock;
+};
+
+ReadIndex indexReads(const std::vector<std::uint32_t>& reads) {
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> byBlockOrder;
+    byBlockOrder.reserve(reads.size());
+    for (std::uint64_t i = 0; i < reads.size(); ++i)
+        byBlockOrder.emplace_back(reads[i], i);
+    std::sort(byBlockOrder.begin(), byBlockOrder.end());
+    ReadIndex index;
+    index.positions.resize(byBlockOrder.size());
+    for (std::uint64_t i = 0; i < byBlockOrder.size(); ++i) {
+        index.positions[i] = byBlockOrder[i].second;
+        BlockReads& entry = index.byBlock[byBlockOrder[i].first];
+        if (entry.count++ == 0)
+            entry.first = i;
+    }
+    return index;
+}
+
+// Walks the visits (rewound afterwards), matching each read to the visit it served, and marks the
+// visited blocks in `cache.cachedBits`. False if cancelled.
+bool matchVisits(BlockSource& visits, ReadIndex& index, const std::atomic<bool>* cancel, TracedCache& cache) {
+    visits.rewind();
+    for (SourceItem item = visits.next(); item.step != SourceStep::End; item = visits.next()) {
+        if (item.step != SourceStep::Block)
+            continue;
+        if ((cache.visits & 0xFFFF) == 0 && cancel && cancel->load(std::memory_order_relaxed)) {
+            visits.rewind();
+            return false;
+        }
+        const std::uint64_t visit = cache.visits++;
+        setBit(cache.cachedBits, item.block);
+        const auto found = index.byBlock.find(item.block);
+        if (found == index.byBlock.end())
+            continue;
+        BlockReads& block = found->second;
+        if (block.matched == block.count)
+            continue;
+        const std::uint64_t position = index.positions[block.first + block.matched];
+        // The first visit of a block the server read is its miss; a later read matches the first
+        // visit by which the misses before it have (nearly) caught up with its place in the trace.
+        if (block.matched > 0 && cache.misses + kRereadTolerance < position)
+            continue;
+        if (block.matched > 0) {
+            ++cache.rereads;
+            cache.rereadVisits.push_back(visit);
+        }
+        cache.visitOfRead[position] = visit;
+        ++block.matched;
+        ++cache.misses;
+    }
+    visits.rewind();
+    return true;
+}
+
+// Narrows `cache.cachedBits` from the visited blocks to those cached at the start: the visited
+// blocks the trace never read, or with a `snapshot` those it holds (counting where the two disagree).
+void narrowToCached(const ReadIndex& index, std::uint64_t relation, const PrewarmSpec* snapshot,
+                    TracedCache& cache) {
+    std::vector<std::uint64_t>& visited = cache.cachedBits;
+    std::vector<std::uint64_t> readBits(visited.size(), 0);
+    for (const auto& [block, entry] : index.byBlock) {
+        if (block >= relation || !testBit(visited, block))
+            continue;
+        ++cache.readBlocks;
+        setBit(readBits, block);
+    }
+    for (std::uint64_t word = 0; word < visited.size(); ++word) {
+        if (!snapshot) {
+            visited[word] &= ~readBits[word];
+            continue;
+        }
+        for (std::uint64_t bits = visited[word]; bits != 0; bits &= bits - 1) {
+            const std::uint64_t bit = std::uint64_t(__builtin_ctzll(bits));
+            const bool cached = snapshot->contains(static_cast<std::uint32_t>(word * 64 + bit));
+            const bool read = (readBits[word] >> bit) & 1U;
+            cache.snapshotButRead += cached && read ? 1 : 0;
+            cache.neitherCachedNorRead += !cached && !read ? 1 : 0;
+            if (!cached)
+                visited[word] &= ~(1ULL << bit);
+        }
+    }
+    cache.fromSnapshot = snapshot != nullptr;
+    for (const std::uint64_t word : cache.cachedBits)
+        cache.cachedBlocks += std::uint64_t(__builtin_popcountll(word));
+}
+
+// The disagreements, with examples in the trace's order.
+void countDisagreements(const std::vector<std::uint32_t>& reads, ReadIndex& index, TracedCache& cache) {
+    for (const std::uint32_t block : reads) {
+        if (index.byBlock[block].matched == 0) {
+            ++cache.unvisitedReads;
+            if (cache.unvisitedExamples.size() < kExamples &&
+                std::find(cache.unvisitedExamples.begin(), cache.unvisitedExamples.end(), block) ==
+                    cache.unvisitedExamples.end())
+                cache.unvisitedExamples.push_back(block);
+        }
+    }
+    for (const auto& [block, entry] : index.byBlock)
+        if (entry.matched > 0 && entry.matched < entry.count) {
+            cache.unmatchedReads += entry.count - entry.matched;
+            if (cache.unmatchedExamples.size() < kExamples)
+                cache.unmatchedExamples.push_back(block);
+        }
+    std::sort(cache.unmatchedExamples.begin(), cache.unmatchedExamples.end());
+}
+
 } // namespace
 
 std::uint64_t TracedCache::apply(BufferPool& pool, bool* leftOut) const {
@@ -111,98 +226,14 @@ TracedCache deriveTracedCache(const std::vector<std::uint32_t>& reads, BlockSour
     requireMemory(relation / 8 + reads.size() * 48,
                   "the trace's cache state over a relation of " + counted(relation) + " blocks",
                   "give fewer visits (a shorter block list or a smaller pattern)");
-    std::vector<std::pair<std::uint32_t, std::uint64_t>> byBlockOrder;
-    byBlockOrder.reserve(reads.size());
-    for (std::uint64_t i = 0; i < reads.size(); ++i)
-        byBlockOrder.emplace_back(reads[i], i);
-    std::sort(byBlockOrder.begin(), byBlockOrder.end());
-    std::vector<std::uint64_t> positions(byBlockOrder.size());
-    std::unordered_map<std::uint32_t, BlockReads> byBlock;
-    for (std::uint64_t i = 0; i < byBlockOrder.size(); ++i) {
-        positions[i] = byBlockOrder[i].second;
-        BlockReads& entry = byBlock[byBlockOrder[i].first];
-        if (entry.count++ == 0)
-            entry.first = i;
-    }
-    byBlockOrder = {};
-
+    ReadIndex index = indexReads(reads);
     TracedCache cache;
     cache.visitOfRead.assign(reads.size(), TracedCache::kNoVisit);
     cache.cachedBits.assign((relation + 63) / 64, 0);
-    std::vector<std::uint64_t>& visited = cache.cachedBits; // narrowed to the cached ones below
-    visits.rewind();
-    for (SourceItem item = visits.next(); item.step != SourceStep::End; item = visits.next()) {
-        if (item.step != SourceStep::Block)
-            continue;
-        if ((cache.visits & 0xFFFF) == 0 && cancel && cancel->load(std::memory_order_relaxed)) {
-            visits.rewind();
-            return {};
-        }
-        const std::uint64_t visit = cache.visits++;
-        visited[item.block >> 6] |= 1ULL << (item.block & 63);
-        const auto found = byBlock.find(item.block);
-        if (found == byBlock.end())
-            continue;
-        BlockReads& block = found->second;
-        if (block.matched == block.count)
-            continue;
-        // The first visit of a block the server read is its miss; a later read matches the first
-        // visit by which the misses before it have (nearly) caught up with its place in the trace.
-        if (block.matched > 0 && cache.misses + kRereadTolerance < positions[block.first + block.matched])
-            continue;
-        if (block.matched > 0) {
-            ++cache.rereads;
-            cache.rereadVisits.push_back(visit);
-        }
-        cache.visitOfRead[positions[block.first + block.matched]] = visit;
-        ++block.matched;
-        ++cache.misses;
-    }
-    visits.rewind();
-
-    std::vector<std::uint64_t> readBits(visited.size(), 0);
-    for (const auto& [block, entry] : byBlock) {
-        if (block >= relation || !testBit(visited, block))
-            continue;
-        ++cache.readBlocks;
-        readBits[block >> 6] |= 1ULL << (block & 63);
-    }
-    for (std::uint64_t word = 0; word < visited.size(); ++word) {
-        if (!snapshot) {
-            visited[word] &= ~readBits[word];
-            continue;
-        }
-        for (std::uint64_t bits = visited[word]; bits != 0; bits &= bits - 1) {
-            const std::uint64_t bit = std::uint64_t(__builtin_ctzll(bits));
-            const bool cached = snapshot->contains(static_cast<std::uint32_t>(word * 64 + bit));
-            const bool read = (readBits[word] >> bit) & 1U;
-            cache.snapshotButRead += cached && read ? 1 : 0;
-            cache.neitherCachedNorRead += !cached && !read ? 1 : 0;
-            if (!cached)
-                visited[word] &= ~(1ULL << bit);
-        }
-    }
-    cache.fromSnapshot = snapshot != nullptr;
-    for (const std::uint64_t word : cache.cachedBits)
-        cache.cachedBlocks += std::uint64_t(__builtin_popcountll(word));
-    // The disagreements, with examples in the trace's order.
-    for (const std::uint32_t block : reads) {
-        BlockReads& entry = byBlock[block];
-        if (entry.matched == 0) {
-            ++cache.unvisitedReads;
-            if (cache.unvisitedExamples.size() < kExamples &&
-                std::find(cache.unvisitedExamples.begin(), cache.unvisitedExamples.end(), block) ==
-                    cache.unvisitedExamples.end())
-                cache.unvisitedExamples.push_back(block);
-        }
-    }
-    for (const auto& [block, entry] : byBlock)
-        if (entry.matched > 0 && entry.matched < entry.count) {
-            cache.unmatchedReads += entry.count - entry.matched;
-            if (cache.unmatchedExamples.size() < kExamples)
-                cache.unmatchedExamples.push_back(block);
-        }
-    std::sort(cache.unmatchedExamples.begin(), cache.unmatchedExamples.end());
+    if (!matchVisits(visits, index, cancel, cache))
+        return {};
+    narrowToCached(index, relation, snapshot, cache);
+    countDisagreements(reads, index, cache);
     return cache;
 }
 

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "record/query_plan.h"
+
+#include "input_error.h"
+#include "record/query_check.h"
+#include "record/work_file.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace la {
+
+QString withoutTrailingSemicolons(QString query) {
+    query = query.trimmed();
+    while (query.endsWith(QLatin1Char(';')))
+        query = query.chopped(1).trimmed();
+    return query;
+}
+
+RecordedScan planQuery(PgSession& session, PgSession& control, const QString& query) {
+    const QString planned = requireReadOnlyQuery(session, query, QStringLiteral("the query"));
+    const ExplainOutput plan = asRecordError(
+        [&] { return parseExplainOutput(planned.toUtf8(), QStringLiteral("the query's plan")); });
+    return recordedScanOf(plan, control);
+}
+
+QString explainAnalyze(int serverMajor, const QString& query) {
+    return QStringLiteral("EXPLAIN (ANALYZE, BUFFERS%1, FORMAT JSON) ")
+               .arg(serverMajor >= 19 ? QStringLiteral(", IO") : QString()) +
+           query;
+}
+
+QJsonValue planJson(const QString& text) {
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8());
+    return doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(text);
+}
+
+std::optional<double> executionMs(const QString& planText) {
+    try {
+        return parseExplainOutput(planText.toUtf8(), QStringLiteral("the query's plan")).executionMs;
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+}
+
+} // namespace la
