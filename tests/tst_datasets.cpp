@@ -8,6 +8,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+// After the engine's headers: Qt's `emit` macro would rename ReadStream::emit.
+#include "data_rows.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -147,20 +150,30 @@ void TestDatasets::publishedStats_data() {
 
     // All at the published size (scale 1): the generators draw per row but sort only the matching rows,
     // so even the 10M-row tables take well under a second. Family A: docs/datasets.md §3.4, 1M-row range.
-    QTest::newRow("uniform") << "uniform" << false << 1000088LL << 472278LL << 1000088LL << -1LL << 472278LL;
-    QTest::newRow("linear") << "linear" << false << 55556LL << 55556LL << 1LL << -1LL << 3473LL;
-    QTest::newRow("linear DESC") << "linear" << true << 55556LL << 55556LL << -1LL << 1LL << 55556LL;
-    QTest::newRow("cyclic") << "cyclic" << false << 1000100LL << 55655LL << 1000100LL << -1LL << 55655LL;
-    QTest::newRow("linear_1") << "linear_1" << false << 999391LL << 75751LL << 999322LL << -1LL << 75740LL;
-    QTest::newRow("linear_10") << "linear_10" << false << 980216LL << 236256LL << 980210LL << -1LL
-                               << 236255LL;
-    QTest::newRow("linear_25") << "linear_25" << false << 800941LL << 343242LL << 800940LL << -1LL
-                               << 343241LL;
-    QTest::newRow("cyclic_1") << "cyclic_1" << false << 999995LL << 75790LL << 999948LL << -1LL << 75785LL;
-    QTest::newRow("cyclic_10") << "cyclic_10" << false << 980181LL << 236259LL << 980177LL << -1LL
-                               << 236257LL;
-    QTest::newRow("cyclic_25") << "cyclic_25" << false << 800923LL << 343460LL << 800919LL << -1LL
-                               << 343459LL;
+    struct Row {
+        const char* row;
+        const char* name;
+        bool backward;
+        qint64 visits, distinct, ascRuns, descRuns, ios16;
+    };
+    const auto add = [](const Row& r) {
+        QTest::newRow(r.row) << QString::fromLatin1(r.name) << r.backward << r.visits << r.distinct
+                             << r.ascRuns << r.descRuns << r.ios16;
+    };
+    const Row familyA[] = {
+        {"uniform", "uniform", false, 1000088, 472278, 1000088, -1, 472278},
+        {"linear", "linear", false, 55556, 55556, 1, -1, 3473},
+        {"linear DESC", "linear", true, 55556, 55556, -1, 1, 55556},
+        {"cyclic", "cyclic", false, 1000100, 55655, 1000100, -1, 55655},
+        {"linear_1", "linear_1", false, 999391, 75751, 999322, -1, 75740},
+        {"linear_10", "linear_10", false, 980216, 236256, 980210, -1, 236255},
+        {"linear_25", "linear_25", false, 800941, 343242, 800940, -1, 343241},
+        {"cyclic_1", "cyclic_1", false, 999995, 75790, 999948, -1, 75785},
+        {"cyclic_10", "cyclic_10", false, 980181, 236259, 980177, -1, 236257},
+        {"cyclic_25", "cyclic_25", false, 800923, 343460, 800919, -1, 343459},
+    };
+    for (const Row& r : familyA)
+        add(r);
 
     // Family B, §4.4. The doc gives "avg asc run"; asc runs here are visits / that average.
     struct B {
@@ -187,23 +200,22 @@ void TestDatasets::publishedStats_data() {
     }
 
     // Family C, §5.1-5.3.
-    QTest::newRow("C1") << "hash-clustered" << false << 81148LL << 77798LL << 32768LL << -1LL << 32717LL;
-    QTest::newRow("C1 DESC") << "hash-clustered" << true << 81148LL << 77798LL << -1LL << 32768LL << 77798LL;
-    QTest::newRow("C1b") << "hash-clustered-twin-correlated" << false << 49933LL << 49933LL << 1LL << -1LL
-                         << 3121LL;
-    QTest::newRow("C1b DESC") << "hash-clustered-twin-correlated" << true << 49933LL << 49933LL << -1LL << 1LL
-                              << 49933LL;
-    // C2's ios16 is not in the table; with 16-block runs it is about the run count.
-    QTest::newRow("C2") << "tpcc-order_line-pk" << false << 41551LL << 41550LL << 2603LL << -1LL << 2603LL;
-    // E = 1: "the same visits, but nothing combinable".
-    QTest::newRow("C2 E=1") << "tpcc-order_line-pk-e1" << false << 41551LL << 41550LL << 41551LL << -1LL
-                            << 41550LL;
-    // C3: ~246k leaves (90M / 366), no repeats; forward ~15.4k combined reads, backward one descending run
-    // broken every ~287 blocks by an internal page (245,902 / 286 = 860), no combinable pairs.
-    QTest::newRow("C3") << "pgbench-ios-backward" << false << 245902LL << 245902LL << 860LL << -1LL
-                        << 15400LL;
-    QTest::newRow("C3 DESC") << "pgbench-ios-backward" << true << 245902LL << 245902LL << -1LL << 860LL
-                             << 245902LL;
+    const Row familyC[] = {
+        {"C1", "hash-clustered", false, 81148, 77798, 32768, -1, 32717},
+        {"C1 DESC", "hash-clustered", true, 81148, 77798, -1, 32768, 77798},
+        {"C1b", "hash-clustered-twin-correlated", false, 49933, 49933, 1, -1, 3121},
+        {"C1b DESC", "hash-clustered-twin-correlated", true, 49933, 49933, -1, 1, 49933},
+        // C2's ios16 is not in the table; with 16-block runs it is about the run count.
+        {"C2", "tpcc-order_line-pk", false, 41551, 41550, 2603, -1, 2603},
+        // E = 1: "the same visits, but nothing combinable".
+        {"C2 E=1", "tpcc-order_line-pk-e1", false, 41551, 41550, 41551, -1, 41550},
+        // C3: ~246k leaves (90M / 366), no repeats; forward ~15.4k combined reads, backward one descending
+        // run broken every ~287 blocks by an internal page (245,902 / 286 = 860), no combinable pairs.
+        {"C3", "pgbench-ios-backward", false, 245902, 245902, 860, -1, 15400},
+        {"C3 DESC", "pgbench-ios-backward", true, 245902, 245902, -1, 860, 245902},
+    };
+    for (const Row& r : familyC)
+        add(r);
 }
 
 void TestDatasets::publishedStats() {
@@ -275,10 +287,8 @@ void TestDatasets::backwardIsReverse() {
 }
 
 void TestDatasets::determinism_data() {
-    QTest::addColumn<QString>("name");
-    for (const char* name : {"uniform", "linear_1", "cyclic_10", "fuzz-b2", "fuzz-b7", "hash-clustered",
-                             "tpcc-order_line-pk", "random", "hash-groups"})
-        QTest::newRow(name) << name;
+    test::addNameRows("name", {"uniform", "linear_1", "cyclic_10", "fuzz-b2", "fuzz-b7", "hash-clustered",
+                               "tpcc-order_line-pk", "random", "hash-groups"});
 }
 
 void TestDatasets::determinism() {

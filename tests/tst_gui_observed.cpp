@@ -61,6 +61,17 @@ QLineEdit* dialogField(const PgIndexDialog& dialog, const QString& name) {
     return nullptr;
 }
 
+// Cancels the index dialog (which closes it) and opens it again: the dialog it opened, or null when
+// the cancelled one stayed.
+PgIndexDialog* cancelAndReopen(MainWindow& window, PgIndexDialog* dialog) {
+    QSignalSpy closed(dialog, &QDialog::finished);
+    dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Cancel)->click();
+    if (test::caught(closed, 1, kWindowTimeoutMs) != 1 || window.inputs()->pgIndexDialog())
+        return nullptr;
+    window.inputs()->openPgIndexDialog();
+    return window.inputs()->pgIndexDialog();
+}
+
 bool namesAFlag(const QString& message) {
     return message.contains(QStringLiteral("--"));
 }
@@ -88,9 +99,7 @@ private:
 };
 
 void TestGuiObserved::initTestCase() {
-#ifdef __SANITIZE_THREAD__
-    QSKIP("runs the binary with QProcess, which TSan cannot follow through fork");
-#endif
+    LA_SKIP_FORK_UNDER_TSAN("runs the binary with QProcess, which TSan cannot follow through fork");
     la::test::useCleanTestSettings();
     QVERIFY(m_dir.isValid());
 }
@@ -347,25 +356,17 @@ void TestGuiObserved::indexDialogKeepsWhatWasTyped() {
     QTRY_VERIFY(error->verticalScrollBar()->isVisible() && error->verticalScrollBar()->maximum() > 0);
     if (const QString shots = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS"); !shots.isEmpty())
         dialog->grab().save(shots + QStringLiteral("/index-dialog-error.png"));
-    QSignalSpy closed(dialog, &QDialog::finished);
-    dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Cancel)->click();
-    QCOMPARE(test::caught(closed, 1, kWindowTimeoutMs), 1);
-    QVERIFY(!window.inputs()->pgIndexDialog());
 
     // The next opening shows it again; another data directory keeps its own.
-    window.inputs()->openPgIndexDialog();
-    dialog = window.inputs()->pgIndexDialog();
+    dialog = cancelAndReopen(window, dialog);
+    QVERIFY2(dialog, "Cancel did not close the index dialog, or it did not open again");
     QCOMPARE(dialogField(*dialog, QStringLiteral("pg-datadir"))->text(), first);
     QCOMPARE(dialogField(*dialog, QStringLiteral("pg-index"))->text(), QStringLiteral("base/5/16389"));
     QCOMPARE(dialogField(*dialog, QStringLiteral("pg-key-range"))->text(), QStringLiteral("10:20"));
     dialogField(*dialog, QStringLiteral("pg-datadir"))->setText(second);
     dialogField(*dialog, QStringLiteral("pg-index"))->setText(QStringLiteral("base/1/2"));
-    QSignalSpy closedAgain(dialog, &QDialog::finished);
-    dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Cancel)->click();
-    QCOMPARE(test::caught(closedAgain, 1, kWindowTimeoutMs), 1);
-    QVERIFY(!window.inputs()->pgIndexDialog());
-    window.inputs()->openPgIndexDialog();
-    dialog = window.inputs()->pgIndexDialog();
+    dialog = cancelAndReopen(window, dialog);
+    QVERIFY2(dialog, "Cancel did not close the index dialog, or it did not open again");
     QCOMPARE(dialogField(*dialog, QStringLiteral("pg-index"))->text(), QStringLiteral("base/1/2"));
     QLineEdit* dataDir = dialogField(*dialog, QStringLiteral("pg-datadir"));
     dataDir->setText(first);

@@ -30,6 +30,15 @@ using la::test::writeFile;
 
 constexpr int kQuickMs = 20'000; // a refusal is immediate; the bound only stops a hang
 
+// Interrupts the sweep once; a process that does not end is killed so that the test does not hang.
+bool sigintEnds(QProcess& process) {
+    ::kill(pid_t(process.processId()), SIGINT);
+    const bool ended = process.waitForFinished(kQuickMs);
+    if (!ended)
+        process.kill();
+    return ended;
+}
+
 // One cell, two runs: the smallest sweep.
 const QByteArray kTinySpec = R"({"name": "tiny", "base": {"dataset": "seq", "pattern-blocks": 2000},
  "axes": [{"option": "miss-fraction", "values": [6]}], "policies": ["pg18"]})";
@@ -253,11 +262,7 @@ void TestHostileSweeps::sigintEndsAWriteBlockedOnAFullPipe() {
     QVERIFY(process.waitForStarted());
     // The commands go out 64 KiB at a time: their first bytes mean the sweep sits in that write.
     QVERIFY(test::untilWriterStalls(output[0], kQuickMs));
-    ::kill(pid_t(process.processId()), SIGINT);
-    const bool ended = process.waitForFinished(kQuickMs);
-    if (!ended)
-        process.kill();
-    QVERIFY2(ended, "the first SIGINT did not end a write blocked on a full pipe");
+    QVERIFY2(sigintEnds(process), "the first SIGINT did not end a write blocked on a full pipe");
     QCOMPARE(process.exitCode(), 130);
     QVERIFY(QString::fromUtf8(process.readAllStandardError()).contains(QStringLiteral("sweep cancelled")));
 }
@@ -276,11 +281,7 @@ void TestHostileSweeps::sigintEndsTheSetUpOfALargeSweep() {
     QVERIFY(process.waitForStarted());
     QByteArray err;
     QVERIFY(test::waitForStderr(process, "setting up", err, kQuickMs));
-    ::kill(pid_t(process.processId()), SIGINT);
-    const bool ended = process.waitForFinished(kQuickMs);
-    if (!ended)
-        process.kill();
-    QVERIFY2(ended, "SIGINT did not end the set-up");
+    QVERIFY2(sigintEnds(process), "SIGINT did not end the set-up");
     QCOMPARE(process.exitCode(), 130);
     err += process.readAllStandardError();
     QVERIFY2(err.contains("sweep cancelled; nothing was written"), err.constData());

@@ -90,19 +90,23 @@ void TestReadSources::fastAndSlowReadsAreSplitBetweenTheModes() {
 }
 
 void TestReadSources::oneKindOfReadIsNamed() {
-    const ReadSources hits = classifyReadSources(twoKinds(2000, 0), true);
-    QCOMPARE(hits.basis, ReadSources::Basis::AllPageCache);
-    QCOMPARE(hits.pageCacheReads, std::uint64_t(2000));
-    QCOMPARE(hits.deviceReads, std::uint64_t(0));
-    QVERIFY2(hits.basisText().find("as fast as a copy from the page cache") != std::string::npos,
-             hits.basisText().c_str());
-
-    const ReadSources device = classifyReadSources(twoKinds(0, 2000), true);
-    QCOMPARE(device.basis, ReadSources::Basis::AllDevice);
-    QCOMPARE(device.pageCacheReads, std::uint64_t(0));
-    QCOMPARE(device.deviceReads, std::uint64_t(2000));
-    QVERIFY2(device.basisText().find("slower than a copy from the page cache") != std::string::npos,
-             device.basisText().c_str());
+    struct OneKind {
+        std::uint32_t pageCacheReads, deviceReads;
+        ReadSources::Basis basis;
+        const char* said;
+    };
+    const OneKind kinds[] = {
+        {2000, 0, ReadSources::Basis::AllPageCache, "as fast as a copy from the page cache"},
+        {0, 2000, ReadSources::Basis::AllDevice, "slower than a copy from the page cache"},
+    };
+    for (const OneKind& kind : kinds) {
+        const ReadSources sources =
+            classifyReadSources(twoKinds(kind.pageCacheReads, kind.deviceReads), true);
+        QCOMPARE(sources.basis, kind.basis);
+        QCOMPARE(sources.pageCacheReads, std::uint64_t{kind.pageCacheReads});
+        QCOMPARE(sources.deviceReads, std::uint64_t{kind.deviceReads});
+        QVERIFY2(sources.basisText().find(kind.said) != std::string::npos, sources.basisText().c_str());
+    }
 }
 
 // O_DIRECT reads of 1 block (100-200 µs) and of 16 (1-2 ms) are two modes, but both slower than a

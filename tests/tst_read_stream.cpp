@@ -7,6 +7,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+// After the engine's headers: Qt's `emit` macro would rename ReadStream::emit.
+#include "data_rows.h"
+
 #include <algorithm>
 
 using namespace la;
@@ -85,10 +88,7 @@ void TestReadStream::limitsAtDefaults() {
 }
 
 void TestReadStream::alternating_data() {
-    QTest::addColumn<QString>("policy");
-    QTest::newRow("pg17") << "pg17";
-    QTest::newRow("pg18") << "pg18";
-    QTest::newRow("pg19") << "pg19";
+    test::addNameRows("policy", {"pg17", "pg18", "pg19"});
 }
 
 void TestReadStream::alternating() {
@@ -206,10 +206,10 @@ void TestReadStream::pg19SyncCountsEveryReadAsWait() {
 void TestReadStream::resets_data() {
     QTest::addColumn<QString>("policy");
     QTest::addColumn<bool>("restore");
-    QTest::newRow("pg18") << "pg18" << false;
-    QTest::newRow("pg18 restore") << "pg18" << true;
-    QTest::newRow("pg19") << "pg19" << false;
-    QTest::newRow("pg19 restore") << "pg19" << true;
+    for (const char* policy : {"pg18", "pg19"})
+        for (const bool restore : {false, true})
+            QTest::addRow("%s%s", policy, restore ? " restore" : "")
+                << QString::fromLatin1(policy) << restore;
 }
 
 void TestReadStream::resets() {

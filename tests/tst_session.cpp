@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include <csignal>
+#include <tuple>
 
 namespace {
 
@@ -183,24 +184,20 @@ void TestSession::roundTripImport() {
 void TestSession::badInput_data() {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("missing") << "missing"
-                             << "No such file";
-    QTest::newRow("empty") << "empty"
-                           << "not a Lookahead session (not an SQLite database)";
-    QTest::newRow("png") << "png"
-                         << "not a Lookahead session (not an SQLite database)";
-    QTest::newRow("plain sqlite") << "sqlite"
-                                  << "an SQLite database but not a Lookahead session";
-    QTest::newRow("newer format") << "newer"
-                                  << "made by Lookahead 9.9.0 (session format 2); this is Lookahead ";
-    QTest::newRow("truncated") << "truncated"
-                               << "is damaged";
-    QTest::newRow("corrupt events") << "blob"
-                                    << "is damaged";
-    QTest::newRow("corrupt schema") << "schema"
-                                    << "is damaged";
-    QTest::newRow("bad summary") << "summary"
-                                 << "summary field 'ios' is not a whole number";
+    // The row, the kind of bad file, what the message says.
+    const std::tuple<const char*, const char*, const char*> cases[] = {
+        {"missing", "missing", "No such file"},
+        {"empty", "empty", "not a Lookahead session (not an SQLite database)"},
+        {"png", "png", "not a Lookahead session (not an SQLite database)"},
+        {"plain sqlite", "sqlite", "an SQLite database but not a Lookahead session"},
+        {"newer format", "newer", "made by Lookahead 9.9.0 (session format 2); this is Lookahead "},
+        {"truncated", "truncated", "is damaged"},
+        {"corrupt events", "blob", "is damaged"},
+        {"corrupt schema", "schema", "is damaged"},
+        {"bad summary", "summary", "summary field 'ios' is not a whole number"},
+    };
+    for (const auto& [row, kind, expected] : cases)
+        QTest::newRow(row) << QString::fromLatin1(kind) << QString::fromLatin1(expected);
 }
 
 void TestSession::badInput() {

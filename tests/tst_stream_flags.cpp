@@ -12,6 +12,9 @@
 
 #include <QTest>
 
+// After the engine's headers: Qt's `emit` macro would rename ReadStream::emit.
+#include "data_rows.h"
+
 using namespace la;
 using la::test::StreamRun;
 
@@ -39,9 +42,7 @@ private slots:
 };
 
 void TestStreamFlags::fullStartsAtFullDistance_data() {
-    QTest::addColumn<QString>("policy");
-    for (const char* policy : {"pg17", "pg18", "pg19", "cf7035"})
-        QTest::newRow(policy) << policy;
+    test::addNameRows("policy", {"pg17", "pg18", "pg19", "cf7035"});
 }
 
 void TestStreamFlags::fullStartsAtFullDistance() {

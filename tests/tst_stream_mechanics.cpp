@@ -7,6 +7,9 @@
 
 #include <QTest>
 
+// After the engine's headers: Qt's `emit` macro would rename ReadStream::emit.
+#include "data_rows.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -74,9 +77,8 @@ private slots:
 
 void TestStreamMechanics::forwardCombinesToLimit_data() {
     QTest::addColumn<int>("limit");
-    QTest::newRow("8") << 8;
-    QTest::newRow("16") << 16;
-    QTest::newRow("32") << 32;
+    for (const int limit : {8, 16, 32})
+        QTest::addRow("%d", limit) << limit;
 }
 
 void TestStreamMechanics::forwardCombinesToLimit() {
@@ -92,9 +94,7 @@ void TestStreamMechanics::forwardCombinesToLimit() {
 }
 
 void TestStreamMechanics::backwardIsOneBlockReads_data() {
-    QTest::addColumn<QString>("policy");
-    for (const char* policy : {"pg17", "pg18", "pg19", "adaptive", "fixed:64"})
-        QTest::newRow(policy) << policy;
+    test::addNameRows("policy", {"pg17", "pg18", "pg19", "adaptive", "fixed:64"});
 }
 
 void TestStreamMechanics::backwardIsOneBlockReads() {
@@ -312,22 +312,25 @@ void TestStreamMechanics::collapseDetection_data() {
     QTest::addColumn<QString>("policy");
     QTest::addColumn<QString>("prewarm");
     QTest::addColumn<bool>("collapses");
-    QTest::newRow("alternating pg18") << "pg18"
-                                      << "every:2" << true;
-    QTest::newRow("alternating pg17") << "pg17"
-                                      << "every:2" << true;
-    QTest::newRow("alternating pg19") << "pg19"
-                                      << "every:2" << false;
-    QTest::newRow("alternating adaptive") << "adaptive"
-                                          << "every:2" << false;
-    QTest::newRow("1 in 16 pg18") << "pg18"
-                                  << "except-every:16" << true;
-    QTest::newRow("1 in 16 adaptive") << "adaptive"
-                                      << "except-every:16" << false;
-    QTest::newRow("all misses pg18") << "pg18"
-                                     << "none" << false;
-    QTest::newRow("all cached pg18") << "pg18"
-                                     << "all" << false;
+    struct Case {
+        const char* row;
+        const char* policy;
+        const char* prewarm;
+        bool collapses;
+    };
+    const Case cases[] = {
+        {"alternating pg18", "pg18", "every:2", true},
+        {"alternating pg17", "pg17", "every:2", true},
+        {"alternating pg19", "pg19", "every:2", false},
+        {"alternating adaptive", "adaptive", "every:2", false},
+        {"1 in 16 pg18", "pg18", "except-every:16", true},
+        {"1 in 16 adaptive", "adaptive", "except-every:16", false},
+        {"all misses pg18", "pg18", "none", false},
+        {"all cached pg18", "pg18", "all", false},
+    };
+    for (const Case& c : cases)
+        QTest::newRow(c.row) << QString::fromLatin1(c.policy) << QString::fromLatin1(c.prewarm)
+                             << c.collapses;
 }
 
 void TestStreamMechanics::collapseDetection() {

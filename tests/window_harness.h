@@ -9,6 +9,7 @@
 #include "gui/jobs/run_controller.h"
 #include "gui/window/input_openers.h"
 #include "gui/window/main_window.h"
+#include "gui/window/run_setup_panel.h"
 #include "signal_waits.h"
 
 #include "export_parsers.h"
@@ -24,6 +25,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMap>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -38,6 +41,15 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+// TSan aborts a process that forks once threads exist (die_after_fork): a check that starts the binary, a
+// tracer or a server with QProcess is skipped under it, saying what it forks.
+#if defined(__SANITIZE_THREAD__)
+#define LA_SKIP_FORK_UNDER_TSAN(what)                                                                        \
+    QSKIP("TSan aborts a fork() after threads exist (die_after_fork): " what)
+#else
+#define LA_SKIP_FORK_UNDER_TSAN(why)
+#endif
 
 namespace la::test {
 
@@ -99,24 +111,35 @@ inline RunConfig withPgIndexScan(RunConfig config, const QString& dataDir, const
     return config;
 }
 
-// File → Open PostgreSQL index as its dialog does it, waiting for the check that follows: what the
-// check said (empty when the scan was taken), or nothing if it never answered.
-inline std::optional<QString> openPgScanAndWait(MainWindow& window, const RunConfig& config) {
-    QSignalSpy checked(window.inputs(), &InputOpeners::pgScanChecked);
-    window.inputs()->openPgScan(config);
-    if (checked.isEmpty() && !checked.wait(kWindowTimeoutMs))
+// Calls `start` and waits for the opener's answer `signal`: what it said (empty when the input was
+// taken), or nothing if it never answered.
+template <typename Signal, typename Start>
+std::optional<QString> answerOf(MainWindow& window, Signal signal, Start start) {
+    QSignalSpy answered(window.inputs(), signal);
+    start();
+    if (answered.isEmpty() && !answered.wait(kWindowTimeoutMs))
         return std::nullopt;
-    return checked.first().first().toString();
+    return answered.first().first().toString();
 }
 
-// File → Import trace, waiting for the import on its worker: what it said (empty when the trace was
-// taken), or nothing if it never answered.
+// File → Open PostgreSQL index as its dialog does it, waiting for the check that follows.
+inline std::optional<QString> openPgScanAndWait(MainWindow& window, const RunConfig& config) {
+    return answerOf(window, &InputOpeners::pgScanChecked, [&] { window.inputs()->openPgScan(config); });
+}
+
+// File → Import trace, waiting for the import on its worker.
 inline std::optional<QString> importTraceAndWait(MainWindow& window, const QString& trace) {
-    QSignalSpy imported(window.inputs(), &InputOpeners::traceImported);
-    window.inputs()->importTraceFile(trace);
-    if (imported.isEmpty() && !imported.wait(kWindowTimeoutMs))
-        return std::nullopt;
-    return imported.first().first().toString();
+    return answerOf(window, &InputOpeners::traceImported, [&] { window.inputs()->importTraceFile(trace); });
+}
+
+// After the window refused a session: its error dialog names `named`, and the window holds no runs and
+// can still start one. Ends the calling test's checks on the first that fails.
+inline void checkSessionRefused(MainWindow& window, const QString& named) {
+    QVERIFY(window.errorDialog());
+    QVERIFY(window.errorDialog()->text().contains(named) ||
+            window.errorDialog()->informativeText().contains(named));
+    QVERIFY(window.controller().traces().empty());
+    QVERIFY(window.setupPanel()->runButton()->isEnabled());
 }
 
 // Text without its spaces: a line break of the label may have replaced any of them.
