@@ -7,12 +7,15 @@
 #include "session/session_summary.h"
 #include "summary_fields.h"
 #include "summary_rows.h"
+#include "sweep/sweep_results.h"
 
 #include <QJsonObject>
 #include <QSet>
 #include <QTest>
 
+#include <cmath>
 #include <set>
+#include <sstream>
 
 using namespace la;
 
@@ -129,6 +132,7 @@ private slots:
     void sessionKeepsEveryFigure();
     void layoutsNameOnlyFiguresOfTheTable();
     void textAndPanelAgreeOnTheMeanReadSize();
+    void sweepsKeepTheTablesSweepFigures();
 };
 
 void TestSummaryFields::everyNameOnce() {
@@ -316,6 +320,43 @@ void TestSummaryFields::textAndPanelAgreeOnTheMeanReadSize() {
     QVERIFY(QString::fromStdString(describeRun("observed", observed))
                 .contains(QStringLiteral("(mean 1.25 blocks)")));
     QCOMPARE(panelValue(observed, QStringLiteral("Mean I/O size")), QStringLiteral("1.25 blocks (10 KiB)"));
+}
+
+// A sweep keeps, maps and writes exactly the figures sweepFigureTable() lists, each the table's number of
+// the run: a figure added to that list is in the sweep's runs, maps and CSV with nothing else to edit.
+void TestSummaryFields::sweepsKeepTheTablesSweepFigures() {
+    const RunSummary run = everyFigureSet();
+    const SweepFigures kept = figuresOf(run);
+    const SweepFigures readBack = figuresOf(runSummaryObject(run));
+    std::vector<std::string> mapped{"slowdown"}, counts;
+    std::set<std::string_view> fields;
+    for (const SweepFigure& figure : sweepFigureTable()) {
+        QVERIFY2(fields.insert(figure.field).second, figure.field.data());
+        const double number = figureNumber(summaryFieldNamed(figure.field), run);
+        QVERIFY2(!std::isnan(number) && number != 0, figure.field.data()); // everyFigureSet() sets it
+        QCOMPARE(kept.value(figure.field), number);
+        QCOMPARE(readBack.value(figure.field), number);
+        (figure.mapped ? mapped : counts).emplace_back(figure.column);
+    }
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, kept.value("hits")); // the table has it, sweeps do not
+
+    std::vector<std::string> metrics;
+    for (const SweepMetric& metric : sweepMetrics())
+        metrics.emplace_back(metric.key);
+    QCOMPARE(metrics, mapped);
+
+    // The CSV's header: the cell and its policy, the maps' figures, the noise, the counts, the error.
+    std::vector<std::string> columns{"cell", "policy", "baseline"};
+    columns.insert(columns.end(), mapped.begin(), mapped.end());
+    columns.emplace_back("vs_baseline");
+    columns.insert(columns.end(), counts.begin(), counts.end());
+    columns.emplace_back("error");
+    const std::string csv = sweepCsv(SweepResults{});
+    std::vector<std::string> header;
+    std::istringstream line(csv.substr(0, csv.find('\n')));
+    for (std::string column; std::getline(line, column, ',');)
+        header.push_back(column);
+    QCOMPARE(header, columns);
 }
 
 QTEST_GUILESS_MAIN(TestSummaryFields)

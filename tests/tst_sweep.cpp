@@ -97,12 +97,12 @@ void TestSweep::jobsDoNotChangeTheResults() {
     QCOMPARE(sweepCsv(two), csv);
     // 6 cells x 2 policies and a header; each row's reads are the cell's misses merged into runs.
     QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 13);
-    QCOMPARE(one.at(0, 0).misses, std::uint64_t(80)); // 2 % of 4,000 blocks
-    QCOMPARE(one.at(1, 0).misses, std::uint64_t(80));
+    QCOMPARE(one.at(0, 0).value("misses"), 80.0); // 2 % of 4,000 blocks
+    QCOMPARE(one.at(1, 0).value("misses"), 80.0);
     // Runs of 8 misses: adaptive reads each run in one I/O (the first in two, while its distance
     // grows), pg18 at distance 1-2 in pairs.
-    QCOMPARE(one.at(1, 1).reads, std::uint64_t(11));
-    QCOMPARE(one.at(1, 0).reads, std::uint64_t(40));
+    QCOMPARE(one.at(1, 1).value("ios"), 11.0);
+    QCOMPARE(one.at(1, 0).value("ios"), 40.0);
     QCOMPARE(one.baselines[0], std::string("fixed:94"));
     if (!test::kChildCanStartThreads)
         QSKIP("TSan cannot run the binary's own threads in a child it forks");
@@ -174,18 +174,19 @@ void TestSweep::collapseMapCellsShowTheTrap() {
     for (const std::string spacing : {"even", "runs:2", "runs:4", "runs:8", "runs:16"}) {
         const std::uint64_t cell = cellOf("6", spacing);
         const SweepFigures adaptive = runOf(cell, "adaptive");
-        QCOMPARE(adaptive.blocks, std::uint64_t(100'000));
-        QCOMPARE(adaptive.misses, std::uint64_t(6'000));
-        QVERIFY2(adaptive.collapses == 0, spacing.c_str());
-        QVERIFY2(adaptive.fracDistanceLe2 < 0.05, spacing.c_str());
+        QCOMPARE(adaptive.value("blocks"), 100'000.0);
+        QCOMPARE(adaptive.value("misses"), 6'000.0);
+        QVERIFY2(adaptive.value("collapse_intervals") == 0, spacing.c_str());
+        QVERIFY2(adaptive.value("frac_distance_le2") < 0.05, spacing.c_str());
     }
     const SweepFigures pg18even = runOf(cellOf("6", "even"), "pg18");
-    QVERIFY(pg18even.collapses >= 1);
-    QVERIFY(pg18even.fracDistanceLe2 > 0.99);
-    QCOMPARE(pg18even.waits, pg18even.misses); // every miss waited for: nothing was read ahead
+    QVERIFY(pg18even.value("collapse_intervals") >= 1);
+    QVERIFY(pg18even.value("frac_distance_le2") > 0.99);
+    QCOMPARE(pg18even.value("waits"),
+             pg18even.value("misses")); // every miss waited for: nothing was read ahead
     const SweepFigures pg18long = runOf(cellOf("45", "runs:16"), "pg18");
-    QCOMPARE(pg18long.collapses, std::uint64_t(0));
-    QVERIFY(pg18long.fracDistanceLe2 < 0.1);
+    QCOMPARE(pg18long.value("collapse_intervals"), 0.0);
+    QVERIFY(pg18long.value("frac_distance_le2") < 0.1);
 }
 
 void TestSweep::mapsAreDrawnPerMetricAndPolicy() {
@@ -439,10 +440,10 @@ void TestSweep::sweepViewRunsAndOpensACell() {
     QCOMPARE(grid.policies.size(), std::size_t(2));
     QCOMPARE(grid.columns(), std::size_t(3));
     QCOMPARE(grid.rows(), std::size_t(2));
-    QCOMPARE(grid.at(0, 0, 0), direct.at(0, 0).fracDistanceLe2); // pg18, 2 % even
+    QCOMPARE(grid.at(0, 0, 0), direct.at(0, 0).value("frac_distance_le2")); // pg18, 2 % even
     const QString tip = sweep->cellText({0, 0, 0});
     QVERIFY2(tip.contains(QStringLiteral("pg18")) && tip.contains(QStringLiteral("miss-fraction = 2")) &&
-                 tip.contains(QStringLiteral("vs fixed:94")) && tip.contains(QStringLiteral("collapses 1")),
+                 tip.contains(QStringLiteral("vs fixed:94")) && tip.contains(QStringLiteral("Collapses 1")),
              qPrintable(tip));
     // Exports: the maps as PNG and SVG, the CSV as the direct sweep's.
     QCOMPARE(sweep->exportMaps(dir.filePath(QStringLiteral("map.png"))), QString());
@@ -470,7 +471,7 @@ void TestSweep::sweepViewRunsAndOpensACell() {
     QVERIFY(done.wait(60'000));
     const std::vector<RunSummary> summaries = window.controller().summaries();
     QCOMPARE(summaries.size(), std::size_t(2));
-    QCOMPARE(summaries.front().waits, direct.at(sweepCellAt(direct.spec, 0, 2, 1), 1).waits);
+    QCOMPARE(double(summaries.front().waits), direct.at(sweepCellAt(direct.spec, 0, 2, 1), 1).value("waits"));
 }
 
 void TestSweep::sweepViewCancelsItsSetUp() {

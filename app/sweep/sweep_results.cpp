@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 
 namespace la {
 
@@ -43,6 +44,15 @@ std::string numberField(double value) {
     return text;
 }
 
+// A count as the digits it has, however large (%g would write a million as 1e+06).
+std::string wholeField(double value) {
+    if (std::isnan(value))
+        return {};
+    char text[40];
+    std::snprintf(text, sizeof text, "%.0f", value);
+    return text;
+}
+
 } // namespace
 
 std::string fileSafeName(std::string text) {
@@ -55,18 +65,19 @@ std::string fileSafeName(std::string text) {
 SweepFigures figuresOf(const RunSummary& run) {
     SweepFigures f;
     f.done = !run.cancelled;
-    f.runtimeNs = run.runtimeNs;
-    f.meanDistance = run.distanceMean;
-    f.fracDistanceLe2 = run.fracDistanceLe2;
-    f.waits = run.waits;
-    f.reads = run.ios;
-    f.collapses = run.collapseIntervals.size();
-    f.blocks = run.blocks;
-    f.misses = run.misses;
+    for (std::size_t i = 0; i < kSweepFigureCount; ++i)
+        f.values[i] = figureNumber(summaryFieldNamed(sweepFigureTable()[i].field), run);
     for (const RunSummary& repeat : run.repeats)
         f.repeatRuntimesNs.push_back(repeat.runtimeNs);
     f.error = run.error;
     return f;
+}
+
+double SweepFigures::value(std::string_view field) const {
+    for (std::size_t i = 0; i < kSweepFigureCount; ++i)
+        if (sweepFigureTable()[i].field == field)
+            return values[i];
+    throw std::logic_error("a sweep keeps no figure '" + std::string(field) + "'");
 }
 
 SweepFigures figuresOf(const QJsonObject& run) {
@@ -76,9 +87,10 @@ SweepFigures figuresOf(const QJsonObject& run) {
 double SweepResults::slowdown(std::uint64_t cell, std::size_t policy) const {
     const SweepFigures& run = at(cell, policy);
     const SweepFigures& base = at(cell, spec.policies.size());
-    if (!run.done || !base.done || !run.error.empty() || !base.error.empty() || base.runtimeNs <= 0)
+    const double baseNs = base.value("runtime_ns");
+    if (!run.done || !base.done || !run.error.empty() || !base.error.empty() || !(baseNs > 0))
         return std::numeric_limits<double>::quiet_NaN();
-    return static_cast<double>(run.runtimeNs) / static_cast<double>(base.runtimeNs);
+    return run.value("runtime_ns") / baseNs;
 }
 
 bool SweepResults::withinNoise(std::uint64_t cell, std::size_t policy) const {
@@ -135,26 +147,19 @@ bool prepareResults(SweepResults& results, const std::atomic<bool>* cancel,
 
 const std::vector<SweepMetric>& sweepMetrics() {
     using R = const SweepResults&;
-    static const std::vector<SweepMetric> metrics{
-        {"slowdown", "slowdown vs fixed:max_pinned (\u00d7)",
-         [](R r, std::uint64_t c, std::size_t p) { return r.slowdown(c, p); }},
-        {"frac_distance_le2", "fraction of blocks at distance \u2264 2",
-         [](R r, std::uint64_t c, std::size_t p) { return figure(r.at(c, p), r.at(c, p).fracDistanceLe2); }},
-        {"mean_distance", "mean distance (blocks)",
-         [](R r, std::uint64_t c, std::size_t p) { return figure(r.at(c, p), r.at(c, p).meanDistance); }},
-        {"collapses", "collapses",
-         [](R r, std::uint64_t c, std::size_t p) {
-             return figure(r.at(c, p), double(r.at(c, p).collapses));
-         }},
-        {"waits", "waits",
-         [](R r, std::uint64_t c, std::size_t p) { return figure(r.at(c, p), double(r.at(c, p).waits)); }},
-        {"reads", "reads",
-         [](R r, std::uint64_t c, std::size_t p) { return figure(r.at(c, p), double(r.at(c, p).reads)); }},
-        {"runtime_ms", "run time (ms)",
-         [](R r, std::uint64_t c, std::size_t p) {
-             return figure(r.at(c, p), double(r.at(c, p).runtimeNs) / 1e6);
-         }},
-    };
+    static const std::vector<SweepMetric> metrics = [] {
+        std::vector<SweepMetric> list{{"slowdown", "slowdown vs fixed:max_pinned (\u00d7)",
+                                       [](R r, std::uint64_t c, std::size_t p) { return r.slowdown(c, p); }}};
+        for (std::size_t i = 0; i < kSweepFigureCount; ++i) {
+            const SweepFigure& kept = sweepFigureTable()[i];
+            if (kept.mapped)
+                list.push_back(
+                    {kept.column, kept.title, [i, scale = kept.scale](R r, std::uint64_t c, std::size_t p) {
+                         return figure(r.at(c, p), r.at(c, p).values[i] * scale);
+                     }});
+        }
+        return list;
+    }();
     return metrics;
 }
 
@@ -191,7 +196,13 @@ std::string sweepCsv(const SweepResults& results) {
         csv += ',';
         csv.append(metric.key);
     }
-    csv += ",vs_baseline,blocks,misses,error\n";
+    csv += ",vs_baseline";
+    for (const SweepFigure& kept : sweepFigureTable())
+        if (!kept.mapped) {
+            csv += ',';
+            csv.append(kept.column);
+        }
+    csv += ",error\n";
     for (std::uint64_t cell = 0; cell < spec.cells(); ++cell) {
         const std::vector<std::size_t> at = spec.coordinates(cell);
         for (std::size_t p = 0; p < spec.policies.size(); ++p) {
@@ -211,10 +222,11 @@ std::string sweepCsv(const SweepResults& results) {
             }
             csv += ',';
             csv += noiseField(results, cell, p);
-            csv += ',';
-            csv += std::to_string(run.blocks);
-            csv += ',';
-            csv += std::to_string(run.misses);
+            for (std::size_t i = 0; i < kSweepFigureCount; ++i)
+                if (!sweepFigureTable()[i].mapped) {
+                    csv += ',';
+                    csv += wholeField(run.values[i] * sweepFigureTable()[i].scale);
+                }
             csv += ',';
             csv += csvField(!run.error.empty() ? run.error : results.at(cell, spec.policies.size()).error);
             csv += '\n';

@@ -2,10 +2,12 @@
 #pragma once
 
 #include "summary.h"
+#include "summary_fields.h"
 #include "sweep/sweep_spec.h"
 
 #include <QJsonObject>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -15,20 +17,16 @@
 
 namespace la {
 
-// What a sweep keeps of one run: a few figures of its summary, in as little memory as a grid of
-// millions of runs needs.
+// What a sweep keeps of one run: the summary figures of sweepFigureTable() (summary_fields.h), in as
+// little memory as a grid of millions of runs needs.
 struct SweepFigures {
     bool done = false;
-    std::int64_t runtimeNs = 0;
-    double meanDistance = 0.0;
-    double fracDistanceLe2 = 0.0;
-    std::uint64_t waits = 0;
-    std::uint64_t reads = 0;
-    std::uint64_t collapses = 0;
-    std::uint64_t blocks = 0;
-    std::uint64_t misses = 0;
-    std::vector<std::int64_t> repeatRuntimesNs; // each repeat's run time, for a repeated run
-    std::string error;                          // the run stopped on an error
+    std::array<double, kSweepFigureCount> values{}; // in sweepFigureTable()'s order
+    std::vector<std::int64_t> repeatRuntimesNs;     // each repeat's run time, for a repeated run
+    std::string error;                              // the run stopped on an error
+
+    // The figure `field` of the summary table; throws std::logic_error for one a sweep does not keep.
+    double value(std::string_view field) const;
 };
 
 SweepFigures figuresOf(const RunSummary& run);

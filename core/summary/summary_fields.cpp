@@ -2,6 +2,7 @@
 #include "summary_fields.h"
 
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <type_traits>
@@ -221,7 +222,24 @@ constexpr SummaryField kFields[] = {
     derived("collapsed_blocks", "Blocks in collapses", "blocks", kCount, kNotInTrace, collapsedBlocks),
 };
 
+// The sweep's figures in its CSV's order (docs/sweeps.md): the maps first, then the counts.
+constexpr SweepFigure kSweepFigures[] = {
+    {"frac_distance_le2", "frac_distance_le2", "fraction of blocks at distance \u2264 2", 1.0, true},
+    {"distance_mean", "mean_distance", "mean distance (blocks)", 1.0, true},
+    {"collapse_intervals", "collapses", "collapses", 1.0, true},
+    {"waits", "waits", "waits", 1.0, true},
+    {"ios", "reads", "reads", 1.0, true},
+    {"runtime_ns", "runtime_ms", "run time (ms)", 1e-6, true},
+    {"blocks", "blocks", "blocks", 1.0, false},
+    {"misses", "misses", "misses", 1.0, false},
+};
+static_assert(std::size(kSweepFigures) == kSweepFigureCount, "kSweepFigureCount counts kSweepFigures");
+
 } // namespace
+
+std::span<const SweepFigure, kSweepFigureCount> sweepFigureTable() {
+    return kSweepFigures;
+}
 
 std::span<const SummaryField> summaryFieldTable() {
     return kFields;

@@ -87,4 +87,18 @@ const SummaryField& summaryFieldNamed(std::string_view name);
 // figure's value; NaN where there is none (text, an absent fraction, a figure with no run time).
 double figureNumber(const SummaryField& field, const RunSummary& summary);
 
+// A figure a sweep keeps of each run (app/sweep/sweep_results.h), in the order of the sweep's CSV. A
+// mapped one is drawn as a map, shown in the sweep window's cell and written among the CSV's metrics;
+// the others (counts that make a row's figures checkable) follow the CSV's noise column.
+struct SweepFigure {
+    std::string_view field;  // the summary figure's name in the table above
+    std::string_view column; // the CSV's column and the maps' file names
+    std::string_view title;  // the maps' colour scale
+    double scale;            // the column's number per unit of the figure (1e-6: ns as ms)
+    bool mapped;
+};
+// A sweep keeps this many figures of each run, in a fixed array: a grid of millions of runs.
+inline constexpr std::size_t kSweepFigureCount = 8;
+std::span<const SweepFigure, kSweepFigureCount> sweepFigureTable();
+
 } // namespace la

@@ -30,18 +30,11 @@ QString figureText(const RunSummary& summary, std::string_view name, FigureText 
             if (const auto* value = std::get_if<const std::uint64_t*>(&view))
                 return formatCount(**value);
         }
-        return formatCount(static_cast<std::uint64_t>(figureNumber(field, summary)));
+        return figureNumberText(field, figureNumber(field, summary));
     case FieldFormat::Whole:
-        return QString::number(static_cast<qlonglong>(figureNumber(field, summary)));
     case FieldFormat::Fixed:
-    case FieldFormat::Percent: {
-        const double number = figureNumber(field, summary);
-        if (std::isnan(number))
-            return QStringLiteral("–");
-        return format.kind == FieldFormat::Percent
-                   ? QString::number(100.0 * number, 'f', format.decimals)
-                   : QString::number(number / format.divisor, 'f', format.decimals);
-    }
+    case FieldFormat::Percent:
+        return figureNumberText(field, figureNumber(field, summary));
     case FieldFormat::Pairs: {
         QString pairs;
         for (const auto& [size, n] : *std::get<const std::map<int, std::uint64_t>*>(field.view(summary)))
@@ -52,6 +45,28 @@ QString figureText(const RunSummary& summary, std::string_view name, FigureText 
         break;
     }
     throw std::logic_error("summary figure '" + std::string(name) + "' has no text of its own");
+}
+
+QString figureNumberText(const SummaryField& field, double number) {
+    const FieldFormat& format = field.format;
+    switch (format.kind) {
+    case FieldFormat::Count:
+        return formatCount(static_cast<std::uint64_t>(number));
+    case FieldFormat::Whole:
+        return QString::number(static_cast<qlonglong>(number));
+    case FieldFormat::Fixed:
+    case FieldFormat::Percent:
+        if (std::isnan(number))
+            return QStringLiteral("–");
+        return format.kind == FieldFormat::Percent
+                   ? QString::number(100.0 * number, 'f', format.decimals)
+                   : QString::number(number / format.divisor, 'f', format.decimals);
+    case FieldFormat::Text:
+    case FieldFormat::Pairs:
+    case FieldFormat::Own:
+        break;
+    }
+    throw std::logic_error("summary figure '" + std::string(field.name) + "' is not a number");
 }
 
 std::optional<std::pair<const RunSummary*, const RunSummary*>> repeatExtremes(const RunSummary& summary,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "summary.h"
+#include "summary_fields.h"
 
 #include <QString>
 
@@ -20,6 +21,10 @@ enum class FigureText { AsIs, Printable };
 // both print figures so. Throws std::logic_error for a name the table does not have, or a figure
 // that its layouts print with their own words (a flag, EXPLAIN's lines).
 QString figureText(const RunSummary& summary, std::string_view name, FigureText text = FigureText::AsIs);
+
+// A number of the figure `field` in its format, as figureText() prints it; for a figure kept only as a
+// number (a sweep's). Throws std::logic_error for a figure whose format is not a number's.
+QString figureNumberText(const SummaryField& field, double number);
 
 // A repeated run's range of the figure `name` over its repeats, in the figure's format: "0.038–0.041";
 // empty for a run that went once (docs/repeats.md).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/dialogs/sweep_window.h"
 
+#include "figure_text.h"
 #include "input_error.h"
 #include "io/output_file.h"
 #include "number_text.h"
@@ -262,11 +263,20 @@ QString SweepWindow::cellText(const SweepCell& cell) const {
         return text + tr("not run (the sweep was cancelled)");
     if (!f.error.empty())
         return text + tr("failed: %1").arg(QString::fromStdString(f.error).toHtmlEscaped());
-    text += tr("slowdown %1× vs %2<br>mean distance %3, %4 % of blocks at distance ≤ 2<br>"
-               "waits %5, reads %6, collapses %7<br>run time %8")
-                .arg(number(r.slowdown(index, cell.policy), 2), QString::fromStdString(r.baselines[index]),
-                     number(f.meanDistance, 1), number(f.fracDistanceLe2 * 100.0, 1), formatCount(f.waits),
-                     formatCount(f.reads), formatCount(f.collapses), formatDuration(double(f.runtimeNs)));
+    text += tr("slowdown %1× vs %2")
+                .arg(number(r.slowdown(index, cell.policy), 2), QString::fromStdString(r.baselines[index]));
+    // The mapped figures by their names and in their formats in the summary field table.
+    for (std::size_t i = 0; i < kSweepFigureCount; ++i) {
+        const SweepFigure& kept = sweepFigureTable()[i];
+        if (!kept.mapped)
+            continue;
+        const SummaryField& field = summaryFieldNamed(kept.field);
+        text += QStringLiteral("<br>%1 %2 %3")
+                    .arg(QString::fromUtf8(field.label.data(), qsizetype(field.label.size())),
+                         figureNumberText(field, f.values[i]),
+                         QString::fromUtf8(field.unit.data(), qsizetype(field.unit.size())))
+                    .trimmed();
+    }
     return text;
 }
 
