@@ -4,9 +4,10 @@
 // What the two EXPLAIN parsers (text, FORMAT JSON) share: the limits on untrusted plans, the checks
 // of their figures and the one error message naming the file and line (docs/explain-output.md).
 
-#include "experiment/explain_output.h"
+#include "experiment/explain_plan.h"
 #include "figure_limits.h"
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 
