@@ -316,18 +316,17 @@ QString variantVerdict(const Experiment& experiment, const std::vector<RunSummar
     return text;
 }
 
-QString reconciliationLine(const std::vector<RunSummary>& summaries) {
+ReconciliationLine reconciliationLine(const std::vector<RunSummary>& summaries) {
     for (const RunSummary& summary : summaries)
-        if (!summary.reconciliation.empty())
-            return reconciliationText(reconciliationObject(summary.reconciliation));
+        if (!summary.reconciliation.empty()) {
+            const QJsonObject reconciliation = reconciliationObject(summary.reconciliation);
+            return {reconciliationText(reconciliation), !reconciliationAgrees(reconciliation)};
+        }
     return {};
 }
 
-bool reconciliationDisagrees(const std::vector<RunSummary>& summaries) {
-    for (const RunSummary& summary : summaries)
-        if (!summary.reconciliation.empty())
-            return !reconciliationAgrees(reconciliationObject(summary.reconciliation));
-    return false;
+RunsVerdict runsVerdict(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
+    return {reconciliationLine(summaries), variantVerdict(experiment, summaries)};
 }
 
 } // namespace la
