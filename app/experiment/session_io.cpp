@@ -96,32 +96,30 @@ std::string repeatName(const std::string& which, std::size_t n) {
 
 // A repeat is a run that finished, of the same scan as its run, and the run's figures are its median
 // repeat's (docs/repeats.md); anything else would be put beside the other runs' as if measured.
-void checkRepeats(const std::vector<RunSummary>& repeats, const RunSummary& run, const std::string& which,
-                  const std::string& path) {
+// Returns what is wrong with them, empty for nothing.
+std::string repeatsProblem(const std::vector<RunSummary>& repeats, const RunSummary& run,
+                           const std::string& which) {
     for (std::size_t n = 0; n < repeats.size(); ++n) {
         const RunSummary& repeat = repeats[n];
         if (repeat.runtimeNs < 1)
-            throw sessionDamaged(
-                path, joined({repeatName(which, n), "'s runtime_ns is ", std::to_string(repeat.runtimeNs),
-                              ", out of a finished run's range 1..2^60 ns"}));
+            return joined({repeatName(which, n), "'s runtime_ns is ", std::to_string(repeat.runtimeNs),
+                           ", out of a finished run's range 1..2^60 ns"});
         if (repeat.cancelled || !repeat.error.empty())
-            throw sessionDamaged(
-                path, joined({repeatName(which, n), " did not finish, and only finished repeats are kept"}));
+            return joined({repeatName(which, n), " did not finish, and only finished repeats are kept"});
         if (repeat.policy != run.policy || repeat.blocks != run.blocks)
-            throw sessionDamaged(
-                path, joined({repeatName(which, n), " is not of its run (policy ", excerpt(repeat.policy, 40),
-                              ", ", std::to_string(repeat.blocks), " blocks where the run has ",
-                              excerpt(run.policy, 40), ", ", std::to_string(run.blocks), ")"}));
+            return joined({repeatName(which, n), " is not of its run (policy ", excerpt(repeat.policy, 40),
+                           ", ", std::to_string(repeat.blocks), " blocks where the run has ",
+                           excerpt(run.policy, 40), ", ", std::to_string(run.blocks), ")"});
     }
     const std::size_t median = medianRepeat(repeats);
     const RunSummary& m = repeats[median];
     if (m.runtimeNs != run.runtimeNs || m.waits != run.waits || m.waitNs != run.waitNs)
-        throw sessionDamaged(
-            path, joined({which, "'s figures are not its median repeat's (", repeatName(which, median),
-                          ": runtime_ns ", std::to_string(m.runtimeNs), ", waits ", std::to_string(m.waits),
-                          ", wait_ns ", std::to_string(m.waitNs),
-                          "; the run: ", std::to_string(run.runtimeNs), ", ", std::to_string(run.waits), ", ",
-                          std::to_string(run.waitNs), "), as a repeated run's are"}));
+        return joined({which, "'s figures are not its median repeat's (", repeatName(which, median),
+                       ": runtime_ns ", std::to_string(m.runtimeNs), ", waits ", std::to_string(m.waits),
+                       ", wait_ns ", std::to_string(m.waitNs), "; the run: ", std::to_string(run.runtimeNs),
+                       ", ", std::to_string(run.waits), ", ", std::to_string(run.waitNs),
+                       "), as a repeated run's are"});
+    return {};
 }
 
 // The repeats kept in run `which`'s summary JSON, each checked as a session's own summary is, and
@@ -148,8 +146,10 @@ std::vector<RunSummary> repeatSummaries(const std::string& summaryJson, const Ru
         }
         repeats.push_back(summaryFromFields(fields, path, repeatName(which, repeats.size())));
     }
-    if (!repeats.empty())
-        checkRepeats(repeats, run, which, path);
+    if (repeats.empty())
+        return repeats;
+    if (const std::string problem = repeatsProblem(repeats, run, which); !problem.empty())
+        throw sessionDamaged(path, problem);
     return repeats;
 }
 
