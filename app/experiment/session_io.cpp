@@ -123,7 +123,8 @@ void checkRepeats(const std::vector<RunSummary>& repeats, const RunSummary& run,
 }
 
 // The repeats kept in run `which`'s summary JSON, each checked as a session's own summary is, and
-// against the run. The JSON's size was bounded before it was read (kMaxSummaryJsonBytes).
+// against the run. The JSON's size was bounded before it was read (kMaxSummaryJsonBytes). Throws
+// InputError saying what is wrong; openSession() names the file.
 std::vector<RunSummary> repeatSummaries(const std::string& summaryJson, const RunSummary& run,
                                         const std::string& which) {
     std::vector<RunSummary> repeats;
