@@ -156,7 +156,7 @@ void TestStreamFlags::keptInTheSummary() {
     const RunSummary summary = runScan(config, "cf7035", {});
     QCOMPARE(QString::fromStdString(summary.streamFlags), QStringLiteral("full,batching"));
     // As a session keeps a summary, and reads it back.
-    const RunSummary back = summaryFromFields(summaryFields(summary), "test");
+    const RunSummary back = summaryFromFields(summaryFields(summary));
     QCOMPARE(QString::fromStdString(back.streamFlags), QStringLiteral("full,batching"));
     QCOMPARE(back.reversedRanges, summary.reversedRanges);
 }

@@ -248,13 +248,13 @@ void TestSummaryFields::sessionIsTheTable() {
     QStringList withoutIndex = documented;
     withoutIndex.removeIf([](const QString& name) { return name.startsWith(QStringLiteral("pg.")); });
     QCOMPARE(namesOf(summaryFields(noIndex)), withoutIndex);
-    QVERIFY(!summaryFromFields(summaryFields(noIndex), "s").pgIndex);
+    QVERIFY(!summaryFromFields(summaryFields(noIndex)).pgIndex);
 }
 
 // Written and read back, every figure is what it was, exactly.
 void TestSummaryFields::sessionKeepsEveryFigure() {
     const RunSummary s = everyFigureSet();
-    const RunSummary back = summaryFromFields(summaryFields(s), "s");
+    const RunSummary back = summaryFromFields(summaryFields(s));
     QCOMPARE(summaryFields(back), summaryFields(s));
     QCOMPARE(runSummaryObject(back), runSummaryObject(s));
     QCOMPARE(back.explainIo.ioInProgress, s.explainIo.ioInProgress);
@@ -264,9 +264,9 @@ void TestSummaryFields::sessionKeepsEveryFigure() {
     // Each field is required: a session without one is damaged, naming it.
     NameValues fields = summaryFields(s);
     std::erase_if(fields, [](const auto& field) { return field.first == "hits"; });
-    QVERIFY_THROWS_EXCEPTION(InputError, summaryFromFields(fields, "s"));
+    QVERIFY_THROWS_EXCEPTION(InputError, summaryFromFields(fields));
     try {
-        summaryFromFields(fields, "s");
+        summaryFromFields(fields);
     } catch (const InputError& error) {
         QVERIFY2(QString::fromUtf8(error.what()).contains(QStringLiteral("summary field 'hits' is missing")),
                  error.what());
@@ -279,12 +279,12 @@ void TestSummaryFields::sessionKeepsEveryFigure() {
                field.first == "reversed_ranges";
     });
     QCOMPARE(older.size() + 10, summaryFields(s).size());
-    QCOMPARE(summaryFromFields(older, "s").reversedRanges, std::uint64_t(0));
-    QVERIFY(!summaryFromFields(older, "s").pageCacheKnown); // not told apart: not "0 page-cache reads"
-    QVERIFY(!summaryFromFields(older, "s").pageCacheThresholdNs);
-    QCOMPARE(summaryFromFields(older, "s").readsBeforeStream, std::uint64_t(0));
-    QCOMPARE(summaryFromFields(older, "s").waitsBeforeStream, s.waitsBeforeStream);
-    QCOMPARE(summaryFromFields(older, "s").ioWorkersPeak, 0);
+    QCOMPARE(summaryFromFields(older).reversedRanges, std::uint64_t(0));
+    QVERIFY(!summaryFromFields(older).pageCacheKnown); // not told apart: not "0 page-cache reads"
+    QVERIFY(!summaryFromFields(older).pageCacheThresholdNs);
+    QCOMPARE(summaryFromFields(older).readsBeforeStream, std::uint64_t(0));
+    QCOMPARE(summaryFromFields(older).waitsBeforeStream, s.waitsBeforeStream);
+    QCOMPARE(summaryFromFields(older).ioWorkersPeak, 0);
 }
 
 // The text's and the panel's layouts print every run, one with nothing measured too (a name that is

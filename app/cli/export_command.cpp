@@ -43,10 +43,11 @@ std::vector<std::pair<PlotFormat, std::string>> plotOutputs(const CommandOutputs
 // The summary JSON and the plot files of runs on `dashboard`, finished. Returns the exit code.
 int writeDrawn(const CommandOutputs& outputs, QSize size, const Experiment& experiment,
                const std::vector<RunSummary>& runs, Dashboard& dashboard) {
-    dashboard.setVerdict(variantVerdict(experiment, runs));
-    dashboard.setReconciliation(reconciliationDisagrees(runs) ? reconciliationLine(runs) : QString());
+    const RunsVerdict said = runsVerdict(experiment, runs);
+    dashboard.setVerdict(said.verdict);
+    dashboard.setReconciliation(said.reconciliation.disagrees ? said.reconciliation.text : QString());
     std::fputs(describeBesideServer(experiment, runs).c_str(), stdout);
-    std::fputs(verdictLines(experiment, runs).c_str(), stdout);
+    std::fputs(verdictLines(said).c_str(), stdout);
     dashboard.setLive(false);
     dashboard.summariesChanged();
     int exitCode = writeJson(outputs.summaryJson, summaryJson(experiment, runs));

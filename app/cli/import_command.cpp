@@ -72,7 +72,7 @@ int runImportHeadless(const CliOptions& options) {
     if (result.summaries.size() == 2 && !result.summaries[1].error.empty())
         exitCode = 1;
     std::fputs(describeBesideServer(experiment, result.summaries).c_str(), stdout);
-    std::fputs(verdictLines(experiment, result.summaries).c_str(), stdout);
+    std::fputs(verdictLines(runsVerdict(experiment, result.summaries)).c_str(), stdout);
     // Built only when asked for: it lists every process, which a trace may have by the million.
     if (!commandOutputs.summaryJson.empty()) {
         const RunVariant& model = experiment.runs[1];

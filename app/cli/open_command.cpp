@@ -39,7 +39,7 @@ int runOpenHeadless(const CliOptions& options) {
                 stdout);
     }
     std::fputs(describeBesideServer(experiment, session.summaries).c_str(), stdout);
-    std::fputs(verdictLines(experiment, session.summaries).c_str(), stdout);
+    std::fputs(verdictLines(runsVerdict(experiment, session.summaries)).c_str(), stdout);
     return writeJson(options.outputs.summaryJson, summaryJson(experiment, session.summaries));
 }
 

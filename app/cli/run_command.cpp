@@ -106,7 +106,7 @@ int runHeadless(const CliOptions& options) {
         if (!summary.error.empty())
             exitCode = 1;
     std::fputs(describeBesideServer(experiment, result.summaries).c_str(), stdout);
-    std::fputs(verdictLines(experiment, result.summaries).c_str(), stdout);
+    std::fputs(verdictLines(runsVerdict(experiment, result.summaries)).c_str(), stdout);
     // A cancelled run's partial results are written too, whole and marked "cancelled".
     if (reportWriteErrors(result.writeErrors) != 0 ||
         writeJson(options.outputs.summaryJson, summaryJson(experiment, result.summaries)) != 0)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/summary_text.h"
 
-#include "experiment/verdict.h"
 #include "figure_text.h"
 #include "message_text.h"
 
@@ -104,12 +103,11 @@ std::string describeBesideServer(const Experiment& experiment, const std::vector
     return text.toStdString();
 }
 
-std::string verdictLines(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
+std::string verdictLines(const RunsVerdict& verdict) {
     std::string lines;
-    if (const QString reconciled = reconciliationLine(summaries); !reconciled.isEmpty())
-        lines += printable(reconciled.toStdString()) + '\n';
-    if (const QString verdict = variantVerdict(experiment, summaries); !verdict.isEmpty())
-        lines += printable(verdict.toStdString()) + '\n';
+    for (const QString& line : {verdict.reconciliation.text, verdict.verdict})
+        if (!line.isEmpty())
+            lines += printable(line.toStdString()) + '\n';
     return lines;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "experiment/experiment.h"
+#include "experiment/verdict.h"
 #include "summary.h"
 
 #include <string>
@@ -19,6 +20,6 @@ std::string describeBesideServer(const Experiment& experiment, const std::vector
 
 // What the command line prints after the runs: the reconciliation of the model's figures with the
 // server's and the trace's first (experiment/reconciliation.h), then the verdict; a line each.
-std::string verdictLines(const Experiment& experiment, const std::vector<RunSummary>& summaries);
+std::string verdictLines(const RunsVerdict& verdict);
 
 } // namespace la

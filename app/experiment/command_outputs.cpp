@@ -65,11 +65,10 @@ void checkOutputs(const std::vector<NamedPath>& inputs, const CommandOutputs& ou
 }
 
 void checkOpenOutputs(const std::string& session, const CommandOutputs& outputs) {
-    checkOutputsApart({{"--open", session}}, outputs.named());
     if (!outputs.save.empty() || !outputs.traceCsv.empty())
         throw InputError("--open reads a saved session; --save and --trace-csv write a new run's "
                          "(run without --open)");
-    probeOutputs(outputs, OutputProbe::AfterRuns);
+    checkOutputs({{"--open", session}}, outputs);
 }
 
 int reportBadInput(const std::exception& error) {

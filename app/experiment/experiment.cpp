@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 namespace la {
 
 namespace {
@@ -126,14 +128,16 @@ std::string traceRelationMismatch(const ObservedTrace& trace, const std::string&
     const std::string heap = pg::resolvePath(config.pg, config.pg.heap);
     if (sameRelationFile(trace.relation, heap))
         return {};
-    for (const TracedFile& file : trace.files)
-        if (sameRelationFile(file.name, heap))
-            return "trace " + quotedPath(tracePath) + " read " + printable(trace.relation) +
-                   " most, and the scan's visits are of the table " + printable(heap) +
-                   " (--pg-heap), which it read less: choose that file (--trace-relation " + printable(heap) +
-                   ")";
-    return "trace " + quotedPath(tracePath) + " has no reads of the table " + printable(heap) +
-           " whose visits the model would replay (--pg-heap; the trace read " + printable(trace.relation) +
+    const bool readLess = std::ranges::any_of(
+        trace.files, [&heap](const TracedFile& file) { return sameRelationFile(file.name, heap); });
+    const std::string traceName = "trace " + quotedPath(tracePath);
+    const std::string table = printable(heap);
+    const std::string mostRead = printable(trace.relation);
+    if (readLess)
+        return traceName + " read " + mostRead + " most, and the scan's visits are of the table " + table +
+               " (--pg-heap), which it read less: choose that file (--trace-relation " + table + ")";
+    return traceName + " has no reads of the table " + table +
+           " whose visits the model would replay (--pg-heap; the trace read " + mostRead +
            " most): import a trace of that table's scan, or model the trace's own reads without the index "
            "scan (no --pg-index, --pg-heap)";
 }

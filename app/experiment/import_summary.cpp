@@ -37,26 +37,24 @@ std::string pageCacheLine(const RunSummary& s) {
 
 } // namespace
 
-QString observedVerdict(const ObservedSummary& observed, const RunSummary& model,
-                        const QString& timeNotCompared, const QString& observedNote,
-                        const QString& modelNote) {
-    const RunSummary& o = observed.run;
+QString observedVerdict(const RunSummary& observed, const RunSummary& model, const QString& timeNotCompared,
+                        const QString& observedNote, const QString& modelNote) {
     const auto noted = [](const QString& note) {
         return note.isEmpty() ? note : QStringLiteral(", ") + note;
     };
     QString text =
         QStringLiteral("observed %1 reads (%2 of 8 kB), %3 blocks%4; %5 model %6 reads (%7 of 8 kB), "
                        "%8 misses%9")
-            .arg(count(o.ios), count(singleBlockReads(o)), count(o.blocks), noted(observedNote),
-                 QString::fromStdString(model.policy), count(model.ios), count(singleBlockReads(model)),
-                 count(model.misses), noted(modelNote));
-    if (!o.waitsUnknown && !model.waitsUnknown)
-        text += QStringLiteral("; waits %1 against %2").arg(count(o.waits), count(model.waits));
+            .arg(count(observed.ios), count(singleBlockReads(observed)), count(observed.blocks),
+                 noted(observedNote), QString::fromStdString(model.policy), count(model.ios),
+                 count(singleBlockReads(model)), count(model.misses), noted(modelNote));
+    if (!observed.waitsUnknown && !model.waitsUnknown)
+        text += QStringLiteral("; waits %1 against %2").arg(count(observed.waits), count(model.waits));
     else
         text += QStringLiteral("; waits not compared (not in the trace)");
     if (timeNotCompared.isEmpty())
         text += QStringLiteral("; run time %1 s against %2 s")
-                    .arg(static_cast<double>(o.runtimeNs) / 1e9, 0, 'f', 3)
+                    .arg(static_cast<double>(observed.runtimeNs) / 1e9, 0, 'f', 3)
                     .arg(static_cast<double>(model.runtimeNs) / 1e9, 0, 'f', 3);
     else
         text += QStringLiteral("; time not compared: ") + timeNotCompared;

@@ -15,10 +15,10 @@ namespace la {
 // read always, waits where both have them, time only where `timeNotCompared` is empty (it says why
 // not): "observed 923 reads (866 of 8 kB), 983 blocks; pg19 model 923 reads (866 of 8 kB), 983
 // misses; waits 114 against 7; time not compared: ...". `observedNote` and `modelNote`, where given,
-// follow each side's figures (what limited it).
-QString observedVerdict(const ObservedSummary& observed, const RunSummary& model,
-                        const QString& timeNotCompared, const QString& observedNote = {},
-                        const QString& modelNote = {});
+// follow each side's figures (what limited it). `observed` is the observed run's summary as it ran
+// (its waits EXPLAIN's, where EXPLAIN gave them).
+QString observedVerdict(const RunSummary& observed, const RunSummary& model, const QString& timeNotCompared,
+                        const QString& observedNote = {}, const QString& modelNote = {});
 
 // The observed run as the headless run prints it.
 std::string describeObserved(const ObservedSummary& observed);

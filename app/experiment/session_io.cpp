@@ -96,61 +96,73 @@ std::string repeatName(const std::string& which, std::size_t n) {
 
 // A repeat is a run that finished, of the same scan as its run, and the run's figures are its median
 // repeat's (docs/repeats.md); anything else would be put beside the other runs' as if measured.
-void checkRepeats(const std::vector<RunSummary>& repeats, const RunSummary& run, const std::string& which,
-                  const std::string& path) {
+void checkRepeats(const std::vector<RunSummary>& repeats, const RunSummary& run, const std::string& which) {
     for (std::size_t n = 0; n < repeats.size(); ++n) {
         const RunSummary& repeat = repeats[n];
         if (repeat.runtimeNs < 1)
-            throw sessionDamaged(
-                path, joined({repeatName(which, n), "'s runtime_ns is ", std::to_string(repeat.runtimeNs),
-                              ", out of a finished run's range 1..2^60 ns"}));
+            throw InputError(
+                joined({repeatName(which, n), "'s runtime_ns is ", std::to_string(repeat.runtimeNs),
+                        ", out of a finished run's range 1..2^60 ns"}));
         if (repeat.cancelled || !repeat.error.empty())
-            throw sessionDamaged(
-                path, joined({repeatName(which, n), " did not finish, and only finished repeats are kept"}));
+            throw InputError(
+                joined({repeatName(which, n), " did not finish, and only finished repeats are kept"}));
         if (repeat.policy != run.policy || repeat.blocks != run.blocks)
-            throw sessionDamaged(
-                path, joined({repeatName(which, n), " is not of its run (policy ", excerpt(repeat.policy, 40),
-                              ", ", std::to_string(repeat.blocks), " blocks where the run has ",
-                              excerpt(run.policy, 40), ", ", std::to_string(run.blocks), ")"}));
+            throw InputError(
+                joined({repeatName(which, n), " is not of its run (policy ", excerpt(repeat.policy, 40), ", ",
+                        std::to_string(repeat.blocks), " blocks where the run has ", excerpt(run.policy, 40),
+                        ", ", std::to_string(run.blocks), ")"}));
     }
     const std::size_t median = medianRepeat(repeats);
     const RunSummary& m = repeats[median];
     if (m.runtimeNs != run.runtimeNs || m.waits != run.waits || m.waitNs != run.waitNs)
-        throw sessionDamaged(
-            path, joined({which, "'s figures are not its median repeat's (", repeatName(which, median),
-                          ": runtime_ns ", std::to_string(m.runtimeNs), ", waits ", std::to_string(m.waits),
-                          ", wait_ns ", std::to_string(m.waitNs),
-                          "; the run: ", std::to_string(run.runtimeNs), ", ", std::to_string(run.waits), ", ",
-                          std::to_string(run.waitNs), "), as a repeated run's are"}));
+        throw InputError(joined(
+            {which, "'s figures are not its median repeat's (", repeatName(which, median), ": runtime_ns ",
+             std::to_string(m.runtimeNs), ", waits ", std::to_string(m.waits), ", wait_ns ",
+             std::to_string(m.waitNs), "; the run: ", std::to_string(run.runtimeNs), ", ",
+             std::to_string(run.waits), ", ", std::to_string(run.waitNs), "), as a repeated run's are"}));
 }
 
 // The repeats kept in run `which`'s summary JSON, each checked as a session's own summary is, and
-// against the run. The JSON's size was bounded before it was read (kMaxSummaryJsonBytes).
+// against the run. The JSON's size was bounded before it was read (kMaxSummaryJsonBytes). Throws
+// InputError saying what is wrong; openSession() names the file.
 std::vector<RunSummary> repeatSummaries(const std::string& summaryJson, const RunSummary& run,
-                                        const std::string& which, const std::string& path) {
+                                        const std::string& which) {
     std::vector<RunSummary> repeats;
     const QJsonObject entry = QJsonDocument::fromJson(QByteArray::fromStdString(summaryJson)).object();
     const QJsonArray kept = entry.value(kRepeatSummaries).toArray();
     if (kept.size() > kMaxRepeat)
-        throw sessionDamaged(
-            path, joined({which, " keeps ", std::to_string(kept.size()), " repeats' summaries, more than ",
-                          std::to_string(kMaxRepeat), " (--repeat's most)"}));
+        throw InputError(
+            joined({which, " keeps ", std::to_string(kept.size()), " repeats' summaries, more than ",
+                    std::to_string(kMaxRepeat), " (--repeat's most)"}));
     for (const QJsonValue& repeat : kept) {
         NameValues fields;
         const QJsonObject object = repeat.toObject();
         for (auto it = object.begin(); it != object.end(); ++it) {
             std::string value = it.value().toString().toStdString();
             if (value.size() > std::size_t(kSessionTextBytes))
-                throw sessionDamaged(path, joined({repeatName(which, repeats.size()), "'s field ",
-                                                   excerpt(it.key().toStdString(), 40), " is longer than ",
-                                                   std::to_string(kSessionTextBytes), " bytes"}));
+                throw InputError(joined({repeatName(which, repeats.size()), "'s field ",
+                                         excerpt(it.key().toStdString(), 40), " is longer than ",
+                                         std::to_string(kSessionTextBytes), " bytes"}));
             fields.emplace_back(it.key().toStdString(), std::move(value));
         }
-        repeats.push_back(summaryFromFields(fields, path, repeatName(which, repeats.size())));
+        repeats.push_back(summaryFromFields(fields, repeatName(which, repeats.size())));
     }
     if (!repeats.empty())
-        checkRepeats(repeats, run, which, path);
+        checkRepeats(repeats, run, which);
     return repeats;
+}
+
+// A saved run's label, policy and options; an option this version does not know (a newer file of
+// the same format) is left at its default.
+RunVariant savedVariant(const SessionRun& run) {
+    RunVariant variant;
+    variant.label = run.label;
+    variant.policy = run.policy;
+    variant.tracePath = run.tracePath;
+    for (const auto& [name, value] : run.options)
+        if (const RunOption* option = findRunOption(name); option && !value.empty())
+            setRunOption(variant.config, *option, value);
+    return variant;
 }
 
 } // namespace
@@ -200,32 +212,26 @@ OpenedSession openSession(const std::string& path) {
     session.reader = std::make_unique<SessionReader>(path);
     const SessionReader& reader = *session.reader;
     for (const SessionRun& run : reader.runs()) {
-        RunVariant variant;
-        variant.label = run.label;
-        variant.policy = run.policy;
-        variant.tracePath = run.tracePath;
-        for (const auto& [name, value] : run.options) {
-            // An option this version does not know (a newer file of the same format) is left at its
-            // default.
-            try {
-                if (const RunOption* option = findRunOption(name); option && !value.empty())
-                    setRunOption(variant.config, *option, value);
-            } catch (const InputError& error) {
-                throw sessionDamaged(path, error.what());
-            }
+        const std::size_t index = session.summaries.size();
+        const std::string which = "run " + std::to_string(index);
+        // What is wrong with a run as saved is said here, naming the file once (the reader names it
+        // in its own errors).
+        try {
+            session.experiment.runs.push_back(savedVariant(run));
+            RunSummary summary = summaryFromFields(run.summary, which);
+            summary.repeats = repeatSummaries(run.summaryJson, summary, which);
+            session.summaries.push_back(std::move(summary));
+        } catch (const InputError& error) {
+            throw sessionDamaged(path, error.what());
         }
         if (run.observed) {
-            std::optional<ObservedTrace> trace = reader.observed(session.experiment.runs.size());
+            std::optional<ObservedTrace> trace = reader.observed(index);
             if (!trace)
                 throw sessionDamaged(path,
                                      joined({"observed run ", excerpt(run.label), " has no imported trace"}));
-            variant.observed = std::make_shared<const ObservedTrace>(std::move(*trace));
+            session.experiment.runs.back().observed =
+                std::make_shared<const ObservedTrace>(std::move(*trace));
         }
-        session.experiment.runs.push_back(std::move(variant));
-        const std::string which = "run " + std::to_string(session.summaries.size());
-        session.summaries.push_back(summaryFromFields(run.summary, path, which));
-        RunSummary& summary = session.summaries.back();
-        summary.repeats = repeatSummaries(run.summaryJson, summary, which, path);
     }
     if (const std::optional<Comparison> compare = comparisonNamed(reader.meta("compare")))
         session.experiment.comparison = *compare;

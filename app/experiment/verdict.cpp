@@ -261,14 +261,10 @@ QString observedRunVerdict(const Experiment& experiment, const std::vector<RunSu
     const std::vector<RunVariant>& runs = experiment.runs;
     RunSummary model = summaries[1];
     model.policy = runs[1].policy;
-    // The waits as the front end knows them (EXPLAIN's, where it gave them).
-    ObservedSummary observed = summarizeObserved(*runs[0].observed);
-    observed.run.waits = summaries[0].waits;
-    observed.run.waitsUnknown = summaries[0].waitsUnknown;
     QStringList modelNotes{limitingFactor(model)};
     if (const QString above = readsAboveMisses(model); !above.isEmpty())
         modelNotes << above;
-    QString text = observedVerdict(observed, model, whyTimeIsNotCompared(runs[1]),
+    QString text = observedVerdict(summaries[0], model, whyTimeIsNotCompared(runs[1]),
                                    observedLimit(summaries[0]), modelNotes.join(QStringLiteral(", ")));
     if (const QString bound = settingsThatBound(experiment, model, &summaries[0]); !bound.isEmpty())
         text += QStringLiteral("; limits: ") + bound;
@@ -316,18 +312,17 @@ QString variantVerdict(const Experiment& experiment, const std::vector<RunSummar
     return text;
 }
 
-QString reconciliationLine(const std::vector<RunSummary>& summaries) {
+ReconciliationLine reconciliationLine(const std::vector<RunSummary>& summaries) {
     for (const RunSummary& summary : summaries)
-        if (!summary.reconciliation.empty())
-            return reconciliationText(reconciliationObject(summary.reconciliation));
+        if (!summary.reconciliation.empty()) {
+            const QJsonObject reconciliation = reconciliationObject(summary.reconciliation);
+            return {reconciliationText(reconciliation), !reconciliationAgrees(reconciliation)};
+        }
     return {};
 }
 
-bool reconciliationDisagrees(const std::vector<RunSummary>& summaries) {
-    for (const RunSummary& summary : summaries)
-        if (!summary.reconciliation.empty())
-            return !reconciliationAgrees(reconciliationObject(summary.reconciliation));
-    return false;
+RunsVerdict runsVerdict(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
+    return {reconciliationLine(summaries), variantVerdict(experiment, summaries)};
 }
 
 } // namespace la

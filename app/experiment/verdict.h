@@ -24,8 +24,18 @@ QString variantVerdict(const Experiment& experiment, const std::vector<RunSummar
 // How the model's misses compare with PostgreSQL's shared read and the trace's reads (the model's
 // reconciliation, experiment/reconciliation.h), one line; empty where nothing was compared. Every
 // front end shows it before the verdict (the window as a banner where the figures do not agree).
-QString reconciliationLine(const std::vector<RunSummary>& summaries);
-// Whether that line says the figures do not agree (the banner's case); false for none.
-bool reconciliationDisagrees(const std::vector<RunSummary>& summaries);
+struct ReconciliationLine {
+    QString text;
+    bool disagrees = false; // the banner's case; false for none
+};
+ReconciliationLine reconciliationLine(const std::vector<RunSummary>& summaries);
+
+// What every front end says after an experiment's runs, worked out once: the reconciliation line,
+// then the verdict.
+struct RunsVerdict {
+    ReconciliationLine reconciliation;
+    QString verdict;
+};
+RunsVerdict runsVerdict(const Experiment& experiment, const std::vector<RunSummary>& summaries);
 
 } // namespace la

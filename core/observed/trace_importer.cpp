@@ -154,42 +154,43 @@ private:
     bool m_exact = false;
 };
 
-// The first lines, for detecting the format; rejects empty and binary files.
-std::vector<std::string> firstLines(LineReader& reader, const std::string& path) {
+// The first lines, for detecting the format; rejects empty and binary files. `trace` names the file
+// in messages ("trace '…'"), as every check below takes it.
+std::vector<std::string> firstLines(LineReader& reader, const std::string& trace) {
     if (reader.size() == 0)
-        throw InputError("trace " + quotedName(path) + " is empty");
+        throw InputError(trace + " is empty");
     std::vector<std::string> lines;
     std::string_view line;
     while (lines.size() < kDetectLines && reader.bytesConsumed() < kDetectBytes && reader.next(line)) {
         if (std::memchr(line.data(), '\0', line.size()))
-            throw InputError("trace " + quotedName(path) +
+            throw InputError(trace +
                              " is a binary file, not a strace, perf trace or Lookahead trace CSV text");
         if (line.find_first_not_of(" \t") != std::string_view::npos)
             lines.emplace_back(line);
     }
     if (lines.empty())
-        throw InputError("trace " + quotedName(path) + " is empty");
+        throw InputError(trace + " is empty");
     return lines;
 }
 
-TraceFormat formatOf(const TraceImportRequest& request, const std::vector<std::string>& lines) {
-    if (request.format != TraceFormat::Auto)
-        return request.format;
+TraceFormat formatOf(TraceFormat asked, const std::string& trace, const std::vector<std::string>& lines) {
+    if (asked != TraceFormat::Auto)
+        return asked;
     const std::optional<TraceFormat> detected = detectTraceFormat(lines);
     if (!detected)
         throw InputError(
-            "trace " + quotedName(request.path) +
+            trace +
             " is not strace, perf trace, Lookahead trace CSV or kernel capture output (its first line is '" +
             excerpt(lines.front(), 80) + "'); see docs/trace-import.md");
     return *detected;
 }
 
 // A format whose first line says its version: one this Lookahead does not know is refused.
-void requireKnownVersion(TraceFormat format, const std::string& path, const std::string& firstLine) {
+void requireKnownVersion(TraceFormat format, const std::string& trace, const std::string& firstLine) {
     if (format != TraceFormat::Kernel)
         return;
     if (const std::string problem = kernelCaptureVersionProblem(firstLine); !problem.empty())
-        throw InputError("trace " + quotedName(path) + ": " + problem);
+        throw InputError(trace + ": " + problem);
 }
 
 std::string badLinesShown(const ScanStats& stats) {
@@ -199,27 +200,26 @@ std::string badLinesShown(const ScanStats& stats) {
     return shown;
 }
 
-void requireReads(const TraceImportRequest& request, TraceFormat format, const ScanStats& stats,
+void requireReads(const std::string& trace, TraceFormat format, const ScanStats& stats,
                   const Inventory& inventory) {
     if (stats.badLines > 0 && (stats.badLines > stats.lines / kBadShareDivisor || inventory.reads() == 0))
-        throw InputError("trace " + quotedName(request.path) + ": " + std::to_string(stats.badLines) +
-                         " of " + std::to_string(stats.lines) + " lines are not " + traceFormatName(format) +
+        throw InputError(trace + ": " + std::to_string(stats.badLines) + " of " +
+                         std::to_string(stats.lines) + " lines are not " + traceFormatName(format) +
                          " output or are cut short, more than 1 in " + std::to_string(kBadShareDivisor) +
                          " (" + badLinesShown(stats) +
                          "); check the format (--trace-format) and that the file is complete");
     if (inventory.reads() > 0)
         return;
     if (stats.uringEnters > 0)
-        throw InputError("trace " + quotedName(request.path) + " shows " + std::to_string(stats.uringEnters) +
+        throw InputError(trace + " shows " + std::to_string(stats.uringEnters) +
                          " io_uring_enter calls and no preads: reads submitted through io_uring are not "
                          "system calls a trace can see; trace with io_method=worker or io_method=sync");
-    throw InputError("trace " + quotedName(request.path) + " has no reads (pread64, preadv or preadv2)");
+    throw InputError(trace + " has no reads (pread64, preadv or preadv2)");
 }
 
 // The selection; `name` is set when known before pass 2, `note` when the user should hear how.
-Selection choose(const TraceImportRequest& request, const Inventory& inventory,
+Selection choose(const std::string& wanted, const std::string& trace, const Inventory& inventory,
                  const std::vector<Inventory::Count>& top, std::string& name, std::string& note) {
-    const std::string& wanted = request.relation;
     if (wanted.empty())
         return Selection{false, -1, top.front().hash};
     if (wanted.starts_with("fd:")) {
@@ -238,9 +238,8 @@ Selection choose(const TraceImportRequest& request, const Inventory& inventory,
                          quotedName(matches[0].key) + " and " + quotedName(matches[1].key) +
                          "; give more of the path");
     if (matches.empty())
-        throw InputError("--trace-relation " + quotedName(wanted) + ": no reads of that file in trace " +
-                         quotedName(request.path) + " (the most read is " + quotedName(inventory.mostRead()) +
-                         ")");
+        throw InputError("--trace-relation " + quotedName(wanted) + ": no reads of that file in " + trace +
+                         " (the most read is " + quotedName(inventory.mostRead()) + ")");
     if (matches.front().escaped)
         note = "the trace shows " + quotedName(wanted) + " as " + quotedName(matches.front().key) +
                " (strace escapes such names)";
@@ -391,10 +390,11 @@ void rebaseTimes(ObservedTrace& trace) {
 std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
                                          const TraceImportCallbacks& callbacks) {
     LineReader reader(request.path);
+    const std::string traceName = "trace " + quotedName(request.path);
     ObservedTrace trace;
-    const std::vector<std::string> first = firstLines(reader, request.path);
-    trace.format = formatOf(request, first);
-    requireKnownVersion(trace.format, request.path, first.front());
+    const std::vector<std::string> first = firstLines(reader, traceName);
+    trace.format = formatOf(request.format, traceName, first);
+    requireKnownVersion(trace.format, traceName, first.front());
 
     ScanProgress progress{callbacks.progress, callbacks.cancel, 0, 2 * reader.size()};
     const std::string_view wanted =
@@ -413,7 +413,7 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
         // device reads are the reads, as far as it can tell.
         deviceReadsAreReads = calls.reads() == 0 && devices.reads() > 0;
         const Inventory& inventory = deviceReadsAreReads ? devices : calls;
-        requireReads(request, trace.format, stats, inventory);
+        requireReads(traceName, trace.format, stats, inventory);
         const std::vector<Inventory::Count> top = inventory.top(kListedFiles);
         for (const Inventory::Count& count : top) {
             trace.files.push_back({{}, count.reads, count.bytes});
@@ -425,7 +425,7 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
                 std::to_string(inventory.uncountedReads()) + " read(s) of files first seen after " +
                 std::to_string(kMaxCountedFiles) +
                 " others were not counted per file (choose such a file with --trace-relation)");
-        selection = choose(request, inventory, top, trace.relation, note);
+        selection = choose(request.relation, traceName, inventory, top, trace.relation, note);
         if (!selection.byFd) // no doubling: the reads are most of the memory
             trace.reads.reserve(inventory.readsOf(selection.hash));
     } // the per-file counters go before the reads are kept
@@ -438,19 +438,17 @@ std::optional<ObservedTrace> importTrace(const TraceImportRequest& request,
     if (trace.relation.empty())
         trace.relation = collector.name();
     if (trace.reads.empty() && trace.failedReads > 0)
-        throw InputError("trace " + quotedName(request.path) + ": every read of " +
-                         quotedName(trace.relation) + " failed (" + std::to_string(trace.failedReads) +
-                         " errors)");
+        throw InputError(traceName + ": every read of " + quotedName(trace.relation) + " failed (" +
+                         std::to_string(trace.failedReads) + " errors)");
     if (trace.reads.empty())
-        throw InputError("trace " + quotedName(request.path) + " has no reads of " +
-                         quotedName(trace.relation));
+        throw InputError(traceName + " has no reads of " + quotedName(trace.relation));
     trace.lines = stats.lines;
     trace.uringEnters = stats.uringEnters;
     trace.unmatchedResumes = stats.unmatchedResumes;
     if (!note.empty())
         trace.notes.push_back(note);
     if (reader.grew())
-        trace.notes.push_back("trace " + quotedName(request.path) +
+        trace.notes.push_back(traceName +
                               " grew while it was read (is it still being written?): it was read up to its " +
                               std::to_string(reader.size()) + " bytes at the start");
     addNotes(trace, stats, collector);

@@ -58,8 +58,7 @@ struct FieldText {
 // Reads fields by name; a missing or malformed one is a damaged file.
 class FieldReader {
 public:
-    FieldReader(const NameValues& fields, const std::string& where, std::string_view which)
-        : m_where(where), m_which(which) {
+    FieldReader(const NameValues& fields, std::string_view which) : m_which(which) {
         for (const auto& [name, value] : fields)
             m_fields[name] = value;
     }
@@ -149,11 +148,9 @@ private:
         }
     }
     [[noreturn]] void bad(std::string_view name, std::string_view why) const {
-        throw sessionDamaged(
-            m_where, joined({m_which, m_which.empty() ? "" : ": ", "summary field '", name, "' ", why}));
+        throw InputError(joined({m_which, m_which.empty() ? "" : ": ", "summary field '", name, "' ", why}));
     }
     std::map<std::string, std::string> m_fields;
-    std::string m_where;
     std::string m_which;
 };
 
@@ -167,8 +164,8 @@ NameValues summaryFields(const RunSummary& s) {
     return fields;
 }
 
-RunSummary summaryFromFields(const NameValues& fields, const std::string& where, std::string_view which) {
-    const FieldReader reader(fields, where, which);
+RunSummary summaryFromFields(const NameValues& fields, std::string_view which) {
+    const FieldReader reader(fields, which);
     const auto table = summaryFieldTable();
     // The index scan's facts are all there or none.
     const bool pgIndex = std::ranges::any_of(

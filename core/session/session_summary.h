@@ -12,9 +12,9 @@ namespace la {
 // 17 significant digits, so that summaryFromFields(summaryFields(s)) == s field by field. The summary
 // JSON rounds nothing either but keeps only EXPLAIN's averages, not the counts they come from.
 NameValues summaryFields(const RunSummary& summary);
-// Throws InputError ("summary field 'ios' ...") for a missing, malformed or out-of-range field (each
-// kind of figure has its range: figure_limits.h); `where` names the file, `which` the run ("run 1",
-// "run 1's repeat 2") if given.
-RunSummary summaryFromFields(const NameValues& fields, const std::string& where, std::string_view which = {});
+// Throws InputError ("run 1: summary field 'ios' is missing") for a missing, malformed or out-of-range
+// field (each kind of figure has its range: figure_limits.h); `which` names the run ("run 1", "run 1's
+// repeat 2") if given. The caller that read the fields names their file (sessionDamaged).
+RunSummary summaryFromFields(const NameValues& fields, std::string_view which = {});
 
 } // namespace la

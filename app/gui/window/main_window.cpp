@@ -452,9 +452,9 @@ void MainWindow::showRecorded(const QJsonObject& recorded) {
 
 void MainWindow::showNotes(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
     QStringList notes;
-    if (!reconciliationDisagrees(summaries))
-        if (const QString reconciled = reconciliationLine(summaries); !reconciled.isEmpty())
-            notes << reconciled;
+    if (const ReconciliationLine reconciled = reconciliationLine(summaries);
+        !reconciled.disagrees && !reconciled.text.isEmpty())
+        notes << reconciled.text;
     for (const QJsonValue& note : experiment.recorded.value(QStringLiteral("notes")).toArray())
         notes << note.toString();
     for (const std::string& note : experiment.notes)
@@ -557,9 +557,10 @@ void MainWindow::onFinished(bool cancelled) {
         return;
     }
     const std::vector<RunSummary> runs = m_controller.summaries();
-    m_dashboard->setVerdict(windowWording(variantVerdict(m_controller.experiment(), runs)));
+    const RunsVerdict said = runsVerdict(m_controller.experiment(), runs);
+    m_dashboard->setVerdict(windowWording(said.verdict));
     // Figures that do not agree open the verdict, as a banner; those that do are the first note.
-    m_dashboard->setReconciliation(reconciliationDisagrees(runs) ? reconciliationLine(runs) : QString());
+    m_dashboard->setReconciliation(said.reconciliation.disagrees ? said.reconciliation.text : QString());
     showNotes(m_controller.experiment(), runs);
     m_dashboard->setLive(false);
     m_dashboard->summariesChanged();
