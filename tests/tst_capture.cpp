@@ -28,6 +28,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+// After the engine's headers: Qt's `emit` macro would rename ReadStream::emit.
+#include "data_rows.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -625,9 +628,7 @@ void TestCapture::nonRootIsRefused() {
 }
 
 void TestCapture::capturedReadsAreTheScansReads_data() {
-    QTest::addColumn<QString>("io");
-    for (const char* io : {"io_uring", "worker", "sync"})
-        QTest::newRow(io) << QString::fromLatin1(io);
+    test::addNameRows("io", {"io_uring", "worker", "sync"});
 }
 
 // O_DIRECT: every read the scan makes is a device request. The block layer may split a read where
@@ -717,9 +718,7 @@ void TestCapture::noCallsCapturesTheDeviceOnly() {
 }
 
 void TestCapture::bufferedCallsAreTheScansReads_data() {
-    QTest::addColumn<QString>("io");
-    for (const char* io : {"worker", "sync"})
-        QTest::newRow(io) << QString::fromLatin1(io);
+    test::addNameRows("io", {"worker", "sync"});
 }
 
 // A buffered scan: the capture holds the scan's read calls beside the device's reads (the kernel's
@@ -1019,9 +1018,7 @@ void TestCapture::readersInAPidNamespace() {
 }
 
 void TestCapture::plantedOutputLinkIsRefused_data() {
-    QTest::addColumn<QString>("tracer");
-    QTest::newRow("strace") << QStringLiteral("strace");
-    QTest::newRow("kernel") << QStringLiteral("kernel");
+    test::addNameRows("tracer", {"strace", "kernel"});
 }
 
 // Another user (nobody) plants --out in a shared sticky directory as a link to a file of root's:
@@ -1070,9 +1067,7 @@ void TestCapture::plantedOutputLinkIsRefused() {
 }
 
 void TestCapture::commandThatCannotRun_data() {
-    QTest::addColumn<QString>("tracer");
-    QTest::newRow("strace") << QStringLiteral("strace");
-    QTest::newRow("kernel") << QStringLiteral("kernel");
+    test::addNameRows("tracer", {"strace", "kernel"});
 }
 
 // A command that cannot be run is named with the reason; the capture fails and --out keeps what it

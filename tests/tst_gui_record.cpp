@@ -54,9 +54,8 @@ private:
 };
 
 void TestGuiRecord::initTestCase() {
-#ifdef __SANITIZE_THREAD__
-    QSKIP("the recording starts strace with QProcess, which TSan cannot follow through fork");
-#endif
+    LA_SKIP_FORK_UNDER_TSAN(
+        "the recording starts strace with QProcess, which TSan cannot follow through fork");
     la::test::useCleanTestSettings();
     m_skip = PgServer::unavailable();
     if (m_skip.isEmpty() && QStandardPaths::findExecutable(QStringLiteral("strace")).isEmpty())

@@ -127,6 +127,13 @@ double drawnXEnd(const PlotView* view, std::size_t run) {
     return end;
 }
 
+// Shows the window at width × height: whether it was exposed.
+bool shownAt(MainWindow& window, int width, int height) {
+    window.resize(width, height);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window);
+}
+
 } // namespace
 
 class TestGuiViews : public QObject {
@@ -285,9 +292,7 @@ void TestGuiViews::distanceAxisIsLog2AndFitsAZoomedCollapse() {
 // does, zoomed out (a cell is many blocks) and in (a block is many pixels).
 void TestGuiViews::rasterTooltipsCoverEveryDrawnCell() {
     MainWindow window;
-    window.resize(1400, 1000);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(shownAt(window, 1400, 1000));
     runToEnd(window, smallRun());
     for (const bool zoomed : {false, true}) {
         if (zoomed) {
@@ -368,9 +373,7 @@ void TestGuiViews::sizeHistogramHasLegendLabelsAndTooltip() {
 // distance plot's labels stay whole inside its plot area.
 void TestGuiViews::smallWindowKeepsLabelsInside() {
     MainWindow window;
-    window.resize(1024, 700);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(shownAt(window, 1024, 700));
     runToEnd(window, smallRun(65536));
     for (PlotView* view : window.dashboard()->views())
         QVERIFY2(view->height() >= view->minimumHeight(), qPrintable(view->title()));
@@ -500,9 +503,7 @@ void TestGuiViews::dragStopsAtTheStart() {
 // wherever it is in view, over the whole run and zoomed deep into A's collapse.
 void TestGuiViews::logDistanceAxisLabelsTwo() {
     MainWindow window;
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(shownAt(window, 1280, 720));
     runToEnd(window, smallRun());
     PlotView* distance = window.dashboard()->views()[0];
     const auto verifyTwoLabelled = [distance] {
