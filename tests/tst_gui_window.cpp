@@ -171,9 +171,7 @@ void TestGuiWindow::windowBuildsWithADefaultDataset() {
 
 void TestGuiWindow::runUpdatesEveryPlot() {
     MainWindow window;
-    window.resize(1400, 1000);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(test::shownAt(window, 1400, 1000));
     runToEnd(window, kSmallRun);
     QCOMPARE(window.controller().summaries().size(), std::size_t(2));
     QVERIFY(window.dashboard()->verdict().contains(QStringLiteral("B (pg19)")));
@@ -838,8 +836,7 @@ void TestGuiWindow::helpListsShortcutsAndDocs() {
 // another followed, and the folder they are read from named.
 void TestGuiWindow::documentationOpensInItsOwnViewer() {
     MainWindow window;
-    window.resize(1280, 720);
-    window.show();
+    QVERIFY(test::shownAt(window, 1280, 720));
     QAction* model = nullptr;
     for (QAction* menu : window.menuBar()->actions())
         if (menu->text() == QStringLiteral("&Help"))
@@ -912,9 +909,7 @@ void TestGuiWindow::policyBNamesWhatBIs() {
 
 void TestGuiWindow::wheelScrollsThePanelNotItsFields() {
     MainWindow window;
-    window.resize(1200, 600);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(test::shownAt(window, 1200, 600));
     auto* area = qobject_cast<QScrollArea*>(window.setupPanel()->parentWidget()->parentWidget());
     QVERIFY(area);
     QSpinBox* box = nullptr;
