@@ -50,6 +50,14 @@ struct PublishedStats {
     qint64 visits, distinct, ascRuns, descRuns, ios16;
 };
 
+// A row of those figures: its name, the dataset and the direction of its scan, and the figures.
+struct PublishedRow {
+    const char* row;
+    const char* name;
+    bool backward;
+    PublishedStats published;
+};
+
 void compareStat(const char* what, std::uint64_t actual, qint64 expected) {
     if (expected < 0)
         return;
@@ -153,16 +161,10 @@ void TestDatasets::publishedStats_data() {
 
     // All at the published size (scale 1): the generators draw per row but sort only the matching rows,
     // so even the 10M-row tables take well under a second. Family A: docs/datasets.md §3.4, 1M-row range.
-    struct Row {
-        const char* row;
-        const char* name;
-        bool backward;
-        PublishedStats published;
-    };
-    const auto add = [](const Row& r) {
+    const auto add = [](const PublishedRow& r) {
         QTest::newRow(r.row) << QString::fromLatin1(r.name) << r.backward << r.published;
     };
-    const Row familyA[] = {
+    const PublishedRow familyA[] = {
         {"uniform", "uniform", false, {1000088, 472278, 1000088, -1, 472278}},
         {"linear", "linear", false, {55556, 55556, 1, -1, 3473}},
         {"linear DESC", "linear", true, {55556, 55556, -1, 1, 55556}},
@@ -174,7 +176,7 @@ void TestDatasets::publishedStats_data() {
         {"cyclic_10", "cyclic_10", false, {980181, 236259, 980177, -1, 236257}},
         {"cyclic_25", "cyclic_25", false, {800923, 343460, 800919, -1, 343459}},
     };
-    for (const Row& r : familyA)
+    for (const PublishedRow& r : familyA)
         add(r);
 
     // Family B, §4.4. The doc gives "avg asc run"; asc runs here are visits / that average.
@@ -202,7 +204,7 @@ void TestDatasets::publishedStats_data() {
     }
 
     // Family C, §5.1-5.3.
-    const Row familyC[] = {
+    const PublishedRow familyC[] = {
         {"C1", "hash-clustered", false, {81148, 77798, 32768, -1, 32717}},
         {"C1 DESC", "hash-clustered", true, {81148, 77798, -1, 32768, 77798}},
         {"C1b", "hash-clustered-twin-correlated", false, {49933, 49933, 1, -1, 3121}},
@@ -216,7 +218,7 @@ void TestDatasets::publishedStats_data() {
         {"C3", "pgbench-ios-backward", false, {245902, 245902, 860, -1, 15400}},
         {"C3 DESC", "pgbench-ios-backward", true, {245902, 245902, -1, 860, 245902}},
     };
-    for (const Row& r : familyC)
+    for (const PublishedRow& r : familyC)
         add(r);
 }
 
