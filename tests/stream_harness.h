@@ -47,20 +47,11 @@ public:
 
     // The blocks handed to the consumer, in its order.
     std::vector<std::uint32_t> consumedBlocks() const {
-        std::vector<std::uint32_t> blocks;
-        for (const Event& e : events)
-            if (e.kind == EventKind::Consumed)
-                blocks.push_back(e.block);
-        return blocks;
+        return fieldOf<std::uint32_t>(EventKind::Consumed, &Event::block);
     }
 
-    std::vector<int> readSizes() const {
-        std::vector<int> sizes;
-        for (const Event& e : events)
-            if (e.kind == EventKind::ReadStarted)
-                sizes.push_back(e.nblocks);
-        return sizes;
-    }
+    // The size in blocks of each read started, in order.
+    std::vector<int> readSizes() const { return fieldOf<int>(EventKind::ReadStarted, &Event::nblocks); }
     // Read-ahead distance right after each completed read.
     std::vector<int> distanceAfterReads() const {
         std::vector<int> out;
@@ -73,6 +64,16 @@ public:
             out.push_back(d);
         }
         return out;
+    }
+
+private:
+    // `field` of each event of `kind`, in order.
+    template <typename T, typename Field> std::vector<T> fieldOf(EventKind kind, Field Event::*field) const {
+        std::vector<T> values;
+        for (const Event& e : events)
+            if (e.kind == kind)
+                values.push_back(static_cast<T>(e.*field));
+        return values;
     }
 };
 

@@ -21,6 +21,15 @@ inline QString writeFile(const QString& path, const QByteArray& bytes) {
     return path;
 }
 
+// A block list's text (a block number a line, as --blocks and the list: prewarm read it): the blocks
+// from `first` up to below `end`, `step` apart.
+inline QByteArray blockLines(int first, int end, int step = 1) {
+    QByteArray text;
+    for (int block = first; block < end; block += step)
+        text += QByteArray::number(block) + '\n';
+    return text;
+}
+
 // The file's bytes, or nothing if it cannot be read (an output that was never written).
 inline QByteArray readFile(const QString& path) {
     QFile file(path);

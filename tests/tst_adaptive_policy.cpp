@@ -2,10 +2,13 @@
 // What the adaptive policy promises (docs/adaptive-policy.md), checked on the simulated device's
 // virtual clock, so run times here are exact and repeatable, not wall-clock timings.
 #include "stream_harness.h"
+#include "test_files.h"
 
-#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+
+// After the engine's headers: Qt's `emit` macro would rename ReadStream::emit.
+#include "data_rows.h"
 
 using namespace la;
 using la::test::firstBlocks;
@@ -35,10 +38,8 @@ private slots:
 };
 
 void TestAdaptivePolicy::escapesCollapse_data() {
-    QTest::addColumn<QString>("prewarm");
-    QTest::newRow("alternating") << "every:2";
-    QTest::newRow("sparse-miss:16") << "except-every:16";
-    QTest::newRow("sparse-miss:64") << "except-every:64";
+    // Alternating hits and misses, then one miss in 16 and in 64.
+    test::addNameRows("prewarm", {"every:2", "except-every:16", "except-every:64"});
 }
 
 void TestAdaptivePolicy::escapesCollapse() {
@@ -76,12 +77,8 @@ void TestAdaptivePolicy::decaysOnCachedData() {
     // the stream settles in the fast path instead of pinning far ahead for nothing.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString list = dir.filePath(QStringLiteral("cached.txt"));
-    QFile file(list);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    for (int b = 10000; b < 20000; ++b)
-        file.write(QByteArray::number(b) + '\n');
-    file.close();
+    const QString list =
+        test::writeFile(dir.filePath(QStringLiteral("cached.txt")), test::blockLines(10000, 20000));
 
     StreamRun r;
     r.policy = "adaptive";

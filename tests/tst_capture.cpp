@@ -28,6 +28,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+// After the engine's headers: Qt's `emit` macro would rename ReadStream::emit.
+#include "data_rows.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -175,6 +178,25 @@ private:
         const QString why = makeTracer(TracerKind::Kernel)->unavailable(targets);
         if (!why.isEmpty())
             QSKIP(qPrintable(why));
+    }
+
+    // A kernel capture (captureScan) of a scan of a new 16 MiB file with `io`, its files named after
+    // `name`: the data file, the capture, the scan's own CSV and how the capture ended.
+    struct ScanCapture {
+        QString file;
+        QString capture;
+        QString csv;
+        CliResult result;
+    };
+    ScanCapture captureOfScan(const QString& name, const QString& io, bool direct,
+                              const QStringList& options = {}) {
+        ScanCapture scan;
+        scan.file = makeDataFile(m_dir.path(), 16);
+        requireKernelTracer(scan.file);
+        scan.capture = m_dir.filePath(QStringLiteral("capture-") + name);
+        scan.csv = m_dir.filePath(QStringLiteral("scan-") + name + QStringLiteral(".csv"));
+        scan.result = captureScan(scan.capture, scan.file, io, direct, scan.csv, options);
+        return scan;
     }
 
     QTemporaryDir m_dir{QDir::currentPath() + QStringLiteral("/capture-XXXXXX")};
@@ -625,9 +647,7 @@ void TestCapture::nonRootIsRefused() {
 }
 
 void TestCapture::capturedReadsAreTheScansReads_data() {
-    QTest::addColumn<QString>("io");
-    for (const char* io : {"io_uring", "worker", "sync"})
-        QTest::newRow(io) << QString::fromLatin1(io);
+    test::addNameRows("io", {"io_uring", "worker", "sync"});
 }
 
 // O_DIRECT: every read the scan makes is a device request. The block layer may split a read where
@@ -635,11 +655,7 @@ void TestCapture::capturedReadsAreTheScansReads_data() {
 // read or where the scan's reads start.
 void TestCapture::capturedReadsAreTheScansReads() {
     QFETCH(QString, io);
-    const QString file = makeDataFile(m_dir.path(), 16);
-    requireKernelTracer(file);
-    const QString capture = m_dir.filePath(QStringLiteral("capture-") + io);
-    const QString csv = m_dir.filePath(QStringLiteral("scan-") + io + QStringLiteral(".csv"));
-    const CliResult r = captureScan(capture, file, io, true, csv);
+    const auto [file, capture, csv, r] = captureOfScan(io, io, true);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     // Its cost is stated, and how to measure the overhead said.
     QVERIFY(readFile(capture).contains("\n# the command took "));
@@ -703,12 +719,8 @@ void TestCapture::bufferedScanReportsPageCacheFills() {
 
 // --no-calls: the device's reads all the same, no call, and the capture says why.
 void TestCapture::noCallsCapturesTheDeviceOnly() {
-    const QString file = makeDataFile(m_dir.path(), 16);
-    requireKernelTracer(file);
-    const QString capture = m_dir.filePath(QStringLiteral("capture-no-calls"));
-    const QString csv = m_dir.filePath(QStringLiteral("scan-no-calls.csv"));
-    const CliResult r =
-        captureScan(capture, file, QStringLiteral("sync"), false, csv, {QStringLiteral("--no-calls")});
+    const auto [file, capture, csv, r] = captureOfScan(QStringLiteral("no-calls"), QStringLiteral("sync"),
+                                                       false, {QStringLiteral("--no-calls")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(capturedReads(capture, file, LineKind::Read).empty());
     QCOMPARE(blocksOf(capturedReads(capture, file)).size(), std::size_t(2048));
@@ -717,9 +729,7 @@ void TestCapture::noCallsCapturesTheDeviceOnly() {
 }
 
 void TestCapture::bufferedCallsAreTheScansReads_data() {
-    QTest::addColumn<QString>("io");
-    for (const char* io : {"worker", "sync"})
-        QTest::newRow(io) << QString::fromLatin1(io);
+    test::addNameRows("io", {"worker", "sync"});
 }
 
 // A buffered scan: the capture holds the scan's read calls beside the device's reads (the kernel's
@@ -727,11 +737,7 @@ void TestCapture::bufferedCallsAreTheScansReads_data() {
 // saved from it keeps the device reads.
 void TestCapture::bufferedCallsAreTheScansReads() {
     QFETCH(QString, io);
-    const QString file = makeDataFile(m_dir.path(), 16);
-    requireKernelTracer(file);
-    const QString capture = m_dir.filePath(QStringLiteral("capture-calls-") + io);
-    const QString csv = m_dir.filePath(QStringLiteral("scan-calls-") + io + QStringLiteral(".csv"));
-    const CliResult r = captureScan(capture, file, io, false, csv);
+    const auto [file, capture, csv, r] = captureOfScan(QStringLiteral("calls-") + io, io, false);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     std::vector<BlockRead> scan = scanReads(csv);
     std::vector<BlockRead> calls = capturedReads(capture, file, LineKind::Read);
@@ -978,9 +984,7 @@ void TestCapture::shortLivedReadersAreAllCounted() {
 }
 
 void TestCapture::readersInAPidNamespace_data() {
-    QTest::addColumn<bool>("captureInside");
-    QTest::newRow("the command in a namespace") << false;
-    QTest::newRow("the capture in a namespace") << true;
+    test::addFlagRows("captureInside", "the command in a namespace", "the capture in a namespace");
 }
 
 // Readers in a PID namespace of their own, or a capture run inside one (where its pids are not the
@@ -1019,9 +1023,7 @@ void TestCapture::readersInAPidNamespace() {
 }
 
 void TestCapture::plantedOutputLinkIsRefused_data() {
-    QTest::addColumn<QString>("tracer");
-    QTest::newRow("strace") << QStringLiteral("strace");
-    QTest::newRow("kernel") << QStringLiteral("kernel");
+    test::addNameRows("tracer", {"strace", "kernel"});
 }
 
 // Another user (nobody) plants --out in a shared sticky directory as a link to a file of root's:
@@ -1070,9 +1072,7 @@ void TestCapture::plantedOutputLinkIsRefused() {
 }
 
 void TestCapture::commandThatCannotRun_data() {
-    QTest::addColumn<QString>("tracer");
-    QTest::newRow("strace") << QStringLiteral("strace");
-    QTest::newRow("kernel") << QStringLiteral("kernel");
+    test::addNameRows("tracer", {"strace", "kernel"});
 }
 
 // A command that cannot be run is named with the reason; the capture fails and --out keeps what it

@@ -19,6 +19,7 @@ Result lookahead(const QStringList& args) {
     return la::test::runLookahead(args, 120'000);
 }
 
+using la::test::blockLines;
 using la::test::readJson;
 using la::test::summaryRun;
 using la::test::writeFile;
@@ -160,11 +161,7 @@ void TestCli::repeatKeepsEveryRun() {
 void TestCli::explainIoFigures() {
     // EXPLAIN (ANALYZE, IO)'s figures (docs/explain-io.md): in the JSON unrounded, on stdout in
     // explain.c's text form, and agreeing with the run's own counts.
-    const QString list = m_dir.filePath(QStringLiteral("seq.txt"));
-    QByteArray blocks;
-    for (int b = 0; b < 64; ++b)
-        blocks += QByteArray::number(b) + '\n';
-    writeFile(list, blocks);
+    const QString list = writeFile(m_dir.filePath(QStringLiteral("seq.txt")), blockLines(0, 64));
     const QString json = m_dir.filePath(QStringLiteral("explain.json"));
     const Result r =
         lookahead({QStringLiteral("--headless"), QStringLiteral("--blocks"), list, QStringLiteral("--policy"),
@@ -271,11 +268,7 @@ void TestCli::directGovernsSimulatedAdvice() {
     QFETCH(QString, flag);
     QFETCH(bool, direct);
     QFETCH(int, distance);
-    const QString list = m_dir.filePath(QStringLiteral("spaced.txt"));
-    QByteArray blocks;
-    for (int i = 0; i < 3000; ++i)
-        blocks += QByteArray::number(2 * i) + '\n';
-    writeFile(list, blocks);
+    const QString list = writeFile(m_dir.filePath(QStringLiteral("spaced.txt")), blockLines(0, 6000, 2));
     const QString json = m_dir.filePath(QStringLiteral("direct.json"));
     QStringList args{
         QStringLiteral("--headless"), QStringLiteral("--blocks"),       list, QStringLiteral("--policy"),

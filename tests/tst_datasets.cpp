@@ -45,6 +45,19 @@ bool withinOnePercent(double actual, double expected) {
 }
 
 // Checks one statistic against the doc; -1 marks a column the doc's table does not give.
+// A dataset's figures as docs/datasets.md publishes them; -1 where it gives none.
+struct PublishedStats {
+    qint64 visits, distinct, ascRuns, descRuns, ios16;
+};
+
+// A row of those figures: its name, the dataset and the direction of its scan, and the figures.
+struct PublishedRow {
+    const char* row;
+    const char* name;
+    bool backward;
+    PublishedStats published;
+};
+
 void compareStat(const char* what, std::uint64_t actual, qint64 expected) {
     if (expected < 0)
         return;
@@ -80,18 +93,27 @@ private:
     std::size_t m_next = 0;
 };
 
+// A row for each catalog entry, named after it, with a name that makes the dataset (the
+// "sparse-miss:K" entry as sparse-miss:16).
+void addCatalogRows() {
+    QTest::addColumn<QString>("name");
+    for (const DatasetInfo& info : datasetCatalog())
+        QTest::newRow(info.name.c_str())
+            << QString::fromStdString(info.name == "sparse-miss:K" ? "sparse-miss:16" : info.name);
+}
+
 } // namespace
 
 class TestDatasets : public QObject {
     Q_OBJECT
 private slots:
-    void catalogEntries_data();
+    void catalogEntries_data() { addCatalogRows(); }
     void catalogEntries();
     void publishedStats_data();
     void publishedStats();
     void scaledStats_data();
     void scaledStats();
-    void backwardIsReverse_data();
+    void backwardIsReverse_data() { addCatalogRows(); }
     void backwardIsReverse();
     void determinism_data();
     void determinism();
@@ -108,18 +130,11 @@ private slots:
     void statsDefinition();
 };
 
-void TestDatasets::catalogEntries_data() {
-    QTest::addColumn<QString>("name");
-    for (const DatasetInfo& info : datasetCatalog())
-        QTest::newRow(info.name.c_str()) << QString::fromStdString(info.name);
-}
-
 // Every entry is findable, generates its default relation quickly, and stays inside it.
 void TestDatasets::catalogEntries() {
     QFETCH(QString, name);
-    const std::string typed = name == QLatin1String("sparse-miss:K") ? "sparse-miss:16" : name.toStdString();
-    const DatasetInfo& info = findDataset(typed);
-    QCOMPARE(QString::fromStdString(info.name), name);
+    const DatasetInfo& info = findDataset(name.toStdString());
+    QCOMPARE(QString::fromStdString(info.name), QString::fromLatin1(QTest::currentDataTag()));
     QVERIFY(!info.group.empty() && !info.description.empty() && !info.defaultPrewarm.empty());
     QVERIFY(info.description.find('\n') == std::string::npos);
     // In a user's words: no IDs of docs/datasets.md ("A2", "S4"), no generator parameters.
@@ -127,7 +142,7 @@ void TestDatasets::catalogEntries() {
     static const QRegularExpression internal(QStringLiteral("\\b([ABCS][0-9]+b?|fuzz2?|ff) "));
     QVERIFY2(!description.contains(internal), qPrintable(description));
     QVERIFY2(description.front().isUpper(), qPrintable(description));
-    const auto source = make(QString::fromStdString(typed));
+    const auto source = make(name);
     const std::vector<std::uint32_t> blocks = drain(*source);
     QCOMPARE(source->relationBlocks(), info.defaultBlocks);
     if (!info.pattern) {
@@ -142,37 +157,26 @@ void TestDatasets::catalogEntries() {
 void TestDatasets::publishedStats_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<bool>("backward");
-    QTest::addColumn<qint64>("visits");
-    QTest::addColumn<qint64>("distinct");
-    QTest::addColumn<qint64>("ascRuns");
-    QTest::addColumn<qint64>("descRuns");
-    QTest::addColumn<qint64>("ios16");
+    QTest::addColumn<PublishedStats>("published");
 
     // All at the published size (scale 1): the generators draw per row but sort only the matching rows,
     // so even the 10M-row tables take well under a second. Family A: docs/datasets.md §3.4, 1M-row range.
-    struct Row {
-        const char* row;
-        const char* name;
-        bool backward;
-        qint64 visits, distinct, ascRuns, descRuns, ios16;
+    const auto add = [](const PublishedRow& r) {
+        QTest::newRow(r.row) << QString::fromLatin1(r.name) << r.backward << r.published;
     };
-    const auto add = [](const Row& r) {
-        QTest::newRow(r.row) << QString::fromLatin1(r.name) << r.backward << r.visits << r.distinct
-                             << r.ascRuns << r.descRuns << r.ios16;
+    const PublishedRow familyA[] = {
+        {"uniform", "uniform", false, {1000088, 472278, 1000088, -1, 472278}},
+        {"linear", "linear", false, {55556, 55556, 1, -1, 3473}},
+        {"linear DESC", "linear", true, {55556, 55556, -1, 1, 55556}},
+        {"cyclic", "cyclic", false, {1000100, 55655, 1000100, -1, 55655}},
+        {"linear_1", "linear_1", false, {999391, 75751, 999322, -1, 75740}},
+        {"linear_10", "linear_10", false, {980216, 236256, 980210, -1, 236255}},
+        {"linear_25", "linear_25", false, {800941, 343242, 800940, -1, 343241}},
+        {"cyclic_1", "cyclic_1", false, {999995, 75790, 999948, -1, 75785}},
+        {"cyclic_10", "cyclic_10", false, {980181, 236259, 980177, -1, 236257}},
+        {"cyclic_25", "cyclic_25", false, {800923, 343460, 800919, -1, 343459}},
     };
-    const Row familyA[] = {
-        {"uniform", "uniform", false, 1000088, 472278, 1000088, -1, 472278},
-        {"linear", "linear", false, 55556, 55556, 1, -1, 3473},
-        {"linear DESC", "linear", true, 55556, 55556, -1, 1, 55556},
-        {"cyclic", "cyclic", false, 1000100, 55655, 1000100, -1, 55655},
-        {"linear_1", "linear_1", false, 999391, 75751, 999322, -1, 75740},
-        {"linear_10", "linear_10", false, 980216, 236256, 980210, -1, 236255},
-        {"linear_25", "linear_25", false, 800941, 343242, 800940, -1, 343241},
-        {"cyclic_1", "cyclic_1", false, 999995, 75790, 999948, -1, 75785},
-        {"cyclic_10", "cyclic_10", false, 980181, 236259, 980177, -1, 236257},
-        {"cyclic_25", "cyclic_25", false, 800923, 343460, 800919, -1, 343459},
-    };
-    for (const Row& r : familyA)
+    for (const PublishedRow& r : familyA)
         add(r);
 
     // Family B, §4.4. The doc gives "avg asc run"; asc runs here are visits / that average.
@@ -193,48 +197,44 @@ void TestDatasets::publishedStats_data() {
         {"fuzz-did1", 44175, 32538, 44175 * 100 / 135, 25870, 32538},
     };
     for (const B& b : family) {
-        QTest::addRow("%s", b.name) << b.name << false << b.visits << b.distinct << b.ascRuns << -1LL
-                                    << b.ios16Forward;
+        QTest::addRow("%s", b.name) << b.name << false
+                                    << PublishedStats{b.visits, b.distinct, b.ascRuns, -1, b.ios16Forward};
         QTest::addRow("%s DESC", b.name)
-            << b.name << true << b.visits << b.distinct << -1LL << -1LL << b.ios16Backward;
+            << b.name << true << PublishedStats{b.visits, b.distinct, -1, -1, b.ios16Backward};
     }
 
     // Family C, §5.1-5.3.
-    const Row familyC[] = {
-        {"C1", "hash-clustered", false, 81148, 77798, 32768, -1, 32717},
-        {"C1 DESC", "hash-clustered", true, 81148, 77798, -1, 32768, 77798},
-        {"C1b", "hash-clustered-twin-correlated", false, 49933, 49933, 1, -1, 3121},
-        {"C1b DESC", "hash-clustered-twin-correlated", true, 49933, 49933, -1, 1, 49933},
+    const PublishedRow familyC[] = {
+        {"C1", "hash-clustered", false, {81148, 77798, 32768, -1, 32717}},
+        {"C1 DESC", "hash-clustered", true, {81148, 77798, -1, 32768, 77798}},
+        {"C1b", "hash-clustered-twin-correlated", false, {49933, 49933, 1, -1, 3121}},
+        {"C1b DESC", "hash-clustered-twin-correlated", true, {49933, 49933, -1, 1, 49933}},
         // C2's ios16 is not in the table; with 16-block runs it is about the run count.
-        {"C2", "tpcc-order_line-pk", false, 41551, 41550, 2603, -1, 2603},
+        {"C2", "tpcc-order_line-pk", false, {41551, 41550, 2603, -1, 2603}},
         // E = 1: "the same visits, but nothing combinable".
-        {"C2 E=1", "tpcc-order_line-pk-e1", false, 41551, 41550, 41551, -1, 41550},
+        {"C2 E=1", "tpcc-order_line-pk-e1", false, {41551, 41550, 41551, -1, 41550}},
         // C3: ~246k leaves (90M / 366), no repeats; forward ~15.4k combined reads, backward one descending
         // run broken every ~287 blocks by an internal page (245,902 / 286 = 860), no combinable pairs.
-        {"C3", "pgbench-ios-backward", false, 245902, 245902, 860, -1, 15400},
-        {"C3 DESC", "pgbench-ios-backward", true, 245902, 245902, -1, 860, 245902},
+        {"C3", "pgbench-ios-backward", false, {245902, 245902, 860, -1, 15400}},
+        {"C3 DESC", "pgbench-ios-backward", true, {245902, 245902, -1, 860, 245902}},
     };
-    for (const Row& r : familyC)
+    for (const PublishedRow& r : familyC)
         add(r);
 }
 
 void TestDatasets::publishedStats() {
     QFETCH(QString, name);
     QFETCH(bool, backward);
-    QFETCH(qint64, visits);
-    QFETCH(qint64, distinct);
-    QFETCH(qint64, ascRuns);
-    QFETCH(qint64, descRuns);
-    QFETCH(qint64, ios16);
+    QFETCH(PublishedStats, published);
     const auto source = make(name, 1.0, backward);
     QCOMPARE(source->relationBlocks(), findDataset(name.toStdString()).publishedBlocks);
     const DatasetStats stats = computeStats(*source);
     QCOMPARE(stats.visits, source->length());
-    compareStat("visits", stats.visits, visits);
-    compareStat("distinct", stats.distinct, distinct);
-    compareStat("asc runs", stats.ascRuns, ascRuns);
-    compareStat("desc runs", stats.descRuns, descRuns);
-    compareStat("ios16", stats.ios16, ios16);
+    compareStat("visits", stats.visits, published.visits);
+    compareStat("distinct", stats.distinct, published.distinct);
+    compareStat("asc runs", stats.ascRuns, published.ascRuns);
+    compareStat("desc runs", stats.descRuns, published.descRuns);
+    compareStat("ios16", stats.ios16, published.ios16);
 }
 
 void TestDatasets::scaledStats_data() {
@@ -263,13 +263,6 @@ void TestDatasets::scaledStats() {
              qPrintable(QStringLiteral("visits %1 vs %2").arg(stats.visits).arg(visits)));
     QVERIFY2(withinOnePercent(static_cast<double>(stats.distinct), distinct),
              qPrintable(QStringLiteral("distinct %1 vs %2").arg(stats.distinct).arg(distinct)));
-}
-
-void TestDatasets::backwardIsReverse_data() {
-    QTest::addColumn<QString>("name");
-    for (const DatasetInfo& info : datasetCatalog())
-        QTest::newRow(info.name.c_str())
-            << QString::fromStdString(info.name == "sparse-miss:K" ? "sparse-miss:16" : info.name);
 }
 
 void TestDatasets::backwardIsReverse() {

@@ -58,9 +58,7 @@ void TestGuiBackward::initTestCase() {
 
 void TestGuiBackward::waitPerReversedRange() {
     MainWindow window;
-    window.resize(1400, 1000);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(test::shownAt(window, 1400, 1000));
     // 16-block reads of 396 µs on the default device against 16 × 30 µs of consumption.
     test::runToEnd(window,
                    {QStringLiteral("--dataset"), QStringLiteral("seq"), QStringLiteral("--pattern-blocks"),

@@ -39,6 +39,7 @@ namespace {
 
 using test::cliOptions;
 using test::kWindowTimeoutMs;
+using test::openSessionAndWait;
 using test::waitIdle;
 
 const QStringList kSmallRun = test::smallRun();
@@ -414,10 +415,7 @@ void TestGuiObserved::explainAndBackendFromThePanel() {
     QCOMPARE(test::caught(saved, 1, kWindowTimeoutMs), 1);
     MainWindow reopened;
     reopened.applyStartup(cliOptions({}));
-    QSignalSpy opened(reopened.sessions(), &SessionFiles::opened);
-    reopened.sessions()->open(path);
-    QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
-    QVERIFY(waitIdle(reopened));
+    QCOMPARE(openSessionAndWait(reopened, path), QString());
     QCOMPARE(reopened.controller().summaries().at(0).serverExplain, runs[0].serverExplain);
     QCOMPARE(reopened.controller().summaries().at(0).waits, 114u);
     // Both windows' titles name the session they show.

@@ -6,6 +6,7 @@
 // LOOKAHEAD_SCREENSHOTS=DIR the window after the recording is saved there.
 #include "cli_process.h"
 #include "dashboard.h"
+#include "data_rows.h"
 #include "gui/dialogs/record_dialog.h"
 #include "gui/window/input_openers.h"
 #include "gui/window/main_window.h"
@@ -54,9 +55,8 @@ private:
 };
 
 void TestGuiRecord::initTestCase() {
-#ifdef __SANITIZE_THREAD__
-    QSKIP("the recording starts strace with QProcess, which TSan cannot follow through fork");
-#endif
+    LA_SKIP_FORK_UNDER_TSAN(
+        "the recording starts strace with QProcess, which TSan cannot follow through fork");
     la::test::useCleanTestSettings();
     m_skip = PgServer::unavailable();
     if (m_skip.isEmpty() && QStandardPaths::findExecutable(QStringLiteral("strace")).isEmpty())
@@ -144,11 +144,7 @@ void TestGuiRecord::recordedQueryIsReplayedBesideItsModel() {
     {
         MainWindow reopened;
         reopened.applyStartup(cliOptions({}));
-        QSignalSpy opened(reopened.sessions(), &SessionFiles::opened);
-        reopened.sessions()->open(m_session);
-        QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
-        QCOMPARE(opened.first().at(1).toString(), QString());
-        QVERIFY(waitIdle(reopened));
+        QCOMPARE(openSessionAndWait(reopened, m_session), QString());
         for (const QJsonValue& note : recordedNotes)
             QVERIFY2(reopened.dashboard()->notes().contains(note.toString()), qPrintable(note.toString()));
     }
@@ -179,9 +175,7 @@ void TestGuiRecord::recordedQueryIsReplayedBesideItsModel() {
 // from), not settings it never had, and nothing says the settings changed. Run again, the observed run
 // has the same EXPLAIN figures and the model the same misses.
 void TestGuiRecord::reopenedRecordingShowsItsSettings_data() {
-    QTest::addColumn<bool>("fromCommandLine");
-    QTest::newRow("saved by the window") << false;
-    QTest::newRow("saved by lookahead record --save") << true;
+    test::addFlagRows("fromCommandLine", "saved by the window", "saved by lookahead record --save");
 }
 
 void TestGuiRecord::reopenedRecordingShowsItsSettings() {
@@ -209,11 +203,7 @@ void TestGuiRecord::reopenedRecordingShowsItsSettings() {
     window.resize(1280, 720);
     window.applyStartup(cliOptions({}));
     window.show();
-    QSignalSpy opened(window.sessions(), &SessionFiles::opened);
-    window.sessions()->open(session);
-    QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
-    QCOMPARE(opened.first().at(1).toString(), QString());
-    QVERIFY(waitIdle(window));
+    QCOMPARE(openSessionAndWait(window, session), QString());
     RunSetupPanel* panel = window.setupPanel();
     QVERIFY(!window.dashboard()->stale());
     QCOMPARE(panel->comparison(), Comparison::Observed);

@@ -31,6 +31,7 @@ namespace {
 
 using test::cliOptions;
 using test::kWindowTimeoutMs;
+using test::openSessionAndWait;
 using test::readJson;
 using test::waitIdle;
 
@@ -90,11 +91,7 @@ void TestGuiSession::saveThenOpen() {
     MainWindow reopened;
     reopened.resize(1400, 1000);
     reopened.applyStartup(cliOptions({}));
-    QSignalSpy opened(reopened.sessions(), &SessionFiles::opened);
-    reopened.sessions()->open(m_saved);
-    QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
-    QCOMPARE(opened.first().at(1).toString(), QString());
-    QVERIFY(waitIdle(reopened));
+    QCOMPARE(openSessionAndWait(reopened, m_saved), QString());
     QCOMPARE(reopened.controller().traces().size(), std::size_t(2));
     QCOMPARE(reopened.caption(), live.caption());
     QCOMPARE(reopened.dashboard()->verdict(), live.dashboard()->verdict());
@@ -129,9 +126,7 @@ void TestGuiSession::saveThenOpen() {
     QCOMPARE(readJson(pairJson)[QStringLiteral("runs")], readJson(liveJson)[QStringLiteral("runs")]);
     // Without a session on screen there is no baseline.
     QVERIFY(!reopened.sessions()->runAgainstBaseline().isEmpty());
-    reopened.sessions()->open(m_saved);
-    QCOMPARE(test::caught(opened, 2, kWindowTimeoutMs), 2);
-    QVERIFY(waitIdle(reopened));
+    QCOMPARE(openSessionAndWait(reopened, m_saved), QString());
     // Saving runs that came from a file says where they are.
     QVERIFY(reopened.sessions()->save(m_dir.filePath(QStringLiteral("again.lookahead"))).contains(m_saved));
     // Open Recent remembers it.

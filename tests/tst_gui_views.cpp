@@ -44,6 +44,7 @@ namespace {
 using test::cliOptions;
 using test::kWindowTimeoutMs;
 using test::runToEnd;
+using test::shownAt;
 using test::smallRun;
 using test::waitIdle;
 
@@ -170,8 +171,7 @@ void TestGuiViews::cleanup() {
 void TestGuiViews::startInPositionModeLabelsEveryPane() {
     QSettings().setValue(QStringLiteral("view/positionAxis"), true);
     MainWindow window;
-    window.resize(1400, 1000);
-    window.show();
+    QVERIFY(shownAt(window, 1400, 1000));
     runToEnd(window, smallRun());
     QCOMPARE(window.dashboard()->xMode(), XAxis::Position);
     for (PlotView* view : window.dashboard()->views()) {
@@ -228,8 +228,7 @@ void TestGuiViews::deepZoomTicksTellPositionsApart() {
 // Zoomed into a pg18 collapse the log2 y axis fits the 1↔2 saw-tooth, drawn as steps between 1 and 2.
 void TestGuiViews::distanceAxisIsLog2AndFitsAZoomedCollapse() {
     MainWindow window;
-    window.resize(1400, 1000);
-    window.show();
+    QVERIFY(shownAt(window, 1400, 1000));
     // A consumer slow enough (20 µs per block) that B's distance settles at 64, below max_pinned: its
     // I/O workers keep up with a miss every 40 µs, so it does not wait and double further.
     runToEnd(window, smallRun() + QStringList{QStringLiteral("--consumer-ns"), QStringLiteral("20000")});
@@ -285,9 +284,7 @@ void TestGuiViews::distanceAxisIsLog2AndFitsAZoomedCollapse() {
 // does, zoomed out (a cell is many blocks) and in (a block is many pixels).
 void TestGuiViews::rasterTooltipsCoverEveryDrawnCell() {
     MainWindow window;
-    window.resize(1400, 1000);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(shownAt(window, 1400, 1000));
     runToEnd(window, smallRun());
     for (const bool zoomed : {false, true}) {
         if (zoomed) {
@@ -334,8 +331,7 @@ void TestGuiViews::rasterTooltipsCoverEveryDrawnCell() {
 
 void TestGuiViews::sizeHistogramHasLegendLabelsAndTooltip() {
     MainWindow window;
-    window.resize(1400, 1000);
-    window.show();
+    QVERIFY(shownAt(window, 1400, 1000));
     runToEnd(window, smallRun());
     PlotView* sizes = window.dashboard()->views()[2];
     QCustomPlot* plot = plotOf(sizes);
@@ -368,9 +364,7 @@ void TestGuiViews::sizeHistogramHasLegendLabelsAndTooltip() {
 // distance plot's labels stay whole inside its plot area.
 void TestGuiViews::smallWindowKeepsLabelsInside() {
     MainWindow window;
-    window.resize(1024, 700);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(shownAt(window, 1024, 700));
     runToEnd(window, smallRun(65536));
     for (PlotView* view : window.dashboard()->views())
         QVERIFY2(view->height() >= view->minimumHeight(), qPrintable(view->title()));
@@ -454,8 +448,7 @@ void TestGuiViews::bSaysItWaitsForA() {
     QTemporaryDir cache;
     QVERIFY(cache.isValid());
     MainWindow window;
-    window.resize(1400, 1000);
-    window.show();
+    QVERIFY(shownAt(window, 1400, 1000));
     const auto visibleTexts = [&window] {
         QStringList texts;
         QCustomPlot* plot = plotOf(window.dashboard()->views()[0]);
@@ -482,8 +475,7 @@ void TestGuiViews::bSaysItWaitsForA() {
 // Dragging the plots right past the start (time or position 0) stops there: every pane, every view.
 void TestGuiViews::dragStopsAtTheStart() {
     MainWindow window;
-    window.resize(1400, 1000);
-    window.show();
+    QVERIFY(shownAt(window, 1400, 1000));
     runToEnd(window, smallRun());
     PlotView* distance = window.dashboard()->views()[0];
     QCPAxis* x = distance->pane(1)->axis(QCPAxis::atBottom);
@@ -500,9 +492,7 @@ void TestGuiViews::dragStopsAtTheStart() {
 // wherever it is in view, over the whole run and zoomed deep into A's collapse.
 void TestGuiViews::logDistanceAxisLabelsTwo() {
     MainWindow window;
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(shownAt(window, 1280, 720));
     runToEnd(window, smallRun());
     PlotView* distance = window.dashboard()->views()[0];
     const auto verifyTwoLabelled = [distance] {
@@ -551,9 +541,7 @@ void TestGuiViews::kernelCaptureDrawsQueueDepthAndDeviceLayer() {
     QCOMPARE(trace.device().reads().size(), std::size_t(64));
 
     Dashboard dashboard;
-    dashboard.resize(1280, 720);
-    dashboard.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&dashboard));
+    QVERIFY(shownAt(dashboard, 1280, 720));
     QSignalSpy settled(&dashboard, &Dashboard::settled);
     dashboard.setRuns({&trace});
     QVERIFY(test::until(
@@ -663,9 +651,7 @@ void TestGuiViews::repeatStripShowsRepeatedRunsOnly() {
 // event again from the start and lagged far behind the distance pane.)
 void TestGuiViews::livePanesDrawTheSameTimeRange() {
     Dashboard dashboard;
-    dashboard.resize(1280, 720);
-    dashboard.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&dashboard));
+    QVERIFY(shownAt(dashboard, 1280, 720));
     RunTrace trace("A");
     dashboard.setRuns({&trace});
     dashboard.setLive(true);
@@ -709,9 +695,7 @@ void TestGuiViews::livePanesDrawTheSameTimeRange() {
 // goes. (It showed a blank or half-drawn raster with no sign, seconds behind the other panes.)
 void TestGuiViews::rasterShowsItIsStillBinning() {
     Dashboard dashboard;
-    dashboard.resize(1280, 720);
-    dashboard.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&dashboard));
+    QVERIFY(shownAt(dashboard, 1280, 720));
     RunTrace trace("A");
     trace.append(scanEvents(0, 400'000));
     dashboard.setRuns({&trace});
@@ -758,8 +742,7 @@ void TestGuiViews::repeatedAbSaysMediansAndFits() {
     QTemporaryDir cache;
     QVERIFY(cache.isValid());
     MainWindow window;
-    window.resize(1600, 1000);
-    window.show();
+    QVERIFY(shownAt(window, 1600, 1000));
     runToEnd(window, smallRun(2048) + QStringList{QStringLiteral("--io"), QStringLiteral("sync"),
                                                   QStringLiteral("--repeat"), QStringLiteral("5"),
                                                   QStringLiteral("--cache-dir"), cache.path()});

@@ -171,9 +171,7 @@ void TestGuiWindow::windowBuildsWithADefaultDataset() {
 
 void TestGuiWindow::runUpdatesEveryPlot() {
     MainWindow window;
-    window.resize(1400, 1000);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(test::shownAt(window, 1400, 1000));
     runToEnd(window, kSmallRun);
     QCOMPARE(window.controller().summaries().size(), std::size_t(2));
     QVERIFY(window.dashboard()->verdict().contains(QStringLiteral("B (pg19)")));
@@ -276,9 +274,7 @@ void TestGuiWindow::exportedPngHasSizeAndContent() {
 }
 
 void TestGuiWindow::headlessExportEqualsWindowExport() {
-#if defined(__SANITIZE_THREAD__)
-    QSKIP("TSan aborts a fork() after threads exist (die_after_fork); this check is not about threads");
-#endif
+    LA_SKIP_FORK_UNDER_TSAN("this check is not about threads");
     const QString headlessPath = m_dir.filePath(QStringLiteral("headless.png"));
     QProcess process;
     process.setProgram(QStringLiteral(LOOKAHEAD_BINARY));
@@ -675,9 +671,7 @@ void TestGuiWindow::vectorExportsAreDrawingsWithMetadata() {
 
 // --export-svg and --export-pdf beside --export-png, in one run.
 void TestGuiWindow::headlessWritesEveryPlotFormat() {
-#if defined(__SANITIZE_THREAD__)
-    QSKIP("TSan aborts a fork() after threads exist (die_after_fork); this check is not about threads");
-#endif
+    LA_SKIP_FORK_UNDER_TSAN("this check is not about threads");
     const QString png = m_dir.filePath(QStringLiteral("all.png"));
     const QString svg = m_dir.filePath(QStringLiteral("all.svg"));
     const QString pdf = m_dir.filePath(QStringLiteral("all.pdf"));
@@ -703,9 +697,7 @@ void TestGuiWindow::headlessWritesEveryPlotFormat() {
 // PDF (its title, and its XMP packet through xmllint), libpng the PNG's text; the name is in each,
 // the control character written as \x01 (XML cannot hold it), nothing else changed.
 void TestGuiWindow::exportTextsAreEscapedForTheirFormat() {
-#if defined(__SANITIZE_THREAD__)
-    QSKIP("TSan aborts a fork() after threads exist (die_after_fork); this check is not about threads");
-#endif
+    LA_SKIP_FORK_UNDER_TSAN("this check is not about threads");
     const QString name = QString::fromUtf8("a<b&c \"q\" 'é→' \x01 end.dat");
     const QString data = makeFile(name, 64 * 8192);
     const QString shown = QString::fromUtf8("a<b&c \"q\" 'é→' \\x01 end.dat");
@@ -844,8 +836,7 @@ void TestGuiWindow::helpListsShortcutsAndDocs() {
 // another followed, and the folder they are read from named.
 void TestGuiWindow::documentationOpensInItsOwnViewer() {
     MainWindow window;
-    window.resize(1280, 720);
-    window.show();
+    QVERIFY(test::shownAt(window, 1280, 720));
     QAction* model = nullptr;
     for (QAction* menu : window.menuBar()->actions())
         if (menu->text() == QStringLiteral("&Help"))
@@ -918,9 +909,7 @@ void TestGuiWindow::policyBNamesWhatBIs() {
 
 void TestGuiWindow::wheelScrollsThePanelNotItsFields() {
     MainWindow window;
-    window.resize(1200, 600);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(test::shownAt(window, 1200, 600));
     auto* area = qobject_cast<QScrollArea*>(window.setupPanel()->parentWidget()->parentWidget());
     QVERIFY(area);
     QSpinBox* box = nullptr;
@@ -985,9 +974,7 @@ void TestGuiWindow::datasetCacheShowsItsSizeAndClearsOnlyOurFiles() {
 // "B: model this trace", Run shows the observed reads beside pg19's model of the same blocks, the
 // panes a trace cannot fill say so, and the export refuses to overwrite the trace.
 void TestGuiWindow::importedTraceIsShownBesideItsModel() {
-#if defined(__SANITIZE_THREAD__)
-    QSKIP("TSan aborts a fork() after threads exist (die_after_fork); this check is not about threads");
-#endif
+    LA_SKIP_FORK_UNDER_TSAN("this check is not about threads");
     const QString csv = m_dir.filePath(QStringLiteral("observed.csv"));
     QProcess process;
     process.start(QStringLiteral(LOOKAHEAD_BINARY),
@@ -1054,9 +1041,7 @@ void TestGuiWindow::importedTraceIsShownBesideItsModel() {
 // facts replace the dataset's description, and Run scans the heap in the index's order. A table
 // file given as the index is refused in a dialog that names it.
 void TestGuiWindow::postgresIndexScanFromTheWindow() {
-#if defined(__SANITIZE_THREAD__)
-    QSKIP("TSan aborts a fork() after threads exist (die_after_fork); the server is started with fork()");
-#endif
+    LA_SKIP_FORK_UNDER_TSAN("the server is started with fork()");
     if (const QString why = test::PgServer::unavailable(); !why.isEmpty())
         QSKIP(qPrintable(why));
     test::PgServer server;

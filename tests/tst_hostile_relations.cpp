@@ -85,13 +85,8 @@ class TestHostileRelations : public QObject {
 private slots:
     void initTestCase();
     void init();
-    void leafRightLinkZeroIsRefused_data();
-    void leafRightLinkZeroIsRefused();
-    void rootThatIsALeafIsRefused_data();
-    void rootThatIsALeafIsRefused();
-    void siblingLinksThatDisagreeAreRefused_data();
-    void siblingLinksThatDisagreeAreRefused();
-    void leafAtALevelAboveZeroIsRefused();
+    void damagedLinksAreRefused_data();
+    void damagedLinksAreRefused();
     void keysOutOfOrderAreRefused_data();
     void keysOutOfOrderAreRefused();
     void tidPastTheTableIsRefusedCheaply_data();
@@ -203,59 +198,48 @@ void TestHostileRelations::expectRefusal(const QStringList& extra, const QString
         QVERIFY2(lines[0].contains(needle), qPrintable(lines[0]));
 }
 
-void TestHostileRelations::leafRightLinkZeroIsRefused_data() {
-    QTest::addColumn<QString>("direction");
-    QTest::newRow("forward") << QStringLiteral("forward");
-    QTest::newRow("backward") << QStringLiteral("backward");
-}
-
-void TestHostileRelations::leafRightLinkZeroIsRefused() {
-    // A leaf in the first tenth of the level loses its right-link: the forward walk used to end
-    // there, returning a tenth of the rows with exit status 0.
-    QFETCH(QString, direction);
-    const std::uint32_t leaf = m_leaves[m_leaves.size() / 10];
-    QVERIFY(patch(m_index, leaf, kNext, bytesOf(std::uint32_t{0})));
-    expectRefusal({QStringLiteral("--direction"), direction}, m_index,
-                  {QStringLiteral("block %1 ").arg(leaf), QStringLiteral("right-link is 0")});
-}
-
-void TestHostileRelations::rootThatIsALeafIsRefused_data() {
-    QTest::addColumn<QString>("direction");
-    QTest::newRow("forward") << QStringLiteral("forward");
-    QTest::newRow("backward") << QStringLiteral("backward");
-}
-
-void TestHostileRelations::rootThatIsALeafIsRefused() {
-    // The metapage's root names a leaf in the middle while btm_level stays 2: forward used to
-    // return the right half silently; backward called it a sibling cycle.
-    QFETCH(QString, direction);
-    const std::uint32_t leaf = m_leaves[m_leaves.size() / 2];
-    QVERIFY(patch(m_index, 0, 32, bytesOf(leaf)));
-    expectRefusal({QStringLiteral("--direction"), direction}, m_index,
-                  {QStringLiteral("block %1 ").arg(leaf), QStringLiteral("btm_level 2")});
-}
-
-void TestHostileRelations::siblingLinksThatDisagreeAreRefused_data() {
-    QTest::addColumn<QString>("direction");
-    QTest::newRow("forward") << QStringLiteral("forward");
-    QTest::newRow("backward") << QStringLiteral("backward");
-}
-
-void TestHostileRelations::siblingLinksThatDisagreeAreRefused() {
-    // A leaf's left-link names its right sibling: the forward walk never read left-links before.
-    QFETCH(QString, direction);
-    const std::size_t at = m_leaves.size() / 3;
-    QVERIFY(patch(m_index, m_leaves[at], kPrev, bytesOf(m_leaves[at + 1])));
-    expectRefusal({QStringLiteral("--direction"), direction}, m_index,
-                  {QStringLiteral("sibling links disagree")});
-}
-
-void TestHostileRelations::leafAtALevelAboveZeroIsRefused() {
+// A btree whose links are damaged, each found where the walk meets it: one line naming the block.
+void TestHostileRelations::damagedLinksAreRefused_data() {
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<quint32>("block");
+    QTest::addColumn<qint64>("offset"); // where in the block the bytes are written
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QStringList>("needles");
+    const std::size_t leaves = m_leaves.size();
+    for (const char* direction : {"forward", "backward"}) {
+        const QStringList options{QStringLiteral("--direction"), QString::fromLatin1(direction)};
+        // A leaf in the first tenth of the level loses its right-link: the forward walk used to end
+        // there, returning a tenth of the rows with exit status 0.
+        const std::uint32_t cut = m_leaves[leaves / 10];
+        QTest::addRow("%s, right-link 0", direction)
+            << options << cut << kNext << bytesOf(std::uint32_t{0})
+            << QStringList{QStringLiteral("block %1 ").arg(cut), QStringLiteral("right-link is 0")};
+        // The metapage's root names a leaf in the middle while btm_level stays 2: forward used to
+        // return the right half silently; backward called it a sibling cycle.
+        const std::uint32_t root = m_leaves[leaves / 2];
+        QTest::addRow("%s, a leaf as the root", direction)
+            << options << quint32(0) << qint64(32) << bytesOf(root)
+            << QStringList{QStringLiteral("block %1 ").arg(root), QStringLiteral("btm_level 2")};
+        // A leaf's left-link names its right sibling: the forward walk never read left-links before.
+        QTest::addRow("%s, sibling links that disagree", direction)
+            << options << m_leaves[leaves / 3] << kPrev << bytesOf(m_leaves[leaves / 3 + 1])
+            << QStringList{QStringLiteral("sibling links disagree")};
+    }
     // A leaf flagged as a leaf but at level 1, met on the sibling walk.
-    const std::uint32_t leaf = m_leaves[m_leaves.size() / 4];
-    QVERIFY(patch(m_index, leaf, kLevel, bytesOf(std::uint32_t{1})));
-    expectRefusal({}, m_index,
-                  {QStringLiteral("block %1 ").arg(leaf), QStringLiteral("leaf page at level 1")});
+    const std::uint32_t raised = m_leaves[leaves / 4];
+    QTest::newRow("a leaf at level 1")
+        << QStringList() << raised << kLevel << bytesOf(std::uint32_t{1})
+        << QStringList{QStringLiteral("block %1 ").arg(raised), QStringLiteral("leaf page at level 1")};
+}
+
+void TestHostileRelations::damagedLinksAreRefused() {
+    QFETCH(QStringList, options);
+    QFETCH(quint32, block);
+    QFETCH(qint64, offset);
+    QFETCH(QByteArray, bytes);
+    QFETCH(QStringList, needles);
+    QVERIFY(patch(m_index, block, offset, bytes));
+    expectRefusal(options, m_index, needles);
 }
 
 void TestHostileRelations::keysOutOfOrderAreRefused_data() {

@@ -11,6 +11,7 @@
 #include "pg_server.h"
 #include "run.h"
 #include "run_options.h"
+#include "test_files.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -249,13 +250,8 @@ void TestIndexRing::explainCountsTheStreamAlone() {
     // A block list of 201 blocks, 3 apart (no two combine), none cached: every block is one read.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString list = dir.filePath(QStringLiteral("blocks.txt"));
-    {
-        QFile file(list);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        for (int b = 0; b <= 600; b += 3)
-            file.write(QByteArray::number(b) + '\n');
-    }
+    const QString list =
+        test::writeFile(dir.filePath(QStringLiteral("blocks.txt")), test::blockLines(0, 601, 3));
     RunConfig config = defaultRunConfig();
     config.blockList = list.toStdString();
     config.policy = "pg19";

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
+#include <string_view>
 
 using namespace la;
 using la::test::StreamRun;
@@ -71,6 +73,19 @@ double histogramDistance(const Histogram& got, const Histogram& want) {
     }
     return total ? static_cast<double>(diff) / static_cast<double>(total) : 0.0;
 }
+
+// What PostgreSQL 18 did in a scenario: the blocks it read (S1 ascending, S2 descending, S5
+// shuffled, S6 hash-clustered, S7 that backward) with what was cached and how often the scan reset,
+// and the figures it gave.
+struct Reference {
+    std::string scenario;
+    std::string prewarm;
+    int resetEvery = 0;
+    Histogram ioSizes; // reads by size in blocks
+    double meanDistance = 0.0;
+    int maxDistance = 0;
+    double fracLe2 = 0.0; // the share of the scan with a distance of 2 or less
+};
 } // namespace
 
 class TestPgReference : public QObject {
@@ -81,56 +96,37 @@ private slots:
 };
 
 void TestPgReference::pg18_data() {
-    QTest::addColumn<QString>("scenario");
-    QTest::addColumn<QString>("prewarm");
-    QTest::addColumn<int>("resetEvery");
-    QTest::addColumn<Histogram>("hist");
-    QTest::addColumn<double>("meanDistance");
-    QTest::addColumn<int>("maxDistance");
-    QTest::addColumn<double>("fracLe2");
-    QTest::newRow("S1 forward") << "S1"
-                                << "none" << 0 << Histogram{{1, 2}, {2, 1}, {4, 1}, {8, 1}, {16, 4095}}
-                                << 270.7 << 272 << 0.004;
-    QTest::newRow("S2 backward") << "S2"
-                                 << "none" << 0 << Histogram{{1, 65536}} << 271.9 << 272 << 0.000;
-    QTest::newRow("S3 alternating") << "S1"
-                                    << "every:2" << 0 << Histogram{{1, 32768}} << 1.5 << 2 << 1.000;
-    QTest::newRow("S4 1 miss in 16") << "S1"
-                                     << "except-every:16" << 0 << Histogram{{1, 4096}} << 1.1 << 2 << 1.000;
-    QTest::newRow("S5 random") << "S5"
-                               << "none" << 0 << Histogram{{1, 65534}, {2, 1}} << 271.9 << 272 << 0.000;
-    QTest::newRow("S6 hash-clustered") << "S6"
-                                       << "none" << 0 << Histogram{{1, 8145}, {2, 14}} << 1.2 << 4 << 0.991;
-    QTest::newRow("S7 hash-clustered backward") << "S7"
-                                                << "none" << 0 << Histogram{{1, 8173}} << 1.2 << 6 << 0.991;
-    QTest::newRow("S8 resets") << "S1"
-                               << "except-every:16" << 300 << Histogram{{1, 4096}} << 1.1 << 2 << 1.000;
+    QTest::addColumn<Reference>("want");
+    QTest::newRow("S1 forward") << Reference{
+        "S1", "none", 0, {{1, 2}, {2, 1}, {4, 1}, {8, 1}, {16, 4095}}, 270.7, 272, 0.004};
+    QTest::newRow("S2 backward") << Reference{"S2", "none", 0, {{1, 65536}}, 271.9, 272, 0.000};
+    QTest::newRow("S3 alternating") << Reference{"S1", "every:2", 0, {{1, 32768}}, 1.5, 2, 1.000};
+    QTest::newRow("S4 1 miss in 16") << Reference{"S1", "except-every:16", 0, {{1, 4096}}, 1.1, 2, 1.000};
+    QTest::newRow("S5 random") << Reference{"S5", "none", 0, {{1, 65534}, {2, 1}}, 271.9, 272, 0.000};
+    QTest::newRow("S6 hash-clustered") << Reference{"S6", "none", 0, {{1, 8145}, {2, 14}}, 1.2, 4, 0.991};
+    QTest::newRow("S7 hash-clustered backward") << Reference{"S7", "none", 0, {{1, 8173}}, 1.2, 6, 0.991};
+    QTest::newRow("S8 resets") << Reference{"S1", "except-every:16", 300, {{1, 4096}}, 1.1, 2, 1.000};
 }
 
 void TestPgReference::pg18() {
-    QFETCH(QString, scenario);
-    QFETCH(QString, prewarm);
-    QFETCH(int, resetEvery);
-    QFETCH(Histogram, hist);
-    QFETCH(double, meanDistance);
-    QFETCH(int, maxDistance);
-    QFETCH(double, fracLe2);
+    QFETCH(Reference, want);
+    const std::string_view scenario = want.scenario;
 
     StreamRun run;
     run.policy = "pg18";
     run.stream.sharedBuffers = 131072;
     run.stream.maxConnections = 20;
     run.stream.directIo = true;
-    run.prewarm = prewarm.toStdString();
-    run.resetEvery = static_cast<std::uint64_t>(resetEvery);
+    run.prewarm = want.prewarm;
+    run.resetEvery = static_cast<std::uint64_t>(want.resetEvery);
     run.consumerNs = 1'000;
     std::vector<std::uint32_t> blocks;
-    if (scenario == QLatin1String("S2"))
+    if (scenario == "S2")
         blocks = descending();
-    else if (scenario == QLatin1String("S5"))
+    else if (scenario == "S5")
         blocks = shuffled();
-    else if (scenario == QLatin1String("S6") || scenario == QLatin1String("S7"))
-        blocks = hashGroups(scenario == QLatin1String("S7"));
+    else if (scenario == "S6" || scenario == "S7")
+        blocks = hashGroups(scenario == "S7");
     else
         blocks = ascending();
     const std::uint64_t length = blocks.size();
@@ -139,17 +135,18 @@ void TestPgReference::pg18() {
     const RunSummary& s = run.summary;
 
     std::uint64_t wantIos = 0;
-    for (const auto& [size, count] : hist)
+    for (const auto& [size, count] : want.ioSizes)
         wantIos += count;
     qInfo("ios %llu (want %llu), mean distance %.2f (want %.1f), max %d, <=2 %.4f", (unsigned long long)s.ios,
-          (unsigned long long)wantIos, s.distanceMean, meanDistance, s.distanceMax, s.fracDistanceLe2);
+          (unsigned long long)wantIos, s.distanceMean, want.meanDistance, s.distanceMax, s.fracDistanceLe2);
     QCOMPARE(s.blocks, length);
     QVERIFY(std::abs(static_cast<double>(s.ios) - static_cast<double>(wantIos)) <=
             0.02 * static_cast<double>(wantIos));
-    QVERIFY2(histogramDistance(s.ioSizeHist, hist) <= 0.02, "I/O size histogram differs by more than 2%");
-    QVERIFY(std::abs(s.distanceMean - meanDistance) <= 0.05 * meanDistance);
-    QCOMPARE(s.distanceMax, maxDistance);
-    QVERIFY(std::abs(s.fracDistanceLe2 - fracLe2) <= 0.02);
+    QVERIFY2(histogramDistance(s.ioSizeHist, want.ioSizes) <= 0.02,
+             "I/O size histogram differs by more than 2%");
+    QVERIFY(std::abs(s.distanceMean - want.meanDistance) <= 0.05 * want.meanDistance);
+    QCOMPARE(s.distanceMax, want.maxDistance);
+    QVERIFY(std::abs(s.fracDistanceLe2 - want.fracLe2) <= 0.02);
 }
 
 QTEST_GUILESS_MAIN(TestPgReference)

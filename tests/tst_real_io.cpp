@@ -66,11 +66,7 @@ void TestRealIo::everyPageVerified_data() {
     for (const char* io : {"sync", "worker", "io_uring"})
         for (const bool direct : {true, false})
             for (const char* dataset : {"seq", "random"})
-                QTest::newRow(QStringLiteral("%1/%2/%3")
-                                  .arg(QLatin1String(io), QLatin1String(direct ? "direct" : "buffered"),
-                                       QLatin1String(dataset))
-                                  .toLatin1()
-                                  .constData())
+                QTest::addRow("%s/%s/%s", io, direct ? "direct" : "buffered", dataset)
                     << QString::fromLatin1(io) << direct << QString::fromLatin1(dataset);
 }
 
@@ -176,11 +172,7 @@ void TestRealIo::sameReadsAsSimulation_data() {
     for (const char* policy : {"pg17", "pg18", "fixed:8"})
         for (const char* io : {"sync", "worker", "io_uring"})
             for (const bool direct : {true, false})
-                QTest::newRow(QStringLiteral("%1/%2/%3")
-                                  .arg(QLatin1String(policy), QLatin1String(io),
-                                       QLatin1String(direct ? "direct" : "buffered"))
-                                  .toLatin1()
-                                  .constData())
+                QTest::addRow("%s/%s/%s", policy, io, direct ? "direct" : "buffered")
                     << QString::fromLatin1(io) << direct << QString::fromLatin1(policy);
 }
 

@@ -324,10 +324,9 @@ void TestRealIoFaults::fileShrinks() {
 void TestRealIoFaults::ioError_data() {
     QTest::addColumn<QString>("io");
     QTest::addColumn<bool>("direct");
-    QTest::newRow("sync/direct") << "sync" << true;
-    QTest::newRow("sync/buffered") << "sync" << false;
-    QTest::newRow("worker/direct") << "worker" << true;
-    QTest::newRow("worker/buffered") << "worker" << false;
+    for (const char* io : {"sync", "worker"})
+        for (const bool direct : {true, false})
+            QTest::addRow("%s/%s", io, direct ? "direct" : "buffered") << QString::fromLatin1(io) << direct;
     QTest::newRow("uring (submission)") << "io_uring" << true;
 }
 

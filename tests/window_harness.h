@@ -10,6 +10,7 @@
 #include "gui/window/input_openers.h"
 #include "gui/window/main_window.h"
 #include "gui/window/run_setup_panel.h"
+#include "gui/window/session_files.h"
 #include "signal_waits.h"
 
 #include "export_parsers.h"
@@ -76,6 +77,13 @@ inline CliOptions cliOptions(const QStringList& args) {
     return parseCommandLine(list);
 }
 
+// Shows the window (or a view of its own) at width × height: whether it was exposed.
+inline bool shownAt(QWidget& window, int width, int height) {
+    window.resize(width, height);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window);
+}
+
 // How long a window test waits for a run or a view: a hang guard only, the runs take under a second.
 inline constexpr int kWindowTimeoutMs = 60'000;
 
@@ -130,6 +138,18 @@ inline std::optional<QString> openPgScanAndWait(MainWindow& window, const RunCon
 // File → Import trace, waiting for the import on its worker.
 inline std::optional<QString> importTraceAndWait(MainWindow& window, const QString& trace) {
     return answerOf(window, &InputOpeners::traceImported, [&] { window.inputs()->importTraceFile(trace); });
+}
+
+// File → Open session, waiting until its runs are drawn: what went wrong, empty when the window opened
+// it without a word.
+inline QString openSessionAndWait(MainWindow& window, const QString& path) {
+    QSignalSpy opened(window.sessions(), &SessionFiles::opened);
+    window.sessions()->open(path);
+    if (test::caught(opened, 1, kWindowTimeoutMs) != 1)
+        return QStringLiteral("no answer to opening ") + path;
+    if (const QString error = opened.first().at(1).toString(); !error.isEmpty())
+        return error;
+    return waitIdle(window) ? QString() : QStringLiteral("its runs were not drawn");
 }
 
 // After the window refused a session: its error dialog names `named`, and the window holds no runs and

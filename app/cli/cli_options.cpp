@@ -142,16 +142,12 @@ std::string policyHelp() {
 }
 
 std::string commandHelp(std::string_view section) {
-    std::string text;
-    for (const CommandOption& o : commandOptions()) {
-        if (o.section != section)
-            continue;
+    return sectionHelp(commandOptions(), section, [](const CommandOption& o) {
         std::string head = std::string("  --").append(o.name); // GCC bug 105329, see run_options.cpp
         if (o.valueName)
             head.append(" ").append(o.valueName);
-        text += helpEntry(std::move(head), o.help);
-    }
-    return text;
+        return head;
+    });
 }
 
 // The option's name and value: "--name value" or "--name=value".

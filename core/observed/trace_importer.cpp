@@ -249,6 +249,11 @@ Selection choose(const std::string& wanted, const std::string& trace, const Inve
 
 // What the import noticed that the user should know, besides the counters the trace keeps.
 void addNotes(ObservedTrace& trace, const ScanStats& stats, const ReadCollector& collector) {
+    // "N <what>", when the import met any.
+    const auto noteCount = [&trace](std::uint64_t count, const char* what) {
+        if (count > 0)
+            trace.notes.push_back(std::to_string(count) + what);
+    };
     if (stats.lostEvents > 0)
         trace.notes.push_back("warning: the capture lost " + std::to_string(stats.lostEvents) +
                               " of the kernel's events (its ring buffer filled faster than it was read): "
@@ -257,27 +262,22 @@ void addNotes(ObservedTrace& trace, const ScanStats& stats, const ReadCollector&
     if (stats.badLines > 0)
         trace.notes.push_back("skipped " + std::to_string(stats.badLines) + " malformed line(s) of " +
                               std::to_string(stats.lines) + ": " + badLinesShown(stats));
-    if (collector.shortReads() > 0)
-        trace.notes.push_back(std::to_string(collector.shortReads()) +
-                              " read(s) returned less than they asked for (end of file or short reads): "
-                              "only the blocks they returned are counted");
-    if (collector.interruptedReads() > 0)
-        trace.notes.push_back(std::to_string(collector.interruptedReads()) +
-                              " read(s) were interrupted by another task and their end is not in the trace: "
-                              "their durations and results are unknown");
-    if (stats.unfinishedCalls > 0)
-        trace.notes.push_back(
-            std::to_string(stats.unfinishedCalls) +
-            " call(s) began (<unfinished ...>) but never resumed in the trace and are left out");
+    noteCount(collector.shortReads(),
+              " read(s) returned less than they asked for (end of file or short reads): "
+              "only the blocks they returned are counted");
+    noteCount(collector.interruptedReads(),
+              " read(s) were interrupted by another task and their end is not in the trace: "
+              "their durations and results are unknown");
+    noteCount(stats.unfinishedCalls,
+              " call(s) began (<unfinished ...>) but never resumed in the trace and are left out");
     if (collector.fills() > 0)
         trace.notes.push_back("the page cache took in " + std::to_string(collector.fillBytes() / 1024) +
                               " kB of the relation in " + std::to_string(collector.fills()) +
                               " fill(s): buffered reads, so the device reads are what the kernel read for "
                               "them, its read-ahead included");
-    if (collector.readAheadReads() > 0)
-        trace.notes.push_back(std::to_string(collector.readAheadReads()) +
-                              " device read(s) of the relation were the kernel's read-ahead (RA), not asked "
-                              "for by the reader");
+    noteCount(collector.readAheadReads(),
+              " device read(s) of the relation were the kernel's read-ahead (RA), not asked for "
+              "by the reader");
     if (trace.otherFiles > 0)
         trace.notes.push_back("the trace reads " + std::to_string(trace.otherFiles) +
                               " more file(s) than are listed");

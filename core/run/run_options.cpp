@@ -698,10 +698,7 @@ std::string helpEntry(std::string head, std::string_view help) {
 }
 
 std::string runOptionHelp(std::string_view section) {
-    std::string text;
-    for (const RunOption& o : runOptions()) {
-        if (o.section != section)
-            continue;
+    return sectionHelp(runOptions(), section, [](const RunOption& o) {
         // Appended piece by piece: `"literal" + std::string` trips GCC 12's -Wrestrict false positive at
         // -O3 (GCC bug 105329).
         std::string head = "  --";
@@ -710,9 +707,8 @@ std::string runOptionHelp(std::string_view section) {
             head.append(", --").append(o.negation);
         if (o.kind != OptionKind::Flag)
             head.append(" ").append(o.valueName);
-        text += helpEntry(std::move(head), o.help);
-    }
-    return text;
+        return head;
+    });
 }
 
 } // namespace la

@@ -64,4 +64,15 @@ std::string runOptionHelp(std::string_view section);
 // `help`'s lines, the later ones indented to it.
 std::string helpEntry(std::string head, std::string_view help);
 
+// The help lines of the options of `section` in `options` (a table whose entries have a `section` and
+// a `help`): a helpEntry each, headed by head(entry).
+template <class Options, class Head>
+std::string sectionHelp(const Options& options, std::string_view section, const Head& head) {
+    std::string text;
+    for (const auto& option : options)
+        if (option.section == section)
+            text += helpEntry(head(option), option.help);
+    return text;
+}
+
 } // namespace la

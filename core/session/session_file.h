@@ -180,6 +180,10 @@ private:
     template <class What>
     std::int64_t whole(sqlite3_stmt* row, int column, std::int64_t low, std::int64_t high,
                        const What& what) const;
+    // whole() over the columns of `row`, the row of item `index` of `which` ("run 0's imported read 3"):
+    // a value out of its range is named "<which>'s <item> <index>: its <name>".
+    auto numberedFields(sqlite3_stmt* row, const std::string& which, const char* item,
+                        std::int64_t index) const;
     // Column `column` as text of at most `limit` bytes; longer is damage.
     template <class What>
     std::string text(sqlite3_stmt* row, int column, const What& what, int limit = kSessionTextBytes) const;

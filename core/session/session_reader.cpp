@@ -363,6 +363,16 @@ std::int64_t SessionReader::whole(sqlite3_stmt* row, int column, std::int64_t lo
     return value;
 }
 
+auto SessionReader::numberedFields(sqlite3_stmt* row, const std::string& which, const char* item,
+                                   std::int64_t index) const {
+    return
+        [this, row, &which, item, index](int column, const char* name, std::int64_t low, std::int64_t high) {
+            return whole(row, column, low, high, [&] {
+                return joined({which, "'s ", item, " ", std::to_string(index), ": its ", name});
+            });
+        };
+}
+
 template <class What>
 std::string SessionReader::text(sqlite3_stmt* row, int column, const What& what, int limit) const {
     if (sqlite3_column_bytes(row, column) > limit)
@@ -417,11 +427,7 @@ void SessionReader::readEvents(std::size_t run,
 
 std::int64_t SessionReader::chunkEvents(sqlite3_stmt* row, const std::string& which,
                                         std::int64_t chunk) const {
-    const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-        return whole(row, column, low, high, [&] {
-            return joined({which, "'s event chunk ", std::to_string(chunk), ": its ", name});
-        });
-    };
+    const auto field = numberedFields(row, which, "event chunk", chunk);
     field(0, "number (chunks are numbered 0, 1, ...)", chunk, chunk);
     const std::int64_t count = field(1, "event count", 1, kChunkEvents);
     const auto size = static_cast<std::int64_t>(kSessionEventBytes) * count;
@@ -503,11 +509,7 @@ void SessionReader::readObservedReads(std::size_t run, ObservedTrace& trace) con
         "ORDER BY read",
         run, [&](sqlite3_stmt* s) {
             const auto index = static_cast<std::int64_t>(trace.reads.size());
-            const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-                return whole(s, column, low, high, [&] {
-                    return joined({which, "'s imported read ", std::to_string(index), ": its ", name});
-                });
-            };
+            const auto field = numberedFields(s, which, "imported read", index);
             if (static_cast<std::uint64_t>(index) >= info.reads)
                 damaged(joined(
                     {which, "'s imported trace has more reads than the run's ", std::to_string(info.reads)}));
@@ -536,11 +538,7 @@ void SessionReader::readObservedWaits(std::size_t run, ObservedTrace& trace) con
     forEachRow("SELECT wait, time_ns, read FROM observed_waits WHERE run = ? ORDER BY wait", run,
                [&](sqlite3_stmt* s) {
                    const auto index = static_cast<std::int64_t>(trace.waits.size());
-                   const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-                       return whole(s, column, low, high, [&] {
-                           return joined({which, "'s imported wait ", std::to_string(index), ": its ", name});
-                       });
-                   };
+                   const auto field = numberedFields(s, which, "imported wait", index);
                    field(0, "number (waits are numbered 0, 1, ...)", index, index);
                    const std::int64_t time = field(1, "time (ns)", 0, kMaxTimeNs);
                    trace.waits.push_back({time, static_cast<std::uint32_t>(field(2, "read", 0, lastRead))});
@@ -552,11 +550,7 @@ void SessionReader::readObservedFiles(std::size_t run, ObservedTrace& trace) con
     forEachRow("SELECT file, name, reads, bytes FROM observed_files WHERE run = ? ORDER BY file", run,
                [&](sqlite3_stmt* s) {
                    const auto index = static_cast<std::int64_t>(trace.files.size());
-                   const auto field = [&](int column, const char* name, std::int64_t low, std::int64_t high) {
-                       return whole(s, column, low, high, [&] {
-                           return joined({which, "'s traced file ", std::to_string(index), ": its ", name});
-                       });
-                   };
+                   const auto field = numberedFields(s, which, "traced file", index);
                    field(0, "number (files are numbered 0, 1, ...)", index, index);
                    const auto reads = static_cast<std::uint64_t>(field(2, "read count", 0, INT64_MAX));
                    const auto bytes = static_cast<std::uint64_t>(field(3, "byte count", 0, INT64_MAX));
