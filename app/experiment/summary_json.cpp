@@ -3,6 +3,7 @@
 
 #include "experiment/reconciliation.h"
 #include "io/output_file.h"
+#include "observed/observed_fields.h"
 #include "repeat_stats.h"
 #include "run_options.h"
 #include "summary_fields.h"
@@ -84,6 +85,18 @@ struct JsonValueOf {
     QJsonValue operator()(const std::optional<pg::IndexFacts>* value) const {
         return *value ? QJsonValue(pgIndexObject(**value)) : QJsonValue();
     }
+    // A trace's own figures (observed_fields.h).
+    QJsonValue operator()(const CombinableRuns* value) const {
+        return QJsonObject{{QStringLiteral("runs"), static_cast<qint64>(value->runs)},
+                           {QStringLiteral("reads_saved"), static_cast<qint64>(value->readsSaved)}};
+    }
+    QJsonValue operator()(const std::vector<std::pair<std::uint32_t, std::uint64_t>>* value) const {
+        QJsonArray processes;
+        for (const auto& [pid, reads] : *value)
+            processes.append(QJsonObject{{QStringLiteral("pid"), static_cast<qint64>(pid)},
+                                         {QStringLiteral("reads"), static_cast<qint64>(reads)}});
+        return processes;
+    }
 };
 
 // A JSON number as a whole number of type T: NaN as 0, a value out of T's range at its limit.
@@ -98,7 +111,8 @@ template <class T> T wholeOf(const QJsonValue& value) {
     return static_cast<T>(number);
 }
 
-QLatin1String keyOf(const SummaryField& field) {
+// A figure's key, of either table.
+QLatin1String keyOf(const auto& field) {
     return QLatin1String(field.name.data(), qsizetype(field.name.size()));
 }
 
@@ -185,20 +199,9 @@ void readRepeatFigures(const QJsonObject& o, RunSummary& s) {
 QJsonObject observedObject(const std::string& tracePath, const ObservedSummary& observed) {
     QJsonObject o = runSummaryObject(observed.run);
     o[QStringLiteral("label")] = QStringLiteral("observed");
-    o[QStringLiteral("source")] = QString::fromStdString(observed.source);
-    o[QStringLiteral("relation")] = QString::fromStdString(observed.relation);
     o[QStringLiteral("trace")] = QString::fromStdString(tracePath);
-    o[QStringLiteral("device_time_ns")] = static_cast<qint64>(observed.deviceTimeNs);
-    o[QStringLiteral("mb_per_s")] = observed.megabytesPerSecond;
-    o[QStringLiteral("mean_read_blocks")] = observed.meanReadBlocks;
-    o[QStringLiteral("combinable_descending_runs")] =
-        QJsonObject{{QStringLiteral("runs"), static_cast<qint64>(observed.combinable.runs)},
-                    {QStringLiteral("reads_saved"), static_cast<qint64>(observed.combinable.readsSaved)}};
-    QJsonArray processes;
-    for (const auto& [pid, reads] : observed.readsByProcess)
-        processes.append(QJsonObject{{QStringLiteral("pid"), static_cast<qint64>(pid)},
-                                     {QStringLiteral("reads"), static_cast<qint64>(reads)}});
-    o[QStringLiteral("processes")] = processes;
+    for (const ObservedField& field : observedFieldTable())
+        o[keyOf(field)] = std::visit(JsonValueOf{}, field.view(observed));
     return o;
 }
 

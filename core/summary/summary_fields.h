@@ -15,8 +15,9 @@
 namespace la {
 
 // The one table of a run's summary figures (summary_fields.cpp). The summary JSON, the session's
-// `summary` table, the command line's text, the summary panel and sweeps all read a figure through
-// its entry here: a new figure is one entry (and its computation in SummaryBuilder or the engine).
+// `summary` table, the command line's text, the summary panel and the exports, the import summary and
+// sweeps all read a figure through its entry here: a new figure is one entry (and its computation in
+// SummaryBuilder or the engine). What only a trace has is its sibling, core/observed/observed_fields.h.
 
 // Where a figure is kept, under its name: the summary JSON's run objects, a session's `summary`
 // table, both, or neither (a figure computed from the others where it is shown).
@@ -47,6 +48,12 @@ enum FieldFlag : std::uint8_t {
     // Varies from one repeat of a real-I/O run to the next: the JSON keeps each repeat's value and
     // their spread, the panel shows the spread (docs/repeats.md).
     kVaries = 16,
+    // The outputs that show it, itself or through a figure computed from it (tests/tst_summary_fields
+    // checks each against what the output prints): the exports' summary table, which is the window's
+    // summary panel (widgets/model/summary_rows.cpp), and the import summary the command line prints
+    // of an imported trace (app/experiment/import_summary.cpp).
+    kInExport = 32,
+    kInImport = 64,
 };
 
 // A stored figure in a summary: a pointer to it, of its type; for reading (FieldView) and for
