@@ -215,6 +215,7 @@ class TestSummaryFields : public QObject {
 private slots:
     void everyNameOnce();
     void jsonIsTheTable();
+    void explainIoIsTheTablesExplainFigures();
     void sessionIsTheTable();
     void sessionKeepsEveryFigure();
     void layoutsNameOnlyFiguresOfTheTable();
@@ -306,6 +307,31 @@ void TestSummaryFields::jsonIsTheTable() {
               QStringLiteral("explain_io_waits_runs"), QStringLiteral("explain_io_waits_spread")})
             object->remove(key);
     QCOMPARE(readBack, original);
+}
+
+// The JSON's EXPLAIN (IO) object holds the table's kInExplainIo figures, each under its name after
+// "explain_", as explain.c computes it: null where the run does not know it.
+void TestSummaryFields::explainIoIsTheTablesExplainFigures() {
+    QStringList figures;
+    for (const QString& figure : flagged(kInExplainIo, true))
+        figures << figure.mid(int(std::string_view("explain_").size()));
+    figures.sort();
+    RunSummary run = everyFigureSet(); // waits known, prefetch distances not
+    const QJsonObject io = runSummaryObject(run).value(QStringLiteral("explain_io")).toObject();
+    QCOMPARE(keysOf(io), figures);
+    QCOMPARE(io.value(QStringLiteral("io_count")).toInteger(), 240);
+    QCOMPARE(io.value(QStringLiteral("io_waits")).toInteger(), 17);
+    QCOMPARE(io.value(QStringLiteral("io_size_avg")).toDouble(), 250.0 / 240.0);
+    QCOMPARE(io.value(QStringLiteral("io_inprogress_avg")).toDouble(), 300.0 / 240.0);
+    for (const char* unknown : {"prefetch_avg", "prefetch_max", "prefetch_capacity"})
+        QVERIFY2(io.value(QLatin1String(unknown)).isNull(), unknown);
+
+    run.explainIo.prefetchKnown = true;
+    const QJsonObject known = runSummaryObject(run).value(QStringLiteral("explain_io")).toObject();
+    QCOMPARE(known.value(QStringLiteral("prefetch_avg")).toDouble(), 7000.0 / 3999.0);
+    QCOMPARE(known.value(QStringLiteral("prefetch_max")).toInteger(), 5);
+    QCOMPARE(known.value(QStringLiteral("prefetch_capacity")).toInteger(), 94);
+    QVERIFY(known.value(QStringLiteral("note")).toString().contains(QStringLiteral("index scan")));
 }
 
 // A session's fields are the table's session figures in its order (docs/session-format.md).

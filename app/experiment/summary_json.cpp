@@ -38,27 +38,29 @@ QJsonObject pgIndexObject(const pg::IndexFacts& f) {
     return o;
 }
 
-// EXPLAIN (ANALYZE, IO)'s figures unrounded; null where a run does not know them (an observed run
-// has no stream whose pins or waits it saw) and where explain.c divides by a zero count.
-QJsonObject explainIoObject(const ExplainIo& io, bool indexScan) {
-    const auto known = [](bool has, const QJsonValue& value) { return has ? value : QJsonValue(); };
-    const bool samples = io.prefetchKnown && io.prefetchCount > 0;
+// A JSON number, or null for NaN (a figure the run does not know).
+QJsonValue numberOrNull(double value) {
+    return std::isnan(value) ? QJsonValue() : QJsonValue(value);
+}
+
+// EXPLAIN (ANALYZE, IO)'s figures unrounded, the table's kInExplainIo ones under their names after
+// "explain_" (null where the run does not know them), and what they cover.
+QJsonObject explainIoObject(const RunSummary& s) {
+    constexpr std::string_view prefix = "explain_";
     QJsonObject o;
-    o[QStringLiteral("prefetch_avg")] = known(samples, io.prefetchAvg());
-    o[QStringLiteral("prefetch_max")] = known(samples, io.distanceMax);
-    o[QStringLiteral("prefetch_capacity")] = known(io.prefetchKnown, io.distanceCapacity);
-    o[QStringLiteral("io_count")] = static_cast<qint64>(io.ioCount);
-    o[QStringLiteral("io_waits")] = known(io.waitsKnown, static_cast<qint64>(io.waitCount));
-    o[QStringLiteral("io_size_avg")] = known(io.ioCount > 0, io.ioSizeAvg());
-    o[QStringLiteral("io_inprogress_avg")] = known(io.ioCount > 0, io.ioInProgressAvg());
-    if (io.prefetchKnown)
-        o[QStringLiteral("note")] = QString::fromStdString(explainIoScopeNote(indexScan));
+    for (const SummaryField& field : summaryFieldTable())
+        if (field.has(kInExplainIo)) {
+            const std::string_view key = field.name.substr(prefix.size());
+            o[QLatin1String(key.data(), qsizetype(key.size()))] = numberOrNull(figureNumber(field, s));
+        }
+    if (s.explainIo.prefetchKnown)
+        o[QStringLiteral("note")] = QString::fromStdString(explainIoScopeNote(s.pgIndex.has_value()));
     return o;
 }
 
 // A figure as the JSON holds it. Whole numbers are JSON numbers (a double's 53 bits are plenty).
 struct JsonValueOf {
-    bool indexScan = false; // the run's EXPLAIN figures are ones PostgreSQL 19 would not print
+    const RunSummary* run = nullptr; // whose EXPLAIN figures an ExplainIo is
     QJsonValue operator()(const std::string* value) const { return QString::fromStdString(*value); }
     QJsonValue operator()(const std::uint64_t* value) const { return static_cast<qint64>(*value); }
     QJsonValue operator()(const std::int64_t* value) const { return static_cast<qint64>(*value); }
@@ -81,7 +83,7 @@ struct JsonValueOf {
             collapses.append(QJsonArray{static_cast<qint64>(first), static_cast<qint64>(last)});
         return collapses;
     }
-    QJsonValue operator()(const ExplainIo* value) const { return explainIoObject(*value, indexScan); }
+    QJsonValue operator()(const ExplainIo*) const { return explainIoObject(*run); }
     QJsonValue operator()(const std::optional<pg::IndexFacts>* value) const {
         return *value ? QJsonValue(pgIndexObject(**value)) : QJsonValue();
     }
@@ -146,11 +148,6 @@ struct ReadJson {
     void operator()(ExplainIo*) const {}
     void operator()(std::optional<pg::IndexFacts>*) const {}
 };
-
-// A JSON number, or null for NaN (a repeat without the figure).
-QJsonValue numberOrNull(double value) {
-    return std::isnan(value) ? QJsonValue() : QJsonValue(value);
-}
 
 // How many times the run went and, for each figure that varies from one to the next, every repeat's
 // value in the order they ran (`<figure>_runs`) and their spread (`<figure>_spread`); a figure no
@@ -219,7 +216,7 @@ QJsonObject runSummaryObject(const RunSummary& s) {
     for (const SummaryField& field : summaryFieldTable()) {
         if (!field.inJson())
             continue;
-        const QJsonValue value = std::visit(JsonValueOf{s.pgIndex.has_value()}, field.view(s));
+        const QJsonValue value = std::visit(JsonValueOf{&s}, field.view(s));
         if (field.has(kJsonWhenSet) && unset(value))
             continue;
         o[keyOf(field)] = value;

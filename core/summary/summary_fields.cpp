@@ -91,13 +91,38 @@ double readThroughput(const RunSummary& s) {
     return seconds > 0 ? static_cast<double>(s.bytesRead) / (1024.0 * 1024.0) / seconds : kNaN;
 }
 
-// EXPLAIN (ANALYZE, IO)'s figures that vary with real I/O's timing; none where the run has none.
+// EXPLAIN (ANALYZE, IO)'s figures as explain.c computes them; none where the run has none: an observed
+// run has no stream whose pins or waits it saw, and explain.c divides by no zero count.
+bool prefetchSampled(const RunSummary& s) {
+    return s.explainIo.prefetchKnown && s.explainIo.prefetchCount > 0;
+}
+
 double explainPrefetchAvg(const RunSummary& s) {
-    return s.explainIo.prefetchKnown && s.explainIo.prefetchCount > 0 ? s.explainIo.prefetchAvg() : kNaN;
+    return prefetchSampled(s) ? s.explainIo.prefetchAvg() : kNaN;
+}
+
+double explainPrefetchMax(const RunSummary& s) {
+    return prefetchSampled(s) ? s.explainIo.distanceMax : kNaN;
+}
+
+double explainPrefetchCapacity(const RunSummary& s) {
+    return s.explainIo.prefetchKnown ? s.explainIo.distanceCapacity : kNaN;
+}
+
+double explainIoCount(const RunSummary& s) {
+    return static_cast<double>(s.explainIo.ioCount);
 }
 
 double explainWaits(const RunSummary& s) {
     return s.explainIo.waitsKnown ? static_cast<double>(s.explainIo.waitCount) : kNaN;
+}
+
+double explainIoSizeAvg(const RunSummary& s) {
+    return s.explainIo.ioCount > 0 ? s.explainIo.ioSizeAvg() : kNaN;
+}
+
+double explainIoInProgressAvg(const RunSummary& s) {
+    return s.explainIo.ioCount > 0 ? s.explainIo.ioInProgressAvg() : kNaN;
 }
 
 // Blocks handed out while the distance was stuck at 1 <-> 2.
@@ -226,9 +251,17 @@ constexpr SummaryField kFields[] = {
     stored<&RunSummary::error>("error", Both, "Error", "", kText, kJsonWhenSet | kInExport),
     derived("mean_read_blocks", "Mean I/O size", "blocks", fixed(2), kInExport, meanReadBlocks),
     derived("read_throughput", "Read throughput", "MiB/s", fixed(1), kVaries | kInExport, readThroughput),
-    derived("explain_prefetch_avg", "EXPLAIN prefetch distance", "blocks", fixed(1), kVaries,
+    derived("explain_prefetch_avg", "EXPLAIN prefetch distance", "blocks", fixed(1), kVaries | kInExplainIo,
             explainPrefetchAvg),
-    derived("explain_io_waits", "EXPLAIN I/O waits", "", kCount, kVaries, explainWaits),
+    derived("explain_prefetch_max", "EXPLAIN prefetch max", "blocks", fixed(0), kInExplainIo,
+            explainPrefetchMax),
+    derived("explain_prefetch_capacity", "EXPLAIN prefetch capacity", "blocks", fixed(0), kInExplainIo,
+            explainPrefetchCapacity),
+    derived("explain_io_count", "EXPLAIN I/O count", "", kCount, kInExplainIo, explainIoCount),
+    derived("explain_io_waits", "EXPLAIN I/O waits", "", kCount, kVaries | kInExplainIo, explainWaits),
+    derived("explain_io_size_avg", "EXPLAIN I/O size", "blocks", fixed(2), kInExplainIo, explainIoSizeAvg),
+    derived("explain_io_inprogress_avg", "EXPLAIN I/Os in progress", "", fixed(2), kInExplainIo,
+            explainIoInProgressAvg),
     derived("collapsed_blocks", "Blocks in collapses", "blocks", kCount, kNotInTrace | kInExport,
             collapsedBlocks),
 };

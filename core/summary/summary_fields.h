@@ -54,6 +54,10 @@ enum FieldFlag : std::uint8_t {
     // of an imported trace (app/experiment/import_summary.cpp).
     kInExport = 32,
     kInImport = 64,
+    // One of EXPLAIN (ANALYZE, IO)'s figures as explain.c prints them, computed from the explain.*
+    // counters: the JSON's explain_io object holds each under its name after "explain_", null where
+    // the run does not know it (NaN).
+    kInExplainIo = 128,
 };
 
 // A stored figure in a summary: a pointer to it, of its type; for reading (FieldView) and for
