@@ -216,6 +216,7 @@ private slots:
     void everyNameOnce();
     void jsonIsTheTable();
     void explainIoIsTheTablesExplainFigures();
+    void pgIndexIsTheTablesIndexFacts();
     void sessionIsTheTable();
     void sessionKeepsEveryFigure();
     void layoutsNameOnlyFiguresOfTheTable();
@@ -332,6 +333,24 @@ void TestSummaryFields::explainIoIsTheTablesExplainFigures() {
     QCOMPARE(known.value(QStringLiteral("prefetch_max")).toInteger(), 5);
     QCOMPARE(known.value(QStringLiteral("prefetch_capacity")).toInteger(), 94);
     QVERIFY(known.value(QStringLiteral("note")).toString().contains(QStringLiteral("index scan")));
+}
+
+// The JSON's index scan object holds the table's kInPgIndex figures under their names after "pg.":
+// its counts as they are, its steps as shares of the 299 steps between its 300 visits.
+void TestSummaryFields::pgIndexIsTheTablesIndexFacts() {
+    QStringList figures{QStringLiteral("checksums_verified")};
+    for (const SummaryField& field : summaryFieldTable())
+        if (field.has(kInPgIndex))
+            figures << name(field.name).mid(3);
+    figures.sort();
+    QCOMPARE(figures, words("ascending_share checksums_verified dead_items descending_share distinct_blocks "
+                            "index_blocks leaf_pages posting_lists random_share tids visits"));
+    const QJsonObject index = runSummaryObject(everyFigureSet()).value(QStringLiteral("pg_index")).toObject();
+    QCOMPARE(keysOf(index), figures);
+    QCOMPARE(index.value(QStringLiteral("tids")).toInteger(), 4000);
+    QCOMPARE(index.value(QStringLiteral("ascending_share")).toDouble(), 200.0 / 299.0);
+    QCOMPARE(index.value(QStringLiteral("random_share")).toDouble(), 49.0 / 299.0);
+    QCOMPARE(index.value(QStringLiteral("checksums_verified")).toBool(), true);
 }
 
 // A session's fields are the table's session figures in its order (docs/session-format.md).

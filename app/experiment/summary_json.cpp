@@ -20,23 +20,9 @@ namespace la {
 
 namespace {
 
-// The index facts of a PostgreSQL index scan (docs/pg-relations.md §5); step shares are of visits - 1.
-QJsonObject pgIndexObject(const pg::IndexFacts& f) {
-    const double steps = f.visits > 1 ? static_cast<double>(f.visits - 1) : 1.0;
-    QJsonObject o;
-    o[QStringLiteral("index_blocks")] = static_cast<qint64>(f.indexBlocks);
-    o[QStringLiteral("leaf_pages")] = static_cast<qint64>(f.leafPages);
-    o[QStringLiteral("tids")] = static_cast<qint64>(f.tids);
-    o[QStringLiteral("posting_lists")] = static_cast<qint64>(f.postingLists);
-    o[QStringLiteral("dead_items")] = static_cast<qint64>(f.deadItems);
-    o[QStringLiteral("visits")] = static_cast<qint64>(f.visits);
-    o[QStringLiteral("distinct_blocks")] = static_cast<qint64>(f.distinctBlocks);
-    o[QStringLiteral("ascending_share")] = static_cast<double>(f.ascendingSteps) / steps;
-    o[QStringLiteral("descending_share")] = static_cast<double>(f.descendingSteps) / steps;
-    o[QStringLiteral("random_share")] = static_cast<double>(f.randomSteps) / steps;
-    o[QStringLiteral("checksums_verified")] = f.checksums;
-    return o;
-}
+// The index facts of a PostgreSQL index scan (docs/pg-relations.md §5): the table's kInPgIndex figures
+// under their names after "pg.", and whether its pages' checksums were verified.
+QJsonObject pgIndexObject(const RunSummary& s);
 
 // A JSON number, or null for NaN (a figure the run does not know).
 QJsonValue numberOrNull(double value) {
@@ -85,7 +71,7 @@ struct JsonValueOf {
     }
     QJsonValue operator()(const ExplainIo*) const { return explainIoObject(*run); }
     QJsonValue operator()(const std::optional<pg::IndexFacts>* value) const {
-        return *value ? QJsonValue(pgIndexObject(**value)) : QJsonValue();
+        return *value ? QJsonValue(pgIndexObject(*run)) : QJsonValue();
     }
     // A trace's own figures (observed_fields.h).
     QJsonValue operator()(const CombinableRuns* value) const {
@@ -100,6 +86,20 @@ struct JsonValueOf {
         return processes;
     }
 };
+
+QJsonObject pgIndexObject(const RunSummary& s) {
+    constexpr std::string_view prefix = "pg.";
+    QJsonObject o;
+    for (const SummaryField& field : summaryFieldTable())
+        if (field.has(kInPgIndex)) {
+            const std::string_view key = field.name.substr(prefix.size());
+            o[QLatin1String(key.data(), qsizetype(key.size()))] =
+                field.derive ? QJsonValue(field.derive(s)) : std::visit(JsonValueOf{&s}, field.view(s));
+        }
+    // A flag under the JSON's own name for it (a session's is pg.checksums).
+    o[QStringLiteral("checksums_verified")] = s.pgIndex->checksums;
+    return o;
+}
 
 // A JSON number as a whole number of type T: NaN as 0, a value out of T's range at its limit.
 template <class T> T wholeOf(const QJsonValue& value) {

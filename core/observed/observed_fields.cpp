@@ -7,7 +7,7 @@ namespace {
 
 template <auto Member>
 constexpr ObservedField observed(std::string_view name, std::string_view unit, FieldFormat format,
-                                 std::uint8_t flags) {
+                                 std::uint16_t flags) {
     return {name,
             unit,
             format,

@@ -26,7 +26,7 @@ struct ObservedField {
     std::string_view name; // the key in the summary JSON's observed run, and what layouts call it
     std::string_view unit; // what the printed number counts; empty for none
     FieldFormat format;
-    std::uint8_t flags; // FieldFlag: the outputs that show it
+    std::uint16_t flags; // FieldFlag: the outputs that show it
     ObservedView (*view)(const ObservedSummary&);
     ObservedSlot (*slot)(ObservedSummary&);
 

@@ -39,7 +39,7 @@ template <auto Member> auto& at(auto& s) {
 // A figure kept in the summary.
 template <auto Member>
 constexpr SummaryField stored(std::string_view name, FieldStore store, std::string_view label,
-                              std::string_view unit, FieldFormat format, std::uint8_t flags = 0) {
+                              std::string_view unit, FieldFormat format, std::uint16_t flags = 0) {
     return {name,
             store,
             label,
@@ -60,16 +60,26 @@ template <auto Member> constexpr SummaryField explainCounter(std::string_view na
 }
 
 // An index scan's facts: a session keeps them (for a run that has them), the JSON them with shares.
-template <auto Member> constexpr SummaryField indexFact(std::string_view name, FieldFormat format) {
+template <auto Member>
+constexpr SummaryField indexFact(std::string_view name, FieldFormat format,
+                                 std::uint16_t flags = kInPgIndex) {
     constexpr auto fact = [](auto& s) -> auto& {
         return (*s.pgIndex).*Member;
     };
-    return stored<fact>(name, Session, "", "", format, kPgIndex);
+    return stored<fact>(name, Session, "", "", format, kPgIndex | flags);
+}
+
+// An index scan's steps of one kind as a share of the steps between its visits; none without one.
+template <auto Member> double stepShare(const RunSummary& s) {
+    if (!s.pgIndex)
+        return kNaN;
+    const pg::IndexFacts& f = *s.pgIndex;
+    return static_cast<double>(f.*Member) / (f.visits > 1 ? static_cast<double>(f.visits - 1) : 1.0);
 }
 
 // A figure computed from the others wherever it is shown.
 constexpr SummaryField derived(std::string_view name, std::string_view label, std::string_view unit,
-                               FieldFormat format, std::uint8_t flags, double (*value)(const RunSummary&)) {
+                               FieldFormat format, std::uint16_t flags, double (*value)(const RunSummary&)) {
     return {name, FieldStore::Derived, label, unit, format, flags, nullptr, nullptr, value};
 }
 
@@ -234,10 +244,10 @@ constexpr SummaryField kFields[] = {
     indexFact<&pg::IndexFacts::deadItems>("pg.dead_items", kCount),
     indexFact<&pg::IndexFacts::visits>("pg.visits", kCount),
     indexFact<&pg::IndexFacts::distinctBlocks>("pg.distinct_blocks", kCount),
-    indexFact<&pg::IndexFacts::ascendingSteps>("pg.ascending_steps", kCount),
-    indexFact<&pg::IndexFacts::descendingSteps>("pg.descending_steps", kCount),
-    indexFact<&pg::IndexFacts::randomSteps>("pg.random_steps", kCount),
-    indexFact<&pg::IndexFacts::checksums>("pg.checksums", kOwn),
+    indexFact<&pg::IndexFacts::ascendingSteps>("pg.ascending_steps", kCount, 0),
+    indexFact<&pg::IndexFacts::descendingSteps>("pg.descending_steps", kCount, 0),
+    indexFact<&pg::IndexFacts::randomSteps>("pg.random_steps", kCount, 0),
+    indexFact<&pg::IndexFacts::checksums>("pg.checksums", kOwn, 0),
     stored<&RunSummary::pgIndex>("pg_index", Json, "Index scan", "", kOwn, kJsonWhenSet | kInExport),
     stored<&RunSummary::cacheFromTrace>("cache_from_trace", Both, "Cache state from the trace", "", kText,
                                         kJsonWhenSet | kNewerField),
@@ -262,6 +272,12 @@ constexpr SummaryField kFields[] = {
     derived("explain_io_size_avg", "EXPLAIN I/O size", "blocks", fixed(2), kInExplainIo, explainIoSizeAvg),
     derived("explain_io_inprogress_avg", "EXPLAIN I/Os in progress", "", fixed(2), kInExplainIo,
             explainIoInProgressAvg),
+    derived("pg.ascending_share", "Ascending steps", "%", kPercent, kPgIndex | kInPgIndex,
+            stepShare<&pg::IndexFacts::ascendingSteps>),
+    derived("pg.descending_share", "Descending steps", "%", kPercent, kPgIndex | kInPgIndex,
+            stepShare<&pg::IndexFacts::descendingSteps>),
+    derived("pg.random_share", "Random steps", "%", kPercent, kPgIndex | kInPgIndex,
+            stepShare<&pg::IndexFacts::randomSteps>),
     derived("collapsed_blocks", "Blocks in collapses", "blocks", kCount, kNotInTrace | kInExport,
             collapsedBlocks),
 };

@@ -40,7 +40,7 @@ struct FieldFormat {
     double divisor = 1.0;
 };
 
-enum FieldFlag : std::uint8_t {
+enum FieldFlag : std::uint16_t {
     kNotInTrace = 1,  // an observed trace cannot give it: it has reads, not the stream's state
     kJsonWhenSet = 2, // the JSON leaves it out when empty or absent (scripts test for the key)
     kPgIndex = 4,     // an index scan's fact: kept only for a run that has RunSummary::pgIndex
@@ -58,6 +58,9 @@ enum FieldFlag : std::uint8_t {
     // counters: the JSON's explain_io object holds each under its name after "explain_", null where
     // the run does not know it (NaN).
     kInExplainIo = 128,
+    // One of an index scan's facts as the JSON's pg_index object holds them, under its name after
+    // "pg.": its counts, and its steps as shares of the steps between its visits.
+    kInPgIndex = 256,
 };
 
 // A stored figure in a summary: a pointer to it, of its type; for reading (FieldView) and for
@@ -78,7 +81,7 @@ struct SummaryField {
     std::string_view label; // what people call it; empty for the counters behind other figures
     std::string_view unit;  // what the printed number counts ("ms", "blocks"); empty for none
     FieldFormat format;
-    std::uint8_t flags;
+    std::uint16_t flags;
     FieldView (*view)(const RunSummary&); // a stored figure's place; null for a derived one
     FieldSlot (*slot)(RunSummary&);
     double (*derive)(const RunSummary&); // a derived figure's value; null for a stored one
