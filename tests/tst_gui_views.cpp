@@ -143,6 +143,7 @@ private slots:
     void rasterShowsItIsStillBinning();
     void repeatedAbSaysMediansAndFits();
     void fittedTextBreaksAfterWordsAndEndsInAnEllipsis();
+    void exportTableGivesLongValuesTheRoomOthersLeave();
     void sizeHistogramHasLegendLabelsAndTooltip();
     void smallWindowKeepsLabelsInside();
     void statusAndStaleMarkSayWhatIsShown();
@@ -776,6 +777,36 @@ void TestGuiViews::repeatedAbSaysMediansAndFits() {
 
 // The lines a text is drawn in: after words, never past the width, at most as many as asked, the last
 // ending in "…" after a word when the text needs more; "I/O-bound" stays whole.
+// The export's summary table, in halves side by side: EXPLAIN's long lines in the second half take
+// the room the short values of the first leave, whole where every text fits the width (at 1600 px
+// they were cut in a column as wide as the first half's); where not all fit, the short ones stay
+// whole and only the longest is cut.
+void TestGuiViews::exportTableGivesLongValuesTheRoomOthersLeave() {
+    const QStringList headers{QString(), QStringLiteral("A: pg18"), QStringLiteral("B: pg19")};
+    std::vector<SummaryRow> rows;
+    for (int i = 0; i < 8; ++i)
+        rows.push_back(
+            {QStringLiteral("Figure %1").arg(i), {QStringLiteral("4,096"), QStringLiteral("6")}, {}});
+    for (int i = 0; i < 8; ++i)
+        rows.push_back({QStringLiteral("max_pinned / io_combine_limit %1").arg(i),
+                        {QStringLiteral("count=4096 waits=4096 size=1.00 in-progress=1.00"),
+                         QStringLiteral("count=4096 waits=6 size=1.00 in-progress=3.99")},
+                        {}});
+    for (const TableCell& cell : layoutSummaryTable(QRectF(0.0, 0.0, 1600.0, 400.0), headers, rows))
+        QCOMPARE(cell.shown, cell.whole);
+
+    rows.back().values.front() =
+        QStringLiteral("546 (5.258 ms): ") + QString(QStringLiteral("waited ")).repeated(60);
+    std::size_t cut = 0;
+    for (const TableCell& cell : layoutSummaryTable(QRectF(0.0, 0.0, 1600.0, 400.0), headers, rows)) {
+        QVERIFY2(test::wholeOrElided(cell.shown, cell.whole), qPrintable(cell.shown));
+        cut += cell.shown != cell.whole ? 1 : 0;
+        if (cell.shown != cell.whole)
+            QCOMPARE(cell.whole, rows.back().values.front());
+    }
+    QCOMPARE(cut, std::size_t(1));
+}
+
 void TestGuiViews::fittedTextBreaksAfterWordsAndEndsInAnEllipsis() {
     QFont font;
     font.setPixelSize(12);

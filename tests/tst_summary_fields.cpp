@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The summary fields' table (core/summary/summary_fields.h) is every figure once, and everything that writes,
-// reads or shows a summary agrees with it: the summary JSON, the session, the text, the panel.
+// reads or shows a summary agrees with it: the summary JSON, the session, the text, the panel and the
+// exports, the import summary, sweeps.
 #include "cli/summary_text.h"
+#include "experiment/import_summary.h"
 #include "experiment/summary_json.h"
+#include "figure_text.h"
 #include "input_error.h"
+#include "observed/observed_fields.h"
 #include "session/session_summary.h"
 #include "summary_fields.h"
 #include "summary_rows.h"
@@ -14,6 +18,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -114,6 +119,88 @@ RunSummary reads(const char* policy, std::uint64_t ios, std::uint64_t bytes) {
     return s;
 }
 
+// A figure changed to a value it did not have: a text longer, a number more than doubled, a flag flipped, a
+// list longer, an absent value present (and a present index scan absent).
+struct Nudge {
+    void operator()(std::string* value) const { *value += "+"; }
+    template <class T>
+    requires std::is_arithmetic_v<T>
+    void operator()(T* value) const {
+        if constexpr (std::is_same_v<T, bool>)
+            *value = !*value;
+        else
+            *value += *value + static_cast<T>(7.25); // doubled and more: seen at any rounding
+    }
+    void operator()(std::optional<double>* value) const { *value = value->value_or(0.0) + 7.25; }
+    void operator()(std::map<int, std::uint64_t>* value) const { (*value)[7] += 3; }
+    void operator()(std::vector<CollapseInterval>* value) const { value->emplace_back(9000, 9100); }
+    void operator()(ExplainIo* value) const {
+        value->ioCount += 7;
+        value->ioBlocks += 30;
+    }
+    void operator()(std::optional<pg::IndexFacts>* value) const {
+        if (*value)
+            value->reset();
+        else
+            *value = pg::IndexFacts{};
+    }
+    void operator()(CombinableRuns* value) const { value->readsSaved += 7; }
+    void operator()(std::vector<std::pair<std::uint32_t, std::uint64_t>>* value) const {
+        value->emplace_back(4242, 7);
+    }
+};
+
+QString name(std::string_view figure) {
+    return QString::fromUtf8(figure.data(), qsizetype(figure.size()));
+}
+
+// The table's figures flagged `flag`: stored ones, whose effect on an output is seen by changing them,
+// and derived ones apart.
+QStringList flagged(FieldFlag flag, bool derived) {
+    QStringList names;
+    for (const SummaryField& field : summaryFieldTable())
+        if (field.has(flag) && (field.derive != nullptr) == derived)
+            names << name(field.name);
+    return names;
+}
+
+// The stored figures an output prints: those of which a change alone (by `nudge`) changes what it
+// prints, in one of `bases` at least (summaries that take each of its branches).
+template <class Summary>
+QStringList printedFigures(const std::vector<Summary>& bases,
+                           const std::function<QString(const Summary&)>& print,
+                           const std::function<void(Summary&, FieldSlot (*)(RunSummary&))>& nudge) {
+    QStringList printed;
+    for (const SummaryField& field : summaryFieldTable()) {
+        if (!field.slot)
+            continue;
+        for (Summary base : bases) {
+            const QString before = print(base);
+            nudge(base, field.slot);
+            if (print(base) != before) {
+                printed << name(field.name);
+                break;
+            }
+        }
+    }
+    return printed;
+}
+
+// What two lists of figures do not share, said for a failure: "" when they have the same figures.
+QString differences(const QStringList& printed, const QStringList& flagged) {
+    QStringList onlyPrinted, onlyFlagged;
+    for (const QString& figure : printed)
+        if (!flagged.contains(figure))
+            onlyPrinted << figure;
+    for (const QString& figure : flagged)
+        if (!printed.contains(figure))
+            onlyFlagged << figure;
+    if (onlyPrinted.isEmpty() && onlyFlagged.isEmpty())
+        return {};
+    return QStringLiteral("printed, not flagged: %1; flagged, not printed: %2")
+        .arg(onlyPrinted.join(' '), onlyFlagged.join(' '));
+}
+
 QString panelValue(const RunSummary& s, const QString& label) {
     for (const SummaryRow& row : summaryRows({&s}))
         if (row.label == label)
@@ -128,11 +215,15 @@ class TestSummaryFields : public QObject {
 private slots:
     void everyNameOnce();
     void jsonIsTheTable();
+    void explainIoIsTheTablesExplainFigures();
+    void pgIndexIsTheTablesIndexFacts();
     void sessionIsTheTable();
     void sessionKeepsEveryFigure();
     void layoutsNameOnlyFiguresOfTheTable();
     void textAndPanelAgreeOnTheMeanReadSize();
     void sweepsKeepTheTablesSweepFigures();
+    void exportsShowTheTablesExportFigures();
+    void importSummaryPrintsTheTablesImportFigures();
 };
 
 void TestSummaryFields::everyNameOnce() {
@@ -217,6 +308,49 @@ void TestSummaryFields::jsonIsTheTable() {
               QStringLiteral("explain_io_waits_runs"), QStringLiteral("explain_io_waits_spread")})
             object->remove(key);
     QCOMPARE(readBack, original);
+}
+
+// The JSON's EXPLAIN (IO) object holds the table's kInExplainIo figures, each under its name after
+// "explain_", as explain.c computes it: null where the run does not know it.
+void TestSummaryFields::explainIoIsTheTablesExplainFigures() {
+    QStringList figures;
+    for (const QString& figure : flagged(kInExplainIo, true))
+        figures << figure.mid(int(std::string_view("explain_").size()));
+    figures.sort();
+    RunSummary run = everyFigureSet(); // waits known, prefetch distances not
+    const QJsonObject io = runSummaryObject(run).value(QStringLiteral("explain_io")).toObject();
+    QCOMPARE(keysOf(io), figures);
+    QCOMPARE(io.value(QStringLiteral("io_count")).toInteger(), 240);
+    QCOMPARE(io.value(QStringLiteral("io_waits")).toInteger(), 17);
+    QCOMPARE(io.value(QStringLiteral("io_size_avg")).toDouble(), 250.0 / 240.0);
+    QCOMPARE(io.value(QStringLiteral("io_inprogress_avg")).toDouble(), 300.0 / 240.0);
+    for (const char* unknown : {"prefetch_avg", "prefetch_max", "prefetch_capacity"})
+        QVERIFY2(io.value(QLatin1String(unknown)).isNull(), unknown);
+
+    run.explainIo.prefetchKnown = true;
+    const QJsonObject known = runSummaryObject(run).value(QStringLiteral("explain_io")).toObject();
+    QCOMPARE(known.value(QStringLiteral("prefetch_avg")).toDouble(), 7000.0 / 3999.0);
+    QCOMPARE(known.value(QStringLiteral("prefetch_max")).toInteger(), 5);
+    QCOMPARE(known.value(QStringLiteral("prefetch_capacity")).toInteger(), 94);
+    QVERIFY(known.value(QStringLiteral("note")).toString().contains(QStringLiteral("index scan")));
+}
+
+// The JSON's index scan object holds the table's kInPgIndex figures under their names after "pg.":
+// its counts as they are, its steps as shares of the 299 steps between its 300 visits.
+void TestSummaryFields::pgIndexIsTheTablesIndexFacts() {
+    QStringList figures{QStringLiteral("checksums_verified")};
+    for (const SummaryField& field : summaryFieldTable())
+        if (field.has(kInPgIndex))
+            figures << name(field.name).mid(3);
+    figures.sort();
+    QCOMPARE(figures, words("ascending_share checksums_verified dead_items descending_share distinct_blocks "
+                            "index_blocks leaf_pages posting_lists random_share tids visits"));
+    const QJsonObject index = runSummaryObject(everyFigureSet()).value(QStringLiteral("pg_index")).toObject();
+    QCOMPARE(keysOf(index), figures);
+    QCOMPARE(index.value(QStringLiteral("tids")).toInteger(), 4000);
+    QCOMPARE(index.value(QStringLiteral("ascending_share")).toDouble(), 200.0 / 299.0);
+    QCOMPARE(index.value(QStringLiteral("random_share")).toDouble(), 49.0 / 299.0);
+    QCOMPARE(index.value(QStringLiteral("checksums_verified")).toBool(), true);
 }
 
 // A session's fields are the table's session figures in its order (docs/session-format.md).
@@ -357,6 +491,88 @@ void TestSummaryFields::sweepsKeepTheTablesSweepFigures() {
     for (std::string column; std::getline(line, column, ',');)
         header.push_back(column);
     QCOMPARE(header, columns);
+}
+
+// The exports' summary table (the window's summary panel) shows exactly the figures the table flags
+// kInExport: a figure it shows that is not flagged, or a flagged one it leaves out, fails here. An
+// observed run beside its model, as an import's export shows them; and the branches the first pair
+// leaves out: the kernel capture's reads, known wait times and EXPLAIN's prefetch figures, a run that
+// stopped without an error.
+void TestSummaryFields::exportsShowTheTablesExportFigures() {
+    RunSummary model = everyFigureSet();
+    RunSummary other = model;
+    other.pageCacheThresholdNs.reset();
+    other.pageCacheBasis = kKernelCaptureSourceBasis;
+    other.waitTimeUnknown = false;
+    other.explainIo.prefetchKnown = true;
+    other.error.clear();
+    const auto observedOf = [](RunSummary run) {
+        run.policy = "observed";
+        return run;
+    };
+    using Pair = std::pair<RunSummary, RunSummary>;
+    const std::vector<Pair> bases{{observedOf(model), model}, {observedOf(other), other}};
+    const auto table = [](const Pair& runs) {
+        QString text;
+        for (const SummaryRow& row : summaryRows({&runs.first, &runs.second}))
+            text += row.label + QLatin1Char(':') +
+                    QStringList(row.values.begin(), row.values.end()).join('|') + QLatin1Char('\n');
+        return text;
+    };
+    // Each figure changed in both runs, as in both columns.
+    const std::function<void(Pair&, FieldSlot(*)(RunSummary&))> nudge = [](Pair& runs, auto slot) {
+        std::visit(Nudge{}, slot(runs.first));
+        std::visit(Nudge{}, slot(runs.second));
+    };
+    const QString missed = differences(
+        printedFigures(bases, std::function<QString(const Pair&)>(table), nudge), flagged(kInExport, false));
+    QVERIFY2(missed.isEmpty(), qPrintable(missed));
+    // A derived figure flagged is printed in its own format.
+    const QString shown = table(bases.front());
+    for (const QString& derived : flagged(kInExport, true))
+        QVERIFY2(shown.contains(figureText(model, derived.toStdString())), qPrintable(derived));
+}
+
+// The import summary prints exactly the figures the tables flag kInImport: the run's of the summary
+// fields' table, and every one of the trace's own (observed_fields.h). Observed runs that take each
+// branch: reads told apart at a threshold, waits without their time; reads not told apart, waits not
+// in the trace; all of one kind, waits with their time, EXPLAIN's prefetch figures.
+void TestSummaryFields::importSummaryPrintsTheTablesImportFigures() {
+    ObservedSummary split;
+    split.run = everyFigureSet();
+    split.run.policy = "observed";
+    split.source = "strace";
+    split.relation = "base/5/16384";
+    split.deviceTimeNs = 41'000'000;
+    split.megabytesPerSecond = 38.5;
+    split.meanReadBlocks = 1.04;
+    split.combinable = {3, 5};
+    split.readsByProcess = {{101, 200}, {102, 40}};
+    ObservedSummary unknown = split;
+    unknown.run.pageCacheKnown = false;
+    unknown.run.waitsUnknown = true;
+    ObservedSummary timed = split;
+    timed.run.pageCacheThresholdNs.reset();
+    timed.run.waitTimeUnknown = false;
+    timed.run.explainIo.prefetchKnown = true;
+    const std::vector<ObservedSummary> bases{split, unknown, timed};
+    const std::function<QString(const ObservedSummary&)> print = [](const ObservedSummary& o) {
+        return QString::fromStdString(describeObserved(o));
+    };
+    const std::function<void(ObservedSummary&, FieldSlot(*)(RunSummary&))> nudge =
+        [](ObservedSummary& o, auto slot) { std::visit(Nudge{}, slot(o.run)); };
+    const QString missed = differences(printedFigures(bases, print, nudge), flagged(kInImport, false));
+    QVERIFY2(missed.isEmpty(), qPrintable(missed));
+    QVERIFY(flagged(kInImport, true).isEmpty());
+
+    // The trace's own figures: each flagged, each printed, none named as a run's figure.
+    for (const ObservedField& field : observedFieldTable()) {
+        QVERIFY2(field.has(kInImport), field.name.data());
+        ObservedSummary nudged = split;
+        std::visit(Nudge{}, field.slot(nudged));
+        QVERIFY2(print(nudged) != print(split), field.name.data());
+        QCOMPARE(observedFieldNamed(field.name), &field);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSummaryFields)

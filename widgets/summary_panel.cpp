@@ -12,6 +12,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <array>
+#include <numeric>
 
 namespace la {
 
@@ -186,28 +188,80 @@ std::size_t exportTableRows(std::size_t rows) {
     return std::max<std::size_t>(1, (rows + kTableGroups - 1) / kTableGroups);
 }
 
+// Columns' widths in `room`, each column needing `needs`: all in proportion to their needs where they
+// fit; else the ones that need least get what they need, no more than an even share of what is left,
+// and the widest ones share the rest (a long text is cut, not every text).
+std::vector<double> sharedWidths(const std::vector<double>& needs, double room) {
+    std::vector<double> widths(needs.size(), 0.0);
+    const double total = std::accumulate(needs.begin(), needs.end(), 0.0);
+    if (total <= room) {
+        for (std::size_t i = 0; i < needs.size(); ++i)
+            widths[i] = total > 0.0 ? needs[i] * room / total : room / static_cast<double>(needs.size());
+        return widths;
+    }
+    std::vector<std::size_t> order(needs.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return needs[a] < needs[b]; });
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const std::size_t i = order[k];
+        widths[i] = std::min(needs[i], room / static_cast<double>(order.size() - k));
+        room -= widths[i];
+    }
+    return widths;
+}
+
 } // namespace
 
 std::vector<TableCell> layoutSummaryTable(const QRectF& area, const QStringList& headers,
                                           const std::vector<SummaryRow>& rows) {
-    const QFontMetricsF metrics(exportFont(true));
+    const QFontMetricsF bold(exportFont(true));
+    const QFontMetricsF plain(exportFont(false));
     const double rowHeight = exportRowHeight();
     // As in the window, the rows in two halves side by side: half as tall, so that a 1280×720 export
-    // leaves the plots their room. In each half the label column is as wide as the longest label,
-    // the value columns share the rest.
+    // leaves the plots their room. In each half the label column is as wide as its longest label;
+    // the value columns of both halves share the rest by what their longest texts need.
     const std::size_t groupRows = exportTableRows(rows.size());
-    const double groupWidth = area.width() / kTableGroups;
-    double labelWidth = metrics.horizontalAdvance(headers.value(0));
-    for (const SummaryRow& row : rows)
-        labelWidth = std::max(labelWidth, metrics.horizontalAdvance(row.label));
-    labelWidth += 16.0;
-    const int valueColumns = std::max<int>(1, static_cast<int>(headers.size()) - 1);
-    const double valueWidth = (groupWidth - labelWidth) / valueColumns;
+    const std::size_t valueColumns = static_cast<std::size_t>(std::max<qsizetype>(1, headers.size() - 1));
+    std::array<double, kTableGroups> labelWidths{};
+    std::vector<double> needs(kTableGroups * valueColumns, 0.0); // a half's columns, then the next's
+    const auto need = [&](std::size_t group, std::size_t column, double width) {
+        double& needed = needs[group * valueColumns + column];
+        needed = std::max(needed, width + 8.0);
+    };
+    for (std::size_t group = 0; group < kTableGroups; ++group) {
+        labelWidths[group] = bold.horizontalAdvance(headers.value(0));
+        for (std::size_t c = 0; c + 1 < static_cast<std::size_t>(headers.size()); ++c)
+            need(group, c, bold.horizontalAdvance(headers[static_cast<qsizetype>(c + 1)]));
+    }
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const std::size_t group = r / groupRows;
+        labelWidths[group] = std::max(labelWidths[group], bold.horizontalAdvance(rows[r].label));
+        for (std::size_t c = 0; c < rows[r].values.size() && c < valueColumns; ++c)
+            need(group, c,
+                 plain.horizontalAdvance(
+                     QString(rows[r].values[c]).replace(QLatin1Char('\n'), QStringLiteral("; "))));
+    }
+    double valueRoom = area.width();
+    for (double& width : labelWidths) {
+        width += 16.0;
+        valueRoom -= width;
+    }
+    const std::vector<double> widths = sharedWidths(needs, std::max(0.0, valueRoom));
+    std::vector<double> lefts; // each cell's column's left edge, a half's label column first
+    double x = area.left();
+    for (std::size_t group = 0; group < kTableGroups; ++group) {
+        lefts.push_back(x);
+        x += labelWidths[group];
+        for (std::size_t c = 0; c < valueColumns; ++c) {
+            lefts.push_back(x);
+            x += widths[group * valueColumns + c];
+        }
+    }
     const auto cellRect = [&](std::size_t group, int column, std::size_t row) {
-        const double left = area.left() + groupWidth * static_cast<double>(group);
-        const double x = column == 0 ? left : left + labelWidth + valueWidth * (column - 1);
-        const double w = column == 0 ? labelWidth : valueWidth;
-        return QRectF(x + 4.0, area.top() + rowHeight * static_cast<double>(row), w - 8.0, rowHeight);
+        const std::size_t c = static_cast<std::size_t>(column);
+        const double w = column == 0 ? labelWidths[group] : widths[group * valueColumns + c - 1];
+        return QRectF(lefts[group * (valueColumns + 1) + c] + 4.0,
+                      area.top() + rowHeight * static_cast<double>(row), w - 8.0, rowHeight);
     };
     // One line per cell: a longer text ends in "…" instead of running into its neighbours (the
     // export's metadata has every text whole).

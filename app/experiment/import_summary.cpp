@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/import_summary.h"
 
+#include "figure_text.h"
 #include "message_text.h"
+#include "observed/observed_fields.h"
 #include "observed/read_sources.h"
+#include "summary_fields.h"
 
 #include <QLocale>
 
@@ -24,15 +27,55 @@ std::uint64_t singleBlockReads(const RunSummary& s) {
     return found == s.ioSizeHist.end() ? 0 : found->second;
 }
 
+// The import summary's first lines; {name} is a figure of the trace's (observed_fields.h) or of its
+// run's (summary_fields.h).
+constexpr std::string_view kObservedLines[] = {
+    "observed ({source}, {relation})",
+    "  reads {ios} (mean {mean_read_blocks} blocks)  blocks {blocks}  {bytes_read} MiB  {mb_per_s} MB/s",
+    "  read sizes (blocks:count){io_size_hist}",
+    "  run time {runtime_ns} s  device time {device_time_ns} s",
+};
+
+// A figure of the trace's own printed as its kind is: the trace's text (a path or label from the
+// trace) escaped as every trace text on a terminal, a number in its format, a list in its words.
+struct ObservedText {
+    const ObservedField& field;
+    QString operator()(const std::string* text) const { return QString::fromStdString(excerpt(*text)); }
+    QString operator()(const std::int64_t* number) const {
+        return figureNumberText(field.name, field.format, static_cast<double>(*number));
+    }
+    QString operator()(const double* number) const {
+        return figureNumberText(field.name, field.format, *number);
+    }
+    QString operator()(const CombinableRuns* runs) const {
+        return QStringLiteral("%1 runs, %2 reads saved").arg(count(runs->runs), count(runs->readsSaved));
+    }
+    QString operator()(const std::vector<std::pair<std::uint32_t, std::uint64_t>>* processes) const {
+        QString text;
+        for (std::size_t i = 0; i < processes->size() && i < kProcessesShown; ++i)
+            text += QStringLiteral(" %1:%2").arg((*processes)[i].first).arg(count((*processes)[i].second));
+        if (processes->size() > kProcessesShown)
+            text += QStringLiteral(" and %1 more").arg(count(processes->size() - kProcessesShown));
+        return text;
+    }
+};
+
+// The figure `name` of the trace's table, else of its run's.
+QString observedFigure(const ObservedSummary& o, std::string_view name) {
+    if (const ObservedField* field = observedFieldNamed(name))
+        return std::visit(ObservedText{*field}, field->view(o));
+    return figureText(o.run, name);
+}
+
 // The reads the page cache served and the device's, and how they were told apart (docs/trace-import.md §5).
 std::string pageCacheLine(const RunSummary& s) {
     if (!s.pageCacheKnown)
-        return "  page cache and device reads " + s.pageCacheBasis + "\n";
-    std::string line = "  page cache " + count(s.pageCacheReads).toStdString() + " reads, device " +
-                       count(s.deviceReads).toStdString() + ": ";
+        return fillFigures("  page cache and device reads {page_cache_basis}\n", s).toStdString();
+    std::string line =
+        fillFigures("  page cache {page_cache_reads} reads, device {device_reads}: ", s).toStdString();
     if (s.pageCacheThresholdNs)
         line += "threshold " + durationText(std::llround(*s.pageCacheThresholdNs)) + ", ";
-    return line + s.pageCacheBasis + "\n";
+    return line + fillFigures("{page_cache_basis}\n", s).toStdString();
 }
 
 } // namespace
@@ -104,43 +147,27 @@ std::vector<std::string> importNotes(const ObservedTrace& trace, bool relationGi
 
 std::string describeObserved(const ObservedSummary& o) {
     const RunSummary& s = o.run;
-    // The relation is a path or label from the trace: escaped, as every trace text on a terminal.
-    QString text = QStringLiteral("observed (%1, %2)\n")
-                       .arg(QString::fromStdString(o.source), QString::fromStdString(excerpt(o.relation)));
-    text += QStringLiteral("  reads %1 (mean %2 blocks)  blocks %3  %4 MiB  %5 MB/s\n")
-                .arg(count(s.ios))
-                .arg(o.meanReadBlocks, 0, 'f', 2)
-                .arg(count(s.blocks))
-                .arg(static_cast<double>(s.bytesRead) / 1048576.0, 0, 'f', 1)
-                .arg(o.megabytesPerSecond, 0, 'f', 1);
-    QString hist;
-    for (const auto& [size, n] : s.ioSizeHist)
-        hist += QStringLiteral(" %1:%2").arg(size).arg(n);
-    text += QStringLiteral("  read sizes (blocks:count)%1\n").arg(hist);
-    text += QStringLiteral("  run time %1 s  device time %2 s\n")
-                .arg(static_cast<double>(s.runtimeNs) / 1e9, 0, 'f', 3)
-                .arg(static_cast<double>(o.deviceTimeNs) / 1e9, 0, 'f', 3);
+    const auto figure = [&o](std::string_view name) { return observedFigure(o, name); };
+    QString text;
+    for (const std::string_view line : kObservedLines)
+        text += fillFigures(line, figure) + QLatin1Char('\n');
     text += QString::fromStdString(pageCacheLine(s));
-    QString processes;
-    for (std::size_t i = 0; i < o.readsByProcess.size() && i < kProcessesShown; ++i)
-        processes +=
-            QStringLiteral(" %1:%2").arg(o.readsByProcess[i].first).arg(count(o.readsByProcess[i].second));
-    if (o.readsByProcess.size() > kProcessesShown)
-        processes += QStringLiteral(" and %1 more").arg(count(o.readsByProcess.size() - kProcessesShown));
-    text += QStringLiteral("  reads by process (pid:reads)%1\n").arg(processes);
+    text += fillFigures("  reads by process (pid:reads){processes}", figure) + QLatin1Char('\n');
     if (s.waitsUnknown)
-        text += QStringLiteral("  waits %1\n").arg(QString::fromStdString(s.waitsScope));
+        text += fillFigures("  waits {waits_scope}", figure) + QLatin1Char('\n');
     else if (s.waitTimeUnknown)
-        text += QStringLiteral("  waits %1: %2\n").arg(count(s.waits), QString::fromStdString(s.waitsScope));
+        text += fillFigures("  waits {waits}: {waits_scope}", figure) + QLatin1Char('\n');
     else if (!s.waitsScope.empty())
+        // The wait time to the microsecond: a trace's waits are short.
         text += QStringLiteral("  waits %1 (%2 ms): %3\n")
-                    .arg(count(s.waits))
-                    .arg(static_cast<double>(s.waitNs) / 1e6, 0, 'f', 3)
-                    .arg(QString::fromStdString(s.waitsScope));
+                    .arg(figure("waits"))
+                    .arg(figureNumber(summaryFieldNamed("wait_ns"), s) / 1e6, 0, 'f', 3)
+                    .arg(figure("waits_scope"));
     text += QString::fromStdString(explainIoText(s.explainIo));
-    text += QStringLiteral(
-                "  descending runs of 8 kB reads that could have been combined: %1 runs, %2 reads saved\n")
-                .arg(count(o.combinable.runs), count(o.combinable.readsSaved));
+    text += fillFigures("  descending runs of 8 kB reads that could have been combined: "
+                        "{combinable_descending_runs}",
+                        figure) +
+            QLatin1Char('\n');
     return text.toStdString();
 }
 

@@ -3,6 +3,7 @@
 
 #include "experiment/reconciliation.h"
 #include "io/output_file.h"
+#include "observed/observed_fields.h"
 #include "repeat_stats.h"
 #include "run_options.h"
 #include "summary_fields.h"
@@ -19,45 +20,33 @@ namespace la {
 
 namespace {
 
-// The index facts of a PostgreSQL index scan (docs/pg-relations.md §5); step shares are of visits - 1.
-QJsonObject pgIndexObject(const pg::IndexFacts& f) {
-    const double steps = f.visits > 1 ? static_cast<double>(f.visits - 1) : 1.0;
-    QJsonObject o;
-    o[QStringLiteral("index_blocks")] = static_cast<qint64>(f.indexBlocks);
-    o[QStringLiteral("leaf_pages")] = static_cast<qint64>(f.leafPages);
-    o[QStringLiteral("tids")] = static_cast<qint64>(f.tids);
-    o[QStringLiteral("posting_lists")] = static_cast<qint64>(f.postingLists);
-    o[QStringLiteral("dead_items")] = static_cast<qint64>(f.deadItems);
-    o[QStringLiteral("visits")] = static_cast<qint64>(f.visits);
-    o[QStringLiteral("distinct_blocks")] = static_cast<qint64>(f.distinctBlocks);
-    o[QStringLiteral("ascending_share")] = static_cast<double>(f.ascendingSteps) / steps;
-    o[QStringLiteral("descending_share")] = static_cast<double>(f.descendingSteps) / steps;
-    o[QStringLiteral("random_share")] = static_cast<double>(f.randomSteps) / steps;
-    o[QStringLiteral("checksums_verified")] = f.checksums;
-    return o;
+// The index facts of a PostgreSQL index scan (docs/pg-relations.md §5): the table's kInPgIndex figures
+// under their names after "pg.", and whether its pages' checksums were verified.
+QJsonObject pgIndexObject(const RunSummary& s);
+
+// A JSON number, or null for NaN (a figure the run does not know).
+QJsonValue numberOrNull(double value) {
+    return std::isnan(value) ? QJsonValue() : QJsonValue(value);
 }
 
-// EXPLAIN (ANALYZE, IO)'s figures unrounded; null where a run does not know them (an observed run
-// has no stream whose pins or waits it saw) and where explain.c divides by a zero count.
-QJsonObject explainIoObject(const ExplainIo& io, bool indexScan) {
-    const auto known = [](bool has, const QJsonValue& value) { return has ? value : QJsonValue(); };
-    const bool samples = io.prefetchKnown && io.prefetchCount > 0;
+// EXPLAIN (ANALYZE, IO)'s figures unrounded, the table's kInExplainIo ones under their names after
+// "explain_" (null where the run does not know them), and what they cover.
+QJsonObject explainIoObject(const RunSummary& s) {
+    constexpr std::string_view prefix = "explain_";
     QJsonObject o;
-    o[QStringLiteral("prefetch_avg")] = known(samples, io.prefetchAvg());
-    o[QStringLiteral("prefetch_max")] = known(samples, io.distanceMax);
-    o[QStringLiteral("prefetch_capacity")] = known(io.prefetchKnown, io.distanceCapacity);
-    o[QStringLiteral("io_count")] = static_cast<qint64>(io.ioCount);
-    o[QStringLiteral("io_waits")] = known(io.waitsKnown, static_cast<qint64>(io.waitCount));
-    o[QStringLiteral("io_size_avg")] = known(io.ioCount > 0, io.ioSizeAvg());
-    o[QStringLiteral("io_inprogress_avg")] = known(io.ioCount > 0, io.ioInProgressAvg());
-    if (io.prefetchKnown)
-        o[QStringLiteral("note")] = QString::fromStdString(explainIoScopeNote(indexScan));
+    for (const SummaryField& field : summaryFieldTable())
+        if (field.has(kInExplainIo)) {
+            const std::string_view key = field.name.substr(prefix.size());
+            o[QLatin1String(key.data(), qsizetype(key.size()))] = numberOrNull(figureNumber(field, s));
+        }
+    if (s.explainIo.prefetchKnown)
+        o[QStringLiteral("note")] = QString::fromStdString(explainIoScopeNote(s.pgIndex.has_value()));
     return o;
 }
 
 // A figure as the JSON holds it. Whole numbers are JSON numbers (a double's 53 bits are plenty).
 struct JsonValueOf {
-    bool indexScan = false; // the run's EXPLAIN figures are ones PostgreSQL 19 would not print
+    const RunSummary* run = nullptr; // whose EXPLAIN figures an ExplainIo is
     QJsonValue operator()(const std::string* value) const { return QString::fromStdString(*value); }
     QJsonValue operator()(const std::uint64_t* value) const { return static_cast<qint64>(*value); }
     QJsonValue operator()(const std::int64_t* value) const { return static_cast<qint64>(*value); }
@@ -80,11 +69,37 @@ struct JsonValueOf {
             collapses.append(QJsonArray{static_cast<qint64>(first), static_cast<qint64>(last)});
         return collapses;
     }
-    QJsonValue operator()(const ExplainIo* value) const { return explainIoObject(*value, indexScan); }
+    QJsonValue operator()(const ExplainIo*) const { return explainIoObject(*run); }
     QJsonValue operator()(const std::optional<pg::IndexFacts>* value) const {
-        return *value ? QJsonValue(pgIndexObject(**value)) : QJsonValue();
+        return *value ? QJsonValue(pgIndexObject(*run)) : QJsonValue();
+    }
+    // A trace's own figures (observed_fields.h).
+    QJsonValue operator()(const CombinableRuns* value) const {
+        return QJsonObject{{QStringLiteral("runs"), static_cast<qint64>(value->runs)},
+                           {QStringLiteral("reads_saved"), static_cast<qint64>(value->readsSaved)}};
+    }
+    QJsonValue operator()(const std::vector<std::pair<std::uint32_t, std::uint64_t>>* value) const {
+        QJsonArray processes;
+        for (const auto& [pid, reads] : *value)
+            processes.append(QJsonObject{{QStringLiteral("pid"), static_cast<qint64>(pid)},
+                                         {QStringLiteral("reads"), static_cast<qint64>(reads)}});
+        return processes;
     }
 };
+
+QJsonObject pgIndexObject(const RunSummary& s) {
+    constexpr std::string_view prefix = "pg.";
+    QJsonObject o;
+    for (const SummaryField& field : summaryFieldTable())
+        if (field.has(kInPgIndex)) {
+            const std::string_view key = field.name.substr(prefix.size());
+            o[QLatin1String(key.data(), qsizetype(key.size()))] =
+                field.derive ? QJsonValue(field.derive(s)) : std::visit(JsonValueOf{&s}, field.view(s));
+        }
+    // A flag under the JSON's own name for it (a session's is pg.checksums).
+    o[QStringLiteral("checksums_verified")] = s.pgIndex->checksums;
+    return o;
+}
 
 // A JSON number as a whole number of type T: NaN as 0, a value out of T's range at its limit.
 template <class T> T wholeOf(const QJsonValue& value) {
@@ -98,7 +113,8 @@ template <class T> T wholeOf(const QJsonValue& value) {
     return static_cast<T>(number);
 }
 
-QLatin1String keyOf(const SummaryField& field) {
+// A figure's key, of either table.
+QLatin1String keyOf(const auto& field) {
     return QLatin1String(field.name.data(), qsizetype(field.name.size()));
 }
 
@@ -132,11 +148,6 @@ struct ReadJson {
     void operator()(ExplainIo*) const {}
     void operator()(std::optional<pg::IndexFacts>*) const {}
 };
-
-// A JSON number, or null for NaN (a repeat without the figure).
-QJsonValue numberOrNull(double value) {
-    return std::isnan(value) ? QJsonValue() : QJsonValue(value);
-}
 
 // How many times the run went and, for each figure that varies from one to the next, every repeat's
 // value in the order they ran (`<figure>_runs`) and their spread (`<figure>_spread`); a figure no
@@ -185,20 +196,9 @@ void readRepeatFigures(const QJsonObject& o, RunSummary& s) {
 QJsonObject observedObject(const std::string& tracePath, const ObservedSummary& observed) {
     QJsonObject o = runSummaryObject(observed.run);
     o[QStringLiteral("label")] = QStringLiteral("observed");
-    o[QStringLiteral("source")] = QString::fromStdString(observed.source);
-    o[QStringLiteral("relation")] = QString::fromStdString(observed.relation);
     o[QStringLiteral("trace")] = QString::fromStdString(tracePath);
-    o[QStringLiteral("device_time_ns")] = static_cast<qint64>(observed.deviceTimeNs);
-    o[QStringLiteral("mb_per_s")] = observed.megabytesPerSecond;
-    o[QStringLiteral("mean_read_blocks")] = observed.meanReadBlocks;
-    o[QStringLiteral("combinable_descending_runs")] =
-        QJsonObject{{QStringLiteral("runs"), static_cast<qint64>(observed.combinable.runs)},
-                    {QStringLiteral("reads_saved"), static_cast<qint64>(observed.combinable.readsSaved)}};
-    QJsonArray processes;
-    for (const auto& [pid, reads] : observed.readsByProcess)
-        processes.append(QJsonObject{{QStringLiteral("pid"), static_cast<qint64>(pid)},
-                                     {QStringLiteral("reads"), static_cast<qint64>(reads)}});
-    o[QStringLiteral("processes")] = processes;
+    for (const ObservedField& field : observedFieldTable())
+        o[keyOf(field)] = std::visit(JsonValueOf{}, field.view(observed));
     return o;
 }
 
@@ -216,7 +216,7 @@ QJsonObject runSummaryObject(const RunSummary& s) {
     for (const SummaryField& field : summaryFieldTable()) {
         if (!field.inJson())
             continue;
-        const QJsonValue value = std::visit(JsonValueOf{s.pgIndex.has_value()}, field.view(s));
+        const QJsonValue value = std::visit(JsonValueOf{&s}, field.view(s));
         if (field.has(kJsonWhenSet) && unset(value))
             continue;
         o[keyOf(field)] = value;

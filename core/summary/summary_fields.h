@@ -15,8 +15,9 @@
 namespace la {
 
 // The one table of a run's summary figures (summary_fields.cpp). The summary JSON, the session's
-// `summary` table, the command line's text, the summary panel and sweeps all read a figure through
-// its entry here: a new figure is one entry (and its computation in SummaryBuilder or the engine).
+// `summary` table, the command line's text, the summary panel and the exports, the import summary and
+// sweeps all read a figure through its entry here: a new figure is one entry (and its computation in
+// SummaryBuilder or the engine). What only a trace has is its sibling, core/observed/observed_fields.h.
 
 // Where a figure is kept, under its name: the summary JSON's run objects, a session's `summary`
 // table, both, or neither (a figure computed from the others where it is shown).
@@ -39,7 +40,7 @@ struct FieldFormat {
     double divisor = 1.0;
 };
 
-enum FieldFlag : std::uint8_t {
+enum FieldFlag : std::uint16_t {
     kNotInTrace = 1,  // an observed trace cannot give it: it has reads, not the stream's state
     kJsonWhenSet = 2, // the JSON leaves it out when empty or absent (scripts test for the key)
     kPgIndex = 4,     // an index scan's fact: kept only for a run that has RunSummary::pgIndex
@@ -47,6 +48,19 @@ enum FieldFlag : std::uint8_t {
     // Varies from one repeat of a real-I/O run to the next: the JSON keeps each repeat's value and
     // their spread, the panel shows the spread (docs/repeats.md).
     kVaries = 16,
+    // The outputs that show it, itself or through a figure computed from it (tests/tst_summary_fields
+    // checks each against what the output prints): the exports' summary table, which is the window's
+    // summary panel (widgets/model/summary_rows.cpp), and the import summary the command line prints
+    // of an imported trace (app/experiment/import_summary.cpp).
+    kInExport = 32,
+    kInImport = 64,
+    // One of EXPLAIN (ANALYZE, IO)'s figures as explain.c prints them, computed from the explain.*
+    // counters: the JSON's explain_io object holds each under its name after "explain_", null where
+    // the run does not know it (NaN).
+    kInExplainIo = 128,
+    // One of an index scan's facts as the JSON's pg_index object holds them, under its name after
+    // "pg.": its counts, and its steps as shares of the steps between its visits.
+    kInPgIndex = 256,
 };
 
 // A stored figure in a summary: a pointer to it, of its type; for reading (FieldView) and for
@@ -67,7 +81,7 @@ struct SummaryField {
     std::string_view label; // what people call it; empty for the counters behind other figures
     std::string_view unit;  // what the printed number counts ("ms", "blocks"); empty for none
     FieldFormat format;
-    std::uint8_t flags;
+    std::uint16_t flags;
     FieldView (*view)(const RunSummary&); // a stored figure's place; null for a derived one
     FieldSlot (*slot)(RunSummary&);
     double (*derive)(const RunSummary&); // a derived figure's value; null for a stored one

@@ -48,7 +48,10 @@ QString figureText(const RunSummary& summary, std::string_view name, FigureText 
 }
 
 QString figureNumberText(const SummaryField& field, double number) {
-    const FieldFormat& format = field.format;
+    return figureNumberText(field.name, field.format, number);
+}
+
+QString figureNumberText(std::string_view name, const FieldFormat& format, double number) {
     switch (format.kind) {
     case FieldFormat::Count:
         return formatCount(static_cast<std::uint64_t>(number));
@@ -66,7 +69,7 @@ QString figureNumberText(const SummaryField& field, double number) {
     case FieldFormat::Own:
         break;
     }
-    throw std::logic_error("summary figure '" + std::string(field.name) + "' is not a number");
+    throw std::logic_error("summary figure '" + std::string(name) + "' is not a number");
 }
 
 std::optional<std::pair<const RunSummary*, const RunSummary*>> repeatExtremes(const RunSummary& summary,
@@ -132,6 +135,10 @@ double medianFigure(const RunSummary& summary, std::string_view name) {
 }
 
 QString fillFigures(std::string_view line, const RunSummary& summary, FigureText text) {
+    return fillFigures(line, [&](std::string_view name) { return figureText(summary, name, text); });
+}
+
+QString fillFigures(std::string_view line, const std::function<QString(std::string_view)>& figure) {
     QString filled;
     std::size_t at = 0;
     while (at < line.size()) {
@@ -142,7 +149,7 @@ QString fillFigures(std::string_view line, const RunSummary& summary, FigureText
             break;
         }
         filled += QString::fromUtf8(line.data() + at, qsizetype(open - at));
-        filled += figureText(summary, line.substr(open + 1, close - open - 1), text);
+        filled += figure(line.substr(open + 1, close - open - 1));
         at = close + 1;
     }
     return filled;

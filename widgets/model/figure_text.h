@@ -6,6 +6,7 @@
 
 #include <QString>
 
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -25,6 +26,8 @@ QString figureText(const RunSummary& summary, std::string_view name, FigureText 
 // A number of the figure `field` in its format, as figureText() prints it; for a figure kept only as a
 // number (a sweep's). Throws std::logic_error for a figure whose format is not a number's.
 QString figureNumberText(const SummaryField& field, double number);
+// The same for a figure of another table (a trace's, core/observed/observed_fields.h), called `name`.
+QString figureNumberText(std::string_view name, const FieldFormat& format, double number);
 
 // A repeated run's range of the figure `name` over its repeats, in the figure's format: "0.038–0.041";
 // empty for a run that went once (docs/repeats.md).
@@ -43,5 +46,7 @@ double medianFigure(const RunSummary& summary, std::string_view name);
 
 // `line` with each {name} in it replaced by that figure's text.
 QString fillFigures(std::string_view line, const RunSummary& summary, FigureText text = FigureText::AsIs);
+// `line` with each {name} in it replaced by `figure(name)`.
+QString fillFigures(std::string_view line, const std::function<QString(std::string_view)>& figure);
 
 } // namespace la
