@@ -203,11 +203,13 @@ QJsonObject causeJson(const Cause& cause) {
             {QStringLiteral("text"), cause.text.left(kMaxCauseText)}};
 }
 
-// PostgreSQL's figures for the recorded scan, from the plan the recording kept (the untraced run's,
-// else the traced one's): for a model that ran without a trace to compare with.
+// PostgreSQL's figures for the recorded scan, from the plan the recording kept (its modelled node
+// alone, else the untraced run's, else the traced one's): for a model that ran without a trace to
+// compare with.
 std::string recordedExplain(const QJsonObject& recorded) {
     const QJsonObject plans = recorded.value(QStringLiteral("plan")).toObject();
-    const QJsonValue plan = plans.contains(QStringLiteral("untraced"))
+    const QJsonValue plan = plans.contains(QStringLiteral("node")) ? plans.value(QStringLiteral("node"))
+                            : plans.contains(QStringLiteral("untraced"))
                                 ? plans.value(QStringLiteral("untraced"))
                                 : plans.value(QStringLiteral("traced"));
     if (!plan.isArray())
