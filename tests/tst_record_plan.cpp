@@ -111,6 +111,7 @@ class TestRecordPlan : public QObject {
     Q_OBJECT
 private slots:
     void ownFiguresLeaveTheChildrensOut();
+    void nodesOfAHostileSessionAreShownSafely();
     void hashJoinOfTwoSequentialScans_data();
     void hashJoinOfTwoSequentialScans();
     void appendOverThreePartitions_data();
@@ -150,6 +151,29 @@ void TestRecordPlan::ownFiguresLeaveTheChildrensOut() {
     QVERIFY(nodes[1][QStringLiteral("server_stream")].toString().startsWith(QLatin1String("none")));
     QVERIFY(planNodesJson(plan, 15)[0][QStringLiteral("server_stream")].toString().contains(
         QLatin1String("15 has no read stream")));
+}
+
+// A session's "recorded" is untrusted: a node of the wrong type, a figure past any integer, a name
+// with a terminal escape are shown as what they are (a node that is no object is left out), never as a
+// crash or an escape.
+void TestRecordPlan::nodesOfAHostileSessionAreShownSafely() {
+    const QJsonObject recorded{
+        {QStringLiteral("nodes"),
+         QJsonArray{42, QStringLiteral("node"),
+                    QJsonObject{{QStringLiteral("node_id"), 1e300},
+                                {QStringLiteral("type"), QStringLiteral("Seq Scan\x1b[2J")},
+                                {QStringLiteral("loops"), QStringLiteral("many")},
+                                {QStringLiteral("explain"), QJsonArray{1, 2}},
+                                {QStringLiteral("modelled"), true}}}}};
+    const QString text = QString::fromStdString(planNodesText(recorded));
+    QVERIFY2(!text.contains(QChar(0x1b)), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("Seq Scan")) && text.contains(QLatin1String("loops - (resets -)")),
+             qPrintable(text));
+    QJsonObject doc{{QStringLiteral("runs"), QJsonArray{QJsonObject{{QStringLiteral("misses"), 7}}}}};
+    addPlanNodes(doc, recorded);
+    const QJsonArray nodes = doc[QStringLiteral("runs")][0][QStringLiteral("nodes")].toArray();
+    QCOMPARE(nodes.size(), 1);
+    QCOMPARE(nodes[0][QStringLiteral("model")][QStringLiteral("misses")].toInt(), 7);
 }
 
 void TestRecordPlan::hashJoinOfTwoSequentialScans_data() {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace la {
 
@@ -38,8 +39,9 @@ QString shownFigure(const QJsonObject& o, const char* key) {
     const QJsonValue value = o.value(QLatin1String(key));
     if (!value.isDouble())
         return QStringLiteral("-");
-    return QLocale(QLocale::English)
-        .toString(value.toDouble(), 'f', value.toDouble() == qint64(value.toDouble()) ? 0 : 1);
+    // A whole figure without decimals; a session's figure may be any double, so no cast tests it.
+    const double figure = value.toDouble();
+    return QLocale(QLocale::English).toString(figure, 'f', std::floor(figure) == figure ? 0 : 1);
 }
 
 QString shownText(const QJsonValue& value, std::size_t limit = 60) {
@@ -127,6 +129,8 @@ void addPlanNodes(QJsonObject& doc, const QJsonObject& recorded) {
         const bool observed = run.value(QStringLiteral("trace")).isString();
         QJsonArray shown;
         for (const QJsonValue& value : nodes) {
+            if (!value.isObject())
+                continue;
             QJsonObject node = value.toObject();
             if (node.value(QStringLiteral("modelled")).toBool()) {
                 QJsonObject figures;
@@ -148,6 +152,8 @@ std::string planNodesText(const QJsonObject& recorded) {
         return {};
     QString text = QStringLiteral("The plan's nodes that read a relation (EXPLAIN's own figures):\n");
     for (const QJsonValue& value : nodes) {
+        if (!value.isObject())
+            continue;
         const QJsonObject node = value.toObject();
         const QJsonObject explain = node.value(QStringLiteral("explain")).toObject();
         const QString relation = shownText(node.value(QStringLiteral("relation")));
