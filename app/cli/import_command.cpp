@@ -7,6 +7,7 @@
 #include "experiment/experiment.h"
 #include "experiment/explain_output.h"
 #include "experiment/import_summary.h"
+#include "experiment/plan_nodes.h"
 #include "experiment/runner.h"
 #include "experiment/signal_cancel.h"
 #include "experiment/summary_json.h"
@@ -84,6 +85,7 @@ int runImportHeadless(const CliOptions& options) {
                                   serverScan ? serverExplainJson(*plan, *serverScan) : QJsonObject());
         if (!experiment.recorded.isEmpty())
             doc[QStringLiteral("recorded")] = experiment.recorded;
+        addPlanNodes(doc, experiment.recorded);
         if (writeJson(commandOutputs.summaryJson, QJsonDocument(doc).toJson()) != 0)
             exitCode = 1;
     }

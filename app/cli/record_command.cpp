@@ -35,9 +35,9 @@ struct RecordArgs {
 
 // record's own options; any other "--name" must be one the replay takes.
 const std::vector<std::string>& recordOptionNames() {
-    static const std::vector<std::string> names{"help",   "conninfo",     "query",          "cold",
-                                                "set",    "visits-query", "compare-policy", "work-dir",
-                                                "tracer", "clean"};
+    static const std::vector<std::string> names{
+        "help",           "conninfo", "query",  "cold",  "set", "visits-query",
+        "compare-policy", "work-dir", "tracer", "clean", "node"};
     return names;
 }
 
@@ -82,6 +82,14 @@ RecordArgs parseArgs(const std::vector<std::string>& args) {
                 throw InputError("record: --set '" + excerpt(setting.toStdString()) +
                                  "': expected NAME=VALUE, e.g. enable_bitmapscan=off");
             parsed.request.settings << setting;
+        } else if (arg == "--node") {
+            const QString id = value();
+            bool ok = false;
+            const int node = id.toInt(&ok);
+            if (!ok || node < 0)
+                throw InputError("record: --node '" + excerpt(id.toStdString()) +
+                                 "': give a node_id of the plan (0 is its top node; the summary lists them)");
+            parsed.request.node = node;
         } else if (arg == "--visits-query")
             parsed.request.visitsQuery = value();
         else if (arg == "--compare-policy")
@@ -131,6 +139,8 @@ std::string recordCommandLine(const Recording& recording, const RecordArgs& args
         line += " --cold";
     for (const QString& setting : args.request.settings)
         line += " --set " + setting.toStdString();
+    if (args.request.node)
+        line += " --node " + std::to_string(*args.request.node);
     if (args.request.tracer)
         line += *args.request.tracer == TracerKind::Kernel ? " --tracer kernel" : " --tracer strace";
     for (const std::string& option : args.replayOptions)
@@ -164,7 +174,7 @@ int cleanUp(const RecordArgs& parsed) {
 
 std::string recordUsageText() {
     return "usage: lookahead record --query SQL [--conninfo CONNINFO] [--cold] [--set NAME=VALUE]\n"
-           "                        [--visits-query SQL] [--tracer kernel|strace|auto]\n"
+           "                        [--node ID] [--visits-query SQL] [--tracer kernel|strace|auto]\n"
            "                        [--compare-policy P] [--work-dir DIR] [--save FILE.lookahead]\n"
            "                        [--summary-json OUT] [--export-png OUT] [model options]\n"
            "       lookahead record --clean [--conninfo CONNINFO]\n"
@@ -178,6 +188,8 @@ std::string recordUsageText() {
            "  --cold                empty the relation's shared buffers (PostgreSQL 17+) and OS cache first\n"
            "  --set NAME=VALUE      a setting for the query's session (e.g. enable_bitmapscan=off), "
            "repeatable\n"
+           "  --node ID             the plan node the model runs, by its node_id (default: of the nodes\n"
+           "                        whose visits can be worked out, the one with the most shared reads)\n"
            "  --visits-query SQL    the scan's visits, as ctids or block numbers in visit order\n"
            "  --compare-policy P    the model's policy (default: the server's own, pg19 before 17)\n"
            "  --work-dir DIR        keep the trace, plan, visits and snapshot in DIR (an empty directory\n"

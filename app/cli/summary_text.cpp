@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/summary_text.h"
 
+#include "experiment/plan_nodes.h"
 #include "figure_text.h"
 #include "message_text.h"
 
@@ -46,9 +47,7 @@ QString modelCount(std::uint64_t n) {
     return QLocale(QLocale::English).toString(static_cast<qulonglong>(n));
 }
 
-} // namespace
-
-std::string describeBesideServer(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
+std::string besideServer(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
     // The server's figures are the observed run's (its EXPLAIN), or a recorded model's own; the
     // model is the last run.
     if (summaries.empty() || experiment.runs.size() != summaries.size())
@@ -101,6 +100,12 @@ std::string describeBesideServer(const Experiment& experiment, const std::vector
     else if (!server.value(QStringLiteral("index")).toString().isEmpty())
         text += QStringLiteral("  (an index scan's shared hit and read count its index's pages too)\n");
     return text.toStdString();
+}
+
+} // namespace
+
+std::string describeBesideServer(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
+    return planNodesText(experiment.recorded) + besideServer(experiment, summaries);
 }
 
 std::string verdictLines(const RunsVerdict& verdict) {

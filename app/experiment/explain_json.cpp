@@ -56,6 +56,8 @@ void jsonNode(ExplainParser& p, const QJsonObject& o, int depth, ExplainOutput& 
         node.sharedReadMs = number("I/O Read Time", kMaxExplainMs);
     node.actualRows = number("Actual Rows");
     node.loops = count("Actual Loops");
+    node.rowsRemovedByFilter = number("Rows Removed by Filter");
+    node.heapFetches = number("Heap Fetches");
     node.prefetchAvg = number("Average Prefetch Distance");
     node.prefetchMax = count("Max Prefetch Distance");
     node.prefetchCapacity = count("Prefetch Capacity");

@@ -27,6 +27,8 @@ struct ExplainNode {
     std::optional<double> sharedReadMs; // I/O Timings: shared read=
     std::optional<double> actualRows;
     std::optional<std::uint64_t> loops;
+    // Per loop, as EXPLAIN prints them (FORMAT JSON).
+    std::optional<double> rowsRemovedByFilter, heapFetches;
     // PostgreSQL 19's read-stream lines (docs/explain-io.md).
     std::optional<double> prefetchAvg;
     std::optional<std::uint64_t> prefetchMax, prefetchCapacity;

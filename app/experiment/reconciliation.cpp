@@ -4,6 +4,7 @@
 #include "block_size.h"
 #include "buffer_strategy.h"
 #include "experiment/explain_output.h"
+#include "experiment/session_io.h"
 #include "input_error.h"
 #include "message_text.h"
 #include "observed/traced_cache.h"
@@ -203,18 +204,14 @@ QJsonObject causeJson(const Cause& cause) {
             {QStringLiteral("text"), cause.text.left(kMaxCauseText)}};
 }
 
-// PostgreSQL's figures for the recorded scan, from the plan the recording kept (the untraced run's,
-// else the traced one's): for a model that ran without a trace to compare with.
-std::string recordedExplain(const QJsonObject& recorded) {
-    const QJsonObject plans = recorded.value(QStringLiteral("plan")).toObject();
-    const QJsonValue plan = plans.contains(QStringLiteral("untraced"))
-                                ? plans.value(QStringLiteral("untraced"))
-                                : plans.value(QStringLiteral("traced"));
-    if (!plan.isArray())
+// PostgreSQL's figures for the recorded scan, from the plan the recording kept (session_io.h): for a
+// model that ran without a trace to compare with.
+std::string recordedServerExplain(const QJsonObject& recorded) {
+    const QByteArray plan = recordedExplain(recorded);
+    if (plan.isEmpty())
         return {};
     try {
-        const ExplainOutput output =
-            parseExplainOutput(QJsonDocument(plan.toArray()).toJson(), QStringLiteral("the recorded plan"));
+        const ExplainOutput output = parseExplainOutput(plan, QStringLiteral("the recorded plan"));
         return QJsonDocument(
                    serverExplainJson(output, observedScanOf(output, QStringLiteral("the recorded plan"))))
             .toJson(QJsonDocument::Compact)
@@ -257,7 +254,7 @@ std::string reconcileRun(const Experiment& experiment, std::size_t run, const Ru
     const RunVariant& variant = experiment.runs[run];
     const ObservedTrace* trace = experiment.runs.front().observed.get();
     if (!trace && model.serverExplain.empty())
-        model.serverExplain = recordedExplain(experiment.recorded);
+        model.serverExplain = recordedServerExplain(experiment.recorded);
     const QJsonObject server =
         QJsonDocument::fromJson(
             QByteArray::fromStdString(trace && observed ? observed->serverExplain : model.serverExplain))

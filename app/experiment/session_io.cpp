@@ -255,7 +255,9 @@ OpenedSession openSession(const std::string& path) {
 
 QByteArray recordedExplain(const QJsonObject& recorded) {
     const QJsonObject plans = recorded.value(QStringLiteral("plan")).toObject();
-    const QJsonValue plan = plans.contains(QStringLiteral("untraced"))
+    // The modelled node alone where the recording kept it: the plan the replay compared with.
+    const QJsonValue plan = plans.contains(QStringLiteral("node")) ? plans.value(QStringLiteral("node"))
+                            : plans.contains(QStringLiteral("untraced"))
                                 ? plans.value(QStringLiteral("untraced"))
                                 : plans.value(QStringLiteral("traced"));
     if (plan.isArray())

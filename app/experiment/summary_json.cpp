@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/summary_json.h"
 
+#include "experiment/plan_nodes.h"
 #include "experiment/reconciliation.h"
 #include "io/output_file.h"
 #include "observed/observed_fields.h"
@@ -324,6 +325,7 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
             doc[QStringLiteral("provenance")] = provenanceJson(experiment.provenance);
         if (!experiment.recorded.isEmpty())
             doc[QStringLiteral("recorded")] = experiment.recorded;
+        addPlanNodes(doc, experiment.recorded);
         return doc;
     }
     QJsonArray list;
@@ -361,6 +363,7 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
         doc[QStringLiteral("provenance")] = provenanceJson(experiment.provenance);
     if (!experiment.recorded.isEmpty())
         doc[QStringLiteral("recorded")] = experiment.recorded;
+    addPlanNodes(doc, experiment.recorded);
     return doc;
 }
 

@@ -113,10 +113,19 @@ bool restoreSnapshot(BufferCache& buffers, const CacheSnapshot& snapshot, QStrin
     return same;
 }
 
-QJsonObject cachedAtStartJson(const CacheSnapshot& snapshot, bool buffersRead, bool observed) {
+const std::vector<std::uint32_t>& CacheSnapshot::blocksOf(const RecordedRelation& relation) const {
+    static const std::vector<std::uint32_t> none;
+    for (std::size_t i = 0; i < relations.size() && i < blocks.size(); ++i)
+        if (relations[i]->oid == relation.oid)
+            return blocks[i];
+    return none;
+}
+
+QJsonObject cachedAtStartJson(const CacheSnapshot& snapshot, const RecordedRelation& relation,
+                              bool buffersRead, bool observed) {
     if (!buffersRead)
         return {{QStringLiteral("source"), observed ? QStringLiteral("trace") : QStringLiteral("unknown")}};
-    const std::vector<std::uint32_t>& table = snapshot.blocks.front();
+    const std::vector<std::uint32_t>& table = snapshot.blocksOf(relation);
     QJsonObject cached{{QStringLiteral("source"), QStringLiteral("pg_buffercache")},
                        {QStringLiteral("blocks"), qint64(table.size())}};
     // The snapshot itself, so that a session holds it after the work files are gone.
@@ -127,8 +136,9 @@ QJsonObject cachedAtStartJson(const CacheSnapshot& snapshot, bool buffersRead, b
     return cached;
 }
 
-QString prewarmSpec(const CacheSnapshot& snapshot, const HeldDirectory& work) {
-    const std::vector<std::uint32_t>& table = snapshot.blocks.front();
+QString prewarmSpec(const CacheSnapshot& snapshot, const RecordedRelation& relation,
+                    const HeldDirectory& work) {
+    const std::vector<std::uint32_t>& table = snapshot.blocksOf(relation);
     if (table.empty())
         return QStringLiteral("none");
     return QStringLiteral("list:") + writeWorkFile(work, "cached-at-start.txt",

@@ -37,6 +37,9 @@ void emptyCaches(BufferCache& buffers, const std::vector<const RecordedRelation*
 struct CacheSnapshot {
     std::vector<const RecordedRelation*> relations;
     std::vector<std::vector<std::uint32_t>> blocks;
+
+    // The blocks of `relation` in the snapshot; none where it is not one of `relations`.
+    const std::vector<std::uint32_t>& blocksOf(const RecordedRelation& relation) const;
 };
 CacheSnapshot takeSnapshot(BufferCache& buffers, const std::vector<const RecordedRelation*>& relations);
 
@@ -44,11 +47,12 @@ CacheSnapshot takeSnapshot(BufferCache& buffers, const std::vector<const Recorde
 // back; `why` says what the server refused.
 bool restoreSnapshot(BufferCache& buffers, const CacheSnapshot& snapshot, QString& why);
 
-// "recorded"'s "cached_at_start": the snapshot of the scan's table (the first relation), as ranges,
-// or where the cache state comes from when there is none.
-QJsonObject cachedAtStartJson(const CacheSnapshot& snapshot, bool buffersRead, bool observed);
+// "recorded"'s "cached_at_start": the snapshot of the modelled scan's `table`, as ranges, or where
+// the cache state comes from when there is none.
+QJsonObject cachedAtStartJson(const CacheSnapshot& snapshot, const RecordedRelation& table, bool buffersRead,
+                              bool observed);
 
-// --prewarm's spec of the table's snapshot: "none", or a list written to the work directory.
-QString prewarmSpec(const CacheSnapshot& snapshot, const HeldDirectory& work);
+// --prewarm's spec of `table`'s snapshot: "none", or a list written to the work directory.
+QString prewarmSpec(const CacheSnapshot& snapshot, const RecordedRelation& table, const HeldDirectory& work);
 
 } // namespace la

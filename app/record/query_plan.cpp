@@ -17,11 +17,11 @@ QString withoutTrailingSemicolons(QString query) {
     return query;
 }
 
-RecordedScan planQuery(PgSession& session, PgSession& control, const QString& query) {
+RecordedPlan planQuery(PgSession& session, PgSession& control, const QString& query) {
     const QString planned = requireReadOnlyQuery(session, query, QStringLiteral("the query"));
     const ExplainOutput plan = asRecordError(
         [&] { return parseExplainOutput(planned.toUtf8(), QStringLiteral("the query's plan")); });
-    return recordedScanOf(plan, control);
+    return recordedPlanOf(plan, control);
 }
 
 QString explainAnalyze(int serverMajor, const QString& query) {

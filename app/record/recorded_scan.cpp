@@ -79,26 +79,16 @@ std::optional<KeyCondition> keyRangeOf(const QString& condition, const QString& 
     return range;
 }
 
-RecordedScan recordedScanOf(const ExplainOutput& plan, PgSession& session) {
-    const ExplainNode* scan = plan.scanOf(QString());
-    if (!scan) {
-        QStringList nodes;
-        for (const ExplainNode& node : plan.nodes)
-            nodes << (node.relation.isEmpty() ? node.nodeType
-                                              : QStringLiteral("%1 on %2").arg(node.nodeType, node.relation));
-        throw RecordError(
-            QStringLiteral("the query's plan is not a scan of one relation (it has %1): record a "
-                           "query that scans one table, with a Seq Scan or an Index Scan")
-                .arg(nodes.join(QStringLiteral(", "))));
-    }
+RecordedScan recordedScanOf(const ExplainNode& node, const ExplainNode& heapNode, PgSession& session) {
     RecordedScan recorded;
-    recorded.node = *scan;
-    recorded.heap = relationNamed(session, scan->schema, scan->relation);
-    if (scan->index.isEmpty())
+    recorded.node = node;
+    recorded.heap = relationNamed(session, heapNode.schema, heapNode.relation);
+    if (node.index.isEmpty())
         return recorded;
-    recorded.index = relationNamed(session, scan->schema, scan->index);
-    if (scan->nodeType != QLatin1String("Index Scan")) {
-        recorded.whyNoKeyRange = QStringLiteral("it is an %1, not an Index Scan").arg(scan->nodeType);
+    // An index lives in its table's schema.
+    recorded.index = relationNamed(session, heapNode.schema, node.index);
+    if (node.nodeType != QLatin1String("Index Scan")) {
+        recorded.whyNoKeyRange = QStringLiteral("it is an %1, not an Index Scan").arg(node.nodeType);
         return recorded;
     }
     const PgSession::Rows key = session.query(
@@ -118,7 +108,7 @@ RecordedScan recordedScanOf(const ExplainOutput& plan, PgSession& session) {
         recorded.whyNoKeyRange =
             QStringLiteral("its index's leading key is %1, not int2, int4 or int8").arg(key.front()[1]);
     else
-        recorded.keyRange = keyRangeOf(scan->indexCondition, key.front()[0], keyType, recorded.whyNoKeyRange);
+        recorded.keyRange = keyRangeOf(node.indexCondition, key.front()[0], keyType, recorded.whyNoKeyRange);
     return recorded;
 }
 

@@ -26,10 +26,10 @@ struct KeyCondition {
     qint64 lo = 0, hi = 0;
 };
 
-// The scan that a recording models: the plan's only scan node, its table and index.
+// A scan node of a recording: the node, its table and index.
 struct RecordedScan {
     ExplainNode node;
-    RecordedRelation heap;
+    RecordedRelation heap; // a Bitmap Index Scan's: its Bitmap Heap Scan's table
     std::optional<RecordedRelation> index;
     // Set for an Index Scan whose condition is a range on an int2/int4/int8 leading key.
     std::optional<KeyCondition> keyRange;
@@ -39,9 +39,10 @@ struct RecordedScan {
     bool sequential() const { return node.nodeType == QLatin1String("Seq Scan"); }
 };
 
-// The scan of `plan` (EXPLAIN VERBOSE, FORMAT JSON) and its relations' files. Throws RecordError
-// when the plan is not a scan of one relation, naming what it has instead.
-RecordedScan recordedScanOf(const ExplainOutput& plan, PgSession& session);
+// The scan `node` of a plan (EXPLAIN VERBOSE, FORMAT JSON) and its relations' files, the table
+// named by `heapNode` (the node itself, or a Bitmap Index Scan's Bitmap Heap Scan). Throws
+// RecordError where the catalog does not list them.
+RecordedScan recordedScanOf(const ExplainNode& node, const ExplainNode& heapNode, PgSession& session);
 
 // The key range of an index condition on `column`: "(a <= 20000)", "((a >= 5) AND (a < 9))",
 // qualified or cast. Nothing for any other form, with `why` set.

@@ -35,6 +35,31 @@ QJsonObject relationJson(const RecordedScan& scan) {
             {QStringLiteral("index"), scan.index ? scan.index->name : QString()}};
 }
 
+// What the model of one node leaves out of it, said where it applies: its rescans, and the reads of
+// another node of the same table, which the trace cannot tell from its own.
+void noteModelledNode(const RecordedPlan& plan, const ExplainOutput& ran, const RecordedPlanNode& modelled,
+                      RecordingLog& log) {
+    const ExplainNode& node = ran.nodes[std::size_t(modelled.id)];
+    if (plan.nodes.size() > 1)
+        log.note(
+            QStringLiteral("the plan has %1 nodes that read a relation: the model runs node %2 (%3 on %4); "
+                           "--node chooses another")
+                .arg(plan.nodes.size())
+                .arg(modelled.id)
+                .arg(node.nodeType, modelled.scan.heap.name));
+    if (node.loops.value_or(1) > 1)
+        log.note(QStringLiteral("node %1 ran %2 times (%3 rescans): the model runs its first scan only")
+                     .arg(modelled.id)
+                     .arg(*node.loops)
+                     .arg(*node.loops - 1));
+    for (const RecordedPlanNode& other : plan.nodes)
+        if (other.id != modelled.id && other.scan.heap.oid == modelled.scan.heap.oid &&
+            other.scan.node.nodeType != QLatin1String("Bitmap Index Scan"))
+            log.note(QStringLiteral("node %1 (%2) reads %3 too: the trace's reads of it are both nodes'")
+                         .arg(other.id)
+                         .arg(other.scan.node.nodeType, modelled.scan.heap.name));
+}
+
 } // namespace
 
 QStringList removeRecordingLeftovers(const QString& conninfo, const QString& password) {
@@ -63,10 +88,9 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     applyQuerySettings(connections.session, request.settings);
 
     log.step(QStringLiteral("planning the query"));
-    const RecordedScan scan = planQuery(connections.session, connections.control, query);
-    std::vector<const RecordedRelation*> relations{&scan.heap};
-    if (scan.index)
-        relations.push_back(&*scan.index);
+    const RecordedPlan plan = planQuery(connections.session, connections.control, query);
+    // Every relation the plan reads is snapshotted, emptied for --cold and traced.
+    const std::vector<const RecordedRelation*> relations = plan.relationsRead();
 
     BufferCache buffers(connections.control, facts.major());
     if (!buffers.available())
@@ -82,17 +106,29 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     const UntracedRun untraced = runUntraced(connections.session, analyze, traced.tracer.has_value(), buffers,
                                              snapshot, request.cold, files, log);
 
+    // The plan as it ran, with EXPLAIN's figures: the untraced run's where there is one.
+    const QString ranText = untraced.plan.isEmpty() ? traced.plan : untraced.plan;
+    const ExplainOutput ran = asRecordError(
+        [&] { return parseExplainOutput(ranText.toUtf8(), QStringLiteral("the query's plan")); });
+    const bool visitsGiven = !request.visitsQuery.isEmpty();
+    const RecordedPlanNode& modelled = modelledNode(plan, ran, request.node, facts.local, visitsGiven);
+    const RecordedScan& scan = modelled.scan;
+    noteModelledNode(plan, ran, modelled, log);
+
     Recording recording;
     QStringList& args = recording.replayArgs;
     const QString policy =
         request.comparePolicy.isEmpty() ? defaultPolicy(facts.major()) : request.comparePolicy;
-    const QString planFile = writeWorkFile(work, "plan.json", QStringLiteral("the query's plan"),
-                                           (untraced.plan.isEmpty() ? traced.plan : untraced.plan).toUtf8());
+    writeWorkFile(work, "plan.json", QStringLiteral("the query's plan"), ranText.toUtf8());
+    const QByteArray nodePlan = nodePlanJson(ranText, ran, modelled.id);
+    const QString planFile =
+        writeWorkFile(work, "node.json", QStringLiteral("the modelled node's plan"), nodePlan);
     const bool observed = traced.tracer && traceReads(traced.tracePath, scan.heap.filePath);
     if (traced.tracer && !observed)
         log.note(
-            QStringLiteral("the server read nothing of %1 (every block it visited was in shared buffers): "
-                           "there is no observed run, the model runs alone")
+            QStringLiteral("the trace shows no read of %1 (every block it visited was in shared buffers, "
+                           "or its reads went through io_uring while another file's were read calls): there "
+                           "is no observed run, the model runs alone")
                 .arg(scan.heap.name));
     args << replayedRunArgs(observed, traced.tracePath, scan.heap, connections.session.backendPid(), planFile,
                             policy);
@@ -100,13 +136,14 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
         scanVisits(request.visitsQuery, connections.control, scan, facts, observed, work, log);
     args << visits.replayArgs;
     if (buffers.available() && visits.modelled())
-        args << QStringLiteral("--prewarm") << prewarmSpec(snapshot, work);
+        args << QStringLiteral("--prewarm") << prewarmSpec(snapshot, scan.heap, work);
     args << serverArgs(facts, policy, scan, log);
 
     const QJsonObject overhead = tracingOverhead(traced.plan, untraced, log);
     QJsonObject plans{{QStringLiteral("traced"), planJson(traced.plan)}};
     if (!untraced.plan.isEmpty())
         plans[QStringLiteral("untraced")] = planJson(untraced.plan);
+    plans[QStringLiteral("node")] = planJson(QString::fromUtf8(nodePlan));
     recording.recorded = {
         {QStringLiteral("server_version"), facts.version},
         {QStringLiteral("server"), facts.json()},
@@ -114,8 +151,12 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
         {QStringLiteral("query"), query},
         {QStringLiteral("plan"), plans},
         {QStringLiteral("relation"), relationJson(scan)},
+        {QStringLiteral("nodes"),
+         recordedNodesJson(plan, ran, facts.major(), modelled, facts.local, visitsGiven)},
+        {QStringLiteral("modelled_node"), modelled.id},
         {QStringLiteral("visits"), visits.json},
-        {QStringLiteral("cached_at_start"), cachedAtStartJson(snapshot, buffers.available(), observed)},
+        {QStringLiteral("cached_at_start"),
+         cachedAtStartJson(snapshot, scan.heap, buffers.available(), observed)},
         {QStringLiteral("tracing_overhead"), overhead},
         {QStringLiteral("cold"), request.cold},
         {QStringLiteral("tracer"), tracerName(traced.tracer)},

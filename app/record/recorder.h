@@ -22,6 +22,8 @@ struct RecordRequest {
     bool cold = false;     // empty the relation's buffers and OS cache first, where the server can
     QString comparePolicy; // the model's policy; empty: the server version's own (pg19 before 17)
     QString visitsQuery;   // SQL giving the scan's visits (ctids or block numbers), or empty
+    // The plan node the model runs (--node, its node_id); nothing: chosen (docs/recording.md, "Plans").
+    std::optional<int> node;
     // Settings for the query's session ("enable_bitmapscan=off"): the plan to record.
     QStringList settings;
     // An existing directory of ours, that nobody else can write or move (core/io/held_directory.h):

@@ -125,15 +125,18 @@ bool traceReads(const QString& tracePath, const QString& file) {
     if (!trace.open(QIODevice::ReadOnly))
         return false;
     // strace writes "fd</path>", a kernel capture "read … /path" for a device read and "call … /path"
-    // for a read call, which the page cache may have served (docs/trace-import.md §2).
+    // for a read call, which the page cache may have served (docs/trace-import.md §2). As the import
+    // does, a capture's device reads are its reads only where it holds no read call of any file.
     const QByteArray path = '/' + file.toUtf8();
+    bool anyCall = false, deviceRead = false;
     while (!trace.atEnd()) {
         const QByteArray line = trace.readLine(1 << 16).trimmed();
-        if (line.contains(QByteArray(path + '>')) ||
-            ((line.startsWith("read ") || line.startsWith("call ")) && line.endsWith(path)))
+        if (line.contains(QByteArray(path + '>')) || (line.startsWith("call ") && line.endsWith(path)))
             return true;
+        anyCall = anyCall || line.startsWith("call ");
+        deviceRead = deviceRead || (line.startsWith("read ") && line.endsWith(path));
     }
-    return false;
+    return deviceRead && !anyCall;
 }
 
 } // namespace la

@@ -30,8 +30,8 @@ TracedRun runTraced(std::optional<TracerKind> asked, const ServerFacts& facts, S
                     const QStringList& files, const HeldDirectory& work, const QString& analyze,
                     RecordingLog& log);
 
-// Whether the trace shows any read of `file` (a path's last components): a query whose blocks were all
-// in shared buffers reads nothing, and has no observed run to show.
+// Whether the trace shows reads of `file` (a path's last components) that its import takes: a query
+// whose blocks were all in shared buffers reads nothing, and has no observed run to show.
 bool traceReads(const QString& tracePath, const QString& file);
 
 } // namespace la
