@@ -14,7 +14,7 @@ struct PgScanConfig {
     std::string index;      // --pg-index: the btree's first segment file
     std::string heap;       // --pg-heap: the table's first segment file
     std::string dataDir;    // --pg-datadir: relative --pg-index/--pg-heap paths are under it
-    std::string keyType;    // --pg-key: int2, int4 or int8 (empty = int8)
+    std::string keyType;    // --pg-key: int2, int4, int8, date, timestamp, timestamptz (empty = int8)
     std::string keyRange;   // --pg-key-range LO:HI (empty = the whole index)
     IndexBatching batching; // --index-batches continue|reset|ring[:N]
     std::optional<IndexBatching> compareBatching; // --compare-index-batches: run B's (none: the other)

@@ -259,12 +259,16 @@ std::vector<RunOption> buildTable() {
         "SELECT pg_relation_filepath('t'), pg_relation_filepath('idx') prints them",
         {}, [](auto& c) -> auto& { return c.pg.dataDir; }));
     t.push_back(textField(
-        "pg-key", "pgKey", "pg_key", dataset, "T", "type of the index's leading column: int2, int4 or int8",
-        {"int2", "int4", "int8"}, [](auto& c) -> auto& { return c.pg.keyType; }));
+        "pg-key", "pgKey", "pg_key", dataset, "T",
+        "type of the index's leading column: int2, int4, int8, date, timestamp or\n"
+        "timestamptz (timestamptz ranges are written in UTC)",
+        {"int2", "int4", "int8", "date", "timestamp", "timestamptz"},
+        [](auto& c) -> auto& { return c.pg.keyType; }));
     t.push_back(textField(
         "pg-key-range", "pgKeyRange", "pg_key_range", dataset, "LO:HI",
-        "the scan's a BETWEEN LO AND HI on the leading column (default: the whole index)", {},
-        [](auto& c) -> auto& { return c.pg.keyRange; }));
+        "the scan's a BETWEEN LO AND HI on the leading column, each written as PostgreSQL\n"
+        "prints the type, e.g. 2024-01-01:2024-01-31 12:00:00 (default: the whole index)",
+        {}, [](auto& c) -> auto& { return c.pg.keyRange; }));
     t.push_back(text(
         "index-batches", "indexBatches", "index_batches", dataset, "M",
         "continue (default: one stream across leaf pages), reset (the stream resets at every\n"
