@@ -79,12 +79,12 @@ QString serverStreamOf(const QString& nodeType, int serverMajor) {
                                           .arg(serverMajor)
                                           .arg(nodeType);
     };
-    if (nodeType == QLatin1String("Seq Scan"))
+    // The heap access method reads sequential and TID range scans through a stream from 17, bitmap
+    // heap scans from 18 (docs/recording.md, Plans).
+    if (nodeType == QLatin1String("Seq Scan") || nodeType == QLatin1String("Tid Range Scan"))
         return since(17);
     if (nodeType == QLatin1String("Bitmap Heap Scan"))
         return since(18);
-    if (nodeType == QLatin1String("Tid Range Scan"))
-        return since(19);
     if (nodeType.startsWith(QLatin1String("Index")))
         return QStringLiteral("none: PostgreSQL %1 reads an index scan's heap without a read stream")
             .arg(serverMajor);
