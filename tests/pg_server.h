@@ -23,8 +23,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace la::test {
 
@@ -295,6 +297,18 @@ private:
     int m_port = 0;
     bool m_running = false;
 };
+
+// The heap blocks in a server's comma-separated list of ctid blocks, in order, a block visited again
+// at once counted once, as the readers hand them out.
+inline std::vector<std::uint32_t> visitedBlocks(const QString& csv) {
+    std::vector<std::uint32_t> blocks;
+    for (const QString& item : csv.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const auto block = static_cast<std::uint32_t>(item.toUInt());
+        if (blocks.empty() || blocks.back() != block)
+            blocks.push_back(block);
+    }
+    return blocks;
+}
 
 } // namespace la::test
 

@@ -35,16 +35,6 @@ constexpr const char* kSetup =
     "keyed(tz);"
     "CHECKPOINT;";
 
-std::vector<std::uint32_t> collapse(const QString& csv) {
-    std::vector<std::uint32_t> blocks;
-    for (const QString& item : csv.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const auto block = static_cast<std::uint32_t>(item.toUInt());
-        if (blocks.empty() || blocks.back() != block)
-            blocks.push_back(block);
-    }
-    return blocks;
-}
-
 } // namespace
 
 class TestPgKeyTypes : public QObject {
@@ -150,10 +140,10 @@ void TestPgKeyTypes::visitsEqualTheServersOrder() {
     QCOMPARE(spec.range->hi, storedValue(hi));
 
     const QString order = backward ? QStringLiteral("%1 DESC, ctid DESC") : QStringLiteral("%1, ctid");
-    const std::vector<std::uint32_t> expected =
-        collapse(sql(QStringLiteral("SELECT string_agg(((ctid::text::point)[0]::int)::text, ',' ORDER BY %1) "
-                                    "FROM keyed WHERE %2 BETWEEN '%3' AND '%4'")
-                         .arg(order.arg(column), column, lo, hi)));
+    const std::vector<std::uint32_t> expected = test::visitedBlocks(
+        sql(QStringLiteral("SELECT string_agg(((ctid::text::point)[0]::int)::text, ',' ORDER BY %1) "
+                           "FROM keyed WHERE %2 BETWEEN '%3' AND '%4'")
+                .arg(order.arg(column), column, lo, hi)));
     QVERIFY(expected.size() > 10);
     const pg::IndexVisits visits = pg::scanIndex(spec);
     QCOMPARE(visits.blocks.size(), expected.size());

@@ -78,16 +78,6 @@ struct Cluster {
     bool checksums = false;
 };
 
-std::vector<std::uint32_t> collapse(const QString& csv) {
-    std::vector<std::uint32_t> blocks;
-    for (const QString& item : csv.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const auto block = static_cast<std::uint32_t>(item.toUInt());
-        if (blocks.empty() || blocks.back() != block)
-            blocks.push_back(block);
-    }
-    return blocks;
-}
-
 QByteArray fileDigest(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -228,7 +218,7 @@ void TestPgRelation::visitsEqualTheServersOrder() {
     }
     // Since PostgreSQL 12 equal keys are ordered by heap TID, and a backward scan reverses that.
     const QString order = backward ? QStringLiteral("a DESC, ctid DESC") : QStringLiteral("a, ctid");
-    const std::vector<std::uint32_t> expected = collapse(query(
+    const std::vector<std::uint32_t> expected = test::visitedBlocks(query(
         c, QStringLiteral("SELECT string_agg(((ctid::text::point)[0]::int)::text, ',' ORDER BY %1) FROM %2 "
                           "WHERE %3")
                .arg(order, table, where)));
@@ -359,7 +349,7 @@ void TestPgRelation::cliScansTheRealHeap() {
                                 QStringLiteral("--trace-csv"),
                                 csv});
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
-    const std::vector<std::uint32_t> expected = collapse(
+    const std::vector<std::uint32_t> expected = test::visitedBlocks(
         query(m_checked,
               QStringLiteral("SELECT string_agg(((ctid::text::point)[0]::int)::text, ',' ORDER BY a DESC) "
                              "FROM hashed WHERE a BETWEEN 100 AND 3000")));

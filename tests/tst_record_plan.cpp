@@ -18,6 +18,8 @@
 
 #include <unistd.h>
 
+#include <memory>
+
 using namespace la;
 
 namespace {
@@ -110,6 +112,8 @@ const QStringList kSequential{QStringLiteral("enable_indexscan=off"),
 class TestRecordPlan : public QObject {
     Q_OBJECT
 private slots:
+    void init();
+    void cleanup();
     void ownFiguresLeaveTheChildrensOut();
     void nodesOfAHostileSessionAreShownSafely();
     void hashJoinOfTwoSequentialScans_data();
@@ -118,7 +122,31 @@ private slots:
     void appendOverThreePartitions();
     void nestedLoopRescansTheInnerIndexScan_data();
     void nestedLoopRescansTheInnerIndexScan();
+
+private:
+    std::unique_ptr<test::PgServer> m_server; // the row's server, for the cases with a server per row
 };
+
+// A case with a server row starts that server before it runs; every recording leaves the server's
+// processes untraced after it.
+void TestRecordPlan::init() {
+    if (!QTest::currentDataTag())
+        return;
+    QFETCH(test::PgInstallation, installation);
+    LA_SKIP_WITHOUT_SERVER(installation);
+    LA_SKIP_WITHOUT_TRACER();
+    m_server = std::make_unique<test::PgServer>(installation);
+    const QString started = m_server->start();
+    QVERIFY2(started.isEmpty(), qPrintable(started));
+}
+
+void TestRecordPlan::cleanup() {
+    if (!m_server)
+        return;
+    const QStringList traced = m_server->tracedProcesses();
+    m_server.reset();
+    QVERIFY2(traced.isEmpty(), qPrintable(traced.join(QLatin1Char(','))));
+}
 
 // EXPLAIN's buffers of a node count its children's: a node's own are what is left, and the nodes
 // that read a relation are listed with them, in pre-order.
@@ -184,11 +212,7 @@ void TestRecordPlan::hashJoinOfTwoSequentialScans_data() {
 // session keeps the nodes.
 void TestRecordPlan::hashJoinOfTwoSequentialScans() {
     QFETCH(test::PgInstallation, installation);
-    LA_SKIP_WITHOUT_SERVER(installation);
-    LA_SKIP_WITHOUT_TRACER();
-    test::PgServer server(installation);
-    const QString started = server.start();
-    QVERIFY2(started.isEmpty(), qPrintable(started));
+    test::PgServer& server = *m_server;
     const int small = frozenTable(server, QStringLiteral("a"), 10000);
     const int large = frozenTable(server, QStringLiteral("b"), 30000);
     QVERIFY(small > 0 && large > small);
@@ -232,7 +256,6 @@ void TestRecordPlan::hashJoinOfTwoSequentialScans() {
                                                 "modelled")
                                      .arg(QLocale(QLocale::English).toString(large))),
              qPrintable(opened.out));
-    QVERIFY2(server.tracedProcesses().isEmpty(), qPrintable(server.tracedProcesses().join(QLatin1Char(','))));
 }
 
 void TestRecordPlan::appendOverThreePartitions_data() {
@@ -241,12 +264,7 @@ void TestRecordPlan::appendOverThreePartitions_data() {
 
 // Three partitions, three scan nodes under the Append, each with its own reads; --node chooses one.
 void TestRecordPlan::appendOverThreePartitions() {
-    QFETCH(test::PgInstallation, installation);
-    LA_SKIP_WITHOUT_SERVER(installation);
-    LA_SKIP_WITHOUT_TRACER();
-    test::PgServer server(installation);
-    const QString started = server.start();
-    QVERIFY2(started.isEmpty(), qPrintable(started));
+    test::PgServer& server = *m_server;
     server.sqlLogged(
         QStringLiteral("CREATE TABLE p(id int, pad text) PARTITION BY RANGE (id); "
                        "CREATE TABLE p1 PARTITION OF p FOR VALUES FROM (0) TO (10000); "
@@ -287,7 +305,6 @@ void TestRecordPlan::appendOverThreePartitions() {
     if (QTest::currentTestFailed())
         return;
     checkModelledNode(chosen, nodeOn(recordedNodes(chosen), QStringLiteral("p1")));
-    QVERIFY2(server.tracedProcesses().isEmpty(), qPrintable(server.tracedProcesses().join(QLatin1Char(','))));
 }
 
 void TestRecordPlan::nestedLoopRescansTheInnerIndexScan_data() {
@@ -298,12 +315,7 @@ void TestRecordPlan::nestedLoopRescansTheInnerIndexScan_data() {
 // Its visits are not worked out yet (its condition is a join's), which is said; the outer scan is
 // modelled.
 void TestRecordPlan::nestedLoopRescansTheInnerIndexScan() {
-    QFETCH(test::PgInstallation, installation);
-    LA_SKIP_WITHOUT_SERVER(installation);
-    LA_SKIP_WITHOUT_TRACER();
-    test::PgServer server(installation);
-    const QString started = server.start();
-    QVERIFY2(started.isEmpty(), qPrintable(started));
+    test::PgServer& server = *m_server;
     QVERIFY(server.frozenTable(100'000, true) > 0);
     // The outer rows' keys spread over the inner table.
     server.sqlLogged(
@@ -335,7 +347,6 @@ void TestRecordPlan::nestedLoopRescansTheInnerIndexScan() {
     checkModelledNode(recorded, outer);
     QVERIFY2(recorded.out.contains(QLatin1String("Index Scan on r using r_id: loops 1,000 (resets 999)")),
              qPrintable(recorded.out));
-    QVERIFY2(server.tracedProcesses().isEmpty(), qPrintable(server.tracedProcesses().join(QLatin1Char(','))));
 }
 
 QTEST_GUILESS_MAIN(TestRecordPlan)

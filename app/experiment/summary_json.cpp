@@ -30,16 +30,25 @@ QJsonValue numberOrNull(double value) {
     return std::isnan(value) ? QJsonValue() : QJsonValue(value);
 }
 
+// The table's figures flagged `flag`, each under its name after `prefix` ("explain_", "pg."): one
+// object of the JSON drawn from the table.
+template <typename ValueOf>
+QJsonObject flaggedFigures(FieldFlag flag, std::string_view prefix, const ValueOf& valueOf) {
+    QJsonObject o;
+    for (const SummaryField& field : summaryFieldTable())
+        if (field.has(flag)) {
+            const std::string_view key = field.name.substr(prefix.size());
+            o[QLatin1String(key.data(), qsizetype(key.size()))] = valueOf(field);
+        }
+    return o;
+}
+
 // EXPLAIN (ANALYZE, IO)'s figures unrounded, the table's kInExplainIo ones under their names after
 // "explain_" (null where the run does not know them), and what they cover.
 QJsonObject explainIoObject(const RunSummary& s) {
-    constexpr std::string_view prefix = "explain_";
-    QJsonObject o;
-    for (const SummaryField& field : summaryFieldTable())
-        if (field.has(kInExplainIo)) {
-            const std::string_view key = field.name.substr(prefix.size());
-            o[QLatin1String(key.data(), qsizetype(key.size()))] = numberOrNull(figureNumber(field, s));
-        }
+    QJsonObject o = flaggedFigures(kInExplainIo, "explain_", [&s](const SummaryField& field) {
+        return numberOrNull(figureNumber(field, s));
+    });
     if (s.explainIo.prefetchKnown)
         o[QStringLiteral("note")] = QString::fromStdString(explainIoScopeNote(s.pgIndex.has_value()));
     return o;
@@ -89,14 +98,9 @@ struct JsonValueOf {
 };
 
 QJsonObject pgIndexObject(const RunSummary& s) {
-    constexpr std::string_view prefix = "pg.";
-    QJsonObject o;
-    for (const SummaryField& field : summaryFieldTable())
-        if (field.has(kInPgIndex)) {
-            const std::string_view key = field.name.substr(prefix.size());
-            o[QLatin1String(key.data(), qsizetype(key.size()))] =
-                field.derive ? QJsonValue(field.derive(s)) : std::visit(JsonValueOf{&s}, field.view(s));
-        }
+    QJsonObject o = flaggedFigures(kInPgIndex, "pg.", [&s](const SummaryField& field) {
+        return field.derive ? QJsonValue(field.derive(s)) : std::visit(JsonValueOf{&s}, field.view(s));
+    });
     // A flag under the JSON's own name for it (a session's is pg.checksums).
     o[QStringLiteral("checksums_verified")] = s.pgIndex->checksums;
     return o;
@@ -303,6 +307,20 @@ QJsonObject importSummaryDocument(const std::string& tracePath, const ObservedSu
     return doc;
 }
 
+namespace {
+
+// What every summary carries besides its runs: how it was made, and a recorded query's plan with
+// its nodes.
+void addProvenanceAndRecording(QJsonObject& doc, const Experiment& experiment) {
+    if (!experiment.provenance.empty())
+        doc[QStringLiteral("provenance")] = provenanceJson(experiment.provenance);
+    if (!experiment.recorded.isEmpty())
+        doc[QStringLiteral("recorded")] = experiment.recorded;
+    addPlanNodes(doc, experiment.recorded);
+}
+
+} // namespace
+
 QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunSummary>& runs) {
     // An import's document is the one `--import-trace --summary-json` writes.
     if (!experiment.runs.empty() && experiment.runs.front().observed) {
@@ -321,11 +339,7 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
         }
         QJsonObject doc =
             importSummaryDocument(experiment.runs.front().tracePath, observed, described, serverExplain);
-        if (!experiment.provenance.empty())
-            doc[QStringLiteral("provenance")] = provenanceJson(experiment.provenance);
-        if (!experiment.recorded.isEmpty())
-            doc[QStringLiteral("recorded")] = experiment.recorded;
-        addPlanNodes(doc, experiment.recorded);
+        addProvenanceAndRecording(doc, experiment);
         return doc;
     }
     QJsonArray list;
@@ -359,11 +373,7 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
     doc[QStringLiteral("cancelled")] = cancelled;
     if (!reconciliation.isEmpty())
         doc[QStringLiteral("reconciliation")] = reconciliation;
-    if (!experiment.provenance.empty())
-        doc[QStringLiteral("provenance")] = provenanceJson(experiment.provenance);
-    if (!experiment.recorded.isEmpty())
-        doc[QStringLiteral("recorded")] = experiment.recorded;
-    addPlanNodes(doc, experiment.recorded);
+    addProvenanceAndRecording(doc, experiment);
     return doc;
 }
 

@@ -46,13 +46,20 @@ std::optional<std::int32_t> daysAt(std::string_view text, std::size_t& at) {
     return static_cast<std::int32_t>((sys_days{date} - epoch).count());
 }
 
+// PostgreSQL stores 'infinity' and '-infinity' as the type's largest and smallest values.
+template <typename Stored> std::optional<Stored> infinityKey(std::string_view text) {
+    if (text == "infinity")
+        return std::numeric_limits<Stored>::max();
+    if (text == "-infinity")
+        return std::numeric_limits<Stored>::min();
+    return std::nullopt;
+}
+
 } // namespace
 
 std::optional<std::int32_t> parseDateKey(std::string_view text) {
-    if (text == "infinity")
-        return std::numeric_limits<std::int32_t>::max();
-    if (text == "-infinity")
-        return std::numeric_limits<std::int32_t>::min();
+    if (const std::optional<std::int32_t> infinite = infinityKey<std::int32_t>(text))
+        return infinite;
     std::size_t at = 0;
     const std::optional<std::int32_t> days = daysAt(text, at);
     if (!days || at != text.size())
@@ -61,10 +68,8 @@ std::optional<std::int32_t> parseDateKey(std::string_view text) {
 }
 
 std::optional<std::int64_t> parseTimestampKey(std::string_view text) {
-    if (text == "infinity")
-        return std::numeric_limits<std::int64_t>::max();
-    if (text == "-infinity")
-        return std::numeric_limits<std::int64_t>::min();
+    if (const std::optional<std::int64_t> infinite = infinityKey<std::int64_t>(text))
+        return infinite;
     std::size_t at = 0;
     const std::optional<std::int32_t> days = daysAt(text, at);
     if (!days)
