@@ -8,6 +8,7 @@
 #include "input_error.h"
 #include "pg/index_scan.h"
 #include "pg/key_range.h"
+#include "pg/pg_source.h"
 #include "pg/tuple_key.h"
 #include "pg_installations.h"
 #include "pg_server.h"
@@ -72,6 +73,8 @@ private slots:
     void visitsEqualTheServersOrder();
     void newKeyKindsEqualTheServersOrder_data();
     void newKeyKindsEqualTheServersOrder();
+    void optionsReachTheScan_data();
+    void optionsReachTheScan();
     void uncomparableKeysAreRefused_data();
     void uncomparableKeysAreRefused();
     void tupleKeysAreReadAsLaidOut();
@@ -281,6 +284,43 @@ void TestPgKeyTypes::newKeyKindsEqualTheServersOrder() {
     QVERIFY(visits.blocks == expected);
     QCOMPARE(visits.facts.tids,
              pg->sqlLogged(QStringLiteral("SELECT count(*) FROM kinds WHERE %1").arg(where)).toULongLong());
+}
+
+void TestPgKeyTypes::optionsReachTheScan_data() {
+    QTest::addColumn<test::PgInstallation>("installation");
+    for (const test::PgInstallation& installation : test::pgInstallations())
+        QTest::newRow(qPrintable(installation.name)) << installation;
+}
+
+// --pg-key, --pg-key-range and --pg-collation as a run takes them (PgScanConfig, openPgSource): the
+// collation reaches the range, and a text range without it is refused before the index is read.
+void TestPgKeyTypes::optionsReachTheScan() {
+    QFETCH(test::PgInstallation, installation);
+    if (const QString why = test::PgServer::unavailable(installation); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    QString error;
+    const test::PgServer* pg = server(installation, error);
+    QVERIFY2(pg, qPrintable(error));
+    pg::PgScanConfig config;
+    config.dataDir = pg->dataDir().toStdString();
+    config.index = pg->sqlLogged(QStringLiteral("SELECT pg_relation_filepath('kinds_aw')")).toStdString();
+    config.heap = pg->sqlLogged(QStringLiteral("SELECT pg_relation_filepath('kinds')")).toStdString();
+    config.keyType = "int4,text";
+    config.keyRange = "7,w05000:\"w1\"";
+    config.collation = "C";
+    pg::IndexFacts facts;
+    QVERIFY(pg::openPgSource(config, Direction::Forward, &facts));
+    QCOMPARE(facts.tids, pg->sqlLogged(QStringLiteral("SELECT count(*) FROM kinds WHERE a = 7 AND w BETWEEN "
+                                                      "'w05000' AND 'w1'"))
+                             .toULongLong());
+    QVERIFY(facts.tids > 10);
+    config.collation.clear();
+    try {
+        (void)pg::openPgSource(config, Direction::Forward, &facts);
+        QFAIL("a text range without a collation was taken");
+    } catch (const InputError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("give --pg-collation C")), e.what());
+    }
 }
 
 void TestPgKeyTypes::uncomparableKeysAreRefused_data() {
