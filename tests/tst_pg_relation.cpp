@@ -214,7 +214,9 @@ void TestPgRelation::visitsEqualTheServersOrder() {
     QString where = QStringLiteral("true");
     if (!range.isEmpty()) {
         spec.range = pg::parseKeyRange("int8", range.toStdString());
-        where = QStringLiteral("a BETWEEN %1 AND %2").arg(spec.range->lo).arg(spec.range->hi);
+        where = QStringLiteral("a BETWEEN %1 AND %2")
+                    .arg(spec.range->lo.values.front().integer)
+                    .arg(spec.range->hi.values.front().integer);
     }
     // Since PostgreSQL 12 equal keys are ordered by heap TID, and a backward scan reverses that.
     const QString order = backward ? QStringLiteral("a DESC, ctid DESC") : QStringLiteral("a, ctid");
@@ -526,9 +528,9 @@ void TestPgRelation::badInputIsRefusedAndNeverWritten_data() {
                                 << QStringLiteral("not a btree index: block 0 is a BRIN index page");
     QTest::newRow("gin index") << QStringLiteral("tagged_gin") << QStringList{}
                                << QStringLiteral("not a btree index: block 0 is a GIN index page");
-    QTest::newRow("text key") << QStringLiteral("words_s")
-                              << QStringList{QStringLiteral("--pg-key-range"), QStringLiteral("1:10")}
-                              << QStringLiteral("not a fixed-width integer");
+    QTest::newRow("text key")
+        << QStringLiteral("words_s") << QStringList{QStringLiteral("--pg-key-range"), QStringLiteral("1:10")}
+        << QStringLiteral("its key is flagged variable-width, but --pg-key int8 names fixed-width");
     QTest::newRow("old version") << QStringLiteral("copy:version") << QStringList{}
                                  << QStringLiteral("btree version 3 is older than PostgreSQL 13; REINDEX it");
     QTest::newRow("wrong magic") << QStringLiteral("copy:magic") << QStringList{}

@@ -77,62 +77,71 @@ IndexTuple tupleAt(const BtreeReader& reader, const LeafPage& p, std::uint32_t n
     return tuple;
 }
 
-// A leading key as the scan compares it; nothing is NULL, which sorts after every number.
-using Key = std::optional<std::int64_t>;
-
-bool above(const Key& a, const Key& b) {
-    return a ? b && *a > *b : static_cast<bool>(b);
-}
-
-std::string keyText(const Key& key) {
-    return key ? std::to_string(*key) : std::string("NULL");
-}
-
 // Keys ascend along the leaf level, so on each page no entry is above its high key and the right
-// sibling's first entry is not below it (docs/pg-relations.md §2.4). Checked on the pages a
-// range scan reads, as the range's integer type.
+// sibling's first entry is not below it (docs/pg-relations.md §2.4); within a page each entry is
+// not below the one before. Checked on the pages a range scan reads, as --pg-key's types.
 class KeyOrder {
 public:
-    KeyOrder(const BtreeReader& reader, bool forward) : m_reader(reader), m_forward(forward) {}
+    KeyOrder(const BtreeReader& reader, const KeyRange& range, bool forward)
+        : m_reader(reader), m_range(range), m_forward(forward) {}
 
     // `highKey`: none on the rightmost page; `firstKey`: none if the page has no entries.
-    void startPage(const LeafPage& p, const std::optional<Key>& highKey, const std::optional<Key>& firstKey) {
+    void startPage(const LeafPage& p, const std::optional<TupleKey>& highKey,
+                   const std::optional<TupleKey>& firstKey) {
         // Forward, the left sibling's high key bounds this page's first entry; backward, this
         // page's high key bounds the right sibling's first entry.
         const std::string sibling = " of its " + std::string(m_forward ? "left" : "right") +
                                     " sibling, block " + std::to_string(m_boundaryBlock);
         if (m_forward && m_boundary && firstKey && above(*m_boundary, *firstKey))
-            fail(p.block, "its first key " + keyText(*firstKey) + " is below the high key " +
-                              keyText(*m_boundary) + sibling);
+            fail(p.block, "its first key " + text(*firstKey) + " is below the high key " + text(*m_boundary) +
+                              sibling);
         if (!m_forward && m_boundary && highKey && above(*highKey, *m_boundary))
-            fail(p.block, "its high key " + keyText(*highKey) + " is above the first key " +
-                              keyText(*m_boundary) + sibling);
-        if (const std::optional<Key>& next = m_forward ? highKey : firstKey; next) {
+            fail(p.block,
+                 "its high key " + text(*highKey) + " is above the first key " + text(*m_boundary) + sibling);
+        if (const std::optional<TupleKey>& next = m_forward ? highKey : firstKey; next) {
             m_boundary = next;
             m_boundaryBlock = p.block;
         }
         m_block = p.block;
         m_highKey = highKey;
+        m_previousItem = 0;
     }
 
-    void checkItem(std::uint32_t n, const Key& key) const {
+    // Item `n`'s key, read in scan order; `previous` is the key of the item read before it on this
+    // page (if there was one).
+    void checkItem(std::uint32_t n, const TupleKey& key, const TupleKey& previous) {
         if (m_highKey && above(key, *m_highKey))
-            fail(m_block, "item " + std::to_string(n) + "'s key " + keyText(key) +
-                              " is above the page's high key " + keyText(*m_highKey));
+            fail(m_block, "item " + std::to_string(n) + "'s key " + text(key) +
+                              " is above the page's high key " + text(*m_highKey));
+        if (m_previousItem != 0 && (m_forward ? above(previous, key) : above(key, previous)))
+            fail(m_block, "item " + std::to_string(std::min(n, m_previousItem)) + "'s key " +
+                              text(m_forward ? previous : key) + " is above item " +
+                              std::to_string(std::max(n, m_previousItem)) + "'s " +
+                              text(m_forward ? key : previous));
+        m_previousItem = n;
     }
 
 private:
+    bool above(const TupleKey& a, const TupleKey& b) const { return compareKeys(m_range.columns, a, b) > 0; }
+    std::string text(const TupleKey& key) const { return keyText(m_range.columns, key); }
+
     [[noreturn]] void fail(std::uint64_t block, const std::string& what) const {
-        m_reader.fail(block,
-                      what + ": the leaf level's keys are out of order (corrupt sibling links or keys)");
+        m_reader.fail(block, what +
+                                 ": the leaf level's keys are out of order as --pg-key reads them (the "
+                                 "pages are corrupt, or the types are not the index's columns, or a "
+                                 "column is DESC or NULLS FIRST" +
+                                 (m_range.comparesText() ? std::string(", or its collation is not C") : "") +
+                                 ")");
     }
 
     const BtreeReader& m_reader;
+    const KeyRange& m_range;
     bool m_forward;
-    std::optional<Key> m_boundary; // see startPage()
+    std::optional<TupleKey> m_boundary; // see startPage()
     std::uint64_t m_boundaryBlock = 0;
-    std::optional<Key> m_highKey; // the current page's
-    std::uint64_t m_block = 0;    // the current page
+    std::optional<TupleKey> m_highKey; // the current page's
+    std::uint64_t m_block = 0;         // the current page
+    std::uint32_t m_previousItem = 0;  // the item read before, on this page (0: none yet)
 };
 
 // One scan's walk of the leaf level: which leaf it starts at, and each leaf page's items in scan
@@ -141,22 +150,25 @@ class LeafScan {
 public:
     LeafScan(const IndexScanSpec& spec, const BtreeReader& reader, IndexVisits& out)
         : m_spec(spec), m_reader(reader), m_out(out), m_visits(out),
-          m_forward(spec.direction == Direction::Forward), m_order(reader, m_forward) {}
+          m_forward(spec.direction == Direction::Forward) {
+        if (spec.range)
+            m_order.emplace(reader, *spec.range, m_forward);
+    }
 
     // Where the descent goes: forward to the first key >= LO, backward to the last key <= HI; with
     // no range, to the ends of the leaf level.
     bool startIsRightOf(const IndexTuple& separator, std::uint64_t block) const {
         if (!m_spec.range)
             return !m_forward;
-        if (separator.pivot && separator.pivotKeys() == 0)
-            return true; // minus infinity
-        std::string problem;
-        const std::optional<std::int64_t> key = leadingKey(separator, *m_spec.range, problem);
-        if (!problem.empty())
+        // A separator cut short by suffix truncation is minus infinity in its missing columns, so
+        // one equal to LO in the columns it keeps is still left of the start; NULL sorts last.
+        const KeyRange& range = *m_spec.range;
+        TupleKey key;
+        if (const std::string problem = readTupleKey(separator, range.columns, range.compared(), key);
+            !problem.empty())
             m_reader.fail(block, "a separator: " + problem);
-        if (!key)
-            return false; // NULL sorts after every number
-        return m_forward ? *key < m_spec.range->lo : *key <= m_spec.range->hi;
+        return m_forward ? compareKeys(range.columns, key, range.lo) < 0
+                         : compareKeys(range.columns, key, range.hi) <= 0;
     }
 
     // Returns false once the page has an item past the range: the scan ends there.
@@ -175,9 +187,10 @@ public:
                 continue;
             const IndexTuple tuple = tupleAt(m_reader, p, n);
             if (m_spec.range) {
-                const std::optional<std::int64_t> key = keyOf(tuple, p, n);
-                m_order.checkItem(n, key);
-                const Place where = place(key);
+                std::swap(m_key, m_previousKey);
+                readKey(tuple, p, n, m_key);
+                m_order->checkItem(n, m_key, m_previousKey);
+                const Place where = place(m_key);
                 if (where == Place::After)
                     return false; // sorted: nothing further along is in range
                 if (where == Place::Before)
@@ -197,29 +210,32 @@ private:
         std::uint32_t firstUsed = first;
         while (firstUsed <= count && linePointer(p.page, firstUsed).flags == kLpUnused)
             ++firstUsed;
-        m_order.startPage(
-            p, p.opaque.rightmost() ? std::nullopt : std::optional(keyOf(tupleAt(m_reader, p, 1), p, 1)),
-            firstUsed <= count ? std::optional(keyOf(tupleAt(m_reader, p, firstUsed), p, firstUsed))
-                               : std::nullopt);
+        std::optional<TupleKey> highKey, firstKey;
+        if (!p.opaque.rightmost())
+            readKey(tupleAt(m_reader, p, 1), p, 1, highKey.emplace());
+        if (firstUsed <= count)
+            readKey(tupleAt(m_reader, p, firstUsed), p, firstUsed, firstKey.emplace());
+        m_order->startPage(p, highKey, firstKey);
     }
 
-    // The leading key of item `n` as the range's integer type; nothing for NULL, which sorts last.
-    Key keyOf(const IndexTuple& tuple, const LeafPage& p, std::uint32_t n) const {
-        std::string problem;
-        const std::optional<std::int64_t> key = leadingKey(tuple, *m_spec.range, problem);
-        if (!problem.empty())
+    // The compared columns of item `n`, into `key`.
+    void readKey(const IndexTuple& tuple, const LeafPage& p, std::uint32_t n, TupleKey& key) const {
+        const KeyRange& range = *m_spec.range;
+        if (const std::string problem = readTupleKey(tuple, range.columns, range.compared(), key);
+            !problem.empty())
             m_reader.fail(p.block, "item " + std::to_string(n) + ": " + problem);
-        return key;
     }
 
-    Place place(const Key& key) const {
-        if (!key)
-            return m_forward ? Place::After : Place::Before;
-        if (*key < m_spec.range->lo)
+    // Past HI (forward) or below LO (backward) ends the scan, as every key further along is too; an
+    // entry between the two whose later column is outside its bounds is passed over, as the index
+    // AM's own check of the scan keys does, without a heap visit.
+    Place place(const TupleKey& key) const {
+        const KeyRange& range = *m_spec.range;
+        if (compareKeys(range.columns, key, range.lo) < 0)
             return m_forward ? Place::Before : Place::After;
-        if (*key > m_spec.range->hi)
+        if (compareKeys(range.columns, key, range.hi) > 0)
             return m_forward ? Place::After : Place::Before;
-        return Place::Inside;
+        return range.contains(key) ? Place::Inside : Place::Before;
     }
 
     // An item the scan returns: its TIDs, in scan order, unless an earlier scan killed it.
@@ -256,7 +272,8 @@ private:
     IndexVisits& m_out;
     VisitBuilder m_visits;
     bool m_forward;
-    KeyOrder m_order;
+    std::optional<KeyOrder> m_order; // with a key range
+    TupleKey m_key, m_previousKey;   // of the item read last, and of the one before it
 };
 
 } // namespace

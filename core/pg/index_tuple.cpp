@@ -12,7 +12,8 @@ constexpr std::uint16_t kSizeMask = 0x1FFF;
 constexpr std::uint16_t kAltTidMask = 0x2000; // nbtree's INDEX_AM_RESERVED_BIT: pivot or posting
 constexpr std::uint16_t kVarMask = 0x4000;
 constexpr std::uint16_t kNullMask = 0x8000;
-constexpr std::uint16_t kIsPosting = 0x2000; // in the offset field of an alt-TID tuple
+constexpr std::uint16_t kIsPosting = 0x2000;    // in the offset field of an alt-TID tuple
+constexpr std::uint16_t kPivotHeapTid = 0x1000; // in the offset field of a pivot: a heap TID ends it
 constexpr std::uint16_t kCountMask = 0x0FFF;
 constexpr std::uint32_t kTidBytes = 6;
 
@@ -27,7 +28,7 @@ Tid IndexTuple::postingTid(std::uint32_t i) const {
 }
 
 std::uint32_t IndexTuple::keyBytes() const {
-    const std::uint32_t end = posting ? postingOffset : length;
+    const std::uint32_t end = posting ? postingOffset : pivotHeapTid ? length - kTidBytes : length;
     return end > keyOffset() ? end - keyOffset() : 0;
 }
 
@@ -55,6 +56,10 @@ std::string parseIndexTuple(const std::byte* data, std::uint32_t length, IndexTu
         return {};
     if ((t.tid.offset & kIsPosting) == 0) {
         t.pivot = true;
+        t.pivotHeapTid = (t.tid.offset & kPivotHeapTid) != 0;
+        if (t.pivotHeapTid && length < t.keyOffset() + kTidBytes)
+            return "a separator of " + std::to_string(length) +
+                   " bytes, too short for the heap TID it ends with";
         return {};
     }
     t.posting = true;

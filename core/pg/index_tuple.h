@@ -20,8 +20,9 @@ struct IndexTuple {
     const std::byte* data = nullptr;
     std::uint32_t length = 0;
     bool hasNulls = false;
-    bool hasVarWidth = false; // some key attribute is variable-width (text, numeric, ...)
-    bool pivot = false;       // a separator (high key or internal-page downlink), no heap TID
+    bool hasVarWidth = false;  // some key attribute is variable-width (text, numeric, ...)
+    bool pivot = false;        // a separator (high key or internal-page downlink), no heap TID
+    bool pivotHeapTid = false; // a separator that ends with a heap TID (equal keys either side)
     bool posting = false;
     std::uint32_t postingCount = 0;
     std::uint32_t postingOffset = 0;

@@ -1,31 +1,35 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "index_tuple.h"
+#include "key_column.h"
+#include "tuple_key.h"
 
-#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace la::pg {
 
-// A range on the index's leading column, `a BETWEEN lo AND hi`. Every type read here is stored as a
-// signed integer that sorts as the values do: int2, int4, int8, date (int4 days) and timestamp and
-// timestamptz (int8 microseconds), so the bounds are kept in that form.
+// The conditions of a range scan on the index's leading columns (docs/pg-relations.md §3): one per
+// column, `a BETWEEN LO AND HI` or `a = V`, the first `compared()` of `columns`; the columns after
+// them are named only so that a tuple's layout is known.
 struct KeyRange {
-    std::string type = "int8";  // as --pg-key names it
-    std::uint32_t keyBytes = 8; // the stored value's width
-    std::int64_t lo = 0, hi = 0;
+    std::vector<KeyColumn> columns; // --pg-key, in the index's column order
+    TupleKey lo, hi;                // the bounds of each compared column (= gives lo = hi)
+
+    std::size_t compared() const { return lo.values.size(); }
+    // Whether every compared column of `key` lies within its bounds (NULL within none).
+    bool contains(const TupleKey& key) const;
+    // Whether a compared column is text, whose order the collation decides.
+    bool comparesText() const;
 };
 
-// Builds the range from --pg-key (int2, int4, int8, date, timestamp, timestamptz; empty = int8) and
-// --pg-key-range "LO:HI", each bound written as PostgreSQL prints the type (empty = the whole index:
-// nothing returned). Throws InputError for a malformed or reversed range or one outside the key
-// type's values.
-std::optional<KeyRange> parseKeyRange(const std::string& keyType, const std::string& range);
-
-// The tuple's leading key, or nothing if it is NULL. Throws nothing: `problem` is set instead when
-// the tuple cannot hold a key of the range's type (a variable-width or shorter key).
-std::optional<std::int64_t> leadingKey(const IndexTuple& tuple, const KeyRange& range, std::string& problem);
+// Builds the range from --pg-key (comma-separated column types; empty = int8), --pg-key-range
+// (comma-separated conditions, each LO:HI or one value, written as PostgreSQL prints the type; empty =
+// the whole index: nothing returned) and --pg-collation (the text columns' collation: C or POSIX).
+// Throws InputError for an unknown type, a malformed, ambiguous or reversed condition, more conditions
+// than columns, or a text column compared without a byte-order collation.
+std::optional<KeyRange> parseKeyRange(const std::string& keyTypes, const std::string& range,
+                                      const std::string& collation = {});
 
 } // namespace la::pg

@@ -14,8 +14,9 @@ struct PgScanConfig {
     std::string index;      // --pg-index: the btree's first segment file
     std::string heap;       // --pg-heap: the table's first segment file
     std::string dataDir;    // --pg-datadir: relative --pg-index/--pg-heap paths are under it
-    std::string keyType;    // --pg-key: int2, int4, int8, date, timestamp, timestamptz (empty = int8)
-    std::string keyRange;   // --pg-key-range LO:HI (empty = the whole index)
+    std::string keyType;    // --pg-key: the leading columns' types, comma-separated (empty = int8)
+    std::string keyRange;   // --pg-key-range: a condition per column, LO:HI or V (empty = the whole index)
+    std::string collation;  // --pg-collation: the text columns' collation (C or POSIX)
     IndexBatching batching; // --index-batches continue|reset|ring[:N]
     std::optional<IndexBatching> compareBatching; // --compare-index-batches: run B's (none: the other)
     std::uint64_t streamStartAfter = 0; // --stream-start-after N (any input, not only an index scan)

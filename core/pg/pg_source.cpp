@@ -25,7 +25,7 @@ std::unique_ptr<BlockSource> openPgSource(const PgScanConfig& config, Direction 
     IndexScanSpec spec;
     spec.index = resolvePath(config, config.index);
     spec.direction = direction;
-    spec.range = parseKeyRange(config.keyType, config.keyRange);
+    spec.range = parseKeyRange(config.keyType, config.keyRange, config.collation);
     spec.checksums = checksumModeNamed(config.checksums);
     // The table is sized first: every TID is checked against it before anything is sized from one.
     const SegmentedRelation heap(resolvePath(config, config.heap), "--pg-heap");

@@ -260,15 +260,20 @@ std::vector<RunOption> buildTable() {
         {}, [](auto& c) -> auto& { return c.pg.dataDir; }));
     t.push_back(textField(
         "pg-key", "pgKey", "pg_key", dataset, "T",
-        "type of the index's leading column: int2, int4, int8, date, timestamp or\n"
-        "timestamptz (timestamptz ranges are written in UTC)",
-        {"int2", "int4", "int8", "date", "timestamp", "timestamptz"},
-        [](auto& c) -> auto& { return c.pg.keyType; }));
+        "types of the index's leading columns, comma-separated: int2, int4, int8, date,\n"
+        "timestamp, timestamptz (written in UTC), uuid, text or varchar (default int8)",
+        {}, [](auto& c) -> auto& { return c.pg.keyType; }));
     t.push_back(textField(
         "pg-key-range", "pgKeyRange", "pg_key_range", dataset, "LO:HI",
-        "the scan's a BETWEEN LO AND HI on the leading column, each written as PostgreSQL\n"
-        "prints the type, e.g. 2024-01-01:2024-01-31 12:00:00 (default: the whole index)",
+        "the scan's a BETWEEN LO AND HI (or a = V) on the leading column, a condition per\n"
+        "column comma-separated, each written as PostgreSQL prints the type, e.g. 5,10:20\n"
+        "or 2024-01-01:2024-01-31 12:00:00 (default: the whole index)",
         {}, [](auto& c) -> auto& { return c.pg.keyRange; }));
+    t.push_back(textField(
+        "pg-collation", "pgCollation", "pg_collation", dataset, "C",
+        "the collation of the index's text columns, which its files do not record: C or\n"
+        "POSIX (byte order, the only ones read offline)",
+        {}, [](auto& c) -> auto& { return c.pg.collation; }));
     t.push_back(text(
         "index-batches", "indexBatches", "index_batches", dataset, "M",
         "continue (default: one stream across leaf pages), reset (the stream resets at every\n"

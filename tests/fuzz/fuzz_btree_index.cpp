@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz target: a btree index file of up to four pages, scanned as --pg-index scans it
 // (core/pg/index_scan.h scanIndex: the metapage, the descent, the leaf walk, every item and
-// posting list), forward, backward and over a key range.
+// posting list), forward, backward and over key ranges (integers, two columns, text and uuid).
 #include "fuzz_pages.h"
 #include "input_error.h"
 #include "pg/index_scan.h"
@@ -30,5 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     scan(index, la::Direction::Backward, std::nullopt);
     scan(index, la::Direction::Forward, la::pg::parseKeyRange("int8", "3:150"));
     scan(index, la::Direction::Backward, la::pg::parseKeyRange("int4", "-5:5"));
+    scan(index, la::Direction::Forward, la::pg::parseKeyRange("int4,int8", "5,10:20"));
+    scan(index, la::Direction::Backward, la::pg::parseKeyRange("text,uuid", "b:m", "C"));
     return 0;
 }

@@ -29,6 +29,7 @@ const char* const kFields[][2] = {
     {"pg-heap", "Table file"},
     {"pg-key", "Key type"},
     {"pg-key-range", "Key range LO:HI"},
+    {"pg-collation", "Text collation"},
     {"index-batches", "Batches"},
     {"compare-index-batches", "Batches of run B (Compare)"},
     {"stream-start-after", "Stream starts after"},

@@ -24,6 +24,7 @@ constexpr std::array kLabels = {
     std::pair{"pg-datadir", "Data directory"},
     std::pair{"pg-key", "Key type"},
     std::pair{"pg-key-range", "Key range"},
+    std::pair{"pg-collation", "Collation"},
     std::pair{"pg-checksums", "Checksums"},
     std::pair{"index-batches", "Index batches"},
     std::pair{"compare-index-batches", "Index batches of run B"},
