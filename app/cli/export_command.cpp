@@ -5,7 +5,6 @@
 #include "cli/summary_text.h"
 #include "dashboard.h"
 #include "experiment/command_outputs.h"
-#include "experiment/explain_output.h"
 #include "experiment/runner.h"
 #include "experiment/session_io.h"
 #include "experiment/session_traces.h"
@@ -105,12 +104,6 @@ int exportRun(const ExperimentRequest& request, const CommandOutputs& outputs, Q
         experiment = requestedExperiment(request, outputs);
         if (!experiment)
             return SignalCancel::exitCode();
-        // PostgreSQL's own figures, read before anything runs so that a bad file stops it, as the
-        // headless import does; the observed run takes them again as it runs (runner.cpp).
-        if (!request.explain.empty()) {
-            const QString explain = QString::fromStdString(request.explain);
-            observedScanOf(readExplainOutput(explain), explain);
-        }
         views = std::make_unique<ViewTraces>(*experiment);
         views->follow(callbacks, [](const std::string& problem) {
             std::fprintf(stderr, "lookahead: %s\n", printable(problem).c_str());
