@@ -16,6 +16,8 @@
 #include "render/plot_file.h"
 #include "render/png_export.h"
 
+#include <QJsonDocument>
+
 #include <cstdio>
 
 namespace la {
@@ -49,12 +51,12 @@ int writeDrawn(const CommandOutputs& outputs, QSize size, const Experiment& expe
     std::fputs(verdictLines(said).c_str(), stdout);
     dashboard.setLive(false);
     dashboard.summariesChanged();
-    int exitCode = writeJson(outputs.summaryJson, summaryJson(experiment, runs));
+    const QJsonDocument summary(summaryDocument(experiment, runs));
+    int exitCode = writeJson(outputs.summaryJson, summary.toJson());
     PlotExport what;
     what.size = size;
     what.caption = runCaption(experiment.runs);
-    what.experiment = experiment;
-    what.runs = runs;
+    what.summary = summary.toJson(QJsonDocument::Compact);
     for (const auto& [format, file] : plotOutputs(outputs)) {
         what.format = format;
         const QString path = QString::fromStdString(file);
