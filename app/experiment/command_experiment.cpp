@@ -68,12 +68,6 @@ std::optional<Experiment> requestedExperiment(const ExperimentRequest& request,
         std::make_shared<const ObservedTrace>(std::move(*trace)), request.trace.path, request.run,
         request.visitsGiven ? ModelVisits::FromConfig : ModelVisits::TraceReads);
     experiment.runs[0].explainPath = request.explain;
-    // PostgreSQL's own figures for the scan, read before anything runs so that a bad file stops the
-    // command; the observed run takes them as it runs (runner.cpp).
-    if (!request.explain.empty()) {
-        const QString explain = QString::fromStdString(request.explain);
-        observedScanOf(readExplainOutput(explain), explain);
-    }
     experiment.recorded = request.recorded;
     // The model may read the traced relation's own files: no output may land on them either.
     checkOutputsApart(runInputs(experiment.runs[1].config), outputs.named());
@@ -82,6 +76,12 @@ std::optional<Experiment> requestedExperiment(const ExperimentRequest& request,
         notes.push_back(std::move(line));
     }
     experiment.notes = std::move(notes);
+    // PostgreSQL's own figures for the scan, read before anything runs so that a bad file stops the
+    // command; the observed run takes them as it runs (runner.cpp).
+    if (!request.explain.empty()) {
+        const QString explain = QString::fromStdString(request.explain);
+        observedScanOf(readExplainOutput(explain), explain);
+    }
     return experiment;
 }
 
