@@ -5,7 +5,6 @@
 #include "cli/summary_text.h"
 #include "dashboard.h"
 #include "experiment/command_outputs.h"
-#include "experiment/explain_output.h"
 #include "experiment/runner.h"
 #include "experiment/session_io.h"
 #include "experiment/session_traces.h"
@@ -16,6 +15,8 @@
 #include "message_text.h"
 #include "render/plot_file.h"
 #include "render/png_export.h"
+
+#include <QJsonDocument>
 
 #include <cstdio>
 
@@ -50,12 +51,12 @@ int writeDrawn(const CommandOutputs& outputs, QSize size, const Experiment& expe
     std::fputs(verdictLines(said).c_str(), stdout);
     dashboard.setLive(false);
     dashboard.summariesChanged();
-    int exitCode = writeJson(outputs.summaryJson, summaryJson(experiment, runs));
+    const QJsonDocument summary(summaryDocument(experiment, runs));
+    int exitCode = writeJson(outputs.summaryJson, summary.toJson());
     PlotExport what;
     what.size = size;
     what.caption = runCaption(experiment.runs);
-    what.experiment = experiment;
-    what.runs = runs;
+    what.summary = summary.toJson(QJsonDocument::Compact);
     for (const auto& [format, file] : plotOutputs(outputs)) {
         what.format = format;
         const QString path = QString::fromStdString(file);
@@ -105,12 +106,6 @@ int exportRun(const ExperimentRequest& request, const CommandOutputs& outputs, Q
         experiment = requestedExperiment(request, outputs);
         if (!experiment)
             return SignalCancel::exitCode();
-        // PostgreSQL's own figures, read before anything runs so that a bad file stops it, as the
-        // headless import does; the observed run takes them again as it runs (runner.cpp).
-        if (!request.explain.empty()) {
-            const QString explain = QString::fromStdString(request.explain);
-            observedScanOf(readExplainOutput(explain), explain);
-        }
         views = std::make_unique<ViewTraces>(*experiment);
         views->follow(callbacks, [](const std::string& problem) {
             std::fprintf(stderr, "lookahead: %s\n", printable(problem).c_str());

@@ -7,14 +7,12 @@
 #include "experiment/experiment.h"
 #include "experiment/explain_output.h"
 #include "experiment/import_summary.h"
-#include "experiment/plan_nodes.h"
 #include "experiment/runner.h"
 #include "experiment/signal_cancel.h"
 #include "experiment/summary_json.h"
 #include "experiment/verdict.h"
 #include "input_error.h"
-#include "message_text.h"
-#include "observed/observed_events.h"
+#include "observed/observed_summary.h"
 
 #include <QJsonDocument>
 
@@ -33,35 +31,31 @@ void note(const std::string& message) {
 int runImportHeadless(const CliOptions& options) {
     const CommandOutputs& commandOutputs = options.outputs;
     Experiment experiment;
-    // PostgreSQL's own figures for the scan, read before anything runs so that a bad file stops it.
-    std::optional<ExplainOutput> plan;
-    const ExplainNode* serverScan = nullptr;
     try {
         std::optional<Experiment> imported = requestedExperiment(experimentRequest(options), commandOutputs);
         if (!imported)
             return SignalCancel::exitCode();
         experiment = std::move(*imported);
-        if (!options.explain.empty()) {
-            const QString path = QString::fromStdString(options.explain);
-            plan = readExplainOutput(path);
-            serverScan = &observedScanOf(*plan, path);
-        }
     } catch (const InputError& error) {
         return reportBadInput(error);
     }
-    ObservedSummary observed = summarizeObserved(*experiment.runs.front().observed);
-    if (serverScan != nullptr)
-        takeServerWaits(*serverScan, observed.run);
     const ExperimentOutputs outputs = commandOutputs.experiment(options.commandLine);
     ExperimentCallbacks callbacks;
     callbacks.notice = [](int, const std::string& message) { note(message); };
     callbacks.cancel = &SignalCancel::requested();
     callbacks.runFinished = [&](int run, const RunSummary& summary, std::shared_ptr<EventSpool>) {
-        std::fputs(run == 0 ? describeObserved(observed).c_str()
-                            : describeRun(experiment.runs[1].label, summary).c_str(),
+        if (run != 0) {
+            std::fputs(describeRun(experiment.runs[1].label, summary).c_str(), stdout);
+            return;
+        }
+        // The observed run as it ran: with PostgreSQL's own figures for the scan, where given.
+        std::fputs(describeObserved(observedSummaryOf(*experiment.runs.front().observed, summary)).c_str(),
                    stdout);
-        if (run == 0 && serverScan != nullptr)
-            std::fputs(qPrintable(describeServerExplain(serverExplainJson(*plan, *serverScan))), stdout);
+        if (!summary.serverExplain.empty())
+            std::fputs(
+                qPrintable(describeServerExplain(
+                    QJsonDocument::fromJson(QByteArray::fromStdString(summary.serverExplain)).object())),
+                stdout);
     };
     ExperimentResult result;
     try {
@@ -75,20 +69,9 @@ int runImportHeadless(const CliOptions& options) {
     std::fputs(describeBesideServer(experiment, result.summaries).c_str(), stdout);
     std::fputs(verdictLines(runsVerdict(experiment, result.summaries)).c_str(), stdout);
     // Built only when asked for: it lists every process, which a trace may have by the million.
-    if (!commandOutputs.summaryJson.empty()) {
-        const RunVariant& model = experiment.runs[1];
-        ObservedModel modelled{model.policy, model.config, std::nullopt};
-        if (result.summaries.size() == 2)
-            modelled.summary = result.summaries[1];
-        QJsonObject doc =
-            importSummaryDocument(options.importTrace, observed, modelled,
-                                  serverScan ? serverExplainJson(*plan, *serverScan) : QJsonObject());
-        if (!experiment.recorded.isEmpty())
-            doc[QStringLiteral("recorded")] = experiment.recorded;
-        addPlanNodes(doc, experiment.recorded);
-        if (writeJson(commandOutputs.summaryJson, QJsonDocument(doc).toJson()) != 0)
-            exitCode = 1;
-    }
+    if (!commandOutputs.summaryJson.empty() &&
+        writeJson(commandOutputs.summaryJson, summaryJson(experiment, result.summaries)) != 0)
+        exitCode = 1;
     return SignalCancel::exitCodeOr(exitCode);
 }
 

@@ -81,7 +81,7 @@ std::string besideServer(const Experiment& experiment, const std::vector<RunSumm
     };
     const QString scan = server.value(QStringLiteral("node")).toString() + QStringLiteral(" on ") +
                          server.value(QStringLiteral("relation")).toString();
-    const QString node = QString::fromStdString(printable(excerpt(scan.toStdString())));
+    const QString node = QString::fromStdString(excerpt(scan.toStdString()));
     QString text = QStringLiteral("PostgreSQL's EXPLAIN (%1) beside the model (%2):\n")
                        .arg(node, QString::fromStdString(printable(experiment.runs.back().label)));
     text += QStringLiteral("  %1 %2 %3\n")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/command_experiment.h"
 
+#include "experiment/explain_output.h"
 #include "experiment/import_summary.h"
 #include "experiment/signal_cancel.h"
 #include "run_inputs.h"
@@ -75,6 +76,12 @@ std::optional<Experiment> requestedExperiment(const ExperimentRequest& request,
         notes.push_back(std::move(line));
     }
     experiment.notes = std::move(notes);
+    // PostgreSQL's own figures for the scan, read before anything runs so that a bad file stops the
+    // command; the observed run takes them as it runs (runner.cpp).
+    if (!request.explain.empty()) {
+        const QString explain = QString::fromStdString(request.explain);
+        observedScanOf(readExplainOutput(explain), explain);
+    }
     return experiment;
 }
 

@@ -44,8 +44,9 @@ QString shownFigure(const QJsonObject& o, const char* key) {
     return QLocale(QLocale::English).toString(figure, 'f', std::floor(figure) == figure ? 0 : 1);
 }
 
+// excerpt() leaves printable ASCII alone and escapes every other byte: fit for a terminal as it is.
 QString shownText(const QJsonValue& value, std::size_t limit = 60) {
-    return QString::fromStdString(printable(excerpt(value.toString().toStdString(), limit)));
+    return QString::fromStdString(excerpt(value.toString().toStdString(), limit));
 }
 
 } // namespace

@@ -378,6 +378,9 @@ QJsonObject reconciliationObject(const std::string& reconciliation) {
     return QJsonDocument::fromJson(QByteArray::fromStdString(reconciliation)).object();
 }
 
+namespace {
+
+// Whether its figures agree, all differences explained.
 bool reconciliationAgrees(const QJsonObject& o) {
     return o.isEmpty() ||
            (o.value(QStringLiteral("comparable")).toBool(true) && wholeIn(o, "unexplained").value_or(0) == 0);
@@ -450,6 +453,14 @@ QString reconciliationText(const QJsonObject& o) {
     if (!explainedParts.isEmpty())
         text += QStringLiteral("; explained: ") + explainedParts.join(QStringLiteral("; "));
     return text;
+}
+
+} // namespace
+
+ReconciliationLine reconciliationLine(const std::string& reconciliation) {
+    const QJsonObject o = reconciliationObject(reconciliation);
+    const bool agrees = reconciliationAgrees(o);
+    return {reconciliationText(o), !agrees};
 }
 
 } // namespace la

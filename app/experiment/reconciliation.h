@@ -48,11 +48,15 @@ std::string reconcileRun(const Experiment& experiment, std::size_t run, const Ru
 // A reconciliation (as RunSummary::reconciliation keeps it, compact JSON; untrusted when read from a
 // session) as an object; empty where there is none or it is not JSON.
 QJsonObject reconciliationObject(const std::string& reconciliation);
-// Whether its figures agree, all differences explained.
-bool reconciliationAgrees(const QJsonObject& reconciliation);
-// One line: how the figures compare and, where they do not agree, the counts, the first blocks that
-// differ and the likely cause; "FIGURES DISAGREE: …" or "FIGURES CANNOT AGREE: …" opens such a line.
-// Empty for an empty object.
-QString reconciliationText(const QJsonObject& reconciliation);
+
+// A reconciliation in one line: how the figures compare and, where they do not agree, the counts, the
+// first blocks that differ and the likely cause; "FIGURES DISAGREE: …" or "FIGURES CANNOT AGREE: …"
+// opens such a line. Every front end shows it before the verdict (the window as a banner where the
+// figures do not agree). Empty where nothing was compared.
+struct ReconciliationLine {
+    QString text;
+    bool disagrees = false; // the banner's case; false for none
+};
+ReconciliationLine reconciliationLine(const std::string& reconciliation);
 
 } // namespace la

@@ -52,7 +52,7 @@ std::optional<std::vector<std::uint32_t>> visitPositions(const ObservedTrace& tr
 RunSummary runVariant(const RunVariant& variant, Experiment& experiment, const RunCallbacks& callbacks) {
     if (!variant.observed)
         return runScan(variant.config, variant.policy, callbacks);
-    RunSummary summary = summarizeObserved(*variant.observed).run;
+    RunSummary summary = summarizeObservedRun(*variant.observed);
     try {
         if (!variant.explainPath.empty())
             takeServerExplain(QString::fromStdString(variant.explainPath), summary);
@@ -225,7 +225,7 @@ std::optional<RunSummary> observedRunOf(const Experiment& experiment, const Expe
         return std::nullopt;
     if (firstRun == 0)
         return result.summaries.empty() ? std::nullopt : std::optional(result.summaries.front());
-    RunSummary observed = summarizeObserved(*experiment.runs.front().observed).run;
+    RunSummary observed = summarizeObservedRun(*experiment.runs.front().observed);
     try {
         if (!experiment.runs.front().explainPath.empty())
             takeServerExplain(QString::fromStdString(experiment.runs.front().explainPath), observed);

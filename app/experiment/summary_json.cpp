@@ -329,14 +329,13 @@ QJsonObject summaryDocument(const Experiment& experiment, const std::vector<RunS
         if (runs.size() > 1)
             described.summary = runs[1];
         // The observed run's figures are its summary's: PostgreSQL's EXPLAIN, where one was given,
-        // replaced the trace's waits there and is kept there (a session's too).
-        ObservedSummary observed = summarizeObserved(*experiment.runs.front().observed);
-        QJsonObject serverExplain;
-        if (!runs.empty()) {
-            observed.run = runs.front();
-            serverExplain =
-                QJsonDocument::fromJson(QByteArray::fromStdString(runs.front().serverExplain)).object();
-        }
+        // replaced the trace's waits there and is kept there (a session's too). The trace adds only
+        // what it alone says.
+        const ObservedTrace& trace = *experiment.runs.front().observed;
+        const ObservedSummary observed =
+            runs.empty() ? summarizeObserved(trace) : observedSummaryOf(trace, runs.front());
+        const QJsonObject serverExplain =
+            QJsonDocument::fromJson(QByteArray::fromStdString(observed.run.serverExplain)).object();
         QJsonObject doc =
             importSummaryDocument(experiment.runs.front().tracePath, observed, described, serverExplain);
         addProvenanceAndRecording(doc, experiment);

@@ -314,10 +314,8 @@ QString variantVerdict(const Experiment& experiment, const std::vector<RunSummar
 
 ReconciliationLine reconciliationLine(const std::vector<RunSummary>& summaries) {
     for (const RunSummary& summary : summaries)
-        if (!summary.reconciliation.empty()) {
-            const QJsonObject reconciliation = reconciliationObject(summary.reconciliation);
-            return {reconciliationText(reconciliation), !reconciliationAgrees(reconciliation)};
-        }
+        if (!summary.reconciliation.empty())
+            return reconciliationLine(summary.reconciliation);
     return {};
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "experiment/experiment.h"
+#include "experiment/reconciliation.h"
 #include "summary.h"
 
 #include <QString>
@@ -21,13 +22,8 @@ QString limitingFactor(const RunSummary& run);
 // own label for the observed run) and which of the server's settings bound them. Empty unless both ran.
 QString variantVerdict(const Experiment& experiment, const std::vector<RunSummary>& summaries);
 
-// How the model's misses compare with PostgreSQL's shared read and the trace's reads (the model's
-// reconciliation, experiment/reconciliation.h), one line; empty where nothing was compared. Every
-// front end shows it before the verdict (the window as a banner where the figures do not agree).
-struct ReconciliationLine {
-    QString text;
-    bool disagrees = false; // the banner's case; false for none
-};
+// How the model's misses compare with PostgreSQL's shared read and the trace's reads: the
+// reconciliation of the run that has one (experiment/reconciliation.h), one line.
 ReconciliationLine reconciliationLine(const std::vector<RunSummary>& summaries);
 
 // What every front end says after an experiment's runs, worked out once: the reconciliation line,

@@ -2,7 +2,6 @@
 #include "render/plot_file.h"
 
 #include "dashboard.h"
-#include "experiment/summary_json.h"
 #include "io/output_file.h"
 #include "render/export_text.h"
 #include "render/png_export.h"
@@ -42,11 +41,6 @@ const FormatEntry& entryOf(PlotFormat format) {
     return kFormats.front();
 }
 
-QString summaryText(const PlotExport& what) {
-    return QString::fromUtf8(
-        QJsonDocument(summaryDocument(what.experiment, what.runs)).toJson(QJsonDocument::Compact));
-}
-
 // What the export draws, whole: the caption, the verdict and the summary table (drawn, a longer text
 // ends in "…"), as every format carries it.
 QString describedCaption(const PlotExport& what, const Dashboard& dashboard) {
@@ -63,7 +57,7 @@ QString describedCaption(const PlotExport& what, const Dashboard& dashboard) {
 // The caption, the verdict and the summary JSON, as SVG and PDF carry them.
 QString metadataText(const PlotExport& what, const Dashboard& dashboard) {
     return QString(describedCaption(what, dashboard) + QStringLiteral("\nlookahead.summary: ") +
-                   summaryText(what));
+                   QString::fromUtf8(what.summary));
 }
 
 QString writeBytes(const QString& path, PlotFormat format, const QByteArray& bytes) {
@@ -180,7 +174,7 @@ QString writePlotFile(const QString& path, Dashboard& dashboard, const PlotExpor
         return what.format == PlotFormat::Svg ? writeSvg(path, drawing, dpi) : writePdf(path, drawing, dpi);
     }
     return writePng(path, dashboard.renderImage(what.size, what.scale, what.caption, what.plotIndex),
-                    describedCaption(what, dashboard), what.experiment, what.runs);
+                    describedCaption(what, dashboard), what.summary);
 }
 
 } // namespace la

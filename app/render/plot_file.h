@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "experiment/experiment.h"
-#include "summary.h"
-
+#include <QByteArray>
 #include <QSize>
 #include <QString>
 
@@ -36,8 +34,7 @@ struct PlotExport {
     double scale = 1.0;              // PNG only
     int plotIndex = -1;              // -1 = the whole dashboard
     QString caption;
-    Experiment experiment;
-    std::vector<RunSummary> runs;
+    QByteArray summary; // the runs' summary JSON, compact (experiment/summary_json.h)
 };
 
 // Renders and writes the file atomically, with the caption, the dashboard's verdict (both whole: the

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "render/png_export.h"
 
-#include "experiment/summary_json.h"
-
 #include "io/output_file.h"
 #include "render/export_text.h"
 
@@ -111,14 +109,11 @@ QString runCaption(const std::vector<RunVariant>& runs) {
     return title + QLatin1Char('\n') + settings;
 }
 
-QString writePng(const QString& path, QImage image, const QString& caption, const Experiment& experiment,
-                 const std::vector<RunSummary>& runs) {
+QString writePng(const QString& path, QImage image, const QString& caption, const QByteArray& summary) {
     image.setText(QStringLiteral("Title"), exportText(caption.section(QLatin1Char('\n'), 0, 0)));
     image.setText(QStringLiteral("Software"), QStringLiteral("Lookahead " LOOKAHEAD_VERSION));
     image.setText(QStringLiteral("Description"), exportText(caption));
-    image.setText(
-        QStringLiteral("lookahead.summary"),
-        QString::fromUtf8(QJsonDocument(summaryDocument(experiment, runs)).toJson(QJsonDocument::Compact)));
+    image.setText(QStringLiteral("lookahead.summary"), QString::fromUtf8(summary));
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);

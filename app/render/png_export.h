@@ -4,6 +4,7 @@
 #include "experiment/experiment.h"
 #include "run.h"
 
+#include <QByteArray>
 #include <QImage>
 #include <QString>
 
@@ -16,10 +17,10 @@ namespace la {
 QString runCaption(const std::vector<RunVariant>& runs);
 
 // Writes `image` as PNG with provenance in text chunks: Title, Software, Description (the caption,
-// whole: the drawn one may end in "…") and lookahead.summary (the summary JSON, config included),
+// whole: the drawn one may end in "…") and lookahead.summary (`summary`, the compact summary JSON),
 // each made safe (export_text.h), atomically (output_file.h). Returns an error message naming the
 // file and the cause, empty on success.
 [[nodiscard]] QString writePng(const QString& path, QImage image, const QString& caption,
-                               const Experiment& experiment, const std::vector<RunSummary>& runs);
+                               const QByteArray& summary);
 
 } // namespace la

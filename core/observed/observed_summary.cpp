@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace la {
 
@@ -33,46 +34,53 @@ private:
 
 } // namespace
 
-ObservedSummary summarizeObserved(const ObservedTrace& trace) {
-    ObservedSummary s;
+RunSummary summarizeObservedRun(const ObservedTrace& trace) {
+    RunSummary run;
     SummaryBuilder builder;
-    ObservedExplainIo explainIo(s.run.explainIo);
+    ObservedExplainIo explainIo(run.explainIo);
     EventSink* sinks[] = {&builder, &explainIo};
     emitObservedEvents(trace, sinks);
-    builder.finish(s.run);
+    builder.finish(run);
 
-    s.run.policy = "observed";
-    s.run.waitsUnknown = !trace.waitsKnown();
-    s.run.waitsScope = trace.waitsScope();
-    s.run.ioMethodUsed = traceFormatName(trace.format);
+    run.policy = "observed";
+    run.waitsUnknown = !trace.waitsKnown();
+    run.waitsScope = trace.waitsScope();
+    run.ioMethodUsed = traceFormatName(trace.format);
+    for (const ObservedRead& read : trace.reads)
+        run.blocks += read.nblocks;
+    for (const ObservedDeviceRead& read : trace.deviceReads)
+        run.deviceReadAheadReads += read.readAhead ? 1 : 0;
+    if (trace.sourcesExact) {
+        // A kernel capture saw, for each call, whether the device worked for it.
+        run.pageCacheKnown = true;
+        run.pageCacheReads = static_cast<std::uint64_t>(
+            std::count_if(trace.reads.begin(), trace.reads.end(),
+                          [](const ObservedRead& read) { return read.source == ReadSource::PageCache; }));
+        run.deviceReads = run.ios - run.pageCacheReads;
+        run.pageCacheBasis = kKernelCaptureSourceBasis;
+    } else {
+        // Without durations the reads stay counted as the device's, but the summary says it is not known.
+        const ReadSources sources = classifyReadSources(trace.reads, trace.hasDurations);
+        run.deviceReads = sources.known() ? sources.deviceReads : run.ios;
+        run.pageCacheKnown = sources.known();
+        run.pageCacheReads = sources.pageCacheReads;
+        if (sources.split())
+            run.pageCacheThresholdNs = static_cast<double>(sources.thresholdNs);
+        run.pageCacheBasis = sources.basisText();
+    }
+    run.bytesRead = run.blocks * kBlockSize;
+    return run;
+}
+
+ObservedSummary observedSummaryOf(const ObservedTrace& trace, RunSummary run) {
+    ObservedSummary s;
+    s.run = std::move(run);
     std::vector<std::uint64_t> perProcess(trace.processes.size());
     for (const ObservedRead& read : trace.reads) {
-        s.run.blocks += read.nblocks;
         if (!checkedAdd(s.deviceTimeNs, read.durationNs, s.deviceTimeNs)) // saturates, never wraps
             s.deviceTimeNs = std::numeric_limits<std::int64_t>::max();
         ++perProcess[read.process];
     }
-    for (const ObservedDeviceRead& read : trace.deviceReads)
-        s.run.deviceReadAheadReads += read.readAhead ? 1 : 0;
-    if (trace.sourcesExact) {
-        // A kernel capture saw, for each call, whether the device worked for it.
-        s.run.pageCacheKnown = true;
-        s.run.pageCacheReads = static_cast<std::uint64_t>(
-            std::count_if(trace.reads.begin(), trace.reads.end(),
-                          [](const ObservedRead& read) { return read.source == ReadSource::PageCache; }));
-        s.run.deviceReads = s.run.ios - s.run.pageCacheReads;
-        s.run.pageCacheBasis = kKernelCaptureSourceBasis;
-    } else {
-        // Without durations the reads stay counted as the device's, but the summary says it is not known.
-        const ReadSources sources = classifyReadSources(trace.reads, trace.hasDurations);
-        s.run.deviceReads = sources.known() ? sources.deviceReads : s.run.ios;
-        s.run.pageCacheKnown = sources.known();
-        s.run.pageCacheReads = sources.pageCacheReads;
-        if (sources.split())
-            s.run.pageCacheThresholdNs = static_cast<double>(sources.thresholdNs);
-        s.run.pageCacheBasis = sources.basisText();
-    }
-    s.run.bytesRead = s.run.blocks * kBlockSize;
     s.source = traceFormatName(trace.format);
     s.relation = trace.relation;
     if (s.run.runtimeNs > 0)
@@ -84,6 +92,10 @@ ObservedSummary summarizeObserved(const ObservedTrace& trace) {
     for (std::size_t i = 0; i < trace.processes.size(); ++i)
         s.readsByProcess.emplace_back(trace.processes[i], perProcess[i]);
     return s;
+}
+
+ObservedSummary summarizeObserved(const ObservedTrace& trace) {
+    return observedSummaryOf(trace, summarizeObservedRun(trace));
 }
 
 } // namespace la

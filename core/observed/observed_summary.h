@@ -30,6 +30,12 @@ struct ObservedSummary {
 inline constexpr std::string_view kKernelCaptureSourceBasis =
     "the kernel capture: the device's reads and page-cache fills during each call";
 
+// The observed run's own figures, as a model run's: from its reads replayed as events.
+RunSummary summarizeObservedRun(const ObservedTrace& trace);
+// What only the trace says, beside the observed run's summary `run` as it ran (with PostgreSQL's
+// EXPLAIN waits where it took them), which it does not compute again.
+ObservedSummary observedSummaryOf(const ObservedTrace& trace, RunSummary run);
+// Both, from the trace alone.
 ObservedSummary summarizeObserved(const ObservedTrace& trace);
 
 } // namespace la

@@ -140,6 +140,10 @@ std::vector<double> repeatFigures(const SummaryField& field, const RunSummary& r
     return values;
 }
 
+double medianFigure(const RunSummary& run, std::string_view name) {
+    return spreadOf(repeatFigures(summaryFieldNamed(name), run)).median;
+}
+
 std::size_t medianRepeat(const std::vector<RunSummary>& repeats) {
     if (repeats.empty())
         return 0;

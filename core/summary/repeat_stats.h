@@ -5,6 +5,7 @@
 #include "summary_fields.h"
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 namespace la {
@@ -23,6 +24,8 @@ Spread spreadOf(std::vector<double> values);
 // The figure's value in each repeat of `run`, in the order they ran (its one value for a run that ran
 // once); NaN where a repeat does not have it (figureNumber()).
 std::vector<double> repeatFigures(const SummaryField& field, const RunSummary& run);
+// The median of the figure `name` over the repeats of `run` (its value for a run that went once).
+double medianFigure(const RunSummary& run, std::string_view name);
 // How many times `run` went: its repeats, or 1.
 std::size_t repeatCount(const RunSummary& run);
 

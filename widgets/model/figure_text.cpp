@@ -17,24 +17,11 @@ namespace la {
 
 QString figureText(const RunSummary& summary, std::string_view name, FigureText text) {
     const SummaryField& field = summaryFieldNamed(name);
-    const FieldFormat& format = field.format;
-    switch (format.kind) {
+    switch (field.format.kind) {
     case FieldFormat::Text: {
         const std::string& value = *std::get<const std::string*>(field.view(summary));
         return QString::fromStdString(text == FigureText::Printable ? printable(value) : value);
     }
-    case FieldFormat::Count:
-        // A stored count exactly; a list's length or a derived count through its number.
-        if (field.view) {
-            const FieldView view = field.view(summary);
-            if (const auto* value = std::get_if<const std::uint64_t*>(&view))
-                return formatCount(**value);
-        }
-        return figureNumberText(field, figureNumber(field, summary));
-    case FieldFormat::Whole:
-    case FieldFormat::Fixed:
-    case FieldFormat::Percent:
-        return figureNumberText(field, figureNumber(field, summary));
     case FieldFormat::Pairs: {
         QString pairs;
         for (const auto& [size, n] : *std::get<const std::map<int, std::uint64_t>*>(field.view(summary)))
@@ -42,9 +29,21 @@ QString figureText(const RunSummary& summary, std::string_view name, FigureText 
         return pairs;
     }
     case FieldFormat::Own:
+        throw std::logic_error("summary figure '" + std::string(name) + "' has no text of its own");
+    case FieldFormat::Count:
+    case FieldFormat::Whole:
+    case FieldFormat::Fixed:
+    case FieldFormat::Percent:
         break;
     }
-    throw std::logic_error("summary figure '" + std::string(name) + "' has no text of its own");
+    // A stored count exactly; every other number, a list's length or a derived count through its number.
+    if (field.format.kind == FieldFormat::Count && field.view) {
+        const FieldView view = field.view(summary);
+        if (const auto* value = std::get_if<const std::uint64_t*>(&view))
+            return formatCount(**value);
+    }
+    const double number = figureNumber(field, summary);
+    return figureNumberText(field, number);
 }
 
 QString figureNumberText(const SummaryField& field, double number) {
@@ -128,10 +127,6 @@ QString medianText(const RunSummary& summary, std::string_view name) {
         break;
     }
     throw std::logic_error("summary figure '" + std::string(name) + "' has no median");
-}
-
-double medianFigure(const RunSummary& summary, std::string_view name) {
-    return spreadOf(repeatFigures(summaryFieldNamed(name), summary)).median;
 }
 
 QString fillFigures(std::string_view line, const RunSummary& summary, FigureText text) {

@@ -41,8 +41,6 @@ std::optional<std::pair<const RunSummary*, const RunSummary*>> repeatExtremes(co
 // "0.412", "165.5" between two whole numbers); empty for a run that went once. The verdict and the
 // summary table both show a repeated run's varying figures so (docs/repeats.md).
 QString medianText(const RunSummary& summary, std::string_view name);
-// The median of the figure over the repeats (its value for a run that went once).
-double medianFigure(const RunSummary& summary, std::string_view name);
 
 // `line` with each {name} in it replaced by that figure's text.
 QString fillFigures(std::string_view line, const RunSummary& summary, FigureText text = FigureText::AsIs);

@@ -5,6 +5,7 @@
 #include "figure_text.h"
 #include "number_text.h"
 #include "observed/observed_summary.h"
+#include "repeat_stats.h"
 #include "summary_fields.h"
 #include "tooltips.h"
 

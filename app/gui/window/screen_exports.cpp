@@ -12,6 +12,7 @@
 #include "render/png_export.h"
 
 #include <QAction>
+#include <QJsonDocument>
 #include <QMenu>
 #include <QSettings>
 
@@ -56,11 +57,12 @@ QString ScreenExports::exportPlots(const PlotExportRequest& request) {
     what.scale = request.scale;
     what.plotIndex = request.plotIndex;
     what.caption = runCaption(m_controller.variants());
-    what.experiment = m_controller.experiment();
-    what.runs = m_controller.summaries();
+    Experiment experiment = m_controller.experiment();
+    const std::vector<RunSummary>& runs = m_controller.summaries();
     // A reopened session keeps where it was made; a live run is described as it is now.
-    if (what.experiment.provenance.empty())
-        what.experiment.provenance = experimentProvenance(what.experiment, what.runs, "lookahead (window)");
+    if (experiment.provenance.empty())
+        experiment.provenance = experimentProvenance(experiment, runs, "lookahead (window)");
+    what.summary = QJsonDocument(summaryDocument(experiment, runs)).toJson(QJsonDocument::Compact);
     return writePlotFile(request.path, *m_dashboard, what);
 }
 
