@@ -10,6 +10,8 @@
 #include "gui/window/distinct_notes.h"
 #include "gui/window/plan_outline.h"
 #include "gui/window/plan_panel.h"
+#include "plot_view.h"
+#include "qcp.h"
 #include "window_harness.h"
 
 #include <QDockWidget>
@@ -315,6 +317,25 @@ void TestGuiPlan::windowShowsThePlanBesideThePlots() {
         const auto* details = panel->findChild<QLabel*>(QStringLiteral("planDetails"));
         QVERIFY(details->wordWrap());
         QVERIFY(details->height() >= details->heightForWidth(details->width()));
+        // The plots, narrower beside it, keep their time labels apart (over the recorded run's 70 ms).
+        window.dashboard()->zoomTo(0.0, 0.07);
+        QVERIFY(waitIdle(window));
+        for (PlotView* view : window.dashboard()->views()) {
+            QCustomPlot* plot = view->findChild<QCustomPlot*>();
+            plot->replot();
+            for (QCPAxisRect* rect : plot->axisRects()) {
+                QCPAxis* x = rect->axis(QCPAxis::atBottom);
+                const QVector<double> ticks = x->tickVector();
+                const QVector<QString> labels = x->tickVectorLabels();
+                const QFontMetrics metrics(x->tickLabelFont());
+                for (qsizetype i = 1; i < ticks.size(); ++i)
+                    QVERIFY2(x->coordToPixel(ticks[i]) - x->coordToPixel(ticks[i - 1]) >
+                                 (metrics.horizontalAdvance(labels[i - 1]) +
+                                  metrics.horizontalAdvance(labels[i])) /
+                                     2.0,
+                             qPrintable(labels[i - 1] + QStringLiteral(" runs into ") + labels[i]));
+            }
+        }
         if (const QString dir = qEnvironmentVariable("LOOKAHEAD_SCREENSHOTS"); !dir.isEmpty())
             window.grab().save(dir +
                                QStringLiteral("/plan-tree-%1x%2.png").arg(size.width()).arg(size.height()));
