@@ -229,6 +229,11 @@ void TestGuiPlan::damagedNodesAreListedWithoutThePlan() {
     QVERIFY(!outline.rows[1].loops);
     QVERIFY(!outline.rows[1].modelled); // one node is modelled: the first flagged
     QCOMPARE(outline.rows[1].mark, PlanMark::NotModelled);
+    // A node that is no object is left out.
+    nodes.append(QStringLiteral("not a node"));
+    r.experiment.recorded[QStringLiteral("nodes")] = nodes;
+    QCOMPARE(planOutline(r.experiment, r.summaries).rows.size(), std::size_t(nodes.size() - 1));
+    nodes.removeLast();
     node[QStringLiteral("node_id")] = 2; // the Hash Join's place
     nodes[1] = node;
     r.experiment.recorded[QStringLiteral("nodes")] = nodes;

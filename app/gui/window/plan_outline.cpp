@@ -115,6 +115,8 @@ std::vector<PlanRow> treeRows(const ExplainOutput& plan, const QJsonArray& nodes
 std::vector<PlanRow> flatRows(const QJsonArray& nodes) {
     std::vector<PlanRow> rows;
     for (const QJsonValue& value : nodes) {
+        if (!value.isObject())
+            continue;
         const QJsonObject node = value.toObject();
         PlanRow row;
         row.nodeId = nodeIdIn(node, std::size_t(kMaxFigureCount)).value_or(-1);

@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -110,9 +111,15 @@ PlanPanel::PlanPanel(QWidget* parent)
     m_details->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_details->setTextFormat(Qt::PlainText);
+    // The chosen node's lines scroll where the panel is too short for them, never cut.
+    auto* details = new QScrollArea(this);
+    details->setWidget(m_details);
+    details->setWidgetResizable(true);
+    details->setFrameShape(QFrame::NoFrame);
+    details->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_tree);
-    split->addWidget(m_details);
+    split->addWidget(details);
     split->setChildrenCollapsible(false);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
