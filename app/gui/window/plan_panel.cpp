@@ -121,8 +121,11 @@ PlanPanel::PlanPanel(QWidget* parent)
     split->addWidget(m_tree);
     split->addWidget(details);
     split->setChildrenCollapsible(false);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    // Room for the chosen node's usual eight lines or so; the tree's rows are few.
+    details->setMinimumHeight(8 * fontMetrics().lineSpacing());
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setSizes({1, 1}); // halves, rather than the tree's large size hint
     layout->addWidget(split, 1);
     connect(m_tree, &QTreeWidget::currentItemChanged, this, &PlanPanel::showChosen);
 }
