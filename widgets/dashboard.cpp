@@ -99,16 +99,17 @@ Dashboard::Dashboard(QWidget* parent)
     header->addWidget(m_verdict, 1);
     header->addWidget(m_stale);
     layout->addLayout(header);
-    // The notes: a line each, a longer one ending in "…" (its tooltip has all of it); at most
-    // kNoteRows whole rows high, scrolled a row at a time beyond.
+    // The notes: each whole, a longer one wrapped over as many lines as it needs (a note cut short
+    // hid what it was about); the first kNoteRows notes high, scrolled beyond.
     m_notes->setObjectName(QStringLiteral("notesList"));
-    m_notes->setWordWrap(false);
-    m_notes->setTextElideMode(Qt::ElideRight);
-    m_notes->setUniformItemSizes(true);
-    m_notes->setVerticalScrollMode(QAbstractItemView::ScrollPerItem);
+    m_notes->setWordWrap(true);
+    m_notes->setTextElideMode(Qt::ElideNone);
+    m_notes->setResizeMode(QListView::Adjust);
+    m_notes->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_notes->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_notes->setAlternatingRowColors(true);
     m_notes->setVisible(false);
+    m_notes->installEventFilter(this);
     layout->addWidget(m_notes);
     // Below the views' minimum heights (a small window) the views scroll rather than squeeze.
     auto* scroll = new QScrollArea(this);
@@ -236,15 +237,36 @@ QStringList Dashboard::notes() const {
 }
 
 void Dashboard::showNotes() {
+    m_notes->setVisible(m_notes->count() > 0);
+    fitNotes();
+}
+
+// The first kNoteRows notes as the list lays them out, wrapped to its width.
+void Dashboard::fitNotes() {
     const int rows = std::min(m_notes->count(), kNoteRows);
-    if (rows > 0)
-        m_notes->setFixedHeight(rows * m_notes->sizeHintForRow(0) + 2 * m_notes->frameWidth());
-    m_notes->setVisible(rows > 0);
+    if (rows == 0)
+        return;
+    int height = 2 * m_notes->frameWidth();
+    for (int row = 0; row < rows; ++row)
+        height += m_notes->visualRect(m_notes->model()->index(row, 0)).height();
+    m_notes->setFixedHeight(height);
 }
 
 void Dashboard::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     fitVerdict();
+}
+
+bool Dashboard::eventFilter(QObject* watched, QEvent* event) {
+    // The notes wrap to the list's new width, so their heights change: fitted once the list has laid
+    // them out again. While live the list keeps its height (a resized list would resize the plots
+    // mid-run).
+    if (watched == m_notes && event->type() == QEvent::Resize)
+        QTimer::singleShot(0, this, [this] {
+            if (!m_live)
+                fitNotes();
+        });
+    return QWidget::eventFilter(watched, event);
 }
 
 // The verdict's three lines: a longer one is cut after a word with "…" (its tooltip has all of it),

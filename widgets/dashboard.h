@@ -48,7 +48,8 @@ public:
     // verdict (and the first line of an export's caption); empty hides it.
     void setReconciliation(const QString& text);
     const QString& reconciliation() const { return m_reconciliationText; }
-    // Every note of the recording, the import and the runs on screen, listed under the verdict.
+    // Every note of the recording, the import and the runs on screen, listed under the verdict, each
+    // whole (wrapped, never cut).
     // While a run is live the list keeps the height it has (a list appearing would resize the plots
     // mid-run): it shows or hides once the run is over (setLive(false)).
     void setNotes(const QStringList& notes);
@@ -107,6 +108,7 @@ signals:
 protected:
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void addView(PlotView* view);
@@ -134,6 +136,7 @@ private:
                      const ViewPainter& paintView, std::vector<std::vector<QRect>>* panes);
 
     void showNotes();
+    void fitNotes();
 
     QLabel* m_reconciliation;
     QLabel* m_verdict;

@@ -428,9 +428,13 @@ void PlotView::prepareFrame() {
 
 void PlotView::fixGrids() {
     m_plot->layoutNow();
-    // Fewer y ticks on a short pane, so their labels never run into each other.
-    for (QCPAxisRect* rect : m_panes)
+    // Fewer ticks on a short or narrow pane (a window with the plan beside the plots), so their labels
+    // never run into each other: a time label ("70 ms", "1.25 s") is about 40 pixels wide, and the
+    // ticker may put up to twice the count asked for.
+    for (QCPAxisRect* rect : m_panes) {
         rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(std::clamp(rect->height() / 24, 2, 5));
+        rect->axis(QCPAxis::atBottom)->ticker()->setTickCount(std::clamp(rect->width() / 90, 2, 5));
+    }
     prepare();
     m_grids.resize(std::min(m_runs.size(), m_panes.size()));
     for (std::size_t run = 0; run < m_grids.size(); ++run)

@@ -255,6 +255,7 @@ void RunController::show() {
         return;
     m_runningShown = true;
     m_shown.experiment = m_running.experiment;
+    m_shown.noteRuns = m_running.noteRuns;
     m_shown.spools = std::move(m_running.spools);
     // The views switch to the new traces in tracesChanged(); the old ones go only after that.
     const auto old = std::exchange(m_shown.traces, std::move(m_running.traces));
@@ -370,9 +371,12 @@ void RunController::handle(WorkerMessage& message) {
         break;
     case WorkerMessage::Kind::Notice:
         // Kept with the experiment (its notes list, a saved session), as the command line's runner keeps it.
-        m_running.experiment.notes.push_back(message.text);
-        if (m_runningShown)
-            m_shown.experiment.notes.push_back(message.text);
+        for (RunSet* set : {&m_running, m_runningShown ? &m_shown : nullptr})
+            if (set) {
+                set->experiment.notes.push_back(message.text);
+                set->noteRuns.resize(set->experiment.notes.size() - 1, -1);
+                set->noteRuns.push_back(message.run);
+            }
         emit notice(windowWording(QString::fromStdString(message.text)));
         break;
     case WorkerMessage::Kind::Error: {

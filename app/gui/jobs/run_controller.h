@@ -62,8 +62,12 @@ public:
     // The experiment on screen (not the one starting, until its first events arrive).
     const Experiment& experiment() const { return m_shown.experiment; }
     const std::vector<RunVariant>& variants() const { return m_shown.experiment.runs; }
+    // For each of experiment().notes, as far as runs said them: the run that said it (a notice of its
+    // own), -1 for a note of the experiment as a whole. A saved session keeps no such link.
+    const std::vector<int>& noteRuns() const { return m_shown.noteRuns; }
     // The experiment the worker runs now (or ran last).
     const Experiment& runningExperiment() const { return m_running.experiment; }
+    const std::vector<int>& runningNoteRuns() const { return m_running.noteRuns; }
     // A's settings (the caption and the summary JSON describe the experiment by them).
     const RunConfig& config() const;
     std::vector<const RunTrace*> traces() const;
@@ -97,6 +101,7 @@ private:
         Experiment experiment;
         std::vector<std::unique_ptr<RunTrace>> traces;
         std::vector<std::shared_ptr<const EventSpool>> spools;
+        std::vector<int> noteRuns; // for experiment.notes, as far as a run said them
     };
     void launch(const Experiment& experiment, std::unique_ptr<RunTrace> baseline,
                 std::shared_ptr<const EventSpool> baselineEvents);

@@ -10,6 +10,8 @@
 #include "gui/help/help_menu.h"
 #include "gui/settings/setting_words.h"
 #include "gui/settings/settings_store.h"
+#include "gui/window/distinct_notes.h"
+#include "gui/window/plan_panel.h"
 #include "gui/window/recordings.h"
 #include "gui/window/run_setup_panel.h"
 #include "input_error.h"
@@ -85,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowIcon(QIcon(QStringLiteral(":/lookahead/icon.png")));
     setCentralWidget(m_dashboard);
     buildDock();
+    buildPlanDock();
     buildActions();
     buildMenus();
     buildToolBar();
@@ -124,6 +127,7 @@ MainWindow::MainWindow(QWidget* parent)
     const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1500, 950);
     resize(QSize(1500, 950).boundedTo(available));
     restoreSettings();
+    m_planDock->setVisible(false); // until runs with a plan are shown
     if (const QString error = m_panel->setConfig(firstLaunchConfig()); !error.isEmpty())
         m_dialogs.showError(tr("Cannot use the default dataset"), error);
     m_notesCount = new QLabel(this);
@@ -148,7 +152,7 @@ void MainWindow::buildDock() {
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setMinimumWidth(m_panel->sizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
     (new WheelGuard(scroll))->protectFieldsOf(m_panel);
-    auto* dock = new QDockWidget(tr("Run setup"), this);
+    auto* dock = m_setupDock = new QDockWidget(tr("Run setup"), this);
     dock->setObjectName(QStringLiteral("runSetup"));
     // Closable, with a toggle in the View menu and the toolbar: on a small screen the plots get the width.
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
@@ -159,6 +163,45 @@ void MainWindow::buildDock() {
     m_setupToggle->setText(tr("Run &setup"));
     m_setupToggle->setToolTip(tr("Show or hide the run setup panel"));
     m_setupToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+}
+
+// The recorded plan's tree beside the plots, a tab beside the run setup's (the plots keep the
+// window's width); hidden while the runs shown have no plan.
+void MainWindow::buildPlanDock() {
+    m_plan = new PlanPanel;
+    m_planDock = new QDockWidget(tr("Plan"), this);
+    m_planDock->setObjectName(QStringLiteral("plan"));
+    m_planDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                            QDockWidget::DockWidgetClosable);
+    m_planDock->setWidget(m_plan);
+    addDockWidget(Qt::LeftDockWidgetArea, m_planDock);
+    tabifyDockWidget(m_setupDock, m_planDock);
+    m_planDock->setVisible(false);
+    m_planToggle = m_planDock->toggleViewAction();
+    m_planToggle->setText(tr("&Plan"));
+    m_planToggle->setToolTip(tr("Show or hide the recorded query's plan"));
+    m_planToggle->setEnabled(false);
+}
+
+void MainWindow::showPlan() {
+    const bool had = !m_plan->outline().empty();
+    const std::int64_t chosen = m_plan->chosenNode();
+    const bool samePlan = m_controller.experiment().recorded == m_planRecorded;
+    m_planRecorded = m_controller.experiment().recorded;
+    m_plan->setOutline(planOutline(m_controller.experiment(), m_controller.summaries()));
+    const bool has = !m_plan->outline().empty();
+    // The same plan again (a run finished): the node the user chose stays chosen.
+    if (samePlan && has)
+        m_plan->chooseNode(chosen);
+    m_planToggle->setEnabled(has);
+    if (had != has)
+        m_planDock->setVisible(has);
+    // Chosen when a plan comes, and wide enough for the tree's columns, leaving the plots most of the
+    // window.
+    if (has && !had) {
+        m_planDock->raise();
+        resizeDocks({m_planDock}, {std::min(m_plan->wholeWidth(), width() * 9 / 20)}, Qt::Horizontal);
+    }
 }
 
 void MainWindow::buildActions() {
@@ -211,6 +254,7 @@ void MainWindow::buildMenus() {
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_setupToggle);
+    view->addAction(m_planToggle);
     view->addSeparator();
     view->addActions({m_timeAxis, m_positionAxis});
     view->addSeparator();
@@ -283,6 +327,7 @@ void MainWindow::connectController() {
     });
     connect(c, &RunController::runFinished, this, [this](int run) {
         m_dashboard->summariesChanged();
+        showPlan();
         const std::vector<const RunTrace*> traces = m_controller.traces();
         const RunSummary& summary = *traces[static_cast<std::size_t>(run)]->summary();
         if (!summary.error.empty())
@@ -292,7 +337,7 @@ void MainWindow::connectController() {
     });
     connect(c, &RunController::notice, this, [this](const QString& text) {
         statusBar()->showMessage(text, 20000);
-        showNotes(m_controller.runningExperiment());
+        showNotes(m_controller.runningExperiment(), m_controller.runningNoteRuns());
     });
     connect(c, &RunController::failed, this, &MainWindow::onFailed);
     connect(c, &RunController::finished, this, &MainWindow::onFinished);
@@ -450,15 +495,20 @@ void MainWindow::showRecorded(const QJsonObject& recorded) {
     m_panel->setRecordedNote(recordedNote(recorded), recordedDetails(recorded));
 }
 
-void MainWindow::showNotes(const Experiment& experiment, const std::vector<RunSummary>& summaries) {
-    QStringList notes;
+void MainWindow::showNotes(const Experiment& experiment, const std::vector<int>& noteRuns,
+                           const std::vector<RunSummary>& summaries) {
+    std::vector<SaidNote> said;
     if (const ReconciliationLine reconciled = reconciliationLine(summaries);
         !reconciled.disagrees && !reconciled.text.isEmpty())
-        notes << reconciled.text;
+        said.push_back({reconciled.text});
     for (const QJsonValue& note : experiment.recorded.value(QStringLiteral("notes")).toArray())
-        notes << note.toString();
-    for (const std::string& note : experiment.notes)
-        notes << QString::fromStdString(note);
+        said.push_back({note.toString()});
+    for (std::size_t i = 0; i < experiment.notes.size(); ++i)
+        said.push_back({QString::fromStdString(experiment.notes[i]), i < noteRuns.size() ? noteRuns[i] : -1});
+    QStringList runNames;
+    for (std::size_t run = 0; run < experiment.runs.size(); ++run)
+        runNames << runName(experiment, run);
+    const QStringList notes = distinctNotes(said, runNames);
     m_dashboard->setNotes(notes);
     m_notesCount->setText(notes.size() == 1 ? tr("1 note") : tr("%1 notes").arg(notes.size()));
     m_notesCount->setToolTip(
@@ -501,7 +551,8 @@ void MainWindow::onTracesChanged() {
     m_dashboard->setLive(true);
     m_dashboard->setRuns(m_controller.traces());
     m_dashboard->setWaiting(m_firstWaiting, runsTakeTurnsOnDevice());
-    showNotes(m_controller.experiment());
+    showNotes(m_controller.experiment(), m_controller.noteRuns());
+    showPlan();
 }
 
 void MainWindow::onFailed(const QString& message) {
@@ -561,9 +612,10 @@ void MainWindow::onFinished(bool cancelled) {
     m_dashboard->setVerdict(windowWording(said.verdict));
     // Figures that do not agree open the verdict, as a banner; those that do are the first note.
     m_dashboard->setReconciliation(said.reconciliation.disagrees ? said.reconciliation.text : QString());
-    showNotes(m_controller.experiment(), runs);
+    showNotes(m_controller.experiment(), m_controller.noteRuns(), runs);
     m_dashboard->setLive(false);
     m_dashboard->summariesChanged();
+    showPlan();
     const QString outcome = !m_failure.isEmpty() ? tr("Failed: %1").arg(statusLine(m_failure))
                             : cancelled          ? tr("Stopped")
                                                  : tr("Done");

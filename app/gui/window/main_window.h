@@ -9,17 +9,20 @@
 #include "gui/window/window_dialogs.h"
 
 #include <QElapsedTimer>
+#include <QJsonObject>
 #include <QMainWindow>
 
 #include <cstddef>
 #include <limits>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 
 namespace la {
 
 class Dashboard;
+class PlanPanel;
 class Recordings;
 class RunSetupPanel;
 class SweepWindow;
@@ -52,6 +55,8 @@ public:
     ScreenExports* exports() const { return m_exports; }
     InputOpeners* inputs() const { return m_inputs; }
     Recordings* recordings() const { return m_recordings; }
+    // The recorded plan's tree, in a dock beside the plots that shows while the runs have a plan.
+    PlanPanel* planPanel() const { return m_plan; }
     // The error dialog on screen, if any (tests check it without blocking).
     QMessageBox* errorDialog() const { return m_dialogs.errorDialog(); }
     QString caption() const;
@@ -63,6 +68,9 @@ protected:
 private:
     QString setStartupConfig(const CliOptions& options);
     void buildDock();
+    void buildPlanDock();
+    // The plan of the runs on screen, if they have one, with the figures of those that finished.
+    void showPlan();
     void buildActions();
     void buildMenus();
     void buildToolBar();
@@ -74,9 +82,12 @@ private:
     void updateStale();
     // The trace group's line on the recording shown, if it is one.
     void showRecorded(const QJsonObject& recorded);
-    // The notes of `experiment` (the recording's, then its own) under the verdict, and their count in
-    // the status bar; `summaries` add the reconciliation of figures that agree, as a first note.
-    void showNotes(const Experiment& experiment, const std::vector<RunSummary>& summaries = {});
+    // The notes of `experiment` (the recording's, then its own) under the verdict, each once, and
+    // their count in the status bar; `noteRuns` says which run said each of its own notes (a note
+    // said by some runs only names them); `summaries` add the reconciliation of figures that agree,
+    // as a first note.
+    void showNotes(const Experiment& experiment, const std::vector<int>& noteRuns,
+                   const std::vector<RunSummary>& summaries = {});
     void refreshCacheView();
     // Whether the running experiment's runs all do real I/O: they then take turns on the device.
     bool runsTakeTurnsOnDevice() const;
@@ -97,7 +108,12 @@ private:
     ScreenExports* m_exports;
     InputOpeners* m_inputs;
     Recordings* m_recordings;
+    PlanPanel* m_plan = nullptr;
+    QDockWidget* m_setupDock = nullptr;
+    QDockWidget* m_planDock = nullptr;
+    QJsonObject m_planRecorded; // the recording whose plan the panel shows
     QAction* m_setupToggle = nullptr;
+    QAction* m_planToggle = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_stopAction = nullptr;
     QAction* m_timeAxis = nullptr;
