@@ -253,12 +253,12 @@ QJsonObject serverVisits(PgSession& control, const RecordedScan& scan, const Exp
                     .arg(indexRows(ran))
                     .arg(written.rows);
         else if (notAllVisible && ran.heapFetches &&
-                 written.visits != std::uint64_t(std::llround(*ran.heapFetches)))
+                 written.reached != std::uint64_t(std::llround(*ran.heapFetches)))
             whyNotExact =
                 QStringLiteral("EXPLAIN counted %1 heap fetches, the visibility map now sends %2 visits "
                                "to the heap: it changed since the query ran")
                     .arg(qint64(std::llround(*ran.heapFetches)))
-                    .arg(written.visits);
+                    .arg(written.reached);
     }
     json[QStringLiteral("exact")] = whyNotExact.isEmpty();
     if (!whyNotExact.isEmpty()) {

@@ -7,6 +7,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <optional>
 
 namespace la {
 
@@ -54,6 +55,7 @@ WrittenVisits writeVisitBlocks(PgSession& control, const QString& sql, const Rec
         control.query(QStringLiteral("DECLARE lookahead_visits NO SCROLL CURSOR FOR ") + sql, {}, what);
         const QString fetch = QStringLiteral("FETCH FORWARD %1 FROM lookahead_visits").arg(kVisitsBatch);
         WrittenVisits written;
+        std::optional<std::uint64_t> previous;
         for (;;) {
             const PgSession::Rows rows = control.query(fetch, {}, what);
             if (rows.empty())
@@ -66,8 +68,13 @@ WrittenVisits writeVisitBlocks(PgSession& control, const QString& sql, const Rec
             for (const QStringList& row : rows) {
                 const std::uint64_t block =
                     visitedBlock(row.value(0).trimmed(), ++written.rows, relation, what);
+                // The next row on the page of the one before is no new visit: the page is still pinned.
                 if (reaches && !reaches(block))
                     continue;
+                ++written.reached;
+                if (previous == block)
+                    continue;
+                previous = block;
                 lines += std::to_string(block);
                 lines += '\n';
                 ++written.visits;
