@@ -64,8 +64,12 @@ int runImportHeadless(const CliOptions& options) {
         return reportBadInput(error);
     }
     int exitCode = reportWriteErrors(result.writeErrors);
-    if (result.summaries.size() == 2 && !result.summaries[1].error.empty())
-        exitCode = 1;
+    // The observed run's error (its EXPLAIN, the model's visits it is placed among) stops the runs.
+    if (!result.summaries.empty() && !result.summaries[0].error.empty())
+        std::fprintf(stderr, "lookahead: %s\n", result.summaries[0].error.c_str());
+    for (const RunSummary& summary : result.summaries)
+        if (!summary.error.empty())
+            exitCode = 1;
     std::fputs(describeBesideServer(experiment, result.summaries).c_str(), stdout);
     std::fputs(verdictLines(runsVerdict(experiment, result.summaries)).c_str(), stdout);
     // Built only when asked for: it lists every process, which a trace may have by the million.

@@ -33,7 +33,9 @@ void jsonNode(ExplainParser& p, const QJsonObject& o, int depth, ExplainOutput& 
     node.relation = text("Relation Name");
     node.index = text("Index Name");
     node.schema = text("Schema");
+    node.alias = text("Alias");
     node.indexCondition = text("Index Cond");
+    node.recheckCondition = text("Recheck Cond");
     node.backward = text("Scan Direction") == QLatin1String("Backward");
     const auto number = [&](const char* key, double most = double(kMaxFigureCount)) {
         return jsonNumber(p, o, key, most);
@@ -58,6 +60,8 @@ void jsonNode(ExplainParser& p, const QJsonObject& o, int depth, ExplainOutput& 
     node.loops = count("Actual Loops");
     node.rowsRemovedByFilter = number("Rows Removed by Filter");
     node.heapFetches = number("Heap Fetches");
+    node.exactHeapBlocks = count("Exact Heap Blocks");
+    node.lossyHeapBlocks = count("Lossy Heap Blocks");
     node.prefetchAvg = number("Average Prefetch Distance");
     node.prefetchMax = count("Max Prefetch Distance");
     node.prefetchCapacity = count("Prefetch Capacity");

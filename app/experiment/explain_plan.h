@@ -16,11 +16,13 @@ namespace la {
 // a run: what the server itself counted (docs/explain-output.md). A figure the output did not print
 // is empty.
 struct ExplainNode {
-    QString nodeType;       // "Seq Scan", "Index Scan", "Bitmap Heap Scan", ...
-    QString relation;       // the table it scans, if any
-    QString index;          // the index it uses, if any
-    QString schema;         // the relation's schema (FORMAT JSON with VERBOSE)
-    QString indexCondition; // "Index Cond" (FORMAT JSON), e.g. "(a <= 20000)"
+    QString nodeType;         // "Seq Scan", "Index Scan", "Bitmap Heap Scan", ...
+    QString relation;         // the table it scans, if any
+    QString index;            // the index it uses, if any
+    QString schema;           // the relation's schema (FORMAT JSON with VERBOSE)
+    QString alias;            // the relation's name in the query (FORMAT JSON), e.g. "t1"
+    QString indexCondition;   // "Index Cond" (FORMAT JSON), e.g. "(a <= 20000)"
+    QString recheckCondition; // a Bitmap Heap Scan's "Recheck Cond" (FORMAT JSON)
     bool backward = false;
     int depth = 0; // 0 for the top node
     std::optional<std::uint64_t> sharedHit, sharedRead, sharedDirtied, sharedWritten;
@@ -29,6 +31,8 @@ struct ExplainNode {
     std::optional<std::uint64_t> loops;
     // Per loop, as EXPLAIN prints them (FORMAT JSON).
     std::optional<double> rowsRemovedByFilter, heapFetches;
+    // A Bitmap Heap Scan's pages, those whose bitmap kept each row and those it kept as a whole.
+    std::optional<std::uint64_t> exactHeapBlocks, lossyHeapBlocks;
     // PostgreSQL 19's read-stream lines (docs/explain-io.md).
     std::optional<double> prefetchAvg;
     std::optional<std::uint64_t> prefetchMax, prefetchCapacity;

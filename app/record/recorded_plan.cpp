@@ -90,7 +90,7 @@ RecordedPlan recordedPlanOf(const ExplainOutput& plan, PgSession& control) {
     return recorded;
 }
 
-QString whyNotModelled(const RecordedPlanNode& node, bool local, bool visitsGiven) {
+QString whyNotModelled(const RecordedPlanNode& node, const ExplainNode& ran, bool visitsGiven) {
     const RecordedScan& scan = node.scan;
     const QString& type = scan.node.nodeType;
     if (isBitmapIndexScan(node))
@@ -101,23 +101,20 @@ QString whyNotModelled(const RecordedPlanNode& node, bool local, bool visitsGive
     const QString giveVisits =
         QStringLiteral(" (give --node %1 and --visits-query SQL returning its ctids in visit order)")
             .arg(node.id);
-    if (type == QLatin1String("Index Scan")) {
-        if (!scan.keyRange)
-            return scan.whyNoKeyRange + giveVisits;
-        return local ? QString() : QStringLiteral("its index files are on another machine") + giveVisits;
+    if (type == QLatin1String("Index Scan") || type == QLatin1String("Index Only Scan") ||
+        type == QLatin1String("Bitmap Heap Scan")) {
+        if (ran.loops.value_or(1) <= 1)
+            return {};
+        return QStringLiteral("it ran %1 times, its index condition taking each outer row's values, and the "
+                              "visits of each scan are not worked out yet")
+                   .arg(*ran.loops) +
+               giveVisits;
     }
-    if (type == QLatin1String("Index Only Scan"))
-        return QStringLiteral("an Index Only Scan reads the heap only where the visibility map says so, "
-                              "which is not read yet") +
-               giveVisits;
-    if (type == QLatin1String("Bitmap Heap Scan"))
-        return QStringLiteral("a Bitmap Heap Scan's visits (its bitmap's blocks) are not worked out yet") +
-               giveVisits;
     return QStringLiteral("the visits of a %1 are not worked out yet").arg(type) + giveVisits;
 }
 
 const RecordedPlanNode& modelledNode(const RecordedPlan& plan, const ExplainOutput& ran,
-                                     std::optional<int> asked, bool local, bool visitsGiven) {
+                                     std::optional<int> asked, bool visitsGiven) {
     for (const RecordedPlanNode& node : plan.nodes) {
         const std::size_t id = std::size_t(node.id);
         if (id >= ran.nodes.size() || ran.nodes[id].nodeType != node.scan.node.nodeType ||
@@ -152,7 +149,8 @@ const RecordedPlanNode& modelledNode(const RecordedPlan& plan, const ExplainOutp
         };
         if (more(best))
             best = &node;
-        if (whyNotModelled(node, local, visitsGiven).isEmpty() && more(bestWithVisits))
+        if (whyNotModelled(node, ran.nodes[std::size_t(node.id)], visitsGiven).isEmpty() &&
+            more(bestWithVisits))
             bestWithVisits = &node;
     }
     // Every Bitmap Index Scan has its Bitmap Heap Scan, so `best` is set.
@@ -160,7 +158,7 @@ const RecordedPlanNode& modelledNode(const RecordedPlan& plan, const ExplainOutp
 }
 
 QJsonArray recordedNodesJson(const RecordedPlan& plan, const ExplainOutput& ran, int serverMajor,
-                             const RecordedPlanNode& modelled, bool local, bool visitsGiven) {
+                             const RecordedPlanNode& modelled, bool visitsGiven) {
     QJsonArray nodes = planNodesJson(ran, serverMajor);
     for (QJsonValueRef value : nodes) {
         QJsonObject node = value.toObject();
@@ -168,7 +166,7 @@ QJsonArray recordedNodesJson(const RecordedPlan& plan, const ExplainOutput& ran,
         node[QStringLiteral("modelled")] = id == modelled.id;
         for (const RecordedPlanNode& recorded : plan.nodes)
             if (recorded.id == id && id != modelled.id) {
-                const QString why = whyNotModelled(recorded, local, visitsGiven);
+                const QString why = whyNotModelled(recorded, ran.nodes[std::size_t(id)], visitsGiven);
                 node[QStringLiteral("why_not_modelled")] =
                     why.isEmpty()
                         ? QStringLiteral("the model runs one node at a time: give --node %1").arg(id)

@@ -31,21 +31,21 @@ struct RecordedPlan {
 // `control` looks up. Throws RecordError when the plan reads none, naming what it has instead.
 RecordedPlan recordedPlanOf(const ExplainOutput& plan, PgSession& control);
 
-// Why the model cannot have the visits of `node` yet, or empty: a Seq Scan's are its table's blocks,
-// an Index Scan's come from its btree when its condition is a key range and the files are `local`;
-// `visitsGiven` (--visits-query) gives any heap node's.
-QString whyNotModelled(const RecordedPlanNode& node, bool local, bool visitsGiven);
+// Why the model cannot have the visits of `node` (`ran`: as it ran) yet, or empty: a Seq Scan's are its
+// table's blocks, an index or bitmap heap scan's come from the server (node_visits.h) when it ran
+// once; `visitsGiven` (--visits-query) gives any heap node's.
+QString whyNotModelled(const RecordedPlanNode& node, const ExplainNode& ran, bool visitsGiven);
 
 // The node the model runs: `asked` (--node), else the node whose visits can be had with the most
 // shared reads of its own in `ran` (the plan as it ran: EXPLAIN ANALYZE), else the heap node with the
 // most (its visits then come from the trace). Throws RecordError for an `asked` node that reads no
 // table, or when `ran` is not the plan recorded.
 const RecordedPlanNode& modelledNode(const RecordedPlan& plan, const ExplainOutput& ran,
-                                     std::optional<int> asked, bool local, bool visitsGiven);
+                                     std::optional<int> asked, bool visitsGiven);
 
 // "recorded"'s "nodes" (plan_nodes.h), each saying whether it is modelled and, if not, why.
 QJsonArray recordedNodesJson(const RecordedPlan& plan, const ExplainOutput& ran, int serverMajor,
-                             const RecordedPlanNode& modelled, bool local, bool visitsGiven);
+                             const RecordedPlanNode& modelled, bool visitsGiven);
 
 // The plan as it ran (EXPLAIN ANALYZE, FORMAT JSON) with the node `nodeId` alone, with its own
 // shared hit and read: what the replay compares the model with. Throws RecordError.

@@ -60,6 +60,22 @@ void noteModelledNode(const RecordedPlan& plan, const ExplainOutput& ran, const 
                          .arg(other.scan.node.nodeType, modelled.scan.heap.name));
 }
 
+// The nodes with the modelled node's visits: where they come from and whether they are exact.
+QJsonArray withModelledVisits(QJsonArray nodes, const QJsonObject& visits) {
+    QJsonObject said;
+    for (const char* key : {"source", "exact", "why_not_exact", "why"})
+        if (visits.contains(QLatin1String(key)))
+            said[QLatin1String(key)] = visits.value(QLatin1String(key));
+    for (QJsonValueRef value : nodes) {
+        QJsonObject node = value.toObject();
+        if (node.value(QStringLiteral("modelled")).toBool()) {
+            node[QStringLiteral("visits")] = said;
+            value = node;
+        }
+    }
+    return nodes;
+}
+
 } // namespace
 
 QStringList removeRecordingLeftovers(const QString& conninfo, const QString& password) {
@@ -111,7 +127,7 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     const ExplainOutput ran = asRecordError(
         [&] { return parseExplainOutput(ranText.toUtf8(), QStringLiteral("the query's plan")); });
     const bool visitsGiven = !request.visitsQuery.isEmpty();
-    const RecordedPlanNode& modelled = modelledNode(plan, ran, request.node, facts.local, visitsGiven);
+    const RecordedPlanNode& modelled = modelledNode(plan, ran, request.node, visitsGiven);
     const RecordedScan& scan = modelled.scan;
     noteModelledNode(plan, ran, modelled, log);
 
@@ -133,7 +149,8 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     args << replayedRunArgs(observed, traced.tracePath, scan.heap, connections.session.backendPid(), planFile,
                             policy);
     const ScanVisits visits =
-        scanVisits(request.visitsQuery, connections.control, scan, facts, observed, work, log);
+        scanVisits(request.visitsQuery, connections.control, scan, ran.nodes[std::size_t(modelled.id)],
+                   request.settings, facts, observed, work, log);
     args << visits.replayArgs;
     if (buffers.available() && visits.modelled())
         args << QStringLiteral("--prewarm") << prewarmSpec(snapshot, scan.heap, work);
@@ -152,7 +169,7 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
         {QStringLiteral("plan"), plans},
         {QStringLiteral("relation"), relationJson(scan)},
         {QStringLiteral("nodes"),
-         recordedNodesJson(plan, ran, facts.major(), modelled, facts.local, visitsGiven)},
+         withModelledVisits(recordedNodesJson(plan, ran, facts.major(), modelled, visitsGiven), visits.json)},
         {QStringLiteral("modelled_node"), modelled.id},
         {QStringLiteral("visits"), visits.json},
         {QStringLiteral("cached_at_start"),

@@ -22,9 +22,12 @@ struct ScanVisits {
 };
 
 // The scan's visits: those `visitsQuery` gives (run on `control`, written to the work directory), a
-// sequential scan's, an Index Scan's key range read from the btree here, or else the trace's. Throws
-// RecordError where there are none: no visits can be worked out and nothing was `observed`.
+// sequential scan's, those the server gives of an index or bitmap heap scan (node_visits.h: `ran` is
+// the node as it ran, `settings` the recording's --set), else an Index Scan's key range read from the
+// btree here, or else the trace's. Throws RecordError where there are none: no visits can be worked
+// out and nothing was `observed`.
 ScanVisits scanVisits(const QString& visitsQuery, PgSession& control, const RecordedScan& scan,
-                      const ServerFacts& facts, bool observed, const HeldDirectory& work, RecordingLog& log);
+                      const ExplainNode& ran, const QStringList& settings, const ServerFacts& facts,
+                      bool observed, const HeldDirectory& work, RecordingLog& log);
 
 } // namespace la

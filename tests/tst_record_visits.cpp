@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `lookahead record` takes the visits of an index or bitmap heap scan from the server that ran it,
+// against each real server the tests find (pg_installations.h): an Index Scan on a text key and on a
+// two-column key, forward and backward, an Index Only Scan (its heap fetches only) and a Bitmap Heap
+// Scan over a BitmapAnd. Each is checked against an independent query of the same rows and against
+// the server's shared reads of a cold start (docs/recording.md, "Plans").
+#include "cli_process.h"
+#include "input_error.h"
+#include "observed/trace_importer.h"
+#include "pg_server.h"
+#include "test_files.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <vector>
+
+using namespace la;
+
+namespace {
+
+struct Recorded {
+    QJsonObject doc;
+    std::unique_ptr<QTemporaryDir> dir; // holds the work directory: its visits.txt and query.trace
+
+    QJsonObject recorded() const { return doc[QStringLiteral("recorded")].toObject(); }
+    QJsonObject visits() const { return recorded()[QStringLiteral("visits")].toObject(); }
+    QString work() const { return dir->filePath(QStringLiteral("work")); }
+    QJsonObject model() const { return doc[QStringLiteral("runs")].toArray().last().toObject(); }
+    // The modelled node's entry, with its own EXPLAIN figures.
+    QJsonObject node() const {
+        const qint64 id = recorded()[QStringLiteral("modelled_node")].toInteger(-1);
+        for (const QJsonValue& node : recorded()[QStringLiteral("nodes")].toArray())
+            if (node[QStringLiteral("node_id")].toInteger() == id)
+                return node.toObject();
+        return {};
+    }
+    qint64 explain(const char* figure) const {
+        return node()[QStringLiteral("explain")].toObject()[QLatin1String(figure)].toInteger(-1);
+    }
+    // The blocks the model visits: the server's rows, a row on the page of the one before none.
+    QStringList visitedBlocks() const {
+        QFile file(work() + QStringLiteral("/visits.txt"));
+        if (!file.open(QIODevice::ReadOnly))
+            return {};
+        return QString::fromLatin1(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    }
+    // The traced backend's reads of `file` (a path under the data directory): one a block where the
+    // server reads without a stream; none where the trace has no read of it.
+    qint64 tracedReads(const QString& file) const {
+        try {
+            const std::optional<ObservedTrace> trace =
+                importTrace({(work() + QStringLiteral("/query.trace")).toStdString(),
+                             TraceFormat::Auto,
+                             file.toStdString(),
+                             {}});
+            return trace ? qint64(trace->reads.size()) : 0;
+        } catch (const InputError&) {
+            return 0;
+        }
+    }
+};
+
+// Records `query` with `settings` (--set) from an empty shared buffer pool (a restart empties it).
+Recorded record(test::PgServer& server, const QString& query, const QStringList& settings) {
+    Recorded recorded{{}, std::make_unique<QTemporaryDir>()};
+    [&] { QVERIFY(server.restart().isEmpty()); }();
+    [&] { QVERIFY(QDir().mkpath(recorded.work())); }();
+    const QString json = recorded.dir->filePath(QStringLiteral("r.json"));
+    QStringList args{QStringLiteral("record"),
+                     QStringLiteral("--conninfo"),
+                     server.conninfo(),
+                     QStringLiteral("--query"),
+                     query,
+                     QStringLiteral("--work-dir"),
+                     recorded.work(),
+                     QStringLiteral("--summary-json"),
+                     json};
+    for (const QString& setting : settings)
+        args << QStringLiteral("--set") << setting;
+    const test::CliResult run = test::runLookahead(args, 300'000);
+    [&] { QVERIFY2(run.exitCode == 0, qPrintable(run.err)); }();
+    qInfo("%s", qPrintable(run.err));
+    recorded.doc = test::readJson(json);
+    return recorded;
+}
+
+// The heap blocks of `sql`'s ctids as the server lists them, a row on the block of the row before
+// it left out (no new visit: the page is still pinned).
+QStringList blocksOf(const test::PgServer& server, const QString& sql) {
+    QStringList blocks;
+    for (const QString& block : server.sqlLogged(sql).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        if (blocks.isEmpty() || blocks.last() != block)
+            blocks << block;
+    return blocks;
+}
+
+QString filePath(const test::PgServer& server, const QString& relation) {
+    return server.sqlLogged(QStringLiteral("SELECT pg_relation_filepath('%1')").arg(relation));
+}
+
+// An Index Scan's visits came from the server, exact, and are `expected`; the model misses the heap
+// blocks the server read: its shared reads less its index's.
+void checkIndexScan(const test::PgServer& server, const Recorded& recorded, const QString& index,
+                    const QStringList& expected) {
+    const QJsonObject visits = recorded.visits();
+    QCOMPARE(recorded.node()[QStringLiteral("type")].toString(), QStringLiteral("Index Scan"));
+    QCOMPARE(recorded.node()[QStringLiteral("index")].toString(), index);
+    QCOMPARE(visits[QStringLiteral("source")].toString(), QStringLiteral("server"));
+    QVERIFY2(visits[QStringLiteral("exact")].toBool(),
+             qPrintable(visits[QStringLiteral("why_not_exact")].toString()));
+    // The node says it too.
+    QCOMPARE(recorded.node()[QStringLiteral("visits")][QStringLiteral("exact")].toBool(), true);
+    QVERIFY(expected.size() > 100);
+    QCOMPARE(visits[QStringLiteral("count")].toInteger(), qint64(expected.size()));
+    QCOMPARE(recorded.visitedBlocks(), expected);
+
+    const qint64 heapReads = recorded.tracedReads(
+        recorded.recorded()[QStringLiteral("relation")].toObject()[QStringLiteral("file")].toString());
+    const qint64 indexReads = recorded.tracedReads(filePath(server, index));
+    const qint64 misses = recorded.model()[QStringLiteral("misses")].toInteger();
+    qInfo("shared read %lld = heap %lld + index %lld; the model's misses %lld",
+          recorded.explain("shared_read"), heapReads, indexReads, misses);
+    QVERIFY(heapReads > 0 && indexReads > 0);
+    QCOMPARE(recorded.explain("shared_read"), heapReads + indexReads);
+    QCOMPARE(misses, heapReads);
+}
+
+const QStringList kIndexScan{QStringLiteral("enable_seqscan=off"), QStringLiteral("enable_bitmapscan=off"),
+                             QStringLiteral("enable_indexonlyscan=off")};
+
+} // namespace
+
+class TestRecordVisits : public QObject {
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void indexScanOnATextKey_data();
+    void indexScanOnATextKey();
+    void indexScanOnTwoColumns_data();
+    void indexScanOnTwoColumns();
+    void indexOnlyScanVisitsItsHeapFetches_data();
+    void indexOnlyScanVisitsItsHeapFetches();
+    void bitmapHeapScanOverABitmapAnd_data();
+    void bitmapHeapScanOverABitmapAnd();
+
+private:
+    std::unique_ptr<test::PgServer> m_server;
+};
+
+void TestRecordVisits::init() {
+    QFETCH(test::PgInstallation, installation);
+    LA_SKIP_WITHOUT_SERVER(installation);
+    LA_SKIP_WITHOUT_TRACER();
+    m_server = std::make_unique<test::PgServer>(installation);
+    const QString started = m_server->start();
+    QVERIFY2(started.isEmpty(), qPrintable(started));
+}
+
+void TestRecordVisits::cleanup() {
+    if (!m_server)
+        return;
+    const QStringList traced = m_server->tracedProcesses();
+    m_server.reset();
+    QVERIFY2(traced.isEmpty(), qPrintable(traced.join(QLatin1Char(','))));
+}
+
+void TestRecordVisits::indexScanOnATextKey_data() {
+    test::addInstallationRows();
+}
+
+// A text key in the database's collation: the visits are the heap order of ORDER BY name.
+void TestRecordVisits::indexScanOnATextKey() {
+    test::PgServer& server = *m_server;
+    server.sqlLogged(QStringLiteral("CREATE TABLE k(id int, name text, pad text); "
+                                    "INSERT INTO k SELECT g, md5(g::text), repeat('k', 200) "
+                                    "FROM generate_series(1, 30000) g; CREATE INDEX k_name ON k(name)"));
+    server.sqlLogged(QStringLiteral("VACUUM (FREEZE, ANALYZE) k"));
+    server.sqlLogged(QStringLiteral("CHECKPOINT"));
+    const QString where = QStringLiteral(" WHERE name >= '4' AND name < '6'");
+    const Recorded recorded = record(server, QStringLiteral("SELECT count(pad) FROM k") + where, kIndexScan);
+    if (QTest::currentTestFailed())
+        return;
+    checkIndexScan(server, recorded, QStringLiteral("k_name"),
+                   blocksOf(server, QStringLiteral("SELECT (ctid::text::point)[0]::bigint FROM k") + where +
+                                        QStringLiteral(" ORDER BY name, ctid")));
+}
+
+void TestRecordVisits::indexScanOnTwoColumns_data() {
+    test::addInstallationRows();
+}
+
+// A key of two columns, scanned forward and backward: the visits are the heap order of ORDER BY over
+// both columns, each way; a Filter's rows are visits too.
+void TestRecordVisits::indexScanOnTwoColumns() {
+    test::PgServer& server = *m_server;
+    server.sqlLogged(QStringLiteral("CREATE TABLE m(a int, b text, pad text); "
+                                    "INSERT INTO m SELECT g % 50, md5(g::text), repeat(chr(97 + g % 3), 200) "
+                                    "FROM generate_series(1, 30000) g; CREATE INDEX m_ab ON m(a, b)"));
+    server.sqlLogged(QStringLiteral("VACUUM (FREEZE, ANALYZE) m"));
+    server.sqlLogged(QStringLiteral("CHECKPOINT"));
+    const QString where = QStringLiteral(" WHERE a BETWEEN 10 AND 14");
+    const QString blocks = QStringLiteral("SELECT (ctid::text::point)[0]::bigint FROM m") + where;
+
+    const Recorded forward =
+        record(server, QStringLiteral("SELECT count(pad) FROM m") + where + QStringLiteral(" AND pad > 'b'"),
+               kIndexScan);
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(forward.node()[QStringLiteral("explain")]
+                .toObject()[QStringLiteral("rows_removed_by_filter")]
+                .toInteger() > 0);
+    checkIndexScan(server, forward, QStringLiteral("m_ab"),
+                   blocksOf(server, blocks + QStringLiteral(" ORDER BY a, b, ctid")));
+    if (QTest::currentTestFailed())
+        return;
+
+    const Recorded backward = record(
+        server, QStringLiteral("SELECT pad FROM m") + where + QStringLiteral(" ORDER BY a DESC, b DESC"),
+        kIndexScan);
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(backward.visits()[QStringLiteral("query")].toString().contains(QLatin1String("DESC")));
+    checkIndexScan(server, backward, QStringLiteral("m_ab"),
+                   blocksOf(server, blocks + QStringLiteral(" ORDER BY a DESC, b DESC, ctid DESC")));
+}
+
+void TestRecordVisits::indexOnlyScanVisitsItsHeapFetches_data() {
+    test::addInstallationRows();
+}
+
+// Rows added after a VACUUM take the pages' free space, and the visibility map no longer marks those
+// pages all visible: the rows on them are the Index Only Scan's heap fetches. With pg_visibility they are its
+// visits, in index order, and the recording leaves no extension behind; without it Heap Fetches is a count
+// only, which is said.
+void TestRecordVisits::indexOnlyScanVisitsItsHeapFetches() {
+    test::PgServer& server = *m_server;
+    server.sqlLogged(
+        QStringLiteral("CREATE TABLE v(id int, pad text); "
+                       "INSERT INTO v SELECT g, repeat('v', 200) FROM generate_series(1, 20000) g; "
+                       "CREATE INDEX v_id ON v(id)"));
+    server.sqlLogged(QStringLiteral("VACUUM (FREEZE, ANALYZE) v"));
+    server.sqlLogged(QStringLiteral("INSERT INTO v SELECT g * 100, 'new' FROM generate_series(1, 40) g"));
+    server.sqlLogged(QStringLiteral("ANALYZE v"));
+    server.sqlLogged(QStringLiteral("CHECKPOINT"));
+    const bool visibilityMap =
+        server.sqlLogged(
+            QStringLiteral("SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_visibility'")) ==
+        QLatin1String("1");
+
+    const Recorded recorded =
+        record(server, QStringLiteral("SELECT count(id) FROM v WHERE id < 5000"),
+               {QStringLiteral("enable_seqscan=off"), QStringLiteral("enable_bitmapscan=off")});
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(recorded.node()[QStringLiteral("type")].toString(), QStringLiteral("Index Only Scan"));
+    const qint64 fetches =
+        recorded.node()[QStringLiteral("explain")].toObject()[QStringLiteral("heap_fetches")].toInteger();
+    // A page that took an added row is no longer all visible: the rows below 5,000 on those pages,
+    // in index order.
+    const QStringList added = blocksOf(
+        server,
+        QStringLiteral("SELECT (ctid::text::point)[0]::bigint FROM v WHERE id < 5000 AND "
+                       "(ctid::text::point)[0] IN (SELECT (ctid::text::point)[0] FROM v WHERE pad = 'new') "
+                       "ORDER BY id, ctid"));
+    QVERIFY(fetches >= qint64(added.size()));
+    const QJsonObject visits = recorded.visits();
+    if (!visibilityMap) {
+        QCOMPARE(visits[QStringLiteral("source")].toString(), QStringLiteral("trace"));
+        QVERIFY2(visits[QStringLiteral("why")].toString().contains(QLatin1String("a count, not which ones")),
+                 qPrintable(visits[QStringLiteral("why")].toString()));
+        return;
+    }
+    QCOMPARE(visits[QStringLiteral("source")].toString(), QStringLiteral("server"));
+    QCOMPARE(visits[QStringLiteral("visibility")].toString(), QStringLiteral("pg_visibility"));
+    QVERIFY2(visits[QStringLiteral("exact")].toBool(),
+             qPrintable(visits[QStringLiteral("why_not_exact")].toString()));
+    QCOMPARE(recorded.visitedBlocks(), added);
+    QCOMPARE(
+        server.sqlLogged(QStringLiteral("SELECT count(*) FROM pg_extension WHERE extname = 'pg_visibility'")),
+        QStringLiteral("0"));
+    // The node's shared reads: its heap fetches' blocks, the index's and the visibility map's pages.
+    const QString heap = filePath(server, QStringLiteral("v"));
+    const qint64 heapReads = recorded.tracedReads(heap);
+    const qint64 otherReads = recorded.tracedReads(filePath(server, QStringLiteral("v_id"))) +
+                              recorded.tracedReads(heap + QStringLiteral("_vm"));
+    const qint64 misses = recorded.model()[QStringLiteral("misses")].toInteger();
+    qInfo("shared read %lld = heap %lld + index and visibility map %lld; the model's misses %lld",
+          recorded.explain("shared_read"), heapReads, otherReads, misses);
+    QVERIFY(heapReads > 0);
+    QCOMPARE(misses, heapReads);
+    // The trace need not name the file of every page the node counts (on 15, one of 26).
+    QVERIFY(recorded.explain("shared_read") >= heapReads + otherReads);
+}
+
+void TestRecordVisits::bitmapHeapScanOverABitmapAnd_data() {
+    test::addInstallationRows();
+}
+
+// Two indexes ANDed into one bitmap: the visits are the blocks of the matching rows in ascending
+// order, as many as EXPLAIN's exact heap blocks, and the model misses what the node itself read.
+void TestRecordVisits::bitmapHeapScanOverABitmapAnd() {
+    test::PgServer& server = *m_server;
+    server.sqlLogged(QStringLiteral("CREATE TABLE b(a int, c int, pad text); "
+                                    "INSERT INTO b SELECT (g * 7) % 1000, (g * 13) % 997, repeat('b', 200) "
+                                    "FROM generate_series(1, 100000) g; "
+                                    "CREATE INDEX b_a ON b(a); CREATE INDEX b_c ON b(c)"));
+    server.sqlLogged(QStringLiteral("VACUUM (FREEZE, ANALYZE) b"));
+    server.sqlLogged(QStringLiteral("CHECKPOINT"));
+    const QString where = QStringLiteral(" WHERE a < 60 AND c < 60");
+    const Recorded recorded =
+        record(server, QStringLiteral("SELECT count(pad) FROM b") + where,
+               {QStringLiteral("enable_seqscan=off"), QStringLiteral("enable_indexscan=off")});
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(recorded.node()[QStringLiteral("type")].toString(), QStringLiteral("Bitmap Heap Scan"));
+    QVERIFY(QJsonDocument(
+                recorded.recorded()[QStringLiteral("plan")].toObject()[QStringLiteral("traced")].toArray())
+                .toJson()
+                .contains("\"BitmapAnd\""));
+    const QJsonObject visits = recorded.visits();
+    QCOMPARE(visits[QStringLiteral("source")].toString(), QStringLiteral("server"));
+    QVERIFY2(visits[QStringLiteral("exact")].toBool(),
+             qPrintable(visits[QStringLiteral("why_not_exact")].toString()));
+    // Each matching row's block, once, in ascending order.
+    QStringList expected;
+    std::vector<qint64> rows;
+    for (const QString& block :
+         blocksOf(server, QStringLiteral("SELECT (ctid::text::point)[0]::bigint FROM b") + where))
+        rows.push_back(block.toLongLong());
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    for (const qint64 block : rows)
+        expected << QString::number(block);
+    QVERIFY(expected.size() > 100);
+    QCOMPARE(recorded.visitedBlocks(), expected);
+    const qint64 misses = recorded.model()[QStringLiteral("misses")].toInteger();
+    qInfo("heap blocks %lld, shared read %lld, the model's misses %lld", qint64(expected.size()),
+          recorded.explain("shared_read"), misses);
+    QCOMPARE(recorded.explain("shared_read"), qint64(expected.size()));
+    QCOMPARE(misses, recorded.explain("shared_read"));
+}
+
+QTEST_GUILESS_MAIN(TestRecordVisits)
+#include "tst_record_visits.moc"
