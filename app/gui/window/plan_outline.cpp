@@ -143,15 +143,15 @@ void markModelled(PlanRow& row, const Experiment& experiment, const std::vector<
         if (observed)
             continue;
         modelRan = true;
-        const QJsonObject reconciliation = reconciliationObject(summary.reconciliation);
-        const bool same = reconciliation.isEmpty()
-                              ? row.sharedRead && double(summary.misses) == *row.sharedRead
-                              : reconciliationAgrees(reconciliation);
+        const bool reconciled = !reconciliationObject(summary.reconciliation).isEmpty();
+        const ReconciliationLine line = reconciliationLine(summary.reconciliation);
+        const bool same =
+            reconciled ? !line.disagrees : row.sharedRead && double(summary.misses) == *row.sharedRead;
         agrees = agrees && same;
         said << QStringLiteral("%1 missed %2 blocks")
                     .arg(runName(experiment, run), count(double(summary.misses)));
-        if (!reconciliation.isEmpty() && !same)
-            said << reconciliationText(reconciliation);
+        if (reconciled && !same)
+            said << line.text;
     }
     if (!modelRan) {
         row.markText = QStringLiteral("the model has not run yet");
