@@ -71,7 +71,8 @@ RecordedPlan recordedPlanOf(const ExplainOutput& plan, PgSession& control) {
             continue;
         const bool bitmapIndex = node.nodeType == QLatin1String("Bitmap Index Scan");
         RecordedPlanNode scanNode{int(id),
-                                  recordedScanOf(node, bitmapIndex ? bitmapHeapOf(plan, id) : node, control)};
+                                  recordedScanOf(node, bitmapIndex ? bitmapHeapOf(plan, id) : node, control),
+                                  std::nullopt};
         addRelation(recorded.relations, scanNode.scan.heap);
         // A Bitmap Index Scan's index is not modelled, and not traced: its read calls would hide the
         // device reads of a heap read through io_uring (traced_run.h, traceReads).
@@ -102,6 +103,8 @@ QString whyNotModelled(const RecordedPlanNode& node, bool local, bool visitsGive
         QStringLiteral(" (give --node %1 and --visits-query SQL returning its ctids in visit order)")
             .arg(node.id);
     if (type == QLatin1String("Index Scan")) {
+        if (node.rescan) // a nested loop's inner scan: its visits per outer row, from the server
+            return node.rescan->sql.isEmpty() ? node.rescan->why + giveVisits : QString();
         if (!scan.keyRange)
             return scan.whyNoKeyRange + giveVisits;
         return local ? QString() : QStringLiteral("its index files are on another machine") + giveVisits;
