@@ -127,6 +127,9 @@ private slots:
     void blockList();
     void blockListErrors_data();
     void blockListErrors();
+    void blockListResets_data();
+    void blockListResets();
+    void prewarmListHasNoResets();
     void statsDefinition();
 };
 
@@ -469,6 +472,56 @@ void TestDatasets::blockListErrors() {
     QVERIFY2(message.contains(mentions), qPrintable(message));
     QVERIFY2(message.contains(QStringLiteral("'%1'").arg(path)), qPrintable(message));
     QVERIFY(!message.contains(QLatin1Char('\n')));
+}
+
+void TestDatasets::blockListResets_data() {
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<bool>("backward");
+    QTest::addColumn<QString>("items"); // R for a reset, else the block
+    const QByteArray rows(
+        "reset # the first outer row found nothing\n5\nRESET\n6\n7\nreset\nreset\n3\nreset\n");
+    QTest::newRow("plain") << rows << false << QStringLiteral("R 5 R 6 7 R R 3 R");
+    QTest::newRow("plain backward") << rows << true << QStringLiteral("R 3 R R 7 6 R 5 R");
+    QTest::newRow("csv") << QByteArray("outer,block\n1,5\n2,reset\n2,\"6\"\n") << false
+                         << QStringLiteral("5 R 6");
+}
+
+// "reset" in place of a block is a reset of the stream between the blocks around it, in the order
+// the file gives (a backward scan reverses both); two in a row are two resets.
+void TestDatasets::blockListResets() {
+    QFETCH(QByteArray, text);
+    QFETCH(bool, backward);
+    QFETCH(QString, items);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("list.txt"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+    file.close();
+    const auto source =
+        loadBlockList(path.toStdString(), backward ? Direction::Backward : Direction::Forward);
+    for (int pass = 0; pass < 2; ++pass) { // a rewind replays the resets too
+        QStringList seen;
+        for (SourceItem item = source->next(); item.step != SourceStep::End; item = source->next())
+            seen << (item.step == SourceStep::Reset ? QStringLiteral("R") : QString::number(item.block));
+        QCOMPARE(seen.join(QLatin1Char(' ')), items);
+        source->rewind();
+    }
+    QCOMPARE(source->length(), std::uint64_t(items.count(QRegularExpression(QStringLiteral("\\d+")))));
+}
+
+// A prewarm list names blocks, not a visit order: a reset marker in it is refused, with its line.
+void TestDatasets::prewarmListHasNoResets() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("prewarm.txt"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("1\n2\nreset\n3\n");
+    file.close();
+    const QString message = inputErrorOf([&] { readBlockNumbers(path.toStdString(), "prewarm list"); });
+    QVERIFY2(message.contains(QStringLiteral("line 3: 'reset' marks a reset of a stream")),
+             qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("'%1'").arg(path)), qPrintable(message));
 }
 
 void TestDatasets::statsDefinition() {

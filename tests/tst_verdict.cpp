@@ -33,6 +33,7 @@ private slots:
     void collapseIsIoBoundAndNamed();
     void backwardCombiningNamesTheReads();
     void identicalRunsAreTheSameSpeed();
+    void restoreAfterResetTogglesB();
 };
 
 // PG18 on alternating hits and misses: stuck at distance 1-2 and waiting; PG19 escapes. The waits
@@ -91,5 +92,28 @@ void TestVerdict::identicalRunsAreTheSameSpeed() {
                  .contains(QStringLiteral("differ in nothing")));
 }
 
-QTEST_MAIN(TestVerdict)
+// The seed's A/B (docs/recording.md, "Plans"): B keeps the distance across each reset where A
+// starts again at 1, on the same visits and resets. On a random scan reset every 64 blocks, B reads
+// the same blocks with fewer waits, and its name says what it changes.
+void TestVerdict::restoreAfterResetTogglesB() {
+    RunConfig config = dataset("random", 4096);
+    config.policy = "pg19";
+    config.resetEvery = 64;
+    const Experiment experiment = makeExperiment(config, Comparison::RestoreAfterReset);
+    QCOMPARE(experiment.runs.size(), std::size_t(2));
+    QVERIFY(!experiment.runs[0].config.stream.restoreAfterReset);
+    QVERIFY(experiment.runs[1].config.stream.restoreAfterReset);
+    QCOMPARE(experiment.runs[1].label, std::string("pg19 + restore after reset"));
+    QCOMPARE(comparisonNamed(comparisonName(Comparison::RestoreAfterReset)), Comparison::RestoreAfterReset);
+    const RunSummary a = runScan(experiment.runs[0].config, "pg19", {});
+    const RunSummary b = runScan(experiment.runs[1].config, "pg19", {});
+    QCOMPARE(a.resets, b.resets);
+    QCOMPARE(a.resets, 63ull);
+    QCOMPARE(a.misses, b.misses);
+    QVERIFY2(b.waits < a.waits, qPrintable(QStringLiteral("%1 against %2").arg(b.waits).arg(a.waits)));
+    const QString text = verdictOf(experiment);
+    QVERIFY2(text.startsWith(QStringLiteral("B (pg19 + restore after reset): ")), qPrintable(text));
+}
+
+QTEST_GUILESS_MAIN(TestVerdict)
 #include "tst_verdict.moc"

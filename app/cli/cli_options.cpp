@@ -178,7 +178,7 @@ Argument split(std::string arg) {
 void refuseIgnoredOptions(const CliOptions& o) {
     for (const std::string& name : o.given) {
         const bool addsRun = name == "compare-direction" || name == "compare-backward-combining" ||
-                             name == "compare-index-batches";
+                             name == "compare-index-batches" || name == "compare-restore-after-reset";
         if (!o.importTrace.empty() && addsRun)
             throw InputError("--" + name +
                              " cannot be used with --import-trace, whose second run is the trace's model; "
@@ -232,7 +232,8 @@ ExperimentRequest experimentRequest(const CliOptions& options) {
 }
 
 std::vector<std::string> optionNames() {
-    std::vector<std::string> names{"compare-direction", "compare-backward-combining"};
+    std::vector<std::string> names{"compare-direction", "compare-backward-combining",
+                                   "compare-restore-after-reset"};
     for (const CommandOption& option : commandOptions())
         names.emplace_back(option.name);
     for (const RunOption& option : runOptions()) {
@@ -264,7 +265,8 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
         const CommandOption* command = findCommandOption(a.name);
         const RunOption* option = command ? nullptr : findRunOption(a.name);
         const bool isFlag = a.name == "compare-direction" || a.name == "compare-backward-combining" ||
-                            (command && !command->valueName) || (option && option->kind == OptionKind::Flag);
+                            a.name == "compare-restore-after-reset" || (command && !command->valueName) ||
+                            (option && option->kind == OptionKind::Flag);
         if (!command && !option && !isFlag)
             throw InputError("unknown option '--" + excerpt(a.name) + "' (see --help)");
         if (isFlag && a.inlineValue)
@@ -278,6 +280,8 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             setComparison(o, Comparison::Direction, "--compare-direction", comparedBy);
         else if (a.name == "compare-backward-combining")
             setComparison(o, Comparison::BackwardCombining, "--compare-backward-combining", comparedBy);
+        else if (a.name == "compare-restore-after-reset")
+            setComparison(o, Comparison::RestoreAfterReset, "--compare-restore-after-reset", comparedBy);
         else if (command)
             command->apply(o, a.value);
         else
@@ -310,6 +314,9 @@ std::string usageText() {
            "  --compare-direction     run B in the other direction\n"
            "  --compare-backward-combining\n"
            "                          run B with --backward-combining toggled\n"
+           "  --compare-restore-after-reset\n"
+           "                          run B with --restore-after-reset toggled (the distance kept\n"
+           "                          across resets: a nested loop's rescans, a block list's resets)\n"
            "I/O\n" +
            runOptionHelp("I/O") + "Observed runs\n" + commandHelp("Observed runs") + "Output\n" +
            runOptionHelp("Output") + commandHelp("Output") +

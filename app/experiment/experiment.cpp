@@ -16,11 +16,15 @@ namespace la {
 namespace {
 
 constexpr EnumName<Comparison> kComparisonNames[] = {
-    {Comparison::None, "none"},           {Comparison::Policy, "policy"},
-    {Comparison::Direction, "direction"}, {Comparison::BackwardCombining, "backward-combining"},
-    {Comparison::Observed, "observed"},   {Comparison::IndexBatches, "index-batches"},
+    {Comparison::None, "none"},
+    {Comparison::Policy, "policy"},
+    {Comparison::Direction, "direction"},
+    {Comparison::BackwardCombining, "backward-combining"},
+    {Comparison::Observed, "observed"},
+    {Comparison::IndexBatches, "index-batches"},
+    {Comparison::RestoreAfterReset, "restore-after-reset"},
 };
-static_assert(namesEvery(kComparisonNames, Comparison::IndexBatches));
+static_assert(namesEvery(kComparisonNames, Comparison::RestoreAfterReset));
 
 // B's index batches: the ones asked for, else the patch's ring against the older forms.
 pg::IndexBatching otherBatching(const pg::PgScanConfig& a) {
@@ -89,6 +93,10 @@ Experiment makeExperiment(const RunConfig& config, Comparison comparison) {
         b.config.pg.batching = otherBatching(config.pg);
         for (RunVariant* run : {&a, &b})
             run->label.append(" batches ").append(pg::indexBatchingText(run->config.pg.batching));
+        break;
+    case Comparison::RestoreAfterReset:
+        b.config.stream.restoreAfterReset = !config.stream.restoreAfterReset;
+        (config.stream.restoreAfterReset ? a : b).label += " + restore after reset";
         break;
     case Comparison::None:
     case Comparison::Observed:

@@ -32,10 +32,20 @@ struct RunVariant {
 // What B changes relative to A (same dataset, same cache state). Observed: A is an imported trace,
 // B the model of its block sequence. IndexBatches: B meets the index's leaf pages another way
 // (config.pg.compareBatching, or ring against A's continue/reset and continue against A's ring).
-enum class Comparison { None, Policy, Direction, BackwardCombining, Observed, IndexBatches };
+// RestoreAfterReset: B keeps the distance across the stream's resets where A does not, or the other
+// way round (docs/read-stream-model.md §8.3): a nested loop's rescans, a block list's resets.
+enum class Comparison {
+    None,
+    Policy,
+    Direction,
+    BackwardCombining,
+    Observed,
+    IndexBatches,
+    RestoreAfterReset
+};
 
-// "none", "policy", "direction", "backward-combining", "observed", "index-batches": the compare mode
-// in the summary JSON and a session.
+// "none", "policy", "direction", "backward-combining", "observed", "index-batches",
+// "restore-after-reset": the compare mode in the summary JSON and a session.
 const char* comparisonName(Comparison comparison);
 std::optional<Comparison> comparisonNamed(std::string_view name);
 

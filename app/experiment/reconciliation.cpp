@@ -49,11 +49,12 @@ std::optional<std::uint64_t> wholeIn(const QJsonObject& o, const char* key) {
     return static_cast<std::uint64_t>(value.toDouble());
 }
 
-// The blocks the trace read of the index (its file, where the model names it; else every file but
-// the relation's): none when the trace read no other file.
-std::optional<std::uint64_t> tracedIndexBlocks(const ObservedTrace& trace, const RunConfig& model) {
+// The blocks the trace read of the index (its file, where the model or the recording names it; else
+// every file but the relation's): none when the trace read no such file.
+std::optional<std::uint64_t> tracedIndexBlocks(const ObservedTrace& trace, const RunConfig& model,
+                                               const std::string& recordedIndex) {
     const std::string index =
-        model.pg.index.empty() ? std::string() : pg::resolvePath(model.pg, model.pg.index);
+        model.pg.index.empty() ? recordedIndex : pg::resolvePath(model.pg, model.pg.index);
     std::uint64_t blocks = 0;
     bool found = false;
     for (const TracedFile& file : trace.files) {
@@ -104,7 +105,8 @@ struct IndexPages {
 };
 
 IndexPages indexPagesOf(const QJsonObject& server, std::uint64_t sharedRead, std::uint64_t sharedHit,
-                        const RunSummary& model, const RunConfig& modelConfig, const ObservedTrace* trace) {
+                        const RunSummary& model, const RunConfig& modelConfig, const ObservedTrace* trace,
+                        const std::string& recordedIndex) {
     const QString index = server.value(QStringLiteral("index")).toString();
     if (const std::optional<std::uint64_t> bitmap = wholeIn(server, "index_shared_read")) {
         const std::uint64_t pages = std::min(*bitmap, sharedRead);
@@ -117,7 +119,8 @@ IndexPages indexPagesOf(const QJsonObject& server, std::uint64_t sharedRead, std
     if (index.isEmpty())
         return {};
     if (trace) {
-        if (const std::optional<std::uint64_t> traced = tracedIndexBlocks(*trace, modelConfig)) {
+        if (const std::optional<std::uint64_t> traced =
+                tracedIndexBlocks(*trace, modelConfig, recordedIndex)) {
             const std::uint64_t pages = std::min(*traced, sharedRead);
             return {pages, QStringLiteral("%1 pages of the index %2, which the trace read too (EXPLAIN's "
                                           "shared read of an index scan counts them)")
@@ -273,7 +276,14 @@ std::string reconcileRun(const Experiment& experiment, std::size_t run, const Ru
         read = 0;
     std::uint64_t explained = 0, unexplained = 0;
     if (read) {
-        const IndexPages index = indexPagesOf(server, *read, hit.value_or(0), model, variant.config, trace);
+        // A recorded scan's index file: the trace holds the plan's other relations too.
+        const std::string recordedIndex = experiment.recorded.value(QStringLiteral("relation"))
+                                              .toObject()
+                                              .value(QStringLiteral("index_file"))
+                                              .toString()
+                                              .toStdString();
+        const IndexPages index =
+            indexPagesOf(server, *read, hit.value_or(0), model, variant.config, trace, recordedIndex);
         serverReads = *read - index.blocks;
         o[QStringLiteral("shared_read")] = static_cast<qint64>(*read);
         o[QStringLiteral("index_pages")] = static_cast<qint64>(index.blocks);

@@ -3,6 +3,7 @@
 
 #include "input_error.h"
 #include "record/query_check.h"
+#include "record/rescan_visits.h"
 #include "record/work_file.h"
 
 #include <QJsonArray>
@@ -21,7 +22,10 @@ RecordedPlan planQuery(PgSession& session, PgSession& control, const QString& qu
     const QString planned = requireReadOnlyQuery(session, query, QStringLiteral("the query"));
     const ExplainOutput plan = asRecordError(
         [&] { return parseExplainOutput(planned.toUtf8(), QStringLiteral("the query's plan")); });
-    return recordedPlanOf(plan, control);
+    RecordedPlan recorded = recordedPlanOf(plan, control);
+    for (RecordedPlanNode& node : recorded.nodes)
+        node.rescan = rescanQueryOf(planned, recorded, node.id, control);
+    return recorded;
 }
 
 QString explainAnalyze(int serverMajor, const QString& query) {

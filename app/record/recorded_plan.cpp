@@ -71,7 +71,8 @@ RecordedPlan recordedPlanOf(const ExplainOutput& plan, PgSession& control) {
             continue;
         const bool bitmapIndex = node.nodeType == QLatin1String("Bitmap Index Scan");
         RecordedPlanNode scanNode{int(id),
-                                  recordedScanOf(node, bitmapIndex ? bitmapHeapOf(plan, id) : node, control)};
+                                  recordedScanOf(node, bitmapIndex ? bitmapHeapOf(plan, id) : node, control),
+                                  std::nullopt};
         addRelation(recorded.relations, scanNode.scan.heap);
         // A Bitmap Index Scan's index is not modelled, and not traced: its read calls would hide the
         // device reads of a heap read through io_uring (traced_run.h, traceReads).
@@ -103,6 +104,8 @@ QString whyNotModelled(const RecordedPlanNode& node, const ExplainNode& ran, boo
             .arg(node.id);
     if (type == QLatin1String("Index Scan") || type == QLatin1String("Index Only Scan") ||
         type == QLatin1String("Bitmap Heap Scan")) {
+        if (node.rescan) // a nested loop's inner scan: its visits per outer row, from the server
+            return node.rescan->sql.isEmpty() ? node.rescan->why + giveVisits : QString();
         if (ran.loops.value_or(1) <= 1)
             return {};
         return QStringLiteral("it ran %1 times, its index condition taking each outer row's values, and the "

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "record/recorded_scan.h"
+#include "record/rescan_query.h"
 
 #include <QByteArray>
 #include <QJsonArray>
@@ -17,6 +18,8 @@ namespace la {
 struct RecordedPlanNode {
     int id = 0;
     RecordedScan scan;
+    // Set for the inner Index Scan of a nested loop: how its visits per outer row are asked for.
+    std::optional<RescanQuery> rescan;
 };
 
 // Every node of the query's plan that reads a relation, and those relations.

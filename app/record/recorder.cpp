@@ -8,6 +8,7 @@
 #include "record/query_plan.h"
 #include "record/recording_log.h"
 #include "record/replay_args.h"
+#include "record/rescan_visits.h"
 #include "record/scan_visits.h"
 #include "record/server_connections.h"
 #include "record/server_facts.h"
@@ -32,7 +33,8 @@ QJsonObject relationJson(const RecordedScan& scan) {
             {QStringLiteral("file"), scan.heap.filePath},
             {QStringLiteral("blocks"), qint64(scan.heap.blocks)},
             {QStringLiteral("scan"), scan.node.nodeType},
-            {QStringLiteral("index"), scan.index ? scan.index->name : QString()}};
+            {QStringLiteral("index"), scan.index ? scan.index->name : QString()},
+            {QStringLiteral("index_file"), scan.index ? scan.index->filePath : QString()}};
 }
 
 // What the model of one node leaves out of it, said where it applies: its rescans, and the reads of
@@ -47,7 +49,7 @@ void noteModelledNode(const RecordedPlan& plan, const ExplainOutput& ran, const 
                 .arg(plan.nodes.size())
                 .arg(modelled.id)
                 .arg(node.nodeType, modelled.scan.heap.name));
-    if (node.loops.value_or(1) > 1)
+    if (node.loops.value_or(1) > 1 && !modelled.rescan)
         log.note(QStringLiteral("node %1 ran %2 times (%3 rescans): the model runs its first scan only")
                      .arg(modelled.id)
                      .arg(*node.loops)
@@ -74,6 +76,28 @@ QJsonArray withModelledVisits(QJsonArray nodes, const QJsonObject& visits) {
         }
     }
     return nodes;
+}
+
+// The modelled node's visits: a nested loop's inner scan's per outer row, with a reset at each
+// rescan, where the server gives them exactly (its query runs in the query's session, with its
+// settings); else as any scan's.
+ScanVisits modelledVisits(const QString& visitsQuery, ServerConnections& connections,
+                          const RecordedPlanNode& modelled, const ExplainNode& ran,
+                          const QStringList& settings, const ServerFacts& facts, bool observed,
+                          const HeldDirectory& work, RecordingLog& log) {
+    if (visitsQuery.isEmpty() && modelled.rescan && !modelled.rescan->sql.isEmpty()) {
+        log.step(QStringLiteral("reading the inner scan's visits per outer row"));
+        QString why;
+        if (std::optional<ScanVisits> visits =
+                rescanVisits(*modelled.rescan, connections.session, modelled.scan.heap, ran.loops.value_or(1),
+                             facts.local, work, why))
+            return *visits;
+        log.note(QStringLiteral("node %1's visits per outer row cannot be had from the server (%2)")
+                     .arg(modelled.id)
+                     .arg(why));
+    }
+    return scanVisits(visitsQuery, connections.control, modelled.scan, ran, settings, facts, observed, work,
+                      log);
 }
 
 } // namespace
@@ -149,8 +173,8 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
     args << replayedRunArgs(observed, traced.tracePath, scan.heap, connections.session.backendPid(), planFile,
                             policy);
     const ScanVisits visits =
-        scanVisits(request.visitsQuery, connections.control, scan, ran.nodes[std::size_t(modelled.id)],
-                   request.settings, facts, observed, work, log);
+        modelledVisits(request.visitsQuery, connections, modelled, ran.nodes[std::size_t(modelled.id)],
+                       request.settings, facts, observed, work, log);
     args << visits.replayArgs;
     if (buffers.available() && visits.modelled())
         args << QStringLiteral("--prewarm") << prewarmSpec(snapshot, scan.heap, work);

@@ -191,9 +191,16 @@ bool isBlockHeader(std::string_view name) {
                               [](char a, char b) { return (a | 0x20) == b; });
 }
 
+bool isResetMarker(std::string_view text) {
+    return std::ranges::equal(text, std::string_view("reset"),
+                              [](char a, char b) { return (a | 0x20) == b; });
+}
+
 // The first record decides the format: a header with a "block" column makes it CSV, a single
-// value a plain list.
-std::vector<std::uint32_t> parseBlocks(ByteReader& bytes, const std::string& path, const std::string& what) {
+// value a plain list. A "reset" in place of a block number is a reset of the stream before the next
+// block, kept in `resets` (its place in the blocks); without `resets` the file may hold none.
+std::vector<std::uint32_t> parseBlocks(ByteReader& bytes, const std::string& path, const std::string& what,
+                                       std::vector<std::uint64_t>* resets) {
     const std::string name = what + " '" + path + "'";
     RecordReader records(bytes, name);
     std::vector<std::string> fields;
@@ -225,6 +232,14 @@ std::vector<std::uint32_t> parseBlocks(ByteReader& bytes, const std::string& pat
                                      : "more than one value on a line of a plain list") +
                              "; expected a whole number 0..4294967294");
         const std::string& text = fields[index];
+        if (isResetMarker(text)) {
+            if (!resets)
+                throw InputError(
+                    where() + "'" + excerpt(text) + "' marks a reset of a stream, which only a " +
+                    "block list of visits (--blocks) holds; expected a whole number " + "0..4294967294");
+            resets->push_back(blocks.size());
+            continue;
+        }
         std::uint64_t block = 0;
         const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), block);
         if (text.empty() || error != std::errc() || end != text.data() + text.size() || block > kLargestBlock)
@@ -239,13 +254,14 @@ std::vector<std::uint32_t> parseBlocks(ByteReader& bytes, const std::string& pat
 
 std::vector<std::uint32_t> readBlockNumbers(const std::string& path, const std::string& what) {
     ByteReader bytes(path, what);
-    return parseBlocks(bytes, path, what);
+    return parseBlocks(bytes, path, what, nullptr);
 }
 
 std::unique_ptr<BlockSource> loadBlockList(const std::string& path, Direction direction,
                                            std::uint64_t relationBlocks) {
     Visits visits;
-    visits.blocks = readBlockNumbers(path, "block list");
+    ByteReader bytes(path, "block list");
+    visits.blocks = parseBlocks(bytes, path, "block list", &visits.resetsBefore);
     if (visits.blocks.empty())
         throw InputError("block list '" + path +
                          "' holds no block numbers (expected one per line, or a CSV column named 'block')");

@@ -10,10 +10,12 @@
 
 namespace la {
 
-// A generated forward visit sequence and the size of the relation it lives in.
+// A forward visit sequence and the size of the relation it lives in; `resetsBefore`: where the
+// stream is reset (vector_source.h), ascending.
 struct Visits {
     std::vector<std::uint32_t> blocks;
     std::uint64_t relationBlocks = 0;
+    std::vector<std::uint64_t> resetsBefore;
 };
 
 // Appends a heap block to a visit sequence, collapsing consecutive duplicates: an index scan keeps the
@@ -23,7 +25,8 @@ inline void appendVisit(std::vector<std::uint32_t>& visits, std::uint32_t block)
         visits.push_back(block);
 }
 
-// The sequence as a source; a backward scan is the exact reverse of the forward one (§2.2).
+// The sequence as a source; a backward scan is the exact reverse of the forward one (§2.2), its
+// resets included.
 std::unique_ptr<BlockSource> makeVisitSource(Visits visits, Direction direction);
 
 } // namespace la

@@ -214,8 +214,9 @@ std::vector<RunOption> buildTable() {
     t.back().defaultValue = "sparse-miss:16";
     t.push_back(textField(
         "blocks", "blockList", "blocks_file", dataset, "FILE",
-        "scan a block list instead (one block per line, # comments, or CSV with a block column)", {},
-        [](auto& c) -> auto& { return c.blockList; }));
+        "scan a block list instead (one block per line, # comments, or CSV with a block column;\n"
+        "'reset' between blocks resets the stream there)",
+        {}, [](auto& c) -> auto& { return c.blockList; }));
     t.push_back(wholeField(
         "relation-blocks", "relationBlocks", "relation_blocks", dataset,
         "the size of a block list's relation in blocks, which decides its buffer strategy\n"

@@ -45,12 +45,14 @@ std::string defaultPrewarmFor(const std::string& name);
 std::unique_ptr<BlockSource> makeDataset(const DatasetRequest& request);
 
 // A user's block list: one block per line with '#' comments, or CSV (RFC 4180: quoted fields,
-// doubled quotes, a BOM, CRLF) with a "block" column. Throws InputError naming the file and line on
-// anything malformed. Its relation has `relationBlocks` blocks (every block must be below), or with 0
-// its highest block + 1.
+// doubled quotes, a BOM, CRLF) with a "block" column; "reset" in place of a block resets the stream
+// there (a nested loop's rescan, docs/datasets.md Appendix C). Throws InputError naming the file and
+// line on anything malformed. Its relation has `relationBlocks` blocks (every block must be below), or
+// with 0 its highest block + 1.
 std::unique_ptr<BlockSource> loadBlockList(const std::string& path, Direction direction,
                                            std::uint64_t relationBlocks = 0);
-// The block numbers of such a file in file order; `what` names it in messages ("prewarm list").
+// The block numbers of such a file in file order; `what` names it in messages ("prewarm list"). A
+// reset marker is refused: a list of blocks is no visit order.
 std::vector<std::uint32_t> readBlockNumbers(const std::string& path, const std::string& what);
 
 // docs/datasets.md §2.4 statistics of one full pass (the source is rewound before and after).

@@ -200,6 +200,8 @@ QWidget* RunSetupPanel::buildPolicyGroup() {
     m_compare->addItem(tr("B: the other direction"), static_cast<int>(Comparison::Direction));
     m_compare->addItem(tr("B: backward combining toggled"), static_cast<int>(Comparison::BackwardCombining));
     m_compare->addItem(tr("B: other index batching"), static_cast<int>(Comparison::IndexBatches));
+    m_compare->addItem(tr("B: distance restored after reset toggled"),
+                       static_cast<int>(Comparison::RestoreAfterReset));
     m_compare->setToolTip(
         tr("B runs after A on the same dataset and cache state, shown with identical axes"));
     m_policies = new QFormLayout;
@@ -518,7 +520,7 @@ void RunSetupPanel::describeB() {
     QString description = tr("none (no comparison)");
     const Comparison compared = comparison();
     if (compared == Comparison::Direction || compared == Comparison::BackwardCombining ||
-        compared == Comparison::IndexBatches) {
+        compared == Comparison::IndexBatches || compared == Comparison::RestoreAfterReset) {
         const Experiment experiment = makeExperiment(config(), compared);
         const RunConfig& b = experiment.runs.back().config;
         const QString policy = QString::fromStdString(experiment.runs.back().policy);
@@ -527,6 +529,9 @@ void RunSetupPanel::describeB() {
         else if (compared == Comparison::BackwardCombining)
             description = tr("%1 with backward combining %2")
                               .arg(policy, b.stream.backwardCombining ? tr("on") : tr("off"));
+        else if (compared == Comparison::RestoreAfterReset)
+            description = tr("%1 with the distance %2 after a reset")
+                              .arg(policy, b.stream.restoreAfterReset ? tr("restored") : tr("back to 1"));
         else
             description = tr("%1 with index batches %2")
                               .arg(policy, QString::fromStdString(pg::indexBatchingText(b.pg.batching)));
