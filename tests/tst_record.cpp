@@ -221,7 +221,7 @@ void TestRecord::coldBackwardIndexScan() {
     QCOMPARE(recorded[QStringLiteral("relation")].toObject()[QStringLiteral("scan")].toString(),
              QStringLiteral("Index Scan"));
     QCOMPARE(recorded[QStringLiteral("visits")].toObject()[QStringLiteral("source")].toString(),
-             QStringLiteral("server"));
+             QStringLiteral("btree"));
     QCOMPARE(recorded[QStringLiteral("cached_at_start")].toObject()[QStringLiteral("source")].toString(),
              QStringLiteral("pg_buffercache"));
     // 15 cannot bring the buffers back for an untraced run: said, not hidden.

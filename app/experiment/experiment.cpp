@@ -166,9 +166,7 @@ Experiment makeImportExperiment(std::shared_ptr<const ObservedTrace> trace, cons
     model.label = model.policy + " model";
     model.config.comparePolicy.clear();
     auto reads = std::make_shared<const std::vector<std::uint32_t>>(trace->impliedBlocks());
-    // A block list sized with --relation-blocks is a relation of that size: its file is not read.
-    const bool ownFile = !config.pg.active() && config.file.empty() && config.relationBlocks == 0 &&
-                         readableHere(trace->relation);
+    const bool ownFile = !config.pg.active() && config.file.empty() && readableHere(trace->relation);
     if (ownFile) {
         model.config.file = trace->relation;
         model.config.fileIsRelation = true;

@@ -92,18 +92,21 @@ RecordedScan recordedScanOf(const ExplainNode& node, const ExplainNode& heapNode
         return recorded;
     }
     const PgSession::Rows key = session.query(
-        QStringLiteral("SELECT a.attname, format_type(a.atttypid, a.atttypmod), am.amname FROM pg_index i "
-                       "JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0] "
-                       "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam "
-                       "WHERE i.indexrelid = $1::oid"),
+        QStringLiteral(
+            "SELECT a.attname, format_type(a.atttypid, a.atttypmod), am.amname, i.indnatts FROM pg_index i "
+            "JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0] "
+            "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam "
+            "WHERE i.indexrelid = $1::oid"),
         {recorded.index->oid}, QStringLiteral("reading the index's key"));
-    if (key.empty() || key.front().size() < 3) {
+    if (key.empty() || key.front().size() < 4) {
         recorded.whyNoKeyRange = QStringLiteral("its index's leading column is an expression");
         return recorded;
     }
     const QString keyType = integerKeyType(key.front()[1]);
     if (key.front()[2] != QLatin1String("btree"))
         recorded.whyNoKeyRange = QStringLiteral("its index is not a btree");
+    else if (key.front()[3] != QLatin1String("1"))
+        recorded.whyNoKeyRange = QStringLiteral("its index has %1 columns").arg(key.front()[3]);
     else if (keyType.isEmpty())
         recorded.whyNoKeyRange =
             QStringLiteral("its index's leading key is %1, not int2, int4 or int8").arg(key.front()[1]);

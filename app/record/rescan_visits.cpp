@@ -2,6 +2,7 @@
 #include "record/rescan_visits.h"
 
 #include "io/held_directory.h"
+#include "record/visit_blocks.h"
 #include "record/work_file.h"
 
 #include <QJsonArray>
@@ -306,11 +307,6 @@ std::optional<ScanVisits> rescanVisits(const RescanQuery& query, PgSession& sess
         why = QStringLiteral("no outer row found an inner row");
         return std::nullopt;
     }
-    QStringList replayArgs{QStringLiteral("--blocks"), QString::fromStdString(work.filePath("visits.txt"))};
-    // A local server's table is a file here, whose size the model takes itself.
-    if (!local)
-        replayArgs << QStringLiteral("--relation-blocks")
-                   << QString::number(std::max<qint64>(1, qint64(heap.blocks)));
     return ScanVisits{{{QStringLiteral("source"), QStringLiteral("rescans")},
                        {QStringLiteral("query"), query.sql},
                        {QStringLiteral("outer_rows"), qint64(walked->outerRows)},
@@ -318,7 +314,7 @@ std::optional<ScanVisits> rescanVisits(const RescanQuery& query, PgSession& sess
                        {QStringLiteral("ctids"), qint64(walked->ctids)},
                        {QStringLiteral("count"), qint64(walked->visits)},
                        {QStringLiteral("first_row_only"), query.firstRowOnly}},
-                      replayArgs};
+                      visitBlocksArgs(work, heap, local)};
 }
 
 } // namespace la

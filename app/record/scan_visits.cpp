@@ -15,7 +15,7 @@ namespace la {
 namespace {
 
 ScanVisits queriedVisits(const QString& visitsQuery, PgSession& control, const RecordedRelation& heap,
-                         const HeldDirectory& work) {
+                         bool local, const HeldDirectory& work) {
     const QString what = QStringLiteral("--visits-query");
     const QString sql = withoutTrailingSemicolons(visitsQuery);
     const ReadOnlyTransaction transaction(control);
@@ -24,7 +24,7 @@ ScanVisits queriedVisits(const QString& visitsQuery, PgSession& control, const R
     return {{{QStringLiteral("source"), QStringLiteral("visits-query")},
              {QStringLiteral("query"), visitsQuery},
              {QStringLiteral("count"), qint64(written.visits)}},
-            visitBlocksArgs(work, heap)};
+            visitBlocksArgs(work, heap, local)};
 }
 
 // A sequential scan's stream is READ_STREAM_SEQUENTIAL: with the relation's size and the server's
@@ -56,20 +56,19 @@ ScanVisits scanVisits(const QString& visitsQuery, PgSession& control, const Reco
                       bool observed, const HeldDirectory& work, RecordingLog& log) {
     log.step(QStringLiteral("reading the visits"));
     if (!visitsQuery.isEmpty())
-        return queriedVisits(visitsQuery, control, scan.heap, work);
+        return queriedVisits(visitsQuery, control, scan.heap, facts.local, work);
     if (scan.sequential())
         return sequentialVisits(scan.heap);
+    // A local btree's own files give the visits where its key range can be read: exact, and a session
+    // saved from the recording can run its model again without the recording's work files.
+    if (scan.keyRange && scan.index && facts.local)
+        return btreeVisits(scan, *scan.keyRange, facts.dataDirectory);
     QString whyNotServer;
     try {
-        return {serverVisits(control, scan, ran, settings, work, log), visitBlocksArgs(work, scan.heap)};
+        return {serverVisits(control, scan, ran, settings, work, log),
+                visitBlocksArgs(work, scan.heap, facts.local)};
     } catch (const RecordError& error) {
         whyNotServer = error.message();
-    }
-    if (scan.keyRange && scan.index && facts.local) {
-        log.note(
-            QStringLiteral("the server cannot give the scan's visits (%1): they come from its btree's files")
-                .arg(whyNotServer));
-        return btreeVisits(scan, *scan.keyRange, facts.dataDirectory);
     }
     const QString why = whyNotServer;
     if (!observed)

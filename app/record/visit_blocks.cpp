@@ -87,10 +87,12 @@ WrittenVisits writeVisitBlocks(PgSession& control, const QString& sql, const Rec
     });
 }
 
-QStringList visitBlocksArgs(const HeldDirectory& work, const RecordedRelation& relation) {
-    return {QStringLiteral("--blocks"), QString::fromStdString(work.filePath("visits.txt")),
-            QStringLiteral("--relation-blocks"),
-            QString::number(std::max<qint64>(1, qint64(relation.blocks)))};
+QStringList visitBlocksArgs(const HeldDirectory& work, const RecordedRelation& relation, bool local) {
+    QStringList args{QStringLiteral("--blocks"), QString::fromStdString(work.filePath("visits.txt"))};
+    if (!local)
+        args << QStringLiteral("--relation-blocks")
+             << QString::number(std::max<qint64>(1, qint64(relation.blocks)));
+    return args;
 }
 
 } // namespace la

@@ -30,7 +30,9 @@ WrittenVisits writeVisitBlocks(PgSession& control, const QString& sql, const Rec
                                const QString& what, const HeldDirectory& work,
                                const std::function<bool(std::uint64_t block)>& reaches = {});
 
-// The options that give the model the visits writeVisitBlocks wrote.
-QStringList visitBlocksArgs(const HeldDirectory& work, const RecordedRelation& relation);
+// The options that give the model the visits written to the work directory's visits.txt: a local
+// server's table is a file here, whose size the model takes itself (and whose reads a trace must
+// have); another server's is a relation of the recorded size.
+QStringList visitBlocksArgs(const HeldDirectory& work, const RecordedRelation& relation, bool local);
 
 } // namespace la
