@@ -76,6 +76,8 @@ private slots:
     void resets();
     void blockListRescans_data();
     void blockListRescans();
+    void rescansOfCachedRowsEachReset_data() { blockListRescans_data(); }
+    void rescansOfCachedRowsEachReset();
 };
 
 void TestReadStream::limitsAtDefaults() {
@@ -310,6 +312,35 @@ void TestReadStream::blockListRescans() {
     QVERIFY(std::ranges::all_of(distanceAfterReset[0], [](std::uint16_t d) { return d == 1; }));
     QVERIFY(*std::ranges::max_element(distanceAfterReset[1]) > 1);
     QVERIFY(summaries[1].waits < summaries[0].waits);
+}
+
+// Rescans whose rows are partly or wholly cached by earlier rows (as an inner scan's keys repeat): a
+// restored distance must not carry the stream past a reset marker, so every marker is one reset.
+void TestReadStream::rescansOfCachedRowsEachReset() {
+    QFETCH(QString, policy);
+    QTemporaryDir dir;
+    const QString list = dir.filePath(QStringLiteral("rescans.txt"));
+    QFile file(list);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    std::uint32_t start = 1;
+    for (std::uint32_t row = 0; row < 300; ++row) {
+        if (row > 0)
+            file.write("reset\n");
+        start = (start * 1103515245u + 12345u) % 5000u;
+        for (std::uint32_t visit = 0; visit < 8; ++visit)
+            file.write(QByteArray::number(start + 7 * visit) + '\n');
+    }
+    file.close();
+    for (const bool restore : {false, true}) {
+        RunConfig config;
+        config.blockList = list.toStdString();
+        config.relationBlocks = 5100;
+        config.stream.restoreAfterReset = restore;
+        const RunSummary s = runScan(config, policy.toStdString(), {});
+        QCOMPARE(s.resets, 299ull);
+        QCOMPARE(s.blocks, 300ull * 8);
+        QVERIFY(s.hits > 0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestReadStream)

@@ -60,6 +60,10 @@ void ReadStream::noteDistance(const Distances& before) {
 }
 
 bool ReadStream::getBlock(std::uint32_t& block) {
+    // The stream has ended where its source asked for a reset: as PostgreSQL calls no callback
+    // between the end and read_stream_reset(), nothing past the marker is taken before the reset.
+    if (m_resetRequested)
+        return false;
     if (m_hasUngot) {
         m_hasUngot = false;
         block = m_ungot;
