@@ -3,7 +3,7 @@
 
 #include "event.h"
 #include "read_record.h"
-#include "x_mapping.h"
+#include "x_axis.h"
 
 #include <cstdint>
 #include <vector>

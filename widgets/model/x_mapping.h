@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "x_axis.h"
+
 #include <cstddef>
 #include <cstdint>
 
 namespace la {
 
 class RunTrace;
-
-// What the shared x axis shows: (virtual or real) seconds since the run started, or the consumer's
-// position (buffers handed out so far).
-enum class XAxis : std::uint8_t { Time, Position };
 
 // x of a (fractional) consumer position, and back.
 double xOfPosition(const RunTrace& trace, XAxis mode, double position);
