@@ -95,24 +95,24 @@ for key in "${!t[@]}"; do m[$key]=$(median ${t[$key]}); done
 
 echo
 printf '%-58s %10s %10s %8s  %s\n' "comparison" "Lookahead" "other" "ratio" "goal"
+# A row: its label, the keys in m of Lookahead's and the other's seconds, of the ratio's numerator and
+# denominator, and the goal.
+row() {
+    printf '%-58s %9ss %9ss %7sx  %s\n' "$1" "${m[$2]}" "${m[$3]}" "$(ratio "${m[$4]}" "${m[$5]}")" "$6"
+}
 if ((HAVE_FIO)); then
-    printf '%-58s %9ss %9ss %7sx  %s\n' "forward seq, uring direct vs fio read bs=128k qd=$EIC" \
-        "${m[seq]}" "${m[fseq]}" "$(ratio "${m[fseq]}" "${m[seq]}")" ">= 0.9 (fio time / ours)"
-    printf '%-58s %9ss %9ss %7sx  %s\n' "random 1-block, uring direct vs fio randread bs=8k qd=$EIC" \
-        "${m[rnd]}" "${m[frnd]}" "$(ratio "${m[frnd]}" "${m[rnd]}")" ">= 0.9 (fio time / ours)"
+    row "forward seq, uring direct vs fio read bs=128k qd=$EIC" seq fseq fseq seq ">= 0.9 (fio time / ours)"
+    row "random 1-block, uring direct vs fio randread bs=8k qd=$EIC" rnd frnd frnd rnd ">= 0.9 (fio time / ours)"
 else
     echo "fio is not installed: no fio comparison (Lookahead forward ${m[seq]} s, random ${m[rnd]} s)"
 fi
-printf '%-58s %9ss %9ss %7sx  %s\n' "backward vs forward, no combining" \
-    "${m[back]}" "${m[seq]}" "$(ratio "${m[back]}" "${m[seq]}")" "(1-block reads)"
-printf '%-58s %9ss %9ss %7sx  %s\n' "backward vs forward, --backward-combining" \
-    "${m[backc]}" "${m[seq]}" "$(ratio "${m[backc]}" "${m[seq]}")" "<= 1.1"
+row "backward vs forward, no combining" back seq back seq "(1-block reads)"
+row "backward vs forward, --backward-combining" backc seq backc seq "<= 1.1"
 if ((HAVE_FIO)); then
-    printf '%-58s %9ss %9ss %7sx  %s\n' "fio replay: 128 kB reads backward vs forward, qd=$EIC" \
-        "${m[fback]}" "${m[ffwd]}" "$(ratio "${m[fback]}" "${m[ffwd]}")" "(the device's own cost; both fio)"
+    row "fio replay: 128 kB reads backward vs forward, qd=$EIC" fback ffwd fback ffwd \
+        "(the device's own cost; both fio)"
 fi
-printf '%-58s %9ss %9ss %7sx  %s\n' "sparse-miss:16: adaptive vs pg18" \
-    "${m[adaptive]}" "${m[pg18]}" "$(ratio "${m[adaptive]}" "${m[pg18]}")" "(adaptive time / pg18)"
+row "sparse-miss:16: adaptive vs pg18" adaptive pg18 adaptive pg18 "(adaptive time / pg18)"
 echo
 echo "raw seconds:"
 for key in seq fseq rnd frnd back backc ffwd fback pg18 adaptive; do

@@ -25,6 +25,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -148,6 +149,14 @@ public:
         sqlLogged(QStringLiteral("VACUUM FREEZE r"));
         sqlLogged(QStringLiteral("CHECKPOINT"));
         return sqlLogged(QStringLiteral("SELECT pg_relation_size('r') / 8192")).toInt();
+    }
+
+    // Builds tables with `sql`, then freezes and analyzes `table` and checkpoints: the plan tests'
+    // tables, each on disk with no hint bits left to set and statistics the planner reads.
+    void buildFrozen(const QString& sql, const QString& table) const {
+        sqlLogged(sql);
+        sqlLogged(QStringLiteral("VACUUM (FREEZE, ANALYZE) %1").arg(table));
+        sqlLogged(QStringLiteral("CHECKPOINT"));
     }
 
     // The window tests' table: t(a int8, pad text) of 20,000 rows in hash order (each key on another
@@ -329,3 +338,26 @@ inline std::vector<std::uint32_t> visitedBlocks(const QString& csv) {
         if (::geteuid() != 0 && QStandardPaths::findExecutable(QStringLiteral("strace")).isEmpty())          \
             QSKIP("no tracer: the kernel tracer needs root, and strace is not installed");                   \
     } while (0)
+
+namespace la::test {
+
+// A recording test's init(): the server of the case's data row, `installation`, started into `server`;
+// the case skipped where that server or a tracer is missing.
+inline void startRowServer(std::unique_ptr<PgServer>& server, const PgInstallation& installation) {
+    LA_SKIP_WITHOUT_SERVER(installation);
+    LA_SKIP_WITHOUT_TRACER();
+    server = std::make_unique<PgServer>(installation);
+    const QString started = server->start();
+    QVERIFY2(started.isEmpty(), qPrintable(started));
+}
+
+// Its cleanup(): the server stopped, and the case failed if a recording left any of its processes traced.
+inline void stopRowServer(std::unique_ptr<PgServer>& server) {
+    if (!server)
+        return;
+    const QStringList traced = server->tracedProcesses();
+    server.reset();
+    QVERIFY2(traced.isEmpty(), qPrintable(traced.join(QLatin1Char(','))));
+}
+
+} // namespace la::test

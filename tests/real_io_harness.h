@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,14 +65,25 @@ inline RunConfig realConfig(const QString& io, bool direct) {
     return config;
 }
 
-// Rows io x (direct, buffered); uring rows are skipped at run time where io_uring is refused.
-inline void addBackendRows() {
+// Rows io x (direct, buffered); uring rows are skipped at run time where io_uring is refused. With a
+// third column, `column`, the rows once for each of its `values`.
+inline void addBackendRows(const char* column = nullptr, std::initializer_list<const char*> values = {}) {
     QTest::addColumn<QString>("io");
     QTest::addColumn<bool>("direct");
-    for (const char* io : {"sync", "worker", "io_uring"})
-        for (const bool direct : {true, false})
-            QTest::newRow((std::string(io) + (direct ? "/direct" : "/buffered")).c_str())
-                << QString::fromLatin1(io) << direct;
+    if (column)
+        QTest::addColumn<QString>(column);
+    const std::vector<const char*> each =
+        column ? std::vector<const char*>(values) : std::vector<const char*>{nullptr};
+    for (const char* value : each)
+        for (const char* io : {"sync", "worker", "io_uring"})
+            for (const bool direct : {true, false}) {
+                const std::string name = std::string(io) + (direct ? "/direct" : "/buffered");
+                QTestData& row =
+                    value ? QTest::addRow("%s/%s", name.c_str(), value) : QTest::newRow(name.c_str());
+                row << QString::fromLatin1(io) << direct;
+                if (value)
+                    row << QString::fromLatin1(value);
+            }
 }
 
 // False where the temporary directory's file system refuses O_DIRECT (tmpfs before Linux 6.6).

@@ -3,13 +3,13 @@
 #include "input_error.h"
 #include "vector_source.h"
 
-#include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 // After the engine's headers: Qt's `emit` macro would rename ReadStream::emit.
 #include "data_rows.h"
+#include "test_files.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -418,11 +418,7 @@ void TestDatasets::blockList() {
     QFETCH(bool, backward);
     QFETCH(QList<uint>, expected);
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("list.txt"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(text);
-    file.close();
+    const QString path = test::writeFile(dir.filePath(QStringLiteral("list.txt")), text);
     const auto source =
         loadBlockList(path.toStdString(), backward ? Direction::Backward : Direction::Forward);
     const std::vector<std::uint32_t> blocks = drain(*source);
@@ -464,9 +460,7 @@ void TestDatasets::blockListErrors() {
     if (text == "dir") {
         path = dir.path();
     } else if (!text.isEmpty()) {
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(text);
+        test::writeFile(path, text);
     }
     const QString message = inputErrorOf([&] { loadBlockList(path.toStdString(), Direction::Forward); });
     QVERIFY2(message.contains(mentions), qPrintable(message));
@@ -493,11 +487,7 @@ void TestDatasets::blockListResets() {
     QFETCH(bool, backward);
     QFETCH(QString, items);
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("list.txt"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(text);
-    file.close();
+    const QString path = test::writeFile(dir.filePath(QStringLiteral("list.txt")), text);
     const auto source =
         loadBlockList(path.toStdString(), backward ? Direction::Backward : Direction::Forward);
     for (int pass = 0; pass < 2; ++pass) { // a rewind replays the resets too
@@ -513,11 +503,7 @@ void TestDatasets::blockListResets() {
 // A prewarm list names blocks, not a visit order: a reset marker in it is refused, with its line.
 void TestDatasets::prewarmListHasNoResets() {
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("prewarm.txt"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("1\n2\nreset\n3\n");
-    file.close();
+    const QString path = test::writeFile(dir.filePath(QStringLiteral("prewarm.txt")), "1\n2\nreset\n3\n");
     const QString message = inputErrorOf([&] { readBlockNumbers(path.toStdString(), "prewarm list"); });
     QVERIFY2(message.contains(QStringLiteral("line 3: 'reset' marks a reset of a stream")),
              qPrintable(message));

@@ -3,12 +3,12 @@
 #include "run.h"
 #include "stream_harness.h"
 
-#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
 // After the engine's headers: Qt's `emit` macro would rename ReadStream::emit.
 #include "data_rows.h"
+#include "test_files.h"
 
 #include <algorithm>
 
@@ -61,10 +61,8 @@ class TestReadStream : public QObject {
     Q_OBJECT
 private slots:
     void limitsAtDefaults();
-    void alternating_data();
-    void alternating();
-    void oneMissInSixteen_data();
-    void oneMissInSixteen();
+    void spacedHits_data();
+    void spacedHits();
     void sequentialAllMiss_data();
     void sequentialAllMiss();
     void allMissRandom_data();
@@ -91,53 +89,61 @@ void TestReadStream::limitsAtDefaults() {
     QCOMPARE(computeLimits(big, kPg18Mechanics).maxPinned, 272);
 }
 
-void TestReadStream::alternating_data() {
-    test::addNameRows("policy", {"pg17", "pg18", "pg19"});
-}
-
-void TestReadStream::alternating() {
-    QFETCH(QString, policy);
-    // Blocks 0, 4, 8, ... of 0, 2, 4, ... cached: hit, miss, hit, miss.
-    const RunSummary s = spacedRun(policy, "every:4");
-    QCOMPARE(s.misses, 1500ull);
-    QCOMPARE(s.hits, 1500ull);
-    if (policy == QLatin1String("pg19")) {
+void TestReadStream::spacedHits_data() {
+    QTest::addColumn<QString>("policy");
+    QTest::addColumn<QString>("prewarm"); // which of the 3,000 spaced blocks are cached
+    QTest::addColumn<qulonglong>("misses");
+    QTest::addColumn<qulonglong>("waits");
+    QTest::addColumn<int>("distanceMax");
+    QTest::addColumn<double>("meanAtLeast"); // the distance's mean
+    QTest::addColumn<double>("meanAtMost");
+    QTest::addColumn<double>("pinnedMean"); // negative: not asserted
+    struct Row {
+        const char *tag, *policy, *prewarm;
+        qulonglong misses, waits;
+        int distanceMax;
+        double meanAtLeast, meanAtMost, pinnedMean;
+    };
+    const Row rows[] = {
+        // Blocks 0, 4, 8, ... of 0, 2, 4, ... cached: hit, miss, hit, miss. The 1<->2 trap: every miss
+        // is waited for, the distance never leaves 1..2.
+        {"alternating pg17", "pg17", "every:4", 1500, 1500, 2, 1.5, 1.5, 1.0},
+        {"alternating pg18", "pg18", "every:4", 1500, 1500, 2, 1.5, 1.5, -1},
         // Escapes: the hold-off stops hits from decaying it, waits double it until they stop.
-        QCOMPARE(s.waits, 5ull);
-        QCOMPARE(s.distanceMax, 32);
-        QVERIFY(s.distanceMean > 31.0);
-    } else {
-        // The 1<->2 trap: every miss is waited for, the distance never leaves 1..2.
-        QCOMPARE(s.waits, 1500ull);
-        QCOMPARE(s.distanceMax, 2);
-        QCOMPARE(s.distanceMean, 1.5);
-        QCOMPARE(s.fracDistanceLe2, 1.0);
-        if (policy == QLatin1String("pg17"))
-            QCOMPARE(s.pinnedMean, 1.0);
-    }
+        {"alternating pg19", "pg19", "every:4", 1500, 5, 32, 31.0, 32.0, -1},
+        {"one miss in sixteen pg17", "pg17", "except-every:32", 188, 188, 2, 1.0, 1.1, -1},
+        {"one miss in sixteen pg18", "pg18", "except-every:32", 188, 188, 2, 1.0, 1.1, -1},
+        {"one miss in sixteen pg19", "pg19", "except-every:32", 188, 4, 16, 15.0, 16.0, -1},
+    };
+    for (const Row& r : rows)
+        QTest::newRow(r.tag) << QString::fromLatin1(r.policy) << QString::fromLatin1(r.prewarm) << r.misses
+                             << r.waits << r.distanceMax << r.meanAtLeast << r.meanAtMost << r.pinnedMean;
 }
 
-void TestReadStream::oneMissInSixteen_data() {
-    alternating_data();
-}
-
-void TestReadStream::oneMissInSixteen() {
+void TestReadStream::spacedHits() {
     QFETCH(QString, policy);
-    const RunSummary s = spacedRun(policy, "except-every:32");
-    QCOMPARE(s.misses, 188ull);
-    if (policy == QLatin1String("pg19")) {
-        QCOMPARE(s.waits, 4ull);
-        QCOMPARE(s.distanceMax, 16);
-        QVERIFY(s.distanceMean > 15.0);
-    } else {
-        QCOMPARE(s.waits, 188ull);
-        QCOMPARE(s.distanceMax, 2);
-        QVERIFY(s.distanceMean < 1.1);
-    }
+    QFETCH(QString, prewarm);
+    QFETCH(qulonglong, misses);
+    QFETCH(qulonglong, waits);
+    QFETCH(int, distanceMax);
+    QFETCH(double, meanAtLeast);
+    QFETCH(double, meanAtMost);
+    QFETCH(double, pinnedMean);
+    const RunSummary s = spacedRun(policy, prewarm.toStdString());
+    QCOMPARE(s.misses, misses);
+    QCOMPARE(s.hits, 3000 - misses);
+    QCOMPARE(s.waits, waits);
+    QCOMPARE(s.distanceMax, distanceMax);
+    QVERIFY2(s.distanceMean >= meanAtLeast && s.distanceMean <= meanAtMost,
+             qPrintable(QString::number(s.distanceMean)));
+    if (distanceMax <= 2)
+        QCOMPARE(s.fracDistanceLe2, 1.0);
+    if (pinnedMean >= 0)
+        QCOMPARE(s.pinnedMean, pinnedMean);
 }
 
 void TestReadStream::sequentialAllMiss_data() {
-    alternating_data();
+    test::addNameRows("policy", {"pg17", "pg18", "pg19"});
 }
 
 void TestReadStream::sequentialAllMiss() {
@@ -248,12 +254,10 @@ void TestReadStream::directIoGivesNoAdvice() {
     QFETCH(bool, direct);
     QFETCH(int, distance);
     QTemporaryDir dir;
-    const QString list = dir.filePath(QStringLiteral("blocks.txt"));
-    QFile file(list);
-    QVERIFY(file.open(QIODevice::WriteOnly));
+    QByteArray blocks;
     for (const std::uint32_t block : spacedBlocks(3000))
-        file.write(QByteArray::number(block) + '\n');
-    file.close();
+        blocks += QByteArray::number(block) + '\n';
+    const QString list = test::writeFile(dir.filePath(QStringLiteral("blocks.txt")), blocks);
     RunConfig config;
     config.blockList = list.toStdString();
     config.directIo = direct;
@@ -275,16 +279,14 @@ void TestReadStream::blockListRescans_data() {
 void TestReadStream::blockListRescans() {
     QFETCH(QString, policy);
     QTemporaryDir dir;
-    const QString list = dir.filePath(QStringLiteral("rescans.txt"));
-    QFile file(list);
-    QVERIFY(file.open(QIODevice::WriteOnly));
+    QByteArray rows;
     for (std::uint32_t row = 0; row < 100; ++row) {
         if (row > 0)
-            file.write("reset\n");
+            rows += "reset\n";
         for (std::uint32_t visit = 0; row != 50 && visit < 8; ++visit)
-            file.write(QByteArray::number(2 * (8 * row + visit)) + '\n');
+            rows += QByteArray::number(2 * (8 * row + visit)) + '\n';
     }
-    file.close();
+    const QString list = test::writeFile(dir.filePath(QStringLiteral("rescans.txt")), rows);
     RunSummary summaries[2];
     std::vector<std::uint16_t> distanceAfterReset[2];
     for (const bool restore : {false, true}) {
@@ -319,18 +321,16 @@ void TestReadStream::blockListRescans() {
 void TestReadStream::rescansOfCachedRowsEachReset() {
     QFETCH(QString, policy);
     QTemporaryDir dir;
-    const QString list = dir.filePath(QStringLiteral("rescans.txt"));
-    QFile file(list);
-    QVERIFY(file.open(QIODevice::WriteOnly));
+    QByteArray rows;
     std::uint32_t start = 1;
     for (std::uint32_t row = 0; row < 300; ++row) {
         if (row > 0)
-            file.write("reset\n");
+            rows += "reset\n";
         start = (start * 1103515245u + 12345u) % 5000u;
         for (std::uint32_t visit = 0; visit < 8; ++visit)
-            file.write(QByteArray::number(start + 7 * visit) + '\n');
+            rows += QByteArray::number(start + 7 * visit) + '\n';
     }
-    file.close();
+    const QString list = test::writeFile(dir.filePath(QStringLiteral("rescans.txt")), rows);
     for (const bool restore : {false, true}) {
         RunConfig config;
         config.blockList = list.toStdString();

@@ -60,14 +60,7 @@ private:
 };
 
 void TestRealIo::everyPageVerified_data() {
-    QTest::addColumn<QString>("io");
-    QTest::addColumn<bool>("direct");
-    QTest::addColumn<QString>("dataset");
-    for (const char* io : {"sync", "worker", "io_uring"})
-        for (const bool direct : {true, false})
-            for (const char* dataset : {"seq", "random"})
-                QTest::addRow("%s/%s/%s", io, direct ? "direct" : "buffered", dataset)
-                    << QString::fromLatin1(io) << direct << QString::fromLatin1(dataset);
+    addBackendRows("dataset", {"seq", "random"});
 }
 
 void TestRealIo::everyPageVerified() {
@@ -166,14 +159,7 @@ void TestRealIo::backwardReads() {
 }
 
 void TestRealIo::sameReadsAsSimulation_data() {
-    QTest::addColumn<QString>("io");
-    QTest::addColumn<bool>("direct");
-    QTest::addColumn<QString>("policy");
-    for (const char* policy : {"pg17", "pg18", "fixed:8"})
-        for (const char* io : {"sync", "worker", "io_uring"})
-            for (const bool direct : {true, false})
-                QTest::addRow("%s/%s/%s", policy, io, direct ? "direct" : "buffered")
-                    << QString::fromLatin1(io) << direct << QString::fromLatin1(policy);
+    addBackendRows("policy", {"pg17", "pg18", "fixed:8"});
 }
 
 void TestRealIo::sameReadsAsSimulation() {

@@ -8,7 +8,7 @@
 #include "experiment/explain_output.h"
 #include "experiment/plan_nodes.h"
 #include "pg_server.h"
-#include "test_files.h"
+#include "recording.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -27,12 +27,12 @@ namespace {
 
 // A table `name`(id int, pad text) of `rows` rows of 200 bytes, frozen and on disk: its size in blocks.
 int frozenTable(const test::PgServer& server, const QString& name, int rows) {
-    server.sqlLogged(QStringLiteral("CREATE TABLE %1(id int, pad text); "
-                                    "INSERT INTO %1 SELECT g, repeat('x', 200) FROM generate_series(1, %2) g")
-                         .arg(name)
-                         .arg(rows));
-    server.sqlLogged(QStringLiteral("VACUUM (FREEZE, ANALYZE) %1").arg(name));
-    server.sqlLogged(QStringLiteral("CHECKPOINT"));
+    server.buildFrozen(
+        QStringLiteral("CREATE TABLE %1(id int, pad text); "
+                       "INSERT INTO %1 SELECT g, repeat('x', 200) FROM generate_series(1, %2) g")
+            .arg(name)
+            .arg(rows),
+        name);
     return server.sqlLogged(QStringLiteral("SELECT pg_relation_size('%1') / 8192").arg(name)).toInt();
 }
 
@@ -45,21 +45,10 @@ struct Recorded {
 Recorded record(test::PgServer& server, const QString& query, const QStringList& settings,
                 const QStringList& more = {}) {
     [&] { QVERIFY(server.restart().isEmpty()); }();
-    QTemporaryDir out;
-    const QString json = out.filePath(QStringLiteral("r.json"));
-    QStringList args{QStringLiteral("record"),
-                     QStringLiteral("--conninfo"),
-                     server.conninfo(),
-                     QStringLiteral("--query"),
-                     query,
-                     QStringLiteral("--summary-json"),
-                     json};
-    for (const QString& setting : settings)
-        args << QStringLiteral("--set") << setting;
-    const test::CliResult run = test::runLookahead(args + more, 300'000);
-    [&] { QVERIFY2(run.exitCode == 0, qPrintable(run.err)); }();
-    qInfo("%s%s", qPrintable(run.err), qPrintable(run.out));
-    return {test::readJson(json), run.out};
+    const test::Recording recording = test::recordQuery(server.conninfo(), query, settings, more);
+    [&] { QVERIFY2(recording.run.exitCode == 0, qPrintable(recording.run.err)); }();
+    qInfo("%s%s", qPrintable(recording.run.err), qPrintable(recording.run.out));
+    return {recording.doc, recording.run.out};
 }
 
 QJsonArray recordedNodes(const Recorded& recorded) {
@@ -134,19 +123,11 @@ void TestRecordPlan::init() {
     if (!QTest::currentDataTag())
         return;
     QFETCH(test::PgInstallation, installation);
-    LA_SKIP_WITHOUT_SERVER(installation);
-    LA_SKIP_WITHOUT_TRACER();
-    m_server = std::make_unique<test::PgServer>(installation);
-    const QString started = m_server->start();
-    QVERIFY2(started.isEmpty(), qPrintable(started));
+    test::startRowServer(m_server, installation);
 }
 
 void TestRecordPlan::cleanup() {
-    if (!m_server)
-        return;
-    const QStringList traced = m_server->tracedProcesses();
-    m_server.reset();
-    QVERIFY2(traced.isEmpty(), qPrintable(traced.join(QLatin1Char(','))));
+    test::stopRowServer(m_server);
 }
 
 // EXPLAIN's buffers of a node count its children's: a node's own are what is left, and the nodes
@@ -266,14 +247,13 @@ void TestRecordPlan::appendOverThreePartitions_data() {
 // Three partitions, three scan nodes under the Append, each with its own reads; --node chooses one.
 void TestRecordPlan::appendOverThreePartitions() {
     test::PgServer& server = *m_server;
-    server.sqlLogged(
+    server.buildFrozen(
         QStringLiteral("CREATE TABLE p(id int, pad text) PARTITION BY RANGE (id); "
                        "CREATE TABLE p1 PARTITION OF p FOR VALUES FROM (0) TO (10000); "
                        "CREATE TABLE p2 PARTITION OF p FOR VALUES FROM (10000) TO (30000); "
                        "CREATE TABLE p3 PARTITION OF p FOR VALUES FROM (30000) TO (60000); "
-                       "INSERT INTO p SELECT g, repeat('x', 200) FROM generate_series(0, 59999) g"));
-    server.sqlLogged(QStringLiteral("VACUUM (FREEZE, ANALYZE) p"));
-    server.sqlLogged(QStringLiteral("CHECKPOINT"));
+                       "INSERT INTO p SELECT g, repeat('x', 200) FROM generate_series(0, 59999) g"),
+        QStringLiteral("p"));
     QMap<QString, qint64> blocks;
     for (const QString& partition : {QStringLiteral("p1"), QStringLiteral("p2"), QStringLiteral("p3")})
         blocks[partition] =
@@ -321,12 +301,11 @@ void TestRecordPlan::nestedLoopRescansTheInnerIndexScan() {
     test::PgServer& server = *m_server;
     QVERIFY(server.frozenTable(100'000, true) > 0);
     // The outer rows' keys spread over the inner table.
-    server.sqlLogged(
-        QStringLiteral("CREATE TABLE o(id int, pad text); "
-                       "INSERT INTO o SELECT g * 97, repeat('o', 200) FROM generate_series(1, 1000) g"));
-    server.sqlLogged(QStringLiteral("VACUUM (FREEZE, ANALYZE) o"));
     server.sqlLogged(QStringLiteral("ANALYZE r"));
-    server.sqlLogged(QStringLiteral("CHECKPOINT"));
+    server.buildFrozen(
+        QStringLiteral("CREATE TABLE o(id int, pad text); "
+                       "INSERT INTO o SELECT g * 97, repeat('o', 200) FROM generate_series(1, 1000) g"),
+        QStringLiteral("o"));
 
     const Recorded recorded =
         record(server, QStringLiteral("SELECT count(r.pad) FROM o JOIN r ON r.id = o.id"),

@@ -6,6 +6,7 @@
 // shared buffers (--cache-after) are the very blocks pg_buffercache shows in the server's.
 #include "cli_process.h"
 #include "pg_server.h"
+#include "recording.h"
 #include "test_files.h"
 
 #include <QJsonArray>
@@ -67,17 +68,15 @@ void TestRecordStrategy::sequentialScanThroughTheRing() {
     QVERIFY2(cached > blocks / 2 && cached < kSharedBuffers, qPrintable(QString::number(cached)));
 
     QTemporaryDir out;
-    const QString json = out.filePath(QStringLiteral("r.json"));
     const QString after = out.filePath(QStringLiteral("after.txt"));
-    const test::CliResult recorded =
-        test::runLookahead({QStringLiteral("record"), QStringLiteral("--conninfo"), server.conninfo(),
-                            QStringLiteral("--query"), QStringLiteral("SELECT * FROM r WHERE id <= 1000"),
-                            QStringLiteral("--summary-json"), json, QStringLiteral("--cache-after"), after},
-                           300'000);
+    const test::Recording result =
+        test::recordQuery(server.conninfo(), QStringLiteral("SELECT * FROM r WHERE id <= 1000"), {},
+                          {QStringLiteral("--cache-after"), after});
+    const test::CliResult& recorded = result.run;
     QVERIFY2(recorded.exitCode == 0, qPrintable(recorded.err));
     qInfo("%s", qPrintable(recorded.out));
 
-    const QJsonObject doc = test::readJson(json);
+    const QJsonObject& doc = result.doc;
     const QJsonObject recording = doc[QStringLiteral("recorded")].toObject();
     QCOMPARE(recording[QStringLiteral("relation")].toObject()[QStringLiteral("scan")].toString(),
              QStringLiteral("Seq Scan"));

@@ -4,11 +4,10 @@
 // two-column key, forward and backward, an Index Only Scan (its heap fetches only) and a Bitmap Heap
 // Scan over a BitmapAnd. Each is checked against an independent query of the same rows and against
 // the server's shared reads of a cold start (docs/recording.md, "Plans").
-#include "cli_process.h"
 #include "input_error.h"
 #include "observed/trace_importer.h"
 #include "pg_server.h"
-#include "test_files.h"
+#include "recording.h"
 
 #include <QDir>
 #include <QFile>
@@ -74,22 +73,11 @@ Recorded record(test::PgServer& server, const QString& query, const QStringList&
     Recorded recorded{{}, std::make_unique<QTemporaryDir>()};
     [&] { QVERIFY(server.restart().isEmpty()); }();
     [&] { QVERIFY(QDir().mkpath(recorded.work())); }();
-    const QString json = recorded.dir->filePath(QStringLiteral("r.json"));
-    QStringList args{QStringLiteral("record"),
-                     QStringLiteral("--conninfo"),
-                     server.conninfo(),
-                     QStringLiteral("--query"),
-                     query,
-                     QStringLiteral("--work-dir"),
-                     recorded.work(),
-                     QStringLiteral("--summary-json"),
-                     json};
-    for (const QString& setting : settings)
-        args << QStringLiteral("--set") << setting;
-    const test::CliResult run = test::runLookahead(args, 300'000);
-    [&] { QVERIFY2(run.exitCode == 0, qPrintable(run.err)); }();
-    qInfo("%s", qPrintable(run.err));
-    recorded.doc = test::readJson(json);
+    const test::Recording recording = test::recordQuery(server.conninfo(), query, settings,
+                                                        {QStringLiteral("--work-dir"), recorded.work()});
+    [&] { QVERIFY2(recording.run.exitCode == 0, qPrintable(recording.run.err)); }();
+    qInfo("%s", qPrintable(recording.run.err));
+    recorded.doc = recording.doc;
     return recorded;
 }
 
@@ -142,50 +130,39 @@ const QStringList kIndexScan{QStringLiteral("enable_seqscan=off"), QStringLitera
 class TestRecordVisits : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase_data();
     void init();
     void cleanup();
-    void indexScanOnATextKey_data();
     void indexScanOnATextKey();
-    void indexScanOnTwoColumns_data();
     void indexScanOnTwoColumns();
-    void indexOnlyScanVisitsItsHeapFetches_data();
     void indexOnlyScanVisitsItsHeapFetches();
-    void bitmapHeapScanOverABitmapAnd_data();
     void bitmapHeapScanOverABitmapAnd();
 
 private:
     std::unique_ptr<test::PgServer> m_server;
 };
 
+// Every case runs on each server.
+void TestRecordVisits::initTestCase_data() {
+    test::addInstallationRows();
+}
+
 void TestRecordVisits::init() {
-    QFETCH(test::PgInstallation, installation);
-    LA_SKIP_WITHOUT_SERVER(installation);
-    LA_SKIP_WITHOUT_TRACER();
-    m_server = std::make_unique<test::PgServer>(installation);
-    const QString started = m_server->start();
-    QVERIFY2(started.isEmpty(), qPrintable(started));
+    QFETCH_GLOBAL(test::PgInstallation, installation);
+    test::startRowServer(m_server, installation);
 }
 
 void TestRecordVisits::cleanup() {
-    if (!m_server)
-        return;
-    const QStringList traced = m_server->tracedProcesses();
-    m_server.reset();
-    QVERIFY2(traced.isEmpty(), qPrintable(traced.join(QLatin1Char(','))));
-}
-
-void TestRecordVisits::indexScanOnATextKey_data() {
-    test::addInstallationRows();
+    test::stopRowServer(m_server);
 }
 
 // A text key in the database's collation: the visits are the heap order of ORDER BY name.
 void TestRecordVisits::indexScanOnATextKey() {
     test::PgServer& server = *m_server;
-    server.sqlLogged(QStringLiteral("CREATE TABLE k(id int, name text, pad text); "
-                                    "INSERT INTO k SELECT g, md5(g::text), repeat('k', 200) "
-                                    "FROM generate_series(1, 30000) g; CREATE INDEX k_name ON k(name)"));
-    server.sqlLogged(QStringLiteral("VACUUM (FREEZE, ANALYZE) k"));
-    server.sqlLogged(QStringLiteral("CHECKPOINT"));
+    server.buildFrozen(QStringLiteral("CREATE TABLE k(id int, name text, pad text); "
+                                      "INSERT INTO k SELECT g, md5(g::text), repeat('k', 200) "
+                                      "FROM generate_series(1, 30000) g; CREATE INDEX k_name ON k(name)"),
+                       QStringLiteral("k"));
     const QString where = QStringLiteral(" WHERE name >= '4' AND name < '6'");
     const Recorded recorded = record(server, QStringLiteral("SELECT count(pad) FROM k") + where, kIndexScan);
     if (QTest::currentTestFailed())
@@ -195,19 +172,15 @@ void TestRecordVisits::indexScanOnATextKey() {
                                         QStringLiteral(" ORDER BY name, ctid")));
 }
 
-void TestRecordVisits::indexScanOnTwoColumns_data() {
-    test::addInstallationRows();
-}
-
 // A key of two columns, scanned forward and backward: the visits are the heap order of ORDER BY over
 // both columns, each way; a Filter's rows are visits too.
 void TestRecordVisits::indexScanOnTwoColumns() {
     test::PgServer& server = *m_server;
-    server.sqlLogged(QStringLiteral("CREATE TABLE m(a int, b text, pad text); "
-                                    "INSERT INTO m SELECT g % 50, md5(g::text), repeat(chr(97 + g % 3), 200) "
-                                    "FROM generate_series(1, 30000) g; CREATE INDEX m_ab ON m(a, b)"));
-    server.sqlLogged(QStringLiteral("VACUUM (FREEZE, ANALYZE) m"));
-    server.sqlLogged(QStringLiteral("CHECKPOINT"));
+    server.buildFrozen(
+        QStringLiteral("CREATE TABLE m(a int, b text, pad text); "
+                       "INSERT INTO m SELECT g % 50, md5(g::text), repeat(chr(97 + g % 3), 200) "
+                       "FROM generate_series(1, 30000) g; CREATE INDEX m_ab ON m(a, b)"),
+        QStringLiteral("m"));
     const QString where = QStringLiteral(" WHERE a BETWEEN 10 AND 14");
     const QString blocks = QStringLiteral("SELECT (ctid::text::point)[0]::bigint FROM m") + where;
 
@@ -232,10 +205,6 @@ void TestRecordVisits::indexScanOnTwoColumns() {
     QVERIFY(backward.visits()[QStringLiteral("query")].toString().contains(QLatin1String("DESC")));
     checkIndexScan(server, backward, QStringLiteral("m_ab"),
                    blocksOf(server, blocks + QStringLiteral(" ORDER BY a DESC, b DESC, ctid DESC")));
-}
-
-void TestRecordVisits::indexOnlyScanVisitsItsHeapFetches_data() {
-    test::addInstallationRows();
 }
 
 // Rows added after a VACUUM take the pages' free space, and the visibility map no longer marks those
@@ -302,20 +271,15 @@ void TestRecordVisits::indexOnlyScanVisitsItsHeapFetches() {
     QVERIFY(recorded.explain("shared_read") >= heapReads + otherReads);
 }
 
-void TestRecordVisits::bitmapHeapScanOverABitmapAnd_data() {
-    test::addInstallationRows();
-}
-
 // Two indexes ANDed into one bitmap: the visits are the blocks of the matching rows in ascending
 // order, as many as EXPLAIN's exact heap blocks, and the model misses what the node itself read.
 void TestRecordVisits::bitmapHeapScanOverABitmapAnd() {
     test::PgServer& server = *m_server;
-    server.sqlLogged(QStringLiteral("CREATE TABLE b(a int, c int, pad text); "
-                                    "INSERT INTO b SELECT (g * 7) % 1000, (g * 13) % 997, repeat('b', 200) "
-                                    "FROM generate_series(1, 100000) g; "
-                                    "CREATE INDEX b_a ON b(a); CREATE INDEX b_c ON b(c)"));
-    server.sqlLogged(QStringLiteral("VACUUM (FREEZE, ANALYZE) b"));
-    server.sqlLogged(QStringLiteral("CHECKPOINT"));
+    server.buildFrozen(QStringLiteral("CREATE TABLE b(a int, c int, pad text); "
+                                      "INSERT INTO b SELECT (g * 7) % 1000, (g * 13) % 997, repeat('b', 200) "
+                                      "FROM generate_series(1, 100000) g; "
+                                      "CREATE INDEX b_a ON b(a); CREATE INDEX b_c ON b(c)"),
+                       QStringLiteral("b"));
     const QString where = QStringLiteral(" WHERE a < 60 AND c < 60");
     const Recorded recorded =
         record(server, QStringLiteral("SELECT count(pad) FROM b") + where,

@@ -19,4 +19,14 @@ bool parseDouble(std::string_view text, double& value) {
     return error == std::errc{} && end == text.data() + text.size();
 }
 
+int hexDigitValue(char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 } // namespace la

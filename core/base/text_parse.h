@@ -10,4 +10,7 @@ namespace la {
 bool parseUnsigned(std::string_view text, std::uint64_t& value);
 bool parseDouble(std::string_view text, double& value);
 
+// The value of a hexadecimal digit (either case), or -1 if `c` is none.
+int hexDigitValue(char c);
+
 } // namespace la

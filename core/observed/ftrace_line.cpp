@@ -3,6 +3,7 @@
 
 #include "checked_math.h"
 #include "text_cursor.h"
+#include "text_parse.h"
 
 #include <algorithm>
 
@@ -24,11 +25,7 @@ bool readHex(TextCursor& c, std::uint64_t& value) {
     std::uint64_t v = 0;
     std::size_t n = 0;
     for (; n < rest.size(); ++n) {
-        const char ch = rest[n];
-        const int digit = ch >= '0' && ch <= '9'   ? ch - '0'
-                          : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-                          : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
-                                                   : -1;
+        const int digit = hexDigitValue(rest[n]);
         if (digit < 0)
             break;
         if (v > (UINT64_MAX >> 4))

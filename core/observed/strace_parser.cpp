@@ -3,6 +3,7 @@
 
 #include "checked_math.h"
 #include "text_cursor.h"
+#include "text_parse.h"
 
 namespace la {
 
@@ -142,16 +143,6 @@ bool readTail(TextCursor& c, ReadCall call, TraceLine& out) {
     return true;
 }
 
-int hexDigit(char c) {
-    if (isDigit(c))
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 } // namespace
 
 std::string unescapeStracePath(std::string_view path) {
@@ -163,8 +154,9 @@ std::string unescapeStracePath(std::string_view path) {
             continue;
         }
         const char c = path[++i];
-        if (c == 'x' && i + 2 < path.size() && hexDigit(path[i + 1]) >= 0 && hexDigit(path[i + 2]) >= 0) {
-            plain += static_cast<char>(hexDigit(path[i + 1]) * 16 + hexDigit(path[i + 2]));
+        if (c == 'x' && i + 2 < path.size() && hexDigitValue(path[i + 1]) >= 0 &&
+            hexDigitValue(path[i + 2]) >= 0) {
+            plain += static_cast<char>(hexDigitValue(path[i + 1]) * 16 + hexDigitValue(path[i + 2]));
             i += 2;
         } else if (c >= '0' && c <= '7') {
             int value = 0;

@@ -1,21 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "uuid_key.h"
 
+#include "text_parse.h"
+
 namespace la::pg {
-
-namespace {
-
-int hexValue(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-} // namespace
 
 std::optional<std::string> parseUuidKey(std::string_view text) {
     if (text.size() >= 2 && text.front() == '{' && text.back() == '}')
@@ -30,7 +18,7 @@ std::optional<std::string> parseUuidKey(std::string_view text) {
                 return std::nullopt;
             continue;
         }
-        const int value = hexValue(text[at]);
+        const int value = hexDigitValue(text[at]);
         if (value < 0 || digits == 2 * kUuidBytes)
             return std::nullopt;
         if (digits % 2 == 0)
