@@ -41,9 +41,11 @@ std::vector<std::pair<PlotFormat, std::string>> plotOutputs(const CommandOutputs
     return plots;
 }
 
-// The summary JSON and the plot files of runs on `dashboard`, finished. Returns the exit code.
+// The summary JSON and the plot files of finished runs, drawn from their traces. Returns the exit code.
 int writeDrawn(const CommandOutputs& outputs, QSize size, const Experiment& experiment,
-               const std::vector<RunSummary>& runs, Dashboard& dashboard) {
+               const std::vector<RunSummary>& runs, const std::vector<const RunTrace*>& traces) {
+    Dashboard dashboard;
+    dashboard.setRuns(traces);
     const RunsVerdict said = runsVerdict(experiment, runs);
     dashboard.setVerdict(said.verdict);
     dashboard.setReconciliation(said.reconciliation.disagrees ? said.reconciliation.text : QString());
@@ -82,13 +84,11 @@ int exportOpened(const std::string& file, const CommandOutputs& outputs, QSize s
     } catch (const InputError& error) {
         return reportBadInput(error);
     }
-    Dashboard dashboard;
     std::vector<const RunTrace*> shown;
     for (const auto& trace : traces)
         shown.push_back(trace.get());
-    dashboard.setRuns(shown);
     printRuns(session.experiment, session.summaries);
-    return writeDrawn(outputs, size, session.experiment, session.summaries, dashboard);
+    return writeDrawn(outputs, size, session.experiment, session.summaries, shown);
 }
 
 // The experiment `request` asks for, run into the views' traces and drawn.
@@ -121,9 +121,7 @@ int exportRun(const ExperimentRequest& request, const CommandOutputs& outputs, Q
             exitCode = 1;
     if (result.sessionWritten)
         std::printf("wrote %s (session)\n", printable(outputs.save).c_str());
-    Dashboard dashboard;
-    dashboard.setRuns(views->traces());
-    const int drawn = writeDrawn(outputs, size, *experiment, result.summaries, dashboard);
+    const int drawn = writeDrawn(outputs, size, *experiment, result.summaries, views->traces());
     return drawn != 0 ? drawn : exitCode;
 }
 

@@ -118,37 +118,37 @@ std::string verdictLines(const RunsVerdict& verdict) {
 
 std::string describeRun(const std::string& label, const RunSummary& s) {
     // Labels, policy names and messages come from users' files (a session, a trace): printed as is,
-    // an escape sequence in one would drive the terminal.
-    const auto shown = [](const std::string& text) { return QString::fromStdString(printable(text)); };
-    const auto figure = [&s](std::string_view name) { return figureText(s, name, FigureText::Printable); };
+    // an escape sequence in one would drive the terminal, so their texts are the printable ones. The
+    // run's figures' texts and EXPLAIN's lines are worked out first, each once.
+    const RunFigureTexts figure(s, FigureText::Printable);
+    const QString shownLabel = QString::fromStdString(printable(label));
+    const std::string explain = explainIoText(s.explainIo);
+    const std::string explainScope = explainIoScopeNote(s.pgIndex.has_value());
     QString text;
-    text += label == s.policy ? QStringLiteral("policy %1\n").arg(shown(s.policy))
-                              : QStringLiteral("run %1 (policy %2)\n").arg(shown(label), shown(s.policy));
+    text += label == s.policy ? QStringLiteral("policy %1\n").arg(figure["policy"])
+                              : QStringLiteral("run %1 (policy %2)\n").arg(shownLabel, figure["policy"]);
     for (const std::string_view line : kFigureLines)
-        text += fillFigures(line, s, FigureText::Printable) + QLatin1Char('\n');
+        text += figure.fill(line) + QLatin1Char('\n');
     if (s.repeats.size() > 1) {
         // The medians are what the verdict compares (docs/repeats.md).
-        const auto median = [&s](std::string_view name) {
-            return QStringLiteral("%1 (%2)").arg(medianText(s, name), rangeText(s, name));
-        };
         text +=
             QStringLiteral("  %1 repeats (the median repeat's figures above); medians (ranges): run time %2 "
                            "s, waits %3, wait time %4 ms, %5 MiB/s\n")
                 .arg(s.repeats.size())
-                .arg(median("runtime_ns"), median("waits"), median("wait_ns"), median("read_throughput"));
+                .arg(figure.medianWithRange("runtime_ns"), figure.medianWithRange("waits"),
+                     figure.medianWithRange("wait_ns"), figure.medianWithRange("read_throughput"));
     }
     if (!s.strategy.empty()) {
-        text += fillFigures(kPoolLine, s, FigureText::Printable);
+        text += figure.fill(kPoolLine);
         if (s.ringBuffers > 0)
-            text += fillFigures(kRingLine, s, FigureText::Printable);
-        text += fillFigures(kResidentLine, s, FigureText::Printable) + QLatin1Char('\n');
+            text += figure.fill(kRingLine);
+        text += figure.fill(kResidentLine) + QLatin1Char('\n');
     }
     if (!s.streamFlags.empty())
-        text += fillFigures("  stream flags {stream_flags}", s, FigureText::Printable) + QLatin1Char('\n');
+        text += figure.fill("  stream flags {stream_flags}") + QLatin1Char('\n');
     if (s.reversedRanges > 0)
-        text += fillFigures("  {reversed_ranges} descending runs read as reversed ranges: each read whole "
-                            "before its first buffer is handed back",
-                            s, FigureText::Printable) +
+        text += figure.fill("  {reversed_ranges} descending runs read as reversed ranges: each read whole "
+                            "before its first buffer is handed back") +
                 QLatin1Char('\n');
     if (s.collapseIntervals.empty())
         text += QStringLiteral("  no distance collapse\n");
@@ -156,37 +156,34 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
         text += QStringLiteral(
                     "  DISTANCE COLLAPSE: %1 interval(s), %2 blocks with the distance stuck at 1<->2\n")
                     .arg(s.collapseIntervals.size())
-                    .arg(figure("collapsed_blocks"));
-    if (const std::string explain = explainIoText(s.explainIo); !explain.empty())
-        text +=
-            QString::fromStdString(explain) +
-            QStringLiteral("  (%1)\n").arg(QString::fromStdString(explainIoScopeNote(s.pgIndex.has_value())));
+                    .arg(figure["collapsed_blocks"]);
+    if (!explain.empty())
+        text += QString::fromStdString(explain) +
+                QStringLiteral("  (%1)\n").arg(QString::fromStdString(explainScope));
     if (s.readsBeforeStream > 0)
-        text += fillFigures(
+        text += figure.fill(
                     "  before the stream started: {reads_before_stream} reads, {waits_before_stream} waits "
-                    "(in the run's reads and waits, not in EXPLAIN's)",
-                    s, FigureText::Printable) +
+                    "(in the run's reads and waits, not in EXPLAIN's)") +
                 QLatin1Char('\n');
     if (s.ioWorkersPeak > 0)
-        text += fillFigures("  I/O workers {io_workers_start} → {io_workers_end} (most {io_workers_peak})", s,
-                            FigureText::Printable) +
+        text += figure.fill("  I/O workers {io_workers_start} → {io_workers_end} (most {io_workers_peak})") +
                 QLatin1Char('\n');
     if (s.osCacheResidentBefore) {
         const auto percent = [&](const std::optional<double>& fraction, std::string_view name) {
-            return fraction ? figure(name) + QLatin1Char('%') : QStringLiteral("-");
+            return fraction ? figure[name] + QLatin1Char('%') : QStringLiteral("-");
         };
         text +=
             QStringLiteral("  real I/O%1: pages verified %2, OS page cache resident before %3, after %4\n")
                 .arg(s.directIo ? QStringLiteral(" (O_DIRECT)") : QStringLiteral(" (buffered)"),
-                     figure("pages_verified"), percent(s.osCacheResidentBefore, "os_cache_resident_before"),
+                     figure["pages_verified"], percent(s.osCacheResidentBefore, "os_cache_resident_before"),
                      percent(s.osCacheResidentAfter, "os_cache_resident_after"));
     }
     if (!s.fallbackReason.empty())
-        text += QStringLiteral("  fallback: %1\n").arg(figure("fallback_reason"));
+        text += QStringLiteral("  fallback: %1\n").arg(figure["fallback_reason"]);
     if (s.cancelled)
         text += QStringLiteral("  cancelled\n");
     if (!s.error.empty())
-        text += QStringLiteral("  ERROR: %1\n").arg(figure("error"));
+        text += QStringLiteral("  ERROR: %1\n").arg(figure["error"]);
     return text.toStdString();
 }
 

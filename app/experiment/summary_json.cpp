@@ -160,20 +160,16 @@ struct ReadJson {
 void addRepeatFigures(QJsonObject& o, const RunSummary& s) {
     o[QStringLiteral("repeats")] = static_cast<qint64>(repeatCount(s));
     o[QStringLiteral("median_repeat")] = static_cast<qint64>(medianRepeat(s.repeats));
-    for (const SummaryField& field : summaryFieldTable()) {
-        if (!field.has(kVaries))
-            continue;
+    for (const auto& [field, values, spread] : repeatedFigures(s).figures) {
+        const QString name = keyOf(*field);
         // A figure the run does not know (its waits, from a trace without them) is left out.
-        if (o.contains(keyOf(field)) && o.value(keyOf(field)).isNull())
+        if (o.contains(name) && o.value(name).isNull())
             continue;
-        const std::vector<double> values = repeatFigures(field, s);
         if (std::all_of(values.begin(), values.end(), [](double v) { return std::isnan(v); }))
             continue;
         QJsonArray runs;
         for (double value : values)
             runs.append(numberOrNull(value));
-        const Spread spread = spreadOf(values);
-        const QString name = keyOf(field);
         o[name + QStringLiteral("_runs")] = runs;
         o[name + QStringLiteral("_spread")] = QJsonObject{{QStringLiteral("min"), spread.min},
                                                           {QStringLiteral("q1"), spread.q1},

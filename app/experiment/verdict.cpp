@@ -43,17 +43,28 @@ double factorOf(double a, double b) {
     return (std::max(a, b) + 1.0) / (std::min(a, b) + 1.0);
 }
 
+// A run as the verdict judges it: its summary, and its figures that vary over its repeats worked out
+// once.
+struct Judged {
+    explicit Judged(const RunSummary& summary) : run(summary), varying(repeatedFigures(summary)) {}
+    const RunSummary& run;
+    RepeatedFigures varying;
+
+    const std::vector<double>& repeats(std::string_view name) const { return varying.named(name).values; }
+    double median(std::string_view name) const { return varying.named(name).spread.median; }
+};
+
 // Whether both runs are on the simulated device, whose runs are deterministic (docs/repeats.md).
 bool simulated(const RunSummary& a, const RunSummary& b) {
     return a.ioMethodUsed == "sim" && b.ioMethodUsed == "sim";
 }
 
-// Whether a figure that varies with real I/O differs between A and B beyond its noise: by the rank
-// test over their repeats, or by more than a single run's noise when they ran once.
-bool beyondNoise(const SummaryField& field, const RunSummary& a, const RunSummary& b) {
-    if (simulated(a, b) || !field.has(kVaries))
+// Whether the figure `name`, which varies with real I/O, differs between A and B beyond its noise: by
+// the rank test over their repeats, or by more than a single run's noise when they ran once.
+bool beyondNoise(std::string_view name, const Judged& a, const Judged& b) {
+    if (simulated(a.run, b.run))
         return true;
-    const std::vector<double> x = repeatFigures(field, a), y = repeatFigures(field, b);
+    const std::vector<double>&x = a.repeats(name), &y = b.repeats(name);
     if (x.size() > 1 && y.size() > 1)
         return rankTestP(x, y) < kLevel;
     const double factor = factorOf(x.front(), y.front());
@@ -75,12 +86,12 @@ struct Difference {
 };
 
 // The two largest differences, largest first, leaving out those too small to matter.
-std::vector<Difference> largestDifferences(const RunSummary& a, const RunSummary& b) {
+std::vector<Difference> largestDifferences(const Judged& judgedA, const Judged& judgedB) {
+    const RunSummary &a = judgedA.run, &b = judgedB.run;
     // Waits vary with real I/O's timing: named only beyond their noise, and for repeated runs as
     // their medians, the figure the summary table shows too.
-    const bool waitsDiffer = beyondNoise(summaryFieldNamed("waits"), a, b);
+    const bool waitsDiffer = beyondNoise("waits", judgedA, judgedB);
     const bool repeated = a.repeats.size() > 1 || b.repeats.size() > 1;
-    const auto waits = [](const RunSummary& run) { return medianFigure(run, "waits"); };
     const auto waitsText = [](const RunSummary& run) {
         return run.repeats.size() > 1 ? medianText(run, "waits") : count(run.waits);
     };
@@ -89,7 +100,7 @@ std::vector<Difference> largestDifferences(const RunSummary& a, const RunSummary
          factorOf(static_cast<double>(a.ios), static_cast<double>(b.ios))},
         {repeated ? QStringLiteral("median waits %1 → %2").arg(waitsText(a), waitsText(b))
                   : QStringLiteral("%1 → %2 waits").arg(waitsText(a), waitsText(b)),
-         waitsDiffer ? factorOf(waits(a), waits(b)) : 1.0},
+         waitsDiffer ? factorOf(judgedA.median("waits"), judgedB.median("waits")) : 1.0},
         {QStringLiteral("collapses %1 → %2").arg(a.collapseIntervals.size()).arg(b.collapseIntervals.size()),
          factorOf(static_cast<double>(a.collapseIntervals.size()),
                   static_cast<double>(b.collapseIntervals.size()))},
@@ -128,9 +139,8 @@ QString simulatedSpeed(double ratio) {
 // Real I/O's run times against their noise (docs/repeats.md): a single run each is flagged as such,
 // too few repeats say so, and otherwise the rank test decides between a ratio with its interval
 // and "no difference beyond noise" with how large a difference the repeats could have shown.
-QString realSpeed(const RunSummary& a, const RunSummary& b) {
-    const SummaryField& runtime = summaryFieldNamed("runtime_ns");
-    const std::vector<double> x = repeatFigures(runtime, a), y = repeatFigures(runtime, b);
+QString realSpeed(const Judged& a, const Judged& b) {
+    const std::vector<double>&x = a.repeats("runtime_ns"), &y = b.repeats("runtime_ns");
     if (x.size() == 1 && y.size() == 1)
         return ratioText(x.front() / y.front()) +
                QStringLiteral(" (one run each: differences under %1 % may be noise; use --repeat %2)")
@@ -150,12 +160,13 @@ QString realSpeed(const RunSummary& a, const RunSummary& b) {
     return QStringLiteral("no difference beyond noise (±%1 %)").arg(std::ceil(noise * 100.0), 0, 'f', 0);
 }
 
-QString speed(const RunSummary& a, const RunSummary& b) {
+QString speed(const Judged& judgedA, const Judged& judgedB) {
+    const RunSummary &a = judgedA.run, &b = judgedB.run;
     if (a.runtimeNs <= 0 || b.runtimeNs <= 0)
         return {};
     if (simulated(a, b))
         return simulatedSpeed(static_cast<double>(a.runtimeNs) / static_cast<double>(b.runtimeNs));
-    return realSpeed(a, b);
+    return realSpeed(judgedA, judgedB);
 }
 
 // Time means the same on both sides only when the model read the server's own files, or ran on a
@@ -175,16 +186,29 @@ QString whyTimeIsNotCompared(const RunVariant& model) {
 
 // The share of its time a run waited for I/O.
 // A repeated run's share is of its medians, as the summary table shows them.
-double waitedShare(const RunSummary& run) {
-    const double runtime = medianFigure(run, "runtime_ns");
-    return runtime > 0 ? std::clamp(medianFigure(run, "wait_ns") / runtime, 0.0, 1.0) : 0.0;
+double waitedShare(const Judged& run) {
+    const double runtime = run.median("runtime_ns");
+    return runtime > 0 ? std::clamp(run.median("wait_ns") / runtime, 0.0, 1.0) : 0.0;
+}
+
+// What held a run back: "I/O-bound (waited 41 % of the time)" or "consumer-bound (waited 2 %)".
+QString limitingFactor(const Judged& judged) {
+    const double waited = waitedShare(judged);
+    if (waited < kIoBoundShare)
+        return QStringLiteral("consumer-bound (waited %1)").arg(percent(waited));
+    QString text = QStringLiteral("I/O-bound (waited %1 of the time").arg(percent(waited));
+    // The collapse is why a PostgreSQL user looks: the stream did not look ahead.
+    const RunSummary& run = judged.run;
+    if (!run.collapseIntervals.empty() && run.fracDistanceLe2 >= 0.1)
+        text += QStringLiteral(", distance ≤ 2 for %1 of blocks").arg(percent(run.fracDistanceLe2));
+    return text + QLatin1Char(')');
 }
 
 // What limited the observed run, from its trace's waits: unknown where the trace has none.
-QString observedLimit(const RunSummary& observed) {
-    if (observed.waitsUnknown)
+QString observedLimit(const Judged& observed) {
+    if (observed.run.waitsUnknown)
         return QStringLiteral("its limit not known (the trace shows none of its waits)");
-    if (observed.waitTimeUnknown)
+    if (observed.run.waitTimeUnknown)
         return QStringLiteral("its limit not known (its waits' time is not in the trace or EXPLAIN)");
     return limitingFactor(observed);
 }
@@ -208,7 +232,9 @@ QString readsAboveMisses(const RunSummary& model) {
 
 // The settings that bound the runs, on both sides: the server's, which a recording passed to the model
 // (so the model's are the server's), or the model's own. A PostgreSQL before 17 has no read stream.
-QString settingsThatBound(const Experiment& experiment, const RunSummary& model, const RunSummary* observed) {
+QString settingsThatBound(const Experiment& experiment, const Judged& judgedModel,
+                          const RunSummary& observed) {
+    const RunSummary& model = judgedModel.run;
     const RunVariant& variant = experiment.runs.back();
     const RunConfig& c = variant.config;
     const QJsonObject server = experiment.recorded.value(QStringLiteral("server")).toObject();
@@ -218,10 +244,9 @@ QString settingsThatBound(const Experiment& experiment, const RunSummary& model,
     if (recorded && major > 0 && major < 17)
         parts << QStringLiteral("PostgreSQL %1 has no read stream: one 8 kB read per miss, each waited for%2")
                      .arg(major)
-                     .arg(observed && observed->ios > 0
-                              ? QStringLiteral(" (%1 reads of %2 blocks)")
-                                    .arg(count(observed->ios), count(observed->blocks))
-                              : QString());
+                     .arg(observed.ios > 0 ? QStringLiteral(" (%1 reads of %2 blocks)")
+                                                 .arg(count(observed.ios), count(observed.blocks))
+                                           : QString());
     else if (recorded && major >= 18)
         parts << QStringLiteral("the server's io_method = %1")
                      .arg(server.value(QStringLiteral("io_method")).toString());
@@ -232,7 +257,7 @@ QString settingsThatBound(const Experiment& experiment, const RunSummary& model,
     } catch (const std::exception&) {
         return parts.join(QStringLiteral("; "));
     }
-    const bool ioBound = waitedShare(model) >= kIoBoundShare;
+    const bool ioBound = waitedShare(judgedModel) >= kIoBoundShare;
     const double inFlight = model.explainIo.ioCount > 0 ? model.explainIo.ioInProgressAvg() : 0.0;
     const QString eic =
         QStringLiteral("%1%2 effective_io_concurrency = %3")
@@ -261,38 +286,30 @@ QString observedRunVerdict(const Experiment& experiment, const std::vector<RunSu
     const std::vector<RunVariant>& runs = experiment.runs;
     RunSummary model = summaries[1];
     model.policy = runs[1].policy;
-    QStringList modelNotes{limitingFactor(model)};
+    const Judged judgedModel(model);
+    QStringList modelNotes{limitingFactor(judgedModel)};
     if (const QString above = readsAboveMisses(model); !above.isEmpty())
         modelNotes << above;
-    QString text = observedVerdict(summaries[0], model, whyTimeIsNotCompared(runs[1]),
-                                   observedLimit(summaries[0]), modelNotes.join(QStringLiteral(", ")));
-    if (const QString bound = settingsThatBound(experiment, model, &summaries[0]); !bound.isEmpty())
+    QString text =
+        observedVerdict(summaries[0], model, whyTimeIsNotCompared(runs[1]),
+                        observedLimit(Judged(summaries[0])), modelNotes.join(QStringLiteral(", ")));
+    if (const QString bound = settingsThatBound(experiment, judgedModel, summaries[0]); !bound.isEmpty())
         text += QStringLiteral("; limits: ") + bound;
     return text;
 }
 
 } // namespace
 
-QString limitingFactor(const RunSummary& run) {
-    const double waited = waitedShare(run);
-    if (waited < kIoBoundShare)
-        return QStringLiteral("consumer-bound (waited %1)").arg(percent(waited));
-    QString text = QStringLiteral("I/O-bound (waited %1 of the time").arg(percent(waited));
-    // The collapse is why a PostgreSQL user looks: the stream did not look ahead.
-    if (!run.collapseIntervals.empty() && run.fracDistanceLe2 >= 0.1)
-        text += QStringLiteral(", distance ≤ 2 for %1 of blocks").arg(percent(run.fracDistanceLe2));
-    return text + QLatin1Char(')');
-}
-
 QString verdict(const RunSummary& a, const RunSummary& b) {
+    const Judged judgedA(a), judgedB(b);
     QStringList parts;
-    for (const Difference& difference : largestDifferences(a, b))
+    for (const Difference& difference : largestDifferences(judgedA, judgedB))
         parts << difference.text;
-    if (const QString faster = speed(a, b); !faster.isEmpty())
+    if (const QString faster = speed(judgedA, judgedB); !faster.isEmpty())
         parts << faster;
     QString text = QStringLiteral("B (%1): ").arg(QString::fromStdString(b.policy));
     text += parts.isEmpty() ? QStringLiteral("no difference") : parts.join(QStringLiteral(", "));
-    return text + QStringLiteral("; A %1, B %2").arg(limitingFactor(a), limitingFactor(b));
+    return text + QStringLiteral("; A %1, B %2").arg(limitingFactor(judgedA), limitingFactor(judgedB));
 }
 
 QString variantVerdict(const Experiment& experiment, const std::vector<RunSummary>& summaries) {

@@ -14,9 +14,6 @@ namespace la {
 // distance ≤ 2 for 98 % of blocks), B consumer-bound (waited 2 %)". `b.policy` is B's label.
 QString verdict(const RunSummary& a, const RunSummary& b);
 
-// What held a run back: "I/O-bound (waited 41 % of the time)" or "consumer-bound (waited 2 %)".
-QString limitingFactor(const RunSummary& run);
-
 // The verdict of an experiment's two runs with B's label ("B (pg19): 2.7x faster, 1,480 fewer waits");
 // for an observed run, how its model compares with what PostgreSQL did, what limited each (the trace's
 // own label for the observed run) and which of the server's settings bound them. Empty unless both ran.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 namespace la {
 
@@ -142,6 +144,25 @@ std::vector<double> repeatFigures(const SummaryField& field, const RunSummary& r
 
 double medianFigure(const RunSummary& run, std::string_view name) {
     return spreadOf(repeatFigures(summaryFieldNamed(name), run)).median;
+}
+
+RepeatedFigures repeatedFigures(const RunSummary& run) {
+    RepeatedFigures made;
+    for (const SummaryField& field : summaryFieldTable()) {
+        if (!field.has(kVaries))
+            continue;
+        std::vector<double> values = repeatFigures(field, run);
+        const Spread spread = spreadOf(values);
+        made.figures.push_back({&field, std::move(values), spread});
+    }
+    return made;
+}
+
+const RepeatedFigure& RepeatedFigures::named(std::string_view name) const {
+    for (const RepeatedFigure& figure : figures)
+        if (figure.field->name == name)
+            return figure;
+    throw std::logic_error("summary figure '" + std::string(name) + "' does not vary with its repeats");
 }
 
 std::size_t medianRepeat(const std::vector<RunSummary>& repeats) {

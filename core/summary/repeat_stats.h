@@ -26,6 +26,22 @@ Spread spreadOf(std::vector<double> values);
 std::vector<double> repeatFigures(const SummaryField& field, const RunSummary& run);
 // The median of the figure `name` over the repeats of `run` (its value for a run that went once).
 double medianFigure(const RunSummary& run, std::string_view name);
+
+// A figure that varies from one repeat to the next (kVaries) of one run: its value in each repeat, as
+// repeatFigures() gives them, and their spread.
+struct RepeatedFigure {
+    const SummaryField* field = nullptr;
+    std::vector<double> values;
+    Spread spread;
+};
+// Every varying figure of a run, in the table's order, worked out once for the run: what the verdict
+// compares and the summary JSON keeps of its repeats.
+struct RepeatedFigures {
+    std::vector<RepeatedFigure> figures;
+    // The figure called `name`; throws std::logic_error for one the table does not mark as varying.
+    const RepeatedFigure& named(std::string_view name) const;
+};
+RepeatedFigures repeatedFigures(const RunSummary& run);
 // How many times `run` went: its repeats, or 1.
 std::size_t repeatCount(const RunSummary& run);
 

@@ -100,19 +100,15 @@ QString rangeText(const RunSummary& summary, std::string_view name, FigureText t
            figureText(*extremes->second, name, text);
 }
 
-QString medianText(const RunSummary& summary, std::string_view name) {
-    if (summary.repeats.size() < 2)
-        return {};
-    const SummaryField& field = summaryFieldNamed(name);
-    const std::vector<double> values = repeatFigures(field, summary);
-    if (std::all_of(values.begin(), values.end(), [](double v) { return std::isnan(v); }))
-        return {};
-    const double median = spreadOf(values).median;
+namespace {
+
+// A median of the figure `field` over repeats in the figure's format; the median of an even count of
+// repeats may fall between two whole numbers.
+QString medianNumberText(const SummaryField& field, double median) {
     const FieldFormat& format = field.format;
     switch (format.kind) {
     case FieldFormat::Count:
     case FieldFormat::Whole:
-        // The median of an even count of repeats may fall between two whole numbers.
         if (median != std::floor(median))
             return QLocale(QLocale::English).toString(median, 'f', 1);
         return format.kind == FieldFormat::Count ? formatCount(static_cast<std::uint64_t>(median))
@@ -126,7 +122,62 @@ QString medianText(const RunSummary& summary, std::string_view name) {
     case FieldFormat::Own:
         break;
     }
-    throw std::logic_error("summary figure '" + std::string(name) + "' has no median");
+    throw std::logic_error("summary figure '" + std::string(field.name) + "' has no median");
+}
+
+bool noneKnown(const std::vector<double>& values) {
+    return std::all_of(values.begin(), values.end(), [](double v) { return std::isnan(v); });
+}
+
+} // namespace
+
+QString medianText(const RunSummary& summary, std::string_view name) {
+    if (summary.repeats.size() < 2)
+        return {};
+    const SummaryField& field = summaryFieldNamed(name);
+    const std::vector<double> values = repeatFigures(field, summary);
+    if (noneKnown(values))
+        return {};
+    return medianNumberText(field, spreadOf(values).median);
+}
+
+RunFigureTexts::RunFigureTexts(const RunSummary& summary, FigureText text) {
+    for (const SummaryField& field : summaryFieldTable())
+        if (field.format.kind != FieldFormat::Own)
+            m_figures.push_back({field.name, figureText(summary, field.name, text), {}, {}});
+    if (summary.repeats.size() < 2)
+        return;
+    // A varying figure's median and range are of its numbers over the repeats, the median and the
+    // least and most, as medianText() and rangeText() print them.
+    for (const auto& [field, values, spread] : repeatedFigures(summary).figures) {
+        if (noneKnown(values))
+            continue;
+        Figure& varying = *std::find_if(m_figures.begin(), m_figures.end(),
+                                        [&](const Figure& f) { return f.name == field->name; });
+        varying.median = medianNumberText(*field, spread.median);
+        varying.range =
+            figureNumberText(*field, spread.min) + QStringLiteral("–") + figureNumberText(*field, spread.max);
+    }
+}
+
+const RunFigureTexts::Figure& RunFigureTexts::figure(std::string_view name) const {
+    for (const Figure& figure : m_figures)
+        if (figure.name == name)
+            return figure;
+    throw std::logic_error("summary figure '" + std::string(name) + "' has no text of its own");
+}
+
+const QString& RunFigureTexts::operator[](std::string_view name) const {
+    return figure(name).text;
+}
+
+QString RunFigureTexts::medianWithRange(std::string_view name) const {
+    const Figure& varying = figure(name);
+    return QStringLiteral("%1 (%2)").arg(varying.median, varying.range);
+}
+
+QString RunFigureTexts::fill(std::string_view line) const {
+    return fillFigures(line, [this](std::string_view name) { return (*this)[name]; });
 }
 
 QString fillFigures(std::string_view line, const RunSummary& summary, FigureText text) {

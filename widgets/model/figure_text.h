@@ -10,6 +10,7 @@
 #include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace la {
 
@@ -41,6 +42,28 @@ std::optional<std::pair<const RunSummary*, const RunSummary*>> repeatExtremes(co
 // "0.412", "165.5" between two whole numbers); empty for a run that went once. The verdict and the
 // summary table both show a repeated run's varying figures so (docs/repeats.md).
 QString medianText(const RunSummary& summary, std::string_view name);
+
+// Every figure of a run in its text, worked out once, bottom-up: a text of many lines (the command
+// line's summary of a run) fills them from here rather than asking the table figure by figure. A
+// repeated run's varying figures have their median and range too (docs/repeats.md).
+class RunFigureTexts {
+public:
+    RunFigureTexts(const RunSummary& summary, FigureText text);
+    // The figure `name` as figureText() prints it; throws std::logic_error for one it has no text of.
+    const QString& operator[](std::string_view name) const;
+    // A repeated run's median of the varying figure `name` with its range: "165 (160–171)".
+    QString medianWithRange(std::string_view name) const;
+    // `line` with each {name} in it replaced by that figure's text.
+    QString fill(std::string_view line) const;
+
+private:
+    struct Figure {
+        std::string_view name;
+        QString text, median, range;
+    };
+    const Figure& figure(std::string_view name) const;
+    std::vector<Figure> m_figures;
+};
 
 // `line` with each {name} in it replaced by that figure's text.
 QString fillFigures(std::string_view line, const RunSummary& summary, FigureText text = FigureText::AsIs);
