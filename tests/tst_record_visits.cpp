@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `lookahead record` takes the visits of an index or bitmap heap scan from the server that ran it,
 // against each real server the tests find (pg_installations.h): an Index Scan on a text key and on a
-// two-column key, forward and backward, an Index Only Scan (its heap fetches only) and a Bitmap Heap
-// Scan over a BitmapAnd. Each is checked against an independent query of the same rows and against
-// the server's shared reads of a cold start (docs/recording.md, "Plans").
+// two-column key, forward and backward, an Index Only Scan (its heap fetches only, with pg_visibility and
+// without), a Bitmap Heap Scan over a BitmapAnd and a lossy one. Each is checked against an independent
+// query of the same rows and against the server's shared reads of a cold start (docs/recording.md,
+// "Plans"). And a recording writes nothing on the server.
 #include "input_error.h"
 #include "observed/trace_importer.h"
 #include "pg_server.h"
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 using namespace la;
@@ -68,10 +70,13 @@ struct Recorded {
     }
 };
 
-// Records `query` with `settings` (--set) from an empty shared buffer pool (a restart empties it).
-Recorded record(test::PgServer& server, const QString& query, const QStringList& settings) {
+// Records `query` with `settings` (--set) from an empty shared buffer pool (a restart empties it, unless
+// `restart` is false).
+Recorded record(test::PgServer& server, const QString& query, const QStringList& settings,
+                bool restart = true) {
     Recorded recorded{{}, std::make_unique<QTemporaryDir>()};
-    [&] { QVERIFY(server.restart().isEmpty()); }();
+    if (restart)
+        [&] { QVERIFY(server.restart().isEmpty()); }();
     [&] { QVERIFY(QDir().mkpath(recorded.work())); }();
     const test::Recording recording = test::recordQuery(server.conninfo(), query, settings,
                                                         {QStringLiteral("--work-dir"), recorded.work()});
@@ -122,6 +127,36 @@ void checkIndexScan(const test::PgServer& server, const Recorded& recorded, cons
     QCOMPARE(misses, heapReads);
 }
 
+// The first node of `type` in a plan of FORMAT JSON.
+QJsonObject planNode(const QJsonValue& plan, const QString& type) {
+    std::vector<QJsonObject> nodes{plan.toArray().at(0).toObject()[QStringLiteral("Plan")].toObject()};
+    while (!nodes.empty()) {
+        const QJsonObject node = nodes.back();
+        nodes.pop_back();
+        if (node[QStringLiteral("Node Type")].toString() == type)
+            return node;
+        for (const QJsonValue& child : node[QStringLiteral("Plans")].toArray())
+            nodes.push_back(child.toObject());
+    }
+    return {};
+}
+
+// What a recording could write on the server: the extensions, the tables' files and sizes, and the
+// WAL insert position (of a quiet server: nothing else connected, no autovacuum, wal_level minimal).
+struct ServerState {
+    QString extensions, relations, walInsert;
+    bool operator==(const ServerState&) const = default;
+};
+
+ServerState serverState(const test::PgServer& server) {
+    return {server.sqlLogged(
+                QStringLiteral("SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension")),
+            server.sqlLogged(QStringLiteral(
+                "SELECT string_agg(relname || ':' || relfilenode || ':' || relpages, ' ' ORDER BY relname) "
+                "FROM pg_class WHERE relnamespace = 'public'::regnamespace")),
+            server.sqlLogged(QStringLiteral("SELECT pg_current_wal_insert_lsn()"))};
+}
+
 const QStringList kIndexScan{QStringLiteral("enable_seqscan=off"), QStringLiteral("enable_bitmapscan=off"),
                              QStringLiteral("enable_indexonlyscan=off")};
 
@@ -137,6 +172,12 @@ private slots:
     void indexScanOnTwoColumns();
     void indexOnlyScanVisitsItsHeapFetches();
     void bitmapHeapScanOverABitmapAnd();
+    void indexOnlyScanEveryVisitFetched_data();
+    void indexOnlyScanEveryVisitFetched();
+    void lossyBitmapHeapScan_data();
+    void lossyBitmapHeapScan();
+    void recordingWritesNothing_data();
+    void recordingWritesNothing();
 
 private:
     std::unique_ptr<test::PgServer> m_server;
@@ -208,9 +249,9 @@ void TestRecordVisits::indexScanOnTwoColumns() {
 }
 
 // Rows added after a VACUUM take the pages' free space, and the visibility map no longer marks those
-// pages all visible: the rows on them are the Index Only Scan's heap fetches. With pg_visibility they are its
-// visits, in index order, and the recording leaves no extension behind; without it Heap Fetches is a count
-// only, which is said.
+// pages all visible: the rows on them are the Index Only Scan's heap fetches. Without pg_visibility Heap
+// Fetches is a count only: the visits fall back to the trace, which is said, with what to do. With
+// pg_visibility (installed by the test: a recording never installs it) they are its visits, in index order.
 void TestRecordVisits::indexOnlyScanVisitsItsHeapFetches() {
     test::PgServer& server = *m_server;
     server.sqlLogged(
@@ -221,14 +262,32 @@ void TestRecordVisits::indexOnlyScanVisitsItsHeapFetches() {
     server.sqlLogged(QStringLiteral("INSERT INTO v SELECT g * 100, 'new' FROM generate_series(1, 40) g"));
     server.sqlLogged(QStringLiteral("ANALYZE v"));
     server.sqlLogged(QStringLiteral("CHECKPOINT"));
+    const QString query = QStringLiteral("SELECT count(id) FROM v WHERE id < 5000");
+    const QStringList settings{QStringLiteral("enable_seqscan=off"), QStringLiteral("enable_bitmapscan=off")};
+
+    const Recorded withoutMap = record(server, query, settings);
+    if (QTest::currentTestFailed())
+        return;
+    const QJsonObject fellBack = withoutMap.visits();
+    QCOMPARE(fellBack[QStringLiteral("source")].toString(), QStringLiteral("trace"));
+    const QString why = fellBack[QStringLiteral("why")].toString();
+    QVERIFY2(why.contains(QLatin1String("a count, not which ones")) &&
+                 why.contains(QLatin1String("pg_visibility is not installed in this database, and record "
+                                            "never installs it")) &&
+                 why.contains(QLatin1String("a superuser can run CREATE EXTENSION pg_visibility")),
+             qPrintable(why));
+    QCOMPARE(server.sqlLogged(QStringLiteral("SELECT count(*) FROM pg_extension WHERE extname = "
+                                             "'pg_visibility'")),
+             QStringLiteral("0"));
+
     const bool visibilityMap =
         server.sqlLogged(
             QStringLiteral("SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_visibility'")) ==
         QLatin1String("1");
-
-    const Recorded recorded =
-        record(server, QStringLiteral("SELECT count(id) FROM v WHERE id < 5000"),
-               {QStringLiteral("enable_seqscan=off"), QStringLiteral("enable_bitmapscan=off")});
+    if (!visibilityMap)
+        QSKIP("pg_visibility is not available on this server");
+    server.sqlLogged(QStringLiteral("CREATE EXTENSION pg_visibility"));
+    const Recorded recorded = record(server, query, settings);
     if (QTest::currentTestFailed())
         return;
     QCOMPARE(recorded.node()[QStringLiteral("type")].toString(), QStringLiteral("Index Only Scan"));
@@ -243,20 +302,11 @@ void TestRecordVisits::indexOnlyScanVisitsItsHeapFetches() {
                        "ORDER BY id, ctid"));
     QVERIFY(fetches >= qint64(added.size()));
     const QJsonObject visits = recorded.visits();
-    if (!visibilityMap) {
-        QCOMPARE(visits[QStringLiteral("source")].toString(), QStringLiteral("trace"));
-        QVERIFY2(visits[QStringLiteral("why")].toString().contains(QLatin1String("a count, not which ones")),
-                 qPrintable(visits[QStringLiteral("why")].toString()));
-        return;
-    }
     QCOMPARE(visits[QStringLiteral("source")].toString(), QStringLiteral("server"));
     QCOMPARE(visits[QStringLiteral("visibility")].toString(), QStringLiteral("pg_visibility"));
     QVERIFY2(visits[QStringLiteral("exact")].toBool(),
              qPrintable(visits[QStringLiteral("why_not_exact")].toString()));
     QCOMPARE(recorded.visitedBlocks(), added);
-    QCOMPARE(
-        server.sqlLogged(QStringLiteral("SELECT count(*) FROM pg_extension WHERE extname = 'pg_visibility'")),
-        QStringLiteral("0"));
     // The node's shared reads: its heap fetches' blocks, the index's and the visibility map's pages.
     const QString heap = filePath(server, QStringLiteral("v"));
     const qint64 heapReads = recorded.tracedReads(heap);
@@ -312,6 +362,159 @@ void TestRecordVisits::bitmapHeapScanOverABitmapAnd() {
           recorded.explain("shared_read"), misses);
     QCOMPARE(recorded.explain("shared_read"), qint64(expected.size()));
     QCOMPARE(misses, recorded.explain("shared_read"));
+}
+
+void TestRecordVisits::indexOnlyScanEveryVisitFetched_data() {
+    test::addInstallationRows();
+}
+
+// A table never vacuumed has no page marked all visible: every visit of an Index Only Scan reaches the
+// heap, Heap Fetches says so, and without pg_visibility the visits are exact all the same: those of the
+// index scan, in index order.
+void TestRecordVisits::indexOnlyScanEveryVisitFetched() {
+    test::PgServer& server = *m_server;
+    server.sqlLogged(
+        QStringLiteral("CREATE TABLE w(id int, pad text); "
+                       "INSERT INTO w SELECT g, repeat('w', 200) FROM generate_series(1, 20000) g "
+                       "ORDER BY hashint4(g); CREATE INDEX w_id ON w(id)"));
+    server.sqlLogged(QStringLiteral("ANALYZE w"));
+    server.sqlLogged(QStringLiteral("CHECKPOINT"));
+    const QString where = QStringLiteral(" WHERE id < 3000");
+    const Recorded recorded =
+        record(server, QStringLiteral("SELECT count(id) FROM w") + where,
+               {QStringLiteral("enable_seqscan=off"), QStringLiteral("enable_bitmapscan=off")});
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(recorded.node()[QStringLiteral("type")].toString(), QStringLiteral("Index Only Scan"));
+    QCOMPARE(recorded.explain("heap_fetches"), recorded.explain("actual_rows"));
+    const QJsonObject visits = recorded.visits();
+    QCOMPARE(visits[QStringLiteral("source")].toString(), QStringLiteral("server"));
+    QCOMPARE(visits[QStringLiteral("visibility")].toString(), QStringLiteral("Heap Fetches: every visit"));
+    QVERIFY2(visits[QStringLiteral("exact")].toBool(),
+             qPrintable(visits[QStringLiteral("why_not_exact")].toString()));
+    const QStringList expected =
+        blocksOf(server, QStringLiteral("SELECT (ctid::text::point)[0]::bigint FROM w") + where +
+                             QStringLiteral(" ORDER BY id, ctid"));
+    QVERIFY(expected.size() > 100);
+    QCOMPARE(recorded.visitedBlocks(), expected);
+    QCOMPARE(visits[QStringLiteral("count")].toInteger(), qint64(expected.size()));
+    QCOMPARE(server.sqlLogged(QStringLiteral("SELECT count(*) FROM pg_extension WHERE extname = "
+                                             "'pg_visibility'")),
+             QStringLiteral("0"));
+}
+
+void TestRecordVisits::lossyBitmapHeapScan_data() {
+    test::addInstallationRows();
+}
+
+// A bitmap too large for work_mem turns lossy: EXPLAIN counts lossy heap blocks, the recording says the
+// visits are not exact and why, and the figures reconcile: the server read every exact and lossy block
+// (its shared reads from a cold start), the visits are the blocks with a matching row, and the rest are
+// the blocks of lossy ranges no row of which matches.
+void TestRecordVisits::lossyBitmapHeapScan() {
+    test::PgServer& server = *m_server;
+    server.sqlLogged(QStringLiteral("CREATE TABLE b(a int, pad text); "
+                                    "INSERT INTO b SELECT (g * 7) % 1000, repeat('b', 200) "
+                                    "FROM generate_series(1, 100000) g; CREATE INDEX b_a ON b(a)"));
+    server.sqlLogged(QStringLiteral("VACUUM (FREEZE, ANALYZE) b"));
+    server.sqlLogged(QStringLiteral("CHECKPOINT"));
+    const QString where = QStringLiteral(" WHERE a < 300");
+    const Recorded recorded =
+        record(server, QStringLiteral("SELECT count(pad) FROM b") + where,
+               {QStringLiteral("enable_seqscan=off"), QStringLiteral("enable_indexscan=off"),
+                QStringLiteral("work_mem=64kB")});
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(recorded.node()[QStringLiteral("type")].toString(), QStringLiteral("Bitmap Heap Scan"));
+    // The plan as it ran: the untraced run's where there is one (docs/recording.md).
+    const QJsonObject plans = recorded.recorded().value(QStringLiteral("plan")).toObject();
+    const QJsonObject plan = planNode(plans.value(QStringLiteral("untraced")).isUndefined()
+                                          ? plans.value(QStringLiteral("traced"))
+                                          : plans.value(QStringLiteral("untraced")),
+                                      QStringLiteral("Bitmap Heap Scan"));
+    const qint64 exact = plan[QStringLiteral("Exact Heap Blocks")].toInteger();
+    const qint64 lossy = plan[QStringLiteral("Lossy Heap Blocks")].toInteger();
+    QVERIFY2(lossy > 0, qPrintable(QString::number(lossy)));
+    const QJsonObject visits = recorded.visits();
+    QCOMPARE(visits[QStringLiteral("source")].toString(), QStringLiteral("server"));
+    QCOMPARE(visits[QStringLiteral("exact")].toBool(true), false);
+    const QString why = visits[QStringLiteral("why_not_exact")].toString();
+    QVERIFY2(why.contains(QStringLiteral("the bitmap was lossy for %1 blocks").arg(lossy)), qPrintable(why));
+    QCOMPARE(recorded.node()[QStringLiteral("visits")][QStringLiteral("exact")].toBool(true), false);
+
+    std::vector<qint64> rows;
+    for (const QString& block :
+         blocksOf(server, QStringLiteral("SELECT (ctid::text::point)[0]::bigint FROM b") + where))
+        rows.push_back(block.toLongLong());
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    const qint64 matching = qint64(rows.size());
+    QCOMPARE(visits[QStringLiteral("count")].toInteger(), matching);
+    qInfo(
+        "exact %lld + lossy %lld heap blocks, shared read %lld, blocks with a matching row %lld, the model's "
+        "misses %lld",
+        exact, lossy, recorded.explain("shared_read"), matching,
+        recorded.model()[QStringLiteral("misses")].toInteger());
+    QCOMPARE(recorded.explain("shared_read"), exact + lossy);
+    QVERIFY(matching <= exact + lossy);
+    QCOMPARE(recorded.model()[QStringLiteral("misses")].toInteger(), matching);
+}
+
+void TestRecordVisits::recordingWritesNothing_data() {
+    test::addInstallationRows();
+}
+
+// A recording writes nothing on the server (docs/recording.md, "What record runs on the server"), on a
+// database without pg_buffercache and pg_visibility: afterwards the extensions, the tables' files and
+// sizes and the WAL insert position are as before. The server is quiet (wal_level minimal: no standby
+// snapshots; no autovacuum; every table frozen, so that no query sets a hint bit, which with data checksums,
+// 18's default, is logged), and the probe sees a write: installing an extension moves the WAL position.
+void TestRecordVisits::recordingWritesNothing() {
+    test::PgServer& server = *m_server;
+    server.sqlLogged(QStringLiteral("ALTER SYSTEM SET wal_level = minimal"));
+    server.sqlLogged(QStringLiteral("ALTER SYSTEM SET max_wal_senders = 0"));
+    server.sqlLogged(QStringLiteral("CREATE TABLE v(id int, name text, pad text); "
+                                    "INSERT INTO v SELECT g, md5(g::text), repeat('v', 200) "
+                                    "FROM generate_series(1, 20000) g; "
+                                    "CREATE INDEX v_id ON v(id); CREATE INDEX v_name ON v(name)"));
+    server.sqlLogged(QStringLiteral("ANALYZE v"));
+    server.sqlLogged(QStringLiteral("VACUUM (FREEZE)"));
+
+    const QStringList bitmap{QStringLiteral("enable_seqscan=off"), QStringLiteral("enable_indexscan=off")};
+    // An index scan whose visits the server gives (a text key), a bitmap heap scan's, a sequential scan.
+    for (const auto& [query, settings, source] :
+         {std::tuple{QStringLiteral("SELECT count(pad) FROM v WHERE name >= '4' AND name < '6'"), kIndexScan,
+                     QStringLiteral("server")},
+          std::tuple{QStringLiteral("SELECT count(pad) FROM v WHERE id < 5000"), bitmap,
+                     QStringLiteral("server")},
+          std::tuple{QStringLiteral("SELECT count(pad) FROM v"), QStringList(),
+                     QStringLiteral("sequential")}}) {
+        QVERIFY(server.restart().isEmpty());
+        QCOMPARE(server.sqlLogged(QStringLiteral("SHOW wal_level")), QStringLiteral("minimal"));
+        const ServerState before = serverState(server);
+        QCOMPARE(before.extensions, QStringLiteral("plpgsql"));
+        const Recorded recorded = record(server, query, settings, false);
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(recorded.visits()[QStringLiteral("source")].toString(), source);
+        const ServerState after = serverState(server);
+        qInfo("%s: WAL insert position %s before, %s after", qPrintable(query), qPrintable(before.walInsert),
+              qPrintable(after.walInsert));
+        QCOMPARE(after.extensions, before.extensions);
+        QCOMPARE(after.relations, before.relations);
+        QCOMPARE(after.walInsert, before.walInsert);
+        // Said once, plainly: no snapshot of shared buffers, and why.
+        qsizetype said = 0;
+        for (const QJsonValue& note : recorded.recorded()[QStringLiteral("notes")].toArray())
+            said += note.toString().contains(QLatin1String("pg_buffercache is not installed")) ? 1 : 0;
+        QCOMPARE(said, 1);
+        QCOMPARE(recorded.recorded()[QStringLiteral("cached_at_start")][QStringLiteral("source")].toString(),
+                 QStringLiteral("trace"));
+    }
+    // The probe sees a write.
+    const QString quiet = serverState(server).walInsert;
+    server.sqlLogged(QStringLiteral("CREATE EXTENSION pg_buffercache"));
+    QVERIFY(serverState(server).walInsert != quiet);
 }
 
 QTEST_GUILESS_MAIN(TestRecordVisits)

@@ -166,7 +166,7 @@ int cleanUp(const RecordArgs& parsed) {
         say("record: ", done.toStdString());
     if (removed.isEmpty())
         say("record: ", "nothing to clean up: no tracefs instance of an ended capture or recording, and no "
-                        "pg_buffercache a recording created in this database, is left");
+                        "pg_buffercache an earlier version's recording created in this database, is left");
     return 0;
 }
 
@@ -182,10 +182,13 @@ std::string recordUsageText() {
            "traced (every read of the backend and its I/O workers) and untraced (PostgreSQL's own figures),\n"
            "then shows the observed run beside the model of the same visits (docs/recording.md).\n"
            "Only a query that reads is run (SELECT, VALUES, TABLE, WITH ... SELECT), in a read-only\n"
-           "transaction that is rolled back.\n"
+           "transaction that is rolled back. Nothing is written to the database: pg_buffercache and\n"
+           "pg_visibility are read where they are installed, never installed.\n"
            "  --conninfo CONNINFO   as psql takes it (\"host=/tmp dbname=db\", a URI); PG* variables fill "
            "in\n"
-           "  --cold                empty the relation's shared buffers (PostgreSQL 17+) and OS cache first\n"
+           "  --cold                empty the relation's shared buffers (PostgreSQL 17+, with "
+           "pg_buffercache)\n"
+           "                        and OS cache first\n"
            "  --set NAME=VALUE      a setting for the query's session (e.g. enable_bitmapscan=off), "
            "repeatable\n"
            "  --node ID             the plan node the model runs, by its node_id (default: of the nodes\n"
@@ -198,7 +201,8 @@ std::string recordUsageText() {
            "                        strace (read calls; stops the server at each), or auto (default:\n"
            "                        kernel where it can run, else strace, saying why)\n"
            "  --clean               remove what a recording killed before it could clean up left behind\n"
-           "                        (tracefs instances; pg_buffercache it created in this database), and\n"
+           "                        (tracefs instances; pg_buffercache an earlier version created in this\n"
+           "                        database), and\n"
            "                        say what; every recording does this first\n"
            "Tracing needs root (the kernel tracer: or CAP_PERFMON with tracefs); strace also works as the\n"
            "server's OS user with kernel.yama.ptrace_scope allowing it.\n";

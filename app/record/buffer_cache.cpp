@@ -12,7 +12,8 @@ const char* const kRelationBuffers =
     "FROM pg_buffercache WHERE relfilenode = pg_relation_filenode($1::oid::regclass) AND relforknumber = 0 "
     "AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())";
 
-// The comment on an extension a recording created: the pid of the session that created it follows.
+// The comment on the extension a recording of an earlier Lookahead created (recordings no longer create
+// one): the pid of the session that created it follows.
 const QString kCreatedMark =
     QStringLiteral("created by lookahead record, dropped when it ends; session pid ");
 
@@ -41,26 +42,14 @@ QString BufferCache::removeLeftover(PgSession& session) {
 }
 
 BufferCache::BufferCache(PgSession& session, int serverMajor) : m_session(session), m_major(serverMajor) {
-    const bool installed =
-        !m_session.value(QStringLiteral("SELECT 1 FROM pg_extension WHERE extname = 'pg_buffercache'"))
-             .isEmpty();
-    try {
-        if (!installed) {
-            m_session.query(QStringLiteral("CREATE EXTENSION pg_buffercache"), {},
-                            QStringLiteral("creating the extension pg_buffercache"));
-            m_created = true;
-            // COMMENT takes no parameters: the text is ours, a pid its only variable part.
-            m_session.query(QStringLiteral("COMMENT ON EXTENSION pg_buffercache IS '%1%2'")
-                                .arg(kCreatedMark)
-                                .arg(m_session.backendPid()),
-                            {}, QStringLiteral("marking the extension pg_buffercache as the recording's"));
-        }
-    } catch (const RecordError& error) {
-        m_why =
-            QStringLiteral("pg_buffercache is not in this database and could not be created (%1): a "
-                           "superuser can run CREATE EXTENSION pg_buffercache (it ships with PostgreSQL's "
-                           "contrib); until then the cache state at the start is derived from the trace")
-                .arg(error.message());
+    // Only an extension already installed is read: creating one writes the database's catalog and WAL.
+    if (m_session.value(QStringLiteral("SELECT 1 FROM pg_extension WHERE extname = 'pg_buffercache'"))
+            .isEmpty()) {
+        m_why = QStringLiteral(
+            "pg_buffercache is not installed in this database, and record never installs it (that would "
+            "write to the database): the cache state at the start is derived from the trace, and --cold "
+            "cannot empty shared buffers; a superuser can run CREATE EXTENSION pg_buffercache (it ships "
+            "with PostgreSQL's contrib) to have them read");
         return;
     }
     try {
@@ -72,23 +61,6 @@ BufferCache::BufferCache(PgSession& session, int serverMajor) : m_session(sessio
                                "state at the start is derived from the trace")
                     .arg(error.message());
     }
-}
-
-BufferCache::~BufferCache() {
-    restore();
-}
-
-QString BufferCache::restore() {
-    if (!m_created)
-        return {};
-    m_created = false;
-    try {
-        m_session.query(QStringLiteral("DROP EXTENSION pg_buffercache"), {},
-                        QStringLiteral("dropping the extension pg_buffercache, created for the recording"));
-    } catch (const RecordError& error) {
-        return error.message();
-    }
-    return {};
 }
 
 std::vector<std::uint32_t> BufferCache::residentBlocks(const QString& relationOid) {

@@ -10,15 +10,12 @@
 
 namespace la {
 
-// PostgreSQL's shared buffers seen and changed through pg_buffercache, for one database. Creates
-// the extension if it is missing and the role may, and drops it again when done: a recording leaves
-// the server as it found it. The extension it creates carries a comment naming the session that
-// created it, so that one left behind by a recording that was killed is known for ours and dropped
-// by the next (removeLeftover()).
+// PostgreSQL's shared buffers seen and changed through pg_buffercache, for one database, where the
+// extension is installed: a recording never installs it (docs/recording.md, "What record runs on the
+// server").
 class BufferCache {
 public:
     BufferCache(PgSession& session, int serverMajor);
-    ~BufferCache();
     BufferCache(const BufferCache&) = delete;
     BufferCache& operator=(const BufferCache&) = delete;
 
@@ -31,18 +28,15 @@ public:
     // Evicts the relation's buffers but `keep` (ascending) where the server can (PostgreSQL 17+,
     // pg_buffercache_evict); false where it cannot, `why` then says so.
     bool evict(const QString& relationOid, const std::vector<std::uint32_t>& keep, QString& why);
-    // Drops the extension if this object created it. Errors are returned, not thrown.
-    QString restore();
-
-    // Drops pg_buffercache if a recording created it and its session is gone (it was killed before
-    // it could drop it); what was done, in words, or empty. Errors are returned the same way.
+    // Drops pg_buffercache if a recording of an earlier Lookahead created it (marked by its comment) and
+    // that session is gone (it was killed before it could drop it); what was done, in words, or empty.
+    // Errors are returned, not thrown.
     static QString removeLeftover(PgSession& session);
 
 private:
     PgSession& m_session;
     int m_major;
     bool m_available = false;
-    bool m_created = false;
     QString m_why;
 };
 

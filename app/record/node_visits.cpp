@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "record/node_visits.h"
 
-#include "experiment/plan_nodes.h"
+#include "record/derived_plan.h"
+#include "record/index_order.h"
 #include "record/query_check.h"
 #include "record/recording_log.h"
+#include "record/server_connections.h"
 #include "record/visit_blocks.h"
 #include "record/work_file.h"
 
@@ -27,87 +29,25 @@ QStringList indexScanOnly() {
             QStringLiteral("enable_sort=off"),          QStringLiteral("max_parallel_workers_per_gather=0")};
 }
 
-// Each NAME=VALUE of `settings` for the transaction `control` is in; it must stay read-only.
-void applyLocally(PgSession& control, const QStringList& settings) {
-    for (const QString& setting : settings) {
-        const qsizetype equals = setting.indexOf(QLatin1Char('='));
-        if (equals <= 0)
-            throw RecordError(
-                QStringLiteral("--set %1: expected NAME=VALUE, e.g. enable_bitmapscan=off").arg(setting));
-        control.query(QStringLiteral("SELECT set_config($1, $2, true)"),
-                      {setting.left(equals).trimmed(), setting.mid(equals + 1).trimmed()},
-                      QStringLiteral("--set ") + setting);
-    }
-    if (control.value(QStringLiteral("SELECT current_setting('transaction_read_only')")) !=
-        QLatin1String("on"))
-        throw RecordError(
-            QStringLiteral("the visits' transaction is not read-only after the --set settings"));
-}
-
-QString quotedIdentifier(QString name) {
-    return QLatin1Char('"') + name.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
-}
-
-// The ORDER BY that has a btree index return its rows in the order a scan of `direction` does: each
-// key column with its own order, reversed for a backward scan. Nothing for another access method
-// (its scans have one order, and an ORDER BY would put a sort above them).
-QStringList indexOrder(PgSession& control, const RecordedRelation& index, bool backward) {
-    const PgSession::Rows columns =
-        control.query(QStringLiteral("SELECT am.amname, pg_get_indexdef(i.indexrelid, k.n, true), "
-                                     "(i.indoption[k.n - 1] & 1) <> 0, (i.indoption[k.n - 1] & 2) <> 0 "
-                                     "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
-                                     "JOIN pg_am am ON am.oid = c.relam "
-                                     "CROSS JOIN LATERAL generate_series(1, i.indnkeyatts) k(n) "
-                                     "WHERE i.indexrelid = $1::oid ORDER BY k.n"),
-                      {index.oid}, QStringLiteral("reading the index's key columns"));
-    if (columns.empty() || columns.front().size() < 4)
-        throw RecordError(
-            QStringLiteral("the server's catalog lists no key column of the index %1").arg(index.name));
-    if (columns.front()[0] != QLatin1String("btree"))
-        return {};
-    QStringList orderBy;
-    for (const QStringList& column : columns) {
-        const bool descending = (column[2] == QLatin1String("t")) != backward;
-        const bool nullsFirst = (column[3] == QLatin1String("t")) != backward;
-        orderBy << column[1] + (descending ? QStringLiteral(" DESC") : QStringLiteral(" ASC")) +
-                       (nullsFirst ? QStringLiteral(" NULLS FIRST") : QStringLiteral(" NULLS LAST"));
-    }
-    return orderBy;
-}
-
 // The plan of the ctids' query must be the node's own index scan, with nothing above it that changes
 // the order of its rows.
 void requireSameScan(const QString& planJson, const ExplainNode& planned) {
-    const ExplainOutput plan = asRecordError(
-        [&] { return parseExplainOutput(planJson.toUtf8(), QStringLiteral("the plan of ") + what()); });
-    const ExplainNode* scan = nullptr;
-    int scans = 0;
-    bool sorted = false;
-    QStringList shown;
-    for (const ExplainNode& node : plan.nodes) {
-        shown << node.nodeType + (node.index.isEmpty() ? QString() : QStringLiteral(" using ") + node.index) +
-                     (node.backward ? QStringLiteral(" (backward)") : QString());
-        sorted = sorted || node.nodeType.contains(QLatin1String("Sort"));
-        if (readsRelation(node)) {
-            scan = &node;
-            ++scans;
-        }
+    const DerivedPlan plan = derivedPlan(planJson, what());
+    if (plan.scans.size() == 1 && !plan.sorted) {
+        const ExplainNode* scan = plan.find(QStringLiteral("Index Scan"), planned.index);
+        if (scan && scan->indexCondition == planned.indexCondition && scan->backward == planned.backward)
+            return;
     }
-    if (scans == 1 && !sorted && scan->nodeType == QLatin1String("Index Scan") &&
-        scan->index == planned.index && scan->indexCondition == planned.indexCondition &&
-        scan->backward == planned.backward)
-        return;
     throw RecordError(
         QStringLiteral("the server would not run the node's own index scan (%1 using %2, Index Cond "
                        "%3%4) for its ctids: it planned %5")
             .arg(planned.nodeType, planned.index, planned.indexCondition,
-                 planned.backward ? QStringLiteral(", backward") : QString(),
-                 shown.join(QStringLiteral(" > "))));
+                 planned.backward ? QStringLiteral(", backward") : QString(), plan.shown));
 }
 
-// The blocks of `heap` the visibility map does not mark all visible, from pg_visibility, which is
-// created for this where it is missing and dropped with the transaction it was created in (rolled
-// back: a recording killed meanwhile leaves nothing). Nothing, with `why` set, where it cannot be had.
+// The blocks of `heap` the visibility map does not mark all visible, from pg_visibility where the
+// database has it (a recording never installs it: that would write to the database), read in the
+// transaction `control` is in. Nothing, with `why` set, where they cannot be had.
 std::optional<std::vector<bool>> pagesNotAllVisible(PgSession& control, const RecordedRelation& heap,
                                                     QString& why) {
     bool numeric = false;
@@ -116,11 +56,17 @@ std::optional<std::vector<bool>> pagesNotAllVisible(PgSession& control, const Re
         why = QStringLiteral("the catalog gave the table no oid");
         return std::nullopt;
     }
+    if (control.value(QStringLiteral("SELECT 1 FROM pg_extension WHERE extname = 'pg_visibility'"))
+            .isEmpty()) {
+        why = QStringLiteral("pg_visibility is not installed in this database, and record never installs it "
+                             "(that would write to the database); a superuser can run CREATE EXTENSION "
+                             "pg_visibility (it ships with PostgreSQL's contrib) for the visits of an Index "
+                             "Only Scan whose Heap Fetches are not every visit");
+        return std::nullopt;
+    }
     std::vector<bool> pages(heap.blocks, false);
     try {
-        control.query(QStringLiteral("BEGIN"));
-        control.query(QStringLiteral("CREATE EXTENSION IF NOT EXISTS pg_visibility"), {},
-                      QStringLiteral("creating the extension pg_visibility"));
+        control.query(QStringLiteral("SAVEPOINT lookahead_vm"));
         // DECLARE takes no parameters: the oid is the catalog's number, checked above.
         control.query(QStringLiteral("DECLARE lookahead_vm NO SCROLL CURSOR FOR SELECT blkno FROM "
                                      "pg_visibility_map(%1::oid::regclass) WHERE NOT all_visible")
@@ -139,15 +85,13 @@ std::optional<std::vector<bool>> pagesNotAllVisible(PgSession& control, const Re
                     pages[block] = true;
             }
         }
-        control.query(QStringLiteral("ROLLBACK"));
+        control.query(QStringLiteral("RELEASE SAVEPOINT lookahead_vm"));
         return pages;
     } catch (const RecordError& error) {
-        why = error.message();
-        try {
-            control.query(QStringLiteral("ROLLBACK"));
-        } catch (const RecordError&) {
-            // Cancelled or the connection lost: closing the session rolls the transaction back.
-        }
+        if (error.sqlState().isEmpty()) // cancelled or the connection lost: no answer of the server's
+            throw;
+        why = error.message(); // e.g. a role without the right to run pg_visibility_map()
+        control.query(QStringLiteral("ROLLBACK TO SAVEPOINT lookahead_vm"));
         return std::nullopt;
     }
 }
@@ -177,10 +121,10 @@ QJsonObject serverVisits(PgSession& control, const RecordedScan& scan, const Exp
         throw RecordError(QStringLiteral("the plan names no index of the %1").arg(type));
 
     QJsonObject json{{QStringLiteral("source"), QStringLiteral("server")}};
+    const ReadOnlyTransaction transaction(control);
     std::function<bool(std::uint64_t)> reaches;
     std::optional<std::vector<bool>> notAllVisible;
     if (indexOnly) {
-        // Read before the visits' read-only transaction: pg_visibility may have to be created.
         QString whyNoMap;
         notAllVisible = pagesNotAllVisible(control, scan.heap, whyNoMap);
         const std::uint64_t fetches = std::uint64_t(std::llround(ran.heapFetches.value_or(0)));
@@ -200,7 +144,6 @@ QJsonObject serverVisits(PgSession& control, const RecordedScan& scan, const Exp
         }
     }
 
-    const ReadOnlyTransaction transaction(control);
     const QString alias = quotedIdentifier(scan.node.alias.isEmpty() ? scan.node.relation : scan.node.alias);
     const QString condition = bitmap ? scan.node.recheckCondition : scan.node.indexCondition;
     const QString from = QStringLiteral(" FROM %1 %2").arg(scan.heap.name, alias) +
@@ -209,13 +152,14 @@ QJsonObject serverVisits(PgSession& control, const RecordedScan& scan, const Exp
     if (bitmap) {
         if (condition.isEmpty())
             throw RecordError(QStringLiteral("the plan's Bitmap Heap Scan has no Recheck Cond"));
-        applyLocally(control, settings);
+        applySettings(control, settings, SettingScope::Transaction);
         sql = QStringLiteral("SELECT DISTINCT (%1.ctid::text::point)[0]::bigint").arg(alias) + from +
               QStringLiteral(" ORDER BY 1");
         requireReadOnlyQuery(control, sql, what());
     } else {
-        applyLocally(control, settings + indexScanOnly());
-        const QStringList orderBy = indexOrder(control, *scan.index, scan.node.backward);
+        applySettings(control, settings + indexScanOnly(), SettingScope::Transaction);
+        const QStringList orderBy =
+            indexOrder(control, scan.index->oid, scan.index->name, scan.node.backward).keys;
         sql = QStringLiteral("SELECT %1.ctid").arg(alias) + from +
               (orderBy.isEmpty() ? QString()
                                  : QStringLiteral(" ORDER BY ") + orderBy.join(QStringLiteral(", ")));

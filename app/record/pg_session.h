@@ -52,6 +52,8 @@ public:
     // The flag later queries watch; null: none (a session that cleans up must finish even after a
     // cancel).
     void setCancel(const std::atomic<bool>* cancel) { m_cancel = cancel; }
+    // The flag it watches is set: a RecordError thrown meanwhile is the cancel's.
+    bool cancelled() const { return m_cancel && m_cancel->load(); }
     int backendPid() const;
     // "host=/tmp port=5432 dbname=postgres user=me": where it connected, without a password.
     QString description() const;
@@ -68,6 +70,21 @@ private:
     pg_conn* m_conn = nullptr;
     const std::atomic<bool>* m_cancel = nullptr;
     std::function<void(const QString&)> m_notice;
+};
+
+// `session` watches `cancel` for the life of this object, and no flag after it: a long query of the
+// control session (a scan's visits) stops with the recording, its clean-up afterwards still runs.
+class CancelScope {
+public:
+    CancelScope(PgSession& session, const std::atomic<bool>* cancel) : m_session(session) {
+        m_session.setCancel(cancel);
+    }
+    ~CancelScope() { m_session.setCancel(nullptr); }
+    CancelScope(const CancelScope&) = delete;
+    CancelScope& operator=(const CancelScope&) = delete;
+
+private:
+    PgSession& m_session;
 };
 
 } // namespace la

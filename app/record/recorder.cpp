@@ -96,6 +96,8 @@ ScanVisits modelledVisits(const QString& visitsQuery, ServerConnections& connect
                      .arg(modelled.id)
                      .arg(why));
     }
+    // The visits' query (the server's, or --visits-query) may take as long as the query itself.
+    const CancelScope cancellable(connections.control, connections.recordingCancel);
     return scanVisits(visitsQuery, connections.control, modelled.scan, ran, settings, facts, observed, work,
                       log);
 }
@@ -202,8 +204,6 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
         {QStringLiteral("cold"), request.cold},
         {QStringLiteral("tracer"), tracerName(traced.tracer)},
     };
-    if (const QString error = buffers.restore(); !error.isEmpty())
-        log.note(error);
     recording.recorded[QStringLiteral("notes")] = QJsonArray::fromStringList(log.notes());
     return recording;
 }

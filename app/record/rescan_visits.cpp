@@ -2,6 +2,8 @@
 #include "record/rescan_visits.h"
 
 #include "io/held_directory.h"
+#include "record/derived_plan.h"
+#include "record/index_order.h"
 #include "record/visit_blocks.h"
 #include "record/work_file.h"
 
@@ -50,12 +52,6 @@ QString text(const QJsonObject& node, const char* key) {
     return node.value(QLatin1String(key)).toString();
 }
 
-QString quotedIdent(const QString& name) {
-    QString quoted = name;
-    quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
-
 // EXPLAIN prints a parameter of the plan (a subplan's, an initplan's, a nested loop's above) in a
 // form that is no SQL of its own.
 bool namesAPlanParameter(const QString& condition) {
@@ -72,40 +68,19 @@ QString whereClause(const QStringList& conditions) {
     return present.isEmpty() ? QString() : QStringLiteral(" WHERE ") + present.join(QStringLiteral(" AND "));
 }
 
-// The inner index's order, as ORDER BY says it: its key columns (their collation, direction and
-// NULLS), then the ctid, which orders a btree's equal keys; reversed for a backward scan. Empty, with
-// `why` set, for an index whose order of equal keys is not that.
-QString indexOrder(PgSession& control, const QString& indexOid, const QString& alias, bool backward,
+// The inner index's order, as ORDER BY says it: its key columns, then the ctid, which orders a btree's
+// equal keys; reversed for a backward scan. Empty, with `why` set, for an index whose order of equal
+// keys is not that.
+QString innerOrder(PgSession& control, const RecordedRelation& index, const QString& alias, bool backward,
                    QString& why) {
-    const PgSession::Rows keys = control.query(
-        QStringLiteral(
-            "SELECT am.amname, pg_get_indexdef(i.indexrelid, k, true), i.indoption[k - 1], "
-            "(SELECT quote_ident(n.nspname) || '.' || quote_ident(c.collname) FROM pg_collation c "
-            "JOIN pg_namespace n ON n.oid = c.collnamespace WHERE c.oid = i.indcollation[k - 1]) "
-            "FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam, "
-            "generate_series(1, i.indnkeyatts) k WHERE i.indexrelid = $1::oid ORDER BY k"),
-        {indexOid}, QStringLiteral("reading the inner index's keys"));
-    if (keys.empty() || keys.front().size() < 4) {
-        why = QStringLiteral("the server's catalog does not list its index's keys");
-        return {};
-    }
-    if (keys.front()[0] != QLatin1String("btree")) {
+    IndexOrder order = indexOrder(control, index.oid, index.name, backward);
+    if (order.keys.isEmpty()) {
         why = QStringLiteral("its index is a %1 index, whose order of equal keys the server does not say")
-                  .arg(keys.front()[0]);
+                  .arg(order.accessMethod);
         return {};
     }
-    QStringList order;
-    for (const QStringList& key : keys) {
-        const int option = key[2].toInt();
-        const bool descending = ((option & 1) != 0) != backward;
-        const bool nullsFirst = ((option & 2) != 0) != backward;
-        order << QStringLiteral("%1%2 %3 NULLS %4")
-                     .arg(key[1], key[3].isEmpty() ? QString() : QStringLiteral(" COLLATE ") + key[3],
-                          descending ? QStringLiteral("DESC") : QStringLiteral("ASC"),
-                          nullsFirst ? QStringLiteral("FIRST") : QStringLiteral("LAST"));
-    }
-    order << alias + QStringLiteral(".ctid") + (backward ? QStringLiteral(" DESC") : QString());
-    return order.join(QStringLiteral(", "));
+    order.keys << alias + QStringLiteral(".ctid") + (backward ? QStringLiteral(" DESC") : QString());
+    return order.keys.join(QStringLiteral(", "));
 }
 
 const RecordedPlanNode* recordedNode(const RecordedPlan& plan, int id) {
@@ -118,15 +93,9 @@ const RecordedPlanNode* recordedNode(const RecordedPlan& plan, int id) {
 // Whether the plan of the visits query scans what the query did: the outer relation with the outer
 // node's scan, and the inner index with an Index Scan. Else why not.
 QString planDiffers(const RescanQuery& query, const QString& planJson) {
-    bool outer = false, inner = false;
-    for (const FlatNode& flat : flatPlan(planJson)) {
-        const QString type = text(flat.node, "Node Type");
-        outer =
-            outer || (type == query.outerType && text(flat.node, "Relation Name") == query.outerRelation &&
-                      text(flat.node, "Index Name") == query.outerIndex);
-        inner = inner ||
-                (type == QLatin1String("Index Scan") && text(flat.node, "Index Name") == query.innerIndex);
-    }
+    const DerivedPlan plan = derivedPlan(planJson, QStringLiteral("the inner scan's visits"));
+    const bool outer = plan.find(query.outerType, query.outerIndex, query.outerRelation);
+    const bool inner = plan.find(QStringLiteral("Index Scan"), query.innerIndex);
     if (!outer)
         return QStringLiteral("the server plans the outer rows' query without the query's %1 on %2")
             .arg(query.outerType, query.outerRelation);
@@ -247,10 +216,10 @@ std::optional<RescanQuery> rescanQueryOf(const QString& plannedJson, const Recor
             query.why = QStringLiteral("the condition %1 refers to a parameter of the plan").arg(condition);
             return query;
         }
-    const QString outerAlias = quotedIdent(text(outer, "Alias"));
-    const QString innerAlias = quotedIdent(text(inner, "Alias"));
+    const QString outerAlias = quotedIdentifier(text(outer, "Alias"));
+    const QString innerAlias = quotedIdentifier(text(inner, "Alias"));
     const bool backward = text(inner, "Scan Direction") == QLatin1String("Backward");
-    const QString order = indexOrder(control, innerNode->scan.index->oid, innerAlias, backward, query.why);
+    const QString order = innerOrder(control, *innerNode->scan.index, innerAlias, backward, query.why);
     if (order.isEmpty())
         return query;
     const QString innerRows =

@@ -68,6 +68,8 @@ ScanVisits scanVisits(const QString& visitsQuery, PgSession& control, const Reco
         return {serverVisits(control, scan, ran, settings, work, log),
                 visitBlocksArgs(work, scan.heap, facts.local)};
     } catch (const RecordError& error) {
+        if (control.cancelled())
+            throw;
         whyNotServer = error.message();
     }
     const QString why = whyNotServer;
