@@ -39,4 +39,10 @@ bool takeServerWaits(const ExplainNode& scan, RunSummary& observed);
 // (takeServerWaits) and RunSummary::serverExplain. Throws InputError for a bad file.
 void takeServerExplain(const QString& path, RunSummary& observed);
 
+// The EXPLAIN output a recorded session kept for its observed run (its modelled node alone, else the
+// untraced run's plan, else the traced one's: the one the recording's replay read), as that file's bytes;
+// empty when it has none (not a recording, or a plan too long for the session). Run again, it gives the same
+// figures.
+QByteArray recordedExplain(const QJsonObject& recorded);
+
 } // namespace la

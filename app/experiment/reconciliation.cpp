@@ -4,7 +4,6 @@
 #include "block_size.h"
 #include "buffer_strategy.h"
 #include "experiment/explain_output.h"
-#include "experiment/session_io.h"
 #include "input_error.h"
 #include "message_text.h"
 #include "observed/traced_cache.h"
@@ -207,7 +206,7 @@ QJsonObject causeJson(const Cause& cause) {
             {QStringLiteral("text"), cause.text.left(kMaxCauseText)}};
 }
 
-// PostgreSQL's figures for the recorded scan, from the plan the recording kept (session_io.h): for a
+// PostgreSQL's figures for the recorded scan, from the plan the recording kept (explain_output.h): for a
 // model that ran without a trace to compare with.
 std::string recordedServerExplain(const QJsonObject& recorded) {
     const QByteArray plan = recordedExplain(recorded);

@@ -253,16 +253,4 @@ OpenedSession openSession(const std::string& path) {
     return session;
 }
 
-QByteArray recordedExplain(const QJsonObject& recorded) {
-    const QJsonObject plans = recorded.value(QStringLiteral("plan")).toObject();
-    // The modelled node alone where the recording kept it: the plan the replay compared with.
-    const QJsonValue plan = plans.contains(QStringLiteral("node")) ? plans.value(QStringLiteral("node"))
-                            : plans.contains(QStringLiteral("untraced"))
-                                ? plans.value(QStringLiteral("untraced"))
-                                : plans.value(QStringLiteral("traced"));
-    if (plan.isArray())
-        return QJsonDocument(plan.toArray()).toJson(QJsonDocument::Compact);
-    return plan.toString().toUtf8();
-}
-
 } // namespace la

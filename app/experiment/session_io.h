@@ -31,10 +31,4 @@ struct OpenedSession {
 };
 OpenedSession openSession(const std::string& path);
 
-// The EXPLAIN output a recorded session kept for its observed run (its modelled node alone, else the
-// untraced run's plan, else the traced one's: the one the recording's replay read), as that file's bytes;
-// empty when it has none (not a recording, or a plan too long for the session). Run again, it gives the same
-// figures.
-QByteArray recordedExplain(const QJsonObject& recorded);
-
 } // namespace la

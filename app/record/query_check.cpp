@@ -74,4 +74,11 @@ ReadOnlyTransaction::~ReadOnlyTransaction() {
     }
 }
 
+QString withoutTrailingSemicolons(QString query) {
+    query = query.trimmed();
+    while (query.endsWith(QLatin1Char(';')))
+        query = query.chopped(1).trimmed();
+    return query;
+}
+
 } // namespace la

@@ -33,4 +33,7 @@ private:
     PgSession& m_session;
 };
 
+// The query as the server takes it: trimmed, without its trailing semicolons.
+QString withoutTrailingSemicolons(QString query);
+
 } // namespace la

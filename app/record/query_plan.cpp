@@ -11,13 +11,6 @@
 
 namespace la {
 
-QString withoutTrailingSemicolons(QString query) {
-    query = query.trimmed();
-    while (query.endsWith(QLatin1Char(';')))
-        query = query.chopped(1).trimmed();
-    return query;
-}
-
 RecordedPlan planQuery(PgSession& session, PgSession& control, const QString& query) {
     const QString planned = requireReadOnlyQuery(session, query, QStringLiteral("the query"));
     const ExplainOutput plan = asRecordError(

@@ -10,9 +10,6 @@
 
 namespace la {
 
-// The query as the server takes it: trimmed, without its trailing semicolons.
-QString withoutTrailingSemicolons(QString query);
-
 // Plans `query` on the query's session: only a query that reads is recorded (the server decides
 // what it does). Planning also reads what planning needs (catalogs, the index's metapage), so that
 // the traced run's reads are its execution's. Its nodes that read a relation, whose relations

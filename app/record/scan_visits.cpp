@@ -4,7 +4,6 @@
 #include "io/held_directory.h"
 #include "record/node_visits.h"
 #include "record/query_check.h"
-#include "record/query_plan.h"
 #include "record/recording_log.h"
 #include "record/server_facts.h"
 #include "record/visit_blocks.h"

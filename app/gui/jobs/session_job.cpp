@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/jobs/session_job.h"
 
+#include "experiment/explain_output.h"
 #include "input_error.h"
 
 #include <QFile>
