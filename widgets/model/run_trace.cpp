@@ -28,6 +28,8 @@ void RunTrace::append(std::span<const Event> events) {
             addPosition(event);
         else if (event.kind == EventKind::ReadStarted)
             addRead(event);
+        else if (event.kind == EventKind::Reset)
+            m_resets.push_back(event.position);
         else
             m_device.add(event);
     }

@@ -24,9 +24,9 @@ namespace la {
 
 // The event kinds the views read (append() ignores the rest). The worker drops every other kind before
 // posting, so only these cross to the model thread: a run emits several times as many events in all.
-inline constexpr std::array kViewedEventKinds{EventKind::Consumed, EventKind::ReadStarted,
-                                              EventKind::EndOfStream, EventKind::DeviceReadStarted,
-                                              EventKind::DeviceReadCompleted};
+inline constexpr std::array kViewedEventKinds{EventKind::Consumed,          EventKind::ReadStarted,
+                                              EventKind::EndOfStream,       EventKind::Reset,
+                                              EventKind::DeviceReadStarted, EventKind::DeviceReadCompleted};
 constexpr bool isViewedEvent(EventKind kind) {
     for (const EventKind viewed : kViewedEventKinds)
         if (kind == viewed)
@@ -106,6 +106,9 @@ public:
         return index < m_collapses.intervals().size() ? m_collapses.intervals()[index] : *m_openCollapse;
     }
 
+    // The stream's resets (a nested loop's rescans), each at the position of the first buffer after it.
+    const std::vector<std::uint32_t>& resetPositions() const { return m_resets; }
+
     // The summary also brings the run's effective pin limit: the BULKREAD ring, chosen once the
     // relation was open, may cap max_pinned below what the settings alone give.
     void setSummary(const RunSummary& summary);
@@ -135,6 +138,7 @@ private:
     CollapseDetector m_collapses;
     std::optional<CollapseInterval> m_openCollapse; // cached: collapse() is called per interval and frame
     std::optional<RunSummary> m_summary;
+    std::vector<std::uint32_t> m_resets; // 4 bytes a reset: one per `reset` line of a block list
     bool m_observed = false;
     DeviceTrace m_device;
 };
