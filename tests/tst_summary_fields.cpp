@@ -643,8 +643,9 @@ void TestSummaryFields::resetFiguresOfARunThatRescans() {
         QVERIFY2(text.contains(QStringLiteral("resets (rescans) 3: the distance after a reset %1 on average")
                                    .arg(*s.distanceAfterResetMean, 0, 'f', 2)),
                  qPrintable(text));
-        QCOMPARE(panelValue(s, QStringLiteral("Resets (rescans)")),
-                 QStringLiteral("3 (%1 blocks after their scan's end)").arg(s.blocksAfterEnd));
+        QCOMPARE(panelValue(s, QStringLiteral("Resets (rescans)")), QStringLiteral("3"));
+        QCOMPARE(panelValue(s, QStringLiteral("Blocks after their scan's end")),
+                 QStringLiteral("%1 blocks").arg(s.blocksAfterEnd));
         QCOMPARE(panelValue(s, QStringLiteral("Distance after a reset (mean)")),
                  QStringLiteral("%1 blocks").arg(*s.distanceAfterResetMean, 0, 'f', 2));
         QVERIFY(
@@ -670,6 +671,7 @@ void TestSummaryFields::resetFiguresOfARunThatRescans() {
     QVERIFY(!QString::fromStdString(describeRun("scan", s)).contains(QStringLiteral("reset")));
     QVERIFY(panelValue(s, QStringLiteral("Resets (rescans)")).isNull());
     QVERIFY(panelValue(s, QStringLiteral("Distance after a reset (mean)")).isNull());
+    QVERIFY(panelValue(s, QStringLiteral("Blocks after their scan's end")).isNull());
     QVERIFY(!panelValue(s, QStringLiteral("Mean distance")).contains(QStringLiteral("looking ahead")));
     QVERIFY(!runSummaryObject(s).contains(QStringLiteral("distance_after_reset_mean")));
 }

@@ -189,7 +189,7 @@ struct RowDefinition {
 };
 
 bool isResetFigure(std::string_view figure) {
-    return figure == "resets" || figure == "distance_after_reset_mean";
+    return figure == "resets" || figure == "distance_after_reset_mean" || figure == "blocks_after_end";
 }
 
 const std::vector<RowDefinition>& rowDefinitions() {
@@ -220,8 +220,9 @@ const std::vector<RowDefinition>& rowDefinitions() {
          }},
         {"runtime_ns", {}, runTime},
         {"distance_mean", {}, distanceMean},
-        {"resets", {}, figures("{resets} ({blocks_after_end} blocks after their scan's end)")},
+        {"resets", {}, {}},
         {"distance_after_reset_mean", {}, {}},
+        {"blocks_after_end", {}, {}},
         {"frac_distance_le2", {}, {}},
         {"collapse_intervals", {}, collapses},
         {"explain_io", QStringLiteral("EXPLAIN (IO) Prefetch"),
@@ -263,6 +264,8 @@ std::vector<SummaryRow> summaryRows(const std::vector<const RunSummary*>& runs) 
                 "Taken as each buffer is handed out. A buffer handed out after its scan's end counts at "
                 "distance 0: PostgreSQL's stream stops looking ahead there until its reset "
                 "(docs/read-stream-model.md §1). \"While looking ahead\" leaves those buffers out.");
+        if (definition.figure == "blocks_after_end")
+            row.note = QStringLiteral("Buffers handed out at distance 0, between a scan's end and its reset");
         if (definition.figure == "distance_after_reset_mean")
             row.note = QStringLiteral("The distance each reset starts the stream again at: 1 in PostgreSQL "
                                       "17-19, the distance before it where it is restored");
