@@ -157,6 +157,7 @@ private slots:
     void kernelCaptureDrawsQueueDepthAndDeviceLayer();
     void verdictBandAndNotesTakeOnlyTheirRoom();
     void distancePaneMarksEveryReset();
+    void everyResetOfALongRunIsCounted();
 
 private:
 };
@@ -732,6 +733,48 @@ void TestGuiViews::distancePaneMarksEveryReset() {
             if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i)))
                 QVERIFY(!item->plottable()->name().contains(QStringLiteral("reset")));
     }
+}
+
+// A reset at every block of a long run (--reset-every 1): the resets are kept on disk with the
+// exact columns and every one is still counted by the marks, over the whole run and in a zoom.
+void TestGuiViews::everyResetOfALongRunIsCounted() {
+    constexpr std::uint32_t kBlocks = 200'000; // three chunks of resets and more
+    QTemporaryDir spill;
+    RunTrace trace("pg19");
+    trace.spillTo(spill.path().toStdString());
+    std::vector<Event> events = scanEvents(0, kBlocks);
+    std::vector<Event> withResets;
+    withResets.reserve(events.size() * 2);
+    for (const Event& event : events) {
+        if (event.kind == EventKind::Consumed && event.position > 0) {
+            Event reset = event;
+            reset.kind = EventKind::Reset;
+            reset.distance = 1;
+            withResets.push_back(reset);
+        }
+        withResets.push_back(event);
+    }
+    trace.append(withResets);
+    QCOMPARE(trace.resets(), std::size_t(kBlocks - 1));
+    QVERIFY(trace.spilledBytes() > 0);
+
+    Dashboard dashboard;
+    QVERIFY(shownAt(dashboard, 1200, 800));
+    QSignalSpy settled(&dashboard, &Dashboard::settled);
+    dashboard.setXMode(XAxis::Position);
+    dashboard.setRuns({&trace});
+    QVERIFY(test::until(
+        settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
+    auto* distance = qobject_cast<DistancePlot*>(dashboard.views()[0]);
+    QCOMPARE(distance->resetsMarked(0), std::uint64_t(kBlocks - 1));
+    QVERIFY(distance->resetMarks(0) <= std::size_t(distance->pane(0)->width() * 4));
+    QCOMPARE(distance->resetCaption(0), QStringLiteral("199,999 resets (rescans)"));
+    // Positions 100,000 to 100,050 in view, both ends included: the resets before each of them.
+    dashboard.zoomTo(100'000.0, 100'050.0);
+    QVERIFY(test::until(
+        settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
+    QCOMPARE(distance->resetsMarked(0), std::uint64_t(51));
+    QCOMPARE(distance->resetMarks(0), std::size_t(51));
 }
 
 QTEST_MAIN(TestGuiViews)

@@ -7,6 +7,7 @@
 #include "run_trace.h"
 #include "series_columns.h"
 #include "tooltips.h"
+#include "x_mapping.h"
 
 #include <QMenu>
 
@@ -240,6 +241,7 @@ void DistancePlot::fitYAxes() {
 bool DistancePlot::binPane(std::size_t run, std::uint64_t budget) {
     const PaneGrid& g = grid(run);
     const SeriesColumns::Key key{g.mode, AxisMap{g.xLo, g.xHi, g.columns}};
+    binResets(run, key);
     return m_panes[run].columns.update(*runs()[run], key, budget);
 }
 
@@ -281,7 +283,7 @@ void DistancePlot::publishPane(std::size_t run) {
 void DistancePlot::placeResetMarks(std::size_t run) {
     const Pane& p = m_panes[run];
     const QCPAxis* y = pane(run)->axis(QCPAxis::atLeft);
-    const double cells = std::max(1, paneColumns(run));
+    const double cells = std::max(1, p.resetKey.x.cells);
     const bool sparse = static_cast<double>(p.resetXs.size()) <= kSparseResets * cells;
     const double top = y->range().upper;
     const double bottom = sparse ? y->range().lower : y->pixelToCoord(pane(run)->top() + kResetRugPixels);
@@ -302,36 +304,45 @@ QColor DistancePlot::resetColour(std::size_t run) const {
 }
 
 // One mark per pixel column holding a reset, drawn as a vertical segment of one graph (NaN between
-// segments breaks its line): a thousand rescans cost a few thousand points, never a thousand items.
-void DistancePlot::updateResets(std::size_t run) {
+// segments breaks its line): a million rescans cost a few thousand points, never a million items, and
+// two searches of the resets per column. On the model thread: the resets may be on disk.
+void DistancePlot::binResets(std::size_t run, const SeriesColumns::Key& key) {
     Pane& p = m_panes[run];
     const RunTrace& trace = *runs()[run];
-    const std::vector<std::uint32_t>& resets = trace.resetPositions();
-    const AxisMap columns{xLo(), xHi(), std::max(1, paneColumns(run))};
+    if (key == p.resetKey && trace.resets() == p.resetsBinned && trace.positions() == p.positionsBinned)
+        return;
+    p.resetKey = key;
+    p.resetsBinned = trace.resets();
+    p.positionsBinned = trace.positions();
+    const AxisMap& columns = key.x;
     std::vector<double>& xs = p.resetXs;
     xs.clear();
     p.resetsMarked = 0;
-    int lastCell = -1;
-    for (const std::uint32_t position : resets) {
-        const double x = xOfPosition(trace, xMode(), static_cast<double>(position));
-        int cell = columns.cellOf(x);
-        if (cell < 0)
-            continue;
-        if (cell >= columns.cells) {
-            if (x > columns.hi) // a reset after the last block sits on the end of the range
-                break;
-            cell = columns.cells - 1;
-        }
-        ++p.resetsMarked;
-        if (cell != lastCell)
+    std::size_t from = trace.firstResetAt(positionAtX(trace, key.mode, columns.lo));
+    for (int cell = 0; cell < columns.cells && from < trace.resets(); ++cell) {
+        // The last column also takes a reset after the last block, which sits on the end of the range.
+        const double end = cell + 1 < columns.cells
+                               ? positionAtX(trace, key.mode, columns.cellStart(cell + 1))
+                               : std::nextafter(positionAtX(trace, key.mode, columns.hi),
+                                                std::numeric_limits<double>::max());
+        const std::size_t to = std::max(from, trace.firstResetAt(end));
+        if (to > from) {
             xs.push_back(columns.cellCentre(cell));
-        lastCell = cell;
+            p.resetsMarked += to - from;
+        }
+        from = to;
     }
     p.resetMarks = xs.size();
+}
+
+// The marks binned for the pane, its legend entry and its count.
+void DistancePlot::updateResets(std::size_t run) {
+    Pane& p = m_panes[run];
+    const RunTrace& trace = *runs()[run];
     // The y range is common to the panes and the last one published may have moved it.
     for (std::size_t other = 0; other < m_panes.size(); ++other)
         placeResetMarks(other);
-    const bool shown = !resets.empty();
+    const bool shown = trace.resets() > 0;
     p.resets->setVisible(shown);
     p.resets->setName(runs().size() > 1 ? runName(run).left(1) + QStringLiteral(" reset (rescan)")
                                         : QStringLiteral("reset (rescan)"));
@@ -344,13 +355,13 @@ void DistancePlot::updateResets(std::size_t run) {
     const QFontMetricsF metrics(p.resetCount->font());
     const double room = pane(run)->width() - metrics.horizontalAdvance(runName(run) + QStringLiteral("  "));
     if (metrics.horizontalAdvance(caption) > room)
-        caption = QStringLiteral("%1 resets").arg(formatCount(resets.size()));
+        caption = QStringLiteral("%1 resets").arg(formatCount(trace.resets()));
     p.resetCount->setText(caption);
     p.resetCount->setVisible(shown && metrics.horizontalAdvance(caption) <= room);
 }
 
 QString DistancePlot::resetCaption(std::size_t run) const {
-    const std::size_t resets = runs()[run]->resetPositions().size();
+    const std::size_t resets = runs()[run]->resets();
     if (resets == 0)
         return {};
     return resets == 1 ? QStringLiteral("1 reset (rescan)")

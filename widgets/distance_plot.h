@@ -7,6 +7,7 @@
 #include "state_buckets.h"
 
 #include <array>
+#include <cstdint>
 #include <vector>
 
 class QCPAxis;
@@ -65,6 +66,10 @@ private:
         std::uint64_t resetsMarked = 0;
         std::size_t resetMarks = 0;
         std::vector<double> resetXs; // the marks' x, one per pixel column with a reset
+        // What the marks were binned for (on the model thread): the grid and how far the run was.
+        SeriesColumns::Key resetKey;
+        std::size_t resetsBinned = SIZE_MAX;
+        std::uint64_t positionsBinned = 0;
         std::vector<QCPItemRect*> collapseRects;
         std::vector<QCPItemText*> collapseLabels;
         SeriesColumns columns;
@@ -76,6 +81,7 @@ private:
     void fitYAxes();
     void updateCollapses(std::size_t run);
     void updateQueueDepth(std::size_t run);
+    void binResets(std::size_t run, const SeriesColumns::Key& key);
     void updateResets(std::size_t run);
     void placeResetMarks(std::size_t run);
     QColor resetColour(std::size_t run) const;

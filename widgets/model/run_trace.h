@@ -106,8 +106,11 @@ public:
         return index < m_collapses.intervals().size() ? m_collapses.intervals()[index] : *m_openCollapse;
     }
 
-    // The stream's resets (a nested loop's rescans), each at the position of the first buffer after it.
-    const std::vector<std::uint32_t>& resetPositions() const { return m_resets; }
+    // The stream's resets (a nested loop's rescans), each at the position of the first buffer after it,
+    // in order; and the first at or after `position` (resets() if none).
+    std::size_t resets() const { return m_resets.size(); }
+    std::uint32_t resetPosition(std::size_t index) const { return m_resets[index]; }
+    std::size_t firstResetAt(double position) const;
 
     // The summary also brings the run's effective pin limit: the BULKREAD ring, chosen once the
     // relation was open, may cap max_pinned below what the settings alone give.
@@ -138,7 +141,7 @@ private:
     CollapseDetector m_collapses;
     std::optional<CollapseInterval> m_openCollapse; // cached: collapse() is called per interval and frame
     std::optional<RunSummary> m_summary;
-    std::vector<std::uint32_t> m_resets; // 4 bytes a reset: one per `reset` line of a block list
+    ChunkedColumn<std::uint32_t> m_resets; // exact, spilled: --reset-every 1 resets at every block
     bool m_observed = false;
     DeviceTrace m_device;
 };

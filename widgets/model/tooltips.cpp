@@ -61,13 +61,12 @@ QString collapseNote(const RunTrace& trace, std::uint64_t first, std::uint64_t e
 
 // The stream's resets before positions [first, end) were handed out: a nested loop's rescans.
 QString resetNote(const RunTrace& trace, std::uint64_t first, std::uint64_t end) {
-    const std::vector<std::uint32_t>& resets = trace.resetPositions();
-    const auto lo = std::lower_bound(resets.begin(), resets.end(), first);
-    const auto hi = std::lower_bound(lo, resets.end(), end);
-    const auto n = static_cast<std::uint64_t>(hi - lo);
+    const std::size_t lo = trace.firstResetAt(static_cast<double>(first));
+    const std::size_t n = trace.firstResetAt(static_cast<double>(end)) - lo;
     if (n == 0)
         return {};
-    return n == 1 ? QStringLiteral("\nreset (rescan) before position %1").arg(formatCount(*lo))
+    return n == 1 ? QStringLiteral("\nreset (rescan) before position %1")
+                        .arg(formatCount(trace.resetPosition(lo)))
                   : QStringLiteral("\n%1 resets (rescans)").arg(formatCount(n));
 }
 
