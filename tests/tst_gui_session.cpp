@@ -5,6 +5,7 @@
 // `lookahead FILE.lookahead` opens one.
 #include "cli/cli_options.h"
 #include "dashboard.h"
+#include "distance_plot.h"
 #include "gui/window/main_window.h"
 #include "gui/window/run_setup_panel.h"
 #include "signal_waits.h"
@@ -46,6 +47,7 @@ private slots:
     void saveThenOpen();
     void badSessionShowsError();
     void commandLineFileOpens();
+    void resetsReopenAsMarks();
 
 private:
     QTemporaryDir m_dir;
@@ -158,6 +160,45 @@ void TestGuiSession::commandLineFileOpens() {
     QCOMPARE(test::caught(opened, 1, kWindowTimeoutMs), 1);
     QCOMPARE(opened.first().at(1).toString(), QString());
     QCOMPARE(window.controller().summaries().size(), std::size_t(2));
+}
+
+// A run that resets (an A/B, B keeping the distance across them) saved and opened again: the distance
+// pane marks the same resets, the run's own count, and draws the same pixels.
+void TestGuiSession::resetsReopenAsMarks() {
+    const QString saved = m_dir.filePath(QStringLiteral("resets.lookahead"));
+    MainWindow live;
+    live.resize(1400, 1000);
+    QSignalSpy finished(&live.controller(), &RunController::finished);
+    live.applyStartup(cliOptions({QStringLiteral("--dataset"), QStringLiteral("alternating"),
+                                  QStringLiteral("--pattern-blocks"), QStringLiteral("8192"),
+                                  QStringLiteral("--reset-every"), QStringLiteral("1000"),
+                                  QStringLiteral("--compare-restore-after-reset")}));
+    live.startRun();
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
+    QVERIFY(waitIdle(live));
+    const auto* liveDistance = qobject_cast<DistancePlot*>(live.dashboard()->views()[0]);
+    QVERIFY(liveDistance);
+    QCOMPARE(live.controller().summaries().size(), std::size_t(2));
+    for (std::size_t run = 0; run < 2; ++run) {
+        QCOMPARE(live.controller().summaries()[run].resets, std::uint64_t(8));
+        QCOMPARE(liveDistance->resetsMarked(run), std::uint64_t(8));
+    }
+    const QImage liveImage = live.dashboard()->renderImage(QSize(1200, 800), 1.0, live.caption());
+    QSignalSpy wrote(live.sessions(), &SessionFiles::saved);
+    QCOMPARE(live.sessions()->save(saved), QString());
+    QCOMPARE(test::caught(wrote, 1, kWindowTimeoutMs), 1);
+
+    MainWindow reopened;
+    reopened.resize(1400, 1000);
+    reopened.applyStartup(cliOptions({}));
+    QCOMPARE(openSessionAndWait(reopened, saved), QString());
+    const auto* distance = qobject_cast<DistancePlot*>(reopened.dashboard()->views()[0]);
+    QVERIFY(distance);
+    for (std::size_t run = 0; run < 2; ++run) {
+        QCOMPARE(distance->resetsMarked(run), std::uint64_t(8));
+        QCOMPARE(distance->resetCaption(run), QStringLiteral("8 resets (rescans)"));
+    }
+    QVERIFY(reopened.dashboard()->renderImage(QSize(1200, 800), 1.0, reopened.caption()) == liveImage);
 }
 
 QTEST_MAIN(TestGuiSession)

@@ -16,6 +16,7 @@
 #include "plot_view.h"
 #include "qcp.h"
 #include "repeat_strip.h"
+#include "run/run.h"
 #include "run_trace.h"
 #include "signal_waits.h"
 #include "summary_panel.h"
@@ -155,6 +156,8 @@ private slots:
     void livePanesDrawTheSameTimeRange();
     void kernelCaptureDrawsQueueDepthAndDeviceLayer();
     void verdictBandAndNotesTakeOnlyTheirRoom();
+    void distancePaneMarksEveryReset();
+    void everyResetOfALongRunIsCounted();
 
 private:
 };
@@ -617,6 +620,161 @@ void TestGuiViews::verdictBandAndNotesTakeOnlyTheirRoom() {
         QCOMPARE(notes->item(i - 1)->text(), given.back());
         QCOMPARE(notes->item(i - 1)->toolTip(), given.back());
     }
+}
+
+// A nested loop's inner scan, A as PostgreSQL 19 resets it and B with the distance restored: each
+// reset is a mark in its run's colour across the distance pane, the pane says how many and the
+// legend what they are; a mark's tooltip names it. Many resets close together become a rug of ticks
+// along the top, each run's still all counted; a run without one draws none.
+void TestGuiViews::distancePaneMarksEveryReset() {
+    QTemporaryDir dir;
+    const auto blockList = [&dir](const QString& name, std::uint32_t rows, std::uint32_t visits) {
+        const QString path = dir.filePath(name);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            return QString();
+        for (std::uint32_t row = 0; row < rows; ++row) {
+            if (row > 0)
+                file.write("reset\n");
+            for (std::uint32_t visit = 0; visit < visits; ++visit)
+                file.write(QByteArray::number((row * 7919 + 3 * visit) % 5000) + '\n');
+        }
+        return path;
+    };
+    struct Feed final : EventSink {
+        RunTrace& trace;
+        explicit Feed(RunTrace& t) : trace(t) {}
+        void onEvents(std::span<const Event> batch) override { trace.append(batch); }
+    };
+    const auto run = [](const QString& list, bool restore, RunTrace& trace) {
+        RunConfig config;
+        config.blockList = list.toStdString();
+        config.relationBlocks = 5000;
+        config.stream.restoreAfterReset = restore;
+        Feed feed(trace);
+        RunCallbacks callbacks;
+        callbacks.sinks = {&feed};
+        const RunSummary summary = runScan(config, "pg19", callbacks);
+        trace.setSummary(summary);
+        return summary.resets;
+    };
+
+    for (const auto& [rows, visits] : {std::pair<std::uint32_t, std::uint32_t>{4, 100}, {300, 8}}) {
+        const QString list = blockList(QStringLiteral("rows%1.txt").arg(rows), rows, visits);
+        QVERIFY(!list.isEmpty());
+        RunTrace a("pg19"), b("pg19 + restore after reset");
+        const std::uint64_t resets[] = {run(list, false, a), run(list, true, b)};
+        QCOMPARE(resets[0], std::uint64_t(rows - 1));
+        QCOMPARE(resets[1], std::uint64_t(rows - 1));
+
+        Dashboard dashboard;
+        QVERIFY(shownAt(dashboard, 1400, 800));
+        QSignalSpy settled(&dashboard, &Dashboard::settled);
+        dashboard.setRuns({&a, &b});
+        QVERIFY(test::until(
+            settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
+        auto* distance = qobject_cast<DistancePlot*>(dashboard.views()[0]);
+        QVERIFY(distance);
+        QCustomPlot* plot = plotOf(distance);
+        plot->replot();
+        QStringList legend;
+        for (int i = 0; i < plot->legend->itemCount(); ++i)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i)))
+                legend << item->plottable()->name();
+        for (std::size_t pane = 0; pane < 2; ++pane) {
+            QCOMPARE(distance->resetsMarked(pane), resets[pane]);
+            const QString caption = QStringLiteral("%1 resets (rescans)").arg(resets[pane]);
+            QCOMPARE(distance->resetCaption(pane), caption);
+            QString shown;
+            for (int i = 0; i < plot->itemCount(); ++i)
+                if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && text->visible())
+                    shown += text->text() + QLatin1Char('|');
+            QVERIFY2(shown.contains(caption), qPrintable(shown));
+            QVERIFY2(legend.contains(
+                         QStringLiteral("%1 reset (rescan)").arg(QChar(QLatin1Char(pane ? 'B' : 'A')))),
+                     qPrintable(legend.join(QLatin1Char('|'))));
+        }
+        // Four rows: three marks apart, each with its tooltip. 300 short rows: resets that share a
+        // pixel column share its mark, and the marks are a rug rather than a wall of lines.
+        QCPAxis* x = distance->pane(0)->axis(QCPAxis::atBottom);
+        QCPGraph* marks = nullptr;
+        for (int i = 0; i < plot->graphCount(); ++i)
+            if (plot->graph(i)->name() == QStringLiteral("A reset (rescan)"))
+                marks = plot->graph(i);
+        QVERIFY(marks);
+        if (rows == 4) {
+            QCOMPARE(distance->resetMarks(0), std::size_t(3));
+            QCOMPARE(marks->data()->size(), 9); // bottom, top and a break for each
+            const double markX = marks->data()->at(0)->key;
+            const QPoint at = plot->mapTo(
+                distance, QPoint(qRound(x->coordToPixel(markX)), distance->pane(0)->rect().center().y()));
+            const QString tip = distance->tooltipAt(at);
+            QVERIFY2(tip.contains(QStringLiteral("reset (rescan) before position")), qPrintable(tip));
+            QCOMPARE(marks->data()->at(0)->value, distance->pane(0)->axis(QCPAxis::atLeft)->range().lower);
+        } else {
+            QVERIFY(distance->resetMarks(0) <= resets[0]);
+            const QCPRange y = distance->pane(0)->axis(QCPAxis::atLeft)->range();
+            QVERIFY(marks->data()->at(0)->value > y.lower); // a tick under the top, not a full line
+            QCOMPARE(marks->data()->at(1)->value, y.upper);
+        }
+        saveScreenshot(distance, QStringLiteral("reset-marks-%1.png").arg(rows));
+
+        // The same visits without a reset marked: no marks, no caption, no legend entry.
+        RunTrace plain("pg19");
+        QCOMPARE(run(blockList(QStringLiteral("plain%1.txt").arg(rows), 1, visits * rows), false, plain),
+                 std::uint64_t(0));
+        dashboard.setRuns({&plain});
+        QVERIFY(test::until(
+            settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
+        QCOMPARE(distance->resetsMarked(0), std::uint64_t(0));
+        QCOMPARE(distance->resetMarks(0), std::size_t(0));
+        QVERIFY(distance->resetCaption(0).isEmpty());
+        for (int i = 0; i < plot->legend->itemCount(); ++i)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i)))
+                QVERIFY(!item->plottable()->name().contains(QStringLiteral("reset")));
+    }
+}
+
+// A reset at every block of a long run (--reset-every 1): the resets are kept on disk with the
+// exact columns and every one is still counted by the marks, over the whole run and in a zoom.
+void TestGuiViews::everyResetOfALongRunIsCounted() {
+    constexpr std::uint32_t kBlocks = 200'000; // three chunks of resets and more
+    QTemporaryDir spill;
+    RunTrace trace("pg19");
+    trace.spillTo(spill.path().toStdString());
+    std::vector<Event> events = scanEvents(0, kBlocks);
+    std::vector<Event> withResets;
+    withResets.reserve(events.size() * 2);
+    for (const Event& event : events) {
+        if (event.kind == EventKind::Consumed && event.position > 0) {
+            Event reset = event;
+            reset.kind = EventKind::Reset;
+            reset.distance = 1;
+            withResets.push_back(reset);
+        }
+        withResets.push_back(event);
+    }
+    trace.append(withResets);
+    QCOMPARE(trace.resets(), std::size_t(kBlocks - 1));
+    QVERIFY(trace.spilledBytes() > 0);
+
+    Dashboard dashboard;
+    QVERIFY(shownAt(dashboard, 1200, 800));
+    QSignalSpy settled(&dashboard, &Dashboard::settled);
+    dashboard.setXMode(XAxis::Position);
+    dashboard.setRuns({&trace});
+    QVERIFY(test::until(
+        settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
+    auto* distance = qobject_cast<DistancePlot*>(dashboard.views()[0]);
+    QCOMPARE(distance->resetsMarked(0), std::uint64_t(kBlocks - 1));
+    QVERIFY(distance->resetMarks(0) <= std::size_t(distance->pane(0)->width() * 4));
+    QCOMPARE(distance->resetCaption(0), QStringLiteral("199,999 resets (rescans)"));
+    // Positions 100,000 to 100,050 in view, both ends included: the resets before each of them.
+    dashboard.zoomTo(100'000.0, 100'050.0);
+    QVERIFY(test::until(
+        settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
+    QCOMPARE(distance->resetsMarked(0), std::uint64_t(51));
+    QCOMPARE(distance->resetMarks(0), std::size_t(51));
 }
 
 QTEST_MAIN(TestGuiViews)

@@ -8,13 +8,16 @@
 #include "figure_text.h"
 #include "input_error.h"
 #include "observed/observed_fields.h"
+#include "run/run.h"
 #include "session/session_summary.h"
 #include "summary_fields.h"
 #include "summary_rows.h"
 #include "sweep/sweep_results.h"
 
+#include <QFile>
 #include <QJsonObject>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -53,6 +56,8 @@ RunSummary everyFigureSet() {
     s.serverExplain = R"({"node":"Seq Scan","shared_read":983})";
     s.runtimeNs = 53'069'047;
     s.resets = 2;
+    s.distanceAfterResetMean = 3.5;
+    s.blocksAfterEnd = 40;
     s.readsBeforeStream = 4;
     s.waitsBeforeStream = 3;
     s.distanceMean = 1.0622499999999999;
@@ -208,6 +213,20 @@ QString panelValue(const RunSummary& s, const QString& label) {
     return {};
 }
 
+// What a run's events say of its resets, counted apart from the summary's builder: the distance at
+// each reset, and the buffers handed out at distance 0.
+struct ResetEvents final : EventSink {
+    std::vector<std::uint16_t> afterReset;
+    std::uint64_t atZero = 0;
+    void onEvents(std::span<const Event> batch) override {
+        for (const Event& event : batch) {
+            if (event.kind == EventKind::Reset)
+                afterReset.push_back(event.distance);
+            atZero += event.kind == EventKind::Consumed && event.distance == 0 ? 1 : 0;
+        }
+    }
+};
+
 } // namespace
 
 class TestSummaryFields : public QObject {
@@ -224,6 +243,7 @@ private slots:
     void sweepsKeepTheTablesSweepFigures();
     void exportsShowTheTablesExportFigures();
     void importSummaryPrintsTheTablesImportFigures();
+    void resetFiguresOfARunThatRescans();
 };
 
 void TestSummaryFields::everyNameOnce() {
@@ -242,8 +262,8 @@ void TestSummaryFields::everyNameOnce() {
 // The JSON's keys of a run are the table's JSON figures, the ones left out when unset only then.
 void TestSummaryFields::jsonIsTheTable() {
     const QStringList published = words(
-        "blocks bytes_read cache_from_trace cancelled collapse_intervals device_readahead_reads device_reads "
-        "direct_io "
+        "blocks blocks_after_end bytes_read cache_from_trace cancelled collapse_intervals "
+        "device_readahead_reads device_reads direct_io distance_after_reset_mean "
         "distance_max distance_mean distance_time_mean error explain_io fallback_reason "
         "frac_distance_le2 hits in_flight_mean io_combine_limit io_method_used io_size_hist "
         "io_workers_end io_workers_peak io_workers_start ios max_pinned mechanics misses "
@@ -274,7 +294,9 @@ void TestSummaryFields::jsonIsTheTable() {
     unset.pageCacheThresholdNs.reset();
     unset.pageCacheBasis.clear();
     unset.strategy.clear();
+    unset.distanceAfterResetMean.reset();
     QStringList whenSet = objectKeys;
+    whenSet.removeAll(QStringLiteral("distance_after_reset_mean"));
     whenSet.removeAll(QStringLiteral("strategy"));
     whenSet.removeAll(QStringLiteral("cache_from_trace"));
     whenSet.removeAll(QStringLiteral("waits_scope"));
@@ -360,9 +382,9 @@ void TestSummaryFields::sessionIsTheTable() {
         "page_cache_known "
         "page_cache_reads page_cache_threshold_ns page_cache_basis device_readahead_reads bytes_read waits "
         "wait_ns "
-        "waits_unknown wait_time_unknown waits_scope runtime_ns resets reads_before_stream "
-        "waits_before_stream "
-        "distance_mean distance_time_mean distance_max frac_distance_le2 pinned_mean "
+        "waits_unknown wait_time_unknown waits_scope runtime_ns resets distance_after_reset_mean "
+        "reads_before_stream waits_before_stream "
+        "distance_mean blocks_after_end distance_time_mean distance_max frac_distance_le2 pinned_mean "
         "in_flight_mean max_pinned io_combine_limit shared_buffers strategy ring_buffers resident_after "
         "collapse_intervals explain.prefetch_count "
         "explain.distance_sum explain.distance_max explain.distance_capacity explain.wait_count "
@@ -573,6 +595,85 @@ void TestSummaryFields::importSummaryPrintsTheTablesImportFigures() {
         QVERIFY2(print(nudged) != print(split), field.name.data());
         QCOMPARE(observedFieldNamed(field.name), &field);
     }
+}
+
+// A nested loop's inner scan: 4 rows of 40 uncached blocks three apart, a reset between two rows. The
+// resets, the distance each starts again at (1 in PostgreSQL 19, the distance before it where it is
+// restored) and the buffers handed out after each row's end are the run's events' own; the text,
+// the panel and the JSON say them, and say nothing of resets for a run without one.
+void TestSummaryFields::resetFiguresOfARunThatRescans() {
+    QTemporaryDir dir;
+    const QString list = dir.filePath(QStringLiteral("rescans.txt"));
+    QFile file(list);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    for (std::uint32_t row = 0; row < 4; ++row) {
+        if (row > 0)
+            file.write("reset\n");
+        for (std::uint32_t visit = 0; visit < 40; ++visit)
+            file.write(QByteArray::number(row * 1000 + 3 * visit) + '\n');
+    }
+    file.close();
+    double restoredMean = 0.0;
+    for (const bool restore : {false, true}) {
+        RunConfig config;
+        config.blockList = list.toStdString();
+        config.relationBlocks = 5000;
+        config.stream.restoreAfterReset = restore;
+        ResetEvents events;
+        RunCallbacks callbacks;
+        callbacks.sinks = {&events};
+        const RunSummary s = runScan(config, "pg19", callbacks);
+        QCOMPARE(s.resets, 3ull);
+        QCOMPARE(events.afterReset.size(), std::size_t(3));
+        double sum = 0.0;
+        for (const std::uint16_t distance : events.afterReset)
+            sum += distance;
+        QVERIFY(s.distanceAfterResetMean);
+        QCOMPARE(*s.distanceAfterResetMean, sum / 3.0);
+        if (!restore)
+            QCOMPARE(*s.distanceAfterResetMean, 1.0); // read_stream_reset()'s rule
+        else
+            restoredMean = *s.distanceAfterResetMean;
+        QCOMPARE(s.blocksAfterEnd, events.atZero);
+        QVERIFY(s.blocksAfterEnd >= 4); // every row's last buffer at least
+        const double ahead = figureNumber(summaryFieldNamed("distance_mean_ahead"), s);
+        QCOMPARE(ahead, s.distanceMean * 160.0 / static_cast<double>(160 - s.blocksAfterEnd));
+
+        const QString text = QString::fromStdString(describeRun("inner", s));
+        QVERIFY2(text.contains(QStringLiteral("resets (rescans) 3: the distance after a reset %1 on average")
+                                   .arg(*s.distanceAfterResetMean, 0, 'f', 2)),
+                 qPrintable(text));
+        QCOMPARE(panelValue(s, QStringLiteral("Resets (rescans)")), QStringLiteral("3"));
+        QCOMPARE(panelValue(s, QStringLiteral("Blocks after their scan's end")),
+                 QStringLiteral("%1 blocks").arg(s.blocksAfterEnd));
+        QCOMPARE(panelValue(s, QStringLiteral("Distance after a reset (mean)")),
+                 QStringLiteral("%1 blocks").arg(*s.distanceAfterResetMean, 0, 'f', 2));
+        QVERIFY(
+            panelValue(s, QStringLiteral("Mean distance")).endsWith(QStringLiteral(" while looking ahead")));
+        const QJsonObject json = runSummaryObject(s);
+        QCOMPARE(json.value(QStringLiteral("resets")).toInteger(), 3);
+        QCOMPARE(json.value(QStringLiteral("distance_after_reset_mean")).toDouble(),
+                 *s.distanceAfterResetMean);
+    }
+    QVERIFY(restoredMean > 1.0); // the rows ramp up and the reset gives their distance back
+
+    // The same visits in one scan: no reset, no reset figures.
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    for (std::uint32_t visit = 0; visit < 160; ++visit)
+        file.write(QByteArray::number(3 * visit) + '\n');
+    file.close();
+    RunConfig config;
+    config.blockList = list.toStdString();
+    config.relationBlocks = 5000;
+    const RunSummary s = runScan(config, "pg19", {});
+    QCOMPARE(s.resets, 0ull);
+    QVERIFY(!s.distanceAfterResetMean);
+    QVERIFY(!QString::fromStdString(describeRun("scan", s)).contains(QStringLiteral("reset")));
+    QVERIFY(panelValue(s, QStringLiteral("Resets (rescans)")).isNull());
+    QVERIFY(panelValue(s, QStringLiteral("Distance after a reset (mean)")).isNull());
+    QVERIFY(panelValue(s, QStringLiteral("Blocks after their scan's end")).isNull());
+    QVERIFY(!panelValue(s, QStringLiteral("Mean distance")).contains(QStringLiteral("looking ahead")));
+    QVERIFY(!runSummaryObject(s).contains(QStringLiteral("distance_after_reset_mean")));
 }
 
 QTEST_GUILESS_MAIN(TestSummaryFields)

@@ -2,15 +2,18 @@
 #include "distance_plot.h"
 
 #include "device_trace.h"
+#include "number_text.h"
 #include "qcp.h"
 #include "run_trace.h"
 #include "series_columns.h"
 #include "tooltips.h"
+#include "x_mapping.h"
 
 #include <QMenu>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace la {
 
@@ -34,6 +37,12 @@ constexpr double kHeadroom = 1.1;
 // On the log axis: room above the highest step for the collapse labels, and 1 just above the bottom.
 constexpr double kLogHeadroom = 1.6;
 constexpr double kLogBottom = 0.8;
+
+// Reset marks: full height while they leave most pixel columns free, else a rug of ticks this high
+// along the top of the pane, where only the collapse labels' headroom is.
+constexpr double kSparseResets = 0.125; // marked columns per pixel column
+constexpr double kResetRugPixels = 8.0;
+constexpr int kResetAlpha = 110;
 
 const char* const kSeriesNames[kStateSeriesCount] = {"distance", "combine dist.", "pinned", "in flight"};
 
@@ -93,6 +102,24 @@ void DistancePlot::createPane(std::size_t run) {
     p.queueDepth->setLineStyle(QCPGraph::lsStepLeft);
     p.queueDepth->setAdaptiveSampling(false);
     p.queueDepth->removeFromLegend(); // added once a run has device reads
+    p.resets = plot()->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    p.resets->setAdaptiveSampling(false);
+    p.resets->setAntialiased(false);
+    p.resets->setLayer(QStringLiteral("grid")); // under the data it marks
+    p.resets->removeFromLegend();               // added once the run has reset
+    p.resetCount = new QCPItemText(plot());
+    p.resetCount->setClipToAxisRect(false); // in the top margin, where it hides no data
+    p.resetCount->position->setAxisRect(rect);
+    p.resetCount->position->setType(QCPItemPosition::ptAxisRectRatio);
+    p.resetCount->position->setCoords(1.0, 0.0);
+    p.resetCount->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    p.resetCount->setPadding(QMargins(3, 1, 0, 2));
+    p.resetCount->setLayer(QStringLiteral("legend"));
+    QFont countFont = p.resetCount->font();
+    countFont.setPixelSize(11);
+    countFont.setBold(true);
+    p.resetCount->setFont(countFont);
+    p.resetCount->setVisible(false);
     p.maxPinned = makeLimitLine(run);
     p.ioCombineLimit = makeLimitLine(run);
     applyYScale(rect->axis(QCPAxis::atLeft));
@@ -169,6 +196,8 @@ void DistancePlot::destroyPanes() {
         for (QCPGraph* graph : p.graphs)
             plot()->removeGraph(graph);
         plot()->removeGraph(p.queueDepth);
+        plot()->removeGraph(p.resets);
+        plot()->removeItem(p.resetCount);
         for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{
                  p.maxPinned.line, p.maxPinned.label, p.ioCombineLimit.line, p.ioCombineLimit.label})
             plot()->removeItem(item);
@@ -212,6 +241,7 @@ void DistancePlot::fitYAxes() {
 bool DistancePlot::binPane(std::size_t run, std::uint64_t budget) {
     const PaneGrid& g = grid(run);
     const SeriesColumns::Key key{g.mode, AxisMap{g.xLo, g.xHi, g.columns}};
+    binResets(run, key);
     return m_panes[run].columns.update(*runs()[run], key, budget);
 }
 
@@ -246,6 +276,96 @@ void DistancePlot::publishPane(std::size_t run) {
     placeLimitLine(run, p.ioCombineLimit, limits.ioCombineLimit,
                    QStringLiteral("io_combine_limit %1").arg(limits.ioCombineLimit));
     updateCollapses(run);
+    updateResets(run);
+}
+
+// The marks span the pane's y range exactly: an SVG does not clip what is drawn beyond it.
+void DistancePlot::placeResetMarks(std::size_t run) {
+    const Pane& p = m_panes[run];
+    const QCPAxis* y = pane(run)->axis(QCPAxis::atLeft);
+    const double cells = std::max(1, p.resetKey.x.cells);
+    const bool sparse = static_cast<double>(p.resetXs.size()) <= kSparseResets * cells;
+    const double top = y->range().upper;
+    const double bottom = sparse ? y->range().lower : y->pixelToCoord(pane(run)->top() + kResetRugPixels);
+    QVector<double> keys, values;
+    keys.reserve(static_cast<qsizetype>(p.resetXs.size() * 3));
+    values.reserve(keys.capacity());
+    for (const double x : p.resetXs) {
+        keys << x << x << x;
+        values << bottom << top << std::numeric_limits<double>::quiet_NaN();
+    }
+    p.resets->setData(keys, values, true);
+}
+
+QColor DistancePlot::resetColour(std::size_t run) const {
+    QColor colour = run == 0 ? theme().runA : theme().runB;
+    colour.setAlpha(kResetAlpha);
+    return colour;
+}
+
+// One mark per pixel column holding a reset, drawn as a vertical segment of one graph (NaN between
+// segments breaks its line): a million rescans cost a few thousand points, never a million items, and
+// two searches of the resets per column. On the model thread: the resets may be on disk.
+void DistancePlot::binResets(std::size_t run, const SeriesColumns::Key& key) {
+    Pane& p = m_panes[run];
+    const RunTrace& trace = *runs()[run];
+    if (key == p.resetKey && trace.resets() == p.resetsBinned && trace.positions() == p.positionsBinned)
+        return;
+    p.resetKey = key;
+    p.resetsBinned = trace.resets();
+    p.positionsBinned = trace.positions();
+    const AxisMap& columns = key.x;
+    std::vector<double>& xs = p.resetXs;
+    xs.clear();
+    p.resetsMarked = 0;
+    std::size_t from = trace.firstResetAt(positionAtX(trace, key.mode, columns.lo));
+    for (int cell = 0; cell < columns.cells && from < trace.resets(); ++cell) {
+        // The last column also takes a reset after the last block, which sits on the end of the range.
+        const double end = cell + 1 < columns.cells
+                               ? positionAtX(trace, key.mode, columns.cellStart(cell + 1))
+                               : std::nextafter(positionAtX(trace, key.mode, columns.hi),
+                                                std::numeric_limits<double>::max());
+        const std::size_t to = std::max(from, trace.firstResetAt(end));
+        if (to > from) {
+            xs.push_back(columns.cellCentre(cell));
+            p.resetsMarked += to - from;
+        }
+        from = to;
+    }
+    p.resetMarks = xs.size();
+}
+
+// The marks binned for the pane, its legend entry and its count.
+void DistancePlot::updateResets(std::size_t run) {
+    Pane& p = m_panes[run];
+    const RunTrace& trace = *runs()[run];
+    // The y range is common to the panes and the last one published may have moved it.
+    for (std::size_t other = 0; other < m_panes.size(); ++other)
+        placeResetMarks(other);
+    const bool shown = trace.resets() > 0;
+    p.resets->setVisible(shown);
+    p.resets->setName(runs().size() > 1 ? runName(run).left(1) + QStringLiteral(" reset (rescan)")
+                                        : QStringLiteral("reset (rescan)"));
+    if (shown)
+        p.resets->addToLegend();
+    else
+        p.resets->removeFromLegend();
+    // The count beside the run's name, shortened where the two would meet.
+    QString caption = resetCaption(run);
+    const QFontMetricsF metrics(p.resetCount->font());
+    const double room = pane(run)->width() - metrics.horizontalAdvance(runName(run) + QStringLiteral("  "));
+    if (metrics.horizontalAdvance(caption) > room)
+        caption = QStringLiteral("%1 resets").arg(formatCount(trace.resets()));
+    p.resetCount->setText(caption);
+    p.resetCount->setVisible(shown && metrics.horizontalAdvance(caption) <= room);
+}
+
+QString DistancePlot::resetCaption(std::size_t run) const {
+    const std::size_t resets = runs()[run]->resets();
+    if (resets == 0)
+        return {};
+    return resets == 1 ? QStringLiteral("1 reset (rescan)")
+                       : QStringLiteral("%1 resets (rescans)").arg(formatCount(resets));
 }
 
 // The device's requests in flight over the x range in view, the highest in each pixel column: a
@@ -425,6 +545,9 @@ void DistancePlot::applyTheme() {
         for (std::size_t s = 0; s < kStateSeriesCount; ++s)
             p.graphs[s]->setPen(QPen(colours[s], 1.0));
         p.queueDepth->setPen(QPen(t.queueDepth, 1.5));
+        const auto run = static_cast<std::size_t>(&p - m_panes.data());
+        p.resets->setPen(QPen(resetColour(run), 1.0));
+        p.resetCount->setColor(run == 0 ? t.runA : t.runB);
         for (const LimitLine* limit : {&p.maxPinned, &p.ioCombineLimit}) {
             limit->line->setPen(QPen(t.limit, 1.0, Qt::DashLine));
             limit->label->setColor(t.limit);

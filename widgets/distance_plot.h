@@ -7,6 +7,7 @@
 #include "state_buckets.h"
 
 #include <array>
+#include <cstdint>
 #include <vector>
 
 class QCPAxis;
@@ -29,6 +30,12 @@ public:
     explicit DistancePlot(QWidget* parent = nullptr);
     void setLogY(bool log);
     bool logY() const { return m_logY; }
+    // Run `run`'s resets drawn in view as marks (several closer than a pixel are one mark), and the
+    // marks; tests read them as a user counts the ticks.
+    std::uint64_t resetsMarked(std::size_t run) const { return m_panes[run].resetsMarked; }
+    std::size_t resetMarks(std::size_t run) const { return m_panes[run].resetMarks; }
+    // What the pane says of its run's resets above its plot area; empty for a run without one.
+    QString resetCaption(std::size_t run) const;
 
 protected:
     void createPane(std::size_t run) override;
@@ -52,6 +59,17 @@ private:
         double queueDepthMax = 0.0; // in view
         LimitLine maxPinned;
         LimitLine ioCombineLimit;
+        // Each reset (a nested loop's rescan) a thin vertical mark in the run's colour, or a tick at
+        // the top of the pane where they are too many to leave the data readable.
+        QCPGraph* resets = nullptr;
+        QCPItemText* resetCount = nullptr; // "299 resets (rescans)", above the pane's right end
+        std::uint64_t resetsMarked = 0;
+        std::size_t resetMarks = 0;
+        std::vector<double> resetXs; // the marks' x, one per pixel column with a reset
+        // What the marks were binned for (on the model thread): the grid and how far the run was.
+        SeriesColumns::Key resetKey;
+        std::size_t resetsBinned = SIZE_MAX;
+        std::uint64_t positionsBinned = 0;
         std::vector<QCPItemRect*> collapseRects;
         std::vector<QCPItemText*> collapseLabels;
         SeriesColumns columns;
@@ -63,6 +81,10 @@ private:
     void fitYAxes();
     void updateCollapses(std::size_t run);
     void updateQueueDepth(std::size_t run);
+    void binResets(std::size_t run, const SeriesColumns::Key& key);
+    void updateResets(std::size_t run);
+    void placeResetMarks(std::size_t run);
+    QColor resetColour(std::size_t run) const;
     double collapseLabelY(std::size_t run) const;
     void labelCollapse(std::size_t run, std::size_t& labels, double lo, double hi, CollapseInterval interval);
     QCPItemRect* collapseRect(std::size_t run, std::size_t index);

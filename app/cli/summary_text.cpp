@@ -150,6 +150,14 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
         text += figure.fill("  {reversed_ranges} descending runs read as reversed ranges: each read whole "
                             "before its first buffer is handed back") +
                 QLatin1Char('\n');
+    if (s.resets > 0)
+        text +=
+            fillFigures("  resets (rescans) {resets}: the distance after a reset {distance_after_reset_mean} "
+                        "on average; {blocks_after_end} blocks handed out after their scan's end (at "
+                        "distance 0, counted in the mean), mean distance while looking ahead "
+                        "{distance_mean_ahead}",
+                        s, FigureText::Printable) +
+            QLatin1Char('\n');
     if (s.collapseIntervals.empty())
         text += QStringLiteral("  no distance collapse\n");
     else

@@ -106,6 +106,8 @@ struct EventCheck {
             return nullptr;
         case EventKind::EndOfStream:
             return nullptr;
+        case EventKind::Reset: // the distance pane's marks
+            return info.observed ? "an imported trace has no resets" : nullptr;
         case EventKind::DeviceReadStarted:
         case EventKind::DeviceReadCompleted:
             // Only an imported kernel capture has the device's reads; not io_combine_limit-bound.

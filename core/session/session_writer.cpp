@@ -25,7 +25,8 @@ namespace {
 
 bool viewed(EventKind kind) {
     return kind == EventKind::Consumed || kind == EventKind::ReadStarted || kind == EventKind::EndOfStream ||
-           kind == EventKind::DeviceReadStarted || kind == EventKind::DeviceReadCompleted;
+           kind == EventKind::Reset || kind == EventKind::DeviceReadStarted ||
+           kind == EventKind::DeviceReadCompleted;
 }
 
 std::string randomHex() {

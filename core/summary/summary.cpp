@@ -31,10 +31,15 @@ void SummaryBuilder::finish(RunSummary& summary) {
     summary.waits = count(EventKind::Waited);
     summary.waitNs = m_totals.waitNs;
     summary.resets = count(EventKind::Reset);
+    summary.distanceAfterResetMean.reset();
+    if (summary.resets > 0)
+        summary.distanceAfterResetMean =
+            static_cast<double>(m_totals.resetDistanceSum) / static_cast<double>(summary.resets);
     summary.reversedRanges = m_reversedRanges;
     summary.runtimeNs = m_totals.lastTime;
     summary.distanceMean = static_cast<double>(m_totals.distanceSum) / n;
     summary.distanceMax = m_totals.distanceMax;
+    summary.blocksAfterEnd = m_totals.atZero;
     summary.fracDistanceLe2 = static_cast<double>(m_totals.le2) / n;
     summary.pinnedMean = static_cast<double>(m_totals.pinnedSum) / n;
     summary.inFlightMean = static_cast<double>(m_totals.inFlightSum) / n;

@@ -49,11 +49,17 @@ struct RunSummary {
     std::string waitsScope;
     std::int64_t runtimeNs = 0;
     std::uint64_t resets = 0; // of the stream (not those that kept the reads before it apart)
+    // The distance each reset started the stream again at (1, or the distance restored), as a mean;
+    // none for a run that never reset.
+    std::optional<double> distanceAfterResetMean;
     // Of reads and waits, those of the blocks read before the stream started (--stream-start-after,
     // the index ring's start rule): the run's, not EXPLAIN's.
     std::uint64_t readsBeforeStream = 0;
     std::uint64_t waitsBeforeStream = 0;
-    double distanceMean = 0.0;     // sampled as each buffer is handed out (0 after the end counts)
+    double distanceMean = 0.0; // sampled as each buffer is handed out (0 after the end counts)
+    // Buffers handed out at distance 0: after their scan's end, the stream no longer looking ahead
+    // (docs/read-stream-model.md §1, "Distance"); a nested loop's short rescans have many.
+    std::uint64_t blocksAfterEnd = 0;
     double distanceTimeMean = 0.0; // weighted by time
     int distanceMax = 0;
     double fracDistanceLe2 = 0.0;
@@ -130,7 +136,7 @@ private:
         // The per-buffer sums are whole numbers: integer sums give exactly the doubles the
         // per-event sums gave.
         std::uint64_t distanceSum = 0, pinnedSum = 0, inFlightSum = 0;
-        std::uint64_t le2 = 0;
+        std::uint64_t le2 = 0, atZero = 0, resetDistanceSum = 0;
         std::uint16_t distanceMax = 0;
         // The read the consumer is blocked on and since when (a wait always ends before the next one).
         std::uint32_t waitIo = 0;
@@ -146,7 +152,7 @@ private:
         }
         totals.lastDistance = event.distance;
         // Most kinds are only counted: one table increment, and a switch rather than a chain of
-        // compares for the four kinds that carry figures.
+        // compares for the five kinds that carry figures.
         ++m_kinds[static_cast<std::uint8_t>(event.kind)];
         switch (event.kind) {
         case EventKind::Consumed:
@@ -155,10 +161,14 @@ private:
             totals.inFlightSum += event.in_flight;
             totals.distanceMax = std::max(totals.distanceMax, event.distance);
             totals.le2 += event.distance <= 2 ? 1 : 0;
+            totals.atZero += event.distance == 0 ? 1 : 0;
             m_collapses.onConsumed(event);
             break;
         case EventKind::ReadStarted:
             ++m_readsBySize[event.nblocks];
+            break;
+        case EventKind::Reset:
+            totals.resetDistanceSum += event.distance;
             break;
         case EventKind::Waited:
             totals.waitIo = event.io_id;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "summary_fields.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -135,6 +136,13 @@ double explainIoInProgressAvg(const RunSummary& s) {
     return s.explainIo.ioCount > 0 ? s.explainIo.ioInProgressAvg() : kNaN;
 }
 
+// The mean distance over the buffers handed out while the stream was looking ahead: without those
+// handed out after their scan's end, at distance 0 (docs/read-stream-model.md §1, "Distance").
+double distanceMeanAhead(const RunSummary& s) {
+    const std::uint64_t ahead = s.blocks - std::min(s.blocks, s.blocksAfterEnd);
+    return ahead > 0 ? s.distanceMean * static_cast<double>(s.blocks) / static_cast<double>(ahead) : kNaN;
+}
+
 // Blocks handed out while the distance was stuck at 1 <-> 2.
 double collapsedBlocks(const RunSummary& s) {
     std::uint64_t blocks = 0;
@@ -181,13 +189,18 @@ constexpr SummaryField kFields[] = {
                                     kJsonWhenSet | kNewerField | kInExport | kInImport),
     stored<&RunSummary::runtimeNs>("runtime_ns", Both, "Run time", "s", fixed(3, 1e9),
                                    kVaries | kInExport | kInImport),
-    stored<&RunSummary::resets>("resets", Both, "Resets", "", kCount, kNotInTrace),
+    stored<&RunSummary::resets>("resets", Both, "Resets (rescans)", "", kCount, kNotInTrace | kInExport),
+    stored<&RunSummary::distanceAfterResetMean>("distance_after_reset_mean", Both,
+                                                "Distance after a reset (mean)", "blocks", fixed(2),
+                                                kNotInTrace | kJsonWhenSet | kNewerField | kInExport),
     stored<&RunSummary::readsBeforeStream>("reads_before_stream", Both, "Reads before the stream", "", kCount,
                                            kNotInTrace | kNewerField),
     stored<&RunSummary::waitsBeforeStream>("waits_before_stream", Both, "Waits before the stream", "", kCount,
                                            kNotInTrace | kNewerField),
     stored<&RunSummary::distanceMean>("distance_mean", Both, "Mean distance", "blocks", fixed(2),
                                       kNotInTrace | kInExport),
+    stored<&RunSummary::blocksAfterEnd>("blocks_after_end", Both, "Blocks after their scan's end", "blocks",
+                                        kCount, kNotInTrace | kNewerField | kInExport),
     stored<&RunSummary::distanceTimeMean>("distance_time_mean", Both, "Time-weighted distance", "blocks",
                                           fixed(2), kNotInTrace),
     stored<&RunSummary::distanceMax>("distance_max", Both, "Max distance", "blocks", kWhole,
@@ -278,6 +291,8 @@ constexpr SummaryField kFields[] = {
             stepShare<&pg::IndexFacts::descendingSteps>),
     derived("pg.random_share", "Random steps", "%", kPercent, kPgIndex | kInPgIndex,
             stepShare<&pg::IndexFacts::randomSteps>),
+    derived("distance_mean_ahead", "Mean distance while looking ahead", "blocks", fixed(2),
+            kNotInTrace | kInExport, distanceMeanAhead),
     derived("collapsed_blocks", "Blocks in collapses", "blocks", kCount, kNotInTrace | kInExport,
             collapsedBlocks),
 };

@@ -17,6 +17,7 @@ void RunTrace::spillTo(const std::string& dir) {
     m_readPosition.spillTo(m_spill.get());
     m_readBlock.spillTo(m_spill.get());
     m_readBlocks.spillTo(m_spill.get());
+    m_resets.spillTo(m_spill.get());
 }
 
 void RunTrace::append(std::span<const Event> events) {
@@ -28,10 +29,32 @@ void RunTrace::append(std::span<const Event> events) {
             addPosition(event);
         else if (event.kind == EventKind::ReadStarted)
             addRead(event);
+        else if (event.kind == EventKind::Reset)
+            m_resets.push_back(event.position);
         else
             m_device.add(event);
     }
     m_openCollapse = m_collapses.current();
+}
+
+std::size_t RunTrace::firstResetAt(double position) const {
+    const auto firstNotBelow = [&](std::size_t lo, std::size_t hi, std::size_t step) {
+        while (lo < hi) {
+            const std::size_t mid = (lo + hi) / 2;
+            if (static_cast<double>(m_resets[mid * step]) < position)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    };
+    // Over the chunks' first resets, which stay in memory when the rest are on disk, then inside the
+    // one chunk that holds the answer: a search loads a single chunk.
+    constexpr std::size_t step = ChunkedColumn<std::uint32_t>::kChunk;
+    const std::size_t chunk = firstNotBelow(0, (m_resets.size() + step - 1) / step, step);
+    if (chunk == 0)
+        return 0;
+    return firstNotBelow((chunk - 1) * step, std::min(m_resets.size(), chunk * step), 1);
 }
 
 void RunTrace::addPosition(const Event& event) {

@@ -24,9 +24,9 @@ namespace la {
 
 // The event kinds the views read (append() ignores the rest). The worker drops every other kind before
 // posting, so only these cross to the model thread: a run emits several times as many events in all.
-inline constexpr std::array kViewedEventKinds{EventKind::Consumed, EventKind::ReadStarted,
-                                              EventKind::EndOfStream, EventKind::DeviceReadStarted,
-                                              EventKind::DeviceReadCompleted};
+inline constexpr std::array kViewedEventKinds{EventKind::Consumed,          EventKind::ReadStarted,
+                                              EventKind::EndOfStream,       EventKind::Reset,
+                                              EventKind::DeviceReadStarted, EventKind::DeviceReadCompleted};
 constexpr bool isViewedEvent(EventKind kind) {
     for (const EventKind viewed : kViewedEventKinds)
         if (kind == viewed)
@@ -106,6 +106,12 @@ public:
         return index < m_collapses.intervals().size() ? m_collapses.intervals()[index] : *m_openCollapse;
     }
 
+    // The stream's resets (a nested loop's rescans), each at the position of the first buffer after it,
+    // in order; and the first at or after `position` (resets() if none).
+    std::size_t resets() const { return m_resets.size(); }
+    std::uint32_t resetPosition(std::size_t index) const { return m_resets[index]; }
+    std::size_t firstResetAt(double position) const;
+
     // The summary also brings the run's effective pin limit: the BULKREAD ring, chosen once the
     // relation was open, may cap max_pinned below what the settings alone give.
     void setSummary(const RunSummary& summary);
@@ -135,6 +141,7 @@ private:
     CollapseDetector m_collapses;
     std::optional<CollapseInterval> m_openCollapse; // cached: collapse() is called per interval and frame
     std::optional<RunSummary> m_summary;
+    ChunkedColumn<std::uint32_t> m_resets; // exact, spilled: --reset-every 1 resets at every block
     bool m_observed = false;
     DeviceTrace m_device;
 };

@@ -105,6 +105,14 @@ QString pageCacheReads(const RunSummary& s, const SummaryField&) {
                                          : QStringLiteral(" (all alike: device)"));
 }
 
+// The mean distance per buffer handed out; for a run that rescans, also without the buffers handed
+// out after each scan's end (at distance 0), which short rescans are mostly made of.
+QString distanceMean(const RunSummary& s, const SummaryField&) {
+    if (s.resets == 0 || s.blocksAfterEnd == 0)
+        return fillFigures("{distance_mean} (max {distance_max})", s);
+    return fillFigures("{distance_mean} (max {distance_max}); {distance_mean_ahead} while looking ahead", s);
+}
+
 QString collapses(const RunSummary& s, const SummaryField&) {
     return s.collapseIntervals.empty() ? QStringLiteral("none")
                                        : fillFigures("{collapse_intervals} ({collapsed_blocks} blocks)", s);
@@ -180,6 +188,10 @@ struct RowDefinition {
     Cell cell;
 };
 
+bool isResetFigure(std::string_view figure) {
+    return figure == "resets" || figure == "distance_after_reset_mean" || figure == "blocks_after_end";
+}
+
 const std::vector<RowDefinition>& rowDefinitions() {
     static const std::vector<RowDefinition> rows{
         {"policy", {}, {}},
@@ -207,7 +219,10 @@ const std::vector<RowDefinition>& rowDefinitions() {
                                          : waits + QStringLiteral(": ") + figureText(s, "waits_scope");
          }},
         {"runtime_ns", {}, runTime},
-        {"distance_mean", {}, figures("{distance_mean} (max {distance_max})")},
+        {"distance_mean", {}, distanceMean},
+        {"resets", {}, {}},
+        {"distance_after_reset_mean", {}, {}},
+        {"blocks_after_end", {}, {}},
         {"frac_distance_le2", {}, {}},
         {"collapse_intervals", {}, collapses},
         {"explain_io", QStringLiteral("EXPLAIN (IO) Prefetch"),
@@ -232,13 +247,28 @@ std::vector<SummaryRow> summaryRows(const std::vector<const RunSummary*>& runs) 
     // The server's own figures mean something only beside an observed run.
     const bool observed = std::any_of(runs.begin(), runs.end(),
                                       [](const RunSummary* run) { return run && isObservedRun(*run); });
+    // A run's rescans and the distance they start at, only beside a run that rescanned.
+    const bool resets =
+        std::any_of(runs.begin(), runs.end(), [](const RunSummary* run) { return run && run->resets > 0; });
     for (const RowDefinition& definition : rowDefinitions()) {
         if (definition.figure == "server_explain" && !observed)
+            continue;
+        if (isResetFigure(definition.figure) && !resets)
             continue;
         const SummaryField& field = summaryFieldNamed(definition.figure);
         SummaryRow row{definition.label, {}, {}};
         if (definition.figure == "explain_io")
             row.note = explainNote(runs);
+        if (definition.figure == "distance_mean")
+            row.note = QStringLiteral(
+                "Taken as each buffer is handed out. A buffer handed out after its scan's end counts at "
+                "distance 0: PostgreSQL's stream stops looking ahead there until its reset "
+                "(docs/read-stream-model.md §1). \"While looking ahead\" leaves those buffers out.");
+        if (definition.figure == "blocks_after_end")
+            row.note = QStringLiteral("Buffers handed out at distance 0, between a scan's end and its reset");
+        if (definition.figure == "distance_after_reset_mean")
+            row.note = QStringLiteral("The distance each reset starts the stream again at: 1 in PostgreSQL "
+                                      "17-19, the distance before it where it is restored");
         if (row.label.isEmpty())
             row.label = QString::fromUtf8(field.label.data(), qsizetype(field.label.size()));
         for (const RunSummary* run : runs) {

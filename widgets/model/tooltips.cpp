@@ -59,6 +59,17 @@ QString collapseNote(const RunTrace& trace, std::uint64_t first, std::uint64_t e
     return {};
 }
 
+// The stream's resets before positions [first, end) were handed out: a nested loop's rescans.
+QString resetNote(const RunTrace& trace, std::uint64_t first, std::uint64_t end) {
+    const std::size_t lo = trace.firstResetAt(static_cast<double>(first));
+    const std::size_t n = trace.firstResetAt(static_cast<double>(end)) - lo;
+    if (n == 0)
+        return {};
+    return n == 1 ? QStringLiteral("\nreset (rescan) before position %1")
+                        .arg(formatCount(trace.resetPosition(lo)))
+                  : QStringLiteral("\n%1 resets (rescans)").arg(formatCount(n));
+}
+
 // What became of a single block, on a line of its own.
 QString outcome(bool miss, bool waited) {
     return waited ? QStringLiteral("\nmiss, waited")
@@ -123,7 +134,7 @@ QString stateTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi) 
     else
         text +=
             QStringLiteral("\n%1 misses, %2 waited").arg(formatCount(span.misses), formatCount(span.waits));
-    return text + collapseNote(trace, span.firstPosition, span.endPosition);
+    return text + resetNote(trace, first, end) + collapseNote(trace, span.firstPosition, span.endPosition);
 }
 
 QString hitMissTooltip(const RunTrace& trace, XAxis mode, double xLo, double xHi, double yLo, double yHi,
