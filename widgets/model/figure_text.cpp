@@ -149,14 +149,16 @@ RunFigureTexts::RunFigureTexts(const RunSummary& summary, FigureText text) {
         return;
     // A varying figure's median and range are of its numbers over the repeats, the median and the
     // least and most, as medianText() and rangeText() print them.
-    for (const auto& [field, values, spread] : repeatedFigures(summary).figures) {
-        if (noneKnown(values))
+    // Members, not a structured binding: clang 14 (the fuzz build) cannot capture a binding in a lambda.
+    for (const RepeatedFigure& repeated : repeatedFigures(summary).figures) {
+        if (noneKnown(repeated.values))
             continue;
+        const SummaryField& field = *repeated.field;
         Figure& varying = *std::find_if(m_figures.begin(), m_figures.end(),
-                                        [&](const Figure& f) { return f.name == field->name; });
-        varying.median = medianNumberText(*field, spread.median);
-        varying.range =
-            figureNumberText(*field, spread.min) + QStringLiteral("–") + figureNumberText(*field, spread.max);
+                                        [&](const Figure& f) { return f.name == field.name; });
+        varying.median = medianNumberText(field, repeated.spread.median);
+        varying.range = figureNumberText(field, repeated.spread.min) + QStringLiteral("–") +
+                        figureNumberText(field, repeated.spread.max);
     }
 }
 
