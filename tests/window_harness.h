@@ -241,10 +241,15 @@ inline QStringList unfitTexts(const Dashboard& dashboard) {
         const QString whole = headers.value(c % static_cast<int>(headers.size()));
         if (!item)
             continue;
-        if (header->fontMetrics().horizontalAdvance(item->text()) > header->sectionSize(c) - margin)
-            problems << QStringLiteral("header %1 wider than its column: %2").arg(c).arg(item->text());
-        if (!wholeOrElided(item->text(), whole) || (item->text() != whole && item->toolTip() != whole))
-            problems << QStringLiteral("header %1 shows '%2' for '%3'").arg(c).arg(item->text(), whole);
+        // A label may wrap onto lines of its own; each must fit, and together they are the label or
+        // its start cut with "…", the whole label then in the tooltip.
+        const QStringList lines = item->text().split(QLatin1Char('\n'));
+        for (const QString& line : lines)
+            if (header->fontMetrics().horizontalAdvance(line) > header->sectionSize(c) - margin)
+                problems << QStringLiteral("header %1 wider than its column: %2").arg(c).arg(line);
+        const QString shown = lines.join(QLatin1Char(' '));
+        if (!wholeOrElided(shown, whole) || (shown != whole && item->toolTip() != whole))
+            problems << QStringLiteral("header %1 shows '%2' for '%3'").arg(c).arg(shown, whole);
     }
     for (int r = 0; r < table->rowCount(); ++r) {
         // The height the cells' wrapped text needs at the columns' widths, as the view asks its delegate.

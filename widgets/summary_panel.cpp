@@ -3,6 +3,7 @@
 
 #include "repeat_strip.h"
 #include "run_trace.h"
+#include "text_fit.h"
 
 #include <QFontMetricsF>
 #include <QHeaderView>
@@ -20,6 +21,8 @@ namespace la {
 namespace {
 constexpr int kExportFontPixels = 11;
 constexpr double kRowPadding = 4.0;
+// A run's label takes at most this many lines of the header.
+constexpr int kHeaderLines = 2;
 
 // A narrow cell wraps before a parenthesis, never inside one: "154 ms" over "(128 ms–210 ms)" rather
 // than "154 ms (128 ms–" over "210 ms)".
@@ -50,8 +53,10 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(true);
-    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this,
-            [this](int column) { fitHeader(column); });
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int column) {
+        fitHeader(column);
+        fitHeight();
+    });
     refresh();
 }
 
@@ -116,8 +121,8 @@ void SummaryPanel::refresh() {
     fitHeight();
 }
 
-// A run's label wider than its column ends in "…", the whole label its tooltip (the header would
-// cut it at both ends otherwise, centred in its section).
+// A run's label wider than its column wraps onto a second line ("B: pg19 + restore after reset"
+// beside three other columns); only a label too long for two lines ends in "…", whole in its tooltip.
 void SummaryPanel::fitHeader(int column) {
     QTableWidgetItem* item = m_table->horizontalHeaderItem(column);
     if (!item)
@@ -126,11 +131,12 @@ void SummaryPanel::fitHeader(int column) {
     const QString text = whole.value(column % static_cast<int>(whole.size()));
     const QHeaderView* header = m_table->horizontalHeader();
     const int margin = 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) + 2;
-    const QString shown = header->fontMetrics().elidedText(text, Qt::ElideRight,
-                                                           std::max(0, header->sectionSize(column) - margin));
+    const FittedText fitted =
+        fitLines(text, header->font(), std::max(0, header->sectionSize(column) - margin), kHeaderLines);
+    const QString shown = fitted.lines.join(QLatin1Char('\n'));
     if (item->text() != shown)
         item->setText(shown);
-    item->setToolTip(shown == text ? QString() : text);
+    item->setToolTip(fitted.elided ? text : QString());
 }
 
 void SummaryPanel::setLive(bool live) {
