@@ -172,11 +172,9 @@ private slots:
     void indexScanOnTwoColumns();
     void indexOnlyScanVisitsItsHeapFetches();
     void bitmapHeapScanOverABitmapAnd();
-    void indexOnlyScanEveryVisitFetched_data();
     void indexOnlyScanEveryVisitFetched();
-    void lossyBitmapHeapScan_data();
+    void indexOnlyScanFetchingNothing();
     void lossyBitmapHeapScan();
-    void recordingWritesNothing_data();
     void recordingWritesNothing();
 
 private:
@@ -364,10 +362,6 @@ void TestRecordVisits::bitmapHeapScanOverABitmapAnd() {
     QCOMPARE(misses, recorded.explain("shared_read"));
 }
 
-void TestRecordVisits::indexOnlyScanEveryVisitFetched_data() {
-    test::addInstallationRows();
-}
-
 // A table never vacuumed has no page marked all visible: every visit of an Index Only Scan reaches the
 // heap, Heap Fetches says so, and without pg_visibility the visits are exact all the same: those of the
 // index scan, in index order.
@@ -403,8 +397,56 @@ void TestRecordVisits::indexOnlyScanEveryVisitFetched() {
              QStringLiteral("0"));
 }
 
-void TestRecordVisits::lossyBitmapHeapScan_data() {
-    test::addInstallationRows();
+// A vacuumed table: the visibility map answers every visit of an Index Only Scan, which reads its index
+// and no heap block (Heap Fetches: 0). Alone, it leaves the model nothing to follow, and the recording
+// says so and how to record its heap fetches; beside a node that reads its table, that node is modelled.
+void TestRecordVisits::indexOnlyScanFetchingNothing() {
+    test::PgServer& server = *m_server;
+    server.buildFrozen(
+        QStringLiteral("CREATE TABLE f(id int, pad text); "
+                       "INSERT INTO f SELECT g, repeat('f', 200) FROM generate_series(1, 20000) g; "
+                       "CREATE INDEX f_id ON f(id); CREATE TABLE s AS SELECT g FROM "
+                       "generate_series(1, 5000) g"),
+        QStringLiteral("f, s"));
+    const QStringList settings{QStringLiteral("enable_seqscan=off"), QStringLiteral("enable_bitmapscan=off")};
+    const QString query = QStringLiteral("SELECT count(id) FROM f WHERE id < 5000");
+
+    QVERIFY(server.restart().isEmpty());
+    const test::Recording alone = test::recordQuery(server.conninfo(), query, settings);
+    QCOMPARE(alone.run.exitCode, 1);
+    const QString said = alone.run.err;
+    for (const char* part : {"node 1 (Index Only Scan on public.f) has nothing to model",
+                             "fetched no heap block (Heap Fetches: 0)", "each of its 4999 visits",
+                             "--set enable_indexonlyscan=off"})
+        QVERIFY2(said.contains(QLatin1String(part)), qPrintable(said));
+    QVERIFY2(!said.contains(QLatin1String("not which ones")), qPrintable(said));
+
+    // The advice holds: as a plain Index Scan its visits are the heap's.
+    QVERIFY(server.restart().isEmpty());
+    const test::Recording plain = test::recordQuery(
+        server.conninfo(), query, settings + QStringList{QStringLiteral("enable_indexonlyscan=off")});
+    QVERIFY2(plain.run.exitCode == 0, qPrintable(plain.run.err));
+    const QJsonObject recorded = plain.doc[QStringLiteral("recorded")].toObject();
+    QCOMPARE(recorded[QStringLiteral("relation")].toObject()[QStringLiteral("scan")].toString(),
+             QStringLiteral("Index Scan"));
+    QVERIFY(
+        plain.doc[QStringLiteral("runs")].toArray().last().toObject()[QStringLiteral("blocks")].toInteger() >
+        0);
+
+    // Beside a Seq Scan, the Seq Scan is modelled and the Index Only Scan's entry says why it is not.
+    QVERIFY(server.restart().isEmpty());
+    const test::Recording both = test::recordQuery(
+        server.conninfo(), query + QStringLiteral(" UNION ALL SELECT count(g) FROM s"), settings);
+    QVERIFY2(both.run.exitCode == 0, qPrintable(both.run.err));
+    const QJsonObject plan = both.doc[QStringLiteral("recorded")].toObject();
+    QCOMPARE(plan[QStringLiteral("relation")].toObject()[QStringLiteral("scan")].toString(),
+             QStringLiteral("Seq Scan"));
+    bool saidWhy = false;
+    for (const QJsonValue& node : plan[QStringLiteral("nodes")].toArray())
+        if (node[QStringLiteral("type")].toString() == QLatin1String("Index Only Scan"))
+            saidWhy = node[QStringLiteral("why_not_modelled")].toString().contains(
+                QLatin1String("fetched no heap block (Heap Fetches: 0)"));
+    QVERIFY2(saidWhy, qPrintable(QJsonDocument(plan[QStringLiteral("nodes")].toArray()).toJson()));
 }
 
 // A bitmap too large for work_mem turns lossy: EXPLAIN counts lossy heap blocks, the recording says the
@@ -458,10 +500,6 @@ void TestRecordVisits::lossyBitmapHeapScan() {
     QCOMPARE(recorded.explain("shared_read"), exact + lossy);
     QVERIFY(matching <= exact + lossy);
     QCOMPARE(recorded.model()[QStringLiteral("misses")].toInteger(), matching);
-}
-
-void TestRecordVisits::recordingWritesNothing_data() {
-    test::addInstallationRows();
 }
 
 // A recording writes nothing on the server (docs/recording.md, "What record runs on the server"), on a

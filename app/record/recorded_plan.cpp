@@ -7,6 +7,8 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include <cmath>
+
 namespace la {
 
 namespace {
@@ -54,6 +56,19 @@ bool findNodeObject(const QJsonObject& node, int& counter, int nodeId, QJsonObje
     return false;
 }
 
+// A node that read no block of its table leaves the model nothing to follow: said as such, rather
+// than as visits that cannot be had.
+void requireHeapBlocks(const RecordedPlanNode& node, const ExplainOutput& ran) {
+    const QString why = whyNoHeapBlock(node, ran.nodes[std::size_t(node.id)]);
+    if (why.isEmpty())
+        return;
+    throw RecordError(QStringLiteral("node %1 (%2 on %3) has nothing to model: it is %4. To model its "
+                                     "heap fetches, record it before the table is vacuumed or as a plain "
+                                     "Index Scan (--set enable_indexonlyscan=off)")
+                          .arg(node.id)
+                          .arg(node.scan.node.nodeType, node.scan.heap.name, why));
+}
+
 } // namespace
 
 std::vector<const RecordedRelation*> RecordedPlan::relationsRead() const {
@@ -91,6 +106,16 @@ RecordedPlan recordedPlanOf(const ExplainOutput& plan, PgSession& control) {
     return recorded;
 }
 
+QString whyNoHeapBlock(const RecordedPlanNode& node, const ExplainNode& ran) {
+    if (node.scan.node.nodeType != QLatin1String("Index Only Scan") || !ran.heapFetches ||
+        *ran.heapFetches > 0)
+        return {};
+    return QStringLiteral("an Index Only Scan that fetched no heap block (Heap Fetches: 0): the visibility "
+                          "map answered each of its %1 visits, so it read only its index, and index pages "
+                          "are not modelled yet")
+        .arg(qint64(std::llround(ran.actualRows.value_or(0) + ran.rowsRemovedByFilter.value_or(0))));
+}
+
 QString whyNotModelled(const RecordedPlanNode& node, const ExplainNode& ran, bool visitsGiven) {
     const RecordedScan& scan = node.scan;
     const QString& type = scan.node.nodeType;
@@ -99,6 +124,8 @@ QString whyNotModelled(const RecordedPlanNode& node, const ExplainNode& ran, boo
                               "modelled yet");
     if (visitsGiven || scan.sequential())
         return {};
+    if (const QString noHeap = whyNoHeapBlock(node, ran); !noHeap.isEmpty())
+        return noHeap;
     const QString giveVisits =
         QStringLiteral(" (give --node %1 and --visits-query SQL returning its ctids in visit order)")
             .arg(node.id);
@@ -131,8 +158,11 @@ const RecordedPlanNode& modelledNode(const RecordedPlan& plan, const ExplainOutp
     if (asked) {
         QStringList ids;
         for (const RecordedPlanNode& node : plan.nodes) {
-            if (node.id == *asked && !isBitmapIndexScan(node))
+            if (node.id == *asked && !isBitmapIndexScan(node)) {
+                if (!visitsGiven)
+                    requireHeapBlocks(node, ran);
                 return node;
+            }
             if (!isBitmapIndexScan(node))
                 ids << QStringLiteral("%1 (%2 on %3)")
                            .arg(node.id)
@@ -157,7 +187,10 @@ const RecordedPlanNode& modelledNode(const RecordedPlan& plan, const ExplainOutp
             bestWithVisits = &node;
     }
     // Every Bitmap Index Scan has its Bitmap Heap Scan, so `best` is set.
-    return bestWithVisits ? *bestWithVisits : *best;
+    const RecordedPlanNode& chosen = bestWithVisits ? *bestWithVisits : *best;
+    if (!visitsGiven)
+        requireHeapBlocks(chosen, ran);
+    return chosen;
 }
 
 QJsonArray recordedNodesJson(const RecordedPlan& plan, const ExplainOutput& ran, int serverMajor,

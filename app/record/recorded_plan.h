@@ -34,6 +34,10 @@ struct RecordedPlan {
 // `control` looks up. Throws RecordError when the plan reads none, naming what it has instead.
 RecordedPlan recordedPlanOf(const ExplainOutput& plan, PgSession& control);
 
+// Why `node` (`ran`: as it ran) read no block of its table, or empty: an Index Only Scan whose every
+// visit the visibility map answered.
+QString whyNoHeapBlock(const RecordedPlanNode& node, const ExplainNode& ran);
+
 // Why the model cannot have the visits of `node` (`ran`: as it ran) yet, or empty: a Seq Scan's are its
 // table's blocks, an index or bitmap heap scan's come from the server (node_visits.h) when it ran
 // once; `visitsGiven` (--visits-query) gives any heap node's.
@@ -42,7 +46,8 @@ QString whyNotModelled(const RecordedPlanNode& node, const ExplainNode& ran, boo
 // The node the model runs: `asked` (--node), else the node whose visits can be had with the most
 // shared reads of its own in `ran` (the plan as it ran: EXPLAIN ANALYZE), else the heap node with the
 // most (its visits then come from the trace). Throws RecordError for an `asked` node that reads no
-// table, or when `ran` is not the plan recorded.
+// table, for a chosen node that read none of its table's blocks (whyNoHeapBlock), or when `ran` is
+// not the plan recorded.
 const RecordedPlanNode& modelledNode(const RecordedPlan& plan, const ExplainOutput& ran,
                                      std::optional<int> asked, bool visitsGiven);
 
