@@ -23,12 +23,15 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QFontInfo>
 #include <QFontMetrics>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -125,6 +128,7 @@ private slots:
     void headlessExportEqualsWindowExport();
     void unreadableBlockListShowsErrorAndStaysUsable();
     void malformedBlockListShowsError();
+    void blockListGreysTheDatasetItReplaces();
     void unknownDatasetShowsError();
     void exportOntoAnInputIsRefused();
     void exportWriteErrorSaysWhy();
@@ -339,6 +343,41 @@ void TestGuiWindow::malformedBlockListShowsError() {
              qPrintable(window.errorDialog()->text()));
     QVERIFY(window.setupPanel()->runButton()->isEnabled());
     QCOMPARE(window.setupPanel()->config().blockList, std::string());
+}
+
+void TestGuiWindow::blockListGreysTheDatasetItReplaces() {
+    const QString path = writeFile(m_dir.filePath(QStringLiteral("rows.txt")), "12\n13\nreset\n40\n");
+    MainWindow window;
+    DatasetPicker* picker = window.setupPanel()->datasetPicker();
+    auto* dataset = picker->findChild<QComboBox*>(QStringLiteral("dataset"));
+    auto* parameter = picker->findChild<QSpinBox*>(QStringLiteral("datasetParameter"));
+    auto* description = picker->findChild<QLabel*>(QStringLiteral("datasetDescription"));
+    auto* prewarm = window.setupPanel()->findChild<QComboBox*>(QStringLiteral("prewarm"));
+    QVERIFY(dataset && parameter && description && prewarm);
+    QVERIFY(dataset->isEnabled() && parameter->isEnabled());
+    // An empty prewarm says which cache state it stands for.
+    const QString datasetPrewarm = prewarm->lineEdit()->placeholderText();
+    QVERIFY2(datasetPrewarm.startsWith(QStringLiteral("the dataset's own (")), qPrintable(datasetPrewarm));
+    const QString datasetText = description->text();
+    QVERIFY2(datasetText.contains(QStringLiteral("blocks")), qPrintable(datasetText));
+
+    window.inputs()->openBlockList(path);
+    QVERIFY(!window.errorDialog());
+    QCOMPARE(window.setupPanel()->config().blockList, path.toStdString());
+    // The dataset no longer decides what is scanned: its fields are greyed and the text says so.
+    QVERIFY(!dataset->isEnabled());
+    QVERIFY(!parameter->isEnabled());
+    QVERIFY2(description->text().contains(QStringLiteral("rows.txt replaces the dataset")),
+             qPrintable(description->text()));
+    QVERIFY(!description->text().contains(dataset->currentText().trimmed()));
+    QCOMPARE(prewarm->lineEdit()->placeholderText(), QStringLiteral("none: a block list starts cold"));
+    QCOMPARE(effectivePrewarm(window.setupPanel()->config()), std::string("none"));
+
+    // Cleared, the dataset is back as it was.
+    picker->setBlockList({});
+    QVERIFY(dataset->isEnabled() && parameter->isEnabled());
+    QCOMPARE(description->text(), datasetText);
+    QCOMPARE(prewarm->lineEdit()->placeholderText(), datasetPrewarm);
 }
 
 void TestGuiWindow::unknownDatasetShowsError() {

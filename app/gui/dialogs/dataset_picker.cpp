@@ -52,6 +52,9 @@ DatasetPicker::DatasetPicker(QWidget* parent)
       m_direction(new QComboBox(this)), m_fileLabel(new QLabel(this)), m_blockListLabel(new QLabel(this)),
       m_clearFile(clearButton(this)), m_clearBlockList(clearButton(this)) {
     fillCatalog();
+    m_dataset->setObjectName(QStringLiteral("dataset"));
+    m_description->setObjectName(QStringLiteral("datasetDescription"));
+    m_parameter->setObjectName(QStringLiteral("datasetParameter"));
     m_description->setWordWrap(true);
     // It wraps at the panel's width and never widens it: a long description (in a user's words,
     // with the query) would push the plots aside.
@@ -140,6 +143,13 @@ QString DatasetPicker::catalogKey() const {
     return m_dataset->currentData(kNameRole).toString();
 }
 
+QString DatasetPicker::defaultPrewarm() const {
+    return m_blockList.isEmpty()
+               ? tr("the dataset's own (%1)")
+                     .arg(QString::fromStdString(defaultPrewarmFor(datasetName().toStdString())))
+               : tr("none: a block list starts cold");
+}
+
 QString DatasetPicker::datasetName() const {
     QString key = catalogKey();
     if (key.endsWith(kParameterSuffix))
@@ -162,10 +172,23 @@ void DatasetPicker::updateDescription() {
     const QString key = catalogKey();
     if (key.isEmpty())
         return;
+    // A block list replaces the dataset whole (its visits, its size and its cache state): the
+    // dataset's fields stay as they were, greyed, so clearing the list brings them back.
+    const bool listed = !m_blockList.isEmpty();
+    m_dataset->setEnabled(!listed);
     const DatasetInfo& info = findDataset(datasetName().toStdString());
-    m_parameter->setEnabled(key.endsWith(kParameterSuffix));
-    m_patternBlocks->setEnabled(info.pattern);
-    m_scale->setEnabled(!info.pattern);
+    m_parameter->setEnabled(!listed && key.endsWith(kParameterSuffix));
+    m_patternBlocks->setEnabled(!listed && info.pattern);
+    m_scale->setEnabled(!listed && !info.pattern);
+    if (listed) {
+        m_description->setText(tr("The block list %1 replaces the dataset: its blocks in its order "
+                                  "(backward reverses it), its relation up to its highest block "
+                                  "unless relation-blocks sizes it, cache state cold unless prewarm "
+                                  "says otherwise")
+                                   .arg(QFileInfo(m_blockList).fileName()));
+        emit changed();
+        return;
+    }
     std::uint64_t blocks = info.defaultBlocks;
     // A pattern over the user's file is sized to the file unless told otherwise, as the run sizes it.
     if (info.pattern && !m_file.isEmpty())
@@ -178,6 +201,7 @@ void DatasetPicker::updateDescription() {
                                .arg(QString::fromStdString(info.description), formatCount(blocks),
                                     formatBytes(static_cast<double>(blocks) * kBlockSize),
                                     QString::fromStdString(defaultPrewarmFor(datasetName().toStdString()))));
+    emit changed();
 }
 
 void DatasetPicker::apply(RunConfig& config) const {
@@ -218,6 +242,7 @@ void DatasetPicker::setBlockList(const QString& path) {
     m_blockListLabel->setText(path.isEmpty() ? tr("none") : QFileInfo(path).fileName());
     m_blockListLabel->setToolTip(path);
     m_clearBlockList->setVisible(!path.isEmpty());
+    updateDescription();
 }
 
 void DatasetPicker::setFile(const QString& path) {

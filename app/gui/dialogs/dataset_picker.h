@@ -28,8 +28,13 @@ public:
     void setBlockList(const QString& path);
     void setFile(const QString& path);
     QString datasetName() const;
+    // The cache state a run starts from when prewarm is left empty, in words: the dataset's own, or
+    // none for a block list.
+    QString defaultPrewarm() const;
 
 signals:
+    // What the run would scan changed: a dataset, its parameters, the file or the block list.
+    void changed();
     void openFileRequested();
     void openBlockListRequested();
 

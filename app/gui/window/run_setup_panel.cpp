@@ -135,11 +135,9 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
       m_policyB(editableCombo(this, QStringList{QString()} + policyNames(), tr("none (no comparison)"))),
       m_eic(spinFor(this, "eic")), m_ioCombineLimit(spinFor(this, "io-combine-limit", {}, tr(" blocks"))),
       m_sharedBuffers(spinFor(this, "shared-buffers", tr("auto"), tr(" blocks"))),
-      m_prewarm(
-          editableCombo(this,
-                        {QString(), QStringLiteral("none"), QStringLiteral("all"), QStringLiteral("every:2"),
-                         QStringLiteral("except-every:16"), QStringLiteral("fraction:0.5:1")},
-                        tr("the dataset's own"))),
+      m_prewarm(editableCombo(this, {QString(), QStringLiteral("none"), QStringLiteral("all"),
+                                     QStringLiteral("every:2"), QStringLiteral("except-every:16"),
+                                     QStringLiteral("fraction:0.5:1")})),
       m_consumerNs(spinFor(this, "consumer-ns", {}, tr(" ns/block"))),
       m_resetEvery(spinFor(this, "reset-every", tr("never"))),
       m_restoreAfterReset(new QCheckBox(tr("Restore distance after reset"), this)),
@@ -189,6 +187,13 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
     connect(m_backwardCombining, &QCheckBox::toggled, this, &RunSetupPanel::describeB);
     for (QComboBox* choice : m_dataset->findChildren<QComboBox*>())
         connect(choice, &QComboBox::currentIndexChanged, this, &RunSetupPanel::describeB);
+    // An empty prewarm names the cache state it stands for, which the dataset or a block list decides.
+    m_prewarm->setObjectName(QStringLiteral("prewarm"));
+    const auto nameDefaultPrewarm = [this] {
+        m_prewarm->lineEdit()->setPlaceholderText(m_dataset->defaultPrewarm());
+    };
+    connect(m_dataset, &DatasetPicker::changed, this, nameDefaultPrewarm);
+    nameDefaultPrewarm();
     setComparison(Comparison::Policy);
     setRunning(false);
 }
