@@ -4,6 +4,7 @@
 // baseline), Open Recent remembers them, a bad file ends in an error dialog with the window usable,
 // `lookahead FILE.lookahead` opens one.
 #include "cli/cli_options.h"
+#include "cli_process.h"
 #include "dashboard.h"
 #include "distance_plot.h"
 #include "gui/window/main_window.h"
@@ -25,6 +26,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sqlite3.h>
 
 using namespace la;
 
@@ -48,6 +51,7 @@ private slots:
     void badSessionShowsError();
     void commandLineFileOpens();
     void resetsReopenAsMarks();
+    void keptListsRunAgain();
 
 private:
     QTemporaryDir m_dir;
@@ -199,6 +203,77 @@ void TestGuiSession::resetsReopenAsMarks() {
         QCOMPARE(distance->resetCaption(run), QStringLiteral("8 resets (rescans)"));
     }
     QVERIFY(reopened.dashboard()->renderImage(QSize(1200, 800), 1.0, reopened.caption()) == liveImage);
+}
+
+// A session keeps the block list and prewarm list its runs read (a recording's work files, gone once it
+// ends): reopened after both are deleted, the window runs A again on the kept bytes, with A's figures.
+// A kept list that was altered is refused, naming it.
+void TestGuiSession::keptListsRunAgain() {
+    const QString lists = m_dir.filePath(QStringLiteral("lists"));
+    QVERIFY(QDir().mkpath(lists));
+    QByteArray blocks, cached;
+    for (int row = 0; row < 200; ++row) {
+        for (int visit = 0; visit < 6; ++visit)
+            blocks += QByteArray::number((row * 37 + visit * 5) % 3000) + '\n';
+        blocks += row + 1 < 200 ? "reset\n" : "";
+    }
+    for (int block = 0; block < 3000; block += 3)
+        cached += QByteArray::number(block) + '\n';
+    const QString blockList = test::writeFile(lists + QStringLiteral("/visits.txt"), blocks);
+    const QString prewarmList = test::writeFile(lists + QStringLiteral("/cached.txt"), cached);
+    const QString saved = m_dir.filePath(QStringLiteral("kept.lookahead"));
+    const test::CliResult run = test::runLookahead(
+        {QStringLiteral("--headless"), QStringLiteral("--io"), QStringLiteral("sim"),
+         QStringLiteral("--blocks"), blockList, QStringLiteral("--relation-blocks"), QStringLiteral("3000"),
+         QStringLiteral("--prewarm"), QStringLiteral("list:") + prewarmList, QStringLiteral("--policy"),
+         QStringLiteral("pg19"), QStringLiteral("--compare-policy"), QStringLiteral("pg18"),
+         QStringLiteral("--save"), saved},
+        kWindowTimeoutMs);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY(QDir(lists).removeRecursively());
+
+    MainWindow reopened;
+    reopened.applyStartup(cliOptions({}));
+    QCOMPARE(openSessionAndWait(reopened, saved), QString());
+    const RunSummary savedA = reopened.controller().summaries().front();
+    QVERIFY(savedA.resets == 199 && savedA.hits > 0 && savedA.misses > 0);
+    const RunConfig config = reopened.setupPanel()->config();
+    const QString keptBlocks = QString::fromStdString(config.blockList);
+    QVERIFY2(keptBlocks != blockList && QFileInfo::exists(keptBlocks), qPrintable(keptBlocks));
+    QCOMPARE(test::readFile(keptBlocks), blocks);
+    const QString prewarm = QString::fromStdString(config.prewarm);
+    QVERIFY2(prewarm.startsWith(QStringLiteral("list:")), qPrintable(prewarm));
+    QCOMPARE(test::readFile(prewarm.mid(5)), cached);
+
+    QSignalSpy finished(&reopened.controller(), &RunController::finished);
+    reopened.setupPanel()->setComparison(Comparison::None);
+    reopened.startRun();
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
+    QVERIFY(!reopened.errorDialog());
+    const RunSummary again = reopened.controller().summaries().front();
+    QCOMPARE(again.blocks, savedA.blocks);
+    QCOMPARE(again.hits, savedA.hits);
+    QCOMPARE(again.misses, savedA.misses);
+    QCOMPARE(again.resets, savedA.resets);
+    QCOMPARE(again.ios, savedA.ios);
+
+    // One byte of the kept visits changed: the session is refused, naming what was altered.
+    const QString altered = m_dir.filePath(QStringLiteral("altered.lookahead"));
+    QVERIFY(QFile::copy(saved, altered));
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(QFile::encodeName(altered).constData(), &db), SQLITE_OK);
+    const int rc =
+        sqlite3_exec(db,
+                     "UPDATE run_files SET data = CAST(replace(CAST(data AS TEXT), '5', '6') AS BLOB) "
+                     "WHERE role = 'blocks'",
+                     nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    QCOMPARE(rc, SQLITE_OK);
+    MainWindow refused;
+    refused.applyStartup(cliOptions({}));
+    const QString error = openSessionAndWait(refused, altered);
+    QVERIFY2(error.contains(QStringLiteral("run 0's kept blocks file is cut, altered or out of order")),
+             qPrintable(error));
 }
 
 QTEST_MAIN(TestGuiSession)

@@ -206,9 +206,7 @@ void beginOutputs(OpenOutputs& open, const RunVariant& variant, std::vector<Even
         sinks.push_back(open.csv.get());
     }
     if (open.session) {
-        open.session->beginRun(sessionRunOf(variant));
-        if (variant.observed)
-            open.session->addObserved(*variant.observed);
+        beginSessionRun(*open.session, variant);
         sinks.push_back(open.session.get());
     }
 }

@@ -13,9 +13,12 @@
 #include "session/session_summary.h"
 #include "stream_config.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <map>
 
 namespace la {
 
@@ -166,6 +169,74 @@ RunVariant savedVariant(const SessionRun& run) {
 }
 
 } // namespace
+
+namespace {
+
+constexpr std::string_view kPrewarmList = "list:";
+
+// The files of a modelled run that a session keeps, by role: the run's option that names each.
+struct RunFileRole {
+    const char* role;
+    std::string RunConfig::*option;
+    std::string_view prefix; // the option names the file after it
+};
+constexpr RunFileRole kRunFileRoles[] = {{"blocks", &RunConfig::blockList, {}},
+                                         {"prewarm", &RunConfig::prewarm, kPrewarmList}};
+
+// The file `config`'s option of `role` names, or empty.
+std::string runFileOf(const RunConfig& config, const RunFileRole& role) {
+    const std::string& value = config.*role.option;
+    return value.starts_with(role.prefix) ? value.substr(role.prefix.size()) : std::string();
+}
+
+} // namespace
+
+void beginSessionRun(SessionWriter& writer, const RunVariant& variant) {
+    writer.beginRun(sessionRunOf(variant));
+    if (variant.observed)
+        writer.addObserved(*variant.observed);
+    // An observed run keeps them too: its options are the command's, which the panel runs again.
+    for (const RunFileRole& role : kRunFileRoles)
+        if (const std::string file = runFileOf(variant.config, role); !file.empty())
+            writer.addRunFile(role.role, file);
+}
+
+std::string keepRunFiles(OpenedSession& session, const QString& directory) {
+    std::vector<RunVariant>& runs = session.experiment.runs;
+    std::map<std::string, std::string> keptAs; // a role and saved path, and where its bytes are now
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        for (const RunFileRole& role : kRunFileRoles) {
+            const std::string saved = runFileOf(runs[i].config, role);
+            if (saved.empty())
+                continue;
+            const std::string key = std::string(role.role) + '\n' + saved;
+            if (const auto known = keptAs.find(key); known != keptAs.end()) {
+                runs[i].config.*role.option = std::string(role.prefix) + known->second;
+                continue;
+            }
+            QFile file(QStringLiteral("%1/run%2-%3.txt").arg(directory).arg(i).arg(QLatin1String(role.role)));
+            if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+                return file.fileName().toStdString() + ": " + file.errorString().toStdString();
+            bool written = true;
+            const bool kept =
+                session.reader->readRunFile(i, role.role, [&](std::span<const unsigned char> bytes) {
+                    const auto size = static_cast<qint64>(bytes.size());
+                    written =
+                        written && file.write(reinterpret_cast<const char*>(bytes.data()), size) == size;
+                });
+            if (!written || !file.flush())
+                return file.fileName().toStdString() + ": " + file.errorString().toStdString();
+            file.close();
+            if (!kept) {
+                file.remove();
+                continue;
+            }
+            keptAs[key] = file.fileName().toStdString();
+            runs[i].config.*role.option = std::string(role.prefix) + keptAs[key];
+        }
+    }
+    return {};
+}
 
 void endSessionRun(SessionWriter& writer, const RunSummary& summary) {
     const QJsonObject entry = withRepeatSummaries(runSummaryObject(summary), summary);

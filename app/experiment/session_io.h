@@ -4,6 +4,8 @@
 #include "experiment/experiment.h"
 #include "session/session_file.h"
 
+#include <QString>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,9 +13,12 @@
 namespace la {
 
 // The glue between an experiment and a session file (docs/session-format.md). Saving: begin each run
-// with sessionRunOf(), feed its events to the writer, end it with endSessionRun(); finishSession()
+// with beginSessionRun(), feed its events to the writer, end it with endSessionRun(); finishSession()
 // stores the compare mode and the provenance and commits.
 SessionRun sessionRunOf(const RunVariant& variant);
+// Begins `variant`'s run: its options, an observed run's trace, and a modelled run's block list and
+// prewarm list (list:FILE) byte for byte, so that it runs again once they are gone.
+void beginSessionRun(SessionWriter& writer, const RunVariant& variant);
 void endSessionRun(SessionWriter& writer, const RunSummary& summary);
 void finishSession(SessionWriter& writer, const Experiment& experiment);
 
@@ -30,5 +35,11 @@ struct OpenedSession {
     std::unique_ptr<SessionReader> reader;
 };
 OpenedSession openSession(const std::string& path);
+
+// Writes the block and prewarm lists `session` keeps into `directory` (one of ours, which outlives the
+// runs) and points its modelled runs at them, so that they run again as they ran when saved (a
+// recording's work files are gone by then). A run whose list the session does not keep is left as
+// saved. Returns why a file could not be written, or empty; throws InputError for a damaged list.
+std::string keepRunFiles(OpenedSession& session, const QString& directory);
 
 } // namespace la

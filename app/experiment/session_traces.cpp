@@ -135,9 +135,7 @@ std::string saveSpooledSession(const std::string& path, const Experiment& experi
             if (!spools[i]->broken().empty())
                 return "cannot write session '" + path + "': run " + experiment.runs[i].label +
                        "'s events were not all kept: " + spools[i]->broken();
-            writer.beginRun(sessionRunOf(experiment.runs[i]));
-            if (const auto& observed = experiment.runs[i].observed)
-                writer.addObserved(*observed);
+            beginSessionRun(writer, experiment.runs[i]);
             const bool complete = spools[i]->replay(writer, cancel, [&](std::uint64_t done, std::uint64_t) {
                 if (progress)
                     progress(before + done, total);

@@ -38,6 +38,9 @@ constexpr const char* kTables[] = {
     "read INTEGER NOT NULL, PRIMARY KEY(run, wait))",
     "CREATE TABLE observed_files(run INTEGER NOT NULL, file INTEGER NOT NULL, name TEXT NOT NULL, "
     "reads INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY(run, file))",
+    // The files a modelled run read its visits and cache state from, byte for byte (addRunFile).
+    "CREATE TABLE run_files(run INTEGER NOT NULL, role TEXT NOT NULL, chunk INTEGER NOT NULL, "
+    "hash INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY(run, role, chunk))",
 };
 
 template <class T> void put(unsigned char* out, std::size_t at, T value) {
@@ -66,6 +69,18 @@ std::int64_t chunkHash(const unsigned char* data, std::size_t bytes) {
     for (const std::uint64_t l : lane)
         h = (h ^ (l >> 29) ^ l) * 0xBF58476D1CE4E5B9ULL;
     return static_cast<std::int64_t>(h);
+}
+
+std::int64_t runFileChunkHash(std::span<const unsigned char> bytes) {
+    // chunkHash() takes whole 32-byte words: a file's last chunk is hashed zero-padded, its length
+    // mixed in by chunkHash itself through the padded size and here through the true one.
+    const std::size_t whole = bytes.size() / 32 * 32;
+    unsigned char tail[32] = {};
+    if (bytes.size() > whole)
+        std::memcpy(tail, bytes.data() + whole, bytes.size() - whole);
+    return chunkHash(bytes.data(), whole) ^
+           static_cast<std::int64_t>(static_cast<std::uint64_t>(chunkHash(tail, sizeof tail)) *
+                                     (bytes.size() | 1));
 }
 
 std::string sessionLabel(std::string_view label) {

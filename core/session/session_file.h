@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -46,6 +47,12 @@ inline constexpr std::int64_t kSessionFieldsPerRun = 4096;
 // summary (at most --repeat's 100, each of fields of at most kSessionTextBytes, in practice a few
 // kB). Larger is not a session Lookahead wrote, and is refused before it is read.
 inline constexpr std::uint64_t kMaxSummaryJsonBytes = std::uint64_t{8} << 20;
+
+// A file a modelled run read (its block list, its prewarm list) as a session keeps it, so that the
+// run can run again when the file is gone (a recording's work files are): in chunks of
+// kRunFileChunkBytes, at most kMaxRunFileBytes in all (200 million visits of a nine-digit block).
+inline constexpr std::size_t kRunFileChunkBytes = std::size_t{1} << 20;
+inline constexpr std::uint64_t kMaxRunFileBytes = std::uint64_t{2} << 30;
 
 // The one-line error for a session that is not what Lookahead writes: names the file and the fault.
 InputError sessionDamaged(const std::string& path, std::string_view why);
@@ -87,6 +94,11 @@ public:
     void onEvents(std::span<const Event> batch) override;
     // An observed run's imported trace: its reads, waits, files and facts.
     void addObserved(const ObservedTrace& trace);
+    // Keeps the file at `path` as the current run's `role` ("blocks", "prewarm"), byte for byte, once
+    // a session: a path an earlier run kept is not kept again (the reader finds it by that run's
+    // option). Returns false, keeping nothing of it, where it cannot be read whole or is over
+    // kMaxRunFileBytes: the run is saved all the same, and runs again only while the file is there.
+    bool addRunFile(const std::string& role, const std::string& path);
     // Stores the run's summary (known once it has ended) and its event counts.
     void endRun(const NameValues& summary, const std::string& summaryJson);
     // Ends the transaction, syncs and puts the file in place.
@@ -122,6 +134,7 @@ private:
     std::int64_t m_run = -1;
     std::uint64_t m_runChunks = 0;
     SessionRun m_current;
+    std::set<std::pair<std::string, std::string>> m_keptFiles; // role and path, for addRunFile
     bool m_committed = false;
     std::string m_failure;
 };
@@ -147,6 +160,12 @@ public:
     void readEvents(std::size_t run, const std::function<void(std::span<const Event>)>& sink) const;
     // Run `run`'s imported trace as addObserved() stored it; empty if it has none.
     std::optional<ObservedTrace> observed(std::size_t run) const;
+    // Hands run `run`'s kept file `role` (addRunFile) to `sink` chunk by chunk, in order; false where
+    // the session keeps none (an older session, or a file that was not there when it was saved).
+    // Throws InputError if the chunks are damaged (missing, reordered, too large, or their bytes
+    // changed), before handing on any chunk after the damage.
+    bool readRunFile(std::size_t run, const std::string& role,
+                     const std::function<void(std::span<const unsigned char>)>& sink) const;
 
 private:
     void load();

@@ -427,6 +427,46 @@ void SessionReader::readEvents(std::size_t run,
                         " reads)"}));
 }
 
+bool SessionReader::readRunFile(std::size_t run, const std::string& role,
+                                const std::function<void(std::span<const unsigned char>)>& sink) const {
+    if (scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'run_files'") == 0)
+        return false; // a session saved before runs kept their files
+    sqlite3_stmt* raw = nullptr;
+    if (sqlite3_prepare_v2(m_db,
+                           "SELECT chunk, hash, length(data), typeof(data) = 'blob', data FROM run_files "
+                           "WHERE run = ? AND role = ? ORDER BY chunk",
+                           -1, &raw, nullptr) != SQLITE_OK)
+        damaged(sqlite3_errmsg(m_db));
+    const Statement statement(raw);
+    sqlite3_bind_int64(raw, 1, static_cast<sqlite3_int64>(run));
+    sqlite3_bind_text(raw, 2, role.data(), static_cast<int>(role.size()), SQLITE_TRANSIENT);
+    const std::string which = joined({"run ", std::to_string(run), "'s kept ", role, " file"});
+    std::int64_t chunk = 0;
+    std::uint64_t total = 0;
+    int rc = 0;
+    while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
+        const auto field = numberedFields(raw, which, "chunk", chunk);
+        field(0, "number (chunks are numbered 0, 1, ...)", chunk, chunk);
+        const auto bytes = static_cast<std::size_t>(
+            field(2, "size in bytes", 0, static_cast<std::int64_t>(kRunFileChunkBytes)));
+        if (sqlite3_column_int(raw, 3) != 1)
+            damaged(joined({which, "'s chunk ", std::to_string(chunk), " is not a BLOB"}));
+        total += bytes;
+        if (total > kMaxRunFileBytes)
+            damaged(joined(
+                {which, " is larger than ", byteSize(kMaxRunFileBytes), ", more than a session keeps"}));
+        const auto* data = static_cast<const unsigned char*>(sqlite3_column_blob(raw, 4));
+        const std::span<const unsigned char> chunkBytes(data, data ? bytes : 0);
+        if (chunkBytes.size() != bytes || runFileChunkHash(chunkBytes) != sqlite3_column_int64(raw, 1))
+            damaged(joined({which, " is cut, altered or out of order (chunk ", std::to_string(chunk), ")"}));
+        sink(chunkBytes);
+        ++chunk;
+    }
+    if (rc != SQLITE_DONE)
+        damaged(sqlite3_errmsg(m_db));
+    return chunk > 0;
+}
+
 std::int64_t SessionReader::chunkEvents(sqlite3_stmt* row, const std::string& which,
                                         std::int64_t chunk) const {
     const auto field = numberedFields(row, which, "event chunk", chunk);

@@ -22,5 +22,7 @@ std::span<const char* const> sessionTableStatements();
 // rather than drawn: four independent multiply-xor lanes over 64-bit words, fast enough (several
 // GB/s) to verify every chunk on open. Chunks are whole events, so a multiple of 32 bytes.
 std::int64_t chunkHash(const unsigned char* data, std::size_t bytes);
+// The same check for a chunk of a run's file (run_files), of any length.
+std::int64_t runFileChunkHash(std::span<const unsigned char> bytes);
 
 } // namespace la

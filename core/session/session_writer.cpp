@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session_file.h"
 
+#include "io/input_file.h"
 #include "io/protected_symlinks.h"
 #include "io/temp_file.h"
 #include "io_backend.h"
@@ -322,6 +323,60 @@ void SessionWriter::addObserved(const ObservedTrace& trace) {
     for (const TracedFile& f : trace.files)
         if (!insertRow(file, m_run, index++, f.name, f.reads, f.bytes))
             fail("observed_files");
+}
+
+bool SessionWriter::addRunFile(const std::string& role, const std::string& path) {
+    if (!m_failure.empty())
+        return false;
+    if (m_keptFiles.contains({role, path}))
+        return true;
+    InputFile input;
+    try {
+        input = openInputFile(path, role);
+    } catch (const InputError&) {
+        return false; // gone since the run read it: the session keeps its path alone
+    }
+    sqlite3_stmt* insert = prepare("INSERT INTO run_files VALUES (?, ?, ?, ?, ?)");
+    const auto discard = [&] {
+        sqlite3_stmt* remove = prepare("DELETE FROM run_files WHERE run = ? AND role = ?");
+        if (!insertRow(remove, m_run, role))
+            fail("run_files");
+        return false;
+    };
+    std::vector<unsigned char> chunk(kRunFileChunkBytes);
+    std::uint64_t total = 0;
+    for (std::int64_t index = 0;; ++index) {
+        std::size_t filled = 0;
+        while (filled < chunk.size()) {
+            const ssize_t got = ::read(input.fd.get(), chunk.data() + filled, chunk.size() - filled);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got < 0)
+                return discard();
+            if (got == 0)
+                break;
+            filled += std::size_t(got);
+        }
+        total += filled;
+        if (total > kMaxRunFileBytes)
+            return discard();
+        if (filled == 0 && index > 0)
+            break;
+        const std::span<const unsigned char> bytes(chunk.data(), filled);
+        sqlite3_bind_int64(insert, 1, m_run);
+        bindText(insert, 2, role);
+        sqlite3_bind_int64(insert, 3, index);
+        sqlite3_bind_int64(insert, 4, runFileChunkHash(bytes));
+        sqlite3_bind_blob64(insert, 5, bytes.data(), bytes.size(), SQLITE_STATIC);
+        const bool stored = sqlite3_step(insert) == SQLITE_DONE;
+        sqlite3_reset(insert);
+        if (!stored)
+            fail("run_files");
+        if (filled < chunk.size())
+            break;
+    }
+    m_keptFiles.emplace(role, path);
+    return true;
 }
 
 void SessionWriter::endRun(const NameValues& summary, const std::string& summaryJson) {

@@ -49,29 +49,37 @@ void SessionJob::work() {
         if (m_traces.empty())
             m_error = "cancelled: '" + path + "' was not opened";
         else
-            keepRecordedExplain();
+            keepRunInputs();
     } catch (const InputError& error) {
         m_error = error.what();
     }
 }
 
-// A recording's observed run read its EXPLAIN output from a file of the recording's, gone with it: the
-// session keeps the plan, which goes back into a file of ours so that the panel names it and a new
-// run reads the same figures.
-void SessionJob::keepRecordedExplain() {
+// A recording's runs read files of the recording's, gone with it: the observed run its EXPLAIN output,
+// the model its visits and cache state. The session keeps them, and they go back into files of ours
+// so that the panel names them and a new run reads the same.
+void SessionJob::keepRunInputs() {
+    auto dir = std::make_unique<QTemporaryDir>();
+    if (!dir->isValid()) {
+        m_keptError = dir->errorString();
+        return;
+    }
+    m_keptError = QString::fromStdString(keepRunFiles(m_opened, dir->path()));
+    if (m_keptError.isEmpty())
+        m_keptError = keepRecordedExplain(*dir);
+    m_keptDir = std::move(dir);
+}
+
+QString SessionJob::keepRecordedExplain(const QTemporaryDir& dir) {
     RunVariant& observed = m_opened.experiment.runs.front();
     const QByteArray plan = recordedExplain(m_opened.experiment.recorded);
     if (!observed.observed || plan.isEmpty())
-        return;
-    auto dir = std::make_unique<QTemporaryDir>();
-    QFile file(dir->filePath(QStringLiteral("plan.json")));
-    if (!dir->isValid() || !file.open(QIODevice::WriteOnly) || file.write(plan) != plan.size() ||
-        !file.flush()) {
-        m_explainError = dir->isValid() ? file.errorString() : dir->errorString();
-        return;
-    }
+        return {};
+    QFile file(dir.filePath(QStringLiteral("plan.json")));
+    if (!file.open(QIODevice::WriteOnly) || file.write(plan) != plan.size() || !file.flush())
+        return file.errorString();
     observed.explainPath = file.fileName().toStdString();
-    m_explainDir = std::move(dir);
+    return {};
 }
 
 } // namespace la

@@ -37,11 +37,11 @@ public:
     OpenedSession& opened() { return m_opened; }
     std::vector<std::unique_ptr<RunTrace>>& traces() { return m_traces; }
     std::vector<std::shared_ptr<const EventSpool>>& spools() { return m_spools; }
-    // A recorded session's EXPLAIN output, written where its observed run reads it again
-    // (runs[0].explainPath): the directory lives as long as the caller keeps it. Null if none; why
-    // it could not be written, if it could not.
-    std::unique_ptr<QTemporaryDir> takeExplainDir() { return std::move(m_explainDir); }
-    const QString& explainError() const { return m_explainError; }
+    // The files the runs read that the session keeps (a recording's EXPLAIN output, a modelled run's
+    // block and prewarm lists), written where the runs read them again: the directory lives as long
+    // as the caller keeps it. Why they could not be written, if they could not.
+    std::unique_ptr<QTemporaryDir> takeKeptDir() { return std::move(m_keptDir); }
+    const QString& keptError() const { return m_keptError; }
 
 signals:
     void progressChanged(double fraction);
@@ -51,7 +51,8 @@ signals:
 private:
     SessionJob(QString path, QObject* parent);
     void work();
-    void keepRecordedExplain();
+    void keepRunInputs();
+    QString keepRecordedExplain(const QTemporaryDir& dir);
 
     QString m_path;
     bool m_saving = false;
@@ -61,8 +62,8 @@ private:
     std::vector<std::shared_ptr<const EventSpool>> m_spools;
     OpenedSession m_opened;
     std::vector<std::unique_ptr<RunTrace>> m_traces;
-    std::unique_ptr<QTemporaryDir> m_explainDir;
-    QString m_explainError;
+    std::unique_ptr<QTemporaryDir> m_keptDir;
+    QString m_keptError;
     std::atomic<double> m_fraction{0.0};
     std::string m_error; // written by the worker, read after it is joined
     JobThread m_job;     // last: it joins the worker before the members above go

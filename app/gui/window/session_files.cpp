@@ -108,7 +108,7 @@ void SessionFiles::open(const QString& path) {
             return;
         }
         Experiment experiment = job->opened().experiment;
-        m_explainDir = job->takeExplainDir();
+        m_keptDir = job->takeKeptDir();
         restorePanel(experiment, job->opened().summaries);
         emit aboutToShow();
         m_controller.showLoaded(std::move(experiment), std::move(job->traces()));
@@ -116,9 +116,9 @@ void SessionFiles::open(const QString& path) {
         remember(path);
         // A one-run session has no verdict: the status then names the file alone.
         const QString verdict = m_dashboard->verdict();
-        if (!job->explainError().isEmpty())
-            m_dialogs.showStatus(tr("Opened %1, but its EXPLAIN output cannot be kept for a new run: %2")
-                                     .arg(path, job->explainError()),
+        if (!job->keptError().isEmpty())
+            m_dialogs.showStatus(tr("Opened %1, but the files its runs read cannot be kept for a new run: %2")
+                                     .arg(path, job->keptError()),
                                  30000);
         else
             m_dialogs.showStatus(verdict.isEmpty() ? tr("Opened %1").arg(path)

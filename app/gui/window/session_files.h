@@ -74,8 +74,8 @@ private:
     QMenu* m_recentMenu = nullptr;
     QString m_openedSession; // the session the runs on screen came from, if they did
     std::function<Experiment()> m_panelExperiment;
-    // Where an opened recording's EXPLAIN output is while it may run again (session_job.h).
-    std::unique_ptr<QTemporaryDir> m_explainDir;
+    // Where the files an opened session's runs read are while they may run again (session_job.h).
+    std::unique_ptr<QTemporaryDir> m_keptDir;
 };
 
 } // namespace la
