@@ -42,6 +42,7 @@ private slots:
     void recordedQueryIsReplayedBesideItsModel();
     void reopenedRecordingShowsItsSettings_data();
     void reopenedRecordingShowsItsSettings();
+    void reopenedRecordingRunsOnItsKeptVisits();
     void syntaxErrorCaretStandsUnderTheError();
     void cancelInTheMiddleLeavesTheServerClean();
 
@@ -239,6 +240,50 @@ void TestGuiRecord::reopenedRecordingShowsItsSettings() {
     QCOMPARE(window.controller().summaries().at(0).serverExplain, saved.at(0).serverExplain);
     QCOMPARE(window.controller().summaries().at(1).misses, saved.at(1).misses);
     QVERIFY(!window.dashboard()->stale());
+}
+
+// A Bitmap Heap Scan's visits come from the server into the recording's work directory, removed when
+// `lookahead record --save` ends: the session keeps them, and reopened, its model runs again on them
+// with the same misses.
+void TestGuiRecord::reopenedRecordingRunsOnItsKeptVisits() {
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString session = m_dir.filePath(QStringLiteral("bitmap.lookahead"));
+    QVERIFY(m_server.restart().isEmpty());
+    const CliResult recorded = runLookahead(
+        {QStringLiteral("record"), QStringLiteral("--conninfo"),
+         QStringLiteral("host=%1 port=%2 dbname=postgres user=postgres")
+             .arg(m_server.socketDir())
+             .arg(m_server.port()),
+         QStringLiteral("--query"), QStringLiteral("SELECT count(pad) FROM t WHERE a <= 3000"),
+         QStringLiteral("--set"), QStringLiteral("enable_indexscan=off"), QStringLiteral("--set"),
+         QStringLiteral("enable_seqscan=off"), QStringLiteral("--save"), session},
+        kWindowTimeoutMs);
+    QVERIFY2(recorded.exitCode == 0, qPrintable(recorded.out + recorded.err));
+    MainWindow window;
+    window.applyStartup(cliOptions({}));
+    QCOMPARE(openSessionAndWait(window, session), QString());
+    const Experiment& opened = window.controller().experiment();
+    QCOMPARE(opened.recorded[QStringLiteral("relation")].toObject()[QStringLiteral("scan")].toString(),
+             QStringLiteral("Bitmap Heap Scan"));
+    QCOMPARE(opened.recorded[QStringLiteral("visits")].toObject()[QStringLiteral("source")].toString(),
+             QStringLiteral("server"));
+    // The visits the run read are the session's, in a file of the window's.
+    const QString visits = QString::fromStdString(window.setupPanel()->config().blockList);
+    QVERIFY2(QFileInfo::exists(visits) && !visits.contains(QStringLiteral("lookahead-record")),
+             qPrintable(visits));
+    const std::vector<RunSummary> saved = window.controller().summaries();
+    QVERIFY(saved.at(1).misses > 0);
+
+    QSignalSpy finished(&window.controller(), &RunController::finished);
+    window.startRun();
+    QCOMPARE(test::caught(finished, 1, kWindowTimeoutMs), 1);
+    QVERIFY(waitIdle(window));
+    QVERIFY2(!window.errorDialog(),
+             qPrintable(window.errorDialog() ? window.errorDialog()->text() : QString()));
+    QCOMPARE(window.controller().summaries().at(1).blocks, saved.at(1).blocks);
+    QCOMPARE(window.controller().summaries().at(1).misses, saved.at(1).misses);
+    QCOMPARE(window.controller().summaries().at(1).hits, saved.at(1).hits);
 }
 
 // A query with a syntax error: the server's "LINE 1: …" and the caret under it are set in a
