@@ -239,7 +239,9 @@ void TestGuiSession::keptListsRunAgain() {
     QVERIFY(savedA.resets == 199 && savedA.hits > 0 && savedA.misses > 0);
     const RunConfig config = reopened.setupPanel()->config();
     const QString keptBlocks = QString::fromStdString(config.blockList);
-    QVERIFY2(keptBlocks != blockList && QFileInfo::exists(keptBlocks), qPrintable(keptBlocks));
+    QVERIFY2(keptBlocks != blockList && QFileInfo::exists(keptBlocks) &&
+                 keptBlocks.endsWith(QStringLiteral("/visits.txt")),
+             qPrintable(keptBlocks));
     QCOMPARE(test::readFile(keptBlocks), blocks);
     const QString prewarm = QString::fromStdString(config.prewarm);
     QVERIFY2(prewarm.startsWith(QStringLiteral("list:")), qPrintable(prewarm));

@@ -13,7 +13,9 @@
 #include "session/session_summary.h"
 #include "stream_config.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -214,8 +216,11 @@ std::string keepRunFiles(OpenedSession& session, const QString& directory) {
                 runs[i].config.*role.option = std::string(role.prefix) + known->second;
                 continue;
             }
-            QFile file(QStringLiteral("%1/run%2-%3.txt").arg(directory).arg(i).arg(QLatin1String(role.role)));
-            if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+            // Under the name it had, so that the panel shows the list the user knows.
+            const QString folder =
+                QStringLiteral("%1/run%2-%3").arg(directory).arg(i).arg(QLatin1String(role.role));
+            QFile file(folder + QLatin1Char('/') + QFileInfo(QString::fromStdString(saved)).fileName());
+            if (!QDir().mkdir(folder) || !file.open(QIODevice::WriteOnly | QIODevice::NewOnly))
                 return file.fileName().toStdString() + ": " + file.errorString().toStdString();
             bool written = true;
             const bool kept =
