@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The layers of docs/architecture.md, read from the sources: no include cycle between files (a
-// header and its .cpp count as one file), and core's base includes nothing above it.
+// header and its .cpp count as one file), and core's base and files include nothing above them.
 #include <QDirIterator>
 #include <QFile>
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
 #include <QtTest>
+
+#include <algorithm>
 
 namespace {
 
@@ -139,14 +141,31 @@ private slots:
         QVERIFY2(cycle.isEmpty(), qPrintable(QStringLiteral("include cycle: ") + cycle));
     }
 
-    void coreBaseIncludesNothingAboveIt() {
+    void coreBaseIncludesNothingAboveIt() { includesOnly(QStringLiteral("core/base/"), {}); }
+
+    void coreFilesIncludesNothingAboveIt() {
+        // The safe files sit below io/, which uses them; they use only the ground and the device's errors.
+        includesOnly(QStringLiteral("core/files/"),
+                     {QStringLiteral("core/base/"), QStringLiteral("core/device/")});
+    }
+
+private:
+    // Every module in `folder` includes only modules of `folder` itself and of `below`.
+    static void includesOnly(const QString& folder, const QStringList& below) {
         const auto graph = SourceTree().moduleGraph();
+        QVERIFY2(std::any_of(graph.keyBegin(), graph.keyEnd(),
+                             [&](const QString& module) { return module.startsWith(folder); }),
+                 qPrintable(folder + QStringLiteral(" has no sources")));
         for (auto it = graph.cbegin(); it != graph.cend(); ++it) {
-            if (!it.key().startsWith(QLatin1String("core/base/")))
+            if (!it.key().startsWith(folder))
                 continue;
-            for (const QString& target : it.value())
-                QVERIFY2(target.startsWith(QLatin1String("core/base/")),
-                         qPrintable(it.key() + QStringLiteral(" includes ") + target));
+            for (const QString& target : it.value()) {
+                const bool allowed = target.startsWith(folder) ||
+                                     std::any_of(below.cbegin(), below.cend(), [&](const QString& layer) {
+                                         return target.startsWith(layer);
+                                     });
+                QVERIFY2(allowed, qPrintable(it.key() + QStringLiteral(" includes ") + target));
+            }
         }
     }
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "io/unique_fd.h"
+#include "files/unique_fd.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "files/output_file.h"
+#include "files/unique_fd.h"
 #include "io/file_extents.h"
-#include "io/output_file.h"
-#include "io/unique_fd.h"
 #include "tracer.h"
 
 #include <memory>

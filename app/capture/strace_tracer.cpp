@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "strace_tracer.h"
 
-#include "io/output_file.h"
+#include "files/output_file.h"
 #include "io_backend.h"
 
 #include <QFile>

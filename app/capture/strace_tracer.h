@@ -2,8 +2,8 @@
 #pragma once
 
 #include "drained_process.h"
-#include "io/held_directory.h"
-#include "io/unique_fd.h"
+#include "files/held_directory.h"
+#include "files/unique_fd.h"
 #include "tracer.h"
 
 #include <memory>

@@ -5,10 +5,10 @@
 
 #include "experiment/device_profile_json.h"
 #include "experiment/signal_cancel.h"
+#include "files/output_file.h"
+#include "files/output_guard.h"
 #include "input_error.h"
 #include "io/device_calibration.h"
-#include "io/output_file.h"
-#include "io/output_guard.h"
 #include "io_backend.h"
 #include "message_text.h"
 #include "scan_target.h"

@@ -5,9 +5,9 @@
 #include "experiment/command_outputs.h"
 
 #include "experiment/signal_cancel.h"
+#include "files/output_file.h"
+#include "files/output_guard.h"
 #include "input_error.h"
-#include "io/output_file.h"
-#include "io/output_guard.h"
 #include "message_text.h"
 #include "render/sweep_maps.h"
 #include "run_inputs.h"

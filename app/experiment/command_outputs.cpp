@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/command_outputs.h"
 
+#include "files/output_file.h"
 #include "input_error.h"
-#include "io/output_file.h"
 
 #include <cstdio>
 #include <utility>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "experiment/runner.h"
-#include "io/output_guard.h"
+#include "files/output_guard.h"
 
 #include <QByteArray>
 

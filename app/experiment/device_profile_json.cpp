@@ -3,8 +3,8 @@
 
 #include "experiment/document_file.h"
 #include "experiment/experiment.h"
+#include "files/output_file.h"
 #include "input_error.h"
-#include "io/output_file.h"
 #include "message_text.h"
 #include "session/provenance.h"
 #include "sim_device.h"

@@ -2,8 +2,8 @@
 #include "experiment/session_io.h"
 
 #include "experiment/summary_json.h"
+#include "files/output_guard.h"
 #include "input_error.h"
-#include "io/output_guard.h"
 #include "message_text.h"
 #include "registry.h"
 #include "repeat_stats.h"

@@ -3,7 +3,7 @@
 
 #include "experiment/plan_nodes.h"
 #include "experiment/reconciliation.h"
-#include "io/output_file.h"
+#include "files/output_file.h"
 #include "observed/observed_fields.h"
 #include "repeat_stats.h"
 #include "run_options.h"

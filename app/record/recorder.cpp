@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "record/recorder.h"
 
-#include "io/held_directory.h"
+#include "files/held_directory.h"
 #include "record/buffer_cache.h"
 #include "record/cache_snapshot.h"
 #include "record/query_check.h"

@@ -26,7 +26,7 @@ struct RecordRequest {
     std::optional<int> node;
     // Settings for the query's session ("enable_bitmapscan=off"): the plan to record.
     QStringList settings;
-    // An existing directory of ours, that nobody else can write or move (core/io/held_directory.h):
+    // An existing directory of ours, that nobody else can write or move (core/files/held_directory.h):
     // the trace, plan, visits and snapshot go there, written relative to its descriptor.
     QString workDirectory;
     // Nothing: choose (docs/recording.md): the kernel's tracepoints for io_method = io_uring, whose

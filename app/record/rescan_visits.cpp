@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "record/rescan_visits.h"
 
-#include "io/held_directory.h"
+#include "files/held_directory.h"
 #include "record/derived_plan.h"
 #include "record/index_order.h"
 #include "record/visit_blocks.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "record/scan_visits.h"
 
-#include "io/held_directory.h"
+#include "files/held_directory.h"
 #include "record/node_visits.h"
 #include "record/query_check.h"
 #include "record/recording_log.h"

@@ -2,7 +2,7 @@
 #include "record/traced_run.h"
 
 #include "capture/make_tracer.h"
-#include "io/held_directory.h"
+#include "files/held_directory.h"
 #include "record/recording_log.h"
 #include "record/server_connections.h"
 #include "record/server_facts.h"

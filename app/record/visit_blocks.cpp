@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "record/visit_blocks.h"
 
-#include "io/held_directory.h"
+#include "files/held_directory.h"
 #include "record/work_file.h"
 
 #include <QRegularExpression>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "files/output_file.h"
 #include "input_error.h"
-#include "io/output_file.h"
 #include "io_backend.h"
 #include "record/pg_session.h"
 

@@ -2,7 +2,7 @@
 #include "render/plot_file.h"
 
 #include "dashboard.h"
-#include "io/output_file.h"
+#include "files/output_file.h"
 #include "render/export_text.h"
 #include "render/png_export.h"
 #include "summary_panel.h"

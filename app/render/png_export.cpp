@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "render/png_export.h"
 
-#include "io/output_file.h"
+#include "files/output_file.h"
 #include "render/export_text.h"
 
 #include <QBuffer>

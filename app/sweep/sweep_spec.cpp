@@ -4,9 +4,9 @@
 #include "checked_math.h"
 #include "experiment/device_profile_json.h"
 #include "experiment/document_file.h"
+#include "files/input_file.h"
+#include "files/output_guard.h"
 #include "input_error.h"
-#include "io/input_file.h"
-#include "io/output_guard.h"
 #include "message_text.h"
 #include "registry.h"
 #include "run_inputs.h"
@@ -243,7 +243,7 @@ private:
 };
 
 // The cell's configuration, checked with its inputs: every run reads its files anew, so a FIFO (which
-// would block, and could be read once) or a device is refused before any run (io/input_file.h), and
+// would block, and could be read once) or a device is refused before any run (files/input_file.h), and
 // so is a device profile that does not load. A missing file is left to the run, which names it;
 // directories are the inputs that are directories.
 RunConfig checkCellInputs(const SweepSpec& spec, std::uint64_t cell) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dataset.h"
+#include "files/input_file.h"
+#include "files/unique_fd.h"
 #include "input_error.h"
-#include "io/input_file.h"
-#include "io/unique_fd.h"
 #include "message_text.h"
 #include "stop_request.h"
 #include "visits.h"
@@ -28,7 +28,7 @@ constexpr std::uint64_t kLargestBlock = 4294967294ULL;
 // buffering the rest of it.
 constexpr std::size_t kLongestField = 4096;
 
-// Reads a file through a fixed buffer, byte by byte. A regular file only (io/input_file.h): a list is
+// Reads a file through a fixed buffer, byte by byte. A regular file only (files/input_file.h): a list is
 // read again by every run (and every cell of a sweep), which a pipe could give once at most.
 class ByteReader {
 public:

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dataset_cache.h"
 
+#include "files/unique_fd.h"
 #include "page_format.h"
-#include "unique_fd.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -2,14 +2,14 @@
 #include "dataset_file.h"
 
 #include "block_size.h"
+#include "files/input_file.h"
+#include "files/temp_file.h"
+#include "files/unique_fd.h"
 #include "input_error.h"
-#include "io/input_file.h"
 #include "io_backend.h"
 #include "message_text.h"
 #include "page_format.h"
 #include "scan_file.h"
-#include "temp_file.h"
-#include "unique_fd.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "event.h"
-#include "output_file.h"
+#include "files/output_file.h"
 
 #include <optional>
 #include <string>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "event.h"
-#include "temp_file.h"
+#include "files/temp_file.h"
 
 #include <atomic>
 #include <cstdint>

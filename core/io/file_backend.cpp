@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "file_backend.h"
 
-#include "io/input_file.h"
+#include "files/input_file.h"
 #include "page_format.h"
 #include "scan_file.h"
 

@@ -2,11 +2,11 @@
 #pragma once
 
 #include "block_arena.h"
+#include "files/unique_fd.h"
 #include "io_backend.h"
 #include "pending_read.h"
 #include "run_clock.h"
 #include "segment_path.h"
-#include "unique_fd.h"
 
 #include <cstdint>
 #include <functional>

@@ -2,9 +2,9 @@
 #include "file_extents.h"
 
 #include "checked_math.h"
+#include "files/input_file.h"
+#include "files/unique_fd.h"
 #include "input_error.h"
-#include "io/input_file.h"
-#include "io/unique_fd.h"
 
 #include <fcntl.h>
 #include <linux/fiemap.h>

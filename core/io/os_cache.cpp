@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "os_cache.h"
 
-#include "io/input_file.h"
+#include "files/input_file.h"
+#include "files/unique_fd.h"
 #include "io_backend.h"
 #include "scan_file.h"
-#include "unique_fd.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -2,8 +2,8 @@
 #include "scan_file.h"
 
 #include "block_size.h"
+#include "files/input_file.h"
 #include "input_error.h"
-#include "io/input_file.h"
 #include "message_text.h"
 
 #include <unistd.h>

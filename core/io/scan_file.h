@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "io/unique_fd.h"
+#include "files/unique_fd.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +19,7 @@ struct ScanFile {
     UniqueFd fd;                    // open for reading, through the page cache
 };
 
-// Opens `path` as a file to scan: a readable regular file (io/input_file.h) of at least one block.
+// Opens `path` as a file to scan: a readable regular file (files/input_file.h) of at least one block.
 // Throws InputError naming the file and what is wrong with it.
 ScanFile inspectScanFile(const std::string& path);
 

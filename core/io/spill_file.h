@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "temp_file.h"
+#include "files/temp_file.h"
 
 #include <cstddef>
 #include <cstdint>

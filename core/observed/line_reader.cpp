@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "line_reader.h"
 
+#include "files/input_file.h"
 #include "input_error.h"
-#include "io/input_file.h"
 #include "message_text.h"
 
 #include <fcntl.h>

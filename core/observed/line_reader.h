@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "io/unique_fd.h"
+#include "files/unique_fd.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -17,7 +17,7 @@ namespace la {
 // written ends there (grew()), without the line the writer was in.
 class LineReader {
 public:
-    // Throws InputError if the file cannot be opened or is not a regular file (io/input_file.h).
+    // Throws InputError if the file cannot be opened or is not a regular file (files/input_file.h).
     explicit LineReader(const std::string& path, std::size_t bufferBytes = std::size_t{1} << 20);
 
     // The next line without its "\n" or "\r\n"; false at the end of the file. The view is valid

@@ -49,7 +49,7 @@ SegmentedRelation::SegmentedRelation(const std::string& firstSegment, const std:
         struct stat st {};
         if (n > 0 && ::stat(path.c_str(), &st) != 0 && errno == ENOENT)
             break; // the relation ends with the previous segment
-        // A readable regular file, opened without opening anything else (io/input_file.h).
+        // A readable regular file, opened without opening anything else (files/input_file.h).
         ScanFile file = [&] {
             try {
                 return inspectScanFile(path);

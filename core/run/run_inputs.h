@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "io/output_guard.h"
+#include "files/output_guard.h"
 #include "run_config.h"
 
 #include <vector>

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "event.h"
+#include "files/unique_fd.h"
 #include "input_error.h"
-#include "io/unique_fd.h"
 #include "observed/observed_trace.h"
 
 #include <sys/types.h>

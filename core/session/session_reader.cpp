@@ -2,7 +2,7 @@
 #include "session_file.h"
 
 #include "figure_limits.h"
-#include "io/input_file.h"
+#include "files/input_file.h"
 #include "message_text.h"
 #include "observed/trace_format.h"
 #include "session/session_schema.h"

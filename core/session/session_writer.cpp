@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session_file.h"
 
-#include "io/input_file.h"
-#include "io/protected_symlinks.h"
-#include "io/temp_file.h"
+#include "files/input_file.h"
+#include "files/protected_symlinks.h"
+#include "files/temp_file.h"
 #include "io_backend.h"
 #include "message_text.h"
 #include "session/session_schema.h"

@@ -48,7 +48,7 @@ enum FieldFlag : std::uint16_t {
     // Varies from one repeat of a real-I/O run to the next: the JSON keeps each repeat's value and
     // their spread, the panel shows the spread (docs/repeats.md).
     kVaries = 16,
-    // The outputs that show it, itself or through a figure computed from it (tests/tst_summary_fields
+    // The outputs that show it, itself or through a figure computed from it (tests/engine/tst_summary_fields
     // checks each against what the output prints): the exports' summary table, which is the window's
     // summary panel (widgets/model/summary_rows.cpp), and the import summary the command line prints
     // of an imported trace (app/experiment/import_summary.cpp).

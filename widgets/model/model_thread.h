@@ -29,7 +29,7 @@ public:
     // nothing left. The views bin what has arrived before more is fed, so every pane keeps up.
     enum class Rank { Views, Feed };
 
-    // What the model thread did that a test waits for (tests/tst_model_thread.cpp), told on the model
+    // What the model thread did that a test waits for (tests/gui/tst_model_thread.cpp), told on the model
     // thread, outside the model's lock: a test waits on these instead of sleeping or spinning until
     // the thread has got there.
     enum class Moment {

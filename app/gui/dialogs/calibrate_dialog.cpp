@@ -2,9 +2,9 @@
 #include "gui/dialogs/calibrate_dialog.h"
 
 #include "experiment/device_profile_json.h"
+#include "files/output_file.h"
 #include "gui/settings/setting_words.h"
 #include "input_error.h"
-#include "io/output_file.h"
 #include "io_backend.h"
 #include "scan_target.h"
 

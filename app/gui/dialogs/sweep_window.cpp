@@ -2,8 +2,8 @@
 #include "gui/dialogs/sweep_window.h"
 
 #include "figure_text.h"
+#include "files/output_file.h"
 #include "input_error.h"
-#include "io/output_file.h"
 #include "number_text.h"
 #include "render/plot_file.h"
 #include "render/sweep_maps.h"

@@ -4,6 +4,7 @@
 #include "experiment/verdict.h"
 
 #include "dashboard.h"
+#include "files/background_close.h"
 #include "gui/controls/dataset_cache_view.h"
 #include "gui/controls/wheel_guard.h"
 #include "gui/dialogs/sweep_window.h"
@@ -15,7 +16,6 @@
 #include "gui/window/recordings.h"
 #include "gui/window/run_setup_panel.h"
 #include "input_error.h"
-#include "io/background_close.h"
 #include "number_text.h"
 #include "render/png_export.h"
 #include "run_options.h"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gui/window/output_conflict.h"
 
+#include "files/output_guard.h"
 #include "gui/jobs/run_controller.h"
 #include "input_error.h"
 #include "io/event_spool.h"
-#include "io/output_guard.h"
 #include "run_inputs.h"
 
 #include <QCoreApplication>

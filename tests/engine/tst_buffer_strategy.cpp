@@ -157,7 +157,7 @@ void TestBufferStrategy::ringCapsThePins() {
 // PG18+ checks the backend's pins before every read (§4.4): with 16 MB of shared buffers a backend
 // may pin 2048 / 174 = 11 buffers, and the buffer manager counts what it holds as 8 at least, so no
 // read is longer than 3 blocks (PostgreSQL 19 on such a pool: Prefetch max=3, reads of 1 to 3
-// blocks, as tests/tst_record_strategy.cpp records).
+// blocks, as tests/servers/tst_record_strategy.cpp records).
 void TestBufferStrategy::pinsStayWithinTheBackendsShare() {
     for (const char* policy : {"pg18", "pg19"}) {
         test::StreamRun run;

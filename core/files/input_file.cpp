@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "io/input_file.h"
+#include "input_file.h"
 
 #include "input_error.h"
 #include "message_text.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Every file the command line reads goes through one check (core/io/input_file.h, issue 42 defect 6):
+// Every file the command line reads goes through one check (core/files/input_file.h, issue 42 defect 6):
 // a FIFO, a character device or a directory given as any kind of input is refused at once by the
 // built binary, with one line naming the input, the file and what it is. `--explain FIFO` blocked in
 // open(2) and ignored SIGTERM for 10 s, and `capture --files FIFO` blocked: each run here is bounded,

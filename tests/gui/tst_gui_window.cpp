@@ -563,7 +563,7 @@ void TestGuiWindow::badFilesAreRefusedWhenChosen() {
     }
 }
 
-// Every input the window opens goes through the command line's one check (core/io/input_file.h,
+// Every input the window opens goes through the command line's one check (core/files/input_file.h,
 // issue 42 defect 6): a FIFO given as any of them is refused at once, in a dialog naming it, never
 // opened for a read that would wait for a writer on the window's thread or its worker.
 void TestGuiWindow::fifoIsRefusedAsEveryInput() {

@@ -7,8 +7,8 @@
 #include "capture/tracefs.h"
 #include "child_process.h"
 #include "cli_process.h"
+#include "files/unique_fd.h"
 #include "io/extent_map.h"
-#include "io/unique_fd.h"
 #include "observed/ftrace_line.h"
 #include "observed/kernel_capture.h"
 #include "observed/kernel_capture_format.h"
@@ -127,7 +127,7 @@ CliResult captureScan(const QString& capture, const QString& file, const QString
                         120'000);
 }
 
-// A shell loop starting `count` readers at once (tests/file_reader.cpp), each reading `blocks` blocks
+// A shell loop starting `count` readers at once (tests/traces/file_reader.cpp), each reading `blocks` blocks
 // of `file` with `mode`'s call in `processes` processes one after another, and waiting for them all.
 QString readersScript(int count, const QString& mode, const QString& file, int blocks, int processes = 1) {
     return QStringLiteral("for i in $(seq %1); do '%2' %3 '%4' %5 %6 & done; wait")
