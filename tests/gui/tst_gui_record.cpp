@@ -15,6 +15,7 @@
 #include "gui/window/session_files.h"
 #include "pg_server.h"
 #include "qcp.h"
+#include "servers/recording.h"
 #include "signal_waits.h"
 #include "window_harness.h"
 
@@ -189,15 +190,12 @@ void TestGuiRecord::reopenedRecordingShowsItsSettings() {
     if (fromCommandLine) {
         session = m_dir.filePath(QStringLiteral("command-line.lookahead"));
         QVERIFY(m_server.restart().isEmpty()); // PostgreSQL 15 empties shared buffers only so
-        const CliResult recorded = runLookahead(
-            {QStringLiteral("record"), QStringLiteral("--conninfo"),
-             QStringLiteral("host=%1 port=%2 dbname=postgres user=postgres")
-                 .arg(m_server.socketDir())
-                 .arg(m_server.port()),
-             QStringLiteral("--query"), QStringLiteral("SELECT * FROM t WHERE a <= 10000 ORDER BY a DESC"),
-             QStringLiteral("--set"), QStringLiteral("enable_bitmapscan=off"), QStringLiteral("--set"),
-             QStringLiteral("enable_seqscan=off"), QStringLiteral("--save"), session},
-            kWindowTimeoutMs);
+        const CliResult recorded =
+            test::recordQuery(m_server.conninfo(),
+                              QStringLiteral("SELECT * FROM t WHERE a <= 10000 ORDER BY a DESC"),
+                              {QStringLiteral("enable_bitmapscan=off"), QStringLiteral("enable_seqscan=off")},
+                              {QStringLiteral("--save"), session})
+                .run;
         QVERIFY2(recorded.exitCode == 0, qPrintable(recorded.out + recorded.err));
     }
     MainWindow window;
@@ -250,15 +248,11 @@ void TestGuiRecord::reopenedRecordingRunsOnItsKeptVisits() {
         QSKIP(qPrintable(m_skip));
     const QString session = m_dir.filePath(QStringLiteral("bitmap.lookahead"));
     QVERIFY(m_server.restart().isEmpty());
-    const CliResult recorded = runLookahead(
-        {QStringLiteral("record"), QStringLiteral("--conninfo"),
-         QStringLiteral("host=%1 port=%2 dbname=postgres user=postgres")
-             .arg(m_server.socketDir())
-             .arg(m_server.port()),
-         QStringLiteral("--query"), QStringLiteral("SELECT count(pad) FROM t WHERE a <= 3000"),
-         QStringLiteral("--set"), QStringLiteral("enable_indexscan=off"), QStringLiteral("--set"),
-         QStringLiteral("enable_seqscan=off"), QStringLiteral("--save"), session},
-        kWindowTimeoutMs);
+    const CliResult recorded =
+        test::recordQuery(m_server.conninfo(), QStringLiteral("SELECT count(pad) FROM t WHERE a <= 3000"),
+                          {QStringLiteral("enable_indexscan=off"), QStringLiteral("enable_seqscan=off")},
+                          {QStringLiteral("--save"), session})
+            .run;
     QVERIFY2(recorded.exitCode == 0, qPrintable(recorded.out + recorded.err));
     MainWindow window;
     window.applyStartup(cliOptions({}));

@@ -238,18 +238,19 @@ QString DatasetPicker::show(const RunConfig& config) {
 }
 
 void DatasetPicker::setBlockList(const QString& path) {
-    m_blockList = path;
-    m_blockListLabel->setText(path.isEmpty() ? tr("none") : QFileInfo(path).fileName());
-    m_blockListLabel->setToolTip(path);
-    m_clearBlockList->setVisible(!path.isEmpty());
-    updateDescription();
+    showPath(m_blockList, m_blockListLabel, m_clearBlockList, path, tr("none"));
 }
 
 void DatasetPicker::setFile(const QString& path) {
-    m_file = path;
-    m_fileLabel->setText(path.isEmpty() ? tr("the dataset's own file") : QFileInfo(path).fileName());
-    m_fileLabel->setToolTip(path);
-    m_clearFile->setVisible(!path.isEmpty());
+    showPath(m_file, m_fileLabel, m_clearFile, path, tr("the dataset's own file"));
+}
+
+void DatasetPicker::showPath(QString& kept, QLabel* label, QToolButton* clear, const QString& path,
+                             const QString& none) {
+    kept = path;
+    label->setText(path.isEmpty() ? none : QFileInfo(path).fileName());
+    label->setToolTip(path);
+    clear->setVisible(!path.isEmpty());
     updateDescription();
 }
 

@@ -42,6 +42,8 @@ private:
     void fillCatalog();
     void selectionChanged();
     void updateDescription();
+    // Keeps `path` in `kept` and shows its name in `label` (`none` where it is empty), with `clear`.
+    void showPath(QString& kept, QLabel* label, QToolButton* clear, const QString& path, const QString& none);
     QString catalogKey() const;
 
     QComboBox* m_dataset;
