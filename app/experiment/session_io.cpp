@@ -2,6 +2,7 @@
 #include "experiment/session_io.h"
 
 #include "experiment/summary_json.h"
+#include "files/input_file.h"
 #include "files/output_guard.h"
 #include "input_error.h"
 #include "message_text.h"
@@ -20,6 +21,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <map>
 
 namespace la {
@@ -176,6 +181,50 @@ namespace {
 
 constexpr std::string_view kPrewarmList = "list:";
 
+// Reads up to `into`'s size from `fd`; the count read (less only at its end or on an error).
+std::size_t readUpTo(int fd, std::span<unsigned char> into) {
+    std::size_t filled = 0;
+    while (filled < into.size()) {
+        const ssize_t got = ::read(fd, into.data() + filled, into.size() - filled);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        filled += std::size_t(got);
+    }
+    return filled;
+}
+
+// The file a saved run named, where it still holds the bytes the run read: compared chunk by chunk
+// as the kept ones come (`same` says whether all so far were), then checked to end there too.
+class SavedFile {
+public:
+    SavedFile(const std::string& path, const char* role) {
+        try {
+            m_file = openInputFile(path, role);
+            m_same = true;
+        } catch (const InputError&) {
+            m_same = false; // gone, or no regular file: the kept bytes stand in for it
+        }
+    }
+    void compare(std::span<const unsigned char> kept) {
+        if (!m_same)
+            return;
+        m_theirs.resize(kept.size());
+        m_same = readUpTo(m_file.fd.get(), m_theirs) == kept.size() &&
+                 std::equal(kept.begin(), kept.end(), m_theirs.begin());
+    }
+    bool same() {
+        unsigned char more = 0;
+        return m_same && readUpTo(m_file.fd.get(), {&more, 1}) == 0;
+    }
+
+private:
+    InputFile m_file;
+    bool m_same = false;
+    std::vector<unsigned char> m_theirs;
+};
+
 // The files of a modelled run that a session keeps, by role: the run's option that names each.
 struct RunFileRole {
     const char* role;
@@ -223,17 +272,21 @@ std::string keepRunFiles(OpenedSession& session, const QString& directory) {
             if (!QDir().mkdir(folder) || !file.open(QIODevice::WriteOnly | QIODevice::NewOnly))
                 return file.fileName().toStdString() + ": " + file.errorString().toStdString();
             bool written = true;
+            SavedFile original(saved, role.role);
             const bool kept =
                 session.reader->readRunFile(i, role.role, [&](std::span<const unsigned char> bytes) {
                     const auto size = static_cast<qint64>(bytes.size());
                     written =
                         written && file.write(reinterpret_cast<const char*>(bytes.data()), size) == size;
+                    original.compare(bytes);
                 });
             if (!written || !file.flush())
                 return file.fileName().toStdString() + ": " + file.errorString().toStdString();
             file.close();
-            if (!kept) {
+            // Where the user's own file still holds what the run read, the runs keep naming it.
+            if (!kept || original.same()) {
                 file.remove();
+                QDir().rmdir(folder);
                 continue;
             }
             keptAs[key] = file.fileName().toStdString();

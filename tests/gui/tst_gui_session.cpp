@@ -206,7 +206,8 @@ void TestGuiSession::resetsReopenAsMarks() {
 }
 
 // A session keeps the block list and prewarm list its runs read (a recording's work files, gone once it
-// ends): reopened after both are deleted, the window runs A again on the kept bytes, with A's figures.
+// ends): reopened after one changed and the other was deleted, the window runs A again on the kept
+// bytes, with A's figures; while they are unchanged, the runs name the user's own files.
 // A kept list that was altered is refused, naming it.
 void TestGuiSession::keptListsRunAgain() {
     const QString lists = m_dir.filePath(QStringLiteral("lists"));
@@ -230,7 +231,18 @@ void TestGuiSession::keptListsRunAgain() {
          QStringLiteral("--save"), saved},
         kWindowTimeoutMs);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-    QVERIFY(QDir(lists).removeRecursively());
+    {
+        // Still there and unchanged: the run keeps naming the user's own lists.
+        MainWindow same;
+        same.applyStartup(cliOptions({}));
+        QCOMPARE(openSessionAndWait(same, saved), QString());
+        QCOMPARE(QString::fromStdString(same.setupPanel()->config().blockList), blockList);
+        QCOMPARE(QString::fromStdString(same.setupPanel()->config().prewarm),
+                 QStringLiteral("list:") + prewarmList);
+    }
+    // The visits changed since, the cached blocks gone: the kept bytes stand in for both.
+    test::writeFile(blockList, blocks + "7\n");
+    QVERIFY(QFile::remove(prewarmList));
 
     MainWindow reopened;
     reopened.applyStartup(cliOptions({}));
