@@ -269,7 +269,9 @@ std::string keepRunFiles(OpenedSession& session, const QString& directory) {
             const QString folder =
                 QStringLiteral("%1/run%2-%3").arg(directory).arg(i).arg(QLatin1String(role.role));
             QFile file(folder + QLatin1Char('/') + QFileInfo(QString::fromStdString(saved)).fileName());
-            if (!QDir().mkdir(folder) || !file.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+            if (!QDir().mkdir(folder))
+                return folder.toStdString() + ": the folder cannot be made";
+            if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly))
                 return file.fileName().toStdString() + ": " + file.errorString().toStdString();
             bool written = true;
             SavedFile original(saved, role.role);

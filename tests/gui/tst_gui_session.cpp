@@ -271,6 +271,24 @@ void TestGuiSession::keptListsRunAgain() {
     QCOMPARE(again.resets, savedA.resets);
     QCOMPARE(again.ios, savedA.ios);
 
+    // Run B against this baseline opens the session again; the pair it saves keeps A's lists too.
+    MainWindow baseline;
+    baseline.applyStartup(cliOptions({}));
+    QCOMPARE(openSessionAndWait(baseline, saved), QString());
+    QSignalSpy baselineRun(&baseline.controller(), &RunController::finished);
+    QCOMPARE(baseline.sessions()->runAgainstBaseline(), QString());
+    QCOMPARE(test::caught(baselineRun, 1, kWindowTimeoutMs), 1);
+    QVERIFY(waitIdle(baseline));
+    const QString pair = m_dir.filePath(QStringLiteral("kept-pair.lookahead"));
+    QSignalSpy pairSaved(baseline.sessions(), &SessionFiles::saved);
+    QCOMPARE(baseline.sessions()->save(pair), QString());
+    QCOMPARE(test::caught(pairSaved, 1, kWindowTimeoutMs), 1);
+    QCOMPARE(pairSaved.first().at(1).toString(), QString());
+    MainWindow pairOpened;
+    pairOpened.applyStartup(cliOptions({}));
+    QCOMPARE(openSessionAndWait(pairOpened, pair), QString());
+    QCOMPARE(test::readFile(QString::fromStdString(pairOpened.setupPanel()->config().blockList)), blocks);
+
     // One byte of the kept visits changed: the session is refused, naming what was altered.
     const QString altered = m_dir.filePath(QStringLiteral("altered.lookahead"));
     QVERIFY(QFile::copy(saved, altered));

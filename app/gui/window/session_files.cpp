@@ -185,6 +185,8 @@ QString SessionFiles::runAgainstBaseline() {
                 return;
             }
             experiment.runs.front() = saved;
+            // The saved A names the files this open kept: they must outlive it, for a save of the pair.
+            m_baselineKeptDir = job->takeKeptDir();
             emit aboutToRun();
             m_controller.startAgainst(experiment, std::move(job->traces().front()), job->spools().front());
         });

@@ -76,6 +76,8 @@ private:
     std::function<Experiment()> m_panelExperiment;
     // Where the files an opened session's runs read are while they may run again (session_job.h).
     std::unique_ptr<QTemporaryDir> m_keptDir;
+    // The same for the saved A of the last Run B against this baseline, which opens the session again.
+    std::unique_ptr<QTemporaryDir> m_baselineKeptDir;
 };
 
 } // namespace la
