@@ -6,6 +6,7 @@
 
 #include <QString>
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -38,6 +39,11 @@ struct ExplainNode {
     std::optional<std::uint64_t> prefetchMax, prefetchCapacity;
     std::optional<std::uint64_t> ioCount, ioWaits;
     std::optional<double> ioSize, ioInProgress;
+
+    // The rows an index scan visited per loop: those it returned and those its Filter removed.
+    std::uint64_t rowsVisited() const {
+        return std::uint64_t(std::llround(actualRows.value_or(0) + rowsRemovedByFilter.value_or(0)));
+    }
 };
 
 struct ExplainOutput {

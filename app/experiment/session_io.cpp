@@ -5,6 +5,7 @@
 #include "files/input_file.h"
 #include "files/output_guard.h"
 #include "input_error.h"
+#include "io/scan_file.h"
 #include "message_text.h"
 #include "registry.h"
 #include "repeat_stats.h"
@@ -21,10 +22,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <unistd.h>
-
-#include <algorithm>
-#include <cerrno>
+#include <cstring>
 #include <map>
 
 namespace la {
@@ -181,20 +179,6 @@ namespace {
 
 constexpr std::string_view kPrewarmList = "list:";
 
-// Reads up to `into`'s size from `fd`; the count read (less only at its end or on an error).
-std::size_t readUpTo(int fd, std::span<unsigned char> into) {
-    std::size_t filled = 0;
-    while (filled < into.size()) {
-        const ssize_t got = ::read(fd, into.data() + filled, into.size() - filled);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        filled += std::size_t(got);
-    }
-    return filled;
-}
-
 // The file a saved run named, where it still holds the bytes the run read: compared chunk by chunk
 // as the kept ones come (`same` says whether all so far were), then checked to end there too.
 class SavedFile {
@@ -211,18 +195,21 @@ public:
         if (!m_same)
             return;
         m_theirs.resize(kept.size());
-        m_same = readUpTo(m_file.fd.get(), m_theirs) == kept.size() &&
-                 std::equal(kept.begin(), kept.end(), m_theirs.begin());
+        m_same = readFully(m_file.fd.get(), m_theirs.data(), kept.size(), m_compared) ==
+                     static_cast<std::int64_t>(kept.size()) &&
+                 std::memcmp(kept.data(), m_theirs.data(), kept.size()) == 0;
+        m_compared += kept.size();
     }
-    bool same() {
-        unsigned char more = 0;
-        return m_same && readUpTo(m_file.fd.get(), {&more, 1}) == 0;
+    bool same() const {
+        std::byte more{};
+        return m_same && readFully(m_file.fd.get(), &more, 1, m_compared) == 0;
     }
 
 private:
     InputFile m_file;
     bool m_same = false;
-    std::vector<unsigned char> m_theirs;
+    std::uint64_t m_compared = 0;
+    std::vector<std::byte> m_theirs;
 };
 
 // The files of a modelled run that a session keeps, by role: the run's option that names each.

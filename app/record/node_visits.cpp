@@ -96,11 +96,6 @@ std::optional<std::vector<bool>> pagesNotAllVisible(PgSession& control, const Re
     }
 }
 
-// Rows of an index scan's own: those it returned and those its Filter removed, all heap visits.
-std::uint64_t indexRows(const ExplainNode& ran) {
-    return std::uint64_t(std::llround(ran.actualRows.value_or(0) + ran.rowsRemovedByFilter.value_or(0)));
-}
-
 } // namespace
 
 QJsonObject serverVisits(PgSession& control, const RecordedScan& scan, const ExplainNode& ran,
@@ -131,7 +126,7 @@ QJsonObject serverVisits(PgSession& control, const RecordedScan& scan, const Exp
         if (notAllVisible) {
             json[QStringLiteral("visibility")] = QStringLiteral("pg_visibility");
             reaches = [&](std::uint64_t block) { return (*notAllVisible)[block]; };
-        } else if (ran.heapFetches && fetches == indexRows(ran) && fetches > 0) {
+        } else if (ran.heapFetches && fetches == ran.rowsVisited() && fetches > 0) {
             json[QStringLiteral("visibility")] = QStringLiteral("Heap Fetches: every visit");
         } else {
             throw RecordError(
@@ -139,7 +134,7 @@ QJsonObject serverVisits(PgSession& control, const RecordedScan& scan, const Exp
                                "reached the heap, a count, not which ones, and the visibility "
                                "map cannot be read (%3)")
                     .arg(fetches)
-                    .arg(indexRows(ran))
+                    .arg(ran.rowsVisited())
                     .arg(whyNoMap));
         }
     }
@@ -189,12 +184,12 @@ QJsonObject serverVisits(PgSession& control, const RecordedScan& scan, const Exp
     } else {
         json[QStringLiteral("rows_removed_by_filter")] =
             qint64(std::llround(ran.rowsRemovedByFilter.value_or(0)));
-        if (written.rows != indexRows(ran))
+        if (written.rows != ran.rowsVisited())
             whyNotExact =
                 QStringLiteral("EXPLAIN counted %1 rows of the index scan (returned or removed by its "
                                "Filter), its Index Cond now gives %2: rows changed since, dead rows "
                                "or an index that rechecks its rows")
-                    .arg(indexRows(ran))
+                    .arg(ran.rowsVisited())
                     .arg(written.rows);
         else if (notAllVisible && ran.heapFetches &&
                  written.reached != std::uint64_t(std::llround(*ran.heapFetches)))

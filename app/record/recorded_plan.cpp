@@ -7,8 +7,6 @@
 #include <QJsonObject>
 #include <QStringList>
 
-#include <cmath>
-
 namespace la {
 
 namespace {
@@ -113,7 +111,7 @@ QString whyNoHeapBlock(const RecordedPlanNode& node, const ExplainNode& ran) {
     return QStringLiteral("an Index Only Scan that fetched no heap block (Heap Fetches: 0): the visibility "
                           "map answered each of its %1 visits, so it read only its index, and index pages "
                           "are not modelled yet")
-        .arg(qint64(std::llround(ran.actualRows.value_or(0) + ran.rowsRemovedByFilter.value_or(0))));
+        .arg(qint64(ran.rowsVisited()));
 }
 
 QString whyNotModelled(const RecordedPlanNode& node, const ExplainNode& ran, bool visitsGiven) {

@@ -4,6 +4,7 @@
 #include "files/input_file.h"
 #include "files/protected_symlinks.h"
 #include "files/temp_file.h"
+#include "io/scan_file.h"
 #include "io_backend.h"
 #include "message_text.h"
 #include "session/session_schema.h"
@@ -346,17 +347,11 @@ bool SessionWriter::addRunFile(const std::string& role, const std::string& path)
     std::vector<unsigned char> chunk(kRunFileChunkBytes);
     std::uint64_t total = 0;
     for (std::int64_t index = 0;; ++index) {
-        std::size_t filled = 0;
-        while (filled < chunk.size()) {
-            const ssize_t got = ::read(input.fd.get(), chunk.data() + filled, chunk.size() - filled);
-            if (got < 0 && errno == EINTR)
-                continue;
-            if (got < 0)
-                return discard();
-            if (got == 0)
-                break;
-            filled += std::size_t(got);
-        }
+        const std::int64_t got =
+            readFully(input.fd.get(), reinterpret_cast<std::byte*>(chunk.data()), chunk.size(), total);
+        if (got < 0)
+            return discard();
+        const auto filled = static_cast<std::size_t>(got);
         total += filled;
         if (total > kMaxRunFileBytes)
             return discard();
