@@ -197,7 +197,7 @@ public:
         m_theirs.resize(kept.size());
         m_same = readFully(m_file.fd.get(), m_theirs.data(), kept.size(), m_compared) ==
                      static_cast<std::int64_t>(kept.size()) &&
-                 std::memcmp(kept.data(), m_theirs.data(), kept.size()) == 0;
+                 (kept.empty() || std::memcmp(kept.data(), m_theirs.data(), kept.size()) == 0);
         m_compared += kept.size();
     }
     bool same() const {
