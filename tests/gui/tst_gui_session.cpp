@@ -13,6 +13,7 @@
 #include "test_files.h"
 #include "window_harness.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -258,6 +259,9 @@ void TestGuiSession::keptListsRunAgain() {
     const QString prewarm = QString::fromStdString(config.prewarm);
     QVERIFY2(prewarm.startsWith(QStringLiteral("list:")), qPrintable(prewarm));
     QCOMPARE(test::readFile(prewarm.mid(5)), cached);
+    // The field shows the end of that long path; its tooltip holds the whole.
+    auto* prewarmField = reopened.setupPanel()->findChild<QComboBox*>(QStringLiteral("prewarm"));
+    QVERIFY(prewarmField && prewarmField->toolTip().endsWith(QStringLiteral("Now: ") + prewarm));
 
     QSignalSpy finished(&reopened.controller(), &RunController::finished);
     reopened.setupPanel()->setComparison(Comparison::None);

@@ -189,6 +189,7 @@ RunSetupPanel::RunSetupPanel(QWidget* parent)
         connect(choice, &QComboBox::currentIndexChanged, this, &RunSetupPanel::describeB);
     // An empty prewarm names the cache state it stands for, which the dataset or a block list decides.
     m_prewarm->setObjectName(QStringLiteral("prewarm"));
+    connect(m_prewarm, &QComboBox::currentTextChanged, this, &RunSetupPanel::describePrewarm);
     const auto nameDefaultPrewarm = [this] {
         m_prewarm->lineEdit()->setPlaceholderText(m_dataset->defaultPrewarm());
     };
@@ -401,10 +402,18 @@ void RunSetupPanel::visitsChanged() {
     m_dataset->setEnabled(!hasTrace() || visitsFromScan());
     const bool traceGivesCache = hasTrace() && comparison() == Comparison::Observed;
     m_prewarm->setEnabled(!traceGivesCache);
-    m_prewarm->setToolTip(traceGivesCache ? tr("Given by the imported trace: a visited block it read was not "
-                                               "cached, every other one was")
-                                          : tr("none, all, every:K, except-every:K, fraction:P:SEED, "
-                                               "misses:PCT:SPACING or list:FILE"));
+    describePrewarm();
+}
+
+// The field is narrower than a list's path: the tooltip holds the whole of what it says.
+void RunSetupPanel::describePrewarm() {
+    const bool traceGivesCache = !m_prewarm->isEnabled();
+    const QString value = m_prewarm->currentText();
+    m_prewarm->setToolTip(
+        traceGivesCache
+            ? tr("Given by the imported trace: a visited block it read was not cached, every other one was")
+            : tr("none, all, every:K, except-every:K, fraction:P:SEED, misses:PCT:SPACING or list:FILE") +
+                  (value.isEmpty() ? QString() : tr("\nNow: %1").arg(value)));
 }
 
 // Folded away by default: a first-time user sees what PostgreSQL users tune.

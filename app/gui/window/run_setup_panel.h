@@ -95,6 +95,7 @@ private:
     void comparisonChanged();
     void describeB();
     void visitsChanged();
+    void describePrewarm();
 
     // Fields the panel does not show (seed, simulated latency, ...) keep what setConfig() was given.
     RunConfig m_base;
