@@ -132,10 +132,7 @@ void TestGuiObserved::runAndCheck(MainWindow& window, std::uint64_t visits) {
 }
 
 void TestGuiObserved::saveReopenAndModelAgain(MainWindow& window, const QString& path, std::uint64_t visits) {
-    QSignalSpy saved(window.sessions(), &SessionFiles::saved);
-    QCOMPARE(window.sessions()->save(path), QString());
-    QCOMPARE(test::caught(saved, 1, kWindowTimeoutMs), 1);
-    QCOMPARE(saved.first().at(1).toString(), QString());
+    QCOMPARE(test::saveSessionAndWait(window, path), QString());
     const RunConfig live = window.setupPanel()->config();
 
     MainWindow reopened;

@@ -137,10 +137,7 @@ void TestGuiRecord::recordedQueryIsReplayedBesideItsModel() {
     if (QTest::currentTestFailed())
         return;
     m_session = m_dir.filePath(QStringLiteral("recorded.lookahead"));
-    QSignalSpy saved(window.sessions(), &SessionFiles::saved);
-    QCOMPARE(window.sessions()->save(m_session), QString());
-    QCOMPARE(test::caught(saved, 1, kWindowTimeoutMs), 1);
-    QCOMPARE(saved.first().at(1).toString(), QString());
+    QCOMPARE(test::saveSessionAndWait(window, m_session), QString());
 
     // The notes are kept in the session, and listed again on reopening it.
     {

@@ -189,9 +189,7 @@ void TestGuiSession::resetsReopenAsMarks() {
         QCOMPARE(liveDistance->resetsMarked(run), std::uint64_t(8));
     }
     const QImage liveImage = live.dashboard()->renderImage(QSize(1200, 800), 1.0, live.caption());
-    QSignalSpy wrote(live.sessions(), &SessionFiles::saved);
-    QCOMPARE(live.sessions()->save(saved), QString());
-    QCOMPARE(test::caught(wrote, 1, kWindowTimeoutMs), 1);
+    QCOMPARE(test::saveSessionAndWait(live, saved), QString());
 
     MainWindow reopened;
     reopened.resize(1400, 1000);
@@ -284,10 +282,7 @@ void TestGuiSession::keptListsRunAgain() {
     QCOMPARE(test::caught(baselineRun, 1, kWindowTimeoutMs), 1);
     QVERIFY(waitIdle(baseline));
     const QString pair = m_dir.filePath(QStringLiteral("kept-pair.lookahead"));
-    QSignalSpy pairSaved(baseline.sessions(), &SessionFiles::saved);
-    QCOMPARE(baseline.sessions()->save(pair), QString());
-    QCOMPARE(test::caught(pairSaved, 1, kWindowTimeoutMs), 1);
-    QCOMPARE(pairSaved.first().at(1).toString(), QString());
+    QCOMPARE(test::saveSessionAndWait(baseline, pair), QString());
     MainWindow pairOpened;
     pairOpened.applyStartup(cliOptions({}));
     QCOMPARE(openSessionAndWait(pairOpened, pair), QString());

@@ -152,6 +152,16 @@ inline QString openSessionAndWait(MainWindow& window, const QString& path) {
     return waitIdle(window) ? QString() : QStringLiteral("its runs were not drawn");
 }
 
+// Saves the window's runs to `path` and waits for the save to end: empty on success, else why not.
+inline QString saveSessionAndWait(MainWindow& window, const QString& path) {
+    QSignalSpy saved(window.sessions(), &SessionFiles::saved);
+    if (const QString refused = window.sessions()->save(path); !refused.isEmpty())
+        return refused;
+    if (test::caught(saved, 1, kWindowTimeoutMs) != 1)
+        return QStringLiteral("no answer to saving ") + path;
+    return saved.first().at(1).toString();
+}
+
 // After the window refused a session: its error dialog names `named`, and the window holds no runs and
 // can still start one. Ends the calling test's checks on the first that fails.
 inline void checkSessionRefused(MainWindow& window, const QString& named) {
