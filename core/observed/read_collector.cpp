@@ -14,6 +14,9 @@ namespace {
 
 // Reads of a trace without times are laid out this far apart, in their order.
 constexpr std::int64_t kUntimedSpacingNs = 1000;
+// Page-cache fills remembered for telling who a device read was for: a request follows its fills
+// closely, so a bound that is cleared when reached loses at most the reader of a few requests.
+constexpr std::size_t kMaxFillers = std::size_t{1} << 16;
 
 } // namespace
 
@@ -25,8 +28,11 @@ ReadCollector::ReadCollector(const Selection& selection, ObservedTrace& trace,
 }
 
 void ReadCollector::read(const TraceLine& line) {
-    if (!matches(line, true))
-        return;
+    if (matches(line, true))
+        collect(line, false);
+}
+
+void ReadCollector::collect(const TraceLine& line, bool deviceRequest) {
     if (line.failed) {
         ++m_trace.failedReads;
         return;
@@ -56,7 +62,7 @@ void ReadCollector::read(const TraceLine& line) {
     }
     if (line.durationNs >= 0)
         m_trace.hasDurations = true;
-    read.process = processIndex(line.pid);
+    read.process = processIndex(deviceRequest ? readerOf(firstBlock, line.pid) : line.pid);
     read.readAhead = line.readAhead;
     if (m_trace.format == TraceFormat::LookaheadCsv)
         m_byIoId[line.ioId] = static_cast<std::uint32_t>(m_trace.reads.size());
@@ -89,14 +95,31 @@ void ReadCollector::pageCacheFill(const TraceLine& line) {
         return;
     ++m_fills;
     m_fillBytes += line.bytes; // each at most 4 GiB (kernel_capture_format.h): 2^32 fills before a wrap
-    if (!m_deviceReadsAreReads)
+    if (!m_deviceReadsAreReads) {
         m_deviceWork.push_back(deviceWork(line, line.bytes));
+        return;
+    }
+    std::uint32_t first = 0, nblocks = 0;
+    blocksOf(line, line.bytes, first, nblocks);
+    if (m_fillers.size() >= kMaxFillers)
+        m_fillers.clear();
+    m_fillers[first] = Filler{first + nblocks, line.pid};
+}
+
+std::uint32_t ReadCollector::readerOf(std::uint32_t block, std::uint32_t issuer) const {
+    auto found = m_fillers.upper_bound(block);
+    if (found == m_fillers.begin())
+        return issuer;
+    --found;
+    return found->second.end > block ? found->second.pid : issuer;
 }
 
 void ReadCollector::deviceRead(const TraceLine& line) {
     if (m_deviceReadsAreReads) {
+        if (!matches(line, true))
+            return;
         const std::size_t before = m_trace.reads.size();
-        read(line);
+        collect(line, true);
         if (m_trace.reads.size() > before)
             addDeviceRead(line, m_trace.reads.back().block, m_trace.reads.back().nblocks);
         return;

@@ -6,6 +6,7 @@
 #include "trace_scanner.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -45,6 +46,12 @@ public:
     std::uint64_t fillBytes() const { return m_fillBytes; }
 
 private:
+    // One read of the chosen relation (matched already); a device request's reader is readerOf's.
+    void collect(const TraceLine& line, bool deviceRequest);
+    // The block layer may issue a buffered read's request from a kernel worker (kblockd, kworker):
+    // its reader is the task that put the request's first block into the page cache just before.
+    // A request no fill explains (O_DIRECT) is its issuer's.
+    std::uint32_t readerOf(std::uint32_t block, std::uint32_t issuer) const;
     // The relation's blocks [first, first + count) that `covered` bytes from the line's offset touch.
     void blocksOf(const TraceLine& line, std::uint64_t covered, std::uint32_t& first, std::uint32_t& count);
     void addDeviceRead(const TraceLine& line, std::uint32_t first, std::uint32_t nblocks);
@@ -66,6 +73,12 @@ private:
     std::uint64_t m_readAhead = 0, m_fills = 0, m_fillBytes = 0;
     bool m_deviceReadsAreReads = false;
     std::vector<DeviceWork> m_deviceWork;
+    struct Filler {
+        std::uint32_t end = 0; // past the filled blocks
+        std::uint32_t pid = 0;
+    };
+    std::map<std::uint32_t, Filler>
+        m_fillers; // first filled block -> who filled, when device reads are reads
 };
 
 } // namespace la

@@ -219,6 +219,7 @@ private slots:
     void straceCapturesAHeldCommand();
     void interruptedCaptureLeavesNoInstance();
     void catIsSeenAsTheReader();
+    void kernelWorkersIssueForTheReader();
     void shortLivedReadersAreAllCounted_data();
     void shortLivedReadersAreAllCounted();
     void readersInAPidNamespace_data();
@@ -952,6 +953,41 @@ void TestCapture::catIsSeenAsTheReader() {
         else
             QCOMPARE(waits, reads - readAhead);
     }
+}
+
+// A buffered read's request may be issued by a kernel worker (kblockd) rather than by the reader,
+// as catIsSeenAsTheReader met now and then: the reader is the task whose fills the request serves.
+void TestCapture::kernelWorkersIssueForTheReader() {
+    const QString file = m_dir.filePath(QStringLiteral("kworker.capture"));
+    writeFile(file, "# lookahead kernel capture 2\n"
+                    "fill 1000 100 cat 0 16384 /r\n"
+                    "fill 1001 100 cat 16384 16384 /r\n"
+                    "read 2000 50000 99 kworker/0:1H R 0 32768 /r\n"
+                    "fill 60000 100 cat 32768 32768 /r\n"
+                    "read 61000 40000 100 cat RA 32768 32768 /r\n");
+    const QString json = file + QStringLiteral(".json");
+    CliResult imported = runLookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"), file,
+                                       QStringLiteral("--summary-json"), json},
+                                      60'000);
+    QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+    QJsonObject observed = readJson(json)[QStringLiteral("runs")].toArray()[0].toObject();
+    QCOMPARE(observed[QStringLiteral("waits_scope")].toString(),
+             QStringLiteral("the reader's own reads (pid 100, the only process that read the relation)"));
+    QCOMPARE(observed[QStringLiteral("waits")].toInteger(),
+             qint64(1)); // the kernel's read-ahead is not waited for
+    // A request no fill explains (an O_DIRECT read) stays its issuer's: two processes, neither chosen.
+    writeFile(file, "# lookahead kernel capture 2\n"
+                    "fill 1000 100 cat 0 32768 /r\n"
+                    "read 2000 50000 99 kworker/0:1H R 0 32768 /r\n"
+                    "read 61000 40000 99 kworker/0:1H R 65536 8192 /r\n");
+    imported = runLookahead({QStringLiteral("--headless"), QStringLiteral("--import-trace"), file,
+                             QStringLiteral("--summary-json"), json},
+                            60'000);
+    QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+    observed = readJson(json)[QStringLiteral("runs")].toArray()[0].toObject();
+    QVERIFY2(observed[QStringLiteral("waits_scope")].toString().startsWith(
+                 QLatin1String("not in the trace: 2 processes read the relation")),
+             qPrintable(observed[QStringLiteral("waits_scope")].toString()));
 }
 
 void TestCapture::shortLivedReadersAreAllCounted_data() {
