@@ -22,6 +22,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -239,9 +240,13 @@ void beginSessionRun(SessionWriter& writer, const RunVariant& variant) {
             writer.addRunFile(role.role, file);
 }
 
-std::string keepRunFiles(OpenedSession& session, const QString& directory) {
-    std::vector<RunVariant>& runs = session.experiment.runs;
+std::string keepRunFiles(OpenedSession& session, const QString& directory, const std::atomic<bool>* cancel,
+                         const std::function<void(std::uint64_t done, std::uint64_t total)>& progress) {
+    std::vector<RunVariant> runs = session.experiment.runs; // the session's own only once all is written
     std::map<std::string, std::string> keptAs; // a role and saved path, and where its bytes are now
+    const std::uint64_t total = session.reader->runFileBytes();
+    std::uint64_t done = 0;
+    bool cancelled = false;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         for (const RunFileRole& role : kRunFileRoles) {
             const std::string saved = runFileOf(runs[i].config, role);
@@ -268,7 +273,14 @@ std::string keepRunFiles(OpenedSession& session, const QString& directory) {
                     written =
                         written && file.write(reinterpret_cast<const char*>(bytes.data()), size) == size;
                     original.compare(bytes);
+                    done += bytes.size();
+                    if (progress)
+                        progress(std::min(done, total), total);
+                    cancelled = cancel != nullptr && cancel->load(std::memory_order_relaxed);
+                    return written && !cancelled;
                 });
+            if (cancelled)
+                return "cancelled";
             if (!written || !file.flush())
                 return file.fileName().toStdString() + ": " + file.errorString().toStdString();
             file.close();
@@ -282,6 +294,7 @@ std::string keepRunFiles(OpenedSession& session, const QString& directory) {
             runs[i].config.*role.option = std::string(role.prefix) + keptAs[key];
         }
     }
+    session.experiment.runs = std::move(runs);
     return {};
 }
 

@@ -6,6 +6,9 @@
 
 #include <QString>
 
+#include <atomic>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +43,10 @@ OpenedSession openSession(const std::string& path);
 // runs) and points its modelled runs at them, so that they run again as they ran when saved (a
 // recording's work files are gone by then). A run whose list the session does not keep is left as
 // saved. Returns why a file could not be written, or empty; throws InputError for a damaged list.
-std::string keepRunFiles(OpenedSession& session, const QString& directory);
+// `progress` counts the kept bytes written; `cancel` stops between chunks (a list may be 2 GiB),
+// returning "cancelled" and leaving the runs as saved.
+std::string keepRunFiles(OpenedSession& session, const QString& directory,
+                         const std::atomic<bool>* cancel = nullptr,
+                         const std::function<void(std::uint64_t done, std::uint64_t total)>& progress = {});
 
 } // namespace la

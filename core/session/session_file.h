@@ -160,12 +160,14 @@ public:
     void readEvents(std::size_t run, const std::function<void(std::span<const Event>)>& sink) const;
     // Run `run`'s imported trace as addObserved() stored it; empty if it has none.
     std::optional<ObservedTrace> observed(std::size_t run) const;
-    // Hands run `run`'s kept file `role` (addRunFile) to `sink` chunk by chunk, in order; false where
-    // the session keeps none (an older session, or a file that was not there when it was saved).
-    // Throws InputError if the chunks are damaged (missing, reordered, too large, or their bytes
-    // changed), before handing on any chunk after the damage.
+    // Hands run `run`'s kept file `role` (addRunFile) to `sink` chunk by chunk, in order, for as long
+    // as `sink` returns true; false where the session keeps none (an older session, or a file that
+    // was not there when it was saved). Throws InputError if the chunks are damaged (missing,
+    // reordered, too large, or their bytes changed), before handing on any chunk after the damage.
     bool readRunFile(std::size_t run, const std::string& role,
-                     const std::function<void(std::span<const unsigned char>)>& sink) const;
+                     const std::function<bool(std::span<const unsigned char>)>& sink) const;
+    // The bytes of every kept file, as stored (unchecked: a measure of the work, for progress).
+    std::uint64_t runFileBytes() const;
 
 private:
     void load();
@@ -180,6 +182,7 @@ private:
     std::string summaryJson(std::int64_t rowid, const std::string& which) const;
     // The first column of the first row of `sql`.
     std::int64_t scalar(const char* sql) const;
+    bool keepsRunFiles() const; // a session saved before runs kept their files has no run_files
     // Runs `sql`, with `run` bound to its one parameter if given, and hands each row to `row`.
     void forEachRow(const char* sql, std::optional<std::size_t> run,
                     const std::function<void(sqlite3_stmt*)>& row) const;

@@ -427,9 +427,20 @@ void SessionReader::readEvents(std::size_t run,
                         " reads)"}));
 }
 
+bool SessionReader::keepsRunFiles() const {
+    return scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'run_files'") != 0;
+}
+
+std::uint64_t SessionReader::runFileBytes() const {
+    if (!keepsRunFiles())
+        return 0;
+    return static_cast<std::uint64_t>(
+        std::max<std::int64_t>(0, scalar("SELECT coalesce(sum(length(data)), 0) FROM run_files")));
+}
+
 bool SessionReader::readRunFile(std::size_t run, const std::string& role,
-                                const std::function<void(std::span<const unsigned char>)>& sink) const {
-    if (scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'run_files'") == 0)
+                                const std::function<bool(std::span<const unsigned char>)>& sink) const {
+    if (!keepsRunFiles())
         return false; // a session saved before runs kept their files
     sqlite3_stmt* raw = nullptr;
     if (sqlite3_prepare_v2(m_db,
@@ -459,8 +470,9 @@ bool SessionReader::readRunFile(std::size_t run, const std::string& role,
         const std::span<const unsigned char> chunkBytes(data, data ? bytes : 0);
         if (chunkBytes.size() != bytes || runFileChunkHash(chunkBytes) != sqlite3_column_int64(raw, 1))
             damaged(joined({which, " is cut, altered or out of order (chunk ", std::to_string(chunk), ")"}));
-        sink(chunkBytes);
         ++chunk;
+        if (!sink(chunkBytes))
+            return true;
     }
     if (rc != SQLITE_DONE)
         damaged(sqlite3_errmsg(m_db));

@@ -19,8 +19,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 la::fuzz::useObserved(*observed);
             for (const char* role : {"blocks", "prewarm"}) {
                 std::size_t bytes = 0;
-                session.reader->readRunFile(
-                    run, role, [&](std::span<const unsigned char> chunk) { bytes += chunk.size(); });
+                session.reader->readRunFile(run, role, [&](std::span<const unsigned char> chunk) {
+                    bytes += chunk.size();
+                    return true;
+                });
             }
         }
     } catch (const la::InputError&) {

@@ -7,6 +7,7 @@
 #include "cli_process.h"
 #include "dashboard.h"
 #include "distance_plot.h"
+#include "experiment/session_io.h"
 #include "gui/window/main_window.h"
 #include "gui/window/run_setup_panel.h"
 #include "signal_waits.h"
@@ -53,6 +54,7 @@ private slots:
     void commandLineFileOpens();
     void resetsReopenAsMarks();
     void keptListsRunAgain();
+    void keptListsWriteWithProgressAndCancel();
 
 private:
     QTemporaryDir m_dir;
@@ -305,6 +307,62 @@ void TestGuiSession::keptListsRunAgain() {
     const QString error = openSessionAndWait(refused, altered);
     QVERIFY2(error.contains(QStringLiteral("run 0's kept blocks file is cut, altered or out of order")),
              qPrintable(error));
+}
+
+// A kept list may be 2 GiB: written back chunk by chunk, with progress, and cancellable between chunks.
+void TestGuiSession::keptListsWriteWithProgressAndCancel() {
+    QByteArray blocks;
+    for (qint64 visit = 0; visit < 600'000; ++visit)
+        blocks += QByteArray::number(visit * 7919 % 1'000'000) + '\n';
+    QVERIFY(blocks.size() > 3 * (1 << 20)); // several chunks of 1 MiB
+    const QString blockList = test::writeFile(m_dir.filePath(QStringLiteral("large-visits.txt")), blocks);
+    const QString saved = m_dir.filePath(QStringLiteral("large-kept.lookahead"));
+    const test::CliResult run =
+        test::runLookahead({QStringLiteral("--headless"), QStringLiteral("--io"), QStringLiteral("sim"),
+                            QStringLiteral("--blocks"), blockList, QStringLiteral("--relation-blocks"),
+                            QStringLiteral("1000000"), QStringLiteral("--save"), saved},
+                           kWindowTimeoutMs);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY(QFile::remove(blockList));
+
+    // Cancelled after the first chunk: the runs still name the list as saved.
+    {
+        OpenedSession session = openSession(saved.toStdString());
+        QCOMPARE(session.reader->runFileBytes(), std::uint64_t(blocks.size()));
+        QTemporaryDir dir;
+        std::atomic<bool> cancel{false};
+        int calls = 0;
+        const std::string error =
+            keepRunFiles(session, dir.path(), &cancel, [&](std::uint64_t, std::uint64_t) {
+                ++calls;
+                cancel = true;
+            });
+        QCOMPARE(error, std::string("cancelled"));
+        QCOMPARE(calls, 1);
+        QCOMPARE(QString::fromStdString(session.experiment.runs.front().config.blockList), blockList);
+    }
+    // Let run: progress climbs chunk by chunk to the whole, and the run names the kept copy.
+    OpenedSession session = openSession(saved.toStdString());
+    QTemporaryDir dir;
+    std::vector<std::uint64_t> done;
+    QCOMPARE(keepRunFiles(session, dir.path(), nullptr,
+                          [&](std::uint64_t bytes, std::uint64_t total) {
+                              QCOMPARE(total, std::uint64_t(blocks.size()));
+                              done.push_back(bytes);
+                          }),
+             std::string());
+    QCOMPARE(done.size(), std::size_t(blocks.size() / (1 << 20) + 1));
+    QVERIFY(std::is_sorted(done.begin(), done.end()));
+    QCOMPARE(done.back(), std::uint64_t(blocks.size()));
+    const QString kept = QString::fromStdString(session.experiment.runs.front().config.blockList);
+    QVERIFY2(kept.startsWith(dir.path()), qPrintable(kept));
+    QCOMPARE(test::readFile(kept), blocks);
+
+    // The window's open writes it back the same way.
+    MainWindow opened;
+    opened.applyStartup(cliOptions({}));
+    QCOMPARE(openSessionAndWait(opened, saved), QString());
+    QCOMPARE(test::readFile(QString::fromStdString(opened.setupPanel()->config().blockList)), blocks);
 }
 
 QTEST_MAIN(TestGuiSession)

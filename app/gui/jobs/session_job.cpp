@@ -5,6 +5,9 @@
 #include "input_error.h"
 
 #include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
 
 namespace la {
 
@@ -36,8 +39,11 @@ void SessionJob::start() {
 
 void SessionJob::work() {
     const std::string path = m_path.toStdString();
-    const auto progress = [this](std::uint64_t done, std::uint64_t total) {
-        m_fraction = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+    // An open reads the events, then writes the kept files back: each its share of the bar by bytes.
+    double from = 0.0, share = 1.0;
+    const auto progress = [&](std::uint64_t done, std::uint64_t total) {
+        m_fraction =
+            from + share * (total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0);
     };
     if (m_saving) {
         m_error = saveSpooledSession(path, m_experiment, m_summaries, m_spools, m_job.cancelFlag(), progress);
@@ -45,11 +51,15 @@ void SessionJob::work() {
     }
     try {
         m_opened = openSession(path);
+        const double keptBytes = static_cast<double>(m_opened.reader->runFileBytes());
+        share = keptBytes > 0
+                    ? 1.0 - keptBytes / std::max(keptBytes, static_cast<double>(QFileInfo(m_path).size()))
+                    : 1.0;
         m_traces = sessionTraces(m_opened, m_job.cancelFlag(), progress, m_keepEvents ? &m_spools : nullptr);
-        if (m_traces.empty())
+        from = share;
+        share = 1.0 - share;
+        if (m_traces.empty() || !keepRunInputs(progress))
             m_error = "cancelled: '" + path + "' was not opened";
-        else
-            keepRunInputs();
     } catch (const InputError& error) {
         m_error = error.what();
     }
@@ -58,16 +68,19 @@ void SessionJob::work() {
 // A recording's runs read files of the recording's, gone with it: the observed run its EXPLAIN output,
 // the model its visits and cache state. The session keeps them, and they go back into files of ours
 // so that the panel names them and a new run reads the same.
-void SessionJob::keepRunInputs() {
+bool SessionJob::keepRunInputs(const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
     auto dir = std::make_unique<QTemporaryDir>();
     if (!dir->isValid()) {
         m_keptError = dir->errorString();
-        return;
+        return true;
     }
-    m_keptError = QString::fromStdString(keepRunFiles(m_opened, dir->path()));
+    m_keptError = QString::fromStdString(keepRunFiles(m_opened, dir->path(), m_job.cancelFlag(), progress));
+    if (m_job.cancelFlag()->load())
+        return false; // the directory goes, with what was written of the lists
     if (m_keptError.isEmpty())
         m_keptError = keepRecordedExplain(*dir);
     m_keptDir = std::move(dir);
+    return true;
 }
 
 QString SessionJob::keepRecordedExplain(const QTemporaryDir& dir) {

@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 
 #include <atomic>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,7 +53,8 @@ signals:
 private:
     SessionJob(QString path, QObject* parent);
     void work();
-    void keepRunInputs();
+    // False if cancelled while the kept files were written.
+    bool keepRunInputs(const std::function<void(std::uint64_t done, std::uint64_t total)>& progress);
     QString keepRecordedExplain(const QTemporaryDir& dir);
 
     QString m_path;
