@@ -7,6 +7,7 @@
 #include "gui/dialogs/sweep_window.h"
 #include "gui/jobs/run_controller.h"
 #include "gui/window/main_window.h"
+#include "gui/window/run_setup_panel.h"
 #include "input_error.h"
 #include "qcp.h"
 #include "render/sweep_maps.h"
@@ -82,6 +83,7 @@ private slots:
     void cancelledSweepWritesNothing();
     void sweepViewRunsAndOpensACell();
     void sweepViewCancelsItsSetUp();
+    void sweepThisRunKeepsItsVisits();
     void cellsWithinNoiseAreMarked();
 };
 
@@ -493,6 +495,70 @@ void TestSweep::sweepViewCancelsItsSetUp() {
 QTEST_MAIN(TestSweep)
 // Repeated cells (docs/repeats.md): a policy whose repeats' run times mingle with the baseline's is
 // marked on its map, one clearly apart is not, and nothing is marked where nothing was repeated.
+// Run -> Sweep this run: the run as set up (here a nested loop's inner visits with a reset per outer
+// row, its cache state, the distance restored after each reset) swept over eic and io_combine_limit
+// for four policies; the cell of the run's own settings has the run's own figures.
+void TestSweep::sweepThisRunKeepsItsVisits() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("LookaheadTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_sweep"));
+    QSettings().clear();
+    QTemporaryDir dir;
+    QByteArray visits, cached;
+    for (int row = 0; row < 100; ++row) {
+        for (int visit = 0; visit < 8; ++visit)
+            visits += QByteArray::number((row * 53 + visit * 3) % 2000) + '\n';
+        visits += row + 1 < 100 ? "reset\n" : "";
+    }
+    for (int block = 0; block < 2000; block += 4)
+        cached += QByteArray::number(block) + '\n';
+    RunConfig config = defaultRunConfig();
+    config.blockList = writeFile(dir, QStringLiteral("inner.txt"), visits).toStdString();
+    config.relationBlocks = 2000;
+    config.prewarm = "list:" + writeFile(dir, QStringLiteral("cached.txt"), cached).toStdString();
+    config.stream.restoreAfterReset = true;
+    config.policy = "pg19";
+    MainWindow window;
+    window.controller().setKeepEvents(false);
+    QCOMPARE(window.setupPanel()->setConfig(config), QString());
+    QSignalSpy ran(&window.controller(), &RunController::finished);
+    window.startRun();
+    QVERIFY(ran.wait(60'000));
+    const RunSummary own = window.controller().summaries().front();
+    QCOMPARE(own.resets, std::uint64_t(99));
+
+    SweepWindow* sweep = window.sweepWindow();
+    QVERIFY(sweep->sweepRun(window.setupPanel()->config(), window.sweptRunTitle()));
+    const SweepSpec& spec = *sweep->spec();
+    QCOMPARE(QString::fromStdString(spec.name), QStringLiteral("this run: inner.txt"));
+    const auto base = [&](const char* option) {
+        for (const OptionValue& value : spec.base)
+            if (value.first == option)
+                return QString::fromStdString(value.second);
+        return QString();
+    };
+    QCOMPARE(base("blocks"), QString::fromStdString(config.blockList));
+    QCOMPARE(base("prewarm"), QString::fromStdString(config.prewarm));
+    QCOMPARE(base("relation-blocks"), QStringLiteral("2000"));
+    QCOMPARE(base("restore-after-reset"), QStringLiteral("true"));
+    QVERIFY(base("policy").isEmpty() && base("eic").isEmpty());
+    QCOMPARE(spec.axes.size(), std::size_t(2));
+    QCOMPARE(spec.axes[0].values, (std::vector<std::string>{"1", "2", "4", "8", "16", "32", "64", "128"}));
+    QCOMPARE(spec.axes[1].values, (std::vector<std::string>{"1", "2", "4", "8", "16", "32"}));
+    QCOMPARE(spec.policies.size(), std::size_t(4));
+
+    QSignalSpy finished(sweep, &SweepWindow::sweepFinished);
+    sweep->startSweep();
+    QVERIFY(finished.wait(300'000));
+    QCOMPARE(finished.first().first().toBool(), false);
+    QVERIFY(sweep->results() && sweep->results()->complete());
+    // eic 16 (the 5th value) across, io_combine_limit 16 (the 5th) up, pg19 the third policy.
+    const SweepFigures& cell = sweep->results()->at(sweepCellAt(spec, 0, 4, 4), 2);
+    QCOMPARE(cell.value("misses"), double(own.misses));
+    QCOMPARE(cell.value("blocks"), double(own.blocks));
+    QCOMPARE(cell.value("waits"), double(own.waits));
+}
+
 void TestSweep::cellsWithinNoiseAreMarked() {
     QTemporaryDir dir;
     SweepResults results =

@@ -341,20 +341,10 @@ RunConfig SweepSpec::checkedCellConfig(std::uint64_t cell) const {
     return config;
 }
 
-SweepSpec loadSweepSpec(const std::string& specOrPreset, bool force) {
-    SweepSpec spec;
-    bool preset = false;
-    for (const auto& [name, text] : sweepPresets())
-        if (name == specOrPreset) {
-            spec = SpecReader("preset " + name).read(QByteArray::fromStdString(text));
-            preset = true;
-        }
-    if (!preset) {
-        const std::string text =
-            readDocumentFile(specOrPreset, "sweep spec", kSweepSpecBytes,
-                             "give a JSON file or a preset (" + sweepPresets().front().first + ")");
-        spec = SpecReader(specOrPreset).read(QByteArray::fromStdString(text));
-    }
+namespace {
+
+// The checks of a spec read from anywhere (loadSweepSpec()'s comment).
+SweepSpec checkedSpec(SweepSpec spec, bool force) {
     if (spec.cells() > kSweepCellLimit && !force)
         throw InputError(joined({"sweep spec ", excerpt(spec.source, 200), ": ", std::to_string(spec.cells()),
                                  " cells is more than 100,000; give --force to run them all"}));
@@ -377,6 +367,61 @@ SweepSpec loadSweepSpec(const std::string& specOrPreset, bool force) {
         }
     }
     return spec;
+}
+
+// What "Sweep this run" leaves out of the run's options: the policies (the sweep's own), the axes,
+// and the repeats (a cell runs once).
+bool sweptApart(std::string_view option) {
+    return option == "policy" || option == "compare-policy" || option == "mechanics" ||
+           option == "compare-index-batches" || option == "repeat" || option == "eic" ||
+           option == "io-combine-limit";
+}
+
+} // namespace
+
+SweepSpec loadSweepSpec(const std::string& specOrPreset, bool force) {
+    for (const auto& [name, text] : sweepPresets())
+        if (name == specOrPreset)
+            return checkedSpec(SpecReader("preset " + name).read(QByteArray::fromStdString(text)), force);
+    const std::string text =
+        readDocumentFile(specOrPreset, "sweep spec", kSweepSpecBytes,
+                         "give a JSON file or a preset (" + sweepPresets().front().first + ")");
+    return checkedSpec(SpecReader(specOrPreset).read(QByteArray::fromStdString(text)), force);
+}
+
+QByteArray sweepSpecOfRun(const RunConfig& config, const std::string& name) {
+    const RunConfig defaults = defaultRunConfig();
+    QJsonObject base;
+    for (const RunOption& option : runOptions()) {
+        const std::string value = option.get(config);
+        if (!sweptApart(option.name) && value != option.get(defaults))
+            base[QString::fromUtf8(option.name.data(), qsizetype(option.name.size()))] =
+                QString::fromStdString(value);
+    }
+    const auto powersOfTwo = [](int to) {
+        QJsonArray values;
+        for (int value = 1; value <= to; value *= 2)
+            values.append(value);
+        return values;
+    };
+    return QJsonDocument(
+               QJsonObject{
+                   {QStringLiteral("schema"), QStringLiteral("lookahead.sweep/1")},
+                   {QStringLiteral("name"), QString::fromStdString(excerpt(name, kSweepNameBytes - 10))},
+                   {QStringLiteral("base"), base},
+                   {QStringLiteral("axes"),
+                    QJsonArray{QJsonObject{{QStringLiteral("option"), QStringLiteral("eic")},
+                                           {QStringLiteral("values"), powersOfTwo(128)}},
+                               QJsonObject{{QStringLiteral("option"), QStringLiteral("io-combine-limit")},
+                                           {QStringLiteral("values"), powersOfTwo(32)}}}},
+                   {QStringLiteral("policies"),
+                    QJsonArray{QStringLiteral("pg17"), QStringLiteral("pg18"), QStringLiteral("pg19"),
+                               QStringLiteral("adaptive")}}})
+        .toJson();
+}
+
+SweepSpec sweepSpecOfText(const QByteArray& text, const std::string& source) {
+    return checkedSpec(SpecReader(source).read(text), false);
 }
 
 const std::vector<std::pair<std::string, std::string>>& sweepPresets() {

@@ -3,6 +3,8 @@
 
 #include "run.h"
 
+#include <QByteArray>
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -67,6 +69,13 @@ inline constexpr std::size_t kSweepValueBytes = 4096;
 // loading a spec of 10^9 cells takes no longer than one of ten. Throws InputError naming the file and
 // the axis, value or policy that is wrong; more than kSweepCellLimit cells need `force`.
 SweepSpec loadSweepSpec(const std::string& specOrPreset, bool force);
+
+// The spec of "Sweep this run" (docs/sweeps.md): `config`'s options as the base, but for the
+// policies, the repeats and the two axes, eic and io-combine-limit over powers of two; PostgreSQL
+// 17, 18, 19 and adaptive as the policies. A recording's modelled node is swept on its own visits.
+QByteArray sweepSpecOfRun(const RunConfig& config, const std::string& name);
+// A spec's JSON text read and checked as loadSweepSpec() does a file's; `source` names it in errors.
+SweepSpec sweepSpecOfText(const QByteArray& text, const std::string& source);
 
 // The presets' names and their JSON text (docs/sweeps.md "Presets").
 const std::vector<std::pair<std::string, std::string>>& sweepPresets();

@@ -139,7 +139,10 @@ bool SweepWindow::loadSpec(const QString& specOrPreset) {
     if (running())
         return false;
     try {
-        m_spec = loadSweepSpec(specOrPreset.toStdString(), false);
+        const auto generated = m_runSpecs.find(specOrPreset);
+        m_spec = generated != m_runSpecs.end()
+                     ? sweepSpecOfText(generated->second, specOrPreset.toStdString())
+                     : loadSweepSpec(specOrPreset.toStdString(), false);
     } catch (const InputError& error) {
         QMessageBox::warning(this, tr("Cannot use this sweep spec"), QString::fromUtf8(error.what()));
         return false;
@@ -157,6 +160,14 @@ bool SweepWindow::loadSpec(const QString& specOrPreset) {
         m_slice->addItem(QString::fromStdString(sweepSliceName(*m_spec, slice)));
     m_slice->setVisible(m_slice->count() > 1);
     return true;
+}
+
+bool SweepWindow::sweepRun(const RunConfig& config, const QString& title) {
+    if (running())
+        return false;
+    const QString label = tr("this run: %1").arg(title);
+    m_runSpecs[label] = sweepSpecOfRun(config, label.toStdString());
+    return loadSpec(label);
 }
 
 void SweepWindow::startSweep() {

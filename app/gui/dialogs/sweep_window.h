@@ -7,6 +7,7 @@
 #include <QMainWindow>
 
 #include <atomic>
+#include <map>
 #include <optional>
 
 class QComboBox;
@@ -32,10 +33,14 @@ public:
 
     // Loads a spec (a preset name or a file) and shows its size; false (with a dialog) if it is bad.
     bool loadSpec(const QString& specOrPreset);
+    // Loads the spec that sweeps `config` (sweepSpecOfRun()), named "this run: `title`" in the spec
+    // box; false (with a dialog) if it cannot run.
+    bool sweepRun(const RunConfig& config, const QString& title);
     void startSweep();
     void cancelSweep();
     bool running() const { return m_job.running(); }
     const std::optional<SweepResults>& results() const { return m_results; }
+    const std::optional<SweepSpec>& spec() const { return m_spec; }
     SweepMapView* mapView() const { return m_map; }
     // The figures a cell's tooltip gives.
     QString cellText(const SweepCell& cell) const;
@@ -65,6 +70,7 @@ private:
     std::uint64_t cellOf(const SweepCell& cell) const;
 
     std::optional<SweepSpec> m_spec;
+    std::map<QString, QByteArray> m_runSpecs; // the spec box's "this run: …" entries and their JSON
     std::optional<SweepResults> m_results;
     SweepResults m_pending; // the worker's, read after it is joined
     std::string m_error;    // likewise: why the set-up failed

@@ -251,6 +251,11 @@ void MainWindow::buildMenus() {
         sweepWindow()->show();
         sweepWindow()->raise();
     });
+    run->addAction(tr("Sweep &this run (eic × io_combine_limit, four policies)…"), this, [this] {
+        sweepWindow()->show();
+        sweepWindow()->raise();
+        sweepWindow()->sweepRun(m_panel->config(), sweptRunTitle());
+    });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_setupToggle);
@@ -417,6 +422,17 @@ SweepWindow* MainWindow::sweepWindow() {
         connect(m_sweepWindow, &SweepWindow::runCell, this, &MainWindow::runSweepCell);
     }
     return m_sweepWindow;
+}
+
+QString MainWindow::sweptRunTitle() const {
+    const PlanOutline& outline = m_plan->outline();
+    if (outline.modelledRow >= 0) {
+        const PlanRow& row = outline.rows[std::size_t(outline.modelledRow)];
+        return tr("node %1, %2 on %3").arg(row.nodeId).arg(row.type, row.relation);
+    }
+    const RunConfig config = m_panel->config();
+    return config.blockList.empty() ? QString::fromStdString(config.dataset.name)
+                                    : QFileInfo(QString::fromStdString(config.blockList)).fileName();
 }
 
 void MainWindow::runSweepCell(const RunConfig& config) {

@@ -45,6 +45,9 @@ public:
     void stopRun();
     // The Sweep view, created on first use (Run → Sweep…, or --sweep SPEC).
     SweepWindow* sweepWindow();
+    // How Run → Sweep this run names the run in the Sweep view: the recording's modelled node, the
+    // block list or the dataset.
+    QString sweptRunTitle() const;
     // A sweep's cell in the main views: `config` names its policy (A) and its baseline (B).
     void runSweepCell(const RunConfig& config);
 
