@@ -15,6 +15,9 @@ namespace la {
 
 namespace {
 
+// A plan of more nodes than this is no plan EXPLAIN prints.
+constexpr std::uint64_t kMaxNodeId = 1'000'000;
+
 // An option of the command line itself (what to do, where to write), not of the run: the run's
 // options come from run_options.h.
 struct CommandOption {
@@ -116,6 +119,17 @@ const std::vector<CommandOption>& commandOptions() {
          "(headless) a saved session instead of a new run: print its summaries, write\n"
          "--summary-json and the plot exports from it (no option of a run goes with it)",
          [](CliOptions& o, const std::string& v) { o.open = v; }},
+        {"Output", "node", "ID",
+         "with --open of a recording: the plan node (its node_id) the summaries and exports are\n"
+         "of; refused, saying why, for a node the session's runs do not model",
+         [](CliOptions& o, const std::string& v) {
+             std::uint64_t node = 0;
+             if (!parseUnsigned(v, node) || node > kMaxNodeId)
+                 throw InputError("--node '" + excerpt(v) +
+                                  "': give a node_id of the recorded plan (0 is its top node; the "
+                                  "summary of --open lists the nodes)");
+             o.node = int(node);
+         }},
         {"Output", "run", nullptr, "(window) start the run at once",
          [](CliOptions& o, const std::string&) { o.startRun = true; }},
         {"Output", "help", nullptr, "this text", [](CliOptions& o, const std::string&) { o.help = true; }},
@@ -203,6 +217,9 @@ void refuseIgnoredOptions(const CliOptions& o) {
                              " cannot be used with --open, which shows the runs a session saved "
                              "as they ran; leave it out, or run without --open");
     }
+    if (o.node && o.open.empty())
+        throw InputError("--node chooses a node of a saved recording: give the session with --open "
+                         "(to choose the node a recording models, give it to lookahead record)");
     // A profile is the simulated device's: a run with real I/O reads a real device.
     if (!o.run.deviceProfile.empty() && o.run.io != IoMode::Sim)
         throw InputError(joined({"--device-profile describes the simulated device (--io sim); with --io ",

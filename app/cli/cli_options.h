@@ -36,6 +36,7 @@ struct CliOptions {
     std::string sweep;                         // --sweep SPEC: open the Sweep view on it (--run starts it)
     std::vector<std::string> given;            // option names present on the command line (without "--")
     std::string open;                          // --open FILE: a saved session instead of a new run
+    std::optional<int> node;                   // --node ID: with --open, the plan node shown
     std::string commandLine;                   // "lookahead ARGS...", for the provenance
     QJsonObject recorded; // set by `lookahead record`: what it recorded (Experiment::recorded)
 

@@ -2,6 +2,7 @@
 #include "cli/export_command.h"
 #include "experiment/verdict.h"
 
+#include "cli/open_command.h"
 #include "cli/summary_text.h"
 #include "dashboard.h"
 #include "experiment/command_outputs.h"
@@ -74,12 +75,12 @@ int writeDrawn(const CommandOutputs& outputs, QSize size, const Experiment& expe
 }
 
 // `--open FILE --export-png OUT`: the saved runs drawn as the live export drew them.
-int exportOpened(const std::string& file, const CommandOutputs& outputs, QSize size) {
+int exportOpened(const CliOptions& options, QSize size) {
+    const CommandOutputs& outputs = options.outputs;
     std::vector<std::unique_ptr<RunTrace>> traces;
     OpenedSession session;
     try {
-        checkOpenOutputs(file, outputs);
-        session = openSession(file);
+        session = openForCommand(options);
         traces = sessionTraces(session);
     } catch (const InputError& error) {
         return reportBadInput(error);
@@ -130,7 +131,7 @@ int exportRun(const ExperimentRequest& request, const CommandOutputs& outputs, Q
 int runHeadlessExport(const CliOptions& options) {
     const QSize size(options.pngWidth, options.pngHeight);
     if (!options.open.empty())
-        return exportOpened(options.open, options.outputs, size);
+        return exportOpened(options, size);
     return exportRun(experimentRequest(options), options.outputs, size, options.commandLine);
 }
 

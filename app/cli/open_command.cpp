@@ -6,6 +6,7 @@
 #include "experiment/command_outputs.h"
 
 #include "experiment/explain_output.h"
+#include "experiment/plan_nodes.h"
 #include "experiment/session_io.h"
 #include "experiment/summary_json.h"
 #include "input_error.h"
@@ -17,11 +18,19 @@
 
 namespace la {
 
+OpenedSession openForCommand(const CliOptions& options) {
+    checkOpenOutputs(options.open, options.outputs);
+    OpenedSession session = openSession(options.open);
+    if (options.node)
+        std::printf("the runs are of %s\n",
+                    requireModelledNode(session.experiment.recorded, *options.node, options.open).c_str());
+    return session;
+}
+
 int runOpenHeadless(const CliOptions& options) {
     OpenedSession session;
     try {
-        checkOpenOutputs(options.open, options.outputs);
-        session = openSession(options.open);
+        session = openForCommand(options);
     } catch (const InputError& error) {
         return reportBadInput(error);
     }

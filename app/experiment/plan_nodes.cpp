@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/plan_nodes.h"
 
+#include "input_error.h"
 #include "message_text.h"
 
 #include <QLocale>
@@ -47,6 +48,32 @@ QString shownFigure(const QJsonObject& o, const char* key) {
 // excerpt() leaves printable ASCII alone and escapes every other byte: fit for a terminal as it is.
 QString shownText(const QJsonValue& value, std::size_t limit = 60) {
     return QString::fromStdString(excerpt(value.toString().toStdString(), limit));
+}
+
+// "Index Scan on public.t using t_i", of an untrusted "nodes" entry.
+QString scanOf(const QJsonObject& node) {
+    QString on = shownText(node.value(QStringLiteral("relation")));
+    const QString index = shownText(node.value(QStringLiteral("index")));
+    if (!index.isEmpty())
+        on += (on.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("using ") + index;
+    return QStringLiteral("%1 on %2").arg(shownText(node.value(QStringLiteral("type"))), on);
+}
+
+QString nodeName(const QJsonObject& node) {
+    return QStringLiteral("node %1 (%2)").arg(shownFigure(node, "node_id"), scanOf(node));
+}
+
+// The node's line of the text summary: its EXPLAIN figures and whether it is modelled.
+QString nodeLine(const QJsonObject& node) {
+    const QJsonObject explain = node.value(QStringLiteral("explain")).toObject();
+    return QStringLiteral("node %1 %2: loops %3 (resets %4), shared hit %5 read %6; %7")
+        .arg(shownFigure(node, "node_id"), scanOf(node), shownFigure(node, "loops"),
+             shownFigure(node, "resets"), shownFigure(explain, "shared_hit"),
+             shownFigure(explain, "shared_read"),
+             node.value(QStringLiteral("modelled")).toBool()
+                 ? QStringLiteral("modelled")
+                 : QStringLiteral("not modelled: ") +
+                       shownText(node.value(QStringLiteral("why_not_modelled")), 240));
 }
 
 } // namespace
@@ -152,26 +179,47 @@ std::string planNodesText(const QJsonObject& recorded) {
     if (nodes.isEmpty())
         return {};
     QString text = QStringLiteral("The plan's nodes that read a relation (EXPLAIN's own figures):\n");
-    for (const QJsonValue& value : nodes) {
-        if (!value.isObject())
-            continue;
-        const QJsonObject node = value.toObject();
-        const QJsonObject explain = node.value(QStringLiteral("explain")).toObject();
-        const QString relation = shownText(node.value(QStringLiteral("relation")));
-        const QString index = shownText(node.value(QStringLiteral("index")));
-        QString on = relation;
-        if (!index.isEmpty())
-            on += (on.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("using ") + index;
-        text += QStringLiteral("  node %1 %2 on %3: loops %4 (resets %5), shared hit %6 read %7; %8\n")
-                    .arg(shownFigure(node, "node_id"), shownText(node.value(QStringLiteral("type"))), on,
-                         shownFigure(node, "loops"), shownFigure(node, "resets"),
-                         shownFigure(explain, "shared_hit"), shownFigure(explain, "shared_read"),
-                         node.value(QStringLiteral("modelled")).toBool()
-                             ? QStringLiteral("modelled")
-                             : QStringLiteral("not modelled: ") +
-                                   shownText(node.value(QStringLiteral("why_not_modelled")), 240));
-    }
+    for (const QJsonValue& value : nodes)
+        if (value.isObject())
+            text += QStringLiteral("  ") + nodeLine(value.toObject()) + QLatin1Char('\n');
     return text.toStdString();
+}
+
+std::string requireModelledNode(const QJsonObject& recorded, int nodeId, const std::string& session) {
+    const QJsonArray nodes = recorded.value(QStringLiteral("nodes")).toArray();
+    QStringList ids;
+    QString modelled;
+    for (const QJsonValue& value : nodes) {
+        const QJsonObject node = value.toObject();
+        const QJsonValue id = node.value(QStringLiteral("node_id"));
+        if (!id.isDouble())
+            continue;
+        ids << shownFigure(node, "node_id");
+        if (node.value(QStringLiteral("modelled")).toBool())
+            modelled = nodeName(node);
+    }
+    const std::string where =
+        "--node " + std::to_string(nodeId) + ": session '" + excerpt(session, 200) + "'";
+    if (ids.isEmpty())
+        throw InputError(where + " is no recording of a plan (it was not saved by lookahead record); "
+                                 "leave --node out");
+    for (const QJsonValue& value : nodes) {
+        const QJsonObject node = value.toObject();
+        if (node.value(QStringLiteral("node_id")) != QJsonValue(nodeId))
+            continue;
+        if (node.value(QStringLiteral("modelled")).toBool())
+            return nodeLine(node).toStdString();
+        throw InputError(where + " has no runs of " + nodeName(node).toStdString() +
+                         ": the recording did not model it (" +
+                         shownText(node.value(QStringLiteral("why_not_modelled")), 240).toStdString() +
+                         "); its runs are of " +
+                         (modelled.isEmpty() ? QStringLiteral("no node") : modelled).toStdString() +
+                         ". To model node " + std::to_string(nodeId) +
+                         ", record the query again with lookahead record --node " + std::to_string(nodeId));
+    }
+    throw InputError(where + " has no node " + std::to_string(nodeId) +
+                     " that reads a relation; its plan's are " +
+                     ids.join(QStringLiteral(", ")).toStdString());
 }
 
 } // namespace la

@@ -39,6 +39,11 @@ QJsonArray planNodesJson(const ExplainOutput& plan, int serverMajor);
 // true) also the run's own figures: "model" for a modelled run, "trace" for the observed one.
 void addPlanNodes(QJsonObject& doc, const QJsonObject& recorded);
 
+// `--node ID` with a session: its runs are of the recording's modelled node, so `nodeId` must be that
+// node. Returns the node's line of planNodesText(); throws InputError naming the nodes the plan has,
+// or, for a node that is not modelled, why not and how to record it (`session`: the file).
+std::string requireModelledNode(const QJsonObject& recorded, int nodeId, const std::string& session);
+
 // The recording's nodes as lines of the text summary, or nothing where it has none.
 std::string planNodesText(const QJsonObject& recorded);
 

@@ -76,6 +76,7 @@ private slots:
     void badInput_data();
     void badInput();
     void sessionWithoutEvents();
+    void nodeNeedsARecordedPlan();
     void openNeverModifies();
     void killedSaveLeavesOldFile();
     void saveNeverReplacesAnInput();
@@ -256,6 +257,31 @@ void TestSession::badInput() {
         if (kind == QLatin1String("truncated") || kind == QLatin1String("blob"))
             break; // the summaries are intact; only drawing reads the events (sessionWithoutEvents)
     }
+}
+
+// --node chooses a node of a recording's plan (tst_record_plan opens one): without --open, with a
+// malformed id, or on a session that recorded no plan, it is refused saying so.
+void TestSession::nodeNeedsARecordedPlan() {
+    Result r = lookahead({QStringLiteral("--headless"), QStringLiteral("--node"), QStringLiteral("1")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(
+                 QStringLiteral("--node chooses a node of a saved recording: give the session with --open")),
+             qPrintable(r.err));
+    const QString saved = path(QStringLiteral("no-plan.lookahead"));
+    r = lookahead({QStringLiteral("--headless"), QStringLiteral("--save"), saved});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    r = lookahead({QStringLiteral("--headless"), QStringLiteral("--open"), saved, QStringLiteral("--node"),
+                   QStringLiteral("two")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--node 'two': give a node_id of the recorded plan")),
+             qPrintable(r.err));
+    r = lookahead({QStringLiteral("--headless"), QStringLiteral("--open"), saved, QStringLiteral("--node"),
+                   QStringLiteral("0"), QStringLiteral("--export-png"), path(QStringLiteral("no-plan.png"))});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(
+        r.err.contains(QStringLiteral("is no recording of a plan (it was not saved by lookahead record)")),
+        qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(path(QStringLiteral("no-plan.png"))));
 }
 
 void TestSession::sessionWithoutEvents() {

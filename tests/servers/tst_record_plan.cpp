@@ -10,6 +10,7 @@
 #include "pg_server.h"
 #include "recording.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -307,11 +308,14 @@ void TestRecordPlan::nestedLoopRescansTheInnerIndexScan() {
                        "INSERT INTO o SELECT g * 97, repeat('o', 200) FROM generate_series(1, 1000) g"),
         QStringLiteral("o"));
 
+    QTemporaryDir dir;
+    const QString session = dir.filePath(QStringLiteral("nested-loop.lookahead"));
     const Recorded recorded =
         record(server, QStringLiteral("SELECT count(r.pad) FROM o JOIN r ON r.id = o.id"),
                {QStringLiteral("enable_hashjoin=off"), QStringLiteral("enable_mergejoin=off"),
                 QStringLiteral("enable_bitmapscan=off"), QStringLiteral("enable_material=off"),
-                QStringLiteral("enable_memoize=off")});
+                QStringLiteral("enable_memoize=off")},
+               {QStringLiteral("--save"), session});
     if (QTest::currentTestFailed())
         return;
     const QJsonArray nodes = recordedNodes(recorded);
@@ -362,6 +366,43 @@ void TestRecordPlan::nestedLoopRescansTheInnerIndexScan() {
     QCOMPARE(reconciliation[QStringLiteral("unexplained")].toInteger(-1), 0);
     QVERIFY2(recorded.out.contains(QLatin1String("Index Scan on r using r_id: loops 1,000 (resets 999)")),
              qPrintable(recorded.out));
+
+    // The saved recording, opened with --node: the inner node is the runs' own; the outer one has
+    // none, and is refused saying why and how to model it; a node the plan lacks names those it has.
+    const QString innerNode = QString::number(innerId),
+                  outerId = QString::number(outer[QStringLiteral("node_id")].toInteger());
+    const auto open = [&](const QString& node, const QStringList& more = {}) {
+        return test::runLookahead(QStringList{QStringLiteral("--headless"), QStringLiteral("--open"), session,
+                                              QStringLiteral("--node"), node} +
+                                      more,
+                                  120'000);
+    };
+    const QString png = dir.filePath(QStringLiteral("inner.png"));
+    test::CliResult opened = open(innerNode, {QStringLiteral("--export-png"), png});
+    QVERIFY2(opened.exitCode == 0, qPrintable(opened.err));
+    QVERIFY2(opened.out.startsWith(
+                 QStringLiteral("the runs are of node %1 Index Scan on r using r_id: loops 1,000 "
+                                "(resets 999)")
+                     .arg(innerNode)),
+             qPrintable(opened.out));
+    QVERIFY(QFileInfo(png).size() > 0);
+    opened = open(outerId, {QStringLiteral("--export-png"), dir.filePath(QStringLiteral("outer.png"))});
+    QCOMPARE(opened.exitCode, 2);
+    QVERIFY2(
+        opened.err.contains(
+            QStringLiteral("has no runs of node %1 (Seq Scan on o): the recording did not model it (")
+                .arg(outerId)) &&
+            opened.err.contains(QStringLiteral("its runs are of node %1 (Index Scan on r using r_id). To "
+                                               "model node %2, record the query again with lookahead "
+                                               "record --node %2")
+                                    .arg(innerNode, outerId)),
+        qPrintable(opened.err));
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("outer.png"))));
+    opened = open(QStringLiteral("99"));
+    QCOMPARE(opened.exitCode, 2);
+    QVERIFY2(opened.err.contains(QStringLiteral("has no node 99 that reads a relation; its plan's are %1, %2")
+                                     .arg(std::min(outerId, innerNode), std::max(outerId, innerNode))),
+             qPrintable(opened.err));
 }
 
 QTEST_GUILESS_MAIN(TestRecordPlan)
