@@ -121,7 +121,7 @@ const std::vector<CommandOption>& commandOptions() {
          [](CliOptions& o, const std::string& v) { o.open = v; }},
         {"Output", "node", "ID",
          "with --open of a recording: the plan node (its node_id) the summaries and exports are\n"
-         "of; refused, saying why, for a node the session's runs do not model",
+         "of, refused, saying why, for a node the runs do not model; in the window, the node chosen",
          [](CliOptions& o, const std::string& v) {
              std::uint64_t node = 0;
              if (!parseUnsigned(v, node) || node > kMaxNodeId)

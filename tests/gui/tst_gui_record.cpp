@@ -10,6 +10,7 @@
 #include "gui/dialogs/record_dialog.h"
 #include "gui/window/input_openers.h"
 #include "gui/window/main_window.h"
+#include "gui/window/plan_panel.h"
 #include "gui/window/recordings.h"
 #include "gui/window/run_setup_panel.h"
 #include "gui/window/session_files.h"
@@ -255,6 +256,7 @@ void TestGuiRecord::reopenedRecordingRunsOnItsKeptVisits() {
     window.applyStartup(cliOptions({}));
     QCOMPARE(openSessionAndWait(window, session), QString());
     const Experiment& opened = window.controller().experiment();
+    const QJsonArray recordedNodes = opened.recorded[QStringLiteral("nodes")].toArray();
     QCOMPARE(opened.recorded[QStringLiteral("relation")].toObject()[QStringLiteral("scan")].toString(),
              QStringLiteral("Bitmap Heap Scan"));
     QCOMPARE(opened.recorded[QStringLiteral("visits")].toObject()[QStringLiteral("source")].toString(),
@@ -275,6 +277,22 @@ void TestGuiRecord::reopenedRecordingRunsOnItsKeptVisits() {
     QCOMPARE(window.controller().summaries().at(1).blocks, saved.at(1).blocks);
     QCOMPARE(window.controller().summaries().at(1).misses, saved.at(1).misses);
     QCOMPARE(window.controller().summaries().at(1).hits, saved.at(1).hits);
+
+    // `lookahead FILE.lookahead --node ID` chooses that node in the Plan tab once the plan is shown:
+    // here the Bitmap Index Scan under the modelled Bitmap Heap Scan, which says why it is not modelled.
+    std::int64_t bitmapIndex = -1;
+    for (const QJsonValue& node : recordedNodes)
+        if (node[QStringLiteral("type")].toString() == QLatin1String("Bitmap Index Scan"))
+            bitmapIndex = node[QStringLiteral("node_id")].toInteger();
+    QVERIFY(bitmapIndex >= 0);
+    MainWindow chosen;
+    QSignalSpy shown(chosen.sessions(), &SessionFiles::opened);
+    chosen.applyStartup(cliOptions({session, QStringLiteral("--node"), QString::number(bitmapIndex)}));
+    QCOMPARE(test::caught(shown, 1, kWindowTimeoutMs), 1);
+    QVERIFY(waitIdle(chosen));
+    QCOMPARE(chosen.planPanel()->chosenNode(), bitmapIndex);
+    QVERIFY2(chosen.planPanel()->details().contains(QStringLiteral("not modelled")),
+             qPrintable(chosen.planPanel()->details()));
 }
 
 // A query with a syntax error: the server's "LINE 1: …" and the caret under it are set in a

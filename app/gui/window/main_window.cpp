@@ -44,6 +44,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 namespace la {
 
@@ -201,6 +202,15 @@ void MainWindow::showPlan() {
     if (has && !had) {
         m_planDock->raise();
         resizeDocks({m_planDock}, {std::min(m_plan->wholeWidth(), width() * 9 / 20)}, Qt::Horizontal);
+    }
+    // `lookahead FILE.lookahead --node ID`: that node, once its plan is shown.
+    if (has && m_nodeToChoose) {
+        const std::int64_t node = *std::exchange(m_nodeToChoose, std::nullopt);
+        if (!m_plan->chooseNode(node))
+            m_dialogs.showError(tr("No such node"),
+                                tr("--node %1: the recorded plan has no node %1; its nodes are in the Plan "
+                                   "tab, each with its node_id")
+                                    .arg(node));
     }
 }
 
@@ -408,6 +418,7 @@ void MainWindow::applyStartup(const CliOptions& options) {
     }
     if (!options.open.empty()) {
         // `lookahead FILE.lookahead` (a double-click in a file manager): the saved runs.
+        m_nodeToChoose = options.node;
         m_sessions->open(QString::fromStdString(options.open));
         return;
     }

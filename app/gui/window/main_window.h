@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <limits>
+#include <optional>
 
 class QAction;
 class QDockWidget;
@@ -114,7 +115,8 @@ private:
     PlanPanel* m_plan = nullptr;
     QDockWidget* m_setupDock = nullptr;
     QDockWidget* m_planDock = nullptr;
-    QJsonObject m_planRecorded; // the recording whose plan the panel shows
+    QJsonObject m_planRecorded;                 // the recording whose plan the panel shows
+    std::optional<std::int64_t> m_nodeToChoose; // --node, until the opened session's plan is shown
     QAction* m_setupToggle = nullptr;
     QAction* m_planToggle = nullptr;
     QAction* m_runAction = nullptr;
