@@ -30,6 +30,18 @@ inline QByteArray blockLines(int first, int end, int step = 1) {
     return text;
 }
 
+// A nested loop's inner visits as a block list: `rows` outer rows of `perRow` visits each, spread
+// over `blocks` blocks, with a reset (a rescan) between two rows.
+inline QByteArray rescannedVisits(int rows, int perRow, int blocks) {
+    QByteArray text;
+    for (int row = 0; row < rows; ++row) {
+        for (int visit = 0; visit < perRow; ++visit)
+            text += QByteArray::number((row * 37 + visit * 5) % blocks) + '\n';
+        text += row + 1 < rows ? "reset\n" : "";
+    }
+    return text;
+}
+
 // The file's bytes, or nothing if it cannot be read (an output that was never written).
 inline QByteArray readFile(const QString& path) {
     QFile file(path);

@@ -504,14 +504,7 @@ void TestSweep::sweepThisRunKeepsItsVisits() {
     QCoreApplication::setApplicationName(QStringLiteral("tst_sweep"));
     QSettings().clear();
     QTemporaryDir dir;
-    QByteArray visits, cached;
-    for (int row = 0; row < 100; ++row) {
-        for (int visit = 0; visit < 8; ++visit)
-            visits += QByteArray::number((row * 53 + visit * 3) % 2000) + '\n';
-        visits += row + 1 < 100 ? "reset\n" : "";
-    }
-    for (int block = 0; block < 2000; block += 4)
-        cached += QByteArray::number(block) + '\n';
+    const QByteArray visits = test::rescannedVisits(100, 8, 2000), cached = test::blockLines(0, 2000, 4);
     RunConfig config = defaultRunConfig();
     config.blockList = writeFile(dir, QStringLiteral("inner.txt"), visits).toStdString();
     config.relationBlocks = 2000;

@@ -213,14 +213,7 @@ void TestGuiSession::resetsReopenAsMarks() {
 void TestGuiSession::keptListsRunAgain() {
     const QString lists = m_dir.filePath(QStringLiteral("lists"));
     QVERIFY(QDir().mkpath(lists));
-    QByteArray blocks, cached;
-    for (int row = 0; row < 200; ++row) {
-        for (int visit = 0; visit < 6; ++visit)
-            blocks += QByteArray::number((row * 37 + visit * 5) % 3000) + '\n';
-        blocks += row + 1 < 200 ? "reset\n" : "";
-    }
-    for (int block = 0; block < 3000; block += 3)
-        cached += QByteArray::number(block) + '\n';
+    const QByteArray blocks = test::rescannedVisits(200, 6, 3000), cached = test::blockLines(0, 3000, 3);
     const QString blockList = test::writeFile(lists + QStringLiteral("/visits.txt"), blocks);
     const QString prewarmList = test::writeFile(lists + QStringLiteral("/cached.txt"), cached);
     const QString saved = m_dir.filePath(QStringLiteral("kept.lookahead"));

@@ -64,6 +64,15 @@ QJsonObject nodeOn(const QJsonArray& nodes, const QString& relation) {
     return {};
 }
 
+// The two nodes of a recorded join, on the relations `first` and `second`; empty if there are others.
+std::pair<QJsonObject, QJsonObject> joinNodes(const Recorded& recorded, const QString& first,
+                                              const QString& second) {
+    const QJsonArray nodes = recordedNodes(recorded);
+    if (nodes.size() != 2)
+        return {};
+    return {nodeOn(nodes, first), nodeOn(nodes, second)};
+}
+
 qint64 sharedRead(const QJsonObject& node) {
     return node[QStringLiteral("explain")].toObject()[QStringLiteral("shared_read")].toInteger(-1);
 }
@@ -208,9 +217,7 @@ void TestRecordPlan::hashJoinOfTwoSequentialScans() {
                                      {QStringLiteral("--save"), session});
     if (QTest::currentTestFailed())
         return;
-    const QJsonArray nodes = recordedNodes(recorded);
-    QCOMPARE(nodes.size(), 2);
-    const QJsonObject a = nodeOn(nodes, QStringLiteral("a")), b = nodeOn(nodes, QStringLiteral("b"));
+    const auto [a, b] = joinNodes(recorded, QStringLiteral("a"), QStringLiteral("b"));
     for (const QJsonObject& node : {a, b}) {
         QCOMPARE(node[QStringLiteral("type")].toString(), QStringLiteral("Seq Scan"));
         QCOMPARE(node[QStringLiteral("loops")].toInteger(), 1);
@@ -318,9 +325,7 @@ void TestRecordPlan::nestedLoopRescansTheInnerIndexScan() {
                {QStringLiteral("--save"), session});
     if (QTest::currentTestFailed())
         return;
-    const QJsonArray nodes = recordedNodes(recorded);
-    QCOMPARE(nodes.size(), 2);
-    const QJsonObject outer = nodeOn(nodes, QStringLiteral("o")), inner = nodeOn(nodes, QStringLiteral("r"));
+    const auto [outer, inner] = joinNodes(recorded, QStringLiteral("o"), QStringLiteral("r"));
     QCOMPARE(outer[QStringLiteral("type")].toString(), QStringLiteral("Seq Scan"));
     QCOMPARE(inner[QStringLiteral("type")].toString(), QStringLiteral("Index Scan"));
     QCOMPARE(inner[QStringLiteral("index")].toString(), QStringLiteral("r_id"));
