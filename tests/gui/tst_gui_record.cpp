@@ -277,6 +277,9 @@ void TestGuiRecord::reopenedRecordingRunsOnItsKeptVisits() {
     QCOMPARE(window.controller().summaries().at(1).blocks, saved.at(1).blocks);
     QCOMPARE(window.controller().summaries().at(1).misses, saved.at(1).misses);
     QCOMPARE(window.controller().summaries().at(1).hits, saved.at(1).hits);
+    // Run again, it is still the recording: its plan stays beside the plots.
+    QCOMPARE(window.controller().experiment().recorded[QStringLiteral("nodes")].toArray(), recordedNodes);
+    QVERIFY(!window.planPanel()->outline().empty());
 
     // `lookahead FILE.lookahead --node ID` chooses that node in the Plan tab once the plan is shown:
     // here the Bitmap Index Scan under the modelled Bitmap Heap Scan, which says why it is not modelled.

@@ -115,8 +115,17 @@ MainWindow::MainWindow(QWidget* parent)
                 setWindowTitle(QFileInfo(path).fileName());
         });
     connect(m_sessions, &SessionFiles::opened, this, [this](const QString&, const QString& error) {
-        if (error.isEmpty())
-            showRecorded(m_controller.experiment().recorded);
+        if (!error.isEmpty())
+            return;
+        // A saved recording run again (Run, or B against this baseline) is still the recording: its
+        // plan and reconciliation stay.
+        if (const Experiment& shown = m_controller.experiment(); !shown.recorded.isEmpty()) {
+            const RunVariant& a = shown.runs.front();
+            m_recordings->adopt(shown.recorded, a.observed ? QString::fromStdString(a.tracePath) : QString());
+            if (!a.observed)
+                m_recordings->rememberReplay(experimentKey(panelExperiment()));
+        }
+        showRecorded(m_controller.experiment().recorded);
     });
     connect(m_sessions, &SessionFiles::panelRestored, this, [this] {
         // The index scan's facts are read again for the panel, as when it was opened.

@@ -35,6 +35,13 @@ public:
     // After a replay without a trace is set up: the experiment `key` (as the window keys experiments)
     // is the recording's.
     void rememberReplay(std::string key) { m_key = std::move(key); }
+    // A saved recording was opened: the runs that replay it (its trace `tracePath`, or else the key
+    // rememberReplay() is given next) carry `recorded` as the recording's own replay does.
+    void adopt(QJsonObject recorded, QString tracePath) {
+        m_recorded = std::move(recorded);
+        m_tracePath = std::move(tracePath);
+        m_key.clear();
+    }
     // The latest recording, if `tracePath` is its trace; else empty.
     QJsonObject recordedFor(const QString& tracePath) const;
     // Puts the recording in `experiment` if it replays the latest one: the same trace, or the same
