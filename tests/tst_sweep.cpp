@@ -550,6 +550,18 @@ void TestSweep::sweepThisRunKeepsItsVisits() {
     QCOMPARE(cell.value("misses"), double(own.misses));
     QCOMPARE(cell.value("blocks"), double(own.blocks));
     QCOMPARE(cell.value("waits"), double(own.waits));
+
+    // A model of an imported trace takes its visits or cache state from the trace, which no option
+    // names: refused rather than swept on the dataset the panel still shows.
+    config.tracedReads =
+        std::make_shared<const std::vector<std::uint32_t>>(std::vector<std::uint32_t>{1, 2, 3});
+    try {
+        sweepSpecOfRun(config, "traced");
+        QFAIL("a model of an imported trace was swept");
+    } catch (const InputError& error) {
+        QVERIFY2(QString::fromUtf8(error.what()).contains(QStringLiteral("from the imported trace")),
+                 error.what());
+    }
 }
 
 void TestSweep::cellsWithinNoiseAreMarked() {

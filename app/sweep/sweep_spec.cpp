@@ -390,6 +390,12 @@ SweepSpec loadSweepSpec(const std::string& specOrPreset, bool force) {
 }
 
 QByteArray sweepSpecOfRun(const RunConfig& config, const std::string& name) {
+    // A spec names its cells by options; what an imported trace hands a model in memory has none.
+    if (config.blockSequence || config.tracedReads || config.tracedCache)
+        throw InputError("this run's model takes its visits or its cache state from the imported trace, "
+                         "which no option of a sweep names; sweep a run that reads a block list and a "
+                         "prewarm list instead (a recording's model with Compare: B another policy, or "
+                         "--blocks and --prewarm list:FILE)");
     const RunConfig defaults = defaultRunConfig();
     QJsonObject base;
     for (const RunOption& option : runOptions()) {

@@ -73,6 +73,7 @@ SweepSpec loadSweepSpec(const std::string& specOrPreset, bool force);
 // The spec of "Sweep this run" (docs/sweeps.md): `config`'s options as the base, but for the
 // policies, the repeats and the two axes, eic and io-combine-limit over powers of two; PostgreSQL
 // 17, 18, 19 and adaptive as the policies. A recording's modelled node is swept on its own visits.
+// Throws InputError for a model of an imported trace, whose visits or cache state no option names.
 QByteArray sweepSpecOfRun(const RunConfig& config, const std::string& name);
 // A spec's JSON text read and checked as loadSweepSpec() does a file's; `source` names it in errors.
 SweepSpec sweepSpecOfText(const QByteArray& text, const std::string& source);

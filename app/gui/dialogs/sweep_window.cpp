@@ -163,10 +163,17 @@ bool SweepWindow::loadSpec(const QString& specOrPreset) {
 }
 
 bool SweepWindow::sweepRun(const RunConfig& config, const QString& title) {
-    if (running())
+    if (running()) {
+        m_status->setText(tr("A sweep is running: cancel it to sweep this run"));
         return false;
+    }
     const QString label = tr("this run: %1").arg(title);
-    m_runSpecs[label] = sweepSpecOfRun(config, label.toStdString());
+    try {
+        m_runSpecs[label] = sweepSpecOfRun(config, label.toStdString());
+    } catch (const InputError& error) {
+        QMessageBox::warning(this, tr("Cannot sweep this run"), QString::fromUtf8(error.what()));
+        return false;
+    }
     return loadSpec(label);
 }
 

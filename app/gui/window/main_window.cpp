@@ -273,7 +273,16 @@ void MainWindow::buildMenus() {
     run->addAction(tr("Sweep &this run (eic × io_combine_limit, four policies)…"), this, [this] {
         sweepWindow()->show();
         sweepWindow()->raise();
-        sweepWindow()->sweepRun(m_panel->config(), sweptRunTitle());
+        // An imported trace's model is B of the experiment the panel makes, not the panel's config.
+        RunConfig config = m_panel->config();
+        try {
+            if (m_inputs->importedTrace() && m_panel->comparison() == Comparison::Observed)
+                config = panelExperiment().runs.back().config;
+        } catch (const InputError& error) {
+            m_dialogs.showError(tr("Cannot sweep this run"), QString::fromUtf8(error.what()));
+            return;
+        }
+        sweepWindow()->sweepRun(config, sweptRunTitle());
     });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
