@@ -2,7 +2,6 @@
 #include "cli/export_command.h"
 #include "experiment/verdict.h"
 
-#include "cli/open_command.h"
 #include "cli/summary_text.h"
 #include "dashboard.h"
 #include "experiment/command_outputs.h"
@@ -80,7 +79,7 @@ int exportOpened(const CliOptions& options, QSize size) {
     std::vector<std::unique_ptr<RunTrace>> traces;
     OpenedSession session;
     try {
-        session = openForCommand(options);
+        session = openSessionForCommand(options.open, outputs, options.node);
         traces = sessionTraces(session);
     } catch (const InputError& error) {
         return reportBadInput(error);

@@ -6,7 +6,6 @@
 #include "experiment/command_outputs.h"
 
 #include "experiment/explain_output.h"
-#include "experiment/plan_nodes.h"
 #include "experiment/session_io.h"
 #include "experiment/summary_json.h"
 #include "input_error.h"
@@ -18,19 +17,10 @@
 
 namespace la {
 
-OpenedSession openForCommand(const CliOptions& options) {
-    checkOpenOutputs(options.open, options.outputs);
-    OpenedSession session = openSession(options.open);
-    if (options.node)
-        std::printf("the runs are of %s\n",
-                    requireModelledNode(session.experiment.recorded, *options.node, options.open).c_str());
-    return session;
-}
-
 int runOpenHeadless(const CliOptions& options) {
     OpenedSession session;
     try {
-        session = openForCommand(options);
+        session = openSessionForCommand(options.open, options.outputs, options.node);
     } catch (const InputError& error) {
         return reportBadInput(error);
     }

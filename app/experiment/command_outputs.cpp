@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/command_outputs.h"
+#include "experiment/plan_nodes.h"
 
 #include "files/output_file.h"
 #include "input_error.h"
@@ -80,6 +81,16 @@ int reportWriteErrors(const std::vector<std::string>& errors) {
     for (const std::string& error : errors)
         std::fprintf(stderr, "lookahead: %s\n", error.c_str());
     return errors.empty() ? 0 : 1;
+}
+
+OpenedSession openSessionForCommand(const std::string& path, const CommandOutputs& outputs,
+                                    std::optional<int> node) {
+    checkOpenOutputs(path, outputs);
+    OpenedSession session = openSession(path);
+    if (node)
+        std::printf("the runs are of %s\n",
+                    requireModelledNode(session.experiment.recorded, *node, path).c_str());
+    return session;
 }
 
 int writeJson(const std::string& path, const QByteArray& document) {

@@ -2,11 +2,13 @@
 #pragma once
 
 #include "experiment/runner.h"
+#include "experiment/session_io.h"
 #include "files/output_guard.h"
 
 #include <QByteArray>
 
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,12 @@ int reportWriteErrors(const std::vector<std::string>& errors);
 // Before a saved session is read for a command: no output may be the session itself, and nothing a
 // new run writes is asked for (--save, --trace-csv). Throws InputError.
 void checkOpenOutputs(const std::string& session, const CommandOutputs& outputs);
+
+// A saved session read for a command (`--open FILE`): its outputs checked against it first, and with
+// `node` (--node) the recording's node its runs must model (requireModelledNode), whose summary line
+// is printed first. Throws InputError.
+OpenedSession openSessionForCommand(const std::string& path, const CommandOutputs& outputs,
+                                    std::optional<int> node);
 
 // Writes the summary JSON `document` to `path` (if one is given) and reports a write error on stderr.
 // Returns 0, or 1 if it could not be written.
