@@ -186,40 +186,36 @@ std::string planNodesText(const QJsonObject& recorded) {
 }
 
 std::string requireModelledNode(const QJsonObject& recorded, int nodeId, const std::string& session) {
-    const QJsonArray nodes = recorded.value(QStringLiteral("nodes")).toArray();
     QStringList ids;
-    QString modelled;
-    for (const QJsonValue& value : nodes) {
+    QJsonObject chosen, modelled;
+    for (const QJsonValue& value : recorded.value(QStringLiteral("nodes")).toArray()) {
         const QJsonObject node = value.toObject();
-        const QJsonValue id = node.value(QStringLiteral("node_id"));
-        if (!id.isDouble())
+        if (!node.value(QStringLiteral("node_id")).isDouble())
             continue;
         ids << shownFigure(node, "node_id");
+        if (node.value(QStringLiteral("node_id")) == QJsonValue(nodeId))
+            chosen = node;
         if (node.value(QStringLiteral("modelled")).toBool())
-            modelled = nodeName(node);
+            modelled = node;
     }
     const std::string where =
         "--node " + std::to_string(nodeId) + ": session '" + excerpt(session, 200) + "'";
     if (ids.isEmpty())
         throw InputError(where + " is no recording of a plan (it was not saved by lookahead record); "
                                  "leave --node out");
-    for (const QJsonValue& value : nodes) {
-        const QJsonObject node = value.toObject();
-        if (node.value(QStringLiteral("node_id")) != QJsonValue(nodeId))
-            continue;
-        if (node.value(QStringLiteral("modelled")).toBool())
-            return nodeLine(node).toStdString();
-        throw InputError(where + " has no runs of " + nodeName(node).toStdString() +
-                         ": the recording did not model it (" +
-                         shownText(node.value(QStringLiteral("why_not_modelled")), 240).toStdString() +
-                         "); its runs are of " +
-                         (modelled.isEmpty() ? QStringLiteral("no node") : modelled).toStdString() +
-                         ". To model node " + std::to_string(nodeId) +
-                         ", record the query again with lookahead record --node " + std::to_string(nodeId));
-    }
-    throw InputError(where + " has no node " + std::to_string(nodeId) +
-                     " that reads a relation; its plan's are " +
-                     ids.join(QStringLiteral(", ")).toStdString());
+    if (chosen.isEmpty())
+        throw InputError(where + " has no node " + std::to_string(nodeId) +
+                         " that reads a relation; its plan's are " +
+                         ids.join(QStringLiteral(", ")).toStdString());
+    if (chosen == modelled)
+        return nodeLine(chosen).toStdString();
+    throw InputError(where + " has no runs of " + nodeName(chosen).toStdString() +
+                     ": the recording did not model it (" +
+                     shownText(chosen.value(QStringLiteral("why_not_modelled")), 240).toStdString() +
+                     "); its runs are of " +
+                     (modelled.isEmpty() ? QStringLiteral("no node") : nodeName(modelled)).toStdString() +
+                     ". To model node " + std::to_string(nodeId) +
+                     ", record the query again with lookahead record --node " + std::to_string(nodeId));
 }
 
 } // namespace la
