@@ -57,7 +57,7 @@ int writeDrawn(const CommandOutputs& outputs, QSize size, const Experiment& expe
     int exitCode = writeJson(outputs.summaryJson, summary.toJson());
     PlotExport what;
     what.size = size;
-    what.caption = runCaption(experiment.runs);
+    what.caption = runCaption(experiment);
     what.summary = summary.toJson(QJsonDocument::Compact);
     for (const auto& [format, file] : plotOutputs(outputs)) {
         what.format = format;

@@ -185,6 +185,16 @@ std::string planNodesText(const QJsonObject& recorded) {
     return text.toStdString();
 }
 
+QString modelledNodeText(const QJsonObject& recorded) {
+    for (const QJsonValue& value : recorded.value(QStringLiteral("nodes")).toArray()) {
+        const QJsonObject node = value.toObject();
+        if (node.value(QStringLiteral("modelled")).toBool())
+            return QStringLiteral("%1 of a query recorded on PostgreSQL %2")
+                .arg(nodeName(node), shownText(recorded.value(QStringLiteral("server_version")), 40));
+    }
+    return {};
+}
+
 std::string requireModelledNode(const QJsonObject& recorded, int nodeId, const std::string& session) {
     QStringList ids;
     QJsonObject chosen, modelled;

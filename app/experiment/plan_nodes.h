@@ -47,4 +47,8 @@ std::string requireModelledNode(const QJsonObject& recorded, int nodeId, const s
 // The recording's nodes as lines of the text summary, or nothing where it has none.
 std::string planNodesText(const QJsonObject& recorded);
 
+// What a recording's runs are of, for a caption: "node 3 (Index Scan on r using r_id) of a query
+// recorded on PostgreSQL 15.8"; empty where the runs model no recorded node.
+QString modelledNodeText(const QJsonObject& recorded);
+
 } // namespace la

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "render/png_export.h"
 
+#include "experiment/plan_nodes.h"
 #include "files/output_file.h"
 #include "render/export_text.h"
 
@@ -65,14 +66,18 @@ QString ioText(const RunConfig& c) {
 
 } // namespace
 
-QString runCaption(const std::vector<RunVariant>& runs) {
+QString runCaption(const Experiment& experiment) {
+    const std::vector<RunVariant>& runs = experiment.runs;
     if (runs.empty())
         return {};
+    const QString recordedNode = modelledNodeText(experiment.recorded);
     if (runs.front().observed) {
         const ObservedTrace& trace = *runs.front().observed;
-        QString title =
-            QStringLiteral("Lookahead — trace %1, relation %2 — observed")
-                .arg(QString::fromStdString(runs.front().tracePath), QString::fromStdString(trace.relation));
+        QString title = recordedNode.isEmpty()
+                            ? QStringLiteral("Lookahead — trace %1, relation %2 — observed")
+                                  .arg(QString::fromStdString(runs.front().tracePath),
+                                       QString::fromStdString(trace.relation))
+                            : QStringLiteral("Lookahead — %1 — observed").arg(recordedNode);
         if (runs.size() > 1)
             title += QStringLiteral(" vs %1").arg(QString::fromStdString(runs[1].label));
         const RunConfig& m = runs.back().config;
@@ -87,8 +92,9 @@ QString runCaption(const std::vector<RunVariant>& runs) {
                    .arg(m.consumerNs);
     }
     const RunConfig& c = runs.front().config;
-    QString title =
-        QStringLiteral("Lookahead — %1 — %2").arg(datasetText(c), QString::fromStdString(runs.front().label));
+    QString title = QStringLiteral("Lookahead — %1 — %2")
+                        .arg(recordedNode.isEmpty() ? datasetText(c) : recordedNode,
+                             QString::fromStdString(runs.front().label));
     if (runs.size() > 1)
         title += QStringLiteral(" vs %1").arg(QString::fromStdString(runs[1].label));
     QString settings =

@@ -13,8 +13,9 @@
 namespace la {
 
 // The experiment's settings in two lines (A's settings; B differs as its label says), printed on top
-// of every exported PNG.
-QString runCaption(const std::vector<RunVariant>& runs);
+// of every exported PNG. A recording's runs are said to be of its modelled node, not of the block
+// list or trace its recording wrote in a directory of its own.
+QString runCaption(const Experiment& experiment);
 
 // Writes `image` as PNG with provenance in text chunks: Title, Software, Description (the caption,
 // whole: the drawn one may end in "…") and lookahead.summary (`summary`, the compact summary JSON),

@@ -691,7 +691,7 @@ bool MainWindow::runsTakeTurnsOnDevice() const {
 }
 
 QString MainWindow::caption() const {
-    return runCaption(m_controller.variants());
+    return runCaption(m_controller.experiment());
 }
 
 void MainWindow::saveSettings() const {

@@ -56,7 +56,7 @@ QString ScreenExports::exportPlots(const PlotExportRequest& request) {
     what.size = request.size;
     what.scale = request.scale;
     what.plotIndex = request.plotIndex;
-    what.caption = runCaption(m_controller.variants());
+    what.caption = runCaption(m_controller.experiment());
     Experiment experiment = m_controller.experiment();
     const std::vector<RunSummary>& runs = m_controller.summaries();
     // A reopened session keeps where it was made; a live run is described as it is now.
