@@ -4,6 +4,7 @@
 #include "child_process.h"
 #include "cli_process.h"
 #include "experiment/summary_json.h"
+#include "files/held_directory.h"
 #include "gui/dialogs/sweep_window.h"
 #include "gui/jobs/run_controller.h"
 #include "gui/window/main_window.h"
@@ -11,6 +12,7 @@
 #include "input_error.h"
 #include "qcp.h"
 #include "render/sweep_maps.h"
+#include "run.h"
 #include "sweep/sweep_commands.h"
 #include "sweep/sweep_runner.h"
 #include "sweep_map_view.h"
@@ -551,17 +553,55 @@ void TestSweep::sweepThisRunKeepsItsVisits() {
     QCOMPARE(cell.value("blocks"), double(own.blocks));
     QCOMPARE(cell.value("waits"), double(own.waits));
 
-    // A model of an imported trace takes its visits or cache state from the trace, which no option
-    // names: refused rather than swept on the dataset the panel still shows.
-    config.tracedReads =
+    // A model of an imported trace that takes its cache state from the trace (which blocks another
+    // backend evicted during the scan, too) is refused rather than swept on the dataset the panel
+    // still shows: no option names that state.
+    const HeldDirectory lists = HeldDirectory::makePrivate("tst-sweep-");
+    RunConfig traced = config;
+    traced.tracedReads =
         std::make_shared<const std::vector<std::uint32_t>>(std::vector<std::uint32_t>{1, 2, 3});
     try {
-        sweepSpecOfRun(config, "traced");
-        QFAIL("a model of an imported trace was swept");
+        sweepSpecOfRun(traced, "traced", lists);
+        QFAIL("a model of an imported trace's cache state was swept");
     } catch (const InputError& error) {
         QVERIFY2(QString::fromUtf8(error.what()).contains(QStringLiteral("from the imported trace")),
                  error.what());
     }
+    QVERIFY(lists.empty());
+
+    // A model on the trace's reads (held in memory, as an import makes it) is swept on them, written
+    // as a block list of the window's own: its own cell has the model's own figures.
+    RunConfig reads = defaultRunConfig();
+    std::vector<std::uint32_t> sequence;
+    for (std::uint32_t block = 0; block < 3000; ++block)
+        sequence.push_back(block % 7 == 3 ? 2999 - block : block); // runs broken by jumps back
+    reads.blockSequence = std::make_shared<const std::vector<std::uint32_t>>(sequence);
+    reads.relationBlocks = 3000;
+    reads.policy = "pg18";
+    const RunSummary model = runScan(reads, reads.policy, {});
+    QVERIFY(sweep->sweepRun(reads, QStringLiteral("trace.strace")));
+    const SweepSpec& readsSpec = *sweep->spec();
+    QString listPath;
+    for (const OptionValue& value : readsSpec.base)
+        if (value.first == "blocks")
+            listPath = QString::fromStdString(value.second);
+    QVERIFY2(listPath.endsWith(QLatin1String("/visits.txt")) && !listPath.startsWith(dir.path()),
+             qPrintable(listPath));
+    QFile list(listPath);
+    QVERIFY(list.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = list.readAll().split('\n');
+    QCOMPARE(lines.size(), qsizetype(sequence.size() + 1)); // each block, then the last newline
+    QCOMPARE(lines[3].toUInt(), sequence[3]);
+    QCOMPARE(lines.back(), QByteArray());
+    QSignalSpy readsFinished(sweep, &SweepWindow::sweepFinished);
+    sweep->startSweep();
+    QVERIFY(readsFinished.wait(300'000));
+    QVERIFY(sweep->results() && sweep->results()->complete());
+    // eic 16 and io_combine_limit 16 (each the 5th value), pg18 the second policy.
+    const SweepFigures& readsCell = sweep->results()->at(sweepCellAt(readsSpec, 0, 4, 4), 1);
+    QCOMPARE(readsCell.value("misses"), double(model.misses));
+    QCOMPARE(readsCell.value("ios"), double(model.ios));
+    QCOMPARE(readsCell.value("waits"), double(model.waits));
 }
 
 void TestSweep::cellsWithinNoiseAreMarked() {

@@ -4,7 +4,9 @@
 #include "checked_math.h"
 #include "experiment/device_profile_json.h"
 #include "experiment/document_file.h"
+#include "files/held_directory.h"
 #include "files/input_file.h"
+#include "files/output_file.h"
 #include "files/output_guard.h"
 #include "input_error.h"
 #include "message_text.h"
@@ -369,6 +371,9 @@ SweepSpec checkedSpec(SweepSpec spec, bool force) {
     return spec;
 }
 
+// The trace's reads are written a megabyte at a time: a list of 10^9 reads is never in memory as text.
+constexpr std::size_t kListChunkBytes = std::size_t{1} << 20;
+
 // What "Sweep this run" leaves out of the run's options: the policies (the sweep's own), the axes,
 // and the repeats (a cell runs once).
 bool sweptApart(std::string_view option) {
@@ -389,13 +394,31 @@ SweepSpec loadSweepSpec(const std::string& specOrPreset, bool force) {
     return checkedSpec(SpecReader(specOrPreset).read(QByteArray::fromStdString(text)), force);
 }
 
-QByteArray sweepSpecOfRun(const RunConfig& config, const std::string& name) {
-    // A spec names its cells by options; what an imported trace hands a model in memory has none.
-    if (config.blockSequence || config.tracedReads || config.tracedCache)
-        throw InputError("this run's model takes its visits or its cache state from the imported trace, "
-                         "which no option of a sweep names; sweep a run that reads a block list and a "
-                         "prewarm list instead (a recording's model with Compare: B another policy, or "
-                         "--blocks and --prewarm list:FILE)");
+QByteArray sweepSpecOfRun(RunConfig config, const std::string& name, const HeldDirectory& lists) {
+    // A spec names its cells by options. The trace's cache state also says which visits found their
+    // block evicted by another backend, which no prewarm list can.
+    if (config.tracedReads || config.tracedCache)
+        throw InputError("this run's model takes its cache state from the imported trace (which blocks "
+                         "were cached at the start, and which were evicted during the scan), which no "
+                         "option of a sweep names; sweep the model on the trace's reads instead (Model "
+                         "visits: the blocks the trace read), or a run that reads a block list and a prewarm "
+                         "list (--blocks and --prewarm list:FILE)");
+    if (config.blockSequence) {
+        OutputFile visits(lists, "visits.txt", "the trace's reads, as a block list");
+        std::string lines;
+        for (const std::uint32_t block : *config.blockSequence) {
+            lines += std::to_string(block);
+            lines += '\n';
+            if (lines.size() >= kListChunkBytes) {
+                visits.write(lines);
+                lines.clear();
+            }
+        }
+        visits.write(lines);
+        visits.commit();
+        config.blockList = visits.path();
+        config.blockSequence.reset();
+    }
     const RunConfig defaults = defaultRunConfig();
     QJsonObject base;
     for (const RunOption& option : runOptions()) {

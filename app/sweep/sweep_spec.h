@@ -12,6 +12,8 @@
 
 namespace la {
 
+class HeldDirectory;
+
 // One axis of a sweep: a run option and the values it takes, in order (docs/sweeps.md).
 struct SweepAxis {
     std::string option; // the option's command-line name ("miss-fraction")
@@ -73,8 +75,11 @@ SweepSpec loadSweepSpec(const std::string& specOrPreset, bool force);
 // The spec of "Sweep this run" (docs/sweeps.md): `config`'s options as the base, but for the
 // policies, the repeats and the two axes, eic and io-combine-limit over powers of two; PostgreSQL
 // 17, 18, 19 and adaptive as the policies. A recording's modelled node is swept on its own visits.
-// Throws InputError for a model of an imported trace, whose visits or cache state no option names.
-QByteArray sweepSpecOfRun(const RunConfig& config, const std::string& name);
+// A model whose visits are an imported trace's reads, held in memory, is swept on them written to
+// `lists` as a block list ("visits.txt"). Throws InputError for a model whose cache state comes from
+// an imported trace (a cache that changes during the scan, which no option names), and IoError if
+// the list cannot be written.
+QByteArray sweepSpecOfRun(RunConfig config, const std::string& name, const HeldDirectory& lists);
 // A spec's JSON text read and checked as loadSweepSpec() does a file's; `source` names it in errors.
 SweepSpec sweepSpecOfText(const QByteArray& text, const std::string& source);
 

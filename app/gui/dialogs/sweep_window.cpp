@@ -169,8 +169,11 @@ bool SweepWindow::sweepRun(const RunConfig& config, const QString& title) {
     }
     const QString label = tr("this run: %1").arg(title);
     try {
-        m_runSpecs[label] = sweepSpecOfRun(config, label.toStdString());
-    } catch (const InputError& error) {
+        // The trace's reads a model holds in memory are swept from a file of the window's own.
+        HeldDirectory lists = HeldDirectory::makePrivate("lookahead-sweep-");
+        m_runSpecs[label] = sweepSpecOfRun(config, label.toStdString(), lists);
+        m_runLists.insert_or_assign(label, std::move(lists));
+    } catch (const std::runtime_error& error) { // InputError, or IoError writing the list
         QMessageBox::warning(this, tr("Cannot sweep this run"), QString::fromUtf8(error.what()));
         return false;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "files/held_directory.h"
 #include "gui/jobs/job_thread.h"
 #include "sweep/sweep_results.h"
 
@@ -70,7 +71,8 @@ private:
     std::uint64_t cellOf(const SweepCell& cell) const;
 
     std::optional<SweepSpec> m_spec;
-    std::map<QString, QByteArray> m_runSpecs; // the spec box's "this run: …" entries and their JSON
+    std::map<QString, QByteArray> m_runSpecs;    // the spec box's "this run: …" entries and their JSON
+    std::map<QString, HeldDirectory> m_runLists; // the lists those specs name, while the window lives
     std::optional<SweepResults> m_results;
     SweepResults m_pending; // the worker's, read after it is joined
     std::string m_error;    // likewise: why the set-up failed
