@@ -158,6 +158,16 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
                         "{distance_mean_ahead}",
                         s, FigureText::Printable) +
             QLatin1Char('\n');
+    if (!s.streams.empty())
+        text += QStringLiteral("  its %1 streams, each on its own (the figures above are theirs together):\n")
+                    .arg(s.streams.size());
+    for (std::size_t i = 0; i < s.streams.size(); ++i)
+        text +=
+            QStringLiteral("    stream %1: ").arg(i) +
+            fillFigures("blocks {blocks}, hits {hits}, misses {misses}, reads {ios} (mean {mean_read_blocks} "
+                        "blocks), waits {waits}, resets {resets}, distance mean {distance_mean}",
+                        s.streams[i], FigureText::Printable) +
+            QLatin1Char('\n');
     if (s.collapseIntervals.empty())
         text += QStringLiteral("  no distance collapse\n");
     else

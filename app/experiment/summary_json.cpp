@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/summary_json.h"
 
+#include "event.h"
+
 #include "experiment/plan_nodes.h"
 #include "experiment/reconciliation.h"
 #include "files/output_file.h"
@@ -237,6 +239,15 @@ QJsonObject runSummaryObject(const RunSummary& s) {
     // A trace replayed is not a run that could go again.
     if (!isObservedRun(s))
         addRepeatFigures(o, s);
+    if (!s.streams.empty()) {
+        QJsonArray streams;
+        for (std::size_t i = 0; i < s.streams.size(); ++i) {
+            QJsonObject stream = runSummaryObject(s.streams[i]);
+            stream[QStringLiteral("stream")] = qint64(i);
+            streams.append(stream);
+        }
+        o[QStringLiteral("streams")] = streams;
+    }
     return o;
 }
 
@@ -246,6 +257,13 @@ RunSummary runSummaryOf(const QJsonObject& run) {
         if (field.inJson())
             std::visit(ReadJson{run.value(keyOf(field))}, field.slot(s));
     readRepeatFigures(run, s);
+    // A plan run's streams, one level down only: a file's nesting is not followed further.
+    const QJsonArray streams = run.value(QStringLiteral("streams")).toArray();
+    for (qsizetype i = 0; i < streams.size() && s.streams.size() < kMaxPlanStreams; ++i) {
+        QJsonObject stream = streams[i].toObject();
+        stream.remove(QStringLiteral("streams"));
+        s.streams.push_back(runSummaryOf(stream));
+    }
     return s;
 }
 

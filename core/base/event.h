@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -30,6 +31,9 @@ inline constexpr std::uint8_t waited = 2;    // Consumed: the consumer had to wa
 inline constexpr std::uint8_t readAhead = 4; // DeviceRead*: the kernel's own read-ahead
 } // namespace event_flag
 
+// The streams one run may have: a plan's scan nodes, each a stream.
+inline constexpr std::size_t kMaxPlanStreams = 64;
+
 // One trace record. Kept at 32 bytes so that a 10 M-block run stays in memory and batches
 // stay cache-friendly; every event carries the stream's state so views need no replay.
 struct Event {
@@ -38,8 +42,11 @@ struct Event {
     std::uint32_t block = 0;    // block, or first block of a read
     std::uint32_t io_id = 0;    // read number (ReadStarted/Miss/ReadCompleted/Waited)
     EventKind kind = EventKind::Requested;
-    std::uint8_t nblocks = 0;    // size of the read in blocks
-    std::uint8_t flags = 0;      // event_flag bits
+    std::uint8_t nblocks = 0; // size of the read in blocks
+    std::uint8_t flags = 0;   // event_flag bits
+    // In a run of several streams of one backend (a plan's nodes, docs/plan-runs.md): the stream's
+    // place among them, below kMaxPlanStreams. 0 in a run of one stream.
+    std::uint8_t stream = 0;
     std::uint16_t in_flight = 0; // reads in progress after the event
     std::uint16_t distance = 0;  // read-ahead distance after the event
     std::uint16_t combine_distance = 0;

@@ -4,6 +4,7 @@
 #include "files/unique_fd.h"
 #include "input_error.h"
 #include "message_text.h"
+#include "plan_visits.h"
 #include "stop_request.h"
 #include "visits.h"
 
@@ -196,11 +197,24 @@ bool isResetMarker(std::string_view text) {
                               [](char a, char b) { return (a | 0x20) == b; });
 }
 
+// "stream N": the blocks after it are stream N's (docs/plan-runs.md).
+bool isStreamMarker(std::string_view text) {
+    return text.size() > 7 && std::ranges::equal(text.substr(0, 7), std::string_view("stream "),
+                                                 [](char a, char b) { return (a | 0x20) == b; });
+}
+
+// A reset or a turn to another stream, at its place among the blocks, in file order.
+struct ListMark {
+    std::uint64_t place = 0;
+    bool reset = false;
+    std::uint8_t stream = 0;
+};
+
 // The first record decides the format: a header with a "block" column makes it CSV, a single
 // value a plain list. A "reset" in place of a block number is a reset of the stream before the next
 // block, kept in `resets` (its place in the blocks); without `resets` the file may hold none.
 std::vector<std::uint32_t> parseBlocks(ByteReader& bytes, const std::string& path, const std::string& what,
-                                       std::vector<std::uint64_t>* resets) {
+                                       std::vector<ListMark>* marks) {
     const std::string name = what + " '" + path + "'";
     RecordReader records(bytes, name);
     std::vector<std::string> fields;
@@ -232,12 +246,25 @@ std::vector<std::uint32_t> parseBlocks(ByteReader& bytes, const std::string& pat
                                      : "more than one value on a line of a plain list") +
                              "; expected a whole number 0..4294967294");
         const std::string& text = fields[index];
-        if (isResetMarker(text)) {
-            if (!resets)
-                throw InputError(
-                    where() + "'" + excerpt(text) + "' marks a reset of a stream, which only a " +
-                    "block list of visits (--blocks) holds; expected a whole number " + "0..4294967294");
-            resets->push_back(blocks.size());
+        const bool reset = isResetMarker(text), stream = isStreamMarker(text);
+        if ((reset || stream) && !marks)
+            throw InputError(where() + "'" + excerpt(text) + "' marks " +
+                             (reset ? "a reset of a stream" : "the blocks of another stream") +
+                             ", which only a block list of visits (--blocks) holds; expected a whole "
+                             "number 0..4294967294");
+        if (reset) {
+            marks->push_back({blocks.size(), true, 0});
+            continue;
+        }
+        if (stream) {
+            const std::string_view number = std::string_view(text).substr(7);
+            unsigned id = 0;
+            const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), id);
+            if (error != std::errc() || end != number.data() + number.size() || id >= kMaxPlanStreams)
+                throw InputError(where() + "'" + excerpt(text) +
+                                 "' names no stream (expected 'stream N', N 0.." +
+                                 std::to_string(kMaxPlanStreams - 1) + ")");
+            marks->push_back({blocks.size(), false, static_cast<std::uint8_t>(id)});
             continue;
         }
         std::uint64_t block = 0;
@@ -257,11 +284,51 @@ std::vector<std::uint32_t> readBlockNumbers(const std::string& path, const std::
     return parseBlocks(bytes, path, what, nullptr);
 }
 
+namespace {
+
+// Each stream's blocks and resets, and the turns between them, from the list in file order; the blocks
+// before the first "stream" line are stream 0's.
+std::unique_ptr<BlockSource> splitStreams(const std::string& path, const std::vector<std::uint32_t>& blocks,
+                                          const std::vector<ListMark>& marks, std::uint64_t relationBlocks) {
+    std::vector<Visits> streams(1);
+    std::vector<StreamTurn> turns;
+    std::uint8_t current = 0;
+    std::size_t m = 0;
+    for (std::size_t place = 0;; ++place) {
+        for (; m < marks.size() && marks[m].place == place; ++m) {
+            if (marks[m].reset) {
+                streams[current].resetsBefore.push_back(streams[current].blocks.size());
+                continue;
+            }
+            current = marks[m].stream;
+            if (current >= streams.size())
+                streams.resize(current + 1);
+        }
+        if (place == blocks.size())
+            break;
+        streams[current].blocks.push_back(blocks[place]);
+        if (turns.empty() || turns.back().stream != current)
+            turns.push_back({current, 0});
+        ++turns.back().buffers;
+    }
+    for (std::size_t i = 0; i < streams.size(); ++i)
+        if (streams[i].blocks.empty())
+            throw InputError("block list '" + path + "' names stream " + std::to_string(i) +
+                             " but gives it no block (number the streams 0, 1, 2 … and give each its "
+                             "visits after its 'stream N' line)");
+    for (Visits& visits : streams)
+        visits.relationBlocks = relationBlocks;
+    return std::make_unique<PlanSource>(std::move(streams), std::move(turns), relationBlocks);
+}
+
+} // namespace
+
 std::unique_ptr<BlockSource> loadBlockList(const std::string& path, Direction direction,
                                            std::uint64_t relationBlocks) {
     Visits visits;
     ByteReader bytes(path, "block list");
-    visits.blocks = parseBlocks(bytes, path, "block list", &visits.resetsBefore);
+    std::vector<ListMark> marks;
+    visits.blocks = parseBlocks(bytes, path, "block list", &marks);
     if (visits.blocks.empty())
         throw InputError("block list '" + path +
                          "' holds no block numbers (expected one per line, or a CSV column named 'block')");
@@ -271,6 +338,15 @@ std::unique_ptr<BlockSource> loadBlockList(const std::string& path, Direction di
                          ", past --relation-blocks " + std::to_string(relationBlocks) +
                          " (the relation's size must exceed every block it reads)");
     visits.relationBlocks = relationBlocks > 0 ? relationBlocks : std::uint64_t{largest} + 1;
+    if (std::ranges::any_of(marks, [](const ListMark& mark) { return !mark.reset; })) {
+        if (direction == Direction::Backward)
+            throw InputError("block list '" + path +
+                             "' holds the visits of several streams, in the order the executor takes "
+                             "them; it has no backward scan (leave --direction backward out)");
+        return splitStreams(path, visits.blocks, marks, visits.relationBlocks);
+    }
+    for (const ListMark& mark : marks)
+        visits.resetsBefore.push_back(mark.place);
     return makeVisitSource(std::move(visits), direction);
 }
 

@@ -35,7 +35,8 @@ public:
     virtual std::int64_t now() = 0;
     // Asynchronous requests are submitted now; synchronous ones only issue their advice.
     virtual void start(const ReadRequest& request) = 0;
-    // Returns once read `ioId` is complete (reads are waited for in submission order).
+    // Returns once read `ioId` is complete. One stream waits for its reads in submission order; the
+    // streams of a plan run share the backend, and one may wait for its read before another's older one.
     virtual ReadOutcome wait(std::uint32_t ioId) = 0;
     // The consumer spends `ns` of CPU on one block.
     virtual void consume(std::int64_t ns) = 0;

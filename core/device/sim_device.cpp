@@ -73,6 +73,7 @@ void SimDevice::startInBatch(const ReadRequest& request) {
     Pending& pending = m_pending[(m_pendingHead + m_pendingCount) & m_pendingMask];
     ++m_pendingCount;
     pending.ioId = request.ioId;
+    pending.waitedOutOfTurn = false;
     pending.nblocks = request.nblocks;
     pending.completes = kBatched;
     ++m_batched;
@@ -99,11 +100,28 @@ void SimDevice::submitBatch() {
     m_batched = 0;
 }
 
-void SimDevice::awaitWorker(Pending& pending) {
+void SimDevice::awaitWorker(Pending& pending, std::uint64_t job) {
     if (pending.completes == kQueued)
-        m_workers->advanceUntilTaken(m_headJob - 1);
+        m_workers->advanceUntilTaken(job);
     else if (pending.completes == 0)
         m_workers->advance(m_now, false); // the consumer's own read joins the device in time order
+}
+
+ReadOutcome SimDevice::waitBehind(std::uint32_t ioId) {
+    std::size_t i = 1;
+    while (i < m_pendingCount && (m_pending[(m_pendingHead + i) & m_pendingMask].ioId != ioId ||
+                                  m_pending[(m_pendingHead + i) & m_pendingMask].waitedOutOfTurn))
+        ++i;
+    if (i >= m_pendingCount)
+        return {};
+    Pending& pending = m_pending[(m_pendingHead + i) & m_pendingMask];
+    if (pending.completes == kBatched)
+        submitBatch();
+    if (m_workers)
+        awaitWorker(pending, m_headJob + i);
+    const ReadOutcome outcome = finishWait(pending);
+    pending.waitedOutOfTurn = true;
+    return outcome;
 }
 
 IoWorkerCounts SimDevice::ioWorkers() {

@@ -78,6 +78,10 @@ private:
         std::int64_t submitted = 0;
         std::int64_t completes = 0; // 0 = synchronous, not yet performed; kQueued = waits for a worker
         std::uint32_t nblocks = 0;
+        // Waited for before an older read (the streams of one backend each wait for their own): the
+        // slot stays, so that the job numbers of the reads after it still find theirs, until it is
+        // the oldest.
+        bool waitedOutOfTurn = false;
     };
     static constexpr std::int64_t kQueued = -1;
     static constexpr std::int64_t kBatched = -2; // started in a batch not yet submitted
@@ -93,7 +97,10 @@ private:
     [[gnu::noinline]] std::int64_t startWithWorkers(const ReadRequest& request, std::uint64_t job);
     [[gnu::noinline]] void startInBatch(const ReadRequest& request);
     [[gnu::noinline]] void submitBatch();
-    [[gnu::noinline]] void awaitWorker(Pending& pending);
+    [[gnu::noinline]] void awaitWorker(Pending& pending, std::uint64_t job);
+    [[gnu::noinline]] ReadOutcome waitBehind(std::uint32_t ioId);
+    void popHead();
+    ReadOutcome finishWait(Pending& pending);
     Pending& pendingJob(std::uint64_t job);
 
     SimDeviceConfig m_config;
@@ -170,6 +177,7 @@ inline void SimDevice::start(const ReadRequest& request) {
     Pending& pending = m_pending[(m_pendingHead + m_pendingCount) & m_pendingMask];
     ++m_pendingCount;
     pending.ioId = request.ioId;
+    pending.waitedOutOfTurn = false;
     pending.submitted = m_now;
     pending.nblocks = request.nblocks;
     if (m_workers)
@@ -180,17 +188,33 @@ inline void SimDevice::start(const ReadRequest& request) {
 }
 
 inline ReadOutcome SimDevice::wait(std::uint32_t ioId) {
-    if (m_pendingCount == 0 || m_pending[m_pendingHead].ioId != ioId)
-        return {};
+    if (m_pendingCount == 0 || m_pending[m_pendingHead].ioId != ioId) [[unlikely]]
+        return waitBehind(ioId);
     if (m_pending[m_pendingHead].completes == kBatched) // waited for before its batch went in
         submitBatch();
     // Its slot is only reused by a later start().
     Pending& pending = m_pending[m_pendingHead];
+    const std::uint64_t job = m_headJob;
+    popHead();
+    if (m_workers)
+        awaitWorker(pending, job);
+    return finishWait(pending);
+}
+
+inline void SimDevice::popHead() {
     m_pendingHead = (m_pendingHead + 1) & m_pendingMask;
     --m_pendingCount;
     ++m_headJob;
-    if (m_workers)
-        awaitWorker(pending);
+    // Reads another stream waited for out of turn leave the ring once they are its oldest.
+    while (m_pendingCount > 0 && m_pending[m_pendingHead].waitedOutOfTurn)
+        [[unlikely]] {
+            m_pendingHead = (m_pendingHead + 1) & m_pendingMask;
+            --m_pendingCount;
+            ++m_headJob;
+        }
+}
+
+inline ReadOutcome SimDevice::finishWait(Pending& pending) {
     if (pending.completes == 0) {
         pending.submitted = m_now;
         pending.completes = schedule(m_now, pending.nblocks);

@@ -3,6 +3,7 @@
 
 #include "buffer_pool.h"
 #include "buffer_strategy.h"
+#include "datasets/plan_visits.h"
 #include "input_error.h"
 #include "io/backend_factory.h"
 #include "io/os_cache.h"
@@ -13,6 +14,7 @@
 #include "observed/traced_cache.h"
 #include "pg/pg_source.h"
 #include "pg/relation_files.h"
+#include "plan_run.h"
 #include "prewarm.h"
 #include "read_stream.h"
 #include "registry.h"
@@ -313,9 +315,28 @@ std::unique_ptr<BlockSource> openBlockSource(const RunConfig& config) {
                                                      : "block list '" + config.blockList + "' reads") +
                          " block " + std::to_string(source->relationBlocks() - 1) + ", past the end of '" +
                          config.file + "' (" + std::to_string(fileBlocks) + " blocks)");
+    if (config.resetEvery > 0 && dynamic_cast<const PlanSource*>(source.get()) != nullptr)
+        throw InputError("--reset-every: block list '" + config.blockList +
+                         "' holds the visits of several streams, each reset where its list says; leave "
+                         "--reset-every out");
     if (config.resetEvery > 0)
         source = std::make_unique<ResetEverySource>(std::move(source), config.resetEvery);
     return startLate(config, std::move(source));
+}
+
+// A plan's streams run on the simulated device, in the main pool, on their own visits: what a run
+// of one stream may add to them (a real file, a ring, a trace's cache) is refused, saying why.
+void checkPlanRun(const RunConfig& config, const PlanSource& plan) {
+    const std::string list = "block list '" + config.blockList + "' holds the visits of " +
+                             std::to_string(plan.streams()) + " streams (docs/plan-runs.md): ";
+    if (realIo(config))
+        throw InputError(list + "they run on the simulated device only (leave --io out, or give --io sim)");
+    if (config.strategy == StrategyChoice::BulkRead)
+        throw InputError(list + "they read through the main pool; a BULKREAD ring per stream is not "
+                                "modelled yet (leave --strategy out)");
+    if (config.tracedReads || config.tracedCache)
+        throw InputError(list + "a trace's cache state is one relation's; give the cache state with "
+                                "--prewarm list:FILE in the list's block space");
 }
 
 // The block source of a configuration validateRunConfig() has checked.
@@ -352,7 +373,18 @@ public:
         : m_config(config), m_callbacks(callbacks), m_policyName(policyName),
           m_source(openCheckedSource(config, &m_indexFacts, &m_pacer)), m_policy(makePolicy(policyName)),
           m_mechanics(mechanicsFor(policyName, config.mechanics)),
-          m_prewarm(PrewarmSpec::parse(effectivePrewarm(config))), m_early(config.pg.streamStartsAfter()) {}
+          m_prewarm(PrewarmSpec::parse(effectivePrewarm(config))), m_early(config.pg.streamStartsAfter()) {
+        m_plan = dynamic_cast<const PlanSource*>(m_source.get());
+        if (m_plan != nullptr)
+            checkPlanRun(config, *m_plan);
+        const std::size_t streams = m_plan != nullptr ? m_plan->streams() : 1;
+        if (config.shownStream >= streams)
+            throw InputError("--shown-stream " + std::to_string(config.shownStream) + ": the run has " +
+                             (m_plan != nullptr
+                                  ? std::to_string(streams) + " streams, 0.." + std::to_string(streams - 1)
+                                  : std::string("one stream, 0 (only a block list of several "
+                                                "streams has more, docs/plan-runs.md)")));
+    }
 
     RunSummary run() {
         noteBackwardCombining(m_config, m_mechanics, m_callbacks);
@@ -420,6 +452,9 @@ private:
         }
         for (EventSink* sink : m_callbacks.sinks)
             m_tracer.addSink(sink);
+        // A plan run's figures are its streams' together; each stream's own come from the stream.
+        if (m_plan != nullptr)
+            m_tracer.addSink(&m_summaryBuilder);
         if (m_config.pg.streamStartsAfter() > 0)
             m_tracer.addSink(&m_early);
     }
@@ -438,6 +473,11 @@ private:
 
     // Reads the source to its end through the stream; false if cancelled.
     bool readThrough(RunSummary& summary) {
+        if (m_plan != nullptr)
+            return readPlanStreams(*m_plan,
+                                   PlanBackend{m_stream, m_policyName, m_mechanics, *m_pool, *m_sim, m_tracer,
+                                               m_config.consumerNs, m_config.collapseWindow},
+                                   m_callbacks, summary.streams);
         IoBackend& backend = m_real ? static_cast<IoBackend&>(*m_real->choice.backend) : *m_sim;
         ReadStream stream(m_stream, *m_policy, m_mechanics, *m_pool, backend, *m_source, m_tracer,
                           &m_summaryBuilder);
@@ -488,6 +528,7 @@ private:
     StreamPacer* m_pacer = nullptr;
     std::optional<BufferPool> m_pool; // before the source: a re-read source holds on to it
     std::unique_ptr<BlockSource> m_source;
+    const PlanSource* m_plan = nullptr; // m_source, if it holds several streams
     std::unique_ptr<DistancePolicy> m_policy;
     const Mechanics& m_mechanics;
     const PrewarmSpec m_prewarm;

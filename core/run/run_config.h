@@ -67,6 +67,8 @@ struct RunConfig {
     std::string cacheDir; // where dataset files are written; empty = $XDG_CACHE_HOME/lookahead/datasets
     std::int64_t consumerNs = 3'000; // consumer CPU per block (docs/simulated-device.md §2)
     int collapseWindow = 32;
+    // A plan run's stream the views draw (docs/plan-runs.md); 0 in a run of one stream.
+    std::uint8_t shownStream = 0;
     // Each run goes this many times, A and B interleaved, with real I/O; the summary is the median
     // run's, with every repeat's figures (docs/repeats.md). The simulated device runs once.
     int repeat = 1;

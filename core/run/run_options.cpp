@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_options.h"
 
+#include "event.h"
 #include "input_error.h"
 #include "io_mode.h"
 #include "io_worker_rules.h"
@@ -532,6 +533,13 @@ std::vector<RunOption> buildTable() {
         "misses at distance <= 2 that make a collapse ({default})", 1, 1 << 30,
         [](const RunConfig& c) { return wholeText(std::uint64_t(c.collapseWindow), false); },
         [](RunConfig& c, std::uint64_t v) { c.collapseWindow = int(v); }));
+    t.push_back(whole(
+        "shown-stream", "shownStream", "shown_stream", "Output",
+        "a plan run (a block list of several streams, docs/plan-runs.md): the stream the plots\n"
+        "draw ({default}); the summary gives every stream's figures",
+        0, kMaxPlanStreams - 1,
+        [](const RunConfig& c) { return wholeText(std::uint64_t(c.shownStream), false); },
+        [](RunConfig& c, std::uint64_t v) { c.shownStream = std::uint8_t(v); }));
     return t;
 }
 

@@ -106,7 +106,7 @@ void encodeSessionEvent(const Event& e, unsigned char* out) {
     put(out, 20, static_cast<std::uint8_t>(e.kind));
     put(out, 21, e.nblocks);
     put(out, 22, e.flags);
-    put(out, 23, std::uint8_t{0});
+    put(out, 23, e.stream);
     put(out, 24, e.in_flight);
     put(out, 26, e.distance);
     put(out, 28, e.combine_distance);
@@ -122,6 +122,7 @@ Event decodeSessionEvent(const unsigned char* in) {
     e.kind = static_cast<EventKind>(in[20]);
     e.nblocks = in[21];
     e.flags = in[22];
+    e.stream = in[23];
     e.in_flight = get<std::uint16_t>(in, 24);
     e.distance = get<std::uint16_t>(in, 26);
     e.combine_distance = get<std::uint16_t>(in, 28);

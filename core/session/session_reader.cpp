@@ -87,6 +87,8 @@ struct EventCheck {
             return "its time is negative or absurd";
         const bool device =
             e.kind == EventKind::DeviceReadStarted || e.kind == EventKind::DeviceReadCompleted;
+        if (e.stream >= kMaxPlanStreams)
+            return "its stream is past the 64 a run can have";
         if ((e.flags & ~(device ? event_flag::readAhead : event_flag::miss | event_flag::waited)) != 0)
             return "its flags are unknown";
         // An imported trace's reads count blocks read, not buffers handed out: it has no positions.

@@ -46,12 +46,19 @@ ReadStream::ReadStream(const StreamConfig& config, DistancePolicy& policy, const
     // The budget is the limit less max(8, the other pins + the stream's + the consumer's + a
     // forwarded one), plus the forwarded one: it can only fall short of a read once the stream's pins
     // and the read reach the limit less max(8, the other pins). Below that the check is skipped.
-    m_budgetCheckFrom = m_limits.backendPinLimit > 0
-                            ? m_limits.backendPinLimit - std::max(kRefCountArrayEntries, config.otherPins)
-                            : std::numeric_limits<int>::max();
+    setOtherPins(config.otherPins);
+    m_nextIoId = 1u + config.streamIndex;
+    m_ioIdStep = std::max<std::uint32_t>(1, config.streams);
     m_now = io.now();
     m_policy.start(m_d, m_limits, config.fullFlag);
     emit(EventKind::DistanceChanged);
+}
+
+void ReadStream::setOtherPins(int pins) {
+    m_config.otherPins = pins;
+    m_budgetCheckFrom = m_limits.backendPinLimit > 0
+                            ? m_limits.backendPinLimit - std::max(kRefCountArrayEntries, pins)
+                            : std::numeric_limits<int>::max();
 }
 
 void ReadStream::noteDistance(const Distances& before) {
@@ -194,7 +201,8 @@ void ReadStream::startHitCall(std::uint32_t block, std::uint32_t frame) {
 ReadStream::Op& ReadStream::newOp(bool synchronous) {
     Op& op = iosAt(m_iosCount);
     op = Op{};
-    op.ioId = m_nextIoId++;
+    op.ioId = m_nextIoId;
+    m_nextIoId += m_ioIdStep;
     op.headSeq = m_tail;
     op.synchronous = synchronous;
     return op;

@@ -50,6 +50,10 @@ public:
     void pause();
     void resume();
 
+    // The buffers the backend holds pinned besides this stream's and its consumer's: in a run of
+    // several streams, the others' pins as they are when the consumer turns to this one.
+    void setOtherPins(int pins);
+
     const StreamLimits& limits() const { return m_limits; }
     // Counts PostgreSQL's EXPLAIN IO statistics into `into` from now on (docs/explain-io.md).
     void countExplainIo(ExplainIo& into) {
@@ -58,6 +62,8 @@ public:
     }
     const Distances& distances() const { return m_d; }
     int pinned() const { return m_pinned; }
+    // Its pins and the buffer its consumer holds: what it counts for the backend's pin limit.
+    int heldPins() const { return m_pinned + (m_holdingConsumed ? 1 : 0); }
     int iosInProgress() const { return static_cast<int>(m_iosCount); }
     bool inFastPath() const { return m_detour == Detour::FastPath; }
 
@@ -199,6 +205,7 @@ private:
     std::size_t m_iosHead = 0, m_iosCount = 0;
     Op& iosAt(std::size_t i) { return m_ios[(m_iosHead + i) & m_iosMask]; }
     std::uint32_t m_nextIoId = 1;
+    std::uint32_t m_ioIdStep = 1;
 
     std::uint32_t m_pendingStart = 0; // lowest block for a descending run
     int m_pendingLen = 0;
@@ -238,6 +245,7 @@ inline void ReadStream::emit(EventKind kind, std::uint32_t block, std::uint32_t 
     event.kind = kind;
     event.nblocks = static_cast<std::uint8_t>(std::min<std::uint32_t>(nblocks, 255));
     event.flags = flags;
+    event.stream = m_config.streamIndex;
     event.in_flight = static_cast<std::uint16_t>(m_iosCount);
     event.distance = static_cast<std::uint16_t>(m_d.readahead);
     event.combine_distance = static_cast<std::uint16_t>(m_d.combine);

@@ -40,6 +40,11 @@ struct StreamConfig {
     // The BULKREAD ring the stream reads through (core/stream/buffer_strategy.h), which lets it pin the
     // whole ring at most (GetAccessStrategyPinLimit); 0: no strategy. Chosen by the run, not an option.
     int ringBuffers = 0;
+    // In a run of several streams of one backend (docs/plan-runs.md): this stream's place among
+    // `streams`. Its events say it, and its read ids are its own (place + 1, then every `streams`-th)
+    // on the device the streams share.
+    std::uint8_t streamIndex = 0;
+    std::uint8_t streams = 1;
 };
 
 struct StreamLimits {

@@ -19,6 +19,9 @@ namespace la {
 
 struct RunSummary {
     std::string policy;
+    // A plan run's streams (docs/plan-runs.md), each with its own figures; the run's are theirs
+    // together. Empty in a run of one stream.
+    std::vector<RunSummary> streams;
     std::string mechanics;   // the version whose mechanics ran
     std::string streamFlags; // the flags the stream was opened with (--stream-flags), "" for none
     // Spans of a descending run handed back in reverse, each read whole first (cf7035 mechanics).
