@@ -8,6 +8,7 @@
 #include "plot_theme.h"
 #include "request_plot.h"
 #include "run_trace.h"
+#include "streams_plot.h"
 #include "summary_panel.h"
 #include "text_fit.h"
 
@@ -59,10 +60,9 @@ template <typename View> PlotView* make() {
     return new View;
 }
 constexpr ViewSpec kViews[] = {
-    {make<DistancePlot>, 3.0, 3, 140},
-    {make<HitMissPlot>, 2.0, 2, 105},
-    {make<IoSizePlot>, 2.0, 2, 105},
-    {make<RequestPlot>, 3.0, 3, 105},
+    {make<DistancePlot>, 3.0, 3, 140}, {make<HitMissPlot>, 2.0, 2, 105}, {make<IoSizePlot>, 2.0, 2, 105},
+    {make<RequestPlot>, 3.0, 3, 105},  {make<StreamsPlot>, 2.0, 2, 105}, // shown while a run has several
+                                                                         // streams
 };
 } // namespace
 
@@ -122,8 +122,10 @@ Dashboard::Dashboard(QWidget* parent)
         PlotView* view = spec.create();
         view->setMinimumHeight(spec.minimumHeight);
         addView(view);
+        view->setVisible(viewShown(m_views.size() - 1));
         m_splitter->setStretchFactor(m_splitter->count() - 1, spec.stretch);
         m_exportWeights.push_back(spec.exportWeight);
+        m_stretches.push_back(spec.stretch);
     }
     m_splitter->addWidget(m_summary);
     m_splitter->setStretchFactor(m_splitter->count() - 1, 0); // as tall as its rows, no more
@@ -427,8 +429,40 @@ void Dashboard::refreshNow() {
         emit settled();
 }
 
+// The views shown share the plots' height by their stretch, as when the window was laid out: a
+// view shown later would otherwise get only its minimum height.
+void Dashboard::shareHeights() {
+    QList<int> sizes = m_splitter->sizes();
+    int plots = 0, stretch = 0;
+    for (std::size_t i = 0; i < m_views.size(); ++i) {
+        plots += sizes[static_cast<qsizetype>(i)];
+        stretch += m_views[i]->isHidden() ? 0 : m_stretches[i];
+    }
+    if (stretch == 0)
+        return;
+    for (std::size_t i = 0; i < m_views.size(); ++i)
+        sizes[static_cast<qsizetype>(i)] = m_views[i]->isHidden() ? 0 : plots * m_stretches[i] / stretch;
+    m_splitter->setSizes(sizes);
+}
+
+bool Dashboard::viewShown(std::size_t index) const {
+    const auto* streams = qobject_cast<const StreamsPlot*>(m_views[index]);
+    return streams == nullptr || streams->hasStreams();
+}
+
 void Dashboard::prepareFrame() {
     applyAutoRange();
+    bool shownChanged = false;
+    for (std::size_t i = 0; i < m_views.size(); ++i)
+        if (m_views[i]->isHidden() == viewShown(i)) {
+            m_views[i]->setVisible(viewShown(i));
+            shownChanged = true;
+        }
+    // Laid out again before the views can draw at their new heights: the next frame draws them.
+    if (shownChanged) {
+        shareHeights();
+        m_frameDone = false;
+    }
     for (PlotView* view : m_views)
         view->prepareFrame();
     if (!m_model) {

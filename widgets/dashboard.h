@@ -112,6 +112,10 @@ protected:
 
 private:
     void addView(PlotView* view);
+    // Whether view `index` has something to draw for the runs (the streams' view: a run of several).
+    // With the model's lock held.
+    bool viewShown(std::size_t index) const;
+    void shareHeights();
     void fitVerdict();
     void showVerdict();
     void scheduleRefresh();
@@ -145,6 +149,7 @@ private:
     QSplitter* m_splitter;
     std::vector<PlotView*> m_views;
     std::vector<double> m_exportWeights; // per view, from its entry in the view list
+    std::vector<int> m_stretches;        // per view: its share of the window's height
     SummaryPanel* m_summary;
     QTimer m_refreshTimer;
     QElapsedTimer m_lastFrame; // when the last refresh began

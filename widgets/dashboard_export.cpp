@@ -134,7 +134,8 @@ void Dashboard::paintExport(QPainter& painter, QSize size, const QString& captio
         indices.push_back(plotIndex);
     else
         for (int i = 0; i < static_cast<int>(m_views.size()); ++i)
-            indices.push_back(i);
+            if (viewShown(static_cast<std::size_t>(i)))
+                indices.push_back(i);
     const bool whole = indices.size() > 1;
     const double tableHeight =
         whole ? paintSummaryTable(nullptr, {}, m_summary->headers(), m_summary->rows(), light) : 0.0;

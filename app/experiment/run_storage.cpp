@@ -29,8 +29,9 @@ std::unique_ptr<RunTrace> viewTraceFor(const RunVariant& run) {
     } else {
         const StreamLimits limits =
             computeLimits(streamConfigFor(run.config), mechanicsFor(run.policy, run.config.mechanics));
-        trace = std::make_unique<RunTrace>(
-            run.label, RunLimits{limits.maxPinned, limits.ioCombineLimit, run.config.collapseWindow});
+        trace = std::make_unique<RunTrace>(run.label,
+                                           RunLimits{limits.maxPinned, limits.ioCombineLimit,
+                                                     run.config.collapseWindow, 0, run.config.shownStream});
     }
     spillBesideDatasets(*trace, run.config);
     return trace;

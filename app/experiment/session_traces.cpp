@@ -5,12 +5,23 @@
 #include "input_error.h"
 #include "io/event_spool.h"
 #include "io_backend.h"
+#include "text_parse.h"
 
 #include <thread>
 
 namespace la {
 
 namespace {
+
+// The stream a plan run's plots drew, as its options say (a file's value out of range: the first).
+std::uint8_t shownStreamOf(const SessionRun& run) {
+    for (const auto& [name, value] : run.options) {
+        std::uint64_t stream = 0;
+        if (name == "shown-stream" && parseUnsigned(value, stream) && stream < kMaxPlanStreams)
+            return static_cast<std::uint8_t>(stream);
+    }
+    return 0;
+}
 
 // A session's runs rebuilt at once. Each run reads its own rows into its own trace (and spool);
 // only `m_done` and `m_stopped` are shared between the threads.
@@ -60,8 +71,9 @@ private:
     // Rebuilds run `i`'s trace (and spool) from its events as `from` reads them.
     void readRun(const SessionReader& from, std::size_t i, bool reports) {
         const SessionRun& run = m_reader.runs()[i];
-        auto trace = std::make_unique<RunTrace>(
-            run.label, RunLimits{run.maxPinned, run.ioCombineLimit, run.collapseWindow});
+        auto trace =
+            std::make_unique<RunTrace>(run.label, RunLimits{run.maxPinned, run.ioCombineLimit,
+                                                            run.collapseWindow, 0, shownStreamOf(run)});
         if (run.observed)
             trace->markObserved();
         // In this machine's default directory: a saved --cache-dir may not exist here.

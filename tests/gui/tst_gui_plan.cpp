@@ -326,6 +326,8 @@ void TestGuiPlan::windowShowsThePlanBesideThePlots() {
         window.dashboard()->zoomTo(0.0, 0.07);
         QVERIFY(waitIdle(window));
         for (PlotView* view : window.dashboard()->views()) {
+            if (view->isHidden()) // the streams' view, of a run of one stream
+                continue;
             QCustomPlot* plot = view->findChild<QCustomPlot*>();
             plot->replot();
             for (QCPAxisRect* rect : plot->axisRects()) {

@@ -19,7 +19,9 @@
 #include "run/run.h"
 #include "run_trace.h"
 #include "signal_waits.h"
+#include "streams_plot.h"
 #include "summary_panel.h"
+#include "test_files.h"
 #include "text_fit.h"
 #include "window_harness.h"
 
@@ -158,6 +160,7 @@ private slots:
     void verdictBandAndNotesTakeOnlyTheirRoom();
     void distancePaneMarksEveryReset();
     void everyResetOfALongRunIsCounted();
+    void planRunDrawsItsShownStreamAndEveryLane();
 
 private:
 };
@@ -737,6 +740,79 @@ void TestGuiViews::distancePaneMarksEveryReset() {
 
 // A reset at every block of a long run (--reset-every 1): the resets are kept on disk with the
 // exact columns and every one is still counted by the marks, over the whole run and in a zoom.
+// A plan run (docs/plan-runs.md): a nested loop's outer scan (stream 0) and its inner scan (stream 1),
+// reset at every outer row. The views draw the stream chosen, the inner one, alone; the streams' view
+// shows both, taking turns over the run, and only while the runs have several streams.
+void TestGuiViews::planRunDrawsItsShownStreamAndEveryLane() {
+    QTemporaryDir dir;
+    QByteArray text;
+    for (int outer = 0; outer < 20; ++outer) {
+        text += "stream 0\n" + QByteArray::number(outer) + "\nstream 1\n";
+        for (int row = 0; row < 5; ++row)
+            text += test::blockLines(1000 + (outer * 53 + row * 7) % 900,
+                                     1000 + (outer * 53 + row * 7) % 900 + 4) +
+                    "reset\n";
+    }
+    struct Feed final : EventSink {
+        RunTrace& trace;
+        explicit Feed(RunTrace& t) : trace(t) {}
+        void onEvents(std::span<const Event> batch) override { trace.append(batch); }
+    };
+    RunConfig config;
+    config.blockList = test::writeFile(dir.filePath(QStringLiteral("loop.txt")), text).toStdString();
+    config.shownStream = 1;
+    RunTrace inner("pg19", RunLimits{94, 16, 32, 0, 1});
+    Feed feed(inner);
+    RunCallbacks callbacks;
+    callbacks.sinks = {&feed};
+    const RunSummary summary = runScan(config, "pg19", callbacks);
+    inner.setSummary(summary);
+    QCOMPARE(summary.streams.size(), std::size_t(2));
+    // The inner stream's buffers and resets are the trace's; the outer one's are a lane of its own.
+    QCOMPARE(inner.positions(), summary.streams[1].blocks);
+    QCOMPARE(inner.positions(), std::uint64_t(400));
+    QCOMPARE(inner.resets(), std::size_t(summary.streams[1].resets));
+    QCOMPARE(inner.streams(), std::size_t(2));
+    QVERIFY(inner.streamState(0) && inner.streamState(0)->positions() == 20);
+    QCOMPARE(inner.streamState(1), &inner.state());
+
+    Dashboard dashboard;
+    QVERIFY(shownAt(dashboard, 1400, 900));
+    QSignalSpy settled(&dashboard, &Dashboard::settled);
+    dashboard.setRuns({&inner});
+    QVERIFY(test::until(
+        settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
+    auto* streams = qobject_cast<StreamsPlot*>(dashboard.views().back());
+    QVERIFY(streams && !streams->isHidden() && streams->hasStreams());
+    // Shown once the runs have several streams, it takes its share of the height: as much as the hits
+    // and misses, whose share is the same.
+    QCOMPARE(streams->paneArea(0).height(), dashboard.views()[1]->paneArea(0).height());
+    const std::vector<StreamsPlot::Lane>& lanes = streams->lanes(0);
+    QCOMPARE(lanes.size(), std::size_t(2));
+    for (const StreamsPlot::Lane& lane : lanes)
+        QVERIFY(lane.x.size() > 10);
+    // Taking turns: each stream has buffers before the other's last and after the other's first.
+    QVERIFY(lanes[0].x.front() < lanes[1].x.back() && lanes[1].x.front() < lanes[0].x.back());
+    QVERIFY2(streams->tooltipAt(streams->paneArea(0).center()).startsWith(QLatin1String("stream ")),
+             qPrintable(streams->tooltipAt(streams->paneArea(0).center())));
+    std::vector<std::vector<QRect>> panes;
+    dashboard.renderImage(QSize(1200, 1000), 1.0, QStringLiteral("plan"), -1, &panes);
+    QCOMPARE(panes.size(), dashboard.views().size());
+
+    // A run of one stream: the view goes.
+    RunConfig single;
+    single.blockList =
+        test::writeFile(dir.filePath(QStringLiteral("one.txt")), test::blockLines(0, 100)).toStdString();
+    RunTrace one("pg19");
+    Feed oneFeed(one);
+    callbacks.sinks = {&oneFeed};
+    one.setSummary(runScan(single, "pg19", callbacks));
+    dashboard.setRuns({&one});
+    QVERIFY(test::until(
+        settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
+    QVERIFY(streams->isHidden());
+}
+
 void TestGuiViews::everyResetOfALongRunIsCounted() {
     constexpr std::uint32_t kBlocks = 200'000; // three chunks of resets and more
     QTemporaryDir spill;
@@ -821,6 +897,8 @@ void TestGuiViews::livePanesDrawTheSameTimeRange() {
     const auto agree = [&](const QString& when) {
         const double dataEnd = xEnd(trace, XAxis::Time);
         for (PlotView* view : dashboard.views()) {
+            if (view->isHidden()) // the streams' view, of a run of one stream
+                continue;
             const QCPAxis* x = view->pane(0)->axis(QCPAxis::atBottom);
             const double column = x->range().size() / view->paneArea(0).width();
             const double drawn = drawnXEnd(view, 0);

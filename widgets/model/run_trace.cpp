@@ -7,7 +7,7 @@ namespace la {
 
 RunTrace::RunTrace(std::string label, RunLimits limits, std::size_t bucketCapacity)
     : m_label(std::move(label)), m_limits(limits), m_state(bucketCapacity),
-      m_collapses(limits.collapseWindow) {}
+      m_collapses(limits.collapseWindow), m_streams(std::size_t{limits.stream} + 1) {}
 
 void RunTrace::spillTo(const std::string& dir) {
     m_spill = std::make_unique<SpillFile>(dir);
@@ -24,6 +24,11 @@ void RunTrace::append(std::span<const Event> events) {
     for (const Event& event : events) {
         if (!isViewedEvent(event.kind))
             continue;
+        if (event.stream != m_limits.stream) [[unlikely]] {
+            if (event.kind == EventKind::Consumed)
+                addStreamSample(event);
+            continue;
+        }
         m_endNs = std::max(m_endNs, event.time_ns);
         if (event.kind == EventKind::Consumed)
             addPosition(event);
@@ -57,13 +62,38 @@ std::size_t RunTrace::firstResetAt(double position) const {
     return firstNotBelow((chunk - 1) * step, std::min(m_resets.size(), chunk * step), 1);
 }
 
-void RunTrace::addPosition(const Event& event) {
+namespace {
+
+StateSample sampleOf(const Event& event) {
     StateSample sample;
     sample.timeNs = event.time_ns;
     sample.values = {event.distance, event.combine_distance, event.pinned, event.in_flight};
     sample.miss = (event.flags & event_flag::miss) != 0;
     sample.waited = (event.flags & event_flag::waited) != 0;
-    m_state.add(sample);
+    return sample;
+}
+
+} // namespace
+
+const StateBuckets* RunTrace::streamState(std::size_t stream) const {
+    if (stream == m_limits.stream)
+        return &m_state;
+    return stream < m_otherStreams.size() ? m_otherStreams[stream].get() : nullptr;
+}
+
+void RunTrace::addStreamSample(const Event& event) {
+    // Bounded: a stream is a byte below kMaxPlanStreams (the engine's and a session's events).
+    const std::size_t stream = std::min<std::size_t>(event.stream, kMaxPlanStreams - 1);
+    if (stream >= m_otherStreams.size())
+        m_otherStreams.resize(stream + 1);
+    if (!m_otherStreams[stream])
+        m_otherStreams[stream] = std::make_unique<StateBuckets>(kStreamBuckets);
+    m_otherStreams[stream]->add(sampleOf(event));
+    m_streams = std::max(m_streams, stream + 1);
+}
+
+void RunTrace::addPosition(const Event& event) {
+    m_state.add(sampleOf(event));
     m_blocks.push_back(event.block);
     m_flags.push_back(event.flags);
     m_blockExtents.add(event.block, event.block + 1);

@@ -40,6 +40,9 @@ struct RunLimits {
     int ioCombineLimit = 0;
     int collapseWindow = 32; // RunConfig::collapseWindow
     int ringBuffers = 0;     // the BULKREAD ring the run read through (0: none), known from its summary
+    // The stream drawn of a plan run's several (docs/plan-runs.md): the others' events are not this
+    // trace's. 0 for a run of one stream.
+    std::uint8_t stream = 0;
 };
 
 // Everything the views need from one run, kept compact instead of keeping its events (a 10 M-block
@@ -112,6 +115,13 @@ public:
     std::uint32_t resetPosition(std::size_t index) const { return m_resets[index]; }
     std::size_t firstResetAt(double position) const;
 
+    // A plan run's streams (docs/plan-runs.md): how many have shown up (1 in a run of one stream),
+    // and each one's state by its own positions, coarser than state() (kStreamBuckets buckets at
+    // most) but for the shown stream, whose state() it is; null for a stream with no buffer yet.
+    static constexpr std::size_t kStreamBuckets = 4096;
+    std::size_t streams() const { return m_streams; }
+    const StateBuckets* streamState(std::size_t stream) const;
+
     // The summary also brings the run's effective pin limit: the BULKREAD ring, chosen once the
     // relation was open, may cap max_pinned below what the settings alone give.
     void setSummary(const RunSummary& summary);
@@ -119,6 +129,7 @@ public:
 
 private:
     void addPosition(const Event& event);
+    void addStreamSample(const Event& event); // another stream's buffer
     void addRead(const Event& event);
     // Time span [t0, t1] of bucket b and the positions [p0, p1] it maps onto.
     void bucketFrame(std::size_t bucket, double& t0, double& t1, double& p0, double& p1) const;
@@ -144,6 +155,8 @@ private:
     ChunkedColumn<std::uint32_t> m_resets; // exact, spilled: --reset-every 1 resets at every block
     bool m_observed = false;
     DeviceTrace m_device;
+    std::vector<std::unique_ptr<StateBuckets>> m_otherStreams; // by stream; none for the shown one
+    std::size_t m_streams = 1;
 };
 
 } // namespace la

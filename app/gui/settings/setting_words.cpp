@@ -68,6 +68,7 @@ constexpr std::array kLabels = {
     std::pair{"submit-ns", "Cost to start a read"},
     std::pair{"repeat", "Repeat"},
     std::pair{"collapse-window", "Collapse window (misses)"},
+    std::pair{"shown-stream", "Stream drawn (plan runs)"},
     std::pair{"import-trace", "Imported trace"},
     std::pair{"trace-format", "Trace format"},
     std::pair{"trace-relation", "Traced relation"},

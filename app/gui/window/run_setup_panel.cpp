@@ -114,6 +114,7 @@ constexpr std::string_view kAdvancedOptions[] = {
     "maintenance-io-concurrency",
     "other-pins",
     "collapse-window",
+    "shown-stream",
 };
 
 // The window's label of an option of the table.
