@@ -13,6 +13,8 @@
 #include <QDir>
 #include <QFile>
 
+#include <algorithm>
+
 namespace la {
 
 namespace {
@@ -143,6 +145,29 @@ QString prewarmSpec(const CacheSnapshot& snapshot, const RecordedRelation& relat
         return QStringLiteral("none");
     return QStringLiteral("list:") + writeWorkFile(work, "cached-at-start.txt",
                                                    QStringLiteral("the cache snapshot"), blockLines(table));
+}
+
+QString planPrewarmSpec(const CacheSnapshot& snapshot,
+                        const std::vector<std::pair<const RecordedRelation*, std::uint64_t>>& relations,
+                        const HeldDirectory& work) {
+    std::vector<std::uint32_t> blocks;
+    for (std::size_t i = 0; i < relations.size(); ++i) {
+        const auto& [relation, first] = relations[i];
+        // A table read by two streams (a self-join) is one table of the space: its blocks once.
+        bool seen = false;
+        for (std::size_t j = 0; j < i; ++j)
+            seen = seen || relations[j].first->oid == relation->oid;
+        if (seen)
+            continue;
+        for (const std::uint32_t block : snapshot.blocksOf(*relation))
+            blocks.push_back(static_cast<std::uint32_t>(first + block));
+    }
+    if (blocks.empty())
+        return QStringLiteral("none");
+    std::sort(blocks.begin(), blocks.end());
+    return QStringLiteral("list:") + writeWorkFile(work, "plan-cached-at-start.txt",
+                                                   QStringLiteral("the plan's cache snapshot"),
+                                                   blockLines(blocks));
 }
 
 } // namespace la

@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace la {
@@ -54,5 +55,10 @@ QJsonObject cachedAtStartJson(const CacheSnapshot& snapshot, const RecordedRelat
 
 // --prewarm's spec of `table`'s snapshot: "none", or a list written to the work directory.
 QString prewarmSpec(const CacheSnapshot& snapshot, const RecordedRelation& table, const HeldDirectory& work);
+// --prewarm for a plan's visits (docs/plan-runs.md): each relation's blocks in the snapshot from its
+// first block of the plan's block space, written to the work directory; "none" where it holds none.
+QString planPrewarmSpec(const CacheSnapshot& snapshot,
+                        const std::vector<std::pair<const RecordedRelation*, std::uint64_t>>& relations,
+                        const HeldDirectory& work);
 
 } // namespace la

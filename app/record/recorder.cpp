@@ -102,6 +102,33 @@ ScanVisits modelledVisits(const QString& visitsQuery, ServerConnections& connect
                       log);
 }
 
+// Where the visits hold the plan's (docs/plan-runs.md), the cache state at the start in its block space
+// and the command that runs every stream of it: "visits"'s "plan" gains "prewarm" and "command".
+// Without a snapshot (no pg_buffercache) the cache is taken to be cold, as the node's own model does.
+void addPlanRun(ScanVisits& visits, const std::vector<const RecordedRelation*>& relations,
+                const CacheSnapshot* snapshot, const QString& policy, const HeldDirectory& work) {
+    QJsonObject plan = visits.json.value(QStringLiteral("plan")).toObject();
+    if (!plan.contains(QStringLiteral("file")))
+        return;
+    std::vector<std::pair<const RecordedRelation*, std::uint64_t>> placed;
+    for (const QJsonValue& value : plan.value(QStringLiteral("streams")).toArray()) {
+        const QJsonObject stream = value.toObject();
+        for (const RecordedRelation* relation : relations)
+            if (relation->name == stream.value(QStringLiteral("relation")).toString())
+                placed.emplace_back(relation,
+                                    std::uint64_t(stream.value(QStringLiteral("first_block")).toInteger()));
+    }
+    const QString prewarm = snapshot ? planPrewarmSpec(*snapshot, placed, work) : QStringLiteral("none");
+    plan[QStringLiteral("prewarm")] = prewarm;
+    plan[QStringLiteral("command")] = QJsonArray::fromStringList(
+        {QStringLiteral("lookahead"), QStringLiteral("--headless"), QStringLiteral("--blocks"),
+         plan.value(QStringLiteral("file")).toString(), QStringLiteral("--relation-blocks"),
+         QString::number(plan.value(QStringLiteral("relation_blocks")).toInteger()),
+         QStringLiteral("--prewarm"), prewarm, QStringLiteral("--policy"), policy,
+         QStringLiteral("--shown-stream"), QStringLiteral("1")});
+    visits.json[QStringLiteral("plan")] = plan;
+}
+
 } // namespace
 
 QStringList removeRecordingLeftovers(const QString& conninfo, const QString& password) {
@@ -174,9 +201,10 @@ Recording recordQuery(const RecordRequest& request, const RecordCallbacks& callb
                 .arg(scan.heap.name));
     args << replayedRunArgs(observed, traced.tracePath, scan.heap, connections.session.backendPid(), planFile,
                             policy);
-    const ScanVisits visits =
+    ScanVisits visits =
         modelledVisits(request.visitsQuery, connections, modelled, ran.nodes[std::size_t(modelled.id)],
                        request.settings, facts, observed, work, log);
+    addPlanRun(visits, relations, buffers.available() ? &snapshot : nullptr, policy, work);
     args << visits.replayArgs;
     if (buffers.available() && visits.modelled())
         args << QStringLiteral("--prewarm") << prewarmSpec(snapshot, scan.heap, work);

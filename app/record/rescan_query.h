@@ -3,6 +3,8 @@
 
 #include <QString>
 
+#include <cstdint>
+
 namespace la {
 
 // How the server is asked for the visits of a nested loop's inner Index Scan, rescanned once per
@@ -17,6 +19,11 @@ struct RescanQuery {
     QString innerIndex;
     // A semi or anti join, or an inner side the planner proved unique: the scan stops at its first row.
     bool firstRowOnly = false;
+    // The outer node's id and heap (its name and size in blocks): the plan's visits put the outer
+    // scan's blocks beside the inner one's (docs/plan-runs.md).
+    int outerNode = -1, innerNode = -1;
+    QString outerHeap;
+    std::uint64_t outerBlocks = 0;
 };
 
 } // namespace la

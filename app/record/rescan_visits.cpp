@@ -13,6 +13,8 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -132,9 +134,95 @@ struct Walked {
     std::uint64_t outerRows = 0, ctids = 0, visits = 0;
 };
 
-// Fetches the query's rows through a cursor and writes them as a block list with resets.
+// The plan's visits (docs/plan-runs.md), written beside the inner scan's: stream 0 the outer scan,
+// stream 1 the inner one, in one block space (the inner heap after the outer one, unless they are one
+// table), in the executor's order: the outer scan's blocks up to an outer row's, then that row's inner
+// visits. A Seq Scan reads every block of its table, those with no row the join takes too.
+class PlanVisitsWriter {
+public:
+    PlanVisitsWriter(const RescanQuery& query, const RecordedRelation& inner, OutputFile& out)
+        : m_out(out), m_seqScan(query.outerType == QLatin1String("Seq Scan")),
+          m_outerBlocks(query.outerBlocks),
+          m_innerFirst(query.outerHeap == inner.name ? 0 : query.outerBlocks),
+          m_fits(m_innerFirst + inner.blocks <= kBlockSpace && m_outerBlocks <= kBlockSpace) {}
+
+    // Whether both tables fit one block space (block numbers below 2^32 - 1).
+    bool fits() const { return m_fits; }
+    // An outer row on `outerBlock`, and the inner scan's blocks for it.
+    void row(std::uint32_t outerBlock, const std::vector<std::uint32_t>& innerBlocks, bool first) {
+        if (!m_fits)
+            return;
+        if (outerBlock >= m_outerBlocks)
+            throw RecordError(QStringLiteral("the server gave an outer row in block %1, past the end of the "
+                                             "outer table (%2 blocks): record it again")
+                                  .arg(outerBlock)
+                                  .arg(m_outerBlocks));
+        const std::uint64_t from = m_read ? *m_read + 1 : 0;
+        if (!m_read || outerBlock != *m_read) {
+            turnTo(0);
+            for (std::uint64_t block = m_seqScan ? from : outerBlock; block <= outerBlock; ++block)
+                m_lines += std::to_string(block) + '\n';
+            m_read = outerBlock;
+        }
+        turnTo(1);
+        if (!first)
+            m_lines += "reset\n";
+        for (const std::uint32_t block : innerBlocks)
+            m_lines += std::to_string(m_innerFirst + block) + '\n';
+        if (m_lines.size() >= kFlushBytes)
+            flush();
+    }
+    // The rest of a Seq Scan's table, read after its last row the join took.
+    void finish() {
+        if (m_fits && m_seqScan) {
+            const std::uint64_t from = m_read ? *m_read + 1 : 0;
+            if (from < m_outerBlocks)
+                turnTo(0);
+            for (std::uint64_t block = from; block < m_outerBlocks; ++block)
+                m_lines += std::to_string(block) + '\n';
+        }
+        flush();
+    }
+    std::uint64_t innerFirst() const { return m_innerFirst; }
+
+private:
+    static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+    static constexpr std::uint64_t kBlockSpace = 4'294'967'295ULL; // blocks 0 .. 2^32 - 2
+    void turnTo(int stream) {
+        if (m_stream != stream)
+            m_lines += stream == 0 ? "stream 0\n" : "stream 1\n";
+        m_stream = stream;
+    }
+    void flush() {
+        asRecordError([&] { m_out.write(m_lines); });
+        m_lines.clear();
+    }
+
+    OutputFile& m_out;
+    bool m_seqScan;
+    std::uint64_t m_outerBlocks;
+    std::uint64_t m_innerFirst;
+    bool m_fits;
+    std::optional<std::uint64_t> m_read; // the outer scan's last block read
+    int m_stream = -1;
+    std::string m_lines;
+};
+
+// The block of a ctid "(12,3)"; nothing for anything else.
+std::optional<std::uint32_t> blockOfCtid(const QString& ctid) {
+    static const QRegularExpression pattern(QStringLiteral(R"(^\((\d+),\d+\)$)"));
+    const QRegularExpressionMatch match = pattern.match(ctid.trimmed());
+    bool ok = false;
+    const qulonglong block = match.hasMatch() ? match.captured(1).toULongLong(&ok) : 0;
+    if (!ok || block > 0xFFFFFFFEULL)
+        return std::nullopt;
+    return std::uint32_t(block);
+}
+
+// Fetches the query's rows through a cursor and writes them as a block list with resets, and the
+// plan's visits to `plan`.
 Walked writeVisits(PgSession& session, const RescanQuery& query, const RecordedRelation& heap,
-                   OutputFile& out) {
+                   OutputFile& out, PlanVisitsWriter& plan) {
     session.query(QStringLiteral("DECLARE lookahead_rescans NO SCROLL CURSOR FOR ") + query.sql, {},
                   QStringLiteral("the inner scan's visits"));
     const QString fetch = QStringLiteral("FETCH FORWARD %1 FROM lookahead_rescans").arg(kOuterRowsBatch);
@@ -145,13 +233,21 @@ Walked writeVisits(PgSession& session, const RescanQuery& query, const RecordedR
             break;
         std::string lines;
         for (const QStringList& row : rows) {
-            if (walked.outerRows++ > 0)
+            const bool first = walked.outerRows++ == 0;
+            if (!first)
                 lines += "reset\n";
-            for (const std::uint32_t block : blocksOf(row.value(0), heap, walked.ctids)) {
+            const std::vector<std::uint32_t> blocks = blocksOf(row.value(0), heap, walked.ctids);
+            for (const std::uint32_t block : blocks) {
                 lines += std::to_string(block);
                 lines += '\n';
                 ++walked.visits;
             }
+            const std::optional<std::uint32_t> outerBlock = blockOfCtid(row.value(1));
+            if (!outerBlock)
+                throw RecordError(QStringLiteral("the server gave an outer row whose ctid is '%1': record "
+                                                 "it again")
+                                      .arg(row.value(1).left(40)));
+            plan.row(*outerBlock, blocks, first);
             if (walked.outerRows + walked.visits > kMaxItems)
                 throw RecordError(
                     QStringLiteral("the inner scan's visits and rescans pass the %1 a recording "
@@ -161,7 +257,24 @@ Walked writeVisits(PgSession& session, const RescanQuery& query, const RecordedR
         asRecordError([&] { out.write(lines); });
     }
     session.query(QStringLiteral("CLOSE lookahead_rescans"));
+    plan.finish();
     return walked;
+}
+
+// "visits"'s "plan": the plan's visits file and its streams, each a node at its first block.
+QJsonObject planVisitsJson(const RescanQuery& query, const RecordedRelation& inner, std::uint64_t innerFirst,
+                           const HeldDirectory& work) {
+    const auto stream = [](int id, int node, const QString& relation, std::uint64_t first) {
+        return QJsonObject{{QStringLiteral("stream"), id},
+                           {QStringLiteral("node_id"), node},
+                           {QStringLiteral("relation"), relation},
+                           {QStringLiteral("first_block"), qint64(first)}};
+    };
+    return {
+        {QStringLiteral("file"), QString::fromStdString(work.filePath("plan-visits.txt"))},
+        {QStringLiteral("relation_blocks"), qint64(std::max(query.outerBlocks, innerFirst + inner.blocks))},
+        {QStringLiteral("streams"), QJsonArray{stream(0, query.outerNode, query.outerHeap, 0),
+                                               stream(1, query.innerNode, inner.name, innerFirst)}}};
 }
 
 } // namespace
@@ -188,6 +301,8 @@ std::optional<RescanQuery> rescanQueryOf(const QString& plannedJson, const Recor
     const RecordedPlanNode* outerNode = recordedNode(plan, outerId);
     const RecordedPlanNode* innerNode = recordedNode(plan, nodeId);
     const QJsonObject outer = outerId >= 0 ? nodes[std::size_t(outerId)].node : QJsonObject();
+    query.outerNode = outerId;
+    query.innerNode = nodeId;
     query.outerType = text(outer, "Node Type");
     query.outerRelation = text(outer, "Relation Name");
     query.outerIndex = text(outer, "Index Name");
@@ -216,6 +331,8 @@ std::optional<RescanQuery> rescanQueryOf(const QString& plannedJson, const Recor
             query.why = QStringLiteral("the condition %1 refers to a parameter of the plan").arg(condition);
             return query;
         }
+    query.outerHeap = outerNode->scan.heap.name;
+    query.outerBlocks = outerNode->scan.heap.blocks;
     const QString outerAlias = quotedIdentifier(text(outer, "Alias"));
     const QString innerAlias = quotedIdentifier(text(inner, "Alias"));
     const bool backward = text(inner, "Scan Direction") == QLatin1String("Backward");
@@ -234,9 +351,10 @@ std::optional<RescanQuery> rescanQueryOf(const QString& plannedJson, const Recor
                   .arg(innerAlias, order, innerRows);
     // The outer rows are numbered as their scan returns them; the inner scan's ctids follow each.
     query.sql =
-        QStringLiteral("SELECT lookahead_inner.ctids FROM (SELECT row_number() OVER () AS "
-                       "lookahead_outer_row, %1.* FROM %2 AS %1%3) AS %1 CROSS JOIN LATERAL (%4) AS "
-                       "lookahead_inner(ctids) ORDER BY %1.lookahead_outer_row")
+        QStringLiteral(
+            "SELECT lookahead_inner.ctids, %1.lookahead_outer_ctid FROM (SELECT row_number() OVER () "
+            "AS lookahead_outer_row, %1.ctid AS lookahead_outer_ctid, %1.* FROM %2 AS %1%3) AS %1 "
+            "CROSS JOIN LATERAL (%4) AS lookahead_inner(ctids) ORDER BY %1.lookahead_outer_row")
             .arg(outerAlias, outerNode->scan.heap.name, whereClause({outerCondition, outerFilter}), ctids);
     return query;
 }
@@ -259,11 +377,20 @@ std::optional<ScanVisits> rescanVisits(const RescanQuery& query, PgSession& sess
         return std::nullopt;
     }
     std::optional<Walked> walked;
+    std::uint64_t innerFirst = 0;
+    bool planFits = false;
     asRecordError([&] {
         OutputFile visitsFile(work, "visits.txt", "the visits");
-        walked = writeVisits(session, query, heap, visitsFile);
-        if (walked->outerRows == loops && walked->visits > 0)
+        OutputFile planFile(work, "plan-visits.txt", "the plan's visits");
+        PlanVisitsWriter plan(query, heap, planFile);
+        innerFirst = plan.innerFirst();
+        planFits = plan.fits();
+        walked = writeVisits(session, query, heap, visitsFile, plan);
+        if (walked->outerRows == loops && walked->visits > 0) {
             visitsFile.commit();
+            if (planFits)
+                planFile.commit();
+        }
     });
     session.query(QStringLiteral("RELEASE SAVEPOINT lookahead_rescans"));
     if (walked->outerRows != loops) {
@@ -276,14 +403,20 @@ std::optional<ScanVisits> rescanVisits(const RescanQuery& query, PgSession& sess
         why = QStringLiteral("no outer row found an inner row");
         return std::nullopt;
     }
-    return ScanVisits{{{QStringLiteral("source"), QStringLiteral("rescans")},
-                       {QStringLiteral("query"), query.sql},
-                       {QStringLiteral("outer_rows"), qint64(walked->outerRows)},
-                       {QStringLiteral("resets"), qint64(walked->outerRows - 1)},
-                       {QStringLiteral("ctids"), qint64(walked->ctids)},
-                       {QStringLiteral("count"), qint64(walked->visits)},
-                       {QStringLiteral("first_row_only"), query.firstRowOnly}},
-                      visitBlocksArgs(work, heap, local)};
+    return ScanVisits{
+        {{QStringLiteral("source"), QStringLiteral("rescans")},
+         {QStringLiteral("query"), query.sql},
+         {QStringLiteral("outer_rows"), qint64(walked->outerRows)},
+         {QStringLiteral("resets"), qint64(walked->outerRows - 1)},
+         {QStringLiteral("ctids"), qint64(walked->ctids)},
+         {QStringLiteral("count"), qint64(walked->visits)},
+         {QStringLiteral("first_row_only"), query.firstRowOnly},
+         {QStringLiteral("plan"),
+          planFits ? planVisitsJson(query, heap, innerFirst, work)
+                   : QJsonObject{{QStringLiteral("why"),
+                                  QStringLiteral("the two tables have more blocks together than "
+                                                 "one block space holds (2^32 - 1)")}}}},
+        visitBlocksArgs(work, heap, local)};
 }
 
 } // namespace la

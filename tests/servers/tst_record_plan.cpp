@@ -10,7 +10,10 @@
 #include "gui/export_parsers.h"
 #include "pg_server.h"
 #include "recording.h"
+#include "test_files.h"
 
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -318,12 +321,16 @@ void TestRecordPlan::nestedLoopRescansTheInnerIndexScan() {
 
     QTemporaryDir dir;
     const QString session = dir.filePath(QStringLiteral("nested-loop.lookahead"));
+    const QString work = dir.filePath(QStringLiteral("work"));
+    QVERIFY(QDir().mkdir(work) &&
+            QFile::setPermissions(work,
+                                  QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
     const Recorded recorded =
         record(server, QStringLiteral("SELECT count(r.pad) FROM o JOIN r ON r.id = o.id"),
                {QStringLiteral("enable_hashjoin=off"), QStringLiteral("enable_mergejoin=off"),
                 QStringLiteral("enable_bitmapscan=off"), QStringLiteral("enable_material=off"),
                 QStringLiteral("enable_memoize=off")},
-               {QStringLiteral("--save"), session});
+               {QStringLiteral("--save"), session, QStringLiteral("--work-dir"), work});
     if (QTest::currentTestFailed())
         return;
     const auto [outer, inner] = joinNodes(recorded, QStringLiteral("o"), QStringLiteral("r"));
@@ -370,6 +377,31 @@ void TestRecordPlan::nestedLoopRescansTheInnerIndexScan() {
     QVERIFY(indexPages > 0);
     QCOMPARE(run[QStringLiteral("misses")].toInteger(), sharedRead(inner) - indexPages);
     QCOMPARE(reconciliation[QStringLiteral("unexplained")].toInteger(-1), 0);
+
+    // The plan's visits (docs/plan-runs.md): the outer Seq Scan and the inner Index Scan as two streams
+    // of one backend, in the executor's order, run together on one device and pool. The outer stream
+    // reads every block of o, cold: EXPLAIN's shared read of it; the inner one is reset at every outer
+    // row and misses what the inner node's model alone did (the two tables share no block).
+    const QJsonObject plan = visits[QStringLiteral("plan")].toObject();
+    const QJsonArray command = plan[QStringLiteral("command")].toArray();
+    QVERIFY2(command.size() > 4 && command[0].toString() == QLatin1String("lookahead"),
+             QJsonDocument(visits).toJson(QJsonDocument::Compact).constData());
+    QStringList planArgs;
+    for (qsizetype i = 1; i < command.size(); ++i)
+        planArgs << command[i].toString();
+    const QString planJson = dir.filePath(QStringLiteral("plan.json"));
+    const test::CliResult planRun =
+        test::runLookahead(planArgs + QStringList{QStringLiteral("--summary-json"), planJson}, 120'000);
+    QVERIFY2(planRun.exitCode == 0, qPrintable(planRun.err));
+    qInfo("%s", qPrintable(planRun.out));
+    const QJsonArray streams = test::summaryRun(planJson)[QStringLiteral("streams")].toArray();
+    QCOMPARE(streams.size(), qsizetype(2));
+    QCOMPARE(streams[1][QStringLiteral("resets")].toInteger(), 999);
+    QCOMPARE(streams[1][QStringLiteral("blocks")].toInteger(), fetched);
+    QCOMPARE(streams[1][QStringLiteral("misses")].toInteger(), run[QStringLiteral("misses")].toInteger());
+    QCOMPARE(streams[0][QStringLiteral("resets")].toInteger(), 0);
+    QCOMPARE(streams[0][QStringLiteral("misses")].toInteger(), sharedRead(outer));
+    QCOMPARE(streams[0][QStringLiteral("blocks")].toInteger(), sharedRead(outer));
     QVERIFY2(recorded.out.contains(QLatin1String("Index Scan on r using r_id: loops 1,000 (resets 999)")),
              qPrintable(recorded.out));
 
