@@ -151,7 +151,7 @@ QString StreamsPlot::tooltip(std::size_t run, const PixelRange& pixel) const {
 QString StreamsPlot::cannotDraw(const RunTrace& run) const {
     if (!run.observed())
         return {};
-    return tr("An imported trace has no read streams of its own: the model beside it does");
+    return tr("A trace has no read streams: the model does");
 }
 
 void StreamsPlot::applyTheme() {

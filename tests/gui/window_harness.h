@@ -222,6 +222,8 @@ inline QStringList unfitTexts(const Dashboard& dashboard) {
     // Texts across the panes (a note why a pane is empty, a line's label, a collapse's): inside the pane;
     // a note whole or cut with "…", all of it where a hover over the pane shows it.
     for (const PlotView* view : dashboard.views()) {
+        if (view->isHidden()) // the streams' view, of runs of one stream: nothing on screen to fit
+            continue;
         QCustomPlot* plot = view->findChild<QCustomPlot*>();
         plot->replot();
         for (int i = 0; i < plot->itemCount(); ++i) {
