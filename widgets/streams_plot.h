@@ -30,14 +30,17 @@ public:
     const std::vector<Lane>& lanes(std::size_t run) const { return m_panes[run].binned; }
 
 protected:
+    // A pane's lanes are graphs made as streams show up.
     void createPane(std::size_t run) override;
     void destroyPanes() override;
+    void applyTheme() override;
+    // A frame: the lanes and the distance scale they share, then each pane's lanes per pixel column.
     void prepare() override;
     bool binPane(std::size_t run, std::uint64_t budget) override;
     void publishPane(std::size_t run) override;
+    // What a pane says: the lane under the cursor, or why it has none.
     QString tooltip(std::size_t run, const PixelRange& pixel) const override;
     QString cannotDraw(const RunTrace& run) const override;
-    void applyTheme() override;
 
 private:
     struct Pane {

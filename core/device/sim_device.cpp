@@ -68,14 +68,7 @@ std::int64_t SimDevice::startWithWorkers(const ReadRequest& request, std::uint64
 }
 
 void SimDevice::startInBatch(const ReadRequest& request) {
-    if (m_pendingCount > m_pendingMask)
-        growPending();
-    Pending& pending = m_pending[(m_pendingHead + m_pendingCount) & m_pendingMask];
-    ++m_pendingCount;
-    pending.ioId = request.ioId;
-    pending.waitedOutOfTurn = false;
-    pending.nblocks = request.nblocks;
-    pending.completes = kBatched;
+    pushPending(request).completes = kBatched;
     ++m_batched;
 }
 

@@ -90,6 +90,8 @@ private:
     [[gnu::noinline]] std::int64_t jittered(std::int64_t service);
     [[gnu::noinline]] std::int64_t profiled(std::int64_t at, std::uint32_t nblocks);
     void growPending();
+    // The newest slot of the reads in submission order, for `request`.
+    Pending& pushPending(const ReadRequest& request);
     // The clock passed kMaxRunTimeNs: throws IoError, before any time could overflow.
     [[noreturn, gnu::noinline]] void clockOverrun() const;
     void takeEarliestChannel(std::int64_t freeAgain);
@@ -165,6 +167,17 @@ inline std::int64_t SimDevice::schedule(std::int64_t at, std::uint32_t nblocks) 
     return done;
 }
 
+inline SimDevice::Pending& SimDevice::pushPending(const ReadRequest& request) {
+    if (m_pendingCount > m_pendingMask)
+        growPending();
+    Pending& pending = m_pending[(m_pendingHead + m_pendingCount) & m_pendingMask];
+    ++m_pendingCount;
+    pending.ioId = request.ioId;
+    pending.waitedOutOfTurn = false;
+    pending.nblocks = request.nblocks;
+    return pending;
+}
+
 inline void SimDevice::start(const ReadRequest& request) {
     if (m_batching && !request.synchronous) {
         startInBatch(request);
@@ -172,14 +185,8 @@ inline void SimDevice::start(const ReadRequest& request) {
     }
     if (!request.synchronous)
         m_now += m_config.submitNs;
-    if (m_pendingCount > m_pendingMask)
-        growPending();
-    Pending& pending = m_pending[(m_pendingHead + m_pendingCount) & m_pendingMask];
-    ++m_pendingCount;
-    pending.ioId = request.ioId;
-    pending.waitedOutOfTurn = false;
+    Pending& pending = pushPending(request);
     pending.submitted = m_now;
-    pending.nblocks = request.nblocks;
     if (m_workers)
         pending.completes = startWithWorkers(request, m_headJob + m_pendingCount - 1);
     // Advice makes the kernel start the read now; the consumer's pread later finds it under way.

@@ -33,10 +33,13 @@ private:
     }
 
 private slots:
+    // What the streams share: the device, shared buffers, the backend's pin limit.
     void theDeviceWaitsForAReadBeforAnOlderOne();
     void streamsShareTheBuffersTheyRead();
-    void turnsInterleaveTheStreamsEvents();
     void theOtherStreamsPinsCountAgainstTheLimit();
+    // What each has of its own: its turns, events, read ids and resets.
+    void turnsInterleaveTheStreamsEvents();
+    // Lists and settings a plan run cannot take.
     void badListsAreRefused();
 };
 

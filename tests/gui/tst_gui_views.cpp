@@ -165,6 +165,21 @@ private slots:
 private:
 };
 
+// Shows `runs` and waits until every view has drawn them.
+bool settledOn(Dashboard& dashboard, const std::vector<const RunTrace*>& runs) {
+    QSignalSpy settled(&dashboard, &Dashboard::settled);
+    dashboard.setRuns(runs);
+    return test::until(
+        settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs);
+}
+
+// A run's events straight into its trace, as the window's model thread hands them on.
+struct Feed final : EventSink {
+    RunTrace& trace;
+    explicit Feed(RunTrace& t) : trace(t) {}
+    void onEvents(std::span<const Event> batch) override { trace.append(batch); }
+};
+
 void TestGuiViews::initTestCase() {
     la::test::useCleanTestSettings();
 }
@@ -538,11 +553,7 @@ void TestGuiViews::kernelCaptureDrawsQueueDepthAndDeviceLayer() {
     }
     RunTrace trace("A");
     trace.markObserved();
-    struct Feed final : EventSink {
-        RunTrace& trace;
-        explicit Feed(RunTrace& t) : trace(t) {}
-        void onEvents(std::span<const Event> batch) override { trace.append(batch); }
-    } feed(trace);
+    Feed feed(trace);
     EventSink* sinks[] = {&feed};
     emitObservedEvents(observed, sinks);
     QCOMPARE(trace.device().reads().size(), std::size_t(64));
@@ -643,11 +654,6 @@ void TestGuiViews::distancePaneMarksEveryReset() {
                 file.write(QByteArray::number((row * 7919 + 3 * visit) % 5000) + '\n');
         }
         return path;
-    };
-    struct Feed final : EventSink {
-        RunTrace& trace;
-        explicit Feed(RunTrace& t) : trace(t) {}
-        void onEvents(std::span<const Event> batch) override { trace.append(batch); }
     };
     const auto run = [](const QString& list, bool restore, RunTrace& trace) {
         RunConfig config;
@@ -753,11 +759,6 @@ void TestGuiViews::planRunDrawsItsShownStreamAndEveryLane() {
                                      1000 + (outer * 53 + row * 7) % 900 + 4) +
                     "reset\n";
     }
-    struct Feed final : EventSink {
-        RunTrace& trace;
-        explicit Feed(RunTrace& t) : trace(t) {}
-        void onEvents(std::span<const Event> batch) override { trace.append(batch); }
-    };
     RunConfig config;
     config.blockList = test::writeFile(dir.filePath(QStringLiteral("loop.txt")), text).toStdString();
     config.shownStream = 1;
@@ -778,10 +779,7 @@ void TestGuiViews::planRunDrawsItsShownStreamAndEveryLane() {
 
     Dashboard dashboard;
     QVERIFY(shownAt(dashboard, 1400, 900));
-    QSignalSpy settled(&dashboard, &Dashboard::settled);
-    dashboard.setRuns({&inner});
-    QVERIFY(test::until(
-        settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
+    QVERIFY(settledOn(dashboard, {&inner}));
     auto* streams = qobject_cast<StreamsPlot*>(dashboard.views().back());
     QVERIFY(streams && !streams->isHidden() && streams->hasStreams());
     // Shown once the runs have several streams, it takes its share of the height: as much as the hits
@@ -807,9 +805,7 @@ void TestGuiViews::planRunDrawsItsShownStreamAndEveryLane() {
     Feed oneFeed(one);
     callbacks.sinks = {&oneFeed};
     one.setSummary(runScan(single, "pg19", callbacks));
-    dashboard.setRuns({&one});
-    QVERIFY(test::until(
-        settled, [&] { return dashboard.idle(); }, kWindowTimeoutMs));
+    QVERIFY(settledOn(dashboard, {&one}));
     QVERIFY(streams->isHidden());
 }
 
