@@ -159,7 +159,9 @@ std::string describeRun(const std::string& label, const RunSummary& s) {
                         s, FigureText::Printable) +
             QLatin1Char('\n');
     if (!s.streams.empty())
-        text += QStringLiteral("  its %1 streams, each on its own (the figures above are theirs together):\n")
+        text += QStringLiteral("  its %1 streams, each on its own (the figures above are the drawn stream's, "
+                               "but for the run time, the device's reads and the cache after the run, the "
+                               "whole run's):\n")
                     .arg(s.streams.size());
     for (std::size_t i = 0; i < s.streams.size(); ++i)
         text +=

@@ -14,11 +14,10 @@ namespace {
 
 constexpr std::uint64_t kProgressEvery = 1 << 14;
 
-// One stream of the plan with what it owns: its visits, its policy's state and its figures.
+// One stream of the plan with what it owns: its visits and its policy's state.
 struct PlanStream {
-    PlanStream(const PlanSource& plan, std::size_t index, const PlanBackend& backend)
+    PlanStream(const PlanSource& plan, std::size_t index, const PlanBackend& backend, SummaryBuilder& summary)
         : source(plan.streamSource(index)), policy(makePolicy(backend.policy)),
-          summary(backend.collapseWindow),
           stream(configOf(backend.stream, index, plan.streams()), *policy, backend.mechanics, backend.pool,
                  backend.device, *source, backend.tracer, &summary) {}
 
@@ -30,18 +29,18 @@ struct PlanStream {
 
     std::unique_ptr<BlockSource> source;
     std::unique_ptr<DistancePolicy> policy;
-    SummaryBuilder summary;
     ReadStream stream;
 };
 
 } // namespace
 
 bool readPlanStreams(const PlanSource& plan, const PlanBackend& backend, const RunCallbacks& callbacks,
-                     std::vector<RunSummary>& streams) {
-    // A deque: a read stream stays where it was built (its policy and summary are referred to).
+                     std::deque<SummaryBuilder>& summaries) {
+    // Deques: a read stream stays where it was built (its policy and summary are referred to).
     std::deque<PlanStream> planStreams;
+    summaries.clear();
     for (std::size_t i = 0; i < plan.streams(); ++i)
-        planStreams.emplace_back(plan, i, backend);
+        planStreams.emplace_back(plan, i, backend, summaries.emplace_back(backend.collapseWindow));
     const auto cancelled = [&] {
         return callbacks.cancel != nullptr && callbacks.cancel->load(std::memory_order_relaxed);
     };
@@ -80,12 +79,6 @@ bool readPlanStreams(const PlanSource& plan, const PlanBackend& backend, const R
         if (finished && !consumeStream(planStream.stream, backend.consumerNs, callbacks.cancel,
                                        [](const ReadStream&, std::uint64_t) {}))
             finished = false;
-    streams.assign(planStreams.size(), RunSummary{});
-    for (std::size_t i = 0; i < planStreams.size(); ++i) {
-        streams[i].policy = backend.policy;
-        streams[i].mechanics = backend.mechanics.name;
-        planStreams[i].summary.finish(streams[i]);
-    }
     return finished;
 }
 

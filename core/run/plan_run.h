@@ -11,6 +11,7 @@
 #include "tracer.h"
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,9 @@ struct PlanBackend {
 
 // Reads `plan`'s streams as one backend's executor does (docs/plan-runs.md): one read stream each,
 // all on the backend's one device, shared buffers and pin limit, taking each turn's buffers from its
-// stream (resetting it where its visits say), then each stream to its end. Each stream's own figures
-// go to `streams` (one summary each, in stream order); returns false if cancelled.
+// stream (resetting it where its visits say), then each stream to its end. Each stream's events are
+// summed in `summaries` (made anew, one per stream, in stream order); returns false if cancelled.
 bool readPlanStreams(const PlanSource& plan, const PlanBackend& backend, const RunCallbacks& callbacks,
-                     std::vector<RunSummary>& streams);
+                     std::deque<SummaryBuilder>& summaries);
 
 } // namespace la

@@ -28,6 +28,7 @@
 #include "vector_source.h"
 
 #include <algorithm>
+#include <deque>
 
 namespace la {
 
@@ -452,9 +453,6 @@ private:
         }
         for (EventSink* sink : m_callbacks.sinks)
             m_tracer.addSink(sink);
-        // A plan run's figures are its streams' together; each stream's own come from the stream.
-        if (m_plan != nullptr)
-            m_tracer.addSink(&m_summaryBuilder);
         if (m_config.pg.streamStartsAfter() > 0)
             m_tracer.addSink(&m_early);
     }
@@ -477,7 +475,7 @@ private:
             return readPlanStreams(*m_plan,
                                    PlanBackend{m_stream, m_policyName, m_mechanics, *m_pool, *m_sim, m_tracer,
                                                m_config.consumerNs, m_config.collapseWindow},
-                                   m_callbacks, summary.streams);
+                                   m_callbacks, m_streamSummaries);
         IoBackend& backend = m_real ? static_cast<IoBackend&>(*m_real->choice.backend) : *m_sim;
         ReadStream stream(m_stream, *m_policy, m_mechanics, *m_pool, backend, *m_source, m_tracer,
                           &m_summaryBuilder);
@@ -503,7 +501,10 @@ private:
     // The figures after the read: the sinks' last events, the device's and the cache's.
     void finish(RunSummary& summary) {
         flushSinks(m_tracer, summary);
-        m_summaryBuilder.finish(summary);
+        if (m_plan != nullptr)
+            finishPlanFigures(summary);
+        else
+            m_summaryBuilder.finish(summary);
         // The resets that kept the early reads apart are not the stream's.
         summary.readsBeforeStream = m_early.reads;
         summary.waitsBeforeStream = m_early.waits;
@@ -519,6 +520,23 @@ private:
         noteCacheAfter(*m_pool, m_callbacks, summary);
         if (m_callbacks.progress)
             m_callbacks.progress(summary.blocks, m_source->length());
+    }
+
+    // A plan run's figures are the drawn stream's, as its views are (an A/B or a sweep compares that
+    // stream), but for the run time, the whole run's; each stream's own are in `streams`.
+    void finishPlanFigures(RunSummary& summary) {
+        summary.streams.assign(m_streamSummaries.size(), RunSummary{});
+        std::int64_t end = 0;
+        for (std::size_t i = 0; i < m_streamSummaries.size(); ++i) {
+            RunSummary& stream = summary.streams[i];
+            stream.policy = m_policyName;
+            stream.mechanics = m_mechanics.name;
+            m_streamSummaries[i].finish(stream);
+            end = std::max(end, stream.runtimeNs);
+        }
+        if (m_config.shownStream < m_streamSummaries.size())
+            m_streamSummaries[m_config.shownStream].finish(summary);
+        summary.runtimeNs = end;
     }
 
     const RunConfig& m_config;
@@ -540,6 +558,7 @@ private:
     RereadSource* m_rereads = nullptr;
     Tracer m_tracer;
     SummaryBuilder m_summaryBuilder{m_config.collapseWindow};
+    std::deque<SummaryBuilder> m_streamSummaries; // a plan run's, one per stream
     EarlyReadCounter m_early;
     std::unique_ptr<SimDevice> m_sim;
     std::optional<RealIo> m_real;
